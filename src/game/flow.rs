@@ -1,0 +1,135 @@
+//! Crisis phases as Bevy states (R-TURN-3): the reset phase runs its six steps on entering
+//! `Reset`; entering `Action` opens round 1; the pipeline's Apply step reports phase ends.
+
+use super::components::{MatchDice, MatchView};
+use super::log::EventBuffer;
+use crate::rules::state::Match;
+use crate::rules::turn::{self, Flow, ResetKind};
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_state::<CrisisPhase>()
+        .add_sub_state::<ActionStage>()
+        .init_resource::<NextReset>()
+        .init_resource::<FlowStatus>()
+        .add_systems(OnEnter(CrisisPhase::Reset), run_reset_phase)
+        .add_systems(OnEnter(CrisisPhase::Action), open_action_phase);
+}
+
+/// Where the crisis is (R-TURN-3).
+#[derive(States, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum CrisisPhase {
+    /// No match yet, or being placed.
+    #[default]
+    Setup,
+    Reset,
+    Action,
+    Over,
+}
+
+/// Inside the action phase: an opportunity is open, or a defender decides on a reaction.
+#[derive(SubStates, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[source(CrisisPhase = CrisisPhase::Action)]
+pub enum ActionStage {
+    #[default]
+    Opportunity,
+    ReactionWindow,
+}
+
+/// Which reset runs on the next entry to `Reset`.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NextReset(pub ResetKind);
+
+impl Default for NextReset {
+    fn default() -> Self {
+        Self(ResetKind::Opening)
+    }
+}
+
+/// Whether the match waits for a command (input may be taken), and whether the next entry to
+/// `Action` resumes a given round (scripts that start mid-phase) instead of opening round 1.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct FlowStatus {
+    pub awaiting: bool,
+    pub resume: bool,
+    pub over: bool,
+}
+
+/// Acts on what the rules say the flow needs next.
+pub fn handle_flow(
+    flow: Flow,
+    m: &Match,
+    buffer: &mut EventBuffer,
+    next_phase: &mut NextState<CrisisPhase>,
+    next_reset: &mut NextReset,
+    next_stage: Option<&mut NextState<ActionStage>>,
+    status: &mut FlowStatus,
+) {
+    match flow {
+        Flow::AwaitCommand => {
+            status.awaiting = true;
+            if let Some(s) = next_stage {
+                s.set(if m.pending.as_ref().is_some_and(|p| p.window.is_some()) { ActionStage::ReactionWindow } else { ActionStage::Opportunity });
+            }
+        }
+        Flow::PhaseEnded => {
+            status.awaiting = false;
+            // G-15: tested when an action phase ends.
+            if let Some(winner) = turn::crisis_over(m) {
+                buffer.0.push(crate::rules::Event::CrisisOver { winner, reason: "a side has no character able to act (G-15)".into() });
+                next_reset.0 = ResetKind::Closing;
+            } else {
+                next_reset.0 = ResetKind::Normal;
+            }
+            next_phase.set(CrisisPhase::Reset);
+        }
+        Flow::Over => {
+            status.awaiting = false;
+            status.over = true;
+            next_phase.set(CrisisPhase::Over);
+        }
+    }
+}
+
+fn run_reset_phase(
+    mut view: MatchView,
+    mut dice: ResMut<MatchDice>,
+    mut buffer: ResMut<EventBuffer>,
+    mut next_phase: ResMut<NextState<CrisisPhase>>,
+    next_reset: Res<NextReset>,
+    mut status: ResMut<FlowStatus>,
+) {
+    let Some((mut m, entities)) = view.load() else { return };
+    status.awaiting = false;
+    turn::run_reset(&mut m, &mut dice.0, next_reset.0, &mut buffer.0);
+    view.store(&m, &entities);
+    if next_reset.0 == ResetKind::Closing {
+        status.over = true;
+        next_phase.set(CrisisPhase::Over);
+    } else {
+        next_phase.set(CrisisPhase::Action);
+    }
+}
+
+fn open_action_phase(
+    mut view: MatchView,
+    mut dice: ResMut<MatchDice>,
+    mut buffer: ResMut<EventBuffer>,
+    mut next_phase: ResMut<NextState<CrisisPhase>>,
+    mut next_reset: ResMut<NextReset>,
+    next_stage: Option<ResMut<NextState<ActionStage>>>,
+    mut status: ResMut<FlowStatus>,
+) {
+    let Some((mut m, entities)) = view.load() else { return };
+    let flow = if status.resume {
+        status.resume = false;
+        buffer.0.push(crate::rules::Event::Phase { phase: "action".into(), turn: m.clock.turn });
+        buffer.0.push(crate::rules::Event::Round { round: m.clock.round, turn: m.clock.turn });
+        turn::advance(&mut m, &mut dice.0, &mut buffer.0)
+    } else {
+        turn::begin_action_phase(&mut m, &mut dice.0, &mut buffer.0)
+    };
+    view.store(&m, &entities);
+    let mut stage = next_stage;
+    handle_flow(flow, &m, &mut buffer, &mut next_phase, &mut next_reset, stage.as_deref_mut(), &mut status);
+}

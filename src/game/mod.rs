@@ -1,0 +1,35 @@
+//! The rules running on Bevy ECS: character components, crisis phases as states, and the one
+//! command pipeline (Input → Command → Validate → Apply → Present). Everything here works
+//! without rendering; the window adds board, input and UI on top.
+
+use bevy::prelude::*;
+
+pub mod components;
+pub mod flow;
+pub mod log;
+pub mod pipeline;
+pub mod setup;
+
+/// The frame's order for match logic.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MatchSystems {
+    /// Read devices and turn them into intents (window only).
+    Input,
+    /// Queue `Command`s from every source (UI, AI, scripts, replays).
+    Command,
+    /// Ask the rules whether the next command is legal.
+    Validate,
+    /// Apply the legal command and move the turn structure on.
+    Apply,
+    /// Publish what happened (log, UI refresh).
+    Present,
+}
+
+/// The rules plugins: all a headless match needs.
+pub fn plugin(app: &mut App) {
+    app.configure_sets(
+        Update,
+        (MatchSystems::Input, MatchSystems::Command, MatchSystems::Validate, MatchSystems::Apply, MatchSystems::Present).chain(),
+    );
+    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, setup::plugin));
+}

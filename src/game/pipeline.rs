@@ -1,0 +1,134 @@
+//! The one command path: every `Command` (mouse, AI, script, replay) is queued, validated by the
+//! rules, applied if legal, and its verdict published. Rejected commands change nothing.
+
+use super::components::{MatchDice, MatchView};
+use super::flow::{handle_flow, ActionStage, CrisisPhase, FlowStatus, NextReset};
+use super::log::{EventBuffer, MatchLog};
+use super::MatchSystems;
+use crate::rules::engine::{self, Plan};
+use crate::rules::{Command, Violation};
+use bevy::prelude::*;
+use serde_json::json;
+use std::collections::VecDeque;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<IssueCommand>()
+        .add_message::<CommandResolved>()
+        .init_resource::<CommandQueue>()
+        .init_resource::<CheckedCommand>()
+        .add_systems(Update, (queue_issued_commands, close_unanswered_window).chain().in_set(MatchSystems::Command))
+        .add_systems(Update, validate_next_command.in_set(MatchSystems::Validate))
+        .add_systems(Update, apply_checked_command.in_set(MatchSystems::Apply))
+        .add_systems(Update, publish_verdict.in_set(MatchSystems::Present).before(super::log::publish_events));
+}
+
+/// Any source asks for a command to be carried out.
+#[derive(Message, Debug, Clone)]
+pub struct IssueCommand(pub Command);
+
+/// The verdict on a command, for the UI and tools.
+#[derive(Message, Debug, Clone)]
+pub struct CommandResolved {
+    pub index: usize,
+    pub command: Command,
+    pub result: Result<(), Violation>,
+}
+
+/// Commands waiting their turn, numbered in arrival order.
+#[derive(Resource, Debug, Default)]
+pub struct CommandQueue {
+    pub next_index: usize,
+    pub queue: VecDeque<(usize, Command)>,
+}
+
+/// The command this frame checks and applies.
+#[derive(Resource, Debug, Default)]
+pub struct CheckedCommand {
+    pub current: Option<(usize, Command, Result<Plan, Violation>)>,
+    pub verdict: Option<(usize, Command, Result<(), Violation>)>,
+}
+
+fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut q: ResMut<CommandQueue>) {
+    for IssueCommand(c) in issued.read() {
+        let i = q.next_index;
+        q.next_index += 1;
+        q.queue.push_back((i, c.clone()));
+    }
+}
+
+/// A command that does not answer an open reaction window closes it (declined) first.
+fn close_unanswered_window(q: Res<CommandQueue>, status: Res<FlowStatus>, mut view: MatchView, mut dice: ResMut<MatchDice>, mut buffer: ResMut<EventBuffer>, mut log: ResMut<MatchLog>) {
+    let Some((i, cmd)) = q.queue.front() else { return };
+    if !status.awaiting {
+        return;
+    }
+    let Some((mut m, entities)) = view.load() else { return };
+    if m.pending.as_ref().is_some_and(|p| p.window.is_some()) {
+        log.index = Some(*i);
+        let before = buffer.0.len();
+        engine::close_window_unless_answered(&mut m, cmd, &mut dice.0, &mut buffer.0);
+        if buffer.0.len() != before {
+            view.store(&m, &entities);
+        }
+    }
+}
+
+fn validate_next_command(mut q: ResMut<CommandQueue>, status: Res<FlowStatus>, view: MatchView, mut checked: ResMut<CheckedCommand>) {
+    // After the crisis is over commands are still answered (refused by the rules), never left queued.
+    if !(status.awaiting || status.over) || checked.current.is_some() {
+        return;
+    }
+    let Some((i, cmd)) = q.queue.pop_front() else { return };
+    let result = match view.load() {
+        Some((m, _)) => engine::validate(&m, &cmd),
+        None => Err(Violation::new("INPUT", "No match is running.")),
+    };
+    checked.current = Some((i, cmd, result));
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_checked_command(
+    mut checked: ResMut<CheckedCommand>,
+    mut view: MatchView,
+    mut dice: ResMut<MatchDice>,
+    mut buffer: ResMut<EventBuffer>,
+    mut log: ResMut<MatchLog>,
+    mut next_phase: ResMut<NextState<CrisisPhase>>,
+    mut next_reset: ResMut<NextReset>,
+    mut next_stage: Option<ResMut<NextState<ActionStage>>>,
+    mut status: ResMut<FlowStatus>,
+) {
+    let Some((i, cmd, result)) = checked.current.take() else { return };
+    log.index = Some(i);
+    let verdict = match result {
+        Ok(plan) => {
+            if let Some((mut m, entities)) = view.load() {
+                let flow = engine::apply(&mut m, plan, &mut dice.0, &mut buffer.0);
+                view.store(&m, &entities);
+                handle_flow(flow, &m, &mut buffer, &mut next_phase, &mut next_reset, next_stage.as_deref_mut(), &mut status);
+            }
+            Ok(())
+        }
+        Err(v) => Err(v),
+    };
+    checked.verdict = Some((i, cmd, verdict));
+}
+
+/// Writes the verdict line before the events it caused.
+fn publish_verdict(mut checked: ResMut<CheckedCommand>, mut log: ResMut<MatchLog>, mut out: MessageWriter<CommandResolved>) {
+    let Some((index, command, result)) = checked.verdict.take() else { return };
+    let mut line = json!({ "type": "command", "index": index, "command": command });
+    match &result {
+        Ok(()) => line["result"] = json!("ok"),
+        Err(v) => {
+            line["result"] = json!("rejected");
+            line["rule"] = json!(v.rule);
+            line["reason"] = json!(v.reason);
+            if !v.also.is_empty() {
+                line["also"] = json!(v.also);
+            }
+        }
+    }
+    log.lines.push(line);
+    out.write(CommandResolved { index, command, result });
+}

@@ -1,0 +1,43 @@
+//! Putting a match on the board: resources for the ruleset, map, clock and dice, one entity per
+//! character, then the opening reset (or a mid-phase start).
+
+use super::components::{spawn_fighter, CharacterId, MatchBoard, MatchClock, MatchDice, MatchRules, PendingReaction};
+use super::flow::{CrisisPhase, FlowStatus, NextReset};
+use super::log::{EventBuffer, MatchLog};
+use super::pipeline::{CheckedCommand, CommandQueue};
+use crate::rules::state::Match;
+use crate::rules::turn::ResetKind;
+use crate::rules::Dice;
+use bevy::prelude::*;
+
+pub(super) fn plugin(_app: &mut App) {}
+
+/// Replaces whatever match is running with `m`. With `mid_phase`, the action phase resumes at
+/// the match's clock (script start states); otherwise the opening reset runs (R-TURN-3).
+pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
+    let old: Vec<Entity> = world.query_filtered::<Entity, With<CharacterId>>().iter(world).collect();
+    for e in old {
+        world.despawn(e);
+    }
+    world.insert_resource(MatchRules { rules: m.rules.clone(), conditions: m.conditions.clone(), equipment: m.equipment.clone() });
+    world.insert_resource(MatchBoard(m.board.clone()));
+    world.insert_resource(MatchClock(m.clock.clone()));
+    world.insert_resource(PendingReaction(m.pending.clone()));
+    world.insert_resource(MatchDice(dice));
+    world.insert_resource(EventBuffer::default());
+    world.insert_resource(MatchLog::default());
+    world.insert_resource(CommandQueue::default());
+    world.insert_resource(CheckedCommand::default());
+    world.insert_resource(NextReset(ResetKind::Opening));
+    world.insert_resource(FlowStatus { awaiting: false, resume: mid_phase, over: false });
+    let mut commands = world.commands();
+    for (i, f) in m.fighters.iter().enumerate() {
+        spawn_fighter(&mut commands, f, i);
+    }
+    world.flush();
+    let target = if mid_phase { CrisisPhase::Action } else { CrisisPhase::Reset };
+    // Leave and re-enter so OnEnter runs even when the phase is the same as before.
+    world.resource_mut::<NextState<CrisisPhase>>().set(CrisisPhase::Setup);
+    world.run_schedule(bevy::state::state::StateTransition);
+    world.resource_mut::<NextState<CrisisPhase>>().set(target);
+}

@@ -1,0 +1,122 @@
+//! The headless app (MinimalPlugins + StatesPlugin + the rules plugins): the exact match systems
+//! the window runs, driven by commands. Used by `doo run`, the tests and the property tests.
+
+use crate::game::components::MatchView;
+use crate::game::flow::FlowStatus;
+use crate::game::log::MatchLog;
+use crate::game::pipeline::IssueCommand;
+use crate::level::{build_match, Level, RuleData};
+use crate::rules::state::Match;
+use crate::rules::{Command, Dice};
+use crate::script::{apply_start, final_state, Script};
+use bevy::ecs::system::SystemState;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use serde_json::{json, Value};
+
+/// Frames allowed for the flow to settle after a command (resets, round changes).
+const SETTLE_FRAMES_MAX: usize = 64;
+
+pub fn headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins(crate::game::plugin);
+    app
+}
+
+/// A match running in a headless app.
+pub struct HeadlessMatch {
+    pub app: App,
+}
+
+impl HeadlessMatch {
+    pub fn new(m: Match, dice: Dice, mid_phase: bool) -> Self {
+        let mut app = headless_app();
+        app.update();
+        crate::game::setup::start_match(app.world_mut(), m, dice, mid_phase);
+        let mut me = Self { app };
+        me.settle();
+        me
+    }
+
+    /// Runs frames until the match waits for a command or is over; false if it never settled.
+    pub fn settle(&mut self) -> bool {
+        for _ in 0..SETTLE_FRAMES_MAX {
+            self.app.update();
+            let s = *self.app.world().resource::<FlowStatus>();
+            let queued = !self.app.world().resource::<crate::game::pipeline::CommandQueue>().queue.is_empty();
+            if (s.awaiting || s.over) && !queued {
+                // one more frame publishes what the last one produced
+                self.app.update();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Issues a command through the pipeline and runs the flow until it settles again.
+    pub fn submit(&mut self, cmd: Command) -> bool {
+        self.app.world_mut().write_message(IssueCommand(cmd));
+        self.settle()
+    }
+
+    pub fn lines(&self) -> &[Value] {
+        &self.app.world().resource::<MatchLog>().lines
+    }
+
+    /// The match as the rules see it now.
+    pub fn snapshot(&mut self) -> Match {
+        let mut state: SystemState<MatchView> = SystemState::new(self.app.world_mut());
+        let view = state.get_mut(self.app.world_mut()).expect("match resources exist");
+        view.load().map(|(m, _)| m).expect("a match is running")
+    }
+
+    pub fn status(&self) -> FlowStatus {
+        *self.app.world().resource::<FlowStatus>()
+    }
+}
+
+/// Builds the match a script describes.
+pub fn script_match(data: &RuleData, script: &Script, level: Option<&Level>) -> Result<Match, Vec<String>> {
+    let floors = script.floors.clone().or_else(|| script.map.clone().map(|m| vec![m])).or_else(|| level.map(|l| l.floors.clone())).unwrap_or_default();
+    let characters = if script.characters.is_empty() { level.map(|l| l.characters.clone()).unwrap_or_default() } else { script.characters.clone() };
+    let mut options = level.map(|l| l.options.clone()).unwrap_or_default();
+    let s = serde_json::to_value(&script.options).unwrap_or(Value::Null);
+    if let (Value::Object(base), Value::Object(over)) = (serde_json::to_value(&options).unwrap_or(Value::Null), s) {
+        let mut merged = base;
+        merged.extend(over);
+        options = serde_json::from_value(Value::Object(merged)).unwrap_or(options);
+    }
+    let profile = script.profile.as_deref().or(level.and_then(|l| l.profile.as_deref()));
+    let mut m = build_match(data, &floors, &characters, profile, &options)?;
+    if let Some(start) = &script.start {
+        apply_start(&mut m, start).map_err(|e| vec![e])?;
+    }
+    Ok(m)
+}
+
+/// Plays a script; returns every output line (setup events, verdicts, events, final state).
+pub fn run_script(data: &RuleData, script: &Script, level: Option<&Level>) -> Result<Vec<Value>, Vec<String>> {
+    let m = script_match(data, script, level)?;
+    let mut dice = Dice::seeded(script.seed);
+    dice.force(script.dice.iter().copied());
+    let mut hm = HeadlessMatch::new(m, dice, script.start.is_some());
+    for cmd in &script.commands {
+        if !hm.submit(cmd.clone()) {
+            return Err(vec!["the match did not settle after a command (engine bug)".into()]);
+        }
+    }
+    let m = hm.snapshot();
+    let mut lines = hm.lines().to_vec();
+    let mut fin = final_state(&m);
+    if let Some(p) = &m.pending {
+        fin["waiting_for"] = json!({
+            "window": p.window,
+            "defender": m.fighters[p.defender].id,
+            "attacker": m.fighters[p.attacker].id,
+        });
+    }
+    let left = hm.app.world().resource::<crate::game::components::MatchDice>().forced_remaining();
+    fin["forced_dice_left"] = json!(left);
+    lines.push(fin);
+    Ok(lines)
+}

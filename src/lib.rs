@@ -1,0 +1,10 @@
+//! Dungeons of Olde: Crisis Mode rules (`rules`, plain Rust), their Bevy plugins (`game`),
+//! levels and scripts, the headless runner and the game window.
+
+pub mod cli;
+pub mod game;
+pub mod headless;
+pub mod level;
+pub mod rules;
+pub mod script;
+pub mod window;

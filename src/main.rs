@@ -1,0 +1,49 @@
+//! `doo`: play Dungeons of Olde (default), or run rules scripts without a window.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "doo", version, about = "Dungeons of Olde — Crisis Mode tactics")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Open the game window on a level (default: levels/tutorial.ron).
+    Play {
+        level: Option<PathBuf>,
+        /// Save a screenshot of the window to this PNG, then quit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// Quit after this many frames.
+        #[arg(long)]
+        frames: Option<u32>,
+    },
+    /// Play a match script headless and print one JSON object per line (docs/scripts.md).
+    Run {
+        script: PathBuf,
+        /// Also check the script's `expect` section; exit 1 on any mismatch.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        None => doo::window::run(None),
+        Some(Cmd::Play { level, screenshot, frames }) => doo::window::run_with(level, doo::window::WindowOptions { screenshot, exit_after_frames: frames }),
+        Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
+    }
+}

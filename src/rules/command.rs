@@ -1,0 +1,105 @@
+//! The one `Command` vocabulary: mouse clicks, AI, scripts and replays all produce these values,
+//! and every one goes through the same validation (`engine::validate`).
+
+use super::fighter::Pool;
+use super::grid::Pos;
+use super::profile::Posture;
+use serde::{Deserialize, Serialize};
+
+/// An intent of one character. Character ids are the level's ids.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Free steps along `path` (each entry the next space), §6.
+    FreeSteps { actor: String, path: Vec<Pos> },
+    /// A movement row by id (`step`, `run`, `climb`, `drop`, `rise`, `stand`, `leap`), §8.
+    /// `path`: spaces entered (Step, Run, Leap; Climb takes the destination space or nothing);
+    /// `posture`: target posture for Drop; `tumble`: try the ADV-2017 Tumbling shortcut (G-18).
+    Move {
+        actor: String,
+        movement: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        path: Vec<Pos>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        posture: Option<Posture>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        tumble: bool,
+    },
+    /// An action row by id (`attack`, `panic_attack`, `all_out_attack`, `flop` …), §9.
+    Action {
+        actor: String,
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+        /// Item id for Use Item; posture for Flop goes in `posture`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        posture: Option<Posture>,
+        /// Pool for Recover.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pool: Option<Pool>,
+        /// Guide Stunned Ally: `sit`, `lie_down` or a space to step to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        instruction: Option<Guide>,
+    },
+    /// Ends the opportunity without doing anything; keeps AP and free steps (R-TURN-13).
+    Pass { actor: String },
+    /// Ends an opportunity in which something was done (free steps or a movement) before its action.
+    /// With nothing done it is a pass.
+    End { actor: String },
+    /// A reflex against the attack being declared on `actor` (§11).
+    Reflex { actor: String, reflex: String },
+    /// A response to the attack just resolved against `actor` (§11).
+    Respond { actor: String, response: String },
+    /// Declines the open reflex or response window.
+    Decline { actor: String },
+    /// Reset-phase choice for step 4: recover Mana or Faith (R-MANA-2). Stays until changed.
+    Recovery { actor: String, pool: Pool },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Instructions to a stunned ally (R-INJ-5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Guide {
+    Sit,
+    LieDown,
+    Step(Pos),
+}
+
+impl Command {
+    pub fn actor(&self) -> &str {
+        match self {
+            Command::FreeSteps { actor, .. }
+            | Command::Move { actor, .. }
+            | Command::Action { actor, .. }
+            | Command::Pass { actor }
+            | Command::End { actor }
+            | Command::Reflex { actor, .. }
+            | Command::Respond { actor, .. }
+            | Command::Decline { actor }
+            | Command::Recovery { actor, .. } => actor,
+        }
+    }
+
+    /// A bare action with no target or options.
+    pub fn action(actor: &str, action: &str, target: Option<&str>) -> Self {
+        Command::Action {
+            actor: actor.into(),
+            action: action.into(),
+            target: target.map(Into::into),
+            item: None,
+            posture: None,
+            pool: None,
+            instruction: None,
+        }
+    }
+
+    pub fn step(actor: &str, movement: &str, path: Vec<Pos>) -> Self {
+        Command::Move { actor: actor.into(), movement: movement.into(), path, posture: None, tumble: false }
+    }
+}

@@ -1,0 +1,44 @@
+//! §13 Defense and §12 posture effects: standing and temporary adjustments summed per attack.
+
+use super::equipment::Wielded;
+use super::fighter::AdjTarget;
+use super::profile::Posture;
+use super::state::Match;
+
+/// R-POS-4: prone modifies Defense by +3 against ranged attacks and −3 in melee.
+pub fn posture_defense(p: Posture, melee: bool, adv: bool) -> i32 {
+    if p == Posture::Prone && adv { if melee { -3 } else { 3 } } else { 0 }
+}
+
+/// R-POS-4: a prone attacker's Attack-check adjustment by weapon.
+pub fn posture_attack(p: Posture, w: &Wielded, adv: bool) -> i32 {
+    if p != Posture::Prone || !adv {
+        return 0;
+    }
+    match w {
+        Wielded::Ranged(r) if r.skill == "crossbows" => 2,
+        Wielded::Ranged(_) => -3,
+        _ => -3,
+    }
+}
+
+/// R-DEF-2/R-DEF-3/R-DEF-4 and G-33: every adjustment to `d`'s Defense check against an attack.
+pub fn defense_adjustment(m: &Match, d: usize, melee: bool, shield_doubled: bool) -> i32 {
+    let f = &m.fighters[d];
+    let adv = m.rules.options.conditions_adv;
+    let w = m.equipment.wielded(f);
+    let weapon_rank = f.skill(w.skill()).adjustment();
+    let shield = f.loadout.shield.as_deref().and_then(|s| m.equipment.shield(s));
+    let shield_rank = shield.map(|_| f.skill("shields").adjustment());
+    let skill = shield_rank.map_or(weapon_rank, |s| s.max(weapon_rank));
+    let shield_bonus = shield.map_or(0, |s| s.defense * if shield_doubled { 2 } else { 1 });
+    let shield_deficit = shield.map_or(0, |s| s.brawn.saturating_sub(f.stats.brawn) as i32);
+    let conditions: i32 = m.conditions.active(f, adv).map(|c| c.defense).sum();
+    skill + shield_bonus - shield_deficit + conditions + posture_defense(f.posture, melee, adv) + f.temp_adjustment(AdjTarget::Defense, melee)
+}
+
+/// R-ATK-4 / R-DEF-5: makes no Defense check.
+pub fn helpless(m: &Match, d: usize) -> bool {
+    let f = &m.fighters[d];
+    !m.can_act(d) || m.conditions.active(f, m.rules.options.conditions_adv).any(|c| c.no_defense)
+}

@@ -1,0 +1,67 @@
+//! §6 free steps: once per turn, in one opportunity, first in it, with at least 1 AP in hand,
+//! standing, along the same map rules as Step (R-FS-1..12).
+
+use super::grid::Pos;
+use super::profile::{FreestepCombo, Posture};
+use super::state::Match;
+use super::violation::{RuleResult, Violation};
+
+/// G-01/G-02/R-FS-12: a path of single steps from `from`; enemies block, allies may be passed
+/// through but not ended on.
+pub fn check_path(m: &Match, a: usize, from: Pos, path: &[Pos], rule: &str) -> RuleResult {
+    let mut at = from;
+    for (k, &p) in path.iter().enumerate() {
+        m.board.step_geometry(at, p).map_err(|e| Violation::new("G-01", format!("Step {} of the path: {e}.", k + 1)).also(rule))?;
+        if let Some(o) = m.occupant(p) {
+            if o != a && m.enemies(a, o) && m.fighters[o].hp > 0 {
+                return Err(Violation::new("G-02", format!("{} blocks {p}: enemies cannot be passed through.", m.fighters[o].name)).also(rule));
+            }
+        }
+        at = p;
+    }
+    if let Some(o) = m.occupant(at) {
+        if o != a {
+            return Err(Violation::new("G-02", format!("{at} is taken by {}: one figure per space.", m.fighters[o].name)).also(rule));
+        }
+    }
+    Ok(())
+}
+
+/// Every rule free steps along `path` would break, the first one as the headline (R-FS-3..12).
+pub fn check_free_steps(m: &Match, a: usize, path: &[Pos]) -> RuleResult {
+    let f = &m.fighters[a];
+    let mut broken: Vec<Violation> = Vec::new();
+    if f.opp.movement.is_some() || f.opp.action.is_some() {
+        broken.push(Violation::new("R-FS-6", "Free steps must come before any movement or action in an opportunity."));
+    }
+    if f.ap.current == 0 {
+        broken.push(Violation::new("R-FS-5", format!("{} needs at least 1 AP in hand to take free steps; at 0 AP they are lost for the turn.", f.name)));
+    }
+    if broken.is_empty() {
+        if f.posture != Posture::Standing {
+            broken.push(Violation::new("R-FS-9", format!("{} is not standing; free steps are lost on sitting, kneeling or going prone.", f.name)));
+        } else if f.opp.free_steps {
+            broken.push(Violation::new("R-FS-3", "Free steps are taken all at once: the rest of the allowance was forfeited."));
+        } else if !f.free_steps.available {
+            broken.push(Violation::new(
+                "R-FS-3",
+                format!("{} has no free steps left this turn (used once already, forfeited, or not standing at the reset).", f.name),
+            ));
+        } else if let Some(c) = m.conditions.movement_blocker(f, m.rules.options.conditions_adv) {
+            broken.push(Violation::new("R-FS-10", format!("{} is {} and cannot move, free steps included.", f.name, c.name.to_lowercase())));
+        } else if path.is_empty() {
+            broken.push(Violation::new("R-FS-3", "Free steps need a path of at least one space."));
+        } else if path.len() as u32 > f.free_steps.allowance {
+            broken.push(Violation::new(
+                "R-FS-1",
+                format!("{} spaces is more than {}'s free-step allowance of {}.", path.len(), f.name, f.free_steps.allowance),
+            ));
+        }
+    }
+    if let Some(mut v) = broken.first().cloned() {
+        v.also = broken.iter().skip(1).map(|b| b.rule.clone()).collect();
+        return Err(v);
+    }
+    let _ = FreestepCombo::Core;
+    check_path(m, a, f.pos, path, "R-FS-12")
+}

@@ -1,0 +1,365 @@
+//! The map (R-TURN-2, §23 G-01/G-02/G-04): spaces, Chebyshev distance, 8-way steps without
+//! corner cutting, occupancy, and line of sight.
+
+use serde::de::{self, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// A space: column `x`, row `y` (row 0 is the first map row), map level `floor`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Pos {
+    pub x: i32,
+    pub y: i32,
+    pub floor: u8,
+}
+
+impl Pos {
+    pub const fn new(x: i32, y: i32) -> Self {
+        Self { x, y, floor: 0 }
+    }
+    pub const fn on(x: i32, y: i32, floor: u8) -> Self {
+        Self { x, y, floor }
+    }
+    /// G-01 / G-31: Chebyshev distance on one floor; spaces on other floors are out of reach.
+    pub fn distance(self, other: Pos) -> u32 {
+        if self.floor != other.floor {
+            return u32::MAX;
+        }
+        (self.x - other.x).unsigned_abs().max((self.y - other.y).unsigned_abs())
+    }
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.floor == 0 { write!(f, "({}, {})", self.x, self.y) } else { write!(f, "({}, {}, floor {})", self.x, self.y, self.floor) }
+    }
+}
+
+// Positions are written `(x, y)` or `(x, y, floor)` in RON and `[x, y]` / `[x, y, floor]` in JSON.
+impl Serialize for Pos {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.floor == 0 { (self.x, self.y).serialize(s) } else { (self.x, self.y, self.floor).serialize(s) }
+    }
+}
+
+impl<'de> Deserialize<'de> for Pos {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct PosVisitor;
+        impl<'de> Visitor<'de> for PosVisitor {
+            type Value = Pos;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a position (x, y) or (x, y, floor)")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Pos, A::Error> {
+                let x: i32 = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let y: i32 = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                let floor: u8 = seq.next_element()?.unwrap_or(0);
+                if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                    return Err(de::Error::invalid_length(4, &self));
+                }
+                Ok(Pos { x, y, floor })
+            }
+        }
+        d.deserialize_any(PosVisitor)
+    }
+}
+
+/// What a space holds. Sight and movement blocking follow G-04.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tile {
+    Floor,
+    Wall,
+    DoorOpen,
+    DoorClosed,
+    DoorLocked,
+    /// Blocks movement and sight (G-04).
+    Pillar,
+    /// A gap: no standing in it, can be leapt over (G-42); does not block sight.
+    Pit,
+    /// Stairs or ladder: Climb leads to the same space on floor `to` (R-MOVE-1).
+    Stairs { to: u8 },
+}
+
+impl Tile {
+    /// A figure may stand here.
+    pub fn walkable(self) -> bool {
+        matches!(self, Tile::Floor | Tile::DoorOpen | Tile::Stairs { .. })
+    }
+    /// Blocks line of sight (G-04): walls, closed doors, pillars.
+    pub fn blocks_sight(self) -> bool {
+        matches!(self, Tile::Wall | Tile::DoorClosed | Tile::DoorLocked | Tile::Pillar)
+    }
+    /// Counts for the no-corner-cutting rule (G-01).
+    pub fn blocks_corner(self) -> bool {
+        self.blocks_sight()
+    }
+    /// A leap may pass over it (G-42): gaps and floor, never walls.
+    pub fn leapable(self) -> bool {
+        self.walkable() || self == Tile::Pit
+    }
+}
+
+/// One map level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Floor {
+    pub width: u32,
+    pub height: u32,
+    pub tiles: Vec<Tile>,
+}
+
+/// All map levels of a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct Board {
+    pub floors: Vec<Floor>,
+}
+
+impl Board {
+    /// Reads rows such as `"#..#"` with the standard legend (see docs/levels.md).
+    pub fn from_rows(floors: &[Vec<String>]) -> Result<Self, String> {
+        let mut out = Vec::new();
+        for (fi, rows) in floors.iter().enumerate() {
+            let height = rows.len() as u32;
+            let width = rows.first().map(|r| r.chars().count()).unwrap_or(0) as u32;
+            let mut tiles = Vec::with_capacity((width * height) as usize);
+            for (y, row) in rows.iter().enumerate() {
+                if row.chars().count() as u32 != width {
+                    return Err(format!("floor {fi}, row {y}: {} characters, expected {width} like the first row", row.chars().count()));
+                }
+                for (x, c) in row.chars().enumerate() {
+                    tiles.push(Self::legend(c).ok_or_else(|| format!("floor {fi}, row {y}, column {x}: unknown map character '{c}'"))?);
+                }
+            }
+            out.push(Floor { width, height, tiles });
+        }
+        // Stairs lead to the neighbouring floor in the direction of their symbol.
+        for fi in 0..out.len() {
+            for t in out[fi].tiles.iter_mut() {
+                if let Tile::Stairs { to } = t {
+                    *to = if *to == u8::MAX { fi as u8 + 1 } else { (fi as u8).saturating_sub(1) };
+                }
+            }
+        }
+        Ok(Self { floors: out })
+    }
+
+    /// The default legend: `.` floor, `#` wall, `/` open door, `+` closed door, `L` locked door,
+    /// `O` pillar, `_` pit, `>` stairs up (to the next floor), `<` stairs down (to the previous floor).
+    pub fn legend(c: char) -> Option<Tile> {
+        Some(match c {
+            '.' => Tile::Floor,
+            '#' => Tile::Wall,
+            '/' => Tile::DoorOpen,
+            '+' => Tile::DoorClosed,
+            'L' => Tile::DoorLocked,
+            'O' => Tile::Pillar,
+            '_' => Tile::Pit,
+            '>' => Tile::Stairs { to: u8::MAX },
+            '<' => Tile::Stairs { to: 0 },
+            _ => return None,
+        })
+    }
+
+    pub fn tile(&self, p: Pos) -> Option<Tile> {
+        let f = self.floors.get(p.floor as usize)?;
+        if p.x < 0 || p.y < 0 || p.x as u32 >= f.width || p.y as u32 >= f.height {
+            return None;
+        }
+        f.tiles.get((p.y as u32 * f.width + p.x as u32) as usize).copied()
+    }
+
+    pub fn walkable(&self, p: Pos) -> bool {
+        self.tile(p).is_some_and(Tile::walkable)
+    }
+
+    fn blocks_corner(&self, p: Pos) -> bool {
+        self.tile(p).is_none_or(Tile::blocks_corner)
+    }
+
+
+    /// G-01: one 8-way step; no diagonal squeeze between two orthogonally adjacent blockers.
+    pub fn step_geometry(&self, from: Pos, to: Pos) -> Result<(), String> {
+        if from.floor != to.floor || from.distance(to) != 1 {
+            return Err(format!("{to} is not next to {from}"));
+        }
+        if !self.walkable(to) {
+            return Err(format!("{to} cannot be entered"));
+        }
+        if from.x != to.x && from.y != to.y {
+            let a = Pos::on(to.x, from.y, from.floor);
+            let b = Pos::on(from.x, to.y, from.floor);
+            if self.blocks_corner(a) && self.blocks_corner(b) {
+                return Err(format!("the diagonal from {from} to {to} squeezes between two walls"));
+            }
+        }
+        Ok(())
+    }
+
+    /// G-04 line of sight between two spaces on one floor.
+    pub fn line_of_sight(&self, from: Pos, to: Pos) -> Sight {
+        if from.floor != to.floor {
+            return Sight::None;
+        }
+        if from == to {
+            return Sight::Clear;
+        }
+        let c = |p: Pos| (p.x as f64 + 0.5, p.y as f64 + 0.5);
+        let points = |p: Pos| {
+            let (x, y) = (p.x as f64, p.y as f64);
+            [(x + 0.5, y + 0.5), (x, y), (x + 1.0, y), (x, y + 1.0), (x + 1.0, y + 1.0), (x + 0.5, y), (x + 0.5, y + 1.0), (x, y + 0.5), (x + 1.0, y + 0.5)]
+        };
+        let f = from.floor;
+        if self.segment_clear(c(from), c(to), f) {
+            return Sight::Clear;
+        }
+        if points(to).iter().any(|&q| self.segment_clear(c(from), q, f)) {
+            return Sight::Partial;
+        }
+        for p in points(from) {
+            if points(to).iter().any(|&q| self.segment_clear(p, q, f)) {
+                return Sight::Minimal;
+            }
+        }
+        Sight::None
+    }
+
+    /// True when the segment crosses the interior of no sight-blocking space (corner touches are
+    /// clear), and does not run along the face shared by two blockers (a solid wall face).
+    fn segment_clear(&self, a: (f64, f64), b: (f64, f64), floor: u8) -> bool {
+        let (x0, x1) = (a.0.min(b.0).floor() as i32 - 1, a.0.max(b.0).ceil() as i32);
+        let (y0, y1) = (a.1.min(b.1).floor() as i32 - 1, a.1.max(b.1).ceil() as i32);
+        let blocks = |x: i32, y: i32| self.tile(Pos::on(x, y, floor)).is_none_or(Tile::blocks_sight);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if !blocks(x, y) {
+                    continue;
+                }
+                match clip_to_square(a, b, x as f64, y as f64) {
+                    Some(Clip::Inside) => return false,
+                    Some(Clip::Edge(dx, dy)) if blocks(x + dx, y + dy) => return false,
+                    _ => {}
+                }
+            }
+        }
+        true
+    }
+}
+
+enum Clip {
+    /// A piece of positive length lies strictly inside the square.
+    Inside,
+    /// A piece runs along the edge towards the neighbour (dx, dy).
+    Edge(i32, i32),
+}
+
+/// Liang–Barsky clip of segment a→b to the closed unit square at (sx, sy).
+fn clip_to_square(a: (f64, f64), b: (f64, f64), sx: f64, sy: f64) -> Option<Clip> {
+    const EPS: f64 = 1e-9;
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [(-dx, a.0 - sx), (dx, sx + 1.0 - a.0), (-dy, a.1 - sy), (dy, sy + 1.0 - a.1)] {
+        if p.abs() < EPS {
+            if q < -EPS {
+                return None;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 { t0 = t0.max(r) } else { t1 = t1.min(r) }
+        }
+    }
+    if t1 - t0 <= EPS {
+        return None;
+    }
+    let tm = (t0 + t1) / 2.0;
+    let (mx, my) = (a.0 + dx * tm, a.1 + dy * tm);
+    let inside_x = mx > sx + EPS && mx < sx + 1.0 - EPS;
+    let inside_y = my > sy + EPS && my < sy + 1.0 - EPS;
+    match (inside_x, inside_y) {
+        (true, true) => Some(Clip::Inside),
+        (true, false) => Some(Clip::Edge(0, if my <= sy + EPS { -1 } else { 1 })),
+        (false, true) => Some(Clip::Edge(if mx <= sx + EPS { -1 } else { 1 }, 0)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+fn segment_enters_square(a: (f64, f64), b: (f64, f64), sx: f64, sy: f64) -> bool {
+    matches!(clip_to_square(a, b, sx, sy), Some(Clip::Inside))
+}
+
+/// R-ATK-12 line-of-sight grades.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sight {
+    Clear,
+    Partial,
+    Minimal,
+    None,
+}
+
+impl Sight {
+    /// R-ATK-5 / R-ATK-12: the Attack-check adjustment.
+    pub fn attack_adjustment(self) -> Option<i32> {
+        match self {
+            Sight::Clear => Some(0),
+            Sight::Partial => Some(-3),
+            Sight::Minimal => Some(-6),
+            Sight::None => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rows: &[&str]) -> Board {
+        Board::from_rows(&[rows.iter().map(|s| s.to_string()).collect()]).unwrap()
+    }
+
+    #[test] // G-01 / R-TURN-2: Chebyshev distance
+    fn chebyshev_distance() {
+        assert_eq!(Pos::new(0, 0).distance(Pos::new(3, 2)), 3);
+        assert_eq!(Pos::new(0, 0).distance(Pos::new(1, 1)), 1);
+    }
+
+    #[test] // G-01: no corner cutting between two walls, diagonal fine past one
+    fn corner_cutting() {
+        let b = board(&[".#", "#."]);
+        assert!(b.step_geometry(Pos::new(0, 0), Pos::new(1, 1)).is_err());
+        let b = board(&[".#", ".."]);
+        assert!(b.step_geometry(Pos::new(0, 0), Pos::new(1, 1)).is_ok());
+    }
+
+    #[test] // R-ATK-12 / G-04: clear, partial, none
+    fn sight_grades() {
+        let b = board(&[".....", ".....", "....."]);
+        assert_eq!(b.line_of_sight(Pos::new(0, 1), Pos::new(4, 1)), Sight::Clear);
+        let b = board(&[".....", "..O..", "....."]);
+        // dead centre behind a pillar: only edge-to-edge lines pass (G-04 minimal)
+        assert_eq!(b.line_of_sight(Pos::new(0, 1), Pos::new(4, 1)), Sight::Minimal);
+        // offset: the centre line is blocked, centre to the target's far corner is not
+        assert_eq!(b.line_of_sight(Pos::new(0, 1), Pos::new(4, 2)), Sight::Partial);
+        let b = board(&["..#..", "..#..", "..#.."]);
+        assert_eq!(b.line_of_sight(Pos::new(0, 1), Pos::new(4, 1)), Sight::None);
+    }
+
+    #[test] // G-04: a segment touching a blocker only at a corner point is clear
+    fn corner_touch_is_clear() {
+        let b = board(&["...", ".#.", "..."]);
+        // centre (0.5,0.5) → centre (2.5,0.5) runs along y=0.5, above the pillar row
+        assert_eq!(b.line_of_sight(Pos::new(0, 0), Pos::new(2, 0)), Sight::Clear);
+        assert!(segment_enters_square((0.0, 0.0), (2.0, 2.0), 1.0, 1.0));
+        assert!(!segment_enters_square((0.0, 2.0), (1.0, 1.0), 1.0, 1.0));
+    }
+
+    #[test]
+    fn pos_serde_forms() {
+        let p: Pos = ron::from_str("(2, 3)").unwrap();
+        assert_eq!(p, Pos::new(2, 3));
+        let p: Pos = ron::from_str("(2, 3, 1)").unwrap();
+        assert_eq!(p, Pos::on(2, 3, 1));
+        let p: Pos = serde_json::from_str("[4,5]").unwrap();
+        assert_eq!(p, Pos::new(4, 5));
+        assert_eq!(serde_json::to_string(&Pos::on(1, 2, 0)).unwrap(), "[1,2]");
+    }
+}

@@ -1,0 +1,77 @@
+//! The game window: the headless match plus a board view, a status panel and screenshots.
+//! (Mouse play, the tilemap and the full UI arrive with the playable-game issue.)
+
+use crate::level::{build_match, Level, RuleData};
+use crate::rules::Dice;
+use bevy::prelude::*;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub mod board;
+pub mod capture;
+pub mod hud;
+
+pub const DEFAULT_LEVEL: &str = "levels/tutorial.ron";
+pub const WINDOW_TITLE: &str = "Dungeons of Olde";
+
+/// Window options from the command line.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct WindowOptions {
+    pub screenshot: Option<PathBuf>,
+    pub exit_after_frames: Option<u32>,
+}
+
+/// Opens the window on `level` (default level when `None`).
+pub fn run(level: Option<PathBuf>) -> ExitCode {
+    run_with(level, WindowOptions::default())
+}
+
+pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
+    let path = level.unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL));
+    let data = RuleData::builtin();
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{}:1:1: cannot read level: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let lvl: Level = match crate::script::parse_ron(&path.display().to_string(), &text) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let m = match build_match(&data, &lvl.floors, &lvl.characters, lvl.profile.as_deref(), &lvl.options) {
+        Ok(m) => m,
+        Err(errs) => {
+            for e in errs {
+                eprintln!("{}: {e}", path.display());
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), ..default() }),
+        ..default()
+    }))
+    .insert_resource(ClearColor(board::palette::BACKGROUND))
+    .insert_resource(opts)
+    .insert_resource(CurrentLevel { name: lvl.name.clone(), briefing: lvl.briefing.clone() })
+    .add_plugins(crate::game::plugin)
+    .add_plugins((board::plugin, hud::plugin, capture::plugin));
+    crate::game::setup::start_match(app.world_mut(), m, Dice::seeded(seed), false);
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(_) => ExitCode::from(1),
+    }
+}
+
+#[derive(Resource, Debug, Clone)]
+pub struct CurrentLevel {
+    pub name: String,
+    pub briefing: String,
+}
