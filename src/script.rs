@@ -156,8 +156,14 @@ impl std::fmt::Display for ScriptError {
     }
 }
 
+/// RON as scripts and levels are written: optional fields may omit `Some(...)`.
+pub fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+}
+
 pub fn parse_ron<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, ScriptError> {
-    ron::from_str(text).map_err(|e| ScriptError { file: file.into(), line: e.span.start.line, col: e.span.start.col, message: e.code.to_string() })
+    ron_options()
+        .from_str(text).map_err(|e| ScriptError { file: file.into(), line: e.span.start.line, col: e.span.start.col, message: e.code.to_string() })
 }
 
 /// Reads a script and the level it names.

@@ -11,7 +11,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<MatchClock>().init_resource::<PendingReaction>();
+    app.init_resource::<MatchClock>().init_resource::<PendingReaction>().init_resource::<MatchDice>();
 }
 
 /// The level's id of a character, and its place in level order (dice and tie order follow it).
@@ -101,21 +101,27 @@ pub struct PendingReaction(pub Option<PendingAttack>);
 #[derive(Resource, Debug, Clone, Deref, DerefMut)]
 pub struct MatchDice(pub crate::rules::Dice);
 
+impl Default for MatchDice {
+    fn default() -> Self {
+        Self(crate::rules::Dice::seeded(0))
+    }
+}
+
 type FighterData = (
     Entity,
     &'static CharacterId,
     &'static Name,
     &'static Side,
-    &'static GridPos,
-    &'static ActionPoints,
-    &'static FreeSteps,
-    &'static Posture,
-    &'static Adjustments,
-    &'static Conditions,
-    &'static TurnRecord,
-    &'static OpportunityRecord,
-    &'static Vitals,
-    &'static CharacterSheet,
+    &'static mut GridPos,
+    &'static mut ActionPoints,
+    &'static mut FreeSteps,
+    &'static mut Posture,
+    &'static mut Adjustments,
+    &'static mut Conditions,
+    &'static mut TurnRecord,
+    &'static mut OpportunityRecord,
+    &'static mut Vitals,
+    &'static mut CharacterSheet,
 );
 
 /// Spawns one character's entity.
@@ -157,22 +163,6 @@ pub struct MatchView<'w, 's> {
     clock: ResMut<'w, MatchClock>,
     pending: ResMut<'w, PendingReaction>,
     fighters: Query<'w, 's, FighterData>,
-    writes: Query<
-        'w,
-        's,
-        (
-            &'static mut GridPos,
-            &'static mut ActionPoints,
-            &'static mut FreeSteps,
-            &'static mut Posture,
-            &'static mut Adjustments,
-            &'static mut Conditions,
-            &'static mut TurnRecord,
-            &'static mut OpportunityRecord,
-            &'static mut Vitals,
-            &'static mut CharacterSheet,
-        ),
-    >,
 }
 
 impl MatchView<'_, '_> {
@@ -229,7 +219,7 @@ impl MatchView<'_, '_> {
     /// Writes the changed parts of `m` back into components and resources.
     pub fn store(&mut self, m: &Match, entities: &[Entity]) {
         for (f, &e) in m.fighters.iter().zip(entities) {
-            let Ok((mut pos, mut ap, mut fs, mut posture, mut adj, mut cond, mut turn, mut opp, mut v, mut sheet)) = self.writes.get_mut(e) else {
+            let Ok((_, _, _, _, mut pos, mut ap, mut fs, mut posture, mut adj, mut cond, mut turn, mut opp, mut v, mut sheet)) = self.fighters.get_mut(e) else {
                 continue;
             };
             pos.set_if_neq(GridPos(f.pos));

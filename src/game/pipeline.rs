@@ -16,7 +16,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<CommandResolved>()
         .init_resource::<CommandQueue>()
         .init_resource::<CheckedCommand>()
-        .add_systems(Update, (queue_issued_commands, close_unanswered_window).chain().in_set(MatchSystems::Command))
+        .add_systems(Update, (queue_issued_commands, close_stale_windows).chain().in_set(MatchSystems::Command))
         .add_systems(Update, validate_next_command.in_set(MatchSystems::Validate))
         .add_systems(Update, apply_checked_command.in_set(MatchSystems::Apply))
         .add_systems(Update, publish_verdict.in_set(MatchSystems::Present).before(super::log::publish_events));
@@ -56,20 +56,29 @@ fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut q: ResMut<
     }
 }
 
-/// A command that does not answer an open reaction window closes it (declined) first.
-fn close_unanswered_window(q: Res<CommandQueue>, status: Res<FlowStatus>, mut view: MatchView, mut dice: ResMut<MatchDice>, mut buffer: ResMut<EventBuffer>, mut log: ResMut<MatchLog>) {
+/// Before the next command is checked: a reaction window it does not answer is declined, and
+/// an opportunity in which something was done ends if another character's command arrives.
+#[allow(clippy::too_many_arguments)]
+fn close_stale_windows(
+    q: Res<CommandQueue>,
+    mut view: MatchView,
+    mut dice: ResMut<MatchDice>,
+    mut buffer: ResMut<EventBuffer>,
+    mut log: ResMut<MatchLog>,
+    mut next_phase: ResMut<NextState<CrisisPhase>>,
+    mut next_reset: ResMut<NextReset>,
+    mut next_stage: Option<ResMut<NextState<ActionStage>>>,
+    mut status: ResMut<FlowStatus>,
+) {
     let Some((i, cmd)) = q.queue.front() else { return };
     if !status.awaiting {
         return;
     }
     let Some((mut m, entities)) = view.load() else { return };
-    if m.pending.as_ref().is_some_and(|p| p.window.is_some()) {
-        log.index = Some(*i);
-        let before = buffer.0.len();
-        engine::close_window_unless_answered(&mut m, cmd, &mut dice.0, &mut buffer.0);
-        if buffer.0.len() != before {
-            view.store(&m, &entities);
-        }
+    log.index = Some(*i);
+    if let Some(flow) = engine::close_stale(&mut m, cmd, &mut dice.0, &mut buffer.0) {
+        view.store(&m, &entities);
+        handle_flow(flow, &m, &mut buffer, &mut next_phase, &mut next_reset, next_stage.as_deref_mut(), &mut status);
     }
 }
 

@@ -175,10 +175,6 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         ev.push(Event::AdjustmentAdded { actor: m.fighters[a].id.clone(), adjustment: adj.clone() });
         m.fighters[a].adjustments.push(adj);
     }
-    if dealt > 0 {
-        change_hp(m, t, -dealt, "damage", ev);
-        stun_check(m, dice, t, dealt, ev);
-    }
     p.damage_dealt = dealt;
     ev.push(Event::AttackResolved {
         actor: m.fighters[a].id.clone(),
@@ -190,8 +186,12 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         raw_damage: raw,
         reduction,
         damage: dealt,
-        target_hp: m.fighters[t].hp,
+        target_hp: (m.fighters[t].hp - dealt).min(m.fighters[t].max_hp),
     });
+    if dealt > 0 {
+        change_hp(m, t, -dealt, "damage", ev);
+        stun_check(m, dice, t, dealt, ev);
+    }
 }
 
 /// R-INJ-4: more than half of max HP in one blow → Brawn-or-Nerve check vs the damage, or stunned.

@@ -401,6 +401,23 @@ fn continue_after_decline(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) {
     }
 }
 
+/// Before a command is checked: an open reaction window it does not answer is declined, and
+/// an opportunity in which something was done ends when another character's command arrives
+/// (the holder acted; R-TURN-12). Returns the flow when the turn structure moved on.
+pub fn close_stale(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<Flow> {
+    let had_window = m.pending.as_ref().is_some_and(|p| p.window.is_some());
+    close_window_unless_answered(m, cmd, dice, ev);
+    let mut moved = had_window && m.pending.is_none();
+    let opportunity_cmd = matches!(cmd, Command::FreeSteps { .. } | Command::Move { .. } | Command::Action { .. } | Command::Pass { .. } | Command::End { .. });
+    if let Some(c) = m.clock.current {
+        if opportunity_cmd && m.index(cmd.actor()).is_some_and(|a| a != c) && m.fighters[c].opp.anything() {
+            close_opportunity(m, false, ev);
+            moved = true;
+        }
+    }
+    moved.then(|| advance(m, dice, ev))
+}
+
 /// A command that does not answer an open reflex/response window closes it first (declined).
 pub fn close_window_unless_answered(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) {
     for _ in 0..8 {
@@ -505,7 +522,7 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
 
 /// Convenience for pure tests and tools: close a stale window, validate, apply.
 pub fn execute(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) -> RuleResult<Flow> {
-    close_window_unless_answered(m, cmd, dice, ev);
+    close_stale(m, cmd, dice, ev);
     let plan = validate(m, cmd)?;
     Ok(apply(m, plan, dice, ev))
 }

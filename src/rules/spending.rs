@@ -32,7 +32,7 @@ pub fn guard_opportunity(m: &Match, a: usize) -> RuleResult {
     }
     match m.clock.current {
         Some(c) if c == a => Ok(()),
-        Some(c) => Err(Violation::new("R-TURN-9", format!("It is {}'s opportunity, not {}'s.", m.fighters[c].name, f.name))),
+        Some(c) => Err(Violation::new("R-TURN-9", format!("It is {}'s opportunity, not {}'s.", m.fighters[c].name, f.name)).also("R-TURN-12")),
         None => Err(Violation::new("R-TURN-9", format!("No opportunity is open for {}.", f.name))),
     }
 }

@@ -11,7 +11,7 @@ use doo::script::{apply_start, StartState};
 use serde_json::Value;
 
 pub fn ch(ron_text: &str) -> CharacterDef {
-    ron::from_str(ron_text).unwrap_or_else(|e| panic!("bad character: {e}"))
+    doo::script::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad character: {e}"))
 }
 
 pub fn lunk(x: i32, y: i32) -> CharacterDef {
@@ -37,9 +37,9 @@ pub fn room(w: usize, h: usize) -> Vec<Vec<String>> {
 /// A match of `chars` on `floors` under `profile`, started mid-phase with `start` (RON).
 pub fn mid(profile: Option<&str>, options: &str, floors: Vec<Vec<String>>, chars: Vec<CharacterDef>, start: &str, dice: &[u32]) -> HeadlessMatch {
     let data = RuleData::builtin();
-    let o: OptionOverrides = ron::from_str(options).expect("options");
+    let o: OptionOverrides = doo::script::ron_options().from_str(options).expect("options");
     let mut m = build_match(&data, &floors, &chars, profile, &o).expect("match");
-    let s: StartState = ron::from_str(start).expect("start");
+    let s: StartState = doo::script::ron_options().from_str(start).expect("start");
     apply_start(&mut m, &s).expect("start applies");
     let mut d = Dice::seeded(7);
     d.force(dice.iter().copied());
@@ -56,7 +56,7 @@ pub fn opening(profile: Option<&str>, floors: Vec<Vec<String>>, chars: Vec<Chara
 }
 
 pub fn cmd(ron_text: &str) -> Command {
-    ron::from_str(ron_text).unwrap_or_else(|e| panic!("bad command {ron_text}: {e}"))
+    doo::script::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad command {ron_text}: {e}"))
 }
 
 /// Submits a command and returns its verdict line.
