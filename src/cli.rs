@@ -23,9 +23,7 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
         Err(errs) => {
             let text = std::fs::read_to_string(path).unwrap_or_default();
             for e in errs {
-                // Point at the id the message names when it can be found in the script.
-                let key = e.split('\'').nth(1).unwrap_or("characters");
-                let (line, col) = script::locate(&text, key);
+                let (line, col) = script::locate_message(&text, &e);
                 eprintln!("{}:{line}:{col}: {e}", path.display());
             }
             return ExitCode::from(2);

@@ -189,6 +189,19 @@ pub fn load(path: &Path) -> Result<(Script, Option<Level>), ScriptError> {
     Ok((script, level))
 }
 
+/// Where a logic error points: the most specific id it quotes ('x'), looked up as "x" in the
+/// file (the last quoted id first: "character 'a': unknown weapon 'laser'" points at "laser").
+pub fn locate_message(text: &str, message: &str) -> (usize, usize) {
+    let quoted: Vec<&str> = message.split('\'').skip(1).step_by(2).collect();
+    for q in quoted.iter().rev() {
+        let needle = format!("\"{q}\"");
+        if text.contains(&needle) {
+            return locate(text, &needle);
+        }
+    }
+    locate(text, "characters")
+}
+
 /// Line and column of the first occurrence of `key` in `text` (for logic errors).
 pub fn locate(text: &str, key: &str) -> (usize, usize) {
     for (i, l) in text.lines().enumerate() {
