@@ -6,6 +6,8 @@ use crate::rules::grid::Tile;
 use bevy::prelude::*;
 
 pub const TILE_PX: f32 = 48.0;
+/// Width of the status panel on the left, in logical pixels.
+pub const PANEL_PX: f32 = 400.0;
 
 pub mod palette {
     use bevy::prelude::Color;
@@ -40,9 +42,9 @@ pub fn world_of(x: i32, y: i32, board: &MatchBoard) -> Vec3 {
 
 fn spawn_camera(mut commands: Commands, board: Option<Res<MatchBoard>>) {
     let (w, h) = board.as_ref().and_then(|b| b.floors.first()).map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
-    // Fit the level in a 1280×720 view with a margin for the panels.
-    let scale = ((w * TILE_PX) / 900.0).max((h * TILE_PX) / 620.0).max(0.5);
-    commands.spawn((Name::new("Camera"), Camera2d, Transform::from_xyz(120.0 * scale, 0.0, 100.0).with_scale(Vec3::splat(scale))));
+    // Fit the level into the part of the 1280×720 view right of the status panel.
+    let scale = ((w * TILE_PX) / (1280.0 - PANEL_PX - 60.0)).max((h * TILE_PX) / 660.0).max(0.5);
+    commands.spawn((Name::new("Camera"), Camera2d, Transform::from_xyz(-PANEL_PX / 2.0 * scale, 0.0, 100.0).with_scale(Vec3::splat(scale))));
 }
 
 fn spawn_board(mut commands: Commands, board: Option<Res<MatchBoard>>) {
@@ -84,12 +86,9 @@ fn spawn_tokens(mut commands: Commands, new: Query<(Entity, &CharacterId, &Side,
     }
 }
 
-fn place_tokens(board: Option<Res<MatchBoard>>, mut q: Query<(&GridPos, &mut Transform), (With<Token>, Changed<GridPos>)>, mut fresh: Query<(&GridPos, &mut Transform), (With<Token>, Without<BoardTile>, Added<Token>)>) {
+fn place_tokens(board: Option<Res<MatchBoard>>, mut q: Query<(&GridPos, &mut Transform), (With<Token>, Or<(Changed<GridPos>, Added<Token>)>)>) {
     let Some(board) = board else { return };
     for (p, mut t) in q.iter_mut() {
-        t.translation = world_of(p.x, p.y, &board) + Vec3::Z * 10.0;
-    }
-    for (p, mut t) in fresh.iter_mut() {
         t.translation = world_of(p.x, p.y, &board) + Vec3::Z * 10.0;
     }
 }

@@ -17,7 +17,7 @@ fn spawn_panel(mut commands: Commands) {
     commands
         .spawn((
             Name::new("Status panel"),
-            Node { position_type: PositionType::Absolute, left: Val::Px(12.0), top: Val::Px(12.0), width: Val::Px(330.0), padding: UiRect::all(Val::Px(10.0)), ..default() },
+            Node { position_type: PositionType::Absolute, left: Val::Px(12.0), top: Val::Px(12.0), width: Val::Px(super::board::PANEL_PX - 24.0), padding: UiRect::all(Val::Px(10.0)), ..default() },
             BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.65)),
         ))
         .with_children(|p| {
@@ -38,7 +38,7 @@ fn refresh_panel(
     if let Some(l) = level {
         s += &format!("{}\n", l.name);
     }
-    s += &format!("Turn {} · {:?} · round {}\n", clock.turn, phase.get(), clock.round);
+    s += &format!("Turn {}, {:?} phase, round {}\n", clock.turn, phase.get(), clock.round);
     let mut rows: Vec<_> = chars.iter().collect();
     rows.sort_by_key(|r| r.0.order);
     if let Some(i) = clock.current {
@@ -48,16 +48,38 @@ fn refresh_panel(
     }
     s += "\n";
     for (_, name, ap, fs, v) in rows {
-        let steps = if fs.available { format!("free steps {}", fs.allowance) } else { "free steps used".into() };
-        s += &format!("{name}: AP {}/{} · {steps} · HP {}/{}\n", ap.current, ap.start, v.hp, v.max_hp);
+        let steps = if fs.available { format!("{} free steps", fs.allowance) } else { "no free steps".into() };
+        s += &format!("{name}: AP {} of {} | {steps} | HP {}/{}\n", ap.current, ap.start, v.hp, v.max_hp);
     }
     s += "\n";
-    for l in log.lines.iter().rev().take(8).collect::<Vec<_>>().into_iter().rev() {
-        let kind = l["event"].as_str().or(l["result"].as_str()).unwrap_or("");
-        let who = l["actor"].as_str().unwrap_or("");
-        s += &format!("{kind} {who}\n");
+    let described: Vec<String> = log.lines.iter().filter_map(describe).collect();
+    for line in described.iter().rev().take(10).collect::<Vec<_>>().into_iter().rev() {
+        s += line;
+        s += "\n";
     }
     if t.0 != s {
         t.0 = s;
     }
+}
+
+/// One readable log line for the events a player cares about (the full log is the JSON).
+fn describe(l: &serde_json::Value) -> Option<String> {
+    let who = l["actor"].as_str().unwrap_or("?");
+    Some(match (l["type"].as_str()?, l["event"].as_str().unwrap_or("")) {
+        ("command", _) if l["result"] == "rejected" => format!("Refused: {} ({})", l["reason"].as_str()?, l["rule"].as_str()?),
+        ("event", "dice") => {
+            let faces: Vec<String> = l["dice"].as_array()?.iter().map(|d| d["faces"].as_array().map(|f| f.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("+")).unwrap_or_default()).collect();
+            let adj = l["adjustment"].as_i64().unwrap_or(0);
+            let adj = if adj == 0 { String::new() } else { format!(" {adj:+}") };
+            format!("{who} {}: d{} [{}]{adj} = {}", l["purpose"].as_str()?.replace('_', " "), l["rank"], faces.join(", "), l["total"])
+        }
+        ("event", "ap_set") => format!("{who} has {} AP", l["ap"]),
+        ("event", "opportunity") => format!("{who}'s opportunity ({} AP)", l["ap"]),
+        ("event", "round") => format!("Round {}", l["round"]),
+        ("event", "phase") => format!("Turn {}: {}", l["turn"], l["phase"].as_str()?.replace('_', " ")),
+        ("event", "moved") => format!("{who} {} to {}", l["movement"].as_str()?.replace('_', " "), l["to"]),
+        ("event", "attack_resolved") => format!("{who} vs {}: {} against {} - {}, {} damage", l["target"].as_str()?, l["attack_total"], l["defense_cr"], l["outcome"].as_str()?.replace('_', " "), l["damage"]),
+        ("event", "phase_ended") => "The action phase ends".to_string(),
+        _ => return None,
+    })
 }
