@@ -42,6 +42,9 @@ enum Op {
     End,
     Reflex(usize),
     Decline,
+    /// Step (or Run) up to `n` spaces straight toward the nearest living enemy, stopping next to
+    /// him: random directions alone rarely bring fighters into reach on a 7x5 room.
+    Approach { run: bool, n: usize },
     /// A command from a character whose opportunity is not open.
     WrongActor { who: usize, kind: usize, target: usize },
 }
@@ -64,6 +67,7 @@ fn op() -> impl Strategy<Value = Op> {
         3 => dirs(4).prop_map(Op::Step),
         2 => dirs(7).prop_map(Op::Run),
         5 => (0..ACTIONS.len(), 0..IDS.len()).prop_map(|(kind, target)| Op::Attack { kind, target }),
+        4 => (any::<bool>(), 1..7usize).prop_map(|(run, n)| Op::Approach { run, n }),
         1 => Just(Op::Drop),
         1 => Just(Op::Rise),
         2 => Just(Op::Pass),
@@ -159,6 +163,22 @@ fn concrete(m: &Match, op: &Op) -> Command {
         Op::Step(ds) => Command::step(&a, "step", path_from(pos, ds)),
         Op::Run(ds) => Command::step(&a, "run", path_from(pos, ds)),
         Op::Attack { kind, target } => act(a, *kind, *target),
+        Op::Approach { run, n } => {
+            let enemy = (0..m.fighters.len()).filter(|&i| m.enemies(holder, i) && !m.is_dead(i)).min_by_key(|&i| m.fighters[i].pos.distance(pos));
+            let mut path = Vec::new();
+            if let Some(e) = enemy {
+                let goal = m.fighters[e].pos;
+                let mut at = pos;
+                while path.len() < *n && at.distance(goal) > 1 {
+                    at = Pos::on(at.x + (goal.x - at.x).signum(), at.y + (goal.y - at.y).signum(), at.floor);
+                    path.push(at);
+                }
+            }
+            if path.is_empty() {
+                path = path_from(pos, &[4]);
+            }
+            Command::step(&a, if *run { "run" } else { "step" }, path)
+        }
         Op::Drop => Command::step(&a, "drop", vec![]),
         Op::Rise => Command::step(&a, "rise", vec![]),
         Op::Pass => Command::Pass { actor: a },
@@ -618,13 +638,18 @@ fn properties_are_not_vacuous() {
     use proptest::test_runner::{Config, TestRng, RngAlgorithm, TestRunner};
     let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
     let mut totals = [0usize; 6];
+    let (mut submitted, mut accepted, mut rounds, mut phases, mut charges) = (0, 0, 0, 0, 0);
     for _ in 0..24 {
         let c = case().new_tree(&mut runner).unwrap().current();
         let t = play(&c);
+        submitted += t.steps.len();
+        accepted += t.steps.iter().filter(|s| s.verdict["result"] == "ok").count();
+        for st in &t.steps { for l in &st.lines { if l["event"] == "round" { rounds += 1; } if l["event"] == "phase_ended" { phases += 1; } if l["event"] == "ap_spent" && l["for_what"] == "all_out_attack" { charges += 1; } } }
         let r = [check_ap_never_overspent, check_opportunity_cap, check_free_steps_once, check_nothing_after_only, check_phase_end, check_rejected_changes_nothing].map(|f| f(&t));
         for (k, x) in r.into_iter().enumerate() {
             totals[k] += x.unwrap_or(1);
         }
     }
+    eprintln!("property counts {totals:?} accepted {accepted}/{submitted} rounds {rounds} phases {phases} charges {charges}");
     assert!(totals.iter().all(|&n| n > 0), "some property never saw its events: {totals:?}");
 }

@@ -85,7 +85,10 @@ pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: &str, ev: &mut Vec
     ev.push(Event::HpChanged { actor: f.id.clone(), from, to: f.hp, reason: reason.to_string() });
     if f.hp <= 0 && from > 0 {
         // R-INJ-3: incapacitated and dying: falls prone, loses AP and free steps, bleeds.
-        f.ap.current = 0;
+        if f.ap.current > 0 {
+            f.ap.current = 0;
+            ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: "incapacitated (G-13)".into() });
+        }
         if f.free_steps.available {
             f.free_steps.available = false;
             ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: "incapacitated".into() });
@@ -210,7 +213,10 @@ fn stun_check(m: &mut Match, dice: &mut Dice, t: usize, dealt: i32, ev: &mut Vec
         f.conditions.push(c.clone());
         ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c });
         // G-13: unable to act: 0 AP, free steps gone.
-        f.ap.current = 0;
+        if f.ap.current > 0 {
+            f.ap.current = 0;
+            ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: "stunned (G-13)".into() });
+        }
         if f.free_steps.available {
             f.free_steps.available = false;
             ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: "stunned".into() });
