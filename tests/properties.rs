@@ -653,3 +653,20 @@ fn properties_are_not_vacuous() {
     eprintln!("property counts {totals:?} accepted {accepted}/{submitted} rounds {rounds} phases {phases} charges {charges}");
     assert!(totals.iter().all(|&n| n > 0), "some property never saw its events: {totals:?}");
 }
+
+#[test]
+fn zz_debug_replay() {
+    use Op::*;
+    let cases = vec![
+        Case { profile: 3, seed: 6965115838748428369, ap: [1, 5, 0, 1], ops: vec![Run(vec![1, 2, 5]), Attack { kind: 2, target: 0 }, FreeSteps(vec![0]), FreeSteps(vec![0]), FreeSteps(vec![0]), FreeSteps(vec![0]), FreeSteps(vec![0]), Step(vec![1]), Rise, End] },
+        Case { profile: 2, seed: 395723243449035830, ap: [2, 5, 1, 3], ops: vec![Run(vec![1]), Attack { kind: 4, target: 0 }, Approach { run: true, n: 1 }, WrongActor { who: 1, kind: 0, target: 0 }, Pass, Pass, Pass, Attack { kind: 2, target: 1 }, FreeSteps(vec![0]), Run(vec![6, 7])] },
+    ];
+    for c in cases {
+        let t = play(&c);
+        for (k, st) in t.steps.iter().enumerate() { eprintln!("#{k} {} -> {} {} {}", serde_json::to_string(&st.cmd).unwrap(), st.verdict["result"], st.verdict["rule"], st.verdict["reason"]); for l in &st.lines { if l["type"] == "event" { eprintln!("    {l}"); } } }
+        for (n, f) in [check_ap_never_overspent, check_opportunity_cap, check_free_steps_once, check_one_figure_per_space, check_nothing_after_only, check_phase_end, check_rejected_changes_nothing].into_iter().enumerate() {
+            if let Err(e) = f(&t) { eprintln!("CHECK {n} FAILED: {e}"); }
+        }
+        eprintln!("=========");
+    }
+}
