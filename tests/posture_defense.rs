@@ -6,20 +6,26 @@ use common::*;
 use doo::rules::defense::{defense_adjustment, helpless, posture_defense};
 use doo::rules::profile::Posture;
 
+fn prone() -> doo::rules::profile::ProneEffects {
+    doo::level::RuleData::builtin().profiles.ruleset(None, &Default::default()).unwrap().limits.prone
+}
+
 #[test] // R-POS-1, R-POS-6: four postures; sitting and kneeling carry no Defense modifier
 fn postures() {
+    let e = prone();
     for p in [Posture::Standing, Posture::Sitting, Posture::Kneeling] {
-        assert_eq!(posture_defense(p, true, true), 0);
-        assert_eq!(posture_defense(p, false, true), 0);
+        assert_eq!(posture_defense(p, true, true, &e), 0);
+        assert_eq!(posture_defense(p, false, true, &e), 0);
     }
-    assert_eq!(posture_defense(Posture::Prone, true, true), -3);
+    assert_eq!(posture_defense(Posture::Prone, true, true, &e), -3);
 }
 
 #[test] // R-POS-4, R-COND-4: prone is −3 vs melee and +3 vs ranged; CORE-STRICT (no adv conditions) has neither
 fn prone_defense() {
-    assert_eq!(posture_defense(Posture::Prone, true, true), -3);
-    assert_eq!(posture_defense(Posture::Prone, false, true), 3);
-    assert_eq!(posture_defense(Posture::Prone, true, false), 0);
+    let e = prone();
+    assert_eq!(posture_defense(Posture::Prone, true, true, &e), -3);
+    assert_eq!(posture_defense(Posture::Prone, false, true, &e), 3);
+    assert_eq!(posture_defense(Posture::Prone, true, false, &e), 0);
     let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 2, posture: Some(prone))})", &[]);
     let m = hm.snapshot();
     let i = m.index("lunk").unwrap();

@@ -51,7 +51,7 @@ pub fn attack_adjustment(m: &Match, a: usize, t: usize) -> i32 {
         adj -= m.equipment.armor_deficit(f) as i32; // R-GEAR-6
     }
     adj += m.conditions.active(f, adv).map(|c| c.attack).sum::<i32>();
-    adj += posture_attack(f.posture, &w, adv);
+    adj += posture_attack(f.posture, &w, adv, &m.rules.limits.prone);
     adj += f.temp_adjustment(AdjTarget::Attack, true);
     let tf = &m.fighters[t];
     let d = f.pos.distance(tf.pos);

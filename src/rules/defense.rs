@@ -2,23 +2,23 @@
 
 use super::equipment::Wielded;
 use super::fighter::AdjTarget;
-use super::profile::Posture;
+use super::profile::{Posture, ProneEffects};
 use super::state::Match;
 
-/// R-POS-4: prone modifies Defense by +3 against ranged attacks and −3 in melee.
-pub fn posture_defense(p: Posture, melee: bool, adv: bool) -> i32 {
-    if p == Posture::Prone && adv { if melee { -3 } else { 3 } } else { 0 }
+/// R-POS-4: prone modifies Defense (−3 in melee, +3 against ranged attacks by default).
+pub fn posture_defense(p: Posture, melee: bool, adv: bool, e: &ProneEffects) -> i32 {
+    if p == Posture::Prone && adv { if melee { e.melee_defense } else { e.ranged_defense } } else { 0 }
 }
 
 /// R-POS-4: a prone attacker's Attack-check adjustment by weapon.
-pub fn posture_attack(p: Posture, w: &Wielded, adv: bool) -> i32 {
+pub fn posture_attack(p: Posture, w: &Wielded, adv: bool, e: &ProneEffects) -> i32 {
     if p != Posture::Prone || !adv {
         return 0;
     }
     match w {
-        Wielded::Ranged(r) if r.skill == "crossbows" => 2,
-        Wielded::Ranged(_) => -3,
-        _ => -3,
+        Wielded::Ranged(r) if r.skill == "crossbows" => e.crossbow_attack,
+        Wielded::Ranged(_) => e.other_ranged_attack,
+        _ => e.melee_attack,
     }
 }
 
@@ -34,7 +34,7 @@ pub fn defense_adjustment(m: &Match, d: usize, melee: bool, shield_doubled: bool
     let shield_bonus = shield.map_or(0, |s| s.defense * if shield_doubled { 2 } else { 1 });
     let shield_deficit = shield.map_or(0, |s| s.brawn.saturating_sub(f.stats.brawn) as i32);
     let conditions: i32 = m.conditions.active(f, adv).map(|c| c.defense).sum();
-    skill + shield_bonus - shield_deficit + conditions + posture_defense(f.posture, melee, adv) + f.temp_adjustment(AdjTarget::Defense, melee)
+    skill + shield_bonus - shield_deficit + conditions + posture_defense(f.posture, melee, adv, &m.rules.limits.prone) + f.temp_adjustment(AdjTarget::Defense, melee)
 }
 
 /// R-ATK-4 / R-DEF-5: makes no Defense check.

@@ -169,7 +169,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                 let adj = m.fighters[a].skill("tumble").adjustment();
                 let roll = stat_check(m, dice, rank, adj);
                 let t = log_roll(ev, dice, &m.fighters[a].id.clone(), "tumble", roll);
-                if t >= 6 {
+                if t >= m.rules.limits.tumble_cr {
                     price = tp;
                 } else if m.fighters[a].ap.current < price.ap || (!price.only && m.fighters[a].opp.spent + price.ap > m.rules.limits.opportunity_ap_cap) {
                     ev.push(Event::Note { text: format!("{}'s tumble failed and the full cost cannot be paid: the movement fails.", m.fighters[a].name) });

@@ -340,6 +340,21 @@ pub struct Limits {
     pub free_steps_large: u32,
     /// R-ATK-4: CR against defenders who make no Defense check.
     pub helpless_defense_cr: i32,
+    /// G-18: CR of the Tumble check for ADV-2017 shortcuts.
+    pub tumble_cr: i32,
+    /// R-POS-4: what lying prone (conscious) does.
+    pub prone: ProneEffects,
+}
+
+/// R-POS-4 numbers (active with `conditions_adv`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProneEffects {
+    pub melee_defense: i32,
+    pub ranged_defense: i32,
+    pub melee_attack: i32,
+    pub crossbow_attack: i32,
+    pub other_ranged_attack: i32,
 }
 
 /// One named profile (R-META-2).
