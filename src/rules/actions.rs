@@ -4,7 +4,7 @@
 use super::command::Guide;
 use super::equipment::Wielded;
 use super::fighter::Pool;
-use super::grid::{Pos, Sight};
+use super::grid::Sight;
 use super::movement::is_run;
 use super::profile::{ActionEffect, ActionRow, Cost, FreestepCombo, MovementCombo, Posture, Rank, RunThen2apAttack, WeaponUse};
 use super::spending::{check_afford, check_cap, price_only, Price};
@@ -199,6 +199,5 @@ pub fn check_action(
         }
         ActionEffect::ResetCrossbow | ActionEffect::ReadyItem => {}
     }
-    let _: Option<Pos> = None;
     Ok(plan)
 }

@@ -150,8 +150,6 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         let brawn_weapon = stat == Stat::Brawn;
         let (n, die) = damage_spec.map_or((1, m.fighters[a].stats.brawn), |d| (d.0, d.1));
         let die_max = if damage_spec.is_some() { (n * die) as i32 } else { (die as i32 + 1) / 2 };
-        let rolled = || -> i32 { 0 };
-        let _ = rolled;
         raw = match (kind, brawn_weapon) {
             ("critical_hit", true) => die_max + 2 + adjust,
             ("legendary_hit", true) => 2 * die_max + adjust,

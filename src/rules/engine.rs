@@ -12,7 +12,7 @@ use super::movement::{check_move, is_run, MovePlan};
 use super::profile::{ActionEffect, Posture, ReactionEffect, ReactionKind, ReactionRow, ReflexDice, ReflexRoll, Scope};
 use super::reactions::{check_reaction, options};
 use super::spending::{guard_opportunity, pay, Price};
-use super::state::{Match, PendingAttack, Phase, Window};
+use super::state::{Match, PendingAttack, Window};
 use super::turn::{advance, close_opportunity, log_roll, stat_check, Flow};
 use super::violation::{RuleResult, Violation};
 
@@ -209,7 +209,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
         }
         Plan::Action { a, plan } => {
             m.clock.last_closed = None;
-            spend(m, a, plan.price, !plan.charge || true, &plan.row.id, ev);
+            spend(m, a, plan.price, true, &plan.row.id, ev);
             {
                 let f = &mut m.fighters[a];
                 f.turn.did_anything = true;
@@ -525,9 +525,4 @@ pub fn execute(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event
     close_stale(m, cmd, dice, ev);
     let plan = validate(m, cmd)?;
     Ok(apply(m, plan, dice, ev))
-}
-
-/// The phase is the action phase and nobody waits on a window.
-pub fn in_action(m: &Match) -> bool {
-    m.clock.phase == Phase::Action
 }

@@ -210,8 +210,7 @@ impl Fighter {
 
     /// R-STAT-3 with the unmodified stats (G-37).
     pub fn derived_max(stats: &Stats, legacy_hp: bool) -> (i32, i32, i32) {
-        let (b, f, s, n) = (stats.brawn as i32, stats.finesse as i32, stats.savvy as i32, stats.nerve as i32);
-        let _ = f;
+        let (b, s, n) = (stats.brawn as i32, stats.savvy as i32, stats.nerve as i32);
         let hp = if legacy_hp { (b + n / 2).max(n + b / 2) } else { b + n / 2 };
         (hp, s + n / 2, n + s / 2)
     }

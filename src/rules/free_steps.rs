@@ -2,7 +2,7 @@
 //! standing, along the same map rules as Step (R-FS-1..12).
 
 use super::grid::Pos;
-use super::profile::{FreestepCombo, Posture};
+use super::profile::Posture;
 use super::state::Match;
 use super::violation::{RuleResult, Violation};
 
@@ -62,6 +62,5 @@ pub fn check_free_steps(m: &Match, a: usize, path: &[Pos]) -> RuleResult {
         v.also = broken.iter().skip(1).map(|b| b.rule.clone()).collect();
         return Err(v);
     }
-    let _ = FreestepCombo::Core;
     check_path(m, a, f.pos, path, "R-FS-12")
 }

@@ -54,9 +54,6 @@ pub fn check_move(m: &Match, a: usize, row: &MovementRow, path: &[Pos], posture:
     } else if f.opp.movement.is_some() {
         return Err(Violation::new("R-MOVE-4", format!("Only one movement per opportunity: {} already made one.", f.name)));
     }
-    if f.opp.free_steps && m.rules.options.freestep_combo == super::profile::FreestepCombo::Legacy && row.counts_as_action {
-        // free steps + action is fine under the 2016 rule; nothing to check
-    }
     let blocker = m.conditions.movement_blocker(f, m.rules.options.conditions_adv);
     let needs_standing = matches!(row.effect, MovementEffect::Path | MovementEffect::Climb | MovementEffect::Leap { .. });
     if needs_standing {

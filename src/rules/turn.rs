@@ -82,9 +82,7 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
         }
         let delta: i32 = m.conditions.active(&m.fighters[i], adv).map(|r| r.per_turn_hp).sum();
         if delta != 0 {
-            let from = m.fighters[i].hp;
             super::attack::change_hp(m, i, delta, "per-turn effects", ev);
-            let _ = from;
         }
     }
 

@@ -71,15 +71,14 @@ fn spawn_board(mut commands: Commands, board: Option<Res<MatchBoard>>) {
     }
 }
 
-fn spawn_tokens(mut commands: Commands, new: Query<(Entity, &CharacterId, &Side, &Name), Added<CharacterId>>, sides: Query<&Side>) {
+fn spawn_tokens(mut commands: Commands, new: Query<(Entity, &Side, &Name), Added<CharacterId>>, sides: Query<&Side>) {
     let mut names: Vec<String> = sides.iter().map(|s| s.0.clone()).collect();
     names.sort();
     names.dedup();
-    for (e, id, side, name) in &new {
+    for (e, side, name) in &new {
         let k = names.iter().position(|s| *s == side.0).unwrap_or(0);
         let letter = side.0.chars().next().unwrap_or('?').to_ascii_uppercase();
         let initial = name.as_str().chars().next().unwrap_or('?');
-        let _ = id;
         commands.entity(e).insert((Token, Sprite::from_color(palette::SIDES[k % 4], Vec2::splat(TILE_PX * 0.72)), Transform::default(), Visibility::default())).with_children(|c| {
             c.spawn((Text2d::new(format!("{initial}{letter}")), TextFont { font_size: FontSize::Px(18.0), ..default() }, TextColor(Color::WHITE), Transform::from_xyz(0.0, 0.0, 1.0)));
         });
