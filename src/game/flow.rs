@@ -5,6 +5,7 @@ use super::components::{MatchDice, MatchView};
 use super::log::EventBuffer;
 use crate::rules::state::Match;
 use crate::rules::turn::{self, Flow, ResetKind};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -55,38 +56,42 @@ pub struct FlowStatus {
     pub over: bool,
 }
 
-/// Acts on what the rules say the flow needs next.
-pub fn handle_flow(
-    flow: Flow,
-    m: &Match,
-    buffer: &mut EventBuffer,
-    next_phase: &mut NextState<CrisisPhase>,
-    next_reset: &mut NextReset,
-    next_stage: Option<&mut NextState<ActionStage>>,
-    status: &mut FlowStatus,
-) {
-    match flow {
-        Flow::AwaitCommand => {
-            status.awaiting = true;
-            if let Some(s) = next_stage {
-                s.set(if m.pending.as_ref().is_some_and(|p| p.window.is_some()) { ActionStage::ReactionWindow } else { ActionStage::Opportunity });
+/// Everything a system needs to move the crisis on after the rules said what comes next.
+#[derive(SystemParam)]
+pub struct FlowControl<'w> {
+    pub buffer: ResMut<'w, EventBuffer>,
+    next_phase: ResMut<'w, NextState<CrisisPhase>>,
+    next_reset: ResMut<'w, NextReset>,
+    next_stage: Option<ResMut<'w, NextState<ActionStage>>>,
+    pub status: ResMut<'w, FlowStatus>,
+}
+
+impl FlowControl<'_> {
+    /// Acts on what the rules say the flow needs next.
+    pub fn handle(&mut self, flow: Flow, m: &Match) {
+        match flow {
+            Flow::AwaitCommand => {
+                self.status.awaiting = true;
+                if let Some(s) = self.next_stage.as_mut() {
+                    s.set(if m.pending.as_ref().is_some_and(|p| p.window.is_some()) { ActionStage::ReactionWindow } else { ActionStage::Opportunity });
+                }
             }
-        }
-        Flow::PhaseEnded => {
-            status.awaiting = false;
-            // G-15: tested when an action phase ends.
-            if let Some(winner) = turn::crisis_over(m) {
-                buffer.0.push(crate::rules::Event::CrisisOver { winner, reason: "a side has no character able to act (G-15)".into() });
-                next_reset.0 = ResetKind::Closing;
-            } else {
-                next_reset.0 = ResetKind::Normal;
+            Flow::PhaseEnded => {
+                self.status.awaiting = false;
+                // G-15: tested when an action phase ends.
+                if let Some(winner) = turn::crisis_over(m) {
+                    self.buffer.0.push(crate::rules::Event::CrisisOver { winner, reason: "a side has no character able to act (G-15)".into() });
+                    self.next_reset.0 = ResetKind::Closing;
+                } else {
+                    self.next_reset.0 = ResetKind::Normal;
+                }
+                self.next_phase.set(CrisisPhase::Reset);
             }
-            next_phase.set(CrisisPhase::Reset);
-        }
-        Flow::Over => {
-            status.awaiting = false;
-            status.over = true;
-            next_phase.set(CrisisPhase::Over);
+            Flow::Over => {
+                self.status.awaiting = false;
+                self.status.over = true;
+                self.next_phase.set(CrisisPhase::Over);
+            }
         }
     }
 }
@@ -111,25 +116,16 @@ fn run_reset_phase(
     }
 }
 
-fn open_action_phase(
-    mut view: MatchView,
-    mut dice: ResMut<MatchDice>,
-    mut buffer: ResMut<EventBuffer>,
-    mut next_phase: ResMut<NextState<CrisisPhase>>,
-    mut next_reset: ResMut<NextReset>,
-    next_stage: Option<ResMut<NextState<ActionStage>>>,
-    mut status: ResMut<FlowStatus>,
-) {
+fn open_action_phase(mut view: MatchView, mut dice: ResMut<MatchDice>, mut flow: FlowControl) {
     let Some((mut m, entities)) = view.load() else { return };
-    let flow = if status.resume {
-        status.resume = false;
-        buffer.0.push(crate::rules::Event::Phase { phase: "action".into(), turn: m.clock.turn });
-        buffer.0.push(crate::rules::Event::Round { round: m.clock.round, turn: m.clock.turn });
-        turn::advance(&mut m, &mut dice.0, &mut buffer.0)
+    let next = if flow.status.resume {
+        flow.status.resume = false;
+        flow.buffer.0.push(crate::rules::Event::Phase { phase: "action".into(), turn: m.clock.turn });
+        flow.buffer.0.push(crate::rules::Event::Round { round: m.clock.round, turn: m.clock.turn });
+        turn::advance(&mut m, &mut dice.0, &mut flow.buffer.0)
     } else {
-        turn::begin_action_phase(&mut m, &mut dice.0, &mut buffer.0)
+        turn::begin_action_phase(&mut m, &mut dice.0, &mut flow.buffer.0)
     };
     view.store(&m, &entities);
-    let mut stage = next_stage;
-    handle_flow(flow, &m, &mut buffer, &mut next_phase, &mut next_reset, stage.as_deref_mut(), &mut status);
+    flow.handle(next, &m);
 }

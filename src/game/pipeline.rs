@@ -2,8 +2,8 @@
 //! rules, applied if legal, and its verdict published. Rejected commands change nothing.
 
 use super::components::{MatchDice, MatchView};
-use super::flow::{handle_flow, ActionStage, CrisisPhase, FlowStatus, NextReset};
-use super::log::{EventBuffer, MatchLog};
+use super::flow::{FlowControl, FlowStatus};
+use super::log::MatchLog;
 use super::MatchSystems;
 use crate::rules::engine::{self, Plan};
 use crate::rules::{Command, Violation};
@@ -58,27 +58,16 @@ fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut q: ResMut<
 
 /// Before the next command is checked: a reaction window it does not answer is declined, and
 /// an opportunity in which something was done ends if another character's command arrives.
-#[allow(clippy::too_many_arguments)]
-fn close_stale_windows(
-    q: Res<CommandQueue>,
-    mut view: MatchView,
-    mut dice: ResMut<MatchDice>,
-    mut buffer: ResMut<EventBuffer>,
-    mut log: ResMut<MatchLog>,
-    mut next_phase: ResMut<NextState<CrisisPhase>>,
-    mut next_reset: ResMut<NextReset>,
-    mut next_stage: Option<ResMut<NextState<ActionStage>>>,
-    mut status: ResMut<FlowStatus>,
-) {
+fn close_stale_windows(q: Res<CommandQueue>, mut view: MatchView, mut dice: ResMut<MatchDice>, mut log: ResMut<MatchLog>, mut flow: FlowControl) {
     let Some((i, cmd)) = q.queue.front() else { return };
-    if !status.awaiting {
+    if !flow.status.awaiting {
         return;
     }
     let Some((mut m, entities)) = view.load() else { return };
     log.index = Some(*i);
-    if let Some(flow) = engine::close_stale(&mut m, cmd, &mut dice.0, &mut buffer.0) {
+    if let Some(next) = engine::close_stale(&mut m, cmd, &mut dice.0, &mut flow.buffer.0) {
         view.store(&m, &entities);
-        handle_flow(flow, &m, &mut buffer, &mut next_phase, &mut next_reset, next_stage.as_deref_mut(), &mut status);
+        flow.handle(next, &m);
     }
 }
 
@@ -95,26 +84,15 @@ fn validate_next_command(mut q: ResMut<CommandQueue>, status: Res<FlowStatus>, v
     checked.current = Some((i, cmd, result));
 }
 
-#[allow(clippy::too_many_arguments)]
-fn apply_checked_command(
-    mut checked: ResMut<CheckedCommand>,
-    mut view: MatchView,
-    mut dice: ResMut<MatchDice>,
-    mut buffer: ResMut<EventBuffer>,
-    mut log: ResMut<MatchLog>,
-    mut next_phase: ResMut<NextState<CrisisPhase>>,
-    mut next_reset: ResMut<NextReset>,
-    mut next_stage: Option<ResMut<NextState<ActionStage>>>,
-    mut status: ResMut<FlowStatus>,
-) {
+fn apply_checked_command(mut checked: ResMut<CheckedCommand>, mut view: MatchView, mut dice: ResMut<MatchDice>, mut log: ResMut<MatchLog>, mut flow: FlowControl) {
     let Some((i, cmd, result)) = checked.current.take() else { return };
     log.index = Some(i);
     let verdict = match result {
         Ok(plan) => {
             if let Some((mut m, entities)) = view.load() {
-                let flow = engine::apply(&mut m, plan, &mut dice.0, &mut buffer.0);
+                let next = engine::apply(&mut m, plan, &mut dice.0, &mut flow.buffer.0);
                 view.store(&m, &entities);
-                handle_flow(flow, &m, &mut buffer, &mut next_phase, &mut next_reset, next_stage.as_deref_mut(), &mut status);
+                flow.handle(next, &m);
             }
             Ok(())
         }

@@ -73,6 +73,18 @@ pub fn weapon_deficit(m: &Match, a: usize) -> u32 {
     }
 }
 
+/// G-13: a character who can no longer act drops to 0 AP and loses his free steps at once.
+fn lose_ability_to_act(f: &mut super::fighter::Fighter, why: &str, ev: &mut Vec<Event>) {
+    if f.ap.current > 0 {
+        f.ap.current = 0;
+        ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: format!("{why} (G-13)") });
+    }
+    if f.free_steps.available {
+        f.free_steps.available = false;
+        ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: why.into() });
+    }
+}
+
 /// Changes HP and applies what follows: incapacitation (prone, no AP, no free steps, bleeding),
 /// death, and HP cap (R-INJ-1, R-INJ-3, G-13, G-23).
 pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: &str, ev: &mut Vec<Event>) {
@@ -85,14 +97,7 @@ pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: &str, ev: &mut Vec
     ev.push(Event::HpChanged { actor: f.id.clone(), from, to: f.hp, reason: reason.to_string() });
     if f.hp <= 0 && from > 0 {
         // R-INJ-3: incapacitated and dying: falls prone, loses AP and free steps, bleeds.
-        if f.ap.current > 0 {
-            f.ap.current = 0;
-            ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: "incapacitated (G-13)".into() });
-        }
-        if f.free_steps.available {
-            f.free_steps.available = false;
-            ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: "incapacitated".into() });
-        }
+        lose_ability_to_act(f, "incapacitated", ev);
         if f.posture != Posture::Prone {
             ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: Posture::Prone });
             f.posture = Posture::Prone;
@@ -210,14 +215,6 @@ fn stun_check(m: &mut Match, dice: &mut Dice, t: usize, dealt: i32, ev: &mut Vec
         f.conditions.retain(|c| c.id != "stunned"); // R-COND-5: refresh, no stacking
         f.conditions.push(c.clone());
         ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c });
-        // G-13: unable to act: 0 AP, free steps gone.
-        if f.ap.current > 0 {
-            f.ap.current = 0;
-            ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: "stunned (G-13)".into() });
-        }
-        if f.free_steps.available {
-            f.free_steps.available = false;
-            ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: "stunned".into() });
-        }
+        lose_ability_to_act(f, "stunned", ev);
     }
 }
