@@ -17,7 +17,13 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let data = RuleData::builtin();
+    let data = match RuleData::load(Path::new(".")) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     let lines = match run_script(&data, &s, level.as_ref()) {
         Ok(l) => l,
         Err(errs) => {

@@ -84,8 +84,26 @@ pub struct RuleData {
 }
 
 impl RuleData {
+    /// The copies compiled into the binary (the same files as under `assets/`).
     pub fn builtin() -> Self {
         Self { profiles: ProfileBook::builtin(), conditions: ConditionBook::builtin(), equipment: EquipmentBook::builtin() }
+    }
+
+    /// The rule data under `root/assets/` where those files exist, so edited tables need no
+    /// rebuild; the compiled-in copy for any file that is absent. Errors are `file:line:col: …`.
+    pub fn load(root: &std::path::Path) -> Result<Self, String> {
+        fn read<T: serde::de::DeserializeOwned>(path: std::path::PathBuf, builtin: impl FnOnce() -> T) -> Result<T, String> {
+            match std::fs::read_to_string(&path) {
+                Ok(text) => crate::script::parse_ron(&path.display().to_string(), &text).map_err(|e| e.to_string()),
+                Err(_) => Ok(builtin()),
+            }
+        }
+        let dir = root.join("assets");
+        Ok(Self {
+            profiles: read(dir.join("rules/profiles.ron"), ProfileBook::builtin)?,
+            conditions: read(dir.join("rules/conditions.ron"), ConditionBook::builtin)?,
+            equipment: read(dir.join("equipment/equipment.ron"), EquipmentBook::builtin)?,
+        })
     }
 }
 

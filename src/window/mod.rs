@@ -28,7 +28,13 @@ pub fn run(level: Option<PathBuf>) -> ExitCode {
 
 pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     let path = level.unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL));
-    let data = RuleData::builtin();
+    let data = match RuleData::load(std::path::Path::new(".")) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {
