@@ -31,5 +31,5 @@ pub fn plugin(app: &mut App) {
         Update,
         (MatchSystems::Input, MatchSystems::Command, MatchSystems::Validate, MatchSystems::Apply, MatchSystems::Present).chain(),
     );
-    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, setup::plugin));
+    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin));
 }

@@ -10,8 +10,6 @@ use crate::rules::turn::ResetKind;
 use crate::rules::Dice;
 use bevy::prelude::*;
 
-pub(super) fn plugin(_app: &mut App) {}
-
 /// Replaces whatever match is running with `m`. With `mid_phase`, the action phase resumes at
 /// the match's clock (script start states); otherwise the opening reset runs (R-TURN-3).
 pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
