@@ -187,7 +187,7 @@ pub fn build_match(
             max_fp: if uses(Caster::Divine) { max_fp } else { 0 },
             ap_roll_bonus: c.ap_roll_bonus,
             ap: ActionPoints::default(),
-            free_steps: FreeSteps { allowance, available: false },
+            free_steps: FreeSteps { allowance, available: false, lost: None },
             posture: c.posture.unwrap_or(Posture::Standing),
             conditions,
             adjustments: Vec::new(),

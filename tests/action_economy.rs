@@ -263,3 +263,23 @@ fn reflex_outside_the_cap() {
     ok(&mut hm, r#"move(actor: "dara", movement: "step", path: [(0, 1)])"#);
     ok(&mut hm, r#"action(actor: "dara", action: "attack", target: Some("orc"))"#);
 }
+
+#[test] // R-FS-9: free steps lost by a Flop are not restored by rising, and the refusal says so
+fn free_steps_lost_on_flop_stay_lost_after_rising() {
+    let mut hm = duel("(characters: {\"lunk\": (ap: 5), \"orc\": (ap: 2)})");
+    ok(&mut hm, r#"action(actor: "lunk", action: "flop", posture: Some(sitting))"#);
+    ok(&mut hm, r#"pass(actor: "orc")"#);
+    ok(&mut hm, r#"move(actor: "lunk", movement: "rise")"#);
+    ok(&mut hm, r#"end(actor: "lunk")"#);
+    ok(&mut hm, r#"pass(actor: "orc")"#);
+    refused(&mut hm, r#"free_steps(actor: "lunk", path: [(1, 0)])"#, "R-FS-9");
+}
+
+#[test] // R-AP-2, C-46: under movement_combo = attacks_only only an attack may follow a movement — not even a Flop
+fn attacks_only_after_movement() {
+    let mut hm = mid(Some("LEGACY-2016"), "()", room(8, 4), vec![lunk(0, 0), orc(2, 0)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[1, 1, 1, 1]);
+    ok(&mut hm, r#"move(actor: "lunk", movement: "step", path: [(1, 0)])"#);
+    refused(&mut hm, r#"action(actor: "lunk", action: "flop", posture: Some(prone))"#, "R-AP-2");
+    refused(&mut hm, r#"action(actor: "lunk", action: "recover")"#, "R-AP-2");
+    ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#);
+}

@@ -105,7 +105,8 @@ pub fn check_action(
     if f.opp.action.is_some() {
         return Err(Violation::new("R-COMBO-9", format!("Only one action per opportunity: {} already took one.", f.name)).also("R-AP-2"));
     }
-    if f.opp.movement.is_some() && !attack && opts.movement_combo == MovementCombo::AttacksOnly && row.effect != ActionEffect::Flop {
+    // R-AP-2 / C-46: the option's "only an attack" also covers the 0-AP Flop.
+    if f.opp.movement.is_some() && !attack && opts.movement_combo == MovementCombo::AttacksOnly {
         return Err(Violation::new("R-AP-2", format!("Under the 2016 rule only an attack may follow a movement in the same opportunity; {name} is not one.")));
     }
     if f.opp.free_steps && f.opp.movement.is_some() && opts.freestep_combo == FreestepCombo::Legacy {

@@ -80,7 +80,7 @@ fn lose_ability_to_act(f: &mut super::fighter::Fighter, why: &str, ev: &mut Vec<
         ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: format!("{why} (G-13)") });
     }
     if f.free_steps.available {
-        f.free_steps.available = false;
+        f.free_steps.lose(super::fighter::FreeStepsLoss::UnableToAct);
         ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: why.into() });
     }
 }

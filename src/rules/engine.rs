@@ -122,14 +122,15 @@ fn check_free_steps_kept(m: &mut Match, i: usize, ev: &mut Vec<Event>) {
     if !f.free_steps.available {
         return;
     }
-    let reason = if f.ap.current == 0 {
-        "no AP left"
+    use super::fighter::FreeStepsLoss;
+    let (reason, why) = if f.ap.current == 0 {
+        ("no AP left", FreeStepsLoss::NoAp)
     } else if f.posture != Posture::Standing {
-        "no longer standing"
+        ("no longer standing", FreeStepsLoss::LeftStanding)
     } else {
         return;
     };
-    f.free_steps.available = false;
+    f.free_steps.lose(why);
     ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: reason.into() });
 }
 
@@ -156,7 +157,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
             let from = f.pos;
             f.pos = *path.last().unwrap_or(&from);
             f.opp.free_steps = true;
-            f.free_steps.available = false; // R-FS-3: the rest of the allowance is forfeited
+            f.free_steps.lose(super::fighter::FreeStepsLoss::Used); // R-FS-3: the rest is forfeited
             ev.push(Event::FreeStepsUsed { actor: f.id.clone(), spaces: path.len() as u32, forfeited: f.free_steps.allowance.saturating_sub(path.len() as u32) });
             ev.push(Event::Moved { actor: f.id.clone(), movement: "free_steps".into(), from, to: f.pos, path });
         }

@@ -54,6 +54,32 @@ pub struct ActionPoints {
 pub struct FreeSteps {
     pub allowance: u32,
     pub available: bool,
+    /// Why they are not available, when known (names the rule in refusals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost: Option<FreeStepsLoss>,
+}
+
+/// Why a character has no free steps this turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FreeStepsLoss {
+    /// Taken (the rest of the allowance forfeited): R-FS-3.
+    Used,
+    /// AP reached 0: R-FS-5.
+    NoAp,
+    /// Sat, knelt or went prone this turn: R-FS-9.
+    LeftStanding,
+    /// Not standing at reset step 5: R-FS-2.
+    NotStandingAtReset,
+    /// Stunned, incapacitated or otherwise unable to act: R-FS-9, G-13.
+    UnableToAct,
+}
+
+impl FreeSteps {
+    pub fn lose(&mut self, why: FreeStepsLoss) {
+        self.available = false;
+        self.lost = Some(why);
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -43,10 +43,16 @@ pub fn check_free_steps(m: &Match, a: usize, path: &[Pos]) -> RuleResult {
         } else if f.opp.free_steps {
             broken.push(Violation::new("R-FS-3", "Free steps are taken all at once: the rest of the allowance was forfeited."));
         } else if !f.free_steps.available {
-            broken.push(Violation::new(
-                "R-FS-3",
-                format!("{} has no free steps left this turn (used once already, forfeited, or not standing at the reset).", f.name),
-            ));
+            use super::fighter::FreeStepsLoss::*;
+            let (rule, why) = match f.free_steps.lost {
+                Some(Used) => ("R-FS-3", "free steps are used once per turn, all in one opportunity, and they were used"),
+                Some(NoAp) => ("R-FS-5", "they were lost when the AP reached 0"),
+                Some(LeftStanding) => ("R-FS-9", "they were lost on leaving the standing posture, and standing up again does not restore them"),
+                Some(NotStandingAtReset) => ("R-FS-2", "only characters standing at the reset get free steps"),
+                Some(UnableToAct) => ("R-FS-9", "they were lost on becoming unable to act"),
+                None => ("R-FS-3", "none are left this turn"),
+            };
+            broken.push(Violation::new(rule, format!("{} has no free steps this turn: {why}.", f.name)));
         } else if let Some(c) = m.conditions.movement_blocker(f, m.rules.options.conditions_adv) {
             broken.push(Violation::new("R-FS-10", format!("{} is {} and cannot move, free steps included.", f.name, c.name.to_lowercase())));
         } else if path.is_empty() {

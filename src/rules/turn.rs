@@ -193,6 +193,11 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
         f.opp = OpportunityRecord::default();
         ev.push(Event::ApSet { actor: f.id.clone(), ap, ap_start: ap, reason: if surprised { "surprised".into() } else { "reset step 5".into() } });
         f.free_steps.available = able && f.posture == Posture::Standing;
+        f.free_steps.lost = match (able, f.posture == Posture::Standing) {
+            (true, true) => None,
+            (false, _) => Some(super::fighter::FreeStepsLoss::UnableToAct),
+            (true, false) => Some(super::fighter::FreeStepsLoss::NotStandingAtReset),
+        };
         if f.free_steps.available {
             ev.push(Event::FreeStepsGranted { actor: f.id.clone(), allowance: f.free_steps.allowance });
         }
