@@ -1,16 +1,17 @@
-//! Plays every script in `tests/scenarios/` through the headless app and checks its `expect`
-//! section (verdicts by rule id, events in order, final state). Each script cites its rules.
+//! Plays every script in `tests/scenarios/` (the worked examples of SCENARIOS.md) and
+//! `tests/cases/` (single-question rules cases written from RULES.md and docs/scripts.md alone,
+//! without reading the engine) through the headless app, and checks each `expect` section
+//! (verdicts by rule id, events in order, final state). Each script cites its rules.
 
 use doo::headless::run_script;
 use doo::level::RuleData;
 use std::path::Path;
 
-#[test]
-fn every_scenario_script_meets_its_expectations() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+fn check_folder(folder: &str, at_least: usize) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("tests/scenarios").filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
     paths.sort();
-    assert!(paths.len() >= 10, "expected the scenario scripts, found {}", paths.len());
+    assert!(paths.len() >= at_least, "expected at least {at_least} scripts in {folder}, found {}", paths.len());
     let data = RuleData::builtin();
     let mut failures = Vec::new();
     for p in &paths {
@@ -35,4 +36,14 @@ fn every_scenario_script_meets_its_expectations() {
         }
     }
     assert!(failures.is_empty(), "{} scenario check(s) failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_scenario_script_meets_its_expectations() {
+    check_folder("tests/scenarios", 10);
+}
+
+#[test]
+fn every_rules_case_meets_its_expectations() {
+    check_folder("tests/cases", 50);
 }
