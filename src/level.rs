@@ -8,6 +8,7 @@ use crate::rules::fighter::{ActionPoints, Caster, ConditionInstance, Fighter, Fr
 use crate::rules::grid::{Board, Pos};
 use crate::rules::profile::{OptionOverrides, Posture, ProfileBook, Rank};
 use crate::rules::state::{Clock, Match};
+use crate::rules::tables::TableBook;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -81,12 +82,13 @@ pub struct RuleData {
     pub profiles: ProfileBook,
     pub conditions: ConditionBook,
     pub equipment: EquipmentBook,
+    pub tables: TableBook,
 }
 
 impl RuleData {
     /// The copies compiled into the binary (the same files as under `assets/`).
     pub fn builtin() -> Self {
-        Self { profiles: ProfileBook::builtin(), conditions: ConditionBook::builtin(), equipment: EquipmentBook::builtin() }
+        Self { profiles: ProfileBook::builtin(), conditions: ConditionBook::builtin(), equipment: EquipmentBook::builtin(), tables: TableBook::builtin() }
     }
 
     /// The rule data under `root/assets/` where those files exist, so edited tables need no
@@ -103,6 +105,7 @@ impl RuleData {
             profiles: read(dir.join("rules/profiles.ron"), ProfileBook::builtin)?,
             conditions: read(dir.join("rules/conditions.ron"), ConditionBook::builtin)?,
             equipment: read(dir.join("equipment/equipment.ron"), EquipmentBook::builtin)?,
+            tables: read(dir.join("rules/tables.ron"), TableBook::builtin)?,
         })
     }
 }
@@ -204,6 +207,7 @@ pub fn build_match(
         rules,
         conditions: data.conditions.clone(),
         equipment: data.equipment.clone(),
+        tables: data.tables.clone(),
         board,
         fighters,
         clock: Clock::default(),

@@ -84,6 +84,7 @@ pub struct MatchRules {
     pub rules: Ruleset,
     pub conditions: ConditionBook,
     pub equipment: EquipmentBook,
+    pub tables: crate::rules::tables::TableBook,
 }
 
 #[derive(Resource, Debug, Clone, Deref, DerefMut)]
@@ -208,6 +209,7 @@ impl MatchView<'_, '_> {
             rules: rules.rules.clone(),
             conditions: rules.conditions.clone(),
             equipment: rules.equipment.clone(),
+            tables: rules.tables.clone(),
             board: board.0.clone(),
             fighters,
             clock: self.clock.0.clone(),

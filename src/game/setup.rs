@@ -10,6 +10,12 @@ use crate::rules::turn::ResetKind;
 use crate::rules::Dice;
 use bevy::prelude::*;
 
+/// R-DICE-4 / R-DICE-5: the profile's dice options.
+pub fn configure_dice(dice: &mut Dice, m: &Match) {
+    dice.odd = m.rules.options.odd_dice;
+    dice.large = if m.rules.options.large_dice == crate::rules::profile::LargeDice::Table { m.tables.large_dice.clone() } else { Vec::new() };
+}
+
 /// Replaces whatever match is running with `m`. With `mid_phase`, the action phase resumes at
 /// the match's clock (script start states); otherwise the opening reset runs (R-TURN-3).
 pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
@@ -17,7 +23,9 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     for e in old {
         world.despawn(e);
     }
-    world.insert_resource(MatchRules { rules: m.rules.clone(), conditions: m.conditions.clone(), equipment: m.equipment.clone() });
+    world.insert_resource(MatchRules { rules: m.rules.clone(), conditions: m.conditions.clone(), equipment: m.equipment.clone(), tables: m.tables.clone() });
+    let mut dice = dice;
+    configure_dice(&mut dice, &m);
     world.insert_resource(MatchBoard(m.board.clone()));
     world.insert_resource(MatchClock(m.clock.clone()));
     world.insert_resource(PendingReaction(m.pending.clone()));

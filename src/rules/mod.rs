@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod attack;
+pub mod checks;
 pub mod command;
 pub mod conditions;
 pub mod defense;
@@ -18,6 +19,7 @@ pub mod profile;
 pub mod reactions;
 pub mod spending;
 pub mod state;
+pub mod tables;
 pub mod turn;
 pub mod violation;
 

@@ -6,6 +6,7 @@ use super::equipment::EquipmentBook;
 use super::fighter::Fighter;
 use super::grid::Board;
 use super::profile::Ruleset;
+use super::tables::TableBook;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
@@ -68,6 +69,7 @@ pub struct Match {
     pub rules: Ruleset,
     pub conditions: ConditionBook,
     pub equipment: EquipmentBook,
+    pub tables: TableBook,
     pub board: Board,
     pub fighters: Vec<Fighter>,
     pub clock: Clock,
