@@ -57,6 +57,9 @@ pub struct CharacterDef {
     /// AP-roll bonus from items (legacy Potion of the Zephyr +1).
     #[serde(default)]
     pub ap_roll_bonus: i32,
+    /// A minor monster: dies at 0 HP instead of dying slowly (G-14).
+    #[serde(default)]
+    pub mook: bool,
 }
 
 /// A level: map rows per floor, characters, the ruleset.
@@ -180,6 +183,7 @@ pub fn build_match(
                 shield: c.shield.clone(),
                 armor: c.armor.clone(),
                 items: c.items.clone(),
+                dropped: Vec::new(),
             },
             caster: c.caster,
             hp: c.hp.unwrap_or(max_hp),
@@ -198,6 +202,7 @@ pub fn build_match(
             opp: OpportunityRecord::default(),
             surprised: c.surprised,
             recovery: None,
+            mook: c.mook,
         });
     }
     if !errors.is_empty() {

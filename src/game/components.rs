@@ -76,6 +76,7 @@ pub struct CharacterSheet {
     pub ap_roll_bonus: i32,
     pub surprised: bool,
     pub recovery: Option<fighter::Pool>,
+    pub mook: bool,
 }
 
 /// The ruleset in force, with its tables.
@@ -151,6 +152,7 @@ pub fn spawn_fighter(commands: &mut Commands, f: &Fighter, order: usize) -> Enti
                 ap_roll_bonus: f.ap_roll_bonus,
                 surprised: f.surprised,
                 recovery: f.recovery,
+                mook: f.mook,
             },),
         ))
         .id()
@@ -203,6 +205,7 @@ impl MatchView<'_, '_> {
                 opp: opp.0.clone(),
                 surprised: sheet.surprised,
                 recovery: sheet.recovery,
+                mook: sheet.mook,
             })
             .collect();
         let m = Match {

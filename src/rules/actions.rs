@@ -32,18 +32,19 @@ pub fn is_attack(row: &ActionRow) -> bool {
     matches!(row.effect, ActionEffect::Attack { .. })
 }
 
-/// R-RNG-3/R-RNG-5: range adjustment at distance `d`.
-pub fn range_adjustment(w: &Wielded, d: u32, motionless: bool) -> i32 {
+/// R-RNG-3/R-RNG-5, G-30: range adjustment at distance `d` (`step` per doubling of the base
+/// range; `adjacent` at distance 1 unless the target is motionless).
+pub fn range_adjustment(w: &Wielded, d: u32, motionless: bool, step: i32, adjacent: i32) -> i32 {
     match w {
         Wielded::Ranged(r) => {
             if d == 1 {
-                return if motionless { 0 } else { -3 };
+                return if motionless { 0 } else { adjacent };
             }
             let mut band = r.range;
             let mut adj = 0;
             while d > band {
                 band *= 2;
-                adj -= 3;
+                adj += step;
             }
             adj
         }

@@ -1,26 +1,40 @@
-//! Attack resolution (R-ATK-1 steps 3–7, §15 damage) and HP changes with their consequences
-//! (R-INJ-1/3/4, G-13). The full critical-outcome menu arrives with the combat issue.
+//! Attack resolution (R-ATK-1 steps 3–7, §15 damage, §19 consequences): Defense check or CR 6,
+//! Attack check with every adjustment named, outcome by margin, damage and armor, critical
+//! outcomes, miss effects, HP changes, stunning blows, incapacitation and death.
 
-use super::defense::{defense_adjustment, helpless, posture_attack};
+use super::defense::{defense_parts, helpless, posture_attack};
 use super::dice::Dice;
 use super::equipment::{Stat, Wielded};
 use super::event::Event;
-use super::fighter::{AdjTarget, ConditionInstance, Duration, TempAdjustment};
-use super::profile::{Posture, Scope};
+use super::fighter::{AdjTarget, ConditionInstance, Duration, Fighter, TempAdjustment};
+use super::profile::{ArmorBypass, Posture, Rank, Scope};
 use super::state::{Match, PendingAttack};
-use super::turn::{log_roll, stat_check};
+use super::turn::{log_roll, log_roll_parts, stat_check, sum, Parts};
+use serde::Serialize;
 
-/// R-ATK-7 outcome category by margin.
-pub fn outcome(margin: i32) -> &'static str {
-    match margin {
-        m if m >= 9 => "legendary_hit",
-        6..=8 => "critical_hit",
-        3..=5 => "solid_hit",
-        0..=2 => "hit",
-        -2..=-1 => "miss",
-        -5..=-3 => "clean_miss",
-        -8..=-6 => "critical_miss",
-        _ => "disastrous_miss",
+/// R-ATK-7 outcome category by margin (the tables' bands).
+pub fn outcome(m: &Match, margin: i32) -> String {
+    m.tables.band(margin).attack.clone()
+}
+
+/// R-INJ-1 injury status (C-28: "wounded" is the data's "bloodied").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Injury {
+    Healthy,
+    Bruised,
+    Wounded,
+    Incapacitated,
+    Dead,
+}
+
+pub fn injury(f: &Fighter) -> Injury {
+    match f.hp {
+        hp if hp <= -f.max_hp => Injury::Dead,
+        hp if hp <= 0 => Injury::Incapacitated,
+        hp if hp >= f.max_hp => Injury::Healthy,
+        hp if 2 * hp >= f.max_hp => Injury::Bruised,
+        _ => Injury::Wounded,
     }
 }
 
@@ -34,30 +48,35 @@ fn stat_rank(m: &Match, i: usize, s: Stat) -> u32 {
     }
 }
 
-/// R-ATK-5: adjustments to an Attack check that do not depend on the action.
-pub fn attack_adjustment(m: &Match, a: usize, t: usize) -> i32 {
+/// R-ATK-5: the named adjustments to `a`'s Attack check against `t` that do not depend on the
+/// attack action (skill, Brawn deficits, conditions, posture, temporary penalties, range, sight).
+pub fn attack_parts(m: &Match, a: usize, t: usize) -> Parts {
     let f = &m.fighters[a];
     let adv = m.rules.options.conditions_adv;
     let w = m.equipment.wielded(f);
-    let mut adj = f.skill(w.skill()).adjustment();
-    if f.loadout.shield.is_some() && f.skill("shields") == super::profile::Rank::Untrained {
-        adj -= 2; // R-GEAR-8
+    let mut parts: Parts = vec![("skill".into(), f.skill(w.skill()).adjustment())];
+    if f.loadout.shield.is_some() && f.skill("shields") == Rank::Untrained {
+        parts.push(("untrained_shield".into(), -2)); // R-GEAR-8
     }
-    adj -= weapon_deficit(m, a) as i32; // R-GEAR-3, R-RNG-7
+    parts.push(("weapon_brawn_deficit".into(), -(weapon_deficit(m, a) as i32))); // R-GEAR-3, R-RNG-7
     if let Some(s) = f.loadout.shield.as_deref().and_then(|s| m.equipment.shield(s)) {
-        adj -= s.brawn.saturating_sub(f.stats.brawn) as i32;
+        parts.push(("shield_brawn_deficit".into(), -(s.brawn.saturating_sub(f.stats.brawn) as i32)));
     }
     if w.check_stat() == Stat::Brawn {
-        adj -= m.equipment.armor_deficit(f) as i32; // R-GEAR-6
+        parts.push(("armor_brawn_deficit".into(), -(m.equipment.armor_deficit(f) as i32))); // R-GEAR-6
     }
-    adj += m.conditions.active(f, adv).map(|c| c.attack).sum::<i32>();
-    adj += posture_attack(f.posture, &w, adv, &m.rules.limits.prone);
-    adj += f.temp_adjustment(AdjTarget::Attack, true);
+    parts.extend(m.conditions.active(f, adv).map(|c| (c.id.clone(), c.attack)));
+    parts.push(("posture".into(), posture_attack(f.posture, &w, adv, &m.rules.limits.prone)));
+    parts.extend(f.adjustments.iter().filter(|x| x.target == AdjTarget::Attack).map(|x| (x.source.clone(), x.value)));
     let tf = &m.fighters[t];
     let d = f.pos.distance(tf.pos);
-    adj += super::actions::range_adjustment(&w, d, helpless(m, t));
-    adj += m.board.line_of_sight(f.pos, tf.pos).attack_adjustment().unwrap_or(0);
-    adj
+    parts.push(("range".into(), super::actions::range_adjustment(&w, d, helpless(m, t), m.tables.range_step, m.tables.adjacent_ranged)));
+    parts.push(("line_of_sight".into(), m.board.line_of_sight(f.pos, tf.pos).attack_adjustment().unwrap_or(0)));
+    parts
+}
+
+pub fn attack_adjustment(m: &Match, a: usize, t: usize) -> i32 {
+    sum(&attack_parts(m, a, t))
 }
 
 /// R-GEAR-3 / R-RNG-7: Brawn below the weapon's minimum for the grip used.
@@ -74,7 +93,7 @@ pub fn weapon_deficit(m: &Match, a: usize) -> u32 {
 }
 
 /// G-13: a character who can no longer act drops to 0 AP and loses his free steps at once.
-fn lose_ability_to_act(f: &mut super::fighter::Fighter, why: &str, ev: &mut Vec<Event>) {
+fn lose_ability_to_act(f: &mut Fighter, why: &str, ev: &mut Vec<Event>) {
     if f.ap.current > 0 {
         f.ap.current = 0;
         ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: format!("{why} (G-13)") });
@@ -86,7 +105,7 @@ fn lose_ability_to_act(f: &mut super::fighter::Fighter, why: &str, ev: &mut Vec<
 }
 
 /// Changes HP and applies what follows: incapacitation (prone, no AP, no free steps, bleeding),
-/// death, and HP cap (R-INJ-1, R-INJ-3, G-13, G-23).
+/// death, and the HP cap (R-DMG-4, R-INJ-1, R-INJ-3, R-INJ-8, G-13, G-14, G-23).
 pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: &str, ev: &mut Vec<Event>) {
     let f = &mut m.fighters[i];
     let from = f.hp;
@@ -114,72 +133,100 @@ pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: &str, ev: &mut Vec
         f.conditions.retain(|c| c.id != "incapacitated");
         ev.push(Event::ConditionRemoved { actor: f.id.clone(), condition: "incapacitated".into(), reason: "healed".into() });
     }
-    if f.hp <= -f.max_hp {
-        ev.push(Event::Note { text: format!("{} is dead.", f.name) });
+    if f.hp <= 0 && f.mook && f.hp > -f.max_hp {
+        // G-14: minor monsters die at 0 HP and are removed.
+        f.hp = -f.max_hp;
     }
+    if f.hp <= -f.max_hp && from > -f.max_hp {
+        // R-INJ-8: out of play.
+        ev.push(Event::Died { actor: f.id.clone() });
+        f.ap.current = 0;
+    }
+}
+
+/// Damage of `a`'s ready weapon: the die (exploding per `damage_explodes`, R-DMG-1), or the
+/// unarmed Brawn die halved rounding up (R-ATK-11).
+fn roll_weapon_damage(m: &Match, a: usize, dice: &mut Dice, ev: &mut Vec<Event>, purpose: &str) -> i32 {
+    let f = &m.fighters[a];
+    let explode = m.rules.options.damage_explodes;
+    let (n, rank, explode, halve) = match m.equipment.wielded(f) {
+        Wielded::Melee(w, _) => (w.damage.0, w.damage.1, explode, false),
+        Wielded::Ranged(w) => (w.damage.0, w.damage.1, explode, false),
+        Wielded::Unarmed => (1, f.stats.brawn, true, true),
+    };
+    let roll = dice.roll(n, rank, explode, 0);
+    let v = log_roll(ev, dice, &f.id, purpose, roll);
+    if halve { (v + 1) / 2 } else { v }
+}
+
+/// G-20: the damage die's highest face, no explosions (unarmed: ceil(Brawn / 2)).
+fn die_maximum(m: &Match, a: usize) -> i32 {
+    let f = &m.fighters[a];
+    match m.equipment.wielded(f) {
+        Wielded::Melee(w, _) => (w.damage.0 * w.damage.1) as i32,
+        Wielded::Ranged(w) => (w.damage.0 * w.damage.1) as i32,
+        Wielded::Unarmed => (f.stats.brawn as i32 + 1) / 2,
+    }
+}
+
+fn armor_of(m: &Match, t: usize) -> i32 {
+    m.fighters[t].loadout.armor.as_deref().and_then(|x| m.equipment.armor(x)).map_or(0, |x| x.reduction)
+}
+
+fn add_temp(m: &mut Match, i: usize, source: &str, value: i32, ev: &mut Vec<Event>) {
+    let adj = TempAdjustment { source: source.into(), target: AdjTarget::Defense, value, scope: Scope::All };
+    ev.push(Event::AdjustmentAdded { actor: m.fighters[i].id.clone(), adjustment: adj.clone() });
+    m.fighters[i].adjustments.push(adj);
 }
 
 /// Steps 3–7 of R-ATK-1 for `p` (the reflex window is already closed).
 pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut Vec<Event>) {
     let (a, t) = (p.attacker, p.defender);
-    let helpless_cr = m.rules.limits.helpless_defense_cr;
-    // Step 3: Defense check or CR 6 (R-DEF-1, R-ATK-4).
+    // Step 3: Defense check, or CR 6 for a defender who makes none (R-DEF-1, R-ATK-3, R-ATK-4).
     let cr = if helpless(m, t) {
-        helpless_cr
+        m.rules.limits.helpless_defense_cr
     } else {
-        let adj = defense_adjustment(m, t, p.melee, p.shield_doubled);
+        let parts = defense_parts(m, t, p.melee, p.shield_doubled);
         let rank = m.equipment.finesse_rank(&m.fighters[t]);
-        let roll = stat_check(m, dice, rank, adj);
-        log_roll(ev, dice, &m.fighters[t].id.clone(), "defense", roll)
+        let roll = stat_check(m, dice, rank, sum(&parts));
+        log_roll_parts(ev, dice, &m.fighters[t].id.clone(), "defense", roll, parts)
     };
     // Step 4: Attack check (R-ATK-5).
-    let w = m.equipment.wielded(&m.fighters[a]);
-    let stat = w.check_stat();
-    let damage_spec = match &w {
-        Wielded::Melee(wp, _) => Some(wp.damage),
-        Wielded::Ranged(r) => Some(r.damage),
-        Wielded::Unarmed => None,
-    };
-    let rank = stat_rank(m, a, stat);
-    let adj = attack_adjustment(m, a, t) + p.attack_adj;
-    let roll = stat_check(m, dice, rank, adj);
-    let total = log_roll(ev, dice, &m.fighters[a].id.clone(), "attack", roll);
+    let stat = m.equipment.wielded(&m.fighters[a]).check_stat();
+    let mut parts = attack_parts(m, a, t);
+    parts.push((p.with.clone(), p.attack_adj));
+    let roll = stat_check(m, dice, stat_rank(m, a, stat), sum(&parts));
+    let total = log_roll_parts(ev, dice, &m.fighters[a].id.clone(), "attack", roll, parts);
+    // Step 5: hit on a tie; the category by margin (R-ATK-6, R-ATK-7).
     let margin = total - cr;
-    let kind = outcome(margin);
+    let kind = outcome(m, margin);
+    let brawn_weapon = stat == Stat::Brawn;
     let (mut raw, mut reduction, mut dealt) = (0, 0, 0);
     if margin >= 0 {
-        // §15: raw damage, critical arithmetic (R-DMG-3), armor (R-DMG-2).
-        let explode = m.rules.options.damage_explodes;
-        let deficit = weapon_deficit(m, a) as i32;
-        let adjust = p.damage_adj - deficit;
-        let brawn_weapon = stat == Stat::Brawn;
-        let (n, die) = damage_spec.map_or((1, m.fighters[a].stats.brawn), |d| (d.0, d.1));
-        let die_max = if damage_spec.is_some() { (n * die) as i32 } else { (die as i32 + 1) / 2 };
-        raw = match (kind, brawn_weapon) {
-            ("critical_hit", true) => die_max + 2 + adjust,
-            ("legendary_hit", true) => 2 * die_max + adjust,
-            ("legendary_hit", false) => die_max + adjust,
-            _ => {
-                let r = dice.roll(n, die, explode, 0);
-                let mut v = log_roll(ev, dice, &m.fighters[a].id.clone(), "damage", r);
-                if damage_spec.is_none() {
-                    v = (v + 1) / 2; // R-ATK-11: unarmed halves, rounding up
-                }
-                v + adjust + if kind == "solid_hit" && brawn_weapon { 2 } else { 0 }
-            }
+        // Step 6 / §15: raw damage with its adjustments summed first (R-DMG-1), then armor (R-DMG-2).
+        let adjust = p.damage_adj - weapon_deficit(m, a) as i32;
+        let max = die_maximum(m, a);
+        let tb = &m.tables;
+        raw = match (kind.as_str(), brawn_weapon) {
+            ("critical_hit", true) => max + tb.critical_hit_brawn_bonus + adjust, // R-DMG-3
+            ("legendary_hit", true) => tb.legendary_hit_brawn_multiplier * max + adjust,
+            ("legendary_hit", false) => max + adjust,
+            (k, b) => roll_weapon_damage(m, a, dice, ev, "damage") + adjust + if k == "solid_hit" && b { m.tables.solid_hit_brawn_damage } else { 0 },
         };
-        let armor = m.fighters[t].loadout.armor.as_deref().and_then(|x| m.equipment.armor(x)).map_or(0, |x| x.reduction);
-        let ignore_armor = !brawn_weapon && matches!(kind, "critical_hit" | "legendary_hit");
-        reduction = if ignore_armor { 0 } else { armor };
-        dealt = (raw - reduction).max(0);
+        let armor = armor_of(m, t);
+        let bypass = match m.rules.options.armor_bypass {
+            ArmorBypass::CritTable => !brawn_weapon && matches!(kind.as_str(), "critical_hit" | "legendary_hit"),
+            ArmorBypass::LegacyMargin => margin >= m.tables.legacy_armor_bypass_margin, // C-30
+        };
+        reduction = if bypass { 0 } else { armor };
+        dealt = (raw - reduction).max(0); // R-DMG-2: never below 0
         if kind == "solid_hit" && !brawn_weapon {
-            dealt = dealt.max(2);
+            dealt = dealt.max(m.tables.solid_hit_finesse_minimum);
         }
-    } else if kind == "clean_miss" {
-        // R-ATK-7: the attacker stumbles.
-        let adj = TempAdjustment { source: "clean_miss".into(), target: AdjTarget::Defense, value: -2, scope: Scope::All };
-        ev.push(Event::AdjustmentAdded { actor: m.fighters[a].id.clone(), adjustment: adj.clone() });
-        m.fighters[a].adjustments.push(adj);
+        if kind == "solid_hit" && m.rules.options.crit_outcomes_adv {
+            let v = m.tables.solid_hit_stumble_defense;
+            add_temp(m, t, "solid_hit_stumble", v, ev); // R-ATK-9
+        }
     }
     p.damage_dealt = dealt;
     ev.push(Event::AttackResolved {
@@ -188,7 +235,7 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         defense_cr: cr,
         attack_total: total,
         margin,
-        outcome: kind.into(),
+        outcome: kind.clone(),
         raw_damage: raw,
         reduction,
         damage: dealt,
@@ -198,10 +245,45 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         change_hp(m, t, -dealt, "damage", ev);
         stun_check(m, dice, t, dealt, ev);
     }
+    // Step 7: miss effects (R-ATK-7, R-ATK-8; the engine's choices per G-19, G-21).
+    match kind.as_str() {
+        "clean_miss" => {
+            let v = m.tables.clean_miss_defense;
+            add_temp(m, a, "clean_miss", v, ev);
+        }
+        "critical_miss" => {
+            let f = &mut m.fighters[a];
+            if let Some(w) = f.loadout.weapon.take() {
+                ev.push(Event::WeaponDropped { actor: f.id.clone(), weapon: w.clone(), at: f.pos });
+                f.loadout.dropped.push((w, f.pos));
+            } else if f.posture != Posture::Prone {
+                ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: Posture::Prone });
+                f.posture = Posture::Prone;
+                if f.free_steps.available {
+                    f.free_steps.lose(super::fighter::FreeStepsLoss::LeftStanding);
+                    ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: "tripped".into() });
+                }
+            }
+        }
+        "disastrous_miss" => {
+            if let Some(w) = m.fighters[a].loadout.weapon.take() {
+                ev.push(Event::WeaponBroken { actor: m.fighters[a].id.clone(), weapon: w });
+            } else if m.can_act(t) {
+                // R-DMG-5 / G-21: the defender's weapon damage with his adjustments; the attacker's armor applies.
+                let roll = roll_weapon_damage(m, t, dice, ev, "disastrous_miss_damage") - weapon_deficit(m, t) as i32;
+                let hurt = (roll - armor_of(m, a)).max(0);
+                if hurt > 0 {
+                    change_hp(m, a, -hurt, "disastrous miss", ev);
+                    stun_check(m, dice, a, hurt, ev);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// R-INJ-4: more than half of max HP in one blow → Brawn-or-Nerve check vs the damage, or stunned.
-fn stun_check(m: &mut Match, dice: &mut Dice, t: usize, dealt: i32, ev: &mut Vec<Event>) {
+pub fn stun_check(m: &mut Match, dice: &mut Dice, t: usize, dealt: i32, ev: &mut Vec<Event>) {
     let f = &m.fighters[t];
     if 2 * dealt <= f.max_hp || f.hp <= 0 {
         return;

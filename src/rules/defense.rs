@@ -24,6 +24,11 @@ pub fn posture_attack(p: Posture, w: &Wielded, adv: bool, e: &ProneEffects) -> i
 
 /// R-DEF-2/R-DEF-3/R-DEF-4 and G-33: every adjustment to `d`'s Defense check against an attack.
 pub fn defense_adjustment(m: &Match, d: usize, melee: bool, shield_doubled: bool) -> i32 {
+    super::turn::sum(&defense_parts(m, d, melee, shield_doubled))
+}
+
+/// The named parts of `defense_adjustment` (shown with the Defense roll).
+pub fn defense_parts(m: &Match, d: usize, melee: bool, shield_doubled: bool) -> super::turn::Parts {
     let f = &m.fighters[d];
     let adv = m.rules.options.conditions_adv;
     let w = m.equipment.wielded(f);
@@ -33,8 +38,15 @@ pub fn defense_adjustment(m: &Match, d: usize, melee: bool, shield_doubled: bool
     let skill = shield_rank.map_or(weapon_rank, |s| s.max(weapon_rank));
     let shield_bonus = shield.map_or(0, |s| s.defense * if shield_doubled { 2 } else { 1 });
     let shield_deficit = shield.map_or(0, |s| s.brawn.saturating_sub(f.stats.brawn) as i32);
-    let conditions: i32 = m.conditions.active(f, adv).map(|c| c.defense).sum();
-    skill + shield_bonus - shield_deficit + conditions + posture_defense(f.posture, melee, adv, &m.rules.limits.prone) + f.temp_adjustment(AdjTarget::Defense, melee)
+    let mut parts = vec![
+        ("skill".to_string(), skill),
+        ("shield".to_string(), shield_bonus),
+        ("shield_brawn_deficit".to_string(), -shield_deficit),
+        ("posture".to_string(), posture_defense(f.posture, melee, adv, &m.rules.limits.prone)),
+    ];
+    parts.extend(m.conditions.active(f, adv).map(|c| (c.id.clone(), c.defense)));
+    parts.extend(f.adjustments.iter().filter(|a| a.target == AdjTarget::Defense && (a.scope == super::profile::Scope::All || melee)).map(|a| (a.source.clone(), a.value)));
+    parts
 }
 
 /// R-ATK-4 / R-DEF-5: makes no Defense check.

@@ -10,7 +10,15 @@ use serde::Serialize;
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// Dice thrown: what for, whose, the roll (rank, each die's faces, adjustment, total).
-    Dice { actor: String, purpose: String, #[serde(flatten)] roll: Roll },
+    Dice {
+        actor: String,
+        purpose: String,
+        #[serde(flatten)]
+        roll: Roll,
+        /// Where the adjustment comes from: `[("skill", 1), ("panic_attack", -2), …]`.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        parts: Vec<(String, i32)>,
+    },
     /// A forced face that did not fit its die (it was skipped).
     ForcedFaceRejected { face: u32, rank: u32 },
     Phase { phase: String, turn: u32 },
@@ -57,6 +65,12 @@ pub enum Event {
     ConditionAdded { actor: String, #[serde(flatten)] condition: ConditionInstance },
     ConditionRemoved { actor: String, condition: String, reason: String },
     ItemUsed { actor: String, item: String },
+    /// Critical Miss with a weapon in hand (G-19): it lies on the attacker's space.
+    WeaponDropped { actor: String, weapon: String, at: Pos },
+    /// Disastrous Miss with a weapon in hand (G-19).
+    WeaponBroken { actor: String, weapon: String },
+    /// HP at or below −max HP, or a mook at 0 (R-INJ-8, G-14).
+    Died { actor: String },
     OpportunityEnded { actor: String, passed: bool, ap: u32 },
     PhaseEnded { turn: u32, rounds: u32, lost_ap: Vec<(String, u32)> },
     CrisisOver { winner: Option<String>, reason: String },

@@ -179,6 +179,9 @@ pub struct Loadout {
     pub armor: Option<String>,
     #[serde(default)]
     pub items: Vec<String>,
+    /// Weapons dropped on a Critical Miss, and where (G-19, G-22).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<(String, Pos)>,
 }
 
 /// Everything the rules read and change about one character.
@@ -214,6 +217,8 @@ pub struct Fighter {
     pub surprised: bool,
     /// Standing choice for reset step 4 (R-MANA-2).
     pub recovery: Option<Pool>,
+    /// G-14: a minor monster that dies at 0 HP.
+    pub mook: bool,
 }
 
 impl Fighter {
