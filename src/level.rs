@@ -60,6 +60,9 @@ pub struct CharacterDef {
     /// A minor monster: dies at 0 HP instead of dying slowly (G-14).
     #[serde(default)]
     pub mook: bool,
+    /// Spells known (ids in `assets/rules/spells.ron`).
+    #[serde(default)]
+    pub spells: Vec<String>,
 }
 
 /// A level: map rows per floor, characters, the ruleset.
@@ -86,12 +89,13 @@ pub struct RuleData {
     pub conditions: ConditionBook,
     pub equipment: EquipmentBook,
     pub tables: TableBook,
+    pub spells: crate::rules::spells::SpellBook,
 }
 
 impl RuleData {
     /// The copies compiled into the binary (the same files as under `assets/`).
     pub fn builtin() -> Self {
-        Self { profiles: ProfileBook::builtin(), conditions: ConditionBook::builtin(), equipment: EquipmentBook::builtin(), tables: TableBook::builtin() }
+        Self { profiles: ProfileBook::builtin(), conditions: ConditionBook::builtin(), equipment: EquipmentBook::builtin(), tables: TableBook::builtin(), spells: crate::rules::spells::SpellBook::builtin() }
     }
 
     /// The rule data under `root/assets/` where those files exist, so edited tables need no
@@ -109,6 +113,7 @@ impl RuleData {
             conditions: read(dir.join("rules/conditions.ron"), ConditionBook::builtin)?,
             equipment: read(dir.join("equipment/equipment.ron"), EquipmentBook::builtin)?,
             tables: read(dir.join("rules/tables.ron"), TableBook::builtin)?,
+            spells: read(dir.join("rules/spells.ron"), crate::rules::spells::SpellBook::builtin)?,
         })
     }
 }
@@ -145,6 +150,11 @@ pub fn build_match(
                 if !ok {
                     errors.push(format!("character '{}': unknown {what} '{id}'", c.id));
                 }
+            }
+        }
+        for sp in &c.spells {
+            if data.spells.get(sp).is_none() {
+                errors.push(format!("character '{}': unknown spell '{sp}'", c.id));
             }
         }
         for i in &c.items {
@@ -203,6 +213,7 @@ pub fn build_match(
             surprised: c.surprised,
             recovery: None,
             mook: c.mook,
+            spells: c.spells.clone(),
         });
     }
     if !errors.is_empty() {
@@ -213,6 +224,7 @@ pub fn build_match(
         conditions: data.conditions.clone(),
         equipment: data.equipment.clone(),
         tables: data.tables.clone(),
+        spells: data.spells.clone(),
         board,
         fighters,
         clock: Clock::default(),

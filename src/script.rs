@@ -288,6 +288,8 @@ pub fn final_state(m: &Match) -> Value {
                 "mp": f.mp,
                 "fp": f.fp,
                 "conditions": f.conditions,
+                "injury": crate::rules::attack::injury(f),
+                "loadout": f.loadout,
                 "acted_this_turn": f.turn.did_anything,
                 "took_only": f.turn.took_only,
                 "round_status": f.turn.round,

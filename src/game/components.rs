@@ -77,6 +77,7 @@ pub struct CharacterSheet {
     pub surprised: bool,
     pub recovery: Option<fighter::Pool>,
     pub mook: bool,
+    pub spells: Vec<String>,
 }
 
 /// The ruleset in force, with its tables.
@@ -86,6 +87,7 @@ pub struct MatchRules {
     pub conditions: ConditionBook,
     pub equipment: EquipmentBook,
     pub tables: crate::rules::tables::TableBook,
+    pub spells: crate::rules::spells::SpellBook,
 }
 
 #[derive(Resource, Debug, Clone, Deref, DerefMut)]
@@ -153,6 +155,7 @@ pub fn spawn_fighter(commands: &mut Commands, f: &Fighter, order: usize) -> Enti
                 surprised: f.surprised,
                 recovery: f.recovery,
                 mook: f.mook,
+                spells: f.spells.clone(),
             },),
         ))
         .id()
@@ -206,6 +209,7 @@ impl MatchView<'_, '_> {
                 surprised: sheet.surprised,
                 recovery: sheet.recovery,
                 mook: sheet.mook,
+                spells: sheet.spells.clone(),
             })
             .collect();
         let m = Match {
@@ -213,6 +217,7 @@ impl MatchView<'_, '_> {
             conditions: rules.conditions.clone(),
             equipment: rules.equipment.clone(),
             tables: rules.tables.clone(),
+            spells: rules.spells.clone(),
             board: board.0.clone(),
             fighters,
             clock: self.clock.0.clone(),

@@ -23,7 +23,7 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     for e in old {
         world.despawn(e);
     }
-    world.insert_resource(MatchRules { rules: m.rules.clone(), conditions: m.conditions.clone(), equipment: m.equipment.clone(), tables: m.tables.clone() });
+    world.insert_resource(MatchRules { rules: m.rules.clone(), conditions: m.conditions.clone(), equipment: m.equipment.clone(), tables: m.tables.clone(), spells: m.spells.clone() });
     let mut dice = dice;
     configure_dice(&mut dice, &m);
     world.insert_resource(MatchBoard(m.board.clone()));

@@ -21,6 +21,7 @@ pub struct ActionPlan {
     pub posture: Option<Posture>,
     pub pool: Option<Pool>,
     pub guide: Option<Guide>,
+    pub spell: Option<String>,
     /// R-COMBO-4 legacy charge: exempt from the cap.
     pub charge: bool,
     /// Attack: melee or ranged, line of sight and range adjustments.
@@ -98,6 +99,7 @@ pub fn check_action(
     posture: Option<Posture>,
     pool: Option<Pool>,
     guide: Option<&Guide>,
+    spell: Option<&str>,
 ) -> RuleResult<ActionPlan> {
     let f = &m.fighters[a];
     let opts = &m.rules.options;
@@ -141,7 +143,7 @@ pub fn check_action(
     }
     check_afford(f, price, name)?;
 
-    let mut plan = ActionPlan { row: row.clone(), target, price, item: None, posture: None, pool: None, guide: None, charge, melee: true, sight: Sight::Clear };
+    let mut plan = ActionPlan { row: row.clone(), target, price, item: None, posture: None, pool: None, guide: None, spell: None, charge, melee: true, sight: Sight::Clear };
     match &row.effect {
         ActionEffect::Attack { weapon, .. } => {
             let Some(t) = target else { return Err(Violation::new("R-ATK-2", format!("{name} needs a target."))) };
@@ -158,6 +160,9 @@ pub fn check_action(
             if f.caster == super::fighter::Caster::None {
                 return Err(Violation::new("G-26", format!("{} knows no spells.", f.name)));
             }
+            let (id, t) = super::spells::check_spell(m, a, spell, target)?;
+            plan.spell = Some(id);
+            plan.target = Some(t);
         }
         ActionEffect::UseItem => {
             let id = item.map(str::to_string).or_else(|| f.loadout.items.iter().find(|i| m.equipment.item(i).is_some_and(|it| it.heals.is_some())).cloned());

@@ -42,6 +42,9 @@ pub enum Command {
         /// Guide Stunned Ally: `sit`, `lie_down` or a space to step to.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         instruction: Option<Guide>,
+        /// Cast Spell: the spell id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spell: Option<String>,
     },
     /// Ends the opportunity without doing anything; keeps AP and free steps (R-TURN-13).
     Pass { actor: String },
@@ -96,6 +99,7 @@ impl Command {
             posture: None,
             pool: None,
             instruction: None,
+            spell: None,
         }
     }
 

@@ -92,7 +92,7 @@ fn opportunity_plan(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
             })?;
             Ok(Plan::Move { a, plan: check_move(m, a, row, path, *posture, *tumble)? })
         }
-        Command::Action { action, target, item, posture, pool, instruction, .. } => {
+        Command::Action { action, target, item, posture, pool, instruction, spell, .. } => {
             let row = m.rules.action(action).ok_or_else(|| {
                 Violation::new("R-ACT-1", format!("'{action}' is not in the action table of profile {}.", m.rules.profile))
             })?;
@@ -100,7 +100,7 @@ fn opportunity_plan(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
                 Some(id) => Some(actor(m, id)?),
                 None => None,
             };
-            Ok(Plan::Action { a, plan: check_action(m, a, row, t, item.as_deref(), *posture, *pool, instruction.as_ref())? })
+            Ok(Plan::Action { a, plan: check_action(m, a, row, t, item.as_deref(), *posture, *pool, instruction.as_ref(), spell.as_deref())? })
         }
         Command::Pass { .. } => Ok(Plan::End { a, pass: true }),
         Command::End { .. } => Ok(Plan::End { a, pass: true }),
@@ -517,7 +517,12 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
                 }
             }
         }
-        ActionEffect::ShieldBlock | ActionEffect::CastSpell | ActionEffect::ResetCrossbow | ActionEffect::ReadyItem | ActionEffect::Attack { .. } => {}
+        ActionEffect::CastSpell => {
+            if let (Some(id), Some(t)) = (plan.spell.clone(), plan.target) {
+                super::spells::cast(m, a, &id, t, dice, ev);
+            }
+        }
+        ActionEffect::ShieldBlock | ActionEffect::ResetCrossbow | ActionEffect::ReadyItem | ActionEffect::Attack { .. } => {}
     }
 }
 

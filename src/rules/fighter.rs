@@ -219,6 +219,8 @@ pub struct Fighter {
     pub recovery: Option<Pool>,
     /// G-14: a minor monster that dies at 0 HP.
     pub mook: bool,
+    /// Spells known.
+    pub spells: Vec<String>,
 }
 
 impl Fighter {

@@ -17,6 +17,7 @@ pub mod grid;
 pub mod movement;
 pub mod profile;
 pub mod reactions;
+pub mod spells;
 pub mod spending;
 pub mod state;
 pub mod tables;

@@ -70,6 +70,7 @@ pub struct Match {
     pub conditions: ConditionBook,
     pub equipment: EquipmentBook,
     pub tables: TableBook,
+    pub spells: super::spells::SpellBook,
     pub board: Board,
     pub fighters: Vec<Fighter>,
     pub clock: Clock,
