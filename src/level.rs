@@ -60,6 +60,9 @@ pub struct CharacterDef {
     /// A minor monster: dies at 0 HP instead of dying slowly (G-14).
     #[serde(default)]
     pub mook: bool,
+    /// Shots or throws carried for the ranged weapon (R-RNG-9); not counted when absent.
+    #[serde(default)]
+    pub ammo: Option<u32>,
     /// Spells known (ids in `assets/rules/spells.ron`).
     #[serde(default)]
     pub spells: Vec<String>,
@@ -152,6 +155,22 @@ pub fn build_match(
                 }
             }
         }
+        // R-GEAR-2, R-GEAR-8, R-RNG-6: grips and hands.
+        if let Some(w) = c.weapon.as_deref() {
+            if let Some(mw) = data.equipment.melee(w) {
+                if c.two_handed && mw.modes.iter().all(|m| m.two_hand_brawn.is_none()) {
+                    errors.push(format!("character '{}': '{w}' cannot be used two-handed (R-GEAR-2)", c.id));
+                }
+                if c.two_handed && c.shield.is_some() {
+                    errors.push(format!("character '{}': a shield cannot be carried with a two-handed weapon (R-GEAR-8)", c.id));
+                }
+            }
+            if let Some(rw) = data.equipment.ranged(w) {
+                if rw.hands >= 2 && c.shield.is_some() {
+                    errors.push(format!("character '{}': '{w}' needs both hands, so no shield (R-RNG-6)", c.id));
+                }
+            }
+        }
         for sp in &c.spells {
             if data.spells.get(sp).is_none() {
                 errors.push(format!("character '{}': unknown spell '{sp}'", c.id));
@@ -194,6 +213,8 @@ pub fn build_match(
                 armor: c.armor.clone(),
                 items: c.items.clone(),
                 dropped: Vec::new(),
+                loaded: true,
+                ammo: c.ammo,
             },
             caster: c.caster,
             hp: c.hp.unwrap_or(max_hp),

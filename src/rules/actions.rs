@@ -105,7 +105,11 @@ pub fn check_action(
     let opts = &m.rules.options;
     let name = &row.name;
     let attack = is_attack(row);
-    if f.opp.action.is_some() {
+    // R-COMBO-9, R-RNG-8: one action per opportunity, except a crossbow reset followed by the shot.
+    let reset_then_shot = attack
+        && f.opp.action.as_deref().and_then(|id| m.rules.action(id)).is_some_and(|r| r.effect == ActionEffect::ResetCrossbow)
+        && matches!(m.equipment.wielded(f), Wielded::Ranged(r) if r.hand_reload_brawn.is_some());
+    if f.opp.action.is_some() && !reset_then_shot {
         return Err(Violation::new("R-COMBO-9", format!("Only one action per opportunity: {} already took one.", f.name)).also("R-AP-2"));
     }
     // R-AP-2 / C-46: the option's "only an attack" also covers the 0-AP Flop.
@@ -148,6 +152,14 @@ pub fn check_action(
         ActionEffect::Attack { weapon, .. } => {
             let Some(t) = target else { return Err(Violation::new("R-ATK-2", format!("{name} needs a target."))) };
             let (melee, sight) = check_attack_target(m, a, t, *weapon, name)?;
+            if let Wielded::Ranged(r) = m.equipment.wielded(f) {
+                if r.hand_reload_brawn.is_some() && !f.loadout.loaded {
+                    return Err(Violation::new("R-RNG-8", format!("{}'s {} must be reset before it can shoot again.", f.name, r.name)));
+                }
+                if f.loadout.ammo == Some(0) {
+                    return Err(Violation::new("R-RNG-9", format!("{} has no ammunition left for the {}.", f.name, r.name)));
+                }
+            }
             plan.melee = melee;
             plan.sight = sight;
         }
@@ -204,7 +216,12 @@ pub fn check_action(
             }
             plan.guide = Some(g);
         }
-        ActionEffect::ResetCrossbow | ActionEffect::ReadyItem => {}
+        ActionEffect::ResetCrossbow => {
+            if f.loadout.loaded {
+                return Err(Violation::new("R-RNG-8", format!("{}'s crossbow is already loaded.", f.name)));
+            }
+        }
+        ActionEffect::ReadyItem => {}
     }
     Ok(plan)
 }

@@ -221,9 +221,22 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
             add_adjustment(m, a, TempAdjustment { source: plan.row.id.clone(), target: AdjTarget::Defense, value: plan.row.defense, scope: plan.row.defense_scope }, ev);
             apply_effect(m, a, &plan, dice, ev);
             check_free_steps_kept(m, a, ev);
-            close_opportunity(m, false, ev);
+            // R-RNG-8: a crossbow reset may be followed by the shot in the same opportunity.
+            if plan.row.effect != ActionEffect::ResetCrossbow || m.fighters[a].ap.current == 0 {
+                close_opportunity(m, false, ev);
+            }
             if let ActionEffect::Attack { attack: atk, damage, .. } = plan.row.effect {
                 if let Some(t) = plan.target {
+                    // R-RNG-8, R-RNG-9: a crossbow shot unloads it; shots and throws use ammunition.
+                    let l = &mut m.fighters[a].loadout;
+                    if let Some(w) = l.weapon.as_deref().and_then(|w| m.equipment.ranged(w)) {
+                        if w.hand_reload_brawn.is_some() {
+                            l.loaded = false;
+                        }
+                        if let Some(n) = l.ammo.as_mut() {
+                            *n = n.saturating_sub(1);
+                        }
+                    }
                     let p = PendingAttack {
                         attacker: a,
                         defender: t,
@@ -522,7 +535,8 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
                 super::spells::cast(m, a, &id, t, dice, ev);
             }
         }
-        ActionEffect::ShieldBlock | ActionEffect::ResetCrossbow | ActionEffect::ReadyItem | ActionEffect::Attack { .. } => {}
+        ActionEffect::ResetCrossbow => m.fighters[a].loadout.loaded = true,
+        ActionEffect::ShieldBlock | ActionEffect::ReadyItem | ActionEffect::Attack { .. } => {}
     }
 }
 

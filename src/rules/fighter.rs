@@ -101,6 +101,10 @@ pub struct TempAdjustment {
     pub scope: Scope,
 }
 
+fn yes() -> bool {
+    true
+}
+
 fn scope_all() -> Scope {
     Scope::All
 }
@@ -179,6 +183,12 @@ pub struct Loadout {
     pub armor: Option<String>,
     #[serde(default)]
     pub items: Vec<String>,
+    /// A crossbow is loaded (weapons are ready at crisis start, G-22; R-RNG-8).
+    #[serde(default = "yes")]
+    pub loaded: bool,
+    /// Shots or throws left for the ranged weapon; `None` when not counted (R-RNG-9, G-41).
+    #[serde(default)]
+    pub ammo: Option<u32>,
     /// Weapons dropped on a Critical Miss, and where (G-19, G-22).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<(String, Pos)>,

@@ -14,6 +14,7 @@ pub mod event;
 pub mod fighter;
 pub mod free_steps;
 pub mod grid;
+pub mod healing;
 pub mod movement;
 pub mod profile;
 pub mod reactions;

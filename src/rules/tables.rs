@@ -28,6 +28,7 @@ pub struct OutcomeBand {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableBook {
+    pub stat_arrays: Vec<(u32, u32, u32, u32)>,
     pub challenges: Vec<Challenge>,
     pub large_dice: Vec<LargeDie>,
     pub outcomes: Vec<OutcomeBand>,
@@ -49,6 +50,13 @@ impl TableBook {
         ron::from_str(BUILTIN_TABLES).unwrap_or_else(|e| panic!("assets/rules/tables.ron: {e}"))
     }
 
+    /// R-STAT-2: do these four stats form one of the Core hero arrays (in any order)?
+    pub fn is_hero_array(&self, s: &super::fighter::Stats) -> bool {
+        let mut v = [s.brawn, s.finesse, s.savvy, s.nerve];
+        v.sort_unstable_by(|a, b| b.cmp(a));
+        self.stat_arrays.iter().any(|a| [a.0, a.1, a.2, a.3] == v)
+    }
+
     /// R-CHK-1: the rating of a named challenge (case-insensitive).
     pub fn challenge(&self, name: &str) -> Option<i32> {
         self.challenges.iter().find(|c| c.name.eq_ignore_ascii_case(name)).map(|c| c.rating)
@@ -63,6 +71,18 @@ impl TableBook {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test] // R-STAT-1, R-STAT-2: four stats; a Core hero takes one of the fifteen arrays in any order
+    fn hero_stat_arrays() {
+        let t = TableBook::builtin();
+        assert_eq!(t.stat_arrays.len(), 15);
+        let s = |b, f, sv, n| super::super::fighter::Stats { brawn: b, finesse: f, savvy: sv, nerve: n };
+        assert!(!t.is_hero_array(&s(5, 6, 9, 8)));
+        assert!(t.is_hero_array(&s(4, 9, 6, 7)));
+        assert!(!t.is_hero_array(&s(4, 9, 4, 7)));
+        assert!(t.is_hero_array(&s(3, 4, 12, 4)));
+        assert!(!t.is_hero_array(&s(12, 12, 12, 12)));
+    }
 
     #[test] // R-CHK-1: Trivial 3 … Godly 21
     fn challenge_ratings() {
