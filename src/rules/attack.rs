@@ -59,6 +59,9 @@ pub fn attack_parts(m: &Match, a: usize, t: usize) -> Parts {
         parts.push(("untrained_shield".into(), -2)); // R-GEAR-8
     }
     parts.push(("weapon_brawn_deficit".into(), -(weapon_deficit(m, a) as i32))); // R-GEAR-3, R-RNG-7
+    if let Wielded::Melee(mw, _) = &w {
+        parts.push(("improvised".into(), mw.attack_adj)); // R-GEAR-9
+    }
     if let Some(s) = f.loadout.shield.as_deref().and_then(|s| m.equipment.shield(s)) {
         parts.push(("shield_brawn_deficit".into(), -(s.brawn.saturating_sub(f.stats.brawn) as i32)));
     }
@@ -149,21 +152,24 @@ pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: &str, ev: &mut Vec
 fn roll_weapon_damage(m: &Match, a: usize, dice: &mut Dice, ev: &mut Vec<Event>, purpose: &str) -> i32 {
     let f = &m.fighters[a];
     let explode = m.rules.options.damage_explodes;
-    let (n, rank, explode, halve) = match m.equipment.wielded(f) {
-        Wielded::Melee(w, _) => (w.damage.0, w.damage.1, explode, false),
-        Wielded::Ranged(w) => (w.damage.0, w.damage.1, explode, false),
-        Wielded::Unarmed => (1, f.stats.brawn, true, true),
+    let (n, rank, explode, halve, bonus) = match m.equipment.wielded(f) {
+        // R-ATK-11: small improvised weapons hit like fists, +1 per full 5 points of Brawn.
+        Wielded::Melee(w, _) if w.small_improvised => (1, f.stats.brawn, true, true, (f.stats.brawn / 5) as i32),
+        Wielded::Melee(w, _) => (w.damage.0, w.damage.1, explode, false, w.damage_adj),
+        Wielded::Ranged(w) => (w.damage.0, w.damage.1, explode, false, 0),
+        Wielded::Unarmed => (1, f.stats.brawn, true, true, 0),
     };
     let roll = dice.roll(n, rank, explode, 0);
     let v = log_roll(ev, dice, &f.id, purpose, roll);
-    if halve { (v + 1) / 2 } else { v }
+    (if halve { (v + 1) / 2 } else { v }) + bonus
 }
 
 /// G-20: the damage die's highest face, no explosions (unarmed: ceil(Brawn / 2)).
 fn die_maximum(m: &Match, a: usize) -> i32 {
     let f = &m.fighters[a];
     match m.equipment.wielded(f) {
-        Wielded::Melee(w, _) => (w.damage.0 * w.damage.1) as i32,
+        Wielded::Melee(w, _) if w.small_improvised => (f.stats.brawn as i32 + 1) / 2 + (f.stats.brawn / 5) as i32,
+        Wielded::Melee(w, _) => (w.damage.0 * w.damage.1) as i32 + w.damage_adj,
         Wielded::Ranged(w) => (w.damage.0 * w.damage.1) as i32,
         Wielded::Unarmed => (f.stats.brawn as i32 + 1) / 2,
     }

@@ -40,6 +40,15 @@ pub struct MeleeWeapon {
     pub damage: DiceSpec,
     pub size: u32,
     pub cost: u32,
+    /// Improvised weapons: Attack-check adjustment (R-GEAR-9, torch −1).
+    #[serde(default)]
+    pub attack_adj: i32,
+    /// Improvised weapons: damage adjustment.
+    #[serde(default)]
+    pub damage_adj: i32,
+    /// Small improvised weapons (mug, rock, coins): unarmed damage +1 per full 5 Brawn (R-ATK-11).
+    #[serde(default)]
+    pub small_improvised: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
