@@ -330,3 +330,26 @@ fn legacy_armor_bypass() {
         assert_eq!(resolved(&hm)[0]["reduction"].as_i64(), Some(reduction));
     }
 }
+
+#[test] // R-REACT-4, R-REACT-5, R-ACT-6, C-13: ADV-2017 Shield Block is a 1-AP reflex — Shield (Brawn + Shields) vs Weapon; won, the shield bonus counts double
+fn shield_block_reflex_doubles_the_shield() {
+    let knight = ch(r#"(id: "k", side: "heroes", pos: (0, 0), weapon: "broadsword", shield: "heater", skills: {"swords": apprentice, "shields": journeyman}, stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#);
+    // contest: orc 2d8!: 2+2 = 4; knight 2d8!+1: 3+3+1 = 7 wins; Defense 2d6!: 1+1 + skill 1 + heater 2×2 = 7
+    let mut hm = mid(Some("ADV-2017"), "()", room(6, 2), vec![knight, orc(1, 0)], "(characters: {\"k\": (ap: 2), \"orc\": (ap: 3)})", &[2, 2, 3, 3, 1, 1, 1, 1]);
+    ok(&mut hm, r#"action(actor: "orc", action: "melee_attack", target: Some("k"))"#);
+    ok(&mut hm, r#"reflex(actor: "k", reflex: "shield_block")"#);
+    assert_eq!(f(&hm.snapshot(), "k").ap.current, 1);
+    let def = roll(&hm, "defense")[0];
+    assert!(def["parts"].as_array().unwrap().iter().any(|p| p[0] == "shield" && p[1] == 4), "{def}");
+    assert_eq!(def["total"], 7);
+}
+
+#[test] // R-REACT-4, C-16: option reflex_roll = finesse_all rolls Finesse against Finesse for Parry too
+fn reflex_roll_finesse_all() {
+    // Finesse: orc 2d6! 3+3 = 6; Dara 2d8! (no skill) 3+2 = 5 → loses (with Weapon vs Weapon she would add +3)
+    let mut hm = mid(None, "(reflex_roll: Some(finesse_all))", room(6, 2), vec![dara(0, 0), orc(1, 0)], "(characters: {\"dara\": (ap: 3), \"orc\": (ap: 4)})", &[3, 3, 3, 2, 1, 1, 1, 1]);
+    ok(&mut hm, r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
+    ok(&mut hm, r#"reflex(actor: "dara", reflex: "parry")"#);
+    let o = events(&hm, "reflex_outcome")[0].clone();
+    assert_eq!((o["attacker_total"].as_i64(), o["defender_total"].as_i64(), o["success"].as_bool()), (Some(6), Some(5), Some(false)));
+}
