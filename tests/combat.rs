@@ -353,3 +353,16 @@ fn reflex_roll_finesse_all() {
     let o = events(&hm, "reflex_outcome")[0].clone();
     assert_eq!((o["attacker_total"].as_i64(), o["defender_total"].as_i64(), o["success"].as_bool()), (Some(6), Some(5), Some(false)));
 }
+
+#[test] // R-ATK-8, R-ATK-9, G-19: with crit_outcomes_adv the attacker may trade a Critical Hit's damage for a trip; without it the choice is ignored
+fn critical_choice() {
+    // Defense 1+1 = 2; Lunk 4+4+1 = 9 → +7 Critical Hit
+    let mut hm = mid(None, "(crit_outcomes_adv: Some(true))", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 2)})", &[1, 1, 4, 4]);
+    ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: "orc", critical: trip)"#);
+    let m = hm.snapshot();
+    assert_eq!((f(&m, "orc").posture, f(&m, "orc").hp), (doo::rules::profile::Posture::Prone, 11));
+    let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 2)})", &[1, 1, 4, 4]);
+    ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: "orc", critical: trip)"#);
+    let m = hm.snapshot();
+    assert_eq!((f(&m, "orc").posture, f(&m, "orc").hp), (doo::rules::profile::Posture::Standing, 1), "Core: max 8 + 2 = 10 damage");
+}

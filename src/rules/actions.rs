@@ -22,6 +22,7 @@ pub struct ActionPlan {
     pub pool: Option<Pool>,
     pub guide: Option<Guide>,
     pub spell: Option<String>,
+    pub critical: Option<super::command::CriticalChoice>,
     /// R-COMBO-4 legacy charge: exempt from the cap.
     pub charge: bool,
     /// Attack: melee or ranged, line of sight and range adjustments.
@@ -147,7 +148,7 @@ pub fn check_action(
     }
     check_afford(f, price, name)?;
 
-    let mut plan = ActionPlan { row: row.clone(), target, price, item: None, posture: None, pool: None, guide: None, spell: None, charge, melee: true, sight: Sight::Clear };
+    let mut plan = ActionPlan { row: row.clone(), target, price, item: None, posture: None, pool: None, guide: None, spell: None, critical: None, charge, melee: true, sight: Sight::Clear };
     match &row.effect {
         ActionEffect::Attack { weapon, .. } => {
             let Some(t) = target else { return Err(Violation::new("R-ATK-2", format!("{name} needs a target."))) };

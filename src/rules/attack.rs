@@ -9,6 +9,7 @@ use super::event::Event;
 use super::fighter::{AdjTarget, ConditionInstance, Duration, Fighter, TempAdjustment};
 use super::profile::{ArmorBypass, Posture, Rank, Scope};
 use super::state::{Match, PendingAttack};
+use super::command::CriticalChoice;
 use super::turn::{log_roll, log_roll_parts, stat_check, sum, Parts};
 use serde::Serialize;
 
@@ -208,7 +209,15 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
     let kind = outcome(m, margin);
     let brawn_weapon = stat == Stat::Brawn;
     let (mut raw, mut reduction, mut dealt) = (0, 0, 0);
-    if margin >= 0 {
+    // R-ATK-8, R-ATK-9: with `crit_outcomes_adv` the attacker may pick another effect.
+    let special = match (m.rules.options.crit_outcomes_adv, kind.as_str(), p.critical) {
+        (true, "critical_hit", Some(c @ (CriticalChoice::Blind | CriticalChoice::Disarm | CriticalChoice::Trip))) => Some(c),
+        (true, "legendary_hit", Some(c @ (CriticalChoice::Blind | CriticalChoice::BreakWeapon))) => Some(c),
+        _ => None,
+    };
+    if let Some(c) = special {
+        critical_effect(m, t, c, kind == "legendary_hit", ev);
+    } else if margin >= 0 {
         // Step 6 / §15: raw damage with its adjustments summed first (R-DMG-1), then armor (R-DMG-2).
         let adjust = p.damage_adj - weapon_deficit(m, a) as i32;
         let max = die_maximum(m, a);
@@ -285,6 +294,43 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
             }
         }
         _ => {}
+    }
+}
+
+/// R-ATK-9: a critical effect chosen instead of damage.
+fn critical_effect(m: &mut Match, t: usize, c: CriticalChoice, legendary: bool, ev: &mut Vec<Event>) {
+    let f = &mut m.fighters[t];
+    ev.push(Event::Note { text: format!("{} suffers {:?} (critical outcome)", f.name, c).to_lowercase() });
+    match c {
+        CriticalChoice::Blind => {
+            let dur = if legendary { Duration::Permanent } else { Duration::Temporary };
+            let cond = ConditionInstance { id: "blinded".into(), duration: dur, removal_cr: None };
+            f.conditions.retain(|x| x.id != "blinded");
+            f.conditions.push(cond.clone());
+            ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: cond });
+        }
+        CriticalChoice::Disarm => {
+            if let Some(w) = f.loadout.weapon.take() {
+                ev.push(Event::WeaponDropped { actor: f.id.clone(), weapon: w.clone(), at: f.pos });
+                f.loadout.dropped.push((w, f.pos));
+            }
+        }
+        CriticalChoice::Trip => {
+            if f.posture != Posture::Prone {
+                ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: Posture::Prone });
+                f.posture = Posture::Prone;
+                if f.free_steps.available {
+                    f.free_steps.lose(super::fighter::FreeStepsLoss::LeftStanding);
+                    ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: "tripped".into() });
+                }
+            }
+        }
+        CriticalChoice::BreakWeapon => {
+            if let Some(w) = f.loadout.weapon.take() {
+                ev.push(Event::WeaponBroken { actor: f.id.clone(), weapon: w });
+            }
+        }
+        CriticalChoice::Damage => {}
     }
 }
 

@@ -45,6 +45,10 @@ pub enum Command {
         /// Cast Spell: the spell id.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         spell: Option<String>,
+        /// Attacks under `crit_outcomes_adv`: what a Critical or Legendary Hit does instead of
+        /// its damage effect (R-ATK-8, R-ATK-9, G-19); damage when absent or not listed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        critical: Option<CriticalChoice>,
     },
     /// Ends the opportunity without doing anything; keeps AP and free steps (R-TURN-13).
     Pass { actor: String },
@@ -63,6 +67,22 @@ pub enum Command {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+/// R-ATK-9 options (`crit_outcomes_adv`). "Defender slain" needs the GM's consent and is not offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CriticalChoice {
+    /// The Core damage effect (the default).
+    Damage,
+    /// Critical: temporary blindness; Legendary: lasting blindness.
+    Blind,
+    /// Critical: the defender drops his weapon.
+    Disarm,
+    /// Critical: the defender falls prone.
+    Trip,
+    /// Legendary: the defender's weapon breaks.
+    BreakWeapon,
 }
 
 /// Instructions to a stunned ally (R-INJ-5).
@@ -100,6 +120,7 @@ impl Command {
             pool: None,
             instruction: None,
             spell: None,
+            critical: None,
         }
     }
 

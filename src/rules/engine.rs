@@ -92,7 +92,7 @@ fn opportunity_plan(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
             })?;
             Ok(Plan::Move { a, plan: check_move(m, a, row, path, *posture, *tumble)? })
         }
-        Command::Action { action, target, item, posture, pool, instruction, spell, .. } => {
+        Command::Action { action, target, item, posture, pool, instruction, spell, critical, .. } => {
             let row = m.rules.action(action).ok_or_else(|| {
                 Violation::new("R-ACT-1", format!("'{action}' is not in the action table of profile {}.", m.rules.profile))
             })?;
@@ -100,7 +100,9 @@ fn opportunity_plan(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
                 Some(id) => Some(actor(m, id)?),
                 None => None,
             };
-            Ok(Plan::Action { a, plan: check_action(m, a, row, t, item.as_deref(), *posture, *pool, instruction.as_ref(), spell.as_deref())? })
+            let mut plan = check_action(m, a, row, t, item.as_deref(), *posture, *pool, instruction.as_ref(), spell.as_deref())?;
+            plan.critical = *critical;
+            Ok(Plan::Action { a, plan })
         }
         Command::Pass { .. } => Ok(Plan::End { a, pass: true }),
         Command::End { .. } => Ok(Plan::End { a, pass: true }),
@@ -248,6 +250,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                         is_reaction: false,
                         shield_doubled: false,
                         damage_dealt: 0,
+                        critical: plan.critical,
                         resumes: None,
                     };
                     ev.push(Event::AttackDeclared { actor: m.fighters[a].id.clone(), target: m.fighters[t].id.clone(), action: plan.row.id.clone(), melee: plan.melee, reaction: false });
@@ -283,6 +286,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                         is_reaction: true,
                         shield_doubled: false,
                         damage_dealt: 0,
+                        critical: None,
                         resumes: Some(Box::new(p)),
                     };
                     ev.push(Event::AttackDeclared { actor: m.fighters[a].id.clone(), target: m.fighters[counter.defender].id.clone(), action: row.id.clone(), melee: true, reaction: true });
@@ -311,6 +315,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                 is_reaction: true,
                 shield_doubled: false,
                 damage_dealt: 0,
+                critical: None,
                 resumes: None,
             };
             ev.push(Event::AttackDeclared { actor: m.fighters[a].id.clone(), target: m.fighters[p.attacker].id.clone(), action: row.id.clone(), melee: true, reaction: true });

@@ -59,6 +59,9 @@ pub struct PendingAttack {
     pub shield_doubled: bool,
     /// Damage the defender sustained from it (Riposte, R-REACT-9).
     pub damage_dealt: i32,
+    /// The attacker's pick for a Critical or Legendary Hit (R-ATK-8, R-ATK-9).
+    #[serde(default)]
+    pub critical: Option<super::command::CriticalChoice>,
     /// An attack interrupted by this one (Counterattack), resumed afterwards.
     pub resumes: Option<Box<PendingAttack>>,
 }
