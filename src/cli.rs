@@ -53,3 +53,32 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+/// `doo validate <file.ron>…`: every problem of every file as `file:line:col: message`; exit 0
+/// when all are valid, 1 when any is not.
+pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
+    let data = match RuleData::load(Path::new(".")) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut bad = 0;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for p in paths {
+        let root = crate::level_file::project_root(p);
+        match crate::level_file::load(p, &data, &root) {
+            Ok(_) => {}
+            Err(errs) => {
+                bad += 1;
+                for e in errs {
+                    let _ = writeln!(out, "{}:{}:{}: {}", p.display(), e.line, e.col, e.message);
+                }
+            }
+        }
+    }
+    eprintln!("{} valid, {} invalid", paths.len() - bad, bad);
+    if bad == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}

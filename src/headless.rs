@@ -5,7 +5,8 @@ use crate::game::components::MatchView;
 use crate::game::flow::FlowStatus;
 use crate::game::log::MatchLog;
 use crate::game::pipeline::IssueCommand;
-use crate::level::{build_match, Level, RuleData};
+use crate::level::{build_match, RuleData};
+use crate::level_file::CheckedLevel;
 use crate::rules::state::Match;
 use crate::rules::{Command, Dice};
 use crate::script::{apply_start, final_state, Script};
@@ -76,18 +77,23 @@ impl HeadlessMatch {
 }
 
 /// Builds the match a script describes.
-pub fn script_match(data: &RuleData, script: &Script, level: Option<&Level>) -> Result<Match, Vec<String>> {
+pub fn script_match(data: &RuleData, script: &Script, level: Option<&CheckedLevel>) -> Result<Match, Vec<String>> {
     let floors = script.floors.clone().or_else(|| script.map.clone().map(|m| vec![m])).or_else(|| level.map(|l| l.floors.clone())).unwrap_or_default();
     let characters = if script.characters.is_empty() { level.map(|l| l.characters.clone()).unwrap_or_default() } else { script.characters.clone() };
-    let mut options = level.map(|l| l.options.clone()).unwrap_or_default();
+    let mut options = level.map(|l| l.level.options.clone()).unwrap_or_default();
     let s = serde_json::to_value(&script.options).unwrap_or(Value::Null);
     if let (Value::Object(base), Value::Object(over)) = (serde_json::to_value(&options).unwrap_or(Value::Null), s) {
         let mut merged = base;
         merged.extend(over);
         options = serde_json::from_value(Value::Object(merged)).unwrap_or(options);
     }
-    let profile = script.profile.as_deref().or(level.and_then(|l| l.profile.as_deref()));
+    let profile = script.profile.as_deref().or(level.and_then(|l| l.level.profile.as_deref()));
     let mut m = build_match(data, &floors, &characters, profile, &options)?;
+    if script.map.is_none() && script.floors.is_none() {
+        if let Some(l) = level {
+            m.board.links = l.level.stairs.iter().map(|s| (s.from, s.to)).collect();
+        }
+    }
     if let Some(start) = &script.start {
         apply_start(&mut m, start).map_err(|e| vec![e])?;
     }
@@ -95,7 +101,7 @@ pub fn script_match(data: &RuleData, script: &Script, level: Option<&Level>) -> 
 }
 
 /// Plays a script; returns every output line (setup events, verdicts, events, final state).
-pub fn run_script(data: &RuleData, script: &Script, level: Option<&Level>) -> Result<Vec<Value>, Vec<String>> {
+pub fn run_script(data: &RuleData, script: &Script, level: Option<&CheckedLevel>) -> Result<Vec<Value>, Vec<String>> {
     let m = script_match(data, script, level)?;
     let mut dice = Dice::seeded(script.seed);
     dice.force(script.dice.iter().copied());

@@ -68,23 +68,6 @@ pub struct CharacterDef {
     pub spells: Vec<String>,
 }
 
-/// A level: map rows per floor, characters, the ruleset.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Level {
-    pub version: u32,
-    pub name: String,
-    #[serde(default)]
-    pub briefing: String,
-    #[serde(default)]
-    pub profile: Option<String>,
-    #[serde(default)]
-    pub options: OptionOverrides,
-    /// One list of rows per floor; see `Board::legend`.
-    pub floors: Vec<Vec<String>>,
-    pub characters: Vec<CharacterDef>,
-}
-
 /// The shared rule data every match needs.
 #[derive(Clone, Debug)]
 pub struct RuleData {

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod game;
 pub mod headless;
 pub mod level;
+pub mod level_file;
 pub mod rules;
 pub mod script;
 pub mod window;

@@ -23,6 +23,11 @@ enum Cmd {
         #[arg(long)]
         frames: Option<u32>,
     },
+    /// Check level files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
+    Validate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Play a match script headless and print one JSON object per line (docs/scripts.md).
     Run {
         script: PathBuf,
@@ -45,5 +50,6 @@ fn main() -> ExitCode {
         None => doo::window::run(None),
         Some(Cmd::Play { level, screenshot, frames }) => doo::window::run_with(level, doo::window::WindowOptions { screenshot, exit_after_frames: frames }),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
+        Some(Cmd::Validate { files }) => doo::cli::validate(&files),
     }
 }

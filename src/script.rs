@@ -2,7 +2,8 @@
 //! forced dice, an optional mid-phase starting state, commands, and optional expectations.
 //! Format reference: docs/scripts.md. Fields may be added, never renamed.
 
-use crate::level::{CharacterDef, Level};
+use crate::level::CharacterDef;
+use crate::level_file::CheckedLevel;
 use crate::rules::command::Command;
 use crate::rules::fighter::{ConditionInstance, RoundStatus, TempAdjustment};
 use crate::rules::grid::Pos;
@@ -167,7 +168,7 @@ pub fn parse_ron<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Resu
 }
 
 /// Reads a script and the level it names.
-pub fn load(path: &Path) -> Result<(Script, Option<Level>), ScriptError> {
+pub fn load(path: &Path) -> Result<(Script, Option<CheckedLevel>), ScriptError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| ScriptError { file: file.clone(), line: 1, col: 1, message: format!("cannot read: {e}") })?;
     let script: Script = parse_ron(&file, &text)?;
@@ -179,7 +180,14 @@ pub fn load(path: &Path) -> Result<(Script, Option<Level>), ScriptError> {
                 let (line, col) = locate(&text, "level");
                 ScriptError { file: file.clone(), line, col, message: format!("cannot read level '{l}': {e}") }
             })?;
-            Some(parse_ron::<Level>(&lp.display().to_string(), &ltext)?)
+            let lfile = lp.display().to_string();
+            let data = crate::level::RuleData::builtin();
+            let root = crate::level_file::project_root(&lp);
+            let checked = crate::level_file::check(&lfile, &ltext, &data, &root).map_err(|errs| {
+                let e = &errs[0];
+                ScriptError { file: lfile.clone(), line: e.line, col: e.col, message: e.message.clone() }
+            })?;
+            Some(checked)
         }
         None => None,
     };

@@ -57,10 +57,10 @@ pub fn check_free_steps(m: &Match, a: usize, path: &[Pos]) -> RuleResult {
             broken.push(Violation::new("R-FS-10", format!("{} is {} and cannot move, free steps included.", f.name, c.name.to_lowercase())));
         } else if path.is_empty() {
             broken.push(Violation::new("R-FS-3", "Free steps need a path of at least one space."));
-        } else if path.len() as u32 > f.free_steps.allowance {
+        } else if m.board.path_cost(path) > f.free_steps.allowance {
             broken.push(Violation::new(
                 "R-FS-1",
-                format!("{} spaces is more than {}'s free-step allowance of {}.", path.len(), f.name, f.free_steps.allowance),
+                format!("{} spaces of movement (difficult ground counts twice) is more than {}'s free-step allowance of {}.", m.board.path_cost(path), f.name, f.free_steps.allowance),
             ));
         }
     }

@@ -76,6 +76,8 @@ pub enum Tile {
     Pillar,
     /// A gap: no standing in it, can be leapt over (G-42); does not block sight.
     Pit,
+    /// Rubble, mud, brush: walkable, but each space entered counts as two spaces of movement.
+    Difficult,
     /// Stairs or ladder: Climb leads to the same space on floor `to` (R-MOVE-1).
     Stairs { to: u8 },
 }
@@ -83,7 +85,7 @@ pub enum Tile {
 impl Tile {
     /// A figure may stand here.
     pub fn walkable(self) -> bool {
-        matches!(self, Tile::Floor | Tile::DoorOpen | Tile::Stairs { .. })
+        matches!(self, Tile::Floor | Tile::DoorOpen | Tile::Stairs { .. } | Tile::Difficult)
     }
     /// Blocks line of sight (G-04): walls, closed doors, pillars.
     pub fn blocks_sight(self) -> bool {
@@ -111,6 +113,9 @@ pub struct Floor {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 pub struct Board {
     pub floors: Vec<Floor>,
+    /// Explicit stair and ladder links (both ways); otherwise stairs lead to the same space on their floor.
+    #[serde(default)]
+    pub links: Vec<(Pos, Pos)>,
 }
 
 impl Board {
@@ -139,14 +144,16 @@ impl Board {
                 }
             }
         }
-        Ok(Self { floors: out })
+        Ok(Self { floors: out, links: Vec::new() })
     }
 
     /// The default legend: `.` floor, `#` wall, `/` open door, `+` closed door, `L` locked door,
-    /// `O` pillar, `_` pit, `>` stairs up (to the next floor), `<` stairs down (to the previous floor).
+    /// `O` pillar, `_` pit, `~` difficult ground, `>` stairs up (to the next floor), `<` stairs down
+    /// (to the previous floor).
     pub fn legend(c: char) -> Option<Tile> {
         Some(match c {
             '.' => Tile::Floor,
+            '~' => Tile::Difficult,
             '#' => Tile::Wall,
             '/' => Tile::DoorOpen,
             '+' => Tile::DoorClosed,
@@ -165,6 +172,25 @@ impl Board {
             return None;
         }
         f.tiles.get((p.y as u32 * f.width + p.x as u32) as usize).copied()
+    }
+
+    /// Where the stairs or ladder at `p` lead (R-MOVE-1 Climb).
+    pub fn stairs_destination(&self, p: Pos) -> Option<Pos> {
+        let Some(Tile::Stairs { to }) = self.tile(p) else { return None };
+        for &(a, b) in &self.links {
+            if a == p {
+                return Some(b);
+            }
+            if b == p {
+                return Some(a);
+            }
+        }
+        Some(Pos::on(p.x, p.y, to))
+    }
+
+    /// Spaces of movement a path costs: difficult ground counts twice.
+    pub fn path_cost(&self, path: &[Pos]) -> u32 {
+        path.iter().map(|&p| if self.tile(p) == Some(Tile::Difficult) { 2 } else { 1 }).sum()
     }
 
     pub fn walkable(&self, p: Pos) -> bool {

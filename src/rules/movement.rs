@@ -66,18 +66,18 @@ pub fn check_move(m: &Match, a: usize, row: &MovementRow, path: &[Pos], posture:
     }
     let (dest, new_posture, spaces) = match &row.effect {
         MovementEffect::Path => {
-            if path.is_empty() || path.len() as u32 > row.max_spaces {
+            let cost = m.board.path_cost(path);
+            if path.is_empty() || cost > row.max_spaces {
                 let rule = if row.defense_per_ap != 0 || row.defense_flat != 0 { "R-MOVE-3" } else { "R-MOVE-2" };
-                return Err(Violation::new(rule, format!("{name} covers 1 to {} spaces in one opportunity; the path has {}.", row.max_spaces, path.len())));
+                return Err(Violation::new(rule, format!("{name} covers 1 to {} spaces in one opportunity; the path costs {cost} (difficult ground counts twice).", row.max_spaces)));
             }
             check_path(m, a, f.pos, path, "R-MOVE-1")?;
-            (*path.last().unwrap_or(&f.pos), None, path.len() as u32)
+            (*path.last().unwrap_or(&f.pos), None, cost)
         }
         MovementEffect::Climb => {
-            let Some(Tile::Stairs { to }) = m.board.tile(f.pos) else {
+            let Some(dest) = m.board.stairs_destination(f.pos) else {
                 return Err(Violation::new("R-MOVE-1", format!("{name} needs stairs or a ladder under {}.", f.name)));
             };
-            let dest = Pos::on(f.pos.x, f.pos.y, to);
             if path.len() > 1 || path.first().is_some_and(|p| *p != dest) {
                 return Err(Violation::new("R-MOVE-1", format!("These stairs lead to {dest}.")));
             }

@@ -18,6 +18,7 @@ pub mod palette {
     pub const PILLAR: Color = Color::srgb(0.22, 0.21, 0.24);
     pub const PIT: Color = Color::srgb(0.02, 0.02, 0.03);
     pub const STAIRS: Color = Color::srgb(0.45, 0.45, 0.38);
+    pub const DIFFICULT: Color = Color::srgb(0.36, 0.31, 0.22);
     /// Side colours: blue/orange/green/purple are told apart by most colour-blind players,
     /// and every token also carries its side's letter.
     pub const SIDES: [Color; 4] = [Color::srgb(0.20, 0.45, 0.85), Color::srgb(0.90, 0.50, 0.10), Color::srgb(0.25, 0.70, 0.35), Color::srgb(0.60, 0.35, 0.75)];
@@ -60,6 +61,7 @@ fn spawn_board(mut commands: Commands, board: Option<Res<MatchBoard>>) {
                 Tile::Pillar => palette::PILLAR,
                 Tile::Pit => palette::PIT,
                 Tile::Stairs { .. } => palette::STAIRS,
+                Tile::Difficult => palette::DIFFICULT,
             };
             commands.spawn((
                 Name::new(format!("Tile {x},{y}")),

@@ -1,7 +1,7 @@
 //! The game window: the headless match plus a board view, a status panel and screenshots.
 //! (Mouse play, the tilemap and the full UI arrive with the playable-game issue.)
 
-use crate::level::{build_match, Level, RuleData};
+use crate::level::RuleData;
 use crate::rules::Dice;
 use bevy::prelude::*;
 use std::path::PathBuf;
@@ -35,21 +35,17 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{}:1:1: cannot read level: {e}", path.display());
+    let root = crate::level_file::project_root(&path);
+    let checked = match crate::level_file::load(&path, &data, &root) {
+        Ok(c) => c,
+        Err(errs) => {
+            for e in errs {
+                eprintln!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message);
+            }
             return ExitCode::from(2);
         }
     };
-    let lvl: Level = match crate::script::parse_ron(&path.display().to_string(), &text) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let m = match build_match(&data, &lvl.floors, &lvl.characters, lvl.profile.as_deref(), &lvl.options) {
+    let m = match checked.build(&data) {
         Ok(m) => m,
         Err(errs) => {
             for e in errs {
@@ -58,6 +54,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let lvl = &checked.level;
     let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
