@@ -385,6 +385,9 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     if level.floors.is_empty() {
         err(&mut errors, key("floors"), "the level has no floors: give at least one list of map rows");
     }
+    if level.floors.len() > crate::rules::grid::MAX_FLOORS {
+        err(&mut errors, key("floors"), format!("{} floors; the most is {}", level.floors.len(), crate::rules::grid::MAX_FLOORS));
+    }
     let mut floors = Vec::new();
     for (fi, rows) in level.floors.iter().enumerate() {
         let width = rows.first().map_or(0, |r| r.chars().count());

@@ -19,6 +19,9 @@ enum Cmd {
         /// Save a screenshot of the window to this PNG, then quit.
         #[arg(long)]
         screenshot: Option<PathBuf>,
+        /// Frame at which the screenshot is taken (default 30).
+        #[arg(long)]
+        screenshot_frame: Option<u32>,
         /// Quit after this many frames.
         #[arg(long)]
         frames: Option<u32>,
@@ -48,7 +51,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => doo::window::run(None),
-        Some(Cmd::Play { level, screenshot, frames }) => doo::window::run_with(level, doo::window::WindowOptions { screenshot, exit_after_frames: frames }),
+        Some(Cmd::Play { level, screenshot, screenshot_frame, frames }) => doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames }),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
     }

@@ -572,6 +572,9 @@ fn check_incapacitated_idle(t: &Trace) -> Result<usize, String> {
 fn check_condition_classes_counts(t: &Trace) -> Result<(usize, usize), String> {
     let mut tr = Tracker::new(&t.built);
     let (mut at2, mut at3) = (0, 0);
+    // Temporary adjustments per character, as the events tell them.
+    let mut adjustments: BTreeMap<String, Vec<String>> =
+        t.built.fighters.iter().map(|f| (f.id.clone(), f.adjustments.iter().map(|a| format!("{}/{:?}/{}", a.source, a.target, a.value).to_lowercase()).collect())).collect();
     for (b, lines) in t.batches().into_iter().enumerate() {
         // Temporary conditions present when step 2 began, not yet seen removed.
         let mut due: BTreeSet<(String, String)> = BTreeSet::new();
@@ -587,6 +590,21 @@ fn check_condition_classes_counts(t: &Trace) -> Result<(usize, usize), String> {
                     }
                     if step == 3 && !due.is_empty() {
                         return Err(format!("temporary conditions {due:?} survived reset step 2\n{}", t.step_label(b)));
+                    }
+                    if step == 3 {
+                        if let Some((id, left)) = adjustments.iter().find(|(_, v)| !v.is_empty()) {
+                            return Err(format!("{id}'s temporary adjustments {left:?} were not removed at reset step 2\n{}", t.step_label(b)));
+                        }
+                    }
+                }
+                "adjustment_added" => adjustments.entry(actor.clone()).or_default().push(adjustment_key(e)),
+                "adjustment_removed" => {
+                    let v = adjustments.entry(actor.clone()).or_default();
+                    match v.iter().position(|k| *k == adjustment_key(e)) {
+                        Some(k) => {
+                            v.remove(k);
+                        }
+                        None => return Err(format!("{actor} lost an adjustment he did not have: {e}\n{}", t.step_label(b))),
                     }
                 }
                 "condition_removed" => {
@@ -616,7 +634,17 @@ fn check_condition_classes_counts(t: &Trace) -> Result<(usize, usize), String> {
             }
             tr.update(e);
         }
-        if reset_done {
+        // The snapshot shows the state right after the reset only when nothing was applied after
+        // it: the command was refused, or its verdict came before the reset (a command arriving
+        // while a reaction window is open first closes the window, which may end the phase and
+        // run the reset; the command is then checked and applied in the new action phase).
+        let verdict_at = lines.iter().position(|l| l["type"] == "command");
+        let reset_at = lines.iter().position(|l| l["event"] == "reset_step" && l["step"] == 2);
+        let nothing_after = match (verdict_at, reset_at) {
+            (Some(v), Some(r)) => v < r || lines[v]["result"] == "rejected",
+            _ => true,
+        };
+        if reset_done && nothing_after {
             let m = t.after(b);
             for f in &m.fighters {
                 if let Some(c) = f.conditions.iter().find(|c| c.duration == doo::rules::fighter::Duration::Temporary) {
@@ -629,6 +657,10 @@ fn check_condition_classes_counts(t: &Trace) -> Result<(usize, usize), String> {
         }
     }
     Ok((at2, at3))
+}
+
+fn adjustment_key(e: &Value) -> String {
+    format!("{}/{}/{}", s(e, "source"), s(e, "target"), e["value"]).to_lowercase()
 }
 
 fn check_condition_classes(t: &Trace) -> Result<usize, String> {
@@ -706,7 +738,7 @@ proptest! {
     }
 
     #[test] // R-INJ-8, R-INJ-1: the dead never act (no payment, movement, action, reaction, opportunity) and their commands are refused
-    #[ignore = "engine bug: guide_stunned moves a dead stunned ally (\"moved\" event for a dead character, R-INJ-8); see dead_stunned_ally_cannot_be_guided"]
+
     fn dead_characters_never_act(c in case()) {
         run(&c, check_dead_never_act)?;
     }
@@ -857,6 +889,10 @@ fn checks_reject_tampered_traces() {
         let adj = doo::rules::fighter::TempAdjustment { source: "run".into(), target: doo::rules::fighter::AdjTarget::Defense, value: -2, scope: doo::rules::profile::Scope::All };
         t.steps[b].after.fighters[0].adjustments.push(adj);
     }));
+    // 4d. An adjustment that reset step 2 did not remove (by the events).
+    assert!(tamper(&traces, check_condition_classes, |l| l["event"] == "adjustment_removed", |t, b, p| {
+        t.steps[b].lines.remove(p);
+    }));
     // 5. Bleeding applied after reset step 2.
     assert!(tamper(&traces, check_per_turn_at_step_1, |l| l["event"] == "hp_changed" && l["reason"] == "per-turn effects", |t, b, p| {
         let e = t.steps[b].lines.remove(p);
@@ -873,7 +909,7 @@ fn checks_reject_tampered_traces() {
 /// profile LEGACY-2016-EARLY seed 13730923725209905166 (goblin stunned by a blow, killed, then
 /// guided by the shaman).
 #[test] // R-INJ-8, R-INJ-5
-#[ignore = "engine bug: guide_stunned moves a dead stunned ally (R-INJ-8); check_action GuideStunned does not test is_dead"]
+
 fn dead_stunned_ally_cannot_be_guided() {
     let start = r#"(characters: {"shaman": (ap: 3), "goblin": (hp: -7, posture: prone, conditions: [(id: "stunned", duration: persistent, removal_cr: 8), (id: "incapacitated", duration: permanent), (id: "bleeding", duration: persistent)])})"#;
     let mut hm = mid(Some("DOO-2017"), "()", room(5, 4), characters(), start, &[]);

@@ -148,6 +148,12 @@ pub fn check_action(
     }
     check_afford(f, price, name)?;
 
+    // R-INJ-8: the dead are out of play — no action targets them (first aid, guiding, attacks…).
+    if let Some(t) = target {
+        if m.is_dead(t) {
+            return Err(Violation::new("R-INJ-8", format!("{} is dead and out of play.", m.fighters[t].name)));
+        }
+    }
     let mut plan = ActionPlan { row: row.clone(), target, price, item: None, posture: None, pool: None, guide: None, spell: None, critical: None, charge, melee: true, sight: Sight::Clear };
     match &row.effect {
         ActionEffect::Attack { weapon, .. } => {

@@ -101,6 +101,9 @@ impl Tile {
     }
 }
 
+/// Floors a board may have (they are numbered with a `u8`).
+pub const MAX_FLOORS: usize = 64;
+
 /// One map level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Floor {
@@ -121,6 +124,9 @@ pub struct Board {
 impl Board {
     /// Reads rows such as `"#..#"` with the standard legend (see docs/levels.md).
     pub fn from_rows(floors: &[Vec<String>]) -> Result<Self, String> {
+        if floors.len() > MAX_FLOORS {
+            return Err(format!("{} floors; the most is {MAX_FLOORS}", floors.len()));
+        }
         let mut out = Vec::new();
         for (fi, rows) in floors.iter().enumerate() {
             let height = rows.len() as u32;
@@ -140,7 +146,7 @@ impl Board {
         for fi in 0..out.len() {
             for t in out[fi].tiles.iter_mut() {
                 if let Tile::Stairs { to } = t {
-                    *to = if *to == u8::MAX { fi as u8 + 1 } else { (fi as u8).saturating_sub(1) };
+                    *to = if *to == u8::MAX { (fi as u8).saturating_add(1) } else { (fi as u8).saturating_sub(1) };
                 }
             }
         }

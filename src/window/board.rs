@@ -25,7 +25,8 @@ pub mod palette {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, (spawn_camera, spawn_board).chain())
+    app.add_systems(Startup, spawn_camera)
+        .add_systems(Update, (fit_camera, spawn_board).chain().run_if(resource_exists_and_changed::<MatchBoard>).in_set(crate::game::MatchSystems::Present))
         .add_systems(Update, (spawn_tokens, place_tokens).chain().in_set(crate::game::MatchSystems::Present));
 }
 
@@ -41,15 +42,24 @@ pub fn world_of(x: i32, y: i32, board: &MatchBoard) -> Vec3 {
     Vec3::new((x as f32 - (w as f32 - 1.0) / 2.0) * TILE_PX, ((h as f32 - 1.0) / 2.0 - y as f32) * TILE_PX, 0.0)
 }
 
-fn spawn_camera(mut commands: Commands, board: Option<Res<MatchBoard>>) {
-    let (w, h) = board.as_ref().and_then(|b| b.floors.first()).map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
-    // Fit the level into the part of the 1280×720 view right of the status panel.
-    let scale = ((w * TILE_PX) / (1280.0 - PANEL_PX - 60.0)).max((h * TILE_PX) / 660.0).max(0.5);
-    commands.spawn((Name::new("Camera"), Camera2d, Transform::from_xyz(-PANEL_PX / 2.0 * scale, 0.0, 100.0).with_scale(Vec3::splat(scale))));
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Name::new("Camera"), Camera2d, Transform::from_xyz(0.0, 0.0, 100.0)));
 }
 
-fn spawn_board(mut commands: Commands, board: Option<Res<MatchBoard>>) {
-    let Some(board) = board else { return };
+/// Fits the level into the part of the 1280×720 view right of the status panel.
+fn fit_camera(board: Res<MatchBoard>, mut cam: Query<&mut Transform, With<Camera2d>>) {
+    let (w, h) = board.floors.first().map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
+    let scale = ((w * TILE_PX) / (1280.0 - PANEL_PX - 60.0)).max((h * TILE_PX) / 660.0).max(0.5);
+    for mut t in &mut cam {
+        *t = Transform::from_xyz(-PANEL_PX / 2.0 * scale, 0.0, 100.0).with_scale(Vec3::splat(scale));
+    }
+}
+
+/// (Re)builds the tiles whenever a level is put on the board (start, hot reload).
+fn spawn_board(mut commands: Commands, board: Res<MatchBoard>, old: Query<Entity, With<BoardTile>>) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
     let Some(floor) = board.floors.first() else { return };
     for y in 0..floor.height as i32 {
         for x in 0..floor.width as i32 {

@@ -18,10 +18,11 @@ const SCREENSHOT_AFTER_FRAMES: u32 = 30;
 fn capture_and_exit(mut commands: Commands, opts: Res<WindowOptions>, mut frames: ResMut<FrameCount>, mut exit: MessageWriter<AppExit>) {
     frames.0 += 1;
     if let Some(path) = &opts.screenshot {
-        if frames.0 == SCREENSHOT_AFTER_FRAMES {
+        let at = opts.screenshot_frame.unwrap_or(SCREENSHOT_AFTER_FRAMES);
+        if frames.0 == at {
             commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone()));
         }
-        if frames.0 == SCREENSHOT_AFTER_FRAMES + 15 && opts.exit_after_frames.is_none() {
+        if frames.0 == at + 15 && opts.exit_after_frames.is_none() {
             exit.write(AppExit::Success);
         }
     }

@@ -7,22 +7,42 @@ use crate::game::log::MatchLog;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_panel).add_systems(Update, refresh_panel.in_set(crate::game::MatchSystems::Present));
+    app.add_systems(Startup, spawn_panel).add_systems(Update, (refresh_panel, show_reload_error).in_set(crate::game::MatchSystems::Present));
 }
 
 #[derive(Component)]
 struct StatusText;
 
+#[derive(Component)]
+struct ReloadErrorText;
+
+/// Errors of a broken level edit shown on screen; the rest go to the terminal.
+const MAX_ERROR_LINES: usize = 3;
+
 fn spawn_panel(mut commands: Commands) {
     commands
         .spawn((
             Name::new("Status panel"),
-            Node { position_type: PositionType::Absolute, left: Val::Px(12.0), top: Val::Px(12.0), width: Val::Px(super::board::PANEL_PX - 24.0), padding: UiRect::all(Val::Px(10.0)), ..default() },
+            Node { position_type: PositionType::Absolute, left: Val::Px(12.0), top: Val::Px(12.0), width: Val::Px(super::board::PANEL_PX - 24.0), padding: UiRect::all(Val::Px(10.0)), flex_direction: FlexDirection::Column, ..default() },
             BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.65)),
         ))
         .with_children(|p| {
             p.spawn((StatusText, Text::new("…"), TextFont { font_size: FontSize::Px(15.0), ..default() }, TextColor(Color::srgb(0.92, 0.90, 0.85))));
+            p.spawn((ReloadErrorText, Text::new(""), TextFont { font_size: FontSize::Px(14.0), ..default() }, TextColor(Color::srgb(1.0, 0.45, 0.40))));
         });
+}
+
+/// A broken level edit is shown until a good one replaces it.
+fn show_reload_error(watch: Option<Res<super::reload::LevelWatch>>, mut text: Query<&mut Text, With<ReloadErrorText>>) {
+    let Ok(mut t) = text.single_mut() else { return };
+    let s = watch.and_then(|w| w.error.clone()).map(|e| {
+        let lines: Vec<&str> = e.lines().collect();
+        let more = if lines.len() > MAX_ERROR_LINES { format!("\n...and {} more (see the terminal)", lines.len() - MAX_ERROR_LINES) } else { String::new() };
+        format!("\nLevel edit not applied (the previous version keeps playing):\n{}{more}", lines[..lines.len().min(MAX_ERROR_LINES)].join("\n"))
+    }).unwrap_or_default();
+    if t.0 != s {
+        t.0 = s;
+    }
 }
 
 fn refresh_panel(

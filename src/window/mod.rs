@@ -10,6 +10,7 @@ use std::process::ExitCode;
 pub mod board;
 pub mod capture;
 pub mod hud;
+pub mod reload;
 
 pub const DEFAULT_LEVEL: &str = "levels/tutorial.ron";
 pub const WINDOW_TITLE: &str = "Dungeons of Olde";
@@ -18,6 +19,8 @@ pub const WINDOW_TITLE: &str = "Dungeons of Olde";
 #[derive(Resource, Debug, Clone, Default)]
 pub struct WindowOptions {
     pub screenshot: Option<PathBuf>,
+    /// Frame at which the screenshot is taken (default 30).
+    pub screenshot_frame: Option<u32>,
     pub exit_after_frames: Option<u32>,
 }
 
@@ -65,7 +68,8 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     .insert_resource(opts)
     .insert_resource(CurrentLevel { name: lvl.name.clone(), briefing: lvl.briefing.clone() })
     .add_plugins(crate::game::plugin)
-    .add_plugins((board::plugin, hud::plugin, capture::plugin));
+    .add_plugins((board::plugin, hud::plugin, capture::plugin, reload::plugin))
+    .insert_resource(reload::LevelWatch::new(path.clone(), root.clone()));
     crate::game::setup::start_match(app.world_mut(), m, Dice::seeded(seed), false);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
