@@ -200,12 +200,108 @@ pub struct LevelError {
 /// Where things are in the file's text, for pointing at them.
 struct Places<'a> {
     text: &'a str,
+    /// The text with `//` comments blanked out (same byte offsets).
+    code: String,
+    /// The same with string contents blanked too (for finding keys).
+    keys: String,
     rows: Vec<Vec<(usize, usize)>>,
+}
+
+/// Blanks comments (and string contents when `strings`) with spaces, keeping every offset.
+fn mask(text: &str, strings: bool) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let (mut i, mut in_str) = (0, false);
+    while i < b.len() {
+        if in_str {
+            if b[i] == b'\\' {
+                if strings {
+                    out[i] = b' ';
+                    if i + 1 < b.len() && b[i + 1].is_ascii() {
+                        out[i + 1] = b' ';
+                    }
+                }
+                i += 2;
+                continue;
+            }
+            if b[i] == b'"' {
+                in_str = false;
+            } else if strings && b[i].is_ascii() {
+                out[i] = b' ';
+            }
+        } else if b[i] == b'"' {
+            in_str = true;
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                if b[i].is_ascii() {
+                    out[i] = b' ';
+                }
+                i += 1;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
 impl<'a> Places<'a> {
     fn new(text: &'a str) -> Self {
-        Self { text, rows: row_positions(text) }
+        Self { text, code: mask(text, false), keys: mask(text, true), rows: row_positions(text) }
+    }
+
+    /// The field `name:` (outside comments and strings).
+    fn key(&self, name: &str) -> Option<(usize, usize)> {
+        let mut from = 0;
+        while let Some(k) = self.keys[from..].find(name) {
+            let i = from + k;
+            let before_ok = i == 0 || !self.keys.as_bytes()[i - 1].is_ascii_alphanumeric() && self.keys.as_bytes()[i - 1] != b'_';
+            let rest = self.keys[i + name.len()..].trim_start();
+            if before_ok && rest.starts_with(':') {
+                return Some(self.at_offset(i));
+            }
+            from = i + name.len();
+        }
+        None
+    }
+
+    /// The `i`-th entry (its opening bracket) of the list under the field `list`.
+    fn item(&self, list: &str, i: usize) -> (usize, usize) {
+        let Some(start) = self.key(list).map(|(l, c)| self.offset_of(l, c)) else { return (1, 1) };
+        let bytes = self.keys.as_bytes();
+        let (mut depth, mut k) = (0i32, 0usize);
+        for (j, &c) in bytes.iter().enumerate().skip(start) {
+            match c {
+                b'[' | b'(' | b'{' => {
+                    depth += 1;
+                    if depth == 2 {
+                        if k == i {
+                            return self.at_offset(j);
+                        }
+                        k += 1;
+                    }
+                }
+                b']' | b')' | b'}' => {
+                    depth -= 1;
+                    if depth <= 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.at_offset(start)
+    }
+
+    fn offset_of(&self, line: usize, col: usize) -> usize {
+        let mut off = 0;
+        for (n, l) in self.text.split_inclusive('\n').enumerate() {
+            if n + 1 == line {
+                return off + l.char_indices().nth(col - 1).map_or(0, |(b, _)| b);
+            }
+            off += l.len();
+        }
+        off
     }
 
     fn at_offset(&self, off: usize) -> (usize, usize) {
@@ -217,8 +313,8 @@ impl<'a> Places<'a> {
 
     /// The `n`-th occurrence of `needle` (0-based) after the first `after` keyword.
     fn find(&self, after: &str, needle: &str, n: usize) -> Option<(usize, usize)> {
-        let start = self.text.find(after).unwrap_or(0);
-        self.text[start..].match_indices(needle).nth(n).map(|(i, _)| self.at_offset(start + i))
+        let start = if after.is_empty() { 0 } else { self.key(after).map_or(0, |(l, c)| self.offset_of(l, c)) };
+        self.code[start..].match_indices(needle).nth(n).map(|(i, _)| self.at_offset(start + i))
     }
 
     /// The map cell (x, y) of floor f, or the key `floors` when rows cannot be matched.
@@ -228,41 +324,7 @@ impl<'a> Places<'a> {
 
     /// The i-th character entry: its `(` in the `characters` list.
     fn character(&self, i: usize) -> (usize, usize) {
-        let Some(start) = self.text.find("characters") else { return (1, 1) };
-        let bytes = self.text.as_bytes();
-        let (mut depth, mut k, mut in_str) = (0i32, 0usize, false);
-        let mut j = start;
-        while j < bytes.len() {
-            let c = bytes[j];
-            if in_str {
-                if c == b'\\' {
-                    j += 1;
-                } else if c == b'"' {
-                    in_str = false;
-                }
-            } else if c == b'"' {
-                in_str = true;
-            } else if c == b'/' && bytes.get(j + 1) == Some(&b'/') {
-                while j < bytes.len() && bytes[j] != b'\n' {
-                    j += 1;
-                }
-            } else if c == b'[' || c == b'(' || c == b'{' {
-                depth += 1;
-                if depth == 2 && c == b'(' {
-                    if k == i {
-                        return self.at_offset(j);
-                    }
-                    k += 1;
-                }
-            } else if c == b']' || c == b')' || c == b'}' {
-                depth -= 1;
-                if depth <= 0 {
-                    break;
-                }
-            }
-            j += 1;
-        }
-        self.at_offset(start)
+        self.item("characters", i)
     }
 }
 
@@ -344,7 +406,7 @@ pub fn read_template(dir: &Path, name: &str) -> Result<CharacterEntry, String> {
         return Err(format!("template '{name}' is not a plain name (letters, digits, _ and -); templates live in assets/monsters/"));
     }
     let p = dir.join(format!("{name}.ron"));
-    let text = std::fs::read_to_string(&p).map_err(|_| format!("unknown monster template '{name}' (no {})", p.display()))?;
+    let text = std::fs::read_to_string(&p).map_err(|_| format!("unknown monster template '{name}' (no assets/monsters/{name}.ron)"))?;
     parse_ron::<CharacterEntry>(&p.display().to_string(), &text).map_err(|e| format!("template '{name}': {e}"))
 }
 
@@ -372,7 +434,7 @@ fn err(errors: &mut Vec<LevelError>, at: (usize, usize), message: impl Into<Stri
 pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Result<CheckedLevel, Vec<LevelError>> {
     let places = Places::new(text);
     let mut errors = Vec::new();
-    let key = |k: &str| places.find("", k, 0).unwrap_or((1, 1));
+    let key = |k: &str| places.key(k).unwrap_or((1, 1));
     if level.version != LEVEL_VERSION {
         err(&mut errors, key("version"), format!("unsupported level version {} (this game reads version {LEVEL_VERSION})", level.version));
     }
@@ -421,13 +483,16 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         }
         floors.push(out);
     }
-    let mut board = Board::from_rows(&floors).ok();
+    if !level.floor_names.is_empty() && level.floor_names.len() != level.floors.len() {
+        err(&mut errors, key("floor_names"), format!("{} floor names for {} floors", level.floor_names.len(), level.floors.len()));
+    }
+    let mut board = if level.floors.is_empty() { None } else { Board::from_rows(&floors).ok() };
     // Stairs: every stairs tile leads somewhere walkable (explicit links first).
     if let Some(b) = board.as_mut() {
-        for s in &level.stairs {
+        for (k, s) in level.stairs.iter().enumerate() {
             for end in [s.from, s.to] {
                 if !matches!(b.tile(end), Some(Tile::Stairs { .. })) {
-                    err(&mut errors, places.find("stairs", &format!("{}", end.x), 0).unwrap_or(key("stairs")), format!("stairs link: {end} is not a stairs or ladder space"));
+                    err(&mut errors, places.item("stairs", k), format!("stairs link: {end} is not a stairs or ladder space"));
                 }
             }
         }
@@ -438,8 +503,19 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
                     if let Some(Tile::Stairs { to }) = b.tile(p) {
                         let linked = level.stairs.iter().any(|s| s.from == p || s.to == p);
                         let dest = Pos::on(x, y, to);
-                        if !linked && (to as usize >= b.floors.len() || !b.walkable(dest)) {
-                            err(&mut errors, places.cell(p), format!("the stairs at {p} lead nowhere: floor {to} has no walkable space at ({x}, {y}); add a `stairs` link"));
+                        if !linked {
+                            let why = if to as usize == fi {
+                                "there is no floor in that direction".to_string()
+                            } else if to as usize >= b.floors.len() {
+                                format!("there is no floor {to}")
+                            } else if !b.walkable(dest) {
+                                format!("floor {to} has no walkable space at ({x}, {y})")
+                            } else {
+                                String::new()
+                            };
+                            if !why.is_empty() {
+                                err(&mut errors, places.cell(p), format!("the stairs at {p} lead nowhere: {why}; add a `stairs` link"));
+                            }
                         }
                     }
                 }
@@ -515,7 +591,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             if !b.walkable(c.pos) {
                 let what = match b.tile(c.pos) {
                     None => "outside the map".to_string(),
-                    Some(t) => format!("inside a {:?}", t).to_lowercase(),
+                    Some(t) => format!("on {}", tile_name(t)),
                 };
                 err(&mut errors, places.character(*i), format!("character '{}': {} is {what}", c.id, c.pos));
             }
@@ -523,7 +599,8 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
                 err(&mut errors, places.character(*i), format!("character '{}': {} is already taken by '{}' (one figure per space, G-02)", c.id, c.pos, o.id));
             }
             if let Err(es) = build_match(data, &floors, std::slice::from_ref(c), level.profile.as_deref(), &level.options) {
-                for e in es.into_iter().filter(|e| !e.contains("is not a space") && !e.contains("already taken")) {
+                // Map and profile problems are reported once, above.
+                for e in es.into_iter().filter(|e| !e.contains("is not a space") && !e.contains("already taken") && !e.contains("unknown profile")) {
                     err(&mut errors, places.character(*i), e);
                 }
             }
@@ -540,7 +617,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         side_ids.iter().enumerate().map(|(k, s)| SideDef { id: s.clone(), name: None, control: if k == 0 { Control::Human } else { Control::Ai }, player: None }).collect()
     } else {
         for (k, s) in level.sides.iter().enumerate() {
-            let at = places.find("sides", &format!("\"{}\"", s.id), 0).unwrap_or(key("sides"));
+            let at = places.item("sides", k);
             if !chars.iter().any(|(_, c)| c.side == s.id) {
                 err(&mut errors, at, format!("side '{}' has no characters", s.id));
             }
@@ -559,8 +636,8 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         err(&mut errors, key("characters"), "a crisis needs at least two sides");
     }
     // Victory goals: names exist; exits can be reached.
-    for v in &level.victory {
-        let at = places.find("victory", &format!("\"{}\"", v.side), 0).unwrap_or(key("victory"));
+    for (k, v) in level.victory.iter().enumerate() {
+        let at = places.item("victory", k);
         if !sides.iter().any(|s| s.id == v.side) {
             err(&mut errors, at, format!("victory: unknown side '{}'", v.side));
         }
@@ -594,6 +671,21 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     Ok(CheckedLevel { level, characters, floors, sides })
 }
 
+/// A tile as a designer calls it.
+fn tile_name(t: Tile) -> &'static str {
+    match t {
+        Tile::Floor => "floor",
+        Tile::Wall => "a wall",
+        Tile::DoorOpen => "an open door",
+        Tile::DoorClosed => "a closed door",
+        Tile::DoorLocked => "a locked door",
+        Tile::Pillar => "a pillar",
+        Tile::Pit => "a pit",
+        Tile::Difficult => "difficult ground",
+        Tile::Stairs { .. } => "stairs",
+    }
+}
+
 fn spec_char(s: TileSpec) -> char {
     match s {
         TileSpec::Floor => '.',
@@ -611,13 +703,14 @@ fn spec_char(s: TileSpec) -> char {
 
 /// Can a walker get from `a` to `b` (closed doors can be opened; locked ones cannot), using stairs?
 pub fn reachable(board: &Board, a: Pos, b: Pos, links: &[StairDef]) -> bool {
-    let passable = |p: Pos| board.walkable(p) || board.tile(p) == Some(Tile::DoorClosed);
+    // Closed and locked doors block: the rules engine has no action that opens doors yet.
+    let passable = |p: Pos| board.walkable(p);
     let succ = |p: &Pos| -> Vec<Pos> {
         let mut out = Vec::new();
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let q = Pos::on(p.x + dx, p.y + dy, p.floor);
-                if (dx, dy) != (0, 0) && passable(q) && (board.step_geometry(*p, q).is_ok() || board.tile(q) == Some(Tile::DoorClosed)) {
+                if (dx, dy) != (0, 0) && passable(q) && board.step_geometry(*p, q).is_ok() {
                     out.push(q);
                 }
             }

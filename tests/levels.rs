@@ -155,11 +155,8 @@ fn fuzz_seed_is_valid() {
     }
 }
 
-/// Known bug, kept as a reminder: a '>' on floor 255 overflows `fi as u8 + 1` in
-/// `Board::from_rows` (src/rules/grid.rs), so `check` panics instead of reporting a problem.
-/// Remove the `ignore` once fixed.
+/// A '>' on floor 255 once overflowed a u8 in `Board::from_rows`; now many floors are reported.
 #[test]
-#[ignore = "panics: stairs up on floor 255 overflow a u8 in Board::from_rows"]
 fn stairs_up_on_floor_255_do_not_panic() {
     let data = RuleData::builtin();
     let mut floors: Vec<&str> = vec![r#"["."]"#; 255];
@@ -168,7 +165,8 @@ fn stairs_up_on_floor_255_do_not_panic() {
         "Level(version: 1, name: \"x\", floors: [{}], characters: [(id: \"a\", side: \"a\", pos: (0, 0), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5)), (id: \"b\", side: \"b\", pos: (0, 0, 1), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5))])",
         floors.join(",")
     );
-    let _ = check("many.ron", &text, &data, root());
+    let errs = check("many.ron", &text, &data, root()).expect_err("too many floors");
+    assert!(errs.iter().any(|e| e.message.contains("the most is")), "{errs:?}");
 }
 
 #[derive(Clone, Debug)]
