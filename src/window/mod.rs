@@ -2,7 +2,6 @@
 //! (Mouse play, the tilemap and the full UI arrive with the playable-game issue.)
 
 use crate::level::RuleData;
-use crate::rules::Dice;
 use bevy::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,18 +47,19 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let m = match checked.build(&data) {
-        Ok(m) => m,
-        Err(errs) => {
-            for e in errs {
-                eprintln!("{}: {e}", path.display());
-            }
-            return ExitCode::from(2);
+    // The same checks run again when the level asset loads; here they give the exit code.
+    if let Err(errs) = checked.build(&data) {
+        for e in errs {
+            eprintln!("{}: {e}", path.display());
         }
-    };
+        return ExitCode::from(2);
+    }
     let lvl = &checked.level;
-    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let data = std::sync::Arc::new(data);
+    let level_dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_else(|| PathBuf::from("."));
     let mut app = App::new();
+    // The level's folder is an asset source of its own, so levels need not live under assets/.
+    app.register_asset_source(reload::LEVEL_SOURCE, bevy::asset::io::AssetSourceBuilder::platform_default(&level_dir.to_string_lossy(), None));
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), ..default() }),
         ..default()
@@ -68,9 +68,9 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     .insert_resource(opts)
     .insert_resource(CurrentLevel { name: lvl.name.clone(), briefing: lvl.briefing.clone() })
     .add_plugins(crate::game::plugin)
-    .add_plugins((board::plugin, hud::plugin, capture::plugin, reload::plugin))
-    .insert_resource(reload::LevelWatch::new(path.clone(), root.clone()));
-    crate::game::setup::start_match(app.world_mut(), m, Dice::seeded(seed), false);
+    .insert_resource(reload::LevelWatch::new(path.clone(), root.clone(), data.clone()))
+    .register_asset_loader(reload::LevelAssetLoader { data: data.clone(), root: root.clone() })
+    .add_plugins((board::plugin, hud::plugin, capture::plugin, reload::plugin));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),
