@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// Monster AI behaviours a character may name (the monster-AI issue gives them meaning).
+pub const BEHAVIOURS: [&str; 4] = ["brute", "skirmisher", "archer", "coward"];
+
 /// The only format version so far.
 pub const LEVEL_VERSION: u32 = 1;
 /// Caps (issue 4): map size and entity count.
@@ -542,6 +545,11 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             None => e.clone(),
         };
         let label = merged.id.clone().unwrap_or_else(|| format!("#{}", i + 1));
+        if let Some(b) = &merged.behaviour {
+            if !BEHAVIOURS.contains(&b.as_str()) {
+                err(&mut errors, at, format!("character '{label}': unknown behaviour '{b}' (known: {})", BEHAVIOURS.join(", ")));
+            }
+        }
         if let Some(s) = &merged.sprite {
             if !safe_asset_path(s) {
                 err(&mut errors, at, format!("character '{label}': sprite '{s}' must be a relative path inside assets/ (no '..', no absolute paths)"));

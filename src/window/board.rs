@@ -15,6 +15,8 @@ pub mod palette {
     pub const FLOOR: Color = Color::srgb(0.33, 0.30, 0.27);
     pub const WALL: Color = Color::srgb(0.14, 0.12, 0.13);
     pub const DOOR: Color = Color::srgb(0.52, 0.34, 0.16);
+    pub const DOOR_OPEN: Color = Color::srgb(0.66, 0.52, 0.34);
+    pub const DOOR_LOCKED: Color = Color::srgb(0.42, 0.14, 0.12);
     pub const PILLAR: Color = Color::srgb(0.22, 0.21, 0.24);
     pub const PIT: Color = Color::srgb(0.02, 0.02, 0.03);
     pub const STAIRS: Color = Color::srgb(0.45, 0.45, 0.38);
@@ -25,13 +27,47 @@ pub mod palette {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_camera)
-        .add_systems(Update, (fit_camera, spawn_board).chain().run_if(resource_exists_and_changed::<MatchBoard>).in_set(crate::game::MatchSystems::Present))
+    app.init_resource::<ShownFloor>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(Update, switch_floor.in_set(crate::game::MatchSystems::Input))
+        .add_systems(
+            Update,
+            (fit_camera, spawn_board)
+                .chain()
+                .run_if(resource_exists_and_changed::<MatchBoard>.or_else(resource_changed::<ShownFloor>))
+                .in_set(crate::game::MatchSystems::Present),
+        )
+        .add_systems(Update, show_tokens_on_floor.in_set(crate::game::MatchSystems::Present))
         .add_systems(Update, (spawn_tokens, place_tokens).chain().in_set(crate::game::MatchSystems::Present));
 }
 
 #[derive(Component)]
 pub struct BoardTile;
+
+/// The map level on screen (PageUp / PageDown switch it).
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ShownFloor(pub u8);
+
+fn switch_floor(keys: Res<ButtonInput<KeyCode>>, board: Option<Res<MatchBoard>>, mut shown: ResMut<ShownFloor>) {
+    let floors = board.map_or(1, |b| b.floors.len().max(1)) as u8;
+    if keys.just_pressed(KeyCode::PageUp) && shown.0 + 1 < floors {
+        shown.0 += 1;
+    }
+    if keys.just_pressed(KeyCode::PageDown) && shown.0 > 0 {
+        shown.0 -= 1;
+    }
+    if shown.0 >= floors {
+        shown.0 = 0;
+    }
+}
+
+/// Only figures on the floor on screen are drawn.
+fn show_tokens_on_floor(shown: Res<ShownFloor>, mut q: Query<(&GridPos, &mut Visibility), With<Token>>) {
+    for (p, mut v) in &mut q {
+        let want = if p.floor == shown.0 { Visibility::Inherited } else { Visibility::Hidden };
+        v.set_if_neq(want);
+    }
+}
 
 #[derive(Component)]
 pub struct Token;
@@ -47,7 +83,8 @@ fn spawn_camera(mut commands: Commands) {
 }
 
 /// Fits the level into the part of the 1280×720 view right of the status panel.
-fn fit_camera(board: Res<MatchBoard>, mut cam: Query<&mut Transform, With<Camera2d>>) {
+fn fit_camera(board: Option<Res<MatchBoard>>, mut cam: Query<&mut Transform, With<Camera2d>>) {
+    let Some(board) = board else { return };
     let (w, h) = board.floors.first().map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
     let scale = ((w * TILE_PX) / (1280.0 - PANEL_PX - 60.0)).max((h * TILE_PX) / 660.0).max(0.5);
     for mut t in &mut cam {
@@ -56,18 +93,21 @@ fn fit_camera(board: Res<MatchBoard>, mut cam: Query<&mut Transform, With<Camera
 }
 
 /// (Re)builds the tiles whenever a level is put on the board (start, hot reload).
-fn spawn_board(mut commands: Commands, board: Res<MatchBoard>, old: Query<Entity, With<BoardTile>>) {
+fn spawn_board(mut commands: Commands, board: Option<Res<MatchBoard>>, shown: Res<ShownFloor>, old: Query<Entity, With<BoardTile>>) {
+    let Some(board) = board else { return };
     for e in &old {
         commands.entity(e).despawn();
     }
-    let Some(floor) = board.floors.first() else { return };
+    let Some(floor) = board.floors.get(shown.0 as usize) else { return };
     for y in 0..floor.height as i32 {
         for x in 0..floor.width as i32 {
-            let t = board.tile(crate::rules::Pos::new(x, y)).unwrap_or(Tile::Wall);
+            let t = board.tile(crate::rules::Pos::on(x, y, shown.0)).unwrap_or(Tile::Wall);
             let color = match t {
                 Tile::Floor => palette::FLOOR,
                 Tile::Wall => palette::WALL,
-                Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked => palette::DOOR,
+                Tile::DoorOpen => palette::DOOR_OPEN,
+                Tile::DoorClosed => palette::DOOR,
+                Tile::DoorLocked => palette::DOOR_LOCKED,
                 Tile::Pillar => palette::PILLAR,
                 Tile::Pit => palette::PIT,
                 Tile::Stairs { .. } => palette::STAIRS,

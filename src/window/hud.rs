@@ -50,6 +50,8 @@ fn refresh_panel(
     clock: Res<MatchClock>,
     phase: Res<State<CrisisPhase>>,
     log: Res<MatchLog>,
+    board: Option<Res<crate::game::components::MatchBoard>>,
+    floor: Option<Res<super::board::ShownFloor>>,
     chars: Query<(&CharacterId, &Name, &ActionPoints, &FreeSteps, &Vitals)>,
     mut text: Query<&mut Text, With<StatusText>>,
 ) {
@@ -59,6 +61,11 @@ fn refresh_panel(
         s += &format!("{}\n", l.name);
     }
     s += &format!("Turn {}, {:?} phase, round {}\n", clock.turn, phase.get(), clock.round);
+    if let (Some(b), Some(f)) = (board, floor) {
+        if b.floors.len() > 1 {
+            s += &format!("Floor {} of {} (PageUp / PageDown)\n", f.0 + 1, b.floors.len());
+        }
+    }
     let mut rows: Vec<_> = chars.iter().collect();
     rows.sort_by_key(|r| r.0.order);
     if let Some(i) = clock.current {
