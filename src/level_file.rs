@@ -234,6 +234,18 @@ fn mask(text: &str, strings: bool) -> String {
             }
         } else if b[i] == b'"' {
             in_str = true;
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                if b[i].is_ascii() && b[i] != b'\n' {
+                    out[i] = b' ';
+                }
+                i += 1;
+            }
+            for k in i..(i + 2).min(b.len()) {
+                out[k] = b' ';
+            }
+            i += 2;
+            continue;
         } else if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
             while i < b.len() && b[i] != b'\n' {
                 if b[i].is_ascii() {

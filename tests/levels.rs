@@ -232,3 +232,12 @@ proptest! {
         }
     }
 }
+
+/// Field names inside comments (line or block) do not attract error positions.
+#[test]
+fn positions_ignore_comments() {
+    let data = RuleData::builtin();
+    let text = "// version: characters: sides: victory:\n/* version: 9 */\nLevel(\n    version: 2,\n    name: \"x\",\n    floors: [[\"..\"]],\n    characters: [\n        (id: \"a\", side: \"a\", pos: (0, 0), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5)),\n        (id: \"b\", side: \"b\", pos: (1, 0), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5)),\n    ],\n)\n";
+    let errs = check("c.ron", text, &data, root()).expect_err("version 2");
+    assert_eq!((errs[0].line, errs[0].col), (4, 5), "{errs:?}");
+}
