@@ -82,3 +82,66 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
     eprintln!("{} valid, {} invalid", paths.len() - bad, bad);
     if bad == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }
+
+/// `doo simulate`: exit 0 when every game ended without an illegal AI command, 1 otherwise.
+pub fn simulate(path: &Path, seed: u64, games: u32, difficulty: crate::ai::Difficulty, sides: std::collections::BTreeMap<String, crate::ai::Difficulty>) -> ExitCode {
+    let data = match RuleData::load(Path::new(".")) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let root = crate::level_file::project_root(path);
+    let level = match crate::level_file::load(path, &data, &root) {
+        Ok(l) => l,
+        Err(errs) => {
+            for e in errs {
+                eprintln!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message);
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut results = Vec::new();
+    for g in 0..games {
+        let s = seed.wrapping_add(g as u64);
+        let cfg = crate::simulate::ai_for(&level, difficulty, &sides, s);
+        match crate::simulate::play(&data, &level, cfg, s, g) {
+            Ok(r) => {
+                let _ = writeln!(out, "{}", serde_json::to_string(&r).unwrap_or_default());
+                results.push(r);
+            }
+            Err(e) => {
+                eprintln!("{}: game {g}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let mut wins: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    for r in &results {
+        *wins.entry(r.winner.clone().unwrap_or_else(|| "draw".into())).or_default() += 1;
+    }
+    let mut all: Vec<u64> = Vec::new();
+    let rejected: usize = results.iter().map(|r| r.rejected).sum();
+    let unended = results.iter().filter(|r| !r.ended).count();
+    for r in &results {
+        all.push(r.median_decision_us);
+    }
+    all.sort_unstable();
+    let summary = serde_json::json!({
+        "type": "summary",
+        "level": path.display().to_string(),
+        "games": results.len(),
+        "wins": wins,
+        "mean_turns": results.iter().map(|r| r.turns as f64).sum::<f64>() / results.len().max(1) as f64,
+        "rejected_commands": rejected,
+        "unended_games": unended,
+        "median_decision_us": all.get(all.len() / 2).copied().unwrap_or(0),
+        "max_decision_us": results.iter().map(|r| r.max_decision_us).max().unwrap_or(0),
+        "mean_think_ms_per_game": results.iter().map(|r| r.think_ms).sum::<f64>() / results.len().max(1) as f64,
+    });
+    let _ = writeln!(out, "{summary}");
+    if rejected > 0 || unended > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}

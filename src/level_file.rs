@@ -433,6 +433,8 @@ pub struct CheckedLevel {
     /// Rows with custom legend characters translated to the default legend.
     pub floors: Vec<Vec<String>>,
     pub sides: Vec<SideDef>,
+    /// Character id → AI behaviour (from the entry or its template).
+    pub behaviours: BTreeMap<String, String>,
 }
 
 /// Parses and checks a level file's text. Every problem is listed, not just the first.
@@ -544,6 +546,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     let tdir = templates_dir(root);
     let mut chars = Vec::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut behaviours: BTreeMap<String, String> = BTreeMap::new();
     for (i, e) in level.characters.iter().enumerate() {
         let at = places.character(i);
         let merged = match &e.template {
@@ -572,6 +575,9 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             err(&mut errors, at, format!("character '{label}': missing {} (give them here or in a template)", missing.join(", ")));
             continue;
         };
+        if let Some(b) = &merged.behaviour {
+            behaviours.insert(id.clone(), b.clone());
+        }
         if let Some(prev) = seen.insert(id.clone(), i) {
             err(&mut errors, at, format!("character '{id}': the id is already used by character #{}", prev + 1));
         }
@@ -688,7 +694,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         return Err(errors);
     }
     let characters = chars.into_iter().map(|(_, c)| c).collect();
-    Ok(CheckedLevel { level, characters, floors, sides })
+    Ok(CheckedLevel { level, characters, floors, sides, behaviours })
 }
 
 /// A tile as a designer calls it.
@@ -760,6 +766,30 @@ impl CheckedLevel {
         m.board.links = self.level.stairs.iter().map(|s| (s.from, s.to)).collect();
         Ok(m)
     }
+}
+
+/// The side that has won by the level's goals (or, with none, by routing everyone else), if any.
+pub fn winner(level: &CheckedLevel, m: &crate::rules::state::Match) -> Option<String> {
+    let able = |side: &str| (0..m.fighters.len()).any(|i| m.fighters[i].side == side && m.can_act(i));
+    let alive = |id: &str| m.index(id).is_some_and(|i| m.fighters[i].hp > 0);
+    for v in &level.level.victory {
+        let won = match &v.goal {
+            Goal::Rout(s) => !able(s),
+            Goal::ReachExit(exits) => m.fighters.iter().enumerate().any(|(i, f)| f.side == v.side && m.can_act(i) && exits.contains(&f.pos)),
+            Goal::SurviveTurns(n) => m.clock.turn > *n && able(&v.side),
+            Goal::Defeat(c) => !alive(c),
+        };
+        if won {
+            return Some(v.side.clone());
+        }
+    }
+    if level.level.victory.is_empty() || level.level.victory.iter().all(|v| matches!(v.goal, Goal::Rout(_))) {
+        let standing: Vec<&SideDef> = level.sides.iter().filter(|s| able(&s.id)).collect();
+        if standing.len() == 1 {
+            return Some(standing[0].id.clone());
+        }
+    }
+    None
 }
 
 /// Reads and checks a level file.

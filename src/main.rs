@@ -31,6 +31,20 @@ enum Cmd {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// AI against AI without a window: one JSON line per game, then a summary.
+    Simulate {
+        level: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1)]
+        games: u32,
+        /// easy, normal or hard, for every side not named in --side
+        #[arg(long, default_value = "normal")]
+        difficulty: doo::ai::Difficulty,
+        /// Per-side difficulty, e.g. --side heroes=hard --side monsters=easy
+        #[arg(long = "side", value_parser = parse_side)]
+        sides: Vec<(String, doo::ai::Difficulty)>,
+    },
     /// Play a match script headless and print one JSON object per line (docs/scripts.md).
     Run {
         script: PathBuf,
@@ -38,6 +52,11 @@ enum Cmd {
         #[arg(long)]
         check: bool,
     },
+}
+
+fn parse_side(s: &str) -> Result<(String, doo::ai::Difficulty), String> {
+    let (side, d) = s.split_once('=').ok_or_else(|| format!("'{s}': expected side=difficulty"))?;
+    Ok((side.to_string(), d.parse()?))
 }
 
 fn main() -> ExitCode {
@@ -54,5 +73,6 @@ fn main() -> ExitCode {
         Some(Cmd::Play { level, screenshot, screenshot_frame, frames }) => doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames }),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
+        Some(Cmd::Simulate { level, seed, games, difficulty, sides }) => doo::cli::simulate(&level, seed, games, difficulty, sides.into_iter().collect()),
     }
 }

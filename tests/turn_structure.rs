@@ -195,3 +195,16 @@ fn bleeding_in_crisis_time() {
     assert_eq!(hp.len(), 1);
     assert_eq!((hp[0]["from"].as_i64(), hp[0]["to"].as_i64()), (Some(11), Some(10)));
 }
+
+#[test] // G-15: with three sides the crisis goes on while two can still act
+fn three_sides_fight_on() {
+    let a = ch(r#"(id: "a", side: "red", pos: (0, 0), stats: (brawn: 5, finesse: 6, savvy: 5, nerve: 5))"#);
+    let b = ch(r#"(id: "b", side: "blue", pos: (5, 1), stats: (brawn: 5, finesse: 6, savvy: 5, nerve: 5))"#);
+    let c = ch(r#"(id: "c", side: "green", pos: (3, 0), conditions: ["stunned"], stats: (brawn: 5, finesse: 6, savvy: 5, nerve: 5))"#);
+    let mut hm = mid(None, "()", room(6, 2), vec![a, b, c], "(characters: {\"a\": (ap: 1), \"b\": (ap: 2)})", &[2, 2, 2, 2]);
+    ok(&mut hm, r#"pass(actor: "b")"#);
+    ok(&mut hm, r#"pass(actor: "a")"#);
+    let m = hm.snapshot();
+    assert_eq!(m.clock.phase, doo::rules::Phase::Action, "green is out but red and blue fight on");
+    assert!(events(&hm, "crisis_over").is_empty());
+}

@@ -4,6 +4,7 @@
 
 use bevy::prelude::*;
 
+pub mod ai;
 pub mod components;
 pub mod flow;
 pub mod log;
@@ -31,5 +32,5 @@ pub fn plugin(app: &mut App) {
         Update,
         (MatchSystems::Input, MatchSystems::Command, MatchSystems::Validate, MatchSystems::Apply, MatchSystems::Present).chain(),
     );
-    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin));
+    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, ai::plugin));
 }

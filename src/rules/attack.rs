@@ -52,6 +52,11 @@ fn stat_rank(m: &Match, i: usize, s: Stat) -> u32 {
 /// R-ATK-5: the named adjustments to `a`'s Attack check against `t` that do not depend on the
 /// attack action (skill, Brawn deficits, conditions, posture, temporary penalties, range, sight).
 pub fn attack_parts(m: &Match, a: usize, t: usize) -> Parts {
+    attack_parts_from(m, a, m.fighters[a].pos, t)
+}
+
+/// `attack_parts` as if the attacker stood at `at` (previews and the AI).
+pub fn attack_parts_from(m: &Match, a: usize, at: super::grid::Pos, t: usize) -> Parts {
     let f = &m.fighters[a];
     let adv = m.rules.options.conditions_adv;
     let w = m.equipment.wielded(f);
@@ -73,9 +78,9 @@ pub fn attack_parts(m: &Match, a: usize, t: usize) -> Parts {
     parts.push(("posture".into(), posture_attack(f.posture, &w, adv, &m.rules.limits.prone)));
     parts.extend(f.adjustments.iter().filter(|x| x.target == AdjTarget::Attack).map(|x| (x.source.clone(), x.value)));
     let tf = &m.fighters[t];
-    let d = f.pos.distance(tf.pos);
+    let d = at.distance(tf.pos);
     parts.push(("range".into(), super::actions::range_adjustment(&w, d, helpless(m, t), m.tables.range_step, m.tables.adjacent_ranged)));
-    parts.push(("line_of_sight".into(), m.board.line_of_sight(f.pos, tf.pos).attack_adjustment().unwrap_or(0)));
+    parts.push(("line_of_sight".into(), m.board.line_of_sight(at, tf.pos).attack_adjustment().unwrap_or(0)));
     parts
 }
 

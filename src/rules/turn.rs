@@ -333,17 +333,16 @@ pub fn advance(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     Flow::PhaseEnded
 }
 
-/// G-15: a side with no character able to act ends the crisis; returns the winning side if one.
+/// G-15: the crisis is over when at most one side still has a character able to act (with two
+/// sides: when one side has none; with more, the others fight on). Returns the winner, if any.
 pub fn crisis_over(m: &Match) -> Option<Option<String>> {
     let mut sides: Vec<&str> = m.fighters.iter().map(|f| f.side.as_str()).collect();
     sides.sort();
     sides.dedup();
-    if sides.len() < 2 {
-        return Some(sides.first().map(|s| s.to_string()));
-    }
     let able: Vec<&str> = sides.iter().copied().filter(|s| (0..m.fighters.len()).any(|i| m.fighters[i].side == *s && m.can_act(i))).collect();
-    if able.len() < sides.len() {
-        return Some(if able.len() == 1 { Some(able[0].to_string()) } else { None });
+    match able.len() {
+        0 => Some(None),
+        1 => Some(Some(able[0].to_string())),
+        _ => None,
     }
-    None
 }

@@ -1,0 +1,425 @@
+//! The monster wrangler: chooses `Command`s for AI-controlled characters. Plain Rust over the
+//! rules' `Match`; every candidate is checked with `engine::validate` before it is returned, so
+//! the AI goes through exactly the validation a human does.
+//!
+//! A decision plans the whole opportunity — free steps, one movement, one action — scores it
+//! with the outcome odds of the dice model, and returns its first command; the next call plans
+//! again from the new state. Difficulties: easy (greedy, forgetful: ignores free steps and
+//! reactions, noisy), normal (evaluates every reachable position and action, weighs the Defense
+//! it gives up), hard (also weighs the enemies' answer next round).
+
+pub mod odds;
+
+use crate::rules::actions::is_attack;
+use crate::rules::command::Command;
+use crate::rules::dice::Dice;
+use crate::rules::engine;
+use crate::rules::equipment::{Stat, Wielded};
+use crate::rules::fighter::Pool;
+use crate::rules::grid::{Pos, Sight};
+use crate::rules::profile::{ActionEffect, ActionRow, MovementEffect, Posture, ReactionEffect, ReactionKind};
+use crate::rules::state::{Match, Window};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Difficulty {
+    Easy,
+    #[default]
+    Normal,
+    Hard,
+}
+
+impl std::str::FromStr for Difficulty {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "easy" => Ok(Difficulty::Easy),
+            "normal" => Ok(Difficulty::Normal),
+            "hard" => Ok(Difficulty::Hard),
+            _ => Err(format!("unknown difficulty '{s}' (easy, normal, hard)")),
+        }
+    }
+}
+
+/// How a monster template fights (level `behaviour`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Behaviour {
+    #[default]
+    Brute,
+    Skirmisher,
+    Archer,
+    Coward,
+}
+
+impl Behaviour {
+    pub fn parse(s: Option<&str>) -> Self {
+        match s {
+            Some("skirmisher") => Behaviour::Skirmisher,
+            Some("archer") => Behaviour::Archer,
+            Some("coward") => Behaviour::Coward,
+            _ => Behaviour::Brute,
+        }
+    }
+}
+
+/// Who the AI plays and how.
+#[derive(Clone, Debug, Default)]
+pub struct AiConfig {
+    pub sides: BTreeMap<String, Difficulty>,
+    pub behaviours: BTreeMap<String, Behaviour>,
+    pub seed: u64,
+}
+
+impl AiConfig {
+    pub fn controls(&self, m: &Match, i: usize) -> Option<Difficulty> {
+        self.sides.get(&m.fighters[i].side).copied()
+    }
+    fn behaviour(&self, m: &Match, i: usize) -> Behaviour {
+        self.behaviours.get(&m.fighters[i].id).copied().unwrap_or_default()
+    }
+}
+
+/// Which AI-controlled character must decide now, if any.
+pub fn who_decides(m: &Match, cfg: &AiConfig) -> Option<usize> {
+    if let Some(p) = &m.pending {
+        if p.window.is_some() {
+            return cfg.controls(m, p.defender).map(|_| p.defender);
+        }
+    }
+    let c = m.clock.current?;
+    cfg.controls(m, c).map(|_| c)
+}
+
+/// The next command for character `a` (the opportunity holder or a window's defender).
+pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
+    let diff = cfg.controls(m, a).unwrap_or_default();
+    let id = m.fighters[a].id.clone();
+    if let Some(p) = &m.pending {
+        if p.window.is_some() && p.defender == a {
+            return react(m, a, diff).unwrap_or(Command::Decline { actor: id });
+        }
+    }
+    let plans = plan_opportunity(m, a, cfg, diff);
+    for plan in plans {
+        if let Some(first) = first_valid_command(m, a, &plan) {
+            return first;
+        }
+    }
+    Command::End { actor: id }
+}
+
+/// A whole opportunity: optional free-step path, optional movement, optional action.
+#[derive(Clone, Debug)]
+struct Plan {
+    free: Vec<Pos>,
+    movement: Option<(String, Vec<Pos>, Option<Posture>)>,
+    action: Option<Command>,
+    score: f64,
+}
+
+/// Checks the plan step by step on a copy of the match and returns its first command.
+fn first_valid_command(m: &Match, a: usize, plan: &Plan) -> Option<Command> {
+    let f = &m.fighters[a];
+    let mut cmds = Vec::new();
+    if !plan.free.is_empty() {
+        cmds.push(Command::FreeSteps { actor: f.id.clone(), path: plan.free.clone() });
+    }
+    if let Some((mv, path, posture)) = &plan.movement {
+        cmds.push(Command::Move { actor: f.id.clone(), movement: mv.clone(), path: path.clone(), posture: *posture, tumble: false });
+    }
+    if let Some(act) = &plan.action {
+        cmds.push(act.clone());
+    }
+    if cmds.is_empty() {
+        return Some(if f.opp.anything() { Command::End { actor: f.id.clone() } } else { Command::Pass { actor: f.id.clone() } });
+    }
+    // Only movement and free steps are applied on the copy (they throw no dice).
+    let mut sim = m.clone();
+    let mut dice = Dice::seeded(0);
+    let mut ev = Vec::new();
+    for (k, c) in cmds.iter().enumerate() {
+        let plan = engine::validate(&sim, c).ok()?;
+        if k + 1 < cmds.len() {
+            engine::apply(&mut sim, plan, &mut dice, &mut ev);
+            if sim.clock.current != Some(a) {
+                return None;
+            }
+        }
+    }
+    cmds.into_iter().next()
+}
+
+/// Spaces reachable by single legal steps from `from`, up to `max_cost` spaces of movement, with
+/// the path to each (first found). Enemies block; allies may be passed but not ended on.
+fn reachable(m: &Match, a: usize, from: Pos, max_cost: u32) -> BTreeMap<Pos, Vec<Pos>> {
+    let mut out = BTreeMap::new();
+    out.insert(from, Vec::new());
+    let mut queue = VecDeque::from([(from, Vec::<Pos>::new(), 0u32)]);
+    while let Some((p, path, cost)) = queue.pop_front() {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if (dx, dy) == (0, 0) {
+                    continue;
+                }
+                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+                let c = cost + m.board.path_cost(&[q]);
+                if c > max_cost || out.contains_key(&q) || m.board.step_geometry(p, q).is_err() {
+                    continue;
+                }
+                if let Some(o) = m.occupant(q) {
+                    if m.enemies(a, o) && m.fighters[o].hp > 0 {
+                        continue;
+                    }
+                }
+                let mut np = path.clone();
+                np.push(q);
+                out.insert(q, np.clone());
+                queue.push_back((q, np, c));
+            }
+        }
+    }
+    // cannot end on another figure
+    out.retain(|p, _| m.occupant(*p).is_none_or(|o| o == a));
+    out
+}
+
+fn stat_rank(m: &Match, i: usize, s: Stat) -> u32 {
+    let f = &m.fighters[i];
+    match s {
+        Stat::Brawn => f.stats.brawn,
+        Stat::Finesse => m.equipment.finesse_rank(f),
+        Stat::Savvy => f.stats.savvy,
+        Stat::Nerve => f.stats.nerve,
+    }
+}
+
+/// Expected damage of an attack by `a` standing at `at` on `t` with an attack row's adjustments.
+fn attack_value(m: &Match, a: usize, at: Pos, t: usize, atk_adj: i32, dmg_adj: i32) -> f64 {
+    let mm = m;
+    let w = mm.equipment.wielded(&mm.fighters[a]);
+    let stat = w.check_stat();
+    let adj = crate::rules::turn::sum(&crate::rules::attack::attack_parts_from(mm, a, at, t)) + atk_adj;
+    let p_hit = if crate::rules::defense::helpless(&mm, t) {
+        odds::hit_chance((stat_rank(&mm, a, stat), adj), None, mm.rules.limits.helpless_defense_cr)
+    } else {
+        let dadj = crate::rules::defense::defense_adjustment(&mm, t, w.is_melee(), false);
+        odds::hit_chance((stat_rank(&mm, a, stat), adj), Some((mm.equipment.finesse_rank(&mm.fighters[t]), dadj)), 0)
+    };
+    let explode = mm.rules.options.damage_explodes;
+    let (n, rank) = match &w {
+        Wielded::Melee(x, _) => (x.damage.0, x.damage.1),
+        Wielded::Ranged(x) => (x.damage.0, x.damage.1),
+        Wielded::Unarmed => (1, mm.fighters[a].stats.brawn),
+    };
+    let mut dmg = n as f64 * odds::die_mean(rank, explode) + dmg_adj as f64 - crate::rules::attack::weapon_deficit(&mm, a) as f64;
+    if matches!(w, Wielded::Unarmed) {
+        dmg = dmg / 2.0 + 0.5;
+    }
+    let armor = mm.fighters[t].loadout.armor.as_deref().and_then(|x| mm.equipment.armor(x)).map_or(0, |x| x.reduction) as f64;
+    p_hit * (dmg - armor).max(0.5)
+}
+
+/// How much enemies can hurt `a` standing at `at` next round (hard), or how many can reach it.
+fn threat(m: &Match, a: usize, at: Pos, diff: Difficulty) -> f64 {
+    let mut total = 0.0;
+    for (e, f) in m.fighters.iter().enumerate() {
+        if !m.enemies(a, e) || !m.can_act(e) || m.is_dead(e) {
+            continue;
+        }
+        let d = f.pos.distance(at);
+        let w = m.equipment.wielded(f);
+        let reach = match &w {
+            Wielded::Ranged(r) => r.range * 2,
+            _ => 1 + f.free_steps.allowance + 3,
+        };
+        if d <= reach {
+            total += match diff {
+                Difficulty::Hard => attack_value(m, e, if w.is_melee() { at } else { f.pos }, a, 0, 0).max(0.5),
+                _ => 1.0,
+            };
+        }
+    }
+    total
+}
+
+fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Vec<Plan> {
+    let f = &m.fighters[a];
+    let behaviour = cfg.behaviour(m, a);
+    let ap = f.ap.current;
+    let mut plans: Vec<Plan> = Vec::new();
+    // Standing up comes first (R-MOVE-7: no moving while down).
+    if f.posture != Posture::Standing && f.opp.movement.is_none() && f.opp.action.is_none() {
+        for row in &m.rules.movements {
+            if let MovementEffect::Rise { from } = &row.effect {
+                if from.contains(&f.posture) {
+                    plans.push(Plan { free: vec![], movement: Some((row.id.clone(), vec![], None)), action: None, score: 50.0 });
+                }
+            }
+        }
+    }
+    let hurt = f.hp * 2 <= f.max_hp;
+    // Potion when hurt (Use Item: X/Only decided by AP_start).
+    if hurt && f.opp.action.is_none() && f.loadout.items.iter().any(|i| m.equipment.item(i).is_some_and(|x| x.heals.is_some())) {
+        let act = Command::Action { actor: f.id.clone(), action: "use_item".into(), target: None, item: None, posture: None, pool: None, instruction: None, spell: None, critical: None };
+        plans.push(Plan { free: vec![], movement: None, action: Some(act), score: 6.0 + (f.max_hp - f.hp) as f64 * 0.5 });
+    }
+    // Positions: free steps first (easy forgets them half the time), then one movement.
+    let use_free = f.free_steps.available && !f.opp.free_steps && f.opp.movement.is_none() && f.opp.action.is_none() && f.ap.current >= 1 && !(diff == Difficulty::Easy && noise(cfg.seed, m, a, 99) < 0.5);
+    let fs_region = if use_free { reachable(m, a, f.pos, f.free_steps.allowance) } else { BTreeMap::from([(f.pos, Vec::new())]) };
+    let cap = m.rules.limits.opportunity_ap_cap;
+    let can_move = f.opp.movement.is_none() && f.opp.action.is_none() && f.posture == Posture::Standing;
+    // (position) → (free path, movement, AP, Defense penalty)
+    let mut spots: BTreeMap<Pos, (Vec<Pos>, Option<(String, Vec<Pos>)>, u32, i32)> = BTreeMap::new();
+    let budget = ap.min(cap.saturating_sub(f.opp.spent));
+    for (p0, free) in &fs_region {
+        let better = |e: &(Vec<Pos>, Option<(String, Vec<Pos>)>, u32, i32), ap: u32, pen: i32| (ap, -pen) < (e.2, -e.3);
+        let cand = (free.clone(), None, 0, 0);
+        if spots.get(p0).is_none_or(|e| better(e, 0, 0)) {
+            spots.insert(*p0, cand);
+        }
+        if !can_move || budget == 0 {
+            continue;
+        }
+        for row in &m.rules.movements {
+            if !matches!(row.effect, MovementEffect::Path) {
+                continue;
+            }
+            let run = row.defense_per_ap != 0 || row.defense_flat != 0;
+            let max = row.max_spaces.min(if run { budget * 2 } else { budget });
+            for (q, path) in reachable(m, a, *p0, max) {
+                if path.is_empty() {
+                    continue;
+                }
+                let spaces = m.board.path_cost(&path);
+                let cost = if run { spaces.div_ceil(2) } else { spaces };
+                let pen = if run { crate::rules::movement::run_defense(m, row, cost) } else { 0 };
+                if spots.get(&q).is_none_or(|e| better(e, cost, pen)) {
+                    spots.insert(q, (free.clone(), Some((row.id.clone(), path)), cost, pen));
+                }
+            }
+        }
+    }
+    let enemies: Vec<usize> = (0..m.fighters.len()).filter(|&e| m.enemies(a, e) && !m.is_dead(e) && m.fighters[e].hp > 0).collect();
+    let nearest = |p: Pos| enemies.iter().map(|&e| m.fighters[e].pos.distance(p)).min().unwrap_or(0);
+    let w = m.equipment.wielded(f);
+    let attack_rows: Vec<&ActionRow> = m.rules.actions.iter().filter(|r| is_attack(r)).collect();
+    let retreat = behaviour == Behaviour::Coward && hurt || f.hp * 4 <= f.max_hp && !f.mook;
+    for (pos, (free, mv, cost, pen)) in &spots {
+        let movement = mv.as_ref().map(|(id, path)| (id.clone(), path.clone(), None));
+        let exposure = if diff == Difficulty::Easy { 0.0 } else { threat(m, a, *pos, diff) };
+        // Attacks from here.
+        if f.opp.action.is_none() && !retreat {
+            for &t in &enemies {
+                let d = m.fighters[t].pos.distance(*pos);
+                if !w.reaches(d) || m.board.line_of_sight(*pos, m.fighters[t].pos) == Sight::None {
+                    continue;
+                }
+                for row in &attack_rows {
+                    let ActionEffect::Attack { attack, damage, .. } = row.effect else { continue };
+                    let ev = attack_value(m, a, *pos, t, attack, damage);
+                    let focus = 1.0 + 0.6 * (1.0 - m.fighters[t].hp.max(0) as f64 / m.fighters[t].max_hp.max(1) as f64);
+                    let kill = if ev * 1.3 >= m.fighters[t].hp as f64 { 2.0 } else { 0.0 };
+                    let defense_given = (row.defense + pen) as f64; // negative
+                    let mut score = ev * focus + kill + defense_given.min(0.0) * 0.35 * exposure - *cost as f64 * 0.05;
+                    if diff == Difficulty::Easy {
+                        score = ev + noise(cfg.seed, m, a, t as u64 * 31 + row.id.len() as u64) * 1.5;
+                    }
+                    let act = Command::Action { actor: f.id.clone(), action: row.id.clone(), target: Some(m.fighters[t].id.clone()), item: None, posture: None, pool: None, instruction: None, spell: None, critical: None };
+                    plans.push(Plan { free: free.clone(), movement: movement.clone(), action: Some(act), score: 3.0 + score });
+                }
+                // Spells at enemies.
+                for sp in &f.spells {
+                    let Some(s) = m.spells.get(sp) else { continue };
+                    let pool_ok = match s.tradition {
+                        crate::rules::fighter::Caster::Divine => f.fp >= s.cost,
+                        _ => f.mp >= s.cost,
+                    };
+                    if !pool_ok || d > s.range || matches!(s.effect, crate::rules::spells::SpellEffect::Heal { .. }) {
+                        continue;
+                    }
+                    let value = match &s.effect {
+                        crate::rules::spells::SpellEffect::Bolt { damage } => 0.55 * (damage.0 as f64 * odds::die_mean(damage.1, true)),
+                        _ => if m.equipment.wielded(&m.fighters[t]).is_melee() && d > 1 { 2.0 } else { 0.5 },
+                    };
+                    let act = Command::Action { actor: f.id.clone(), action: "cast_spell".into(), target: Some(m.fighters[t].id.clone()), item: None, posture: None, pool: None, instruction: None, spell: Some(sp.clone()), critical: None };
+                    plans.push(Plan { free: free.clone(), movement: movement.clone(), action: Some(act), score: 3.0 + value - exposure * 0.1 });
+                }
+            }
+        }
+        // Moving without an action: approach, keep range, or retreat.
+        if f.opp.action.is_none() && (mv.is_some() || !free.is_empty()) {
+            let dist = nearest(*pos) as f64;
+            let here = nearest(f.pos) as f64;
+            let score = if retreat {
+                1.0 + (dist - here) * 0.8
+            } else if matches!(w, Wielded::Ranged(_)) || behaviour == Behaviour::Archer {
+                let ideal = match &w {
+                    Wielded::Ranged(r) => r.range.max(2) as f64,
+                    _ => 1.0,
+                };
+                1.0 - (dist - ideal).abs() * 0.3
+            } else {
+                0.5 + (here - dist) * 0.4 - *cost as f64 * 0.05
+            };
+            plans.push(Plan { free: free.clone(), movement: movement.clone(), action: None, score: score - exposure * 0.05 });
+        }
+    }
+    // Healing a wounded ally.
+    for sp in &f.spells {
+        let Some(s) = m.spells.get(sp) else { continue };
+        if !matches!(s.effect, crate::rules::spells::SpellEffect::Heal { .. }) || f.fp < s.cost || f.opp.action.is_some() {
+            continue;
+        }
+        for (i, o) in m.fighters.iter().enumerate() {
+            if m.enemies(a, i) || m.is_dead(i) || o.hp * 2 > o.max_hp || o.pos.distance(f.pos) > s.range {
+                continue;
+            }
+            let act = Command::Action { actor: f.id.clone(), action: "cast_spell".into(), target: Some(o.id.clone()), item: None, posture: None, pool: Some(Pool::Faith), instruction: None, spell: Some(sp.clone()), critical: None };
+            plans.push(Plan { free: vec![], movement: None, action: Some(act), score: 4.0 + (o.max_hp - o.hp) as f64 * 0.3 });
+        }
+    }
+    // Waiting: keep AP for a later round (skirmishers wait for the enemy to come closer).
+    let wait_score = if behaviour == Behaviour::Skirmisher && diff != Difficulty::Easy && !f.opp.anything() { 0.6 } else { 0.0 };
+    plans.push(Plan { free: vec![], movement: None, action: None, score: wait_score });
+    plans.sort_by(|x, y| y.score.partial_cmp(&x.score).unwrap_or(std::cmp::Ordering::Equal));
+    plans.truncate(24);
+    plans
+}
+
+/// A reflex or response when one is open (easy never reacts).
+fn react(m: &Match, a: usize, diff: Difficulty) -> Option<Command> {
+    if diff == Difficulty::Easy {
+        return None;
+    }
+    let p = m.pending.as_ref()?;
+    let kind = if p.window == Some(Window::Reflex) { ReactionKind::Reflex } else { ReactionKind::Response };
+    let opts = crate::rules::reactions::options(m, a, p, kind);
+    let f = &m.fighters[a];
+    let incoming = attack_value(m, p.attacker, m.fighters[p.attacker].pos, a, p.attack_adj, p.damage_adj);
+    let mut best: Option<(f64, String)> = None;
+    for id in opts {
+        let Some(row) = m.rules.reaction(&id) else { continue };
+        let value = match row.effect {
+            ReactionEffect::Parry | ReactionEffect::ShieldBlock => incoming * 0.5 - row.cost as f64 * 0.3,
+            ReactionEffect::Counterattack => attack_value(m, a, f.pos, p.attacker, row.attack, 0) * 0.5 - row.cost as f64 * 0.3,
+            ReactionEffect::Riposte => attack_value(m, a, f.pos, p.attacker, row.attack - p.damage_dealt, 0) - row.cost as f64 * 0.3,
+        };
+        if value > 0.2 && best.as_ref().is_none_or(|b| value > b.0) {
+            best = Some((value, id));
+        }
+    }
+    let (_, id) = best?;
+    let cmd = if kind == ReactionKind::Reflex { Command::Reflex { actor: f.id.clone(), reflex: id } } else { Command::Respond { actor: f.id.clone(), response: id } };
+    engine::validate(m, &cmd).ok().map(|_| cmd)
+}
+
+/// Deterministic noise in [0, 1) from the seed and the match state (easy AI, no dice consumed).
+fn noise(seed: u64, m: &Match, a: usize, salt: u64) -> f64 {
+    let mut x = seed ^ (m.clock.turn as u64) << 40 ^ (m.clock.round as u64) << 24 ^ (a as u64) << 8 ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    (x % 10_000) as f64 / 10_000.0
+}

@@ -1,0 +1,56 @@
+//! AI-controlled sides: when an AI character must decide (its opportunity, or a reaction window
+//! against it), the monster wrangler picks a `Command` and issues it like any other input.
+
+use super::components::MatchView;
+use super::flow::FlowStatus;
+use super::pipeline::{CheckedCommand, CommandQueue, IssueCommand};
+use crate::ai::{decide, who_decides, AiConfig};
+use bevy::prelude::*;
+use std::time::Instant;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<AiStats>().add_systems(Update, drive_ai.in_set(super::MatchSystems::Input));
+}
+
+/// Which sides the AI plays; absent: none. `pace_secs` spaces its moves out in the window.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct AiControl {
+    pub config: AiConfig,
+    pub pace_secs: f32,
+    pub waited: f32,
+}
+
+/// Thinking time per decision, in microseconds.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct AiStats {
+    pub decisions_us: Vec<u64>,
+}
+
+fn drive_ai(
+    ai: Option<ResMut<AiControl>>,
+    time: Res<Time>,
+    status: Res<FlowStatus>,
+    q: Res<CommandQueue>,
+    checked: Res<CheckedCommand>,
+    view: MatchView,
+    mut stats: ResMut<AiStats>,
+    mut out: MessageWriter<IssueCommand>,
+) {
+    let Some(mut ai) = ai else { return };
+    if !status.awaiting || status.over || !q.queue.is_empty() || checked.current.is_some() {
+        return;
+    }
+    let Some((m, _)) = view.load() else { return };
+    let Some(a) = who_decides(&m, &ai.config) else { return };
+    if ai.pace_secs > 0.0 {
+        ai.waited += time.delta_secs();
+        if ai.waited < ai.pace_secs {
+            return;
+        }
+        ai.waited = 0.0;
+    }
+    let start = Instant::now();
+    let cmd = decide(&m, a, &ai.config);
+    stats.decisions_us.push(start.elapsed().as_micros() as u64);
+    out.write(IssueCommand(cmd));
+}

@@ -1,0 +1,84 @@
+//! `doo simulate <level> --seed N --games K`: AI against AI without a window, through the same
+//! headless app and command pipeline as everything else. One JSON line per game, then a summary.
+
+use crate::ai::{AiConfig, Behaviour, Difficulty};
+use crate::game::ai::{AiControl, AiStats};
+use crate::headless::HeadlessMatch;
+use crate::level::RuleData;
+use crate::level_file::{winner, CheckedLevel};
+use crate::rules::Dice;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Games stop here if nobody has won (a draw).
+pub const MAX_TURNS: u32 = 40;
+/// Frames allowed per game before it is called stuck (an engine or AI bug).
+const MAX_FRAMES: usize = 200_000;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GameResult {
+    pub game: u32,
+    pub seed: u64,
+    pub winner: Option<String>,
+    pub turns: u32,
+    pub ended: bool,
+    pub commands: usize,
+    pub rejected: usize,
+    pub decisions: usize,
+    pub think_ms: f64,
+    pub median_decision_us: u64,
+    pub max_decision_us: u64,
+    pub wall_ms: f64,
+}
+
+/// The AI configuration for a level: every side played by the AI at `difficulty` unless `per_side` says otherwise.
+pub fn ai_for(level: &CheckedLevel, difficulty: Difficulty, per_side: &BTreeMap<String, Difficulty>, seed: u64) -> AiConfig {
+    AiConfig {
+        sides: level.sides.iter().map(|s| (s.id.clone(), per_side.get(&s.id).copied().unwrap_or(difficulty))).collect(),
+        behaviours: level.behaviours.iter().map(|(id, b)| (id.clone(), Behaviour::parse(Some(b)))).collect(),
+        seed,
+    }
+}
+
+/// Plays one game AI against AI.
+pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, game: u32) -> Result<GameResult, String> {
+    let t0 = Instant::now();
+    let m = level.build(data).map_err(|e| e.join("; "))?;
+    let mut hm = HeadlessMatch::new(m, Dice::seeded(seed), false);
+    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0 });
+    let mut win = None;
+    let mut frames = 0;
+    let mut turns = 0;
+    while frames < MAX_FRAMES {
+        hm.app.update();
+        frames += 1;
+        if frames % 8 == 0 || hm.status().over {
+            let m = hm.snapshot();
+            turns = m.clock.turn;
+            win = winner(level, &m);
+            if win.is_some() || hm.status().over || m.clock.turn > MAX_TURNS {
+                break;
+            }
+        }
+    }
+    let lines = hm.lines();
+    let commands = lines.iter().filter(|l| l["type"] == "command").count();
+    let rejected = lines.iter().filter(|l| l["type"] == "command" && l["result"] == "rejected").count();
+    let mut times = hm.app.world().resource::<AiStats>().decisions_us.clone();
+    times.sort_unstable();
+    Ok(GameResult {
+        game,
+        seed,
+        winner: win.clone(),
+        turns,
+        ended: win.is_some() || hm.status().over || turns > MAX_TURNS,
+        commands,
+        rejected,
+        decisions: times.len(),
+        think_ms: times.iter().sum::<u64>() as f64 / 1000.0,
+        median_decision_us: times.get(times.len() / 2).copied().unwrap_or(0),
+        max_decision_us: times.last().copied().unwrap_or(0),
+        wall_ms: t0.elapsed().as_secs_f64() * 1000.0,
+    })
+}
