@@ -25,6 +25,9 @@ enum Cmd {
         /// Quit after this many frames.
         #[arg(long)]
         frames: Option<u32>,
+        /// Let the AI play every side (watch a match).
+        #[arg(long)]
+        watch: bool,
     },
     /// Check level files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
     Validate {
@@ -70,7 +73,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => doo::window::run(None),
-        Some(Cmd::Play { level, screenshot, screenshot_frame, frames }) => doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames }),
+        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch }) => doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch }),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
         Some(Cmd::Simulate { level, seed, games, difficulty, sides }) => doo::cli::simulate(&level, seed, games, difficulty, sides.into_iter().collect()),

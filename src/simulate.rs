@@ -37,8 +37,24 @@ pub fn ai_for(level: &CheckedLevel, difficulty: Difficulty, per_side: &BTreeMap<
     AiConfig {
         sides: level.sides.iter().map(|s| (s.id.clone(), per_side.get(&s.id).copied().unwrap_or(difficulty))).collect(),
         behaviours: level.behaviours.iter().map(|(id, b)| (id.clone(), Behaviour::parse(Some(b)))).collect(),
+        exits: level
+            .level
+            .victory
+            .iter()
+            .filter_map(|v| match &v.goal {
+                crate::level_file::Goal::ReachExit(e) => Some((v.side.clone(), e.clone())),
+                _ => None,
+            })
+            .collect(),
         seed,
     }
+}
+
+/// The AI for the sides a level marks `control: ai` (the window's default).
+pub fn ai_for_ai_sides(level: &CheckedLevel, difficulty: Difficulty, seed: u64) -> AiConfig {
+    let mut cfg = ai_for(level, difficulty, &BTreeMap::new(), seed);
+    cfg.sides.retain(|s, _| level.sides.iter().any(|d| &d.id == s && d.control == crate::level_file::Control::Ai));
+    cfg
 }
 
 /// Plays one game AI against AI.

@@ -69,6 +69,8 @@ impl Behaviour {
 pub struct AiConfig {
     pub sides: BTreeMap<String, Difficulty>,
     pub behaviours: BTreeMap<String, Behaviour>,
+    /// Spaces a side wins by reaching (the level's ReachExit goals).
+    pub exits: BTreeMap<String, Vec<Pos>>,
     pub seed: u64,
 }
 
@@ -244,6 +246,42 @@ fn threat(m: &Match, a: usize, at: Pos, diff: Difficulty) -> f64 {
     total
 }
 
+/// Steps from every space to the nearest of `goals` (8-way, stairs and links included).
+fn distance_field(m: &Match, goals: &[Pos]) -> BTreeMap<Pos, u32> {
+    let mut dist: BTreeMap<Pos, u32> = goals.iter().map(|g| (*g, 0)).collect();
+    let mut queue: VecDeque<Pos> = goals.iter().copied().collect();
+    while let Some(p) = queue.pop_front() {
+        let d = dist[&p];
+        let mut next = Vec::new();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+                if (dx, dy) != (0, 0) && m.board.step_geometry(q, p).is_ok() && m.board.walkable(q) {
+                    next.push(q);
+                }
+            }
+        }
+        // stairs whose destination is p lead here too
+        for (fi, f) in m.board.floors.iter().enumerate() {
+            for y in 0..f.height as i32 {
+                for x in 0..f.width as i32 {
+                    let q = Pos::on(x, y, fi as u8);
+                    if m.board.stairs_destination(q) == Some(p) {
+                        next.push(q);
+                    }
+                }
+            }
+        }
+        for q in next {
+            if !dist.contains_key(&q) {
+                dist.insert(q, d + 1);
+                queue.push_back(q);
+            }
+        }
+    }
+    dist
+}
+
 fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Vec<Plan> {
     let f = &m.fighters[a];
     let behaviour = cfg.behaviour(m, a);
@@ -306,6 +344,18 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
     let w = m.equipment.wielded(f);
     let attack_rows: Vec<&ActionRow> = m.rules.actions.iter().filter(|r| is_attack(r)).collect();
     let retreat = behaviour == Behaviour::Coward && hurt || f.hp * 4 <= f.max_hp && !f.mook;
+    // A side that wins by reaching an exit heads for it (easy forgets).
+    let exit_field = cfg.exits.get(&f.side).filter(|e| !e.is_empty() && diff != Difficulty::Easy).map(|e| distance_field(m, e));
+    let to_exit = |p: Pos| exit_field.as_ref().and_then(|d| d.get(&p).copied());
+    if let (Some(here), true) = (to_exit(f.pos), can_move) {
+        if let Some(dest) = m.board.stairs_destination(f.pos).filter(|_| matches!(m.board.tile(f.pos), Some(crate::rules::grid::Tile::Stairs { .. }))) {
+            if to_exit(dest).is_some_and(|d| d < here) {
+                if let Some(row) = m.rules.movements.iter().find(|r| matches!(r.effect, MovementEffect::Climb)) {
+                    plans.push(Plan { free: vec![], movement: Some((row.id.clone(), vec![], None)), action: None, score: 20.0 });
+                }
+            }
+        }
+    }
     for (pos, (free, mv, cost, pen)) in &spots {
         let movement = mv.as_ref().map(|(id, path)| (id.clone(), path.clone(), None));
         let exposure = if diff == Difficulty::Easy { 0.0 } else { threat(m, a, *pos, diff) };
@@ -352,7 +402,9 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
         if f.opp.action.is_none() && (mv.is_some() || !free.is_empty()) {
             let dist = nearest(*pos) as f64;
             let here = nearest(f.pos) as f64;
-            let score = if retreat {
+            let score = if let (Some(before), Some(after)) = (to_exit(f.pos), to_exit(*pos)) {
+                4.0 + (before as f64 - after as f64) * 1.5 - *cost as f64 * 0.05
+            } else if retreat {
                 1.0 + (dist - here) * 0.8
             } else if matches!(w, Wielded::Ranged(_)) || behaviour == Behaviour::Archer {
                 let ideal = match &w {

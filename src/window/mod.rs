@@ -21,6 +21,8 @@ pub struct WindowOptions {
     /// Frame at which the screenshot is taken (default 30).
     pub screenshot_frame: Option<u32>,
     pub exit_after_frames: Option<u32>,
+    /// Every side played by the AI (watch a match).
+    pub watch: bool,
 }
 
 /// Opens the window on `level` (default level when `None`).

@@ -15,13 +15,15 @@ use std::time::SystemTime;
 
 /// The asset source that holds the level being played (its folder).
 pub const LEVEL_SOURCE: &str = "level";
+/// Seconds between two AI commands in the window, so a person can follow them (Space skips).
+pub const AI_PACE_SECS: f32 = 0.4;
 /// How often the level file's modification time is looked at.
 const WATCH_INTERVAL_SECS: f32 = 0.5;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_asset::<LevelAsset>()
         .add_systems(Startup, request_level)
-        .add_systems(Update, (reload_changed_level, start_loaded_level).chain().in_set(crate::game::MatchSystems::Input));
+        .add_systems(Update, (reload_changed_level, start_loaded_level, toggle_ai_pace).chain().in_set(crate::game::MatchSystems::Input));
 }
 
 /// A checked level, ready to play.
@@ -97,6 +99,15 @@ impl LevelWatch {
     }
 }
 
+/// Space: watch the AI's moves at a readable pace, or skip through them.
+fn toggle_ai_pace(keys: Res<ButtonInput<KeyCode>>, ai: Option<ResMut<crate::game::ai::AiControl>>) {
+    if let Some(mut ai) = ai {
+        if keys.just_pressed(KeyCode::Space) {
+            ai.pace_secs = if ai.pace_secs > 0.0 { 0.0 } else { AI_PACE_SECS };
+        }
+    }
+}
+
 fn request_level(server: Res<AssetServer>, mut watch: ResMut<LevelWatch>) {
     watch.handle = Some(server.load(watch.asset_path()));
 }
@@ -119,6 +130,7 @@ fn start_loaded_level(
     mut loaded: MessageReader<AssetEvent<LevelAsset>>,
     mut failed: MessageReader<AssetLoadFailedEvent<LevelAsset>>,
     levels: Res<Assets<LevelAsset>>,
+    opts: Res<super::WindowOptions>,
     mut watch: ResMut<LevelWatch>,
 ) {
     let Some(handle) = watch.handle.clone() else { return };
@@ -149,6 +161,16 @@ fn start_loaded_level(
         }
         watch.started = true;
         watch.error = None;
+        let seed_ai = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+        commands.insert_resource(crate::game::ai::AiControl {
+            config: if opts.watch {
+                crate::simulate::ai_for(&level.checked, crate::ai::Difficulty::Normal, &Default::default(), seed_ai)
+            } else {
+                crate::simulate::ai_for_ai_sides(&level.checked, crate::ai::Difficulty::Normal, seed_ai)
+            },
+            pace_secs: AI_PACE_SECS,
+            waited: 0.0,
+        });
         commands.insert_resource(CurrentLevel { name: level.checked.level.name.clone(), briefing: level.checked.level.briefing.clone() });
         let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         commands.queue(move |world: &mut World| crate::game::setup::start_match(world, m, crate::rules::Dice::seeded(seed), false));
