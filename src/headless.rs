@@ -71,6 +71,11 @@ impl HeadlessMatch {
         view.load().map(|(m, _)| m).expect("a match is running")
     }
 
+    /// The turn number, without copying the whole match.
+    pub fn snapshot_turn(&self) -> u32 {
+        self.app.world().resource::<crate::game::components::MatchClock>().turn
+    }
+
     pub fn status(&self) -> FlowStatus {
         *self.app.world().resource::<FlowStatus>()
     }

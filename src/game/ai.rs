@@ -20,10 +20,11 @@ pub struct AiControl {
     pub waited: f32,
 }
 
-/// Thinking time per decision, in microseconds.
+/// Thinking time per decision, in microseconds, with the deciding side and turn.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct AiStats {
     pub decisions_us: Vec<u64>,
+    pub by_side: Vec<(String, u32, u64)>,
 }
 
 fn drive_ai(
@@ -51,6 +52,8 @@ fn drive_ai(
     }
     let start = Instant::now();
     let cmd = decide(&m, a, &ai.config);
-    stats.decisions_us.push(start.elapsed().as_micros() as u64);
+    let us = start.elapsed().as_micros() as u64;
+    stats.decisions_us.push(us);
+    stats.by_side.push((m.fighters[a].side.clone(), m.clock.turn, us));
     out.write(IssueCommand(cmd));
 }
