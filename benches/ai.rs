@@ -25,7 +25,7 @@ fn main() {
     for y in 1..h - 1 {
         let mut r = String::from("#");
         for x in 1..w - 1 {
-            r.push(if x % 7 == 0 && y % 5 == 0 { 'O' } else { '.' });
+            r.push(if x % 7 == 0 && y % 5 == 0 && x < 15 { 'O' } else { '.' });
         }
         r.push('#');
         rows.push(r);

@@ -224,11 +224,11 @@ pub fn build_match(
         return Err(errors);
     }
     Ok(Match {
-        rules,
-        conditions: data.conditions.clone(),
-        equipment: data.equipment.clone(),
-        tables: data.tables.clone(),
-        spells: data.spells.clone(),
+        rules: std::sync::Arc::new(rules),
+        conditions: std::sync::Arc::new(data.conditions.clone()),
+        equipment: std::sync::Arc::new(data.equipment.clone()),
+        tables: std::sync::Arc::new(data.tables.clone()),
+        spells: std::sync::Arc::new(data.spells.clone()),
         board,
         fighters,
         clock: Clock::default(),

@@ -112,6 +112,9 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
     Command::End { actor: id }
 }
 
+/// Candidates checked against the rules per decision, best first.
+const MAX_PLANS: usize = 24;
+
 /// A whole opportunity: optional free-step path, optional movement, optional action.
 #[derive(Clone, Debug)]
 struct Plan {
@@ -119,6 +122,21 @@ struct Plan {
     movement: Option<(String, Vec<Pos>, Option<Posture>)>,
     action: Option<Command>,
     score: f64,
+}
+
+/// A scored candidate before its commands are built (most are never built).
+#[derive(Clone, Copy, Debug)]
+struct Light {
+    score: f64,
+    spot: Pos,
+    what: What,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum What {
+    Attack { target: usize, row: usize },
+    Spell { target: usize, spell: usize },
+    Move,
 }
 
 /// Checks the plan step by step on a copy of the match and returns its first command.
@@ -153,37 +171,52 @@ fn first_valid_command(m: &Match, a: usize, plan: &Plan) -> Option<Command> {
     cmds.into_iter().next()
 }
 
-/// Spaces reachable by single legal steps from `from`, up to `max_cost` spaces of movement, with
-/// the path to each (first found). Enemies block; allies may be passed but not ended on.
-fn reachable(m: &Match, a: usize, from: Pos, max_cost: u32) -> BTreeMap<Pos, Vec<Pos>> {
-    let mut out = BTreeMap::new();
-    out.insert(from, Vec::new());
-    let mut queue = VecDeque::from([(from, Vec::<Pos>::new(), 0u32)]);
-    while let Some((p, path, cost)) = queue.pop_front() {
+/// Who stands where (living figures), for the searches below.
+fn occupancy(m: &Match) -> std::collections::HashMap<Pos, usize> {
+    (0..m.fighters.len()).filter(|&i| !m.is_dead(i)).map(|i| (m.fighters[i].pos, i)).collect()
+}
+
+/// Spaces reachable by single legal steps from any of `sources` (each with the free-step path
+/// that led there), up to `max_cost` spaces of movement: final space → (free path, movement
+/// path). Enemies block; allies may be passed but not ended on.
+fn reachable_from(m: &Match, a: usize, occ: &std::collections::HashMap<Pos, usize>, sources: &[(Pos, Vec<Pos>)], max_cost: u32) -> BTreeMap<Pos, (Vec<Pos>, Vec<Pos>)> {
+    let mut out: BTreeMap<Pos, (Vec<Pos>, Vec<Pos>)> = BTreeMap::new();
+    let mut queue = VecDeque::new();
+    for (p, free) in sources {
+        if !out.contains_key(p) {
+            out.insert(*p, (free.clone(), Vec::new()));
+            queue.push_back((*p, 0u32));
+        }
+    }
+    while let Some((p, cost)) = queue.pop_front() {
+        let (free, path) = out[&p].clone();
         for dy in -1..=1 {
             for dx in -1..=1 {
                 if (dx, dy) == (0, 0) {
                     continue;
                 }
                 let q = Pos::on(p.x + dx, p.y + dy, p.floor);
-                let c = cost + m.board.path_cost(&[q]);
-                if c > max_cost || out.contains_key(&q) || m.board.step_geometry(p, q).is_err() {
+                if out.contains_key(&q) {
                     continue;
                 }
-                if let Some(o) = m.occupant(q) {
-                    if m.enemies(a, o) && m.fighters[o].hp > 0 {
+                let c = cost + m.board.path_cost(&[q]);
+                if c > max_cost || m.board.step_geometry(p, q).is_err() {
+                    continue;
+                }
+                if let Some(&o) = occ.get(&q) {
+                    if o != a && m.enemies(a, o) && m.fighters[o].hp > 0 {
                         continue;
                     }
                 }
                 let mut np = path.clone();
                 np.push(q);
-                out.insert(q, np.clone());
-                queue.push_back((q, np, c));
+                out.insert(q, (free.clone(), np));
+                queue.push_back((q, c));
             }
         }
     }
     // cannot end on another figure
-    out.retain(|p, _| m.occupant(*p).is_none_or(|o| o == a));
+    out.retain(|p, _| occ.get(p).is_none_or(|&o| o == a));
     out
 }
 
@@ -197,30 +230,51 @@ fn stat_rank(m: &Match, i: usize, s: Stat) -> u32 {
     }
 }
 
+/// Everything about an attack by `a` standing at `at` on `t` that does not depend on the attack
+/// action: dice ranks, adjustments, the defender's check, damage and armor.
+struct AttackContext {
+    rank: u32,
+    adj: i32,
+    defense: Option<(u32, i32)>,
+    helpless_cr: i32,
+    damage: f64,
+    armor: f64,
+}
+
+impl AttackContext {
+    fn new(m: &Match, a: usize, at: Pos, t: usize) -> Self {
+        let w = m.equipment.wielded(&m.fighters[a]);
+        let stat = w.check_stat();
+        let adj = crate::rules::turn::sum(&crate::rules::attack::attack_parts_from(m, a, at, t));
+        let defense = if crate::rules::defense::helpless(m, t) {
+            None
+        } else {
+            Some((m.equipment.finesse_rank(&m.fighters[t]), crate::rules::defense::defense_adjustment(m, t, w.is_melee(), false)))
+        };
+        let explode = m.rules.options.damage_explodes;
+        let (n, rank) = match &w {
+            Wielded::Melee(x, _) => (x.damage.0, x.damage.1),
+            Wielded::Ranged(x) => (x.damage.0, x.damage.1),
+            Wielded::Unarmed => (1, m.fighters[a].stats.brawn),
+        };
+        let mut damage = n as f64 * odds::die_mean(rank, explode) - crate::rules::attack::weapon_deficit(m, a) as f64;
+        if matches!(w, Wielded::Unarmed) {
+            damage = damage / 2.0 + 0.5;
+        }
+        let armor = m.fighters[t].loadout.armor.as_deref().and_then(|x| m.equipment.armor(x)).map_or(0, |x| x.reduction) as f64;
+        Self { rank: stat_rank(m, a, stat), adj, defense, helpless_cr: m.rules.limits.helpless_defense_cr, damage, armor }
+    }
+
+    /// Expected damage with an attack action's own adjustments.
+    fn value(&self, atk_adj: i32, dmg_adj: i32) -> f64 {
+        let p = odds::hit_chance((self.rank, self.adj + atk_adj), self.defense, self.helpless_cr);
+        p * (self.damage + dmg_adj as f64 - self.armor).max(0.5)
+    }
+}
+
 /// Expected damage of an attack by `a` standing at `at` on `t` with an attack row's adjustments.
 fn attack_value(m: &Match, a: usize, at: Pos, t: usize, atk_adj: i32, dmg_adj: i32) -> f64 {
-    let mm = m;
-    let w = mm.equipment.wielded(&mm.fighters[a]);
-    let stat = w.check_stat();
-    let adj = crate::rules::turn::sum(&crate::rules::attack::attack_parts_from(mm, a, at, t)) + atk_adj;
-    let p_hit = if crate::rules::defense::helpless(&mm, t) {
-        odds::hit_chance((stat_rank(&mm, a, stat), adj), None, mm.rules.limits.helpless_defense_cr)
-    } else {
-        let dadj = crate::rules::defense::defense_adjustment(&mm, t, w.is_melee(), false);
-        odds::hit_chance((stat_rank(&mm, a, stat), adj), Some((mm.equipment.finesse_rank(&mm.fighters[t]), dadj)), 0)
-    };
-    let explode = mm.rules.options.damage_explodes;
-    let (n, rank) = match &w {
-        Wielded::Melee(x, _) => (x.damage.0, x.damage.1),
-        Wielded::Ranged(x) => (x.damage.0, x.damage.1),
-        Wielded::Unarmed => (1, mm.fighters[a].stats.brawn),
-    };
-    let mut dmg = n as f64 * odds::die_mean(rank, explode) + dmg_adj as f64 - crate::rules::attack::weapon_deficit(&mm, a) as f64;
-    if matches!(w, Wielded::Unarmed) {
-        dmg = dmg / 2.0 + 0.5;
-    }
-    let armor = mm.fighters[t].loadout.armor.as_deref().and_then(|x| mm.equipment.armor(x)).map_or(0, |x| x.reduction) as f64;
-    p_hit * (dmg - armor).max(0.5)
+    AttackContext::new(m, a, at, t).value(atk_adj, dmg_adj)
 }
 
 /// How much enemies can hurt `a` standing at `at` next round (hard), or how many can reach it.
@@ -305,28 +359,32 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
     }
     // Positions: free steps first (easy forgets them half the time), then one movement.
     let use_free = f.free_steps.available && !f.opp.free_steps && f.opp.movement.is_none() && f.opp.action.is_none() && f.ap.current >= 1 && !(diff == Difficulty::Easy && noise(cfg.seed, m, a, 99) < 0.5);
-    let fs_region = if use_free { reachable(m, a, f.pos, f.free_steps.allowance) } else { BTreeMap::from([(f.pos, Vec::new())]) };
+    let occ = occupancy(m);
+    let fs_region: BTreeMap<Pos, Vec<Pos>> = if use_free {
+        reachable_from(m, a, &occ, &[(f.pos, Vec::new())], f.free_steps.allowance).into_iter().map(|(p, (_, path))| (p, path)).collect()
+    } else {
+        BTreeMap::from([(f.pos, Vec::new())])
+    };
     let cap = m.rules.limits.opportunity_ap_cap;
     let can_move = f.opp.movement.is_none() && f.opp.action.is_none() && f.posture == Posture::Standing;
     // (position) → (free path, movement, AP, Defense penalty)
     let mut spots: BTreeMap<Pos, (Vec<Pos>, Option<(String, Vec<Pos>)>, u32, i32)> = BTreeMap::new();
     let budget = ap.min(cap.saturating_sub(f.opp.spent));
+    let better = |e: &(Vec<Pos>, Option<(String, Vec<Pos>)>, u32, i32), ap: u32, pen: i32| (ap, -pen) < (e.2, -e.3);
     for (p0, free) in &fs_region {
-        let better = |e: &(Vec<Pos>, Option<(String, Vec<Pos>)>, u32, i32), ap: u32, pen: i32| (ap, -pen) < (e.2, -e.3);
-        let cand = (free.clone(), None, 0, 0);
         if spots.get(p0).is_none_or(|e| better(e, 0, 0)) {
-            spots.insert(*p0, cand);
+            spots.insert(*p0, (free.clone(), None, 0, 0));
         }
-        if !can_move || budget == 0 {
-            continue;
-        }
+    }
+    if can_move && budget > 0 {
+        let sources: Vec<(Pos, Vec<Pos>)> = fs_region.iter().map(|(p, free)| (*p, free.clone())).collect();
         for row in &m.rules.movements {
             if !matches!(row.effect, MovementEffect::Path) {
                 continue;
             }
             let run = row.defense_per_ap != 0 || row.defense_flat != 0;
             let max = row.max_spaces.min(if run { budget * 2 } else { budget });
-            for (q, path) in reachable(m, a, *p0, max) {
+            for (q, (free, path)) in reachable_from(m, a, &occ, &sources, max) {
                 if path.is_empty() {
                     continue;
                 }
@@ -334,7 +392,7 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
                 let cost = if run { spaces.div_ceil(2) } else { spaces };
                 let pen = if run { crate::rules::movement::run_defense(m, row, cost) } else { 0 };
                 if spots.get(&q).is_none_or(|e| better(e, cost, pen)) {
-                    spots.insert(q, (free.clone(), Some((row.id.clone(), path)), cost, pen));
+                    spots.insert(q, (free, Some((row.id.clone(), path)), cost, pen));
                 }
             }
         }
@@ -356,8 +414,8 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
             }
         }
     }
+    let mut light: Vec<Light> = Vec::new();
     for (pos, (free, mv, cost, pen)) in &spots {
-        let movement = mv.as_ref().map(|(id, path)| (id.clone(), path.clone(), None));
         let exposure = if diff == Difficulty::Easy { 0.0 } else { threat(m, a, *pos, diff) };
         // Attacks from here.
         if f.opp.action.is_none() && !retreat {
@@ -366,9 +424,10 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
                 if !w.reaches(d) || m.board.line_of_sight(*pos, m.fighters[t].pos) == Sight::None {
                     continue;
                 }
-                for row in &attack_rows {
+                let ctx = AttackContext::new(m, a, *pos, t);
+                for (ri, row) in attack_rows.iter().enumerate() {
                     let ActionEffect::Attack { attack, damage, .. } = row.effect else { continue };
-                    let ev = attack_value(m, a, *pos, t, attack, damage);
+                    let ev = ctx.value(attack, damage);
                     let focus = 1.0 + 0.6 * (1.0 - m.fighters[t].hp.max(0) as f64 / m.fighters[t].max_hp.max(1) as f64);
                     let kill = if ev * 1.3 >= m.fighters[t].hp as f64 { 2.0 } else { 0.0 };
                     let defense_given = (row.defense + pen) as f64; // negative
@@ -376,11 +435,10 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
                     if diff == Difficulty::Easy {
                         score = ev + noise(cfg.seed, m, a, t as u64 * 31 + row.id.len() as u64) * 1.5;
                     }
-                    let act = Command::Action { actor: f.id.clone(), action: row.id.clone(), target: Some(m.fighters[t].id.clone()), item: None, posture: None, pool: None, instruction: None, spell: None, critical: None };
-                    plans.push(Plan { free: free.clone(), movement: movement.clone(), action: Some(act), score: 3.0 + score });
+                    light.push(Light { score: 3.0 + score, spot: *pos, what: What::Attack { target: t, row: ri } });
                 }
                 // Spells at enemies.
-                for sp in &f.spells {
+                for (si, sp) in f.spells.iter().enumerate() {
                     let Some(s) = m.spells.get(sp) else { continue };
                     let pool_ok = match s.tradition {
                         crate::rules::fighter::Caster::Divine => f.fp >= s.cost,
@@ -393,8 +451,7 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
                         crate::rules::spells::SpellEffect::Bolt { damage } => 0.55 * (damage.0 as f64 * odds::die_mean(damage.1, true)),
                         _ => if m.equipment.wielded(&m.fighters[t]).is_melee() && d > 1 { 2.0 } else { 0.5 },
                     };
-                    let act = Command::Action { actor: f.id.clone(), action: "cast_spell".into(), target: Some(m.fighters[t].id.clone()), item: None, posture: None, pool: None, instruction: None, spell: Some(sp.clone()), critical: None };
-                    plans.push(Plan { free: free.clone(), movement: movement.clone(), action: Some(act), score: 3.0 + value - exposure * 0.1 });
+                    light.push(Light { score: 3.0 + value - exposure * 0.1, spot: *pos, what: What::Spell { target: t, spell: si } });
                 }
             }
         }
@@ -415,8 +472,40 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
             } else {
                 0.5 + (here - dist) * 0.4 - *cost as f64 * 0.05
             };
-            plans.push(Plan { free: free.clone(), movement: movement.clone(), action: None, score: score - exposure * 0.05 });
+            light.push(Light { score: score - exposure * 0.05, spot: *pos, what: What::Move });
         }
+    }
+    // Build commands for the best few only.
+    light.sort_by(|x, y| y.score.partial_cmp(&x.score).unwrap_or(std::cmp::Ordering::Equal));
+    for l in light.into_iter().take(MAX_PLANS) {
+        let Some((free, mv, _, _)) = spots.get(&l.spot) else { continue };
+        let movement = mv.as_ref().map(|(id, path)| (id.clone(), path.clone(), None));
+        let action = match l.what {
+            What::Attack { target, row } => Some(Command::Action {
+                actor: f.id.clone(),
+                action: attack_rows[row].id.clone(),
+                target: Some(m.fighters[target].id.clone()),
+                item: None,
+                posture: None,
+                pool: None,
+                instruction: None,
+                spell: None,
+                critical: None,
+            }),
+            What::Spell { target, spell } => Some(Command::Action {
+                actor: f.id.clone(),
+                action: "cast_spell".into(),
+                target: Some(m.fighters[target].id.clone()),
+                item: None,
+                posture: None,
+                pool: None,
+                instruction: None,
+                spell: Some(f.spells[spell].clone()),
+                critical: None,
+            }),
+            What::Move => None,
+        };
+        plans.push(Plan { free: free.clone(), movement, action, score: l.score });
     }
     // Healing a wounded ally.
     for sp in &f.spells {
@@ -436,7 +525,7 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
     let wait_score = if behaviour == Behaviour::Skirmisher && diff != Difficulty::Easy && !f.opp.anything() { 0.6 } else { 0.0 };
     plans.push(Plan { free: vec![], movement: None, action: None, score: wait_score });
     plans.sort_by(|x, y| y.score.partial_cmp(&x.score).unwrap_or(std::cmp::Ordering::Equal));
-    plans.truncate(24);
+    plans.truncate(MAX_PLANS);
     plans
 }
 

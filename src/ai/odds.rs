@@ -54,6 +54,19 @@ pub fn check_distribution(rank: u32) -> std::sync::Arc<Vec<f64>> {
 /// P(attack ≥ defense): the attacker's check (rank, adjustment) against the defender's, or
 /// against a fixed CR when the defender makes no check (R-ATK-4, R-ATK-6: ties hit).
 pub fn hit_chance(attack: (u32, i32), defense: Option<(u32, i32)>, fixed_cr: i32) -> f64 {
+    thread_local! {
+        static MEMO: std::cell::RefCell<HashMap<((u32, i32), Option<(u32, i32)>, i32), f64>> = std::cell::RefCell::new(HashMap::new());
+    }
+    let key = (attack, defense, fixed_cr);
+    if let Some(p) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return p;
+    }
+    let p = hit_chance_uncached(attack, defense, fixed_cr);
+    MEMO.with(|m| m.borrow_mut().insert(key, p));
+    p
+}
+
+fn hit_chance_uncached(attack: (u32, i32), defense: Option<(u32, i32)>, fixed_cr: i32) -> f64 {
     let a = check_distribution(attack.0);
     let mut cdf_def = vec![0.0; 2 * MAX_TOTAL + 64];
     match defense {

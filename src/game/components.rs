@@ -83,11 +83,11 @@ pub struct CharacterSheet {
 /// The ruleset in force, with its tables.
 #[derive(Resource, Debug, Clone)]
 pub struct MatchRules {
-    pub rules: Ruleset,
-    pub conditions: ConditionBook,
-    pub equipment: EquipmentBook,
-    pub tables: crate::rules::tables::TableBook,
-    pub spells: crate::rules::spells::SpellBook,
+    pub rules: std::sync::Arc<Ruleset>,
+    pub conditions: std::sync::Arc<ConditionBook>,
+    pub equipment: std::sync::Arc<EquipmentBook>,
+    pub tables: std::sync::Arc<crate::rules::tables::TableBook>,
+    pub spells: std::sync::Arc<crate::rules::spells::SpellBook>,
 }
 
 #[derive(Resource, Debug, Clone, Deref, DerefMut)]

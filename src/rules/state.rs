@@ -8,6 +8,7 @@ use super::grid::Board;
 use super::profile::Ruleset;
 use super::tables::TableBook;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
 #[serde(rename_all = "snake_case")]
@@ -69,11 +70,12 @@ pub struct PendingAttack {
 /// Everything the rule functions read.
 #[derive(Clone, Debug)]
 pub struct Match {
-    pub rules: Ruleset,
-    pub conditions: ConditionBook,
-    pub equipment: EquipmentBook,
-    pub tables: TableBook,
-    pub spells: super::spells::SpellBook,
+    /// Read-only tables, shared: copying a match copies only its state.
+    pub rules: Arc<Ruleset>,
+    pub conditions: Arc<ConditionBook>,
+    pub equipment: Arc<EquipmentBook>,
+    pub tables: Arc<TableBook>,
+    pub spells: Arc<super::spells::SpellBook>,
     pub board: Board,
     pub fighters: Vec<Fighter>,
     pub clock: Clock,
