@@ -336,6 +336,21 @@ fn distance_field(m: &Match, goals: &[Pos]) -> BTreeMap<Pos, u32> {
     dist
 }
 
+/// Enemies (able to act, with a melee weapon) that could strike `at` in their next opportunity:
+/// within their free steps plus their affordable steps plus one.
+fn melee_dangers(m: &Match, a: usize, at: Pos) -> usize {
+    (0..m.fighters.len())
+        .filter(|&e| m.enemies(a, e) && m.can_act(e) && !m.is_dead(e))
+        .filter(|&e| {
+            let f = &m.fighters[e];
+            let w = m.equipment.wielded(f);
+            let reach = if w.is_melee() { 1 } else { 0 };
+            let steps = f.ap.current.min(2) + if f.free_steps.available { f.free_steps.allowance } else { 0 };
+            reach > 0 && f.pos.distance(at) <= reach + steps
+        })
+        .count()
+}
+
 fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Vec<Plan> {
     let f = &m.fighters[a];
     let behaviour = cfg.behaviour(m, a);
@@ -432,6 +447,15 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
                     let kill = if ev * 1.3 >= m.fighters[t].hp as f64 { 2.0 } else { 0.0 };
                     let defense_given = (row.defense + pen) as f64; // negative
                     let mut score = ev * focus + kill + defense_given.min(0.0) * 0.35 * exposure - *cost as f64 * 0.05;
+                    if diff == Difficulty::Hard {
+                        if !w.is_melee() {
+                            // Kite: shoot from where no sword can reach next round.
+                            score -= melee_dangers(m, a, *pos) as f64 * 1.5;
+                        }
+                        // The enemies' answer next round, and finishing the wounded first.
+                        score -= exposure * 0.15;
+                        score += ev * 0.6 * (1.0 - m.fighters[t].hp.max(0) as f64 / m.fighters[t].max_hp.max(1) as f64);
+                    }
                     if diff == Difficulty::Easy {
                         score = ev + noise(cfg.seed, m, a, t as u64 * 31 + row.id.len() as u64) * 1.5;
                     }
@@ -472,7 +496,12 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
             } else {
                 0.5 + (here - dist) * 0.4 - *cost as f64 * 0.05
             };
-            light.push(Light { score: score - exposure * 0.05, spot: *pos, what: What::Move });
+            let mut score = score - exposure * 0.05;
+            if diff == Difficulty::Hard && !retreat {
+                // Ending a move in reach without attacking hands the enemy the first blow.
+                score -= melee_dangers(m, a, *pos) as f64 * 1.2;
+            }
+            light.push(Light { score, spot: *pos, what: What::Move });
         }
     }
     // Build commands for the best few only.
@@ -522,7 +551,7 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
         }
     }
     // Waiting: keep AP for a later round (skirmishers wait for the enemy to come closer).
-    let wait_score = if behaviour == Behaviour::Skirmisher && diff != Difficulty::Easy && !f.opp.anything() { 0.6 } else { 0.0 };
+    let wait_score = if (behaviour == Behaviour::Skirmisher && diff != Difficulty::Easy || diff == Difficulty::Hard) && !f.opp.anything() { 0.6 } else { 0.0 };
     plans.push(Plan { free: vec![], movement: None, action: None, score: wait_score });
     plans.sort_by(|x, y| y.score.partial_cmp(&x.score).unwrap_or(std::cmp::Ordering::Equal));
     plans.truncate(MAX_PLANS);
