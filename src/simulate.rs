@@ -62,7 +62,7 @@ pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, 
     let t0 = Instant::now();
     let m = level.build(data).map_err(|e| e.join("; "))?;
     let mut hm = HeadlessMatch::new(m, Dice::seeded(seed), false);
-    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0 });
+    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None });
     let mut win = None;
     let mut frames = 0;
     let mut turns = 0;

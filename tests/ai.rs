@@ -49,7 +49,7 @@ fn ai_uses_free_steps_before_spending_ap() {
     let m = l.build(&data).unwrap();
     let mut hm = doo::headless::HeadlessMatch::new(m, doo::rules::Dice::seeded(5), false);
     let cfg = doo::simulate::ai_for(&l, Difficulty::Normal, &BTreeMap::new(), 5);
-    hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0 });
+    hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
     for _ in 0..40 {
         hm.app.update();
     }

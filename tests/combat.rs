@@ -366,3 +366,11 @@ fn critical_choice() {
     let m = hm.snapshot();
     assert_eq!((f(&m, "orc").posture, f(&m, "orc").hp), (doo::rules::profile::Posture::Standing, 1), "Core: max 8 + 2 = 10 damage");
 }
+
+#[test] // R-RNG-3: the range penalty is finite for any distance (figures on other floors are u32::MAX apart)
+fn range_penalty_for_any_distance() {
+    let e = doo::level::RuleData::builtin().equipment;
+    let w = doo::rules::equipment::Wielded::Ranged(e.ranged("shortbow").unwrap());
+    assert_eq!(doo::rules::actions::range_adjustment(&w, 14, false, -3, -3), -6);
+    assert!(doo::rules::actions::range_adjustment(&w, u32::MAX, false, -3, -3) < -9);
+}

@@ -96,20 +96,26 @@ pub fn who_decides(m: &Match, cfg: &AiConfig) -> Option<usize> {
 
 /// The next command for character `a` (the opportunity holder or a window's defender).
 pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
+    decide_plan(m, a, cfg).into_iter().next().unwrap_or(Command::End { actor: m.fighters[a].id.clone() })
+}
+
+/// The commands of the chosen plan for `a`, the first one checked against the rules (the rest
+/// are checked again when their turn comes).
+pub fn decide_plan(m: &Match, a: usize, cfg: &AiConfig) -> Vec<Command> {
     let diff = cfg.controls(m, a).unwrap_or_default();
     let id = m.fighters[a].id.clone();
     if let Some(p) = &m.pending {
         if p.window.is_some() && p.defender == a {
-            return react(m, a, diff).unwrap_or(Command::Decline { actor: id });
+            return vec![react(m, a, diff).unwrap_or(Command::Decline { actor: id })];
         }
     }
     let plans = plan_opportunity(m, a, cfg, diff);
     for plan in plans {
-        if let Some(first) = first_valid_command(m, a, &plan) {
-            return first;
+        if let Some(cmds) = valid_commands(m, a, &plan) {
+            return cmds;
         }
     }
-    Command::End { actor: id }
+    vec![Command::End { actor: id }]
 }
 
 /// Candidates checked against the rules per decision, best first.
@@ -140,7 +146,7 @@ enum What {
 }
 
 /// Checks the plan step by step on a copy of the match and returns its first command.
-fn first_valid_command(m: &Match, a: usize, plan: &Plan) -> Option<Command> {
+fn valid_commands(m: &Match, a: usize, plan: &Plan) -> Option<Vec<Command>> {
     let f = &m.fighters[a];
     let mut cmds = Vec::new();
     if !plan.free.is_empty() {
@@ -153,7 +159,10 @@ fn first_valid_command(m: &Match, a: usize, plan: &Plan) -> Option<Command> {
         cmds.push(act.clone());
     }
     if cmds.is_empty() {
-        return Some(if f.opp.anything() { Command::End { actor: f.id.clone() } } else { Command::Pass { actor: f.id.clone() } });
+        return Some(vec![if f.opp.anything() { Command::End { actor: f.id.clone() } } else { Command::Pass { actor: f.id.clone() } }]);
+    }
+    if cmds.len() == 1 {
+        return engine::validate(m, &cmds[0]).ok().map(|_| cmds);
     }
     // Only movement and free steps are applied on the copy (they throw no dice).
     let mut sim = m.clone();
@@ -168,7 +177,7 @@ fn first_valid_command(m: &Match, a: usize, plan: &Plan) -> Option<Command> {
             }
         }
     }
-    cmds.into_iter().next()
+    Some(cmds)
 }
 
 /// Who stands where (living figures), for the searches below.
@@ -277,27 +286,27 @@ fn attack_value(m: &Match, a: usize, at: Pos, t: usize, atk_adj: i32, dmg_adj: i
     AttackContext::new(m, a, at, t).value(atk_adj, dmg_adj)
 }
 
-/// How much enemies can hurt `a` standing at `at` next round (hard), or how many can reach it.
-fn threat(m: &Match, a: usize, at: Pos, diff: Difficulty) -> f64 {
-    let mut total = 0.0;
-    for (e, f) in m.fighters.iter().enumerate() {
-        if !m.enemies(a, e) || !m.can_act(e) || m.is_dead(e) {
-            continue;
-        }
-        let d = f.pos.distance(at);
-        let w = m.equipment.wielded(f);
-        let reach = match &w {
-            Wielded::Ranged(r) => r.range * 2,
-            _ => 1 + f.free_steps.allowance + 3,
-        };
-        if d <= reach {
-            total += match diff {
-                Difficulty::Hard => attack_value(m, e, if w.is_melee() { at } else { f.pos }, a, 0, 0).max(0.5),
-                _ => 1.0,
+/// Each able enemy: where it stands, how far it can strike next round, and (hard) what its
+/// attack on `a` is worth — computed once per decision.
+fn enemy_threats(m: &Match, a: usize, diff: Difficulty) -> Vec<(Pos, u32, f64)> {
+    (0..m.fighters.len())
+        .filter(|&e| m.enemies(a, e) && m.can_act(e) && !m.is_dead(e))
+        .map(|e| {
+            let f = &m.fighters[e];
+            let w = m.equipment.wielded(f);
+            let reach = match &w {
+                Wielded::Ranged(r) => r.range * 2,
+                _ => 1 + f.free_steps.allowance + 3,
             };
-        }
-    }
-    total
+            let value = if diff == Difficulty::Hard { attack_value(m, e, f.pos, a, 0, 0).max(0.5) } else { 1.0 };
+            (f.pos, reach, value)
+        })
+        .collect()
+}
+
+/// How much enemies can hurt `a` standing at `at` next round (hard), or how many can reach it.
+fn threat(threats: &[(Pos, u32, f64)], at: Pos) -> f64 {
+    threats.iter().filter(|(p, reach, _)| p.distance(at) <= *reach).map(|t| t.2).sum()
 }
 
 /// Steps from every space to the nearest of `goals` (8-way, stairs and links included).
@@ -398,6 +407,9 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
                 continue;
             }
             let run = row.defense_per_ap != 0 || row.defense_flat != 0;
+            if run && diff == Difficulty::Easy {
+                continue; // easy is greedy: it never thinks of running
+            }
             let max = row.max_spaces.min(if run { budget * 2 } else { budget });
             for (q, (free, path)) in reachable_from(m, a, &occ, &sources, max) {
                 if path.is_empty() {
@@ -430,8 +442,9 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
         }
     }
     let mut light: Vec<Light> = Vec::new();
+    let threats = enemy_threats(m, a, diff);
     for (pos, (free, mv, cost, pen)) in &spots {
-        let exposure = if diff == Difficulty::Easy { 0.0 } else { threat(m, a, *pos, diff) };
+        let exposure = if diff == Difficulty::Easy { 0.0 } else { threat(&threats, *pos) };
         // Attacks from here.
         if f.opp.action.is_none() && !retreat {
             for &t in &enemies {

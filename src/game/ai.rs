@@ -18,6 +18,8 @@ pub struct AiControl {
     pub config: AiConfig,
     pub pace_secs: f32,
     pub waited: f32,
+    /// The rest of the plan of the opportunity in progress: (actor, turn, round, commands).
+    pub plan: Option<(usize, u32, u32, std::collections::VecDeque<crate::rules::Command>)>,
 }
 
 /// Thinking time per decision, in microseconds, with the deciding side and turn.
@@ -51,7 +53,22 @@ fn drive_ai(
         ai.waited = 0.0;
     }
     let start = Instant::now();
-    let cmd = decide(&m, a, &ai.config);
+    let in_window = m.pending.as_ref().is_some_and(|p| p.window.is_some());
+    let key = (a, m.clock.turn, m.clock.round);
+    // Replay the opportunity's plan while its next step is still legal; otherwise plan again.
+    let cached = match ai.plan.as_mut() {
+        Some((pa, pt, pr, rest)) if !in_window && (*pa, *pt, *pr) == key => rest.pop_front().filter(|c| crate::rules::engine::validate(&m, c).is_ok()),
+        _ => None,
+    };
+    let cmd = match cached {
+        Some(c) => c,
+        None => {
+            let mut cmds: std::collections::VecDeque<_> = crate::ai::decide_plan(&m, a, &ai.config).into();
+            let first = cmds.pop_front().unwrap_or_else(|| decide(&m, a, &ai.config));
+            ai.plan = if in_window { None } else { Some((key.0, key.1, key.2, cmds)) };
+            first
+        }
+    };
     let us = start.elapsed().as_micros() as u64;
     stats.decisions_us.push(us);
     stats.by_side.push((m.fighters[a].side.clone(), m.clock.turn, us));

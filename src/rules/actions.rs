@@ -42,10 +42,11 @@ pub fn range_adjustment(w: &Wielded, d: u32, motionless: bool, step: i32, adjace
             if d == 1 {
                 return if motionless { 0 } else { adjacent };
             }
-            let mut band = r.range;
+            // −3 per doubling of the base range; other floors (u32::MAX) are out of range anyway.
+            let mut band = r.range.max(1);
             let mut adj = 0;
-            while d > band {
-                band *= 2;
+            while d > band && band < u32::MAX / 2 {
+                band = band.saturating_mul(2);
                 adj += step;
             }
             adj

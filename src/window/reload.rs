@@ -170,6 +170,7 @@ fn start_loaded_level(
             },
             pace_secs: AI_PACE_SECS,
             waited: 0.0,
+            plan: None,
         });
         commands.insert_resource(CurrentLevel { name: level.checked.level.name.clone(), briefing: level.checked.level.briefing.clone() });
         let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
