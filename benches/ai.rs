@@ -5,7 +5,7 @@
 use doo::ai::{AiConfig, Difficulty};
 use doo::game::ai::{AiControl, AiStats};
 use doo::headless::HeadlessMatch;
-use doo::level::{build_match, CharacterDef, RuleData};
+use doo::level::{CharacterDef, RuleData, build_match};
 use std::collections::BTreeMap;
 
 const MONSTERS: usize = 30;

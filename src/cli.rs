@@ -84,7 +84,13 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
 }
 
 /// `doo simulate`: exit 0 when every game ended without an illegal AI command, 1 otherwise.
-pub fn simulate(path: &Path, seed: u64, games: u32, difficulty: crate::ai::Difficulty, sides: std::collections::BTreeMap<String, crate::ai::Difficulty>) -> ExitCode {
+pub fn simulate(
+    path: &Path,
+    seed: u64,
+    games: u32,
+    difficulty: crate::ai::Difficulty,
+    sides: std::collections::BTreeMap<String, crate::ai::Difficulty>,
+) -> ExitCode {
     let data = match RuleData::load(Path::new(".")) {
         Ok(d) => d,
         Err(e) => {

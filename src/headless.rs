@@ -5,15 +5,15 @@ use crate::game::components::MatchView;
 use crate::game::flow::FlowStatus;
 use crate::game::log::MatchLog;
 use crate::game::pipeline::IssueCommand;
-use crate::level::{build_match, RuleData};
+use crate::level::{RuleData, build_match};
 use crate::level_file::CheckedLevel;
 use crate::rules::state::Match;
 use crate::rules::{Command, Dice};
-use crate::script::{apply_start, final_state, Script};
+use crate::script::{Script, apply_start, final_state};
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// Frames allowed for the flow to settle after a command (resets, round changes).
 const SETTLE_FRAMES_MAX: usize = 64;

@@ -81,7 +81,13 @@ pub struct RuleData {
 impl RuleData {
     /// The copies compiled into the binary (the same files as under `assets/`).
     pub fn builtin() -> Self {
-        Self { profiles: ProfileBook::builtin(), conditions: ConditionBook::builtin(), equipment: EquipmentBook::builtin(), tables: TableBook::builtin(), spells: crate::rules::spells::SpellBook::builtin() }
+        Self {
+            profiles: ProfileBook::builtin(),
+            conditions: ConditionBook::builtin(),
+            equipment: EquipmentBook::builtin(),
+            tables: TableBook::builtin(),
+            spells: crate::rules::spells::SpellBook::builtin(),
+        }
     }
 
     /// The rule data under `root/assets/` where those files exist, so edited tables need no

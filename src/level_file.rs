@@ -3,11 +3,11 @@
 //! per-level overrides), ruleset, victory goals, briefing. `check` reports every problem with
 //! its `file:line:col`, like a compiler; nothing here panics on bad input.
 
-use crate::level::{build_match, CharacterDef, RuleData};
+use crate::level::{CharacterDef, RuleData, build_match};
 use crate::rules::fighter::{Caster, Size, Stats};
 use crate::rules::grid::{Board, Pos, Tile};
 use crate::rules::profile::{OptionOverrides, Posture, Rank};
-use crate::script::{parse_ron, ScriptError};
+use crate::script::{ScriptError, parse_ron};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -158,7 +158,35 @@ impl CharacterEntry {
         macro_rules! pick {
             ($($f:ident),*) => { CharacterEntry { $($f: self.$f.or_else(|| t.$f.clone()),)* } };
         }
-        pick!(template, id, name, side, pos, stats, size, free_steps, skills, abilities, weapon, weapon_skill, two_handed, shield, armor, items, caster, hp, posture, conditions, surprised, ap_roll_bonus, mook, ammo, spells, sprite, behaviour)
+        pick!(
+            template,
+            id,
+            name,
+            side,
+            pos,
+            stats,
+            size,
+            free_steps,
+            skills,
+            abilities,
+            weapon,
+            weapon_skill,
+            two_handed,
+            shield,
+            armor,
+            items,
+            caster,
+            hp,
+            posture,
+            conditions,
+            surprised,
+            ap_roll_bonus,
+            mook,
+            ammo,
+            spells,
+            sprite,
+            behaviour
+        )
     }
 }
 
@@ -334,7 +362,11 @@ impl<'a> Places<'a> {
 
     /// The map cell (x, y) of floor f, or the key `floors` when rows cannot be matched.
     fn cell(&self, p: Pos) -> (usize, usize) {
-        self.rows.get(p.floor as usize).and_then(|f| f.get(p.y.max(0) as usize)).map(|&(l, c)| (l, c + 1 + p.x.max(0) as usize)).unwrap_or_else(|| self.find("", "floors", 0).unwrap_or((1, 1)))
+        self.rows
+            .get(p.floor as usize)
+            .and_then(|f| f.get(p.y.max(0) as usize))
+            .map(|&(l, c)| (l, c + 1 + p.x.max(0) as usize))
+            .unwrap_or_else(|| self.find("", "floors", 0).unwrap_or((1, 1)))
     }
 
     /// The i-th character entry: its `(` in the `characters` list.
@@ -457,7 +489,11 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     }
     if let Some(p) = &level.profile {
         if !data.profiles.profiles.contains_key(p) {
-            err(&mut errors, key("profile"), format!("unknown profile '{p}' (known: {})", data.profiles.profiles.keys().cloned().collect::<Vec<_>>().join(", ")));
+            err(
+                &mut errors,
+                key("profile"),
+                format!("unknown profile '{p}' (known: {})", data.profiles.profiles.keys().cloned().collect::<Vec<_>>().join(", ")),
+            );
         }
     }
     // Map: sizes, row lengths, legend characters.
@@ -474,13 +510,21 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             err(&mut errors, places.cell(Pos::on(0, 0, fi as u8)), format!("floor {fi} has no rows"));
         }
         if width as u32 > MAX_MAP_SIDE || rows.len() as u32 > MAX_MAP_SIDE {
-            err(&mut errors, places.cell(Pos::on(0, 0, fi as u8)), format!("floor {fi} is {width}×{} spaces; the most is {MAX_MAP_SIDE}×{MAX_MAP_SIDE}", rows.len()));
+            err(
+                &mut errors,
+                places.cell(Pos::on(0, 0, fi as u8)),
+                format!("floor {fi} is {width}×{} spaces; the most is {MAX_MAP_SIDE}×{MAX_MAP_SIDE}", rows.len()),
+            );
         }
         let mut out = Vec::new();
         for (y, row) in rows.iter().enumerate() {
             let n = row.chars().count();
             if n != width {
-                err(&mut errors, places.cell(Pos::on(0, y as i32, fi as u8)), format!("floor {fi} row {y} has {n} characters; the first row has {width} (rows must be equally long)"));
+                err(
+                    &mut errors,
+                    places.cell(Pos::on(0, y as i32, fi as u8)),
+                    format!("floor {fi} row {y} has {n} characters; the first row has {width} (rows must be equally long)"),
+                );
             }
             let mut translated = String::with_capacity(row.len());
             for (x, c) in row.chars().enumerate() {
@@ -488,7 +532,11 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
                     Some(spec) => spec_char(*spec),
                     None if Board::legend(c).is_some() => c,
                     None => {
-                        err(&mut errors, places.cell(Pos::on(x as i32, y as i32, fi as u8)), format!("unknown map character '{c}' (add it to `legend`, or use . # / + L O _ ~ > <)"));
+                        err(
+                            &mut errors,
+                            places.cell(Pos::on(x as i32, y as i32, fi as u8)),
+                            format!("unknown map character '{c}' (add it to `legend`, or use . # / + L O _ ~ > <)"),
+                        );
                         '#'
                     }
                 };
@@ -571,7 +619,12 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             }
         }
         let (Some(id), Some(side), Some(pos), Some(stats)) = (merged.id.clone(), merged.side.clone(), merged.pos, merged.stats) else {
-            let missing: Vec<&str> = [("id", merged.id.is_none()), ("side", merged.side.is_none()), ("pos", merged.pos.is_none()), ("stats", merged.stats.is_none())].iter().filter(|x| x.1).map(|x| x.0).collect();
+            let missing: Vec<&str> =
+                [("id", merged.id.is_none()), ("side", merged.side.is_none()), ("pos", merged.pos.is_none()), ("stats", merged.stats.is_none())]
+                    .iter()
+                    .filter(|x| x.1)
+                    .map(|x| x.0)
+                    .collect();
             err(&mut errors, at, format!("character '{label}': missing {} (give them here or in a template)", missing.join(", ")));
             continue;
         };
@@ -640,7 +693,11 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         }
     }
     let sides: Vec<SideDef> = if level.sides.is_empty() {
-        side_ids.iter().enumerate().map(|(k, s)| SideDef { id: s.clone(), name: None, control: if k == 0 { Control::Human } else { Control::Ai }, player: None }).collect()
+        side_ids
+            .iter()
+            .enumerate()
+            .map(|(k, s)| SideDef { id: s.clone(), name: None, control: if k == 0 { Control::Human } else { Control::Ai }, player: None })
+            .collect()
     } else {
         for (k, s) in level.sides.iter().enumerate() {
             let at = places.item("sides", k);

@@ -73,7 +73,9 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => doo::window::run(None),
-        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch }) => doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch }),
+        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch }) => {
+            doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch })
+        }
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
         Some(Cmd::Simulate { level, seed, games, difficulty, sides }) => doo::cli::simulate(&level, seed, games, difficulty, sides.into_iter().collect()),

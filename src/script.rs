@@ -10,7 +10,7 @@ use crate::rules::grid::Pos;
 use crate::rules::profile::{OptionOverrides, Posture};
 use crate::rules::state::{Match, Phase};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -163,8 +163,7 @@ pub fn ron_options() -> ron::Options {
 }
 
 pub fn parse_ron<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, ScriptError> {
-    ron_options()
-        .from_str(text).map_err(|e| ScriptError { file: file.into(), line: e.span.start.line, col: e.span.start.col, message: e.code.to_string() })
+    ron_options().from_str(text).map_err(|e| ScriptError { file: file.into(), line: e.span.start.line, col: e.span.start.col, message: e.code.to_string() })
 }
 
 /// Reads a script and the level it names.
@@ -335,7 +334,9 @@ pub fn check(expect: &Expect, lines: &[Value]) -> Vec<String> {
         let line = lines.iter().find(|l| l["type"] == "command" && l["index"] == v.command);
         match (line, &v.rule) {
             (None, _) => bad.push(format!("command {}: not run", v.command)),
-            (Some(l), None) if l["result"] != "ok" => bad.push(format!("command {}: expected ok, got {} {} ({})", v.command, l["result"], l["rule"], l["reason"])),
+            (Some(l), None) if l["result"] != "ok" => {
+                bad.push(format!("command {}: expected ok, got {} {} ({})", v.command, l["result"], l["rule"], l["reason"]))
+            }
             (Some(l), Some(r)) if l["result"] != "rejected" || (l["rule"] != *r && !l["also"].as_array().is_some_and(|a| a.iter().any(|x| x == r))) => {
                 bad.push(format!("command {}: expected rejection by {r}, got {} {}", v.command, l["result"], l["rule"]))
             }

@@ -5,7 +5,7 @@ use crate::ai::{AiConfig, Behaviour, Difficulty};
 use crate::game::ai::{AiControl, AiStats};
 use crate::headless::HeadlessMatch;
 use crate::level::RuleData;
-use crate::level_file::{winner, CheckedLevel};
+use crate::level_file::{CheckedLevel, winner};
 use crate::rules::Dice;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -159,7 +159,8 @@ fn free_steps_step_attack() {
 
 #[test] // R-MOVE-6, R-COMBO-8: a paid Rise (2) leaves room for a 1-AP action only; AP_start 1 rises only in Only mode
 fn rise_costs() {
-    let mut hm = mid(None, "()", room(8, 3), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 4, posture: Some(prone)), \"orc\": (ap: 1)})", &[1, 1, 1, 1]);
+    let mut hm =
+        mid(None, "()", room(8, 3), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 4, posture: Some(prone)), \"orc\": (ap: 1)})", &[1, 1, 1, 1]);
     ok(&mut hm, r#"move(actor: "lunk", movement: "rise")"#);
     refused(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#, "R-AP-3");
     ok(&mut hm, r#"action(actor: "lunk", action: "panic_attack", target: Some("orc"))"#);
@@ -172,7 +173,8 @@ fn rise_costs() {
 
 #[test] // R-MOVE-8, R-ACT-2, R-ACT-6: ADV-2017 — Rise 1 from sitting, Stand 3/Only from prone, Melee Attack/Shot split, Shield Block reflex
 fn adv_2017_tables() {
-    let mut hm = mid(Some("ADV-2017"), "()", room(8, 3), vec![lunk(0, 0), orc(5, 0)], "(characters: {\"lunk\": (ap: 4, posture: Some(prone)), \"orc\": (ap: 1)})", &[]);
+    let mut hm =
+        mid(Some("ADV-2017"), "()", room(8, 3), vec![lunk(0, 0), orc(5, 0)], "(characters: {\"lunk\": (ap: 4, posture: Some(prone)), \"orc\": (ap: 1)})", &[]);
     refused(&mut hm, r#"move(actor: "lunk", movement: "rise")"#, "R-MOVE-8");
     ok(&mut hm, r#"move(actor: "lunk", movement: "stand")"#);
     assert_eq!(f(&hm.snapshot(), "lunk").ap.current, 1, "AP_start 4 ≥ 3: Stand costs 3");
@@ -194,7 +196,8 @@ fn legacy_early_flat_run_penalty() {
 
 #[test] // R-ONLY-1, R-ONLY-2, R-ONLY-3, R-ONLY-4: X/Only by AP_start — at AP_start ≥ X a fixed cost counted toward the cap
 fn x_only_decided_by_ap_start() {
-    let mut hm = mid(None, "()", room(8, 3), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 4, ap_start: 4, mp: 0), \"orc\": (ap: 1)})", &[1, 1, 1, 1]);
+    let mut hm =
+        mid(None, "()", room(8, 3), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 4, ap_start: 4, mp: 0), \"orc\": (ap: 1)})", &[1, 1, 1, 1]);
     // Recover 3/Only at AP_start 4: costs exactly 3, not Only mode
     ok(&mut hm, r#"action(actor: "lunk", action: "recover")"#);
     let m = hm.snapshot();
@@ -228,7 +231,9 @@ fn pure_only_always_only_mode() {
 
 #[test] // R-ACT-1, R-ACT-3: melee-only and ranged-only restrictions; reach
 fn weapon_restrictions() {
-    let archer = ch(r#"(id: "pell", side: "heroes", pos: (0, 0), stats: (brawn: 5, finesse: 8, savvy: 6, nerve: 7), weapon: Some("shortbow"), skills: {"bows": apprentice})"#);
+    let archer = ch(
+        r#"(id: "pell", side: "heroes", pos: (0, 0), stats: (brawn: 5, finesse: 8, savvy: 6, nerve: 7), weapon: Some("shortbow"), skills: {"bows": apprentice})"#,
+    );
     let mut hm = mid(None, "()", room(8, 3), vec![archer, orc(1, 0), lunk(5, 2)], "(characters: {\"pell\": (ap: 5)})", &[]);
     refused(&mut hm, r#"action(actor: "pell", action: "panic_attack", target: Some("orc"))"#, "R-ACT-3");
     refused(&mut hm, r#"action(actor: "pell", action: "all_out_attack", target: Some("orc"))"#, "R-ACT-3");

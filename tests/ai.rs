@@ -15,7 +15,12 @@ fn level(name: &str) -> doo::level_file::CheckedLevel {
 fn ai_never_issues_an_illegal_command_on_any_level() {
     let data = RuleData::builtin();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(root.join("levels")).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().to_string()).filter(|n| n.ends_with(".ron")).collect();
+    let mut names: Vec<String> = std::fs::read_dir(root.join("levels"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".ron"))
+        .collect();
     names.sort();
     for name in &names {
         let l = level(name);

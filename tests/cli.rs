@@ -57,7 +57,10 @@ fn unknown_field_is_an_error() {
 
 #[test]
 fn bad_character_reference_names_the_id() {
-    let p = tmp("badref.ron", "Script(\n    map: [\"...\"],\n    characters: [\n        (id: \"a\", side: \"x\", pos: (0, 0), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5), weapon: \"laser\"),\n    ],\n    commands: [],\n)\n");
+    let p = tmp(
+        "badref.ron",
+        "Script(\n    map: [\"...\"],\n    characters: [\n        (id: \"a\", side: \"x\", pos: (0, 0), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5), weapon: \"laser\"),\n    ],\n    commands: [],\n)\n",
+    );
     let (code, _, err) = doo(&["run", &p]);
     assert_eq!(code, 2);
     assert!(err.contains("laser") && err.contains(":4:"), "got: {err}");
@@ -65,7 +68,9 @@ fn bad_character_reference_names_the_id() {
 
 #[test] // R-AP-1: a rejected command changes nothing and the run goes on; exit 0
 fn rejected_commands_do_not_stop_the_run() {
-    let p = tmp("rejects.ron", r#"Script(
+    let p = tmp(
+        "rejects.ron",
+        r#"Script(
     map: ["....", "...."],
     characters: [
         (id: "a", side: "x", pos: (0, 0), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5)),
@@ -77,7 +82,8 @@ fn rejected_commands_do_not_stop_the_run() {
         move(actor: "a", movement: "fly", path: [(1, 0)]),
         move(actor: "a", movement: "step", path: [(1, 0)]),
     ],
-)"#);
+)"#,
+    );
     let (code, out, _) = doo(&["run", &p]);
     assert_eq!(code, 0);
     let v: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).filter(|l: &serde_json::Value| l["type"] == "command").collect();
@@ -86,7 +92,9 @@ fn rejected_commands_do_not_stop_the_run() {
 
 #[test]
 fn failed_expectations_exit_1() {
-    let p = tmp("expect.ron", r#"Script(
+    let p = tmp(
+        "expect.ron",
+        r#"Script(
     map: ["....", "...."],
     characters: [
         (id: "a", side: "x", pos: (0, 0), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5)),
@@ -95,7 +103,8 @@ fn failed_expectations_exit_1() {
     start: (characters: {"a": (ap: 2)}),
     commands: [move(actor: "a", movement: "step", path: [(1, 0)])],
     expect: (final: (characters: {"a": {"ap": 2}})),
-)"#);
+)"#,
+    );
     let (code, _, err) = doo(&["run", &p, "--check"]);
     assert_eq!(code, 1);
     assert!(err.contains("final a.ap: expected 2, got 1"), "got: {err}");

@@ -17,7 +17,12 @@ fn roll<'a>(hm: &'a doo::headless::HeadlessMatch, purpose: &str) -> Vec<&'a Valu
 fn attack_procedure_order() {
     let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 2)})", &[3, 3, 4, 4, 5]);
     ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#);
-    let kinds: Vec<String> = hm.lines().iter().filter(|l| l["index"] == 0).map(|l| format!("{}:{}", l["event"].as_str().unwrap_or(""), l["purpose"].as_str().unwrap_or(""))).collect();
+    let kinds: Vec<String> = hm
+        .lines()
+        .iter()
+        .filter(|l| l["index"] == 0)
+        .map(|l| format!("{}:{}", l["event"].as_str().unwrap_or(""), l["purpose"].as_str().unwrap_or("")))
+        .collect();
     let pos = |k: &str| kinds.iter().position(|x| x == k).unwrap_or_else(|| panic!("{k} missing in {kinds:?}"));
     assert!(pos("ap_spent:") < pos("attack_declared:"));
     assert!(pos("attack_declared:") < pos("dice:defense"));
@@ -44,7 +49,8 @@ fn attack_arithmetic_and_tie() {
 
 #[test] // R-ATK-7, R-DMG-3, G-20: Solid Hit Brawn +2; Critical Hit Brawn max+2; Legendary Hit Brawn 2 × max
 fn brawn_critical_arithmetic() {
-    for (faces, want_kind, want_raw) in [(vec![1, 1, 2, 2, 3], "solid_hit", 5), (vec![1, 1, 4, 4], "critical_hit", 10), (vec![1, 1, 8, 5], "legendary_hit", 16)] {
+    for (faces, want_kind, want_raw) in [(vec![1, 1, 2, 2, 3], "solid_hit", 5), (vec![1, 1, 4, 4], "critical_hit", 10), (vec![1, 1, 8, 5], "legendary_hit", 16)]
+    {
         // orc Defense 2d6 1+1 = 2; Lunk 2d9!+1 → margin +3 (1d8 3 + 2) / +7 (8 + 2) / +12 (2 × 8)
         let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 2)})", &faces);
         ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#);
@@ -55,7 +61,9 @@ fn brawn_critical_arithmetic() {
 
 #[test] // R-ATK-7, R-DMG-3: Finesse weapons — Solid Hit at least 2 sustained; Critical Hit ignores armor
 fn finesse_critical_arithmetic() {
-    let keen = ch(r#"(id: "keen", side: "heroes", pos: (0, 0), stats: (brawn: 6, finesse: 9, savvy: 6, nerve: 6), skills: {"fencing": journeyman}, weapon: Some("backsword"))"#);
+    let keen = ch(
+        r#"(id: "keen", side: "heroes", pos: (0, 0), stats: (brawn: 6, finesse: 9, savvy: 6, nerve: 6), skills: {"fencing": journeyman}, weapon: Some("backsword"))"#,
+    );
     let mut o = orc(1, 0);
     o.armor = Some("chainmail".into());
     // Defense 1+1 = 2; Keen 2d9!+1: 2+2+1 = 5 → +3 Solid; backsword 1d6: 1 → 1 − 3 → 0, raised to 2
@@ -97,13 +105,17 @@ fn disastrous_miss_unarmed() {
 #[test] // R-ATK-11: unarmed damage is the Brawn die halved rounding up (Brawn 9, 7 → 4); a beer stein adds floor(Brawn/5) (5), R-GEAR-9
 fn unarmed_and_improvised_damage() {
     for (weapon, dmg) in [("None", 4), ("Some(\"beer_stein\")", 5)] {
-        let b = ch(&format!(r#"(id: "b", side: "heroes", pos: (0, 0), weapon: {weapon}, skills: {{"brawling": apprentice}}, stats: (brawn: 9, finesse: 6, savvy: 4, nerve: 6))"#));
+        let b = ch(&format!(
+            r#"(id: "b", side: "heroes", pos: (0, 0), weapon: {weapon}, skills: {{"brawling": apprentice}}, stats: (brawn: 9, finesse: 6, savvy: 4, nerve: 6))"#
+        ));
         // Defense 1+1 = 2; b 2d9!: 1+1 = 2 → hit 0; damage d9!: 7
         let mut hm = mid(None, "()", room(6, 2), vec![b, orc(1, 0)], "(characters: {\"b\": (ap: 2)})", &[1, 1, 1, 1, 7]);
         ok(&mut hm, r#"action(actor: "b", action: "attack", target: Some("orc"))"#);
         assert_eq!(resolved(&hm)[0]["damage"].as_i64(), Some(dmg), "{weapon}");
     }
-    let t = ch(r#"(id: "t", side: "heroes", pos: (0, 0), weapon: Some("torch"), skills: {"maces": apprentice}, stats: (brawn: 6, finesse: 6, savvy: 4, nerve: 6))"#);
+    let t = ch(
+        r#"(id: "t", side: "heroes", pos: (0, 0), weapon: Some("torch"), skills: {"maces": apprentice}, stats: (brawn: 6, finesse: 6, savvy: 4, nerve: 6))"#,
+    );
     let mut hm = mid(None, "()", room(6, 2), vec![t, orc(1, 0)], "(characters: {\"t\": (ap: 2)})", &[1, 1, 2, 2, 3]);
     ok(&mut hm, r#"action(actor: "t", action: "attack", target: Some("orc"))"#);
     let atk = roll(&hm, "attack")[0];
@@ -113,12 +125,17 @@ fn unarmed_and_improvised_damage() {
 
 #[test] // R-GEAR-3, R-DMG-1: a Brawn-minimum deficit costs −1 per point on Attack and damage; raw damage is not floored on its own
 fn weapon_brawn_deficit() {
-    let weak = ch(r#"(id: "w", side: "heroes", pos: (0, 0), weapon: Some("greatsword"), skills: {"swords": apprentice}, stats: (brawn: 9, finesse: 6, savvy: 4, nerve: 6))"#);
+    let weak = ch(
+        r#"(id: "w", side: "heroes", pos: (0, 0), weapon: Some("greatsword"), skills: {"swords": apprentice}, stats: (brawn: 9, finesse: 6, savvy: 4, nerve: 6))"#,
+    );
     // greatsword 1h Brawn 12: deficit 3. Defense 1+1 = 2; 2d9!−3: 4+4−3 = 5 → +3 Solid (Brawn +2): 1d12 1 − 3 + 2 = 0
     let mut hm = mid(None, "()", room(6, 2), vec![weak, orc(1, 0)], "(characters: {\"w\": (ap: 2)})", &[1, 1, 4, 4, 1]);
     ok(&mut hm, r#"action(actor: "w", action: "attack", target: Some("orc"))"#);
     let r = &resolved(&hm)[0];
-    assert_eq!((r["attack_total"].as_i64(), r["outcome"].as_str(), r["raw_damage"].as_i64(), r["damage"].as_i64()), (Some(5), Some("solid_hit"), Some(0), Some(0)));
+    assert_eq!(
+        (r["attack_total"].as_i64(), r["outcome"].as_str(), r["raw_damage"].as_i64(), r["damage"].as_i64()),
+        (Some(5), Some("solid_hit"), Some(0), Some(0))
+    );
 }
 
 #[test] // R-GEAR-2, R-GEAR-8, R-RNG-6: grips and hands are checked when the level is read
@@ -163,12 +180,16 @@ fn armor_deficit() {
 
 #[test] // R-ATK-10, R-ATK-2: reach lists (spear 1-2 reaches two spaces, a broad axe does not); R-ATK-13 dual-mode weapons use the chosen skill
 fn reach_and_modes() {
-    let spear = ch(r#"(id: "s", side: "heroes", pos: (0, 0), weapon: Some("spear"), skills: {"spears": apprentice}, stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5))"#);
+    let spear = ch(
+        r#"(id: "s", side: "heroes", pos: (0, 0), weapon: Some("spear"), skills: {"spears": apprentice}, stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5))"#,
+    );
     let mut hm = mid(None, "()", room(6, 2), vec![spear, orc(2, 0)], "(characters: {\"s\": (ap: 2)})", &[1, 1, 1, 1, 1]);
     ok(&mut hm, r#"action(actor: "s", action: "attack", target: Some("orc"))"#);
     let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), orc(2, 0)], "(characters: {\"lunk\": (ap: 2)})", &[]);
     refused(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#, "R-ATK-10");
-    let fencer = ch(r#"(id: "d", side: "heroes", pos: (0, 0), weapon: Some("dagger"), weapon_skill: Some("fencing"), skills: {"fencing": master, "knives": untrained}, stats: (brawn: 5, finesse: 8, savvy: 5, nerve: 5))"#);
+    let fencer = ch(
+        r#"(id: "d", side: "heroes", pos: (0, 0), weapon: Some("dagger"), weapon_skill: Some("fencing"), skills: {"fencing": master, "knives": untrained}, stats: (brawn: 5, finesse: 8, savvy: 5, nerve: 5))"#,
+    );
     let mut hm = mid(None, "()", room(6, 2), vec![fencer, orc(1, 0)], "(characters: {\"d\": (ap: 2)})", &[1, 1, 1, 1, 1]);
     ok(&mut hm, r#"action(actor: "d", action: "attack", target: Some("orc"))"#);
     assert_eq!(roll(&hm, "attack")[0]["parts"], serde_json::json!([["skill", 3]]), "Fencing Master, not untrained Knives");
@@ -176,7 +197,11 @@ fn reach_and_modes() {
 
 #[test] // R-ATK-12, R-RNG-1, R-RNG-3, R-RNG-4, R-RNG-5: ranged attacks are Finesse checks; range bands; limit; none at 0; adjacent −3
 fn ranged_bands() {
-    let pell = || ch(r#"(id: "pell", side: "heroes", pos: (0, 0), size: small, weapon: Some("shortbow"), skills: {"bows": apprentice}, stats: (brawn: 5, finesse: 8, savvy: 6, nerve: 7))"#);
+    let pell = || {
+        ch(
+            r#"(id: "pell", side: "heroes", pos: (0, 0), size: small, weapon: Some("shortbow"), skills: {"bows": apprentice}, stats: (brawn: 5, finesse: 8, savvy: 6, nerve: 7))"#,
+        )
+    };
     let range_part = |x: i32| {
         let mut hm = mid(None, "()", room(50, 1), vec![pell(), goblin(x, 0)], "(characters: {\"pell\": (ap: 2)})", &[1, 1, 1, 1, 1]);
         let v = go(&mut hm, r#"action(actor: "pell", action: "attack", target: Some("goblin"))"#);
@@ -198,7 +223,11 @@ fn ranged_bands() {
 
 #[test] // R-RNG-7, R-RNG-8, R-COMBO-9: crossbows — shoot unloads; a strong shooter resets (1) and shoots (2) in one opportunity; a weak one cranks (3)
 fn crossbow_reset() {
-    let xbow = |brawn: u32| ch(&format!(r#"(id: "x", side: "heroes", pos: (0, 0), weapon: Some("crossbow"), skills: {{"crossbows": apprentice}}, stats: (brawn: {brawn}, finesse: 8, savvy: 5, nerve: 5))"#));
+    let xbow = |brawn: u32| {
+        ch(&format!(
+            r#"(id: "x", side: "heroes", pos: (0, 0), weapon: Some("crossbow"), skills: {{"crossbows": apprentice}}, stats: (brawn: {brawn}, finesse: 8, savvy: 5, nerve: 5))"#
+        ))
+    };
     let mut hm = mid(None, "()", room(8, 1), vec![xbow(8), orc(4, 0)], "(characters: {\"x\": (ap: 6), \"orc\": (ap: 1)})", &[1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     ok(&mut hm, r#"action(actor: "x", action: "attack", target: Some("orc"))"#);
     ok(&mut hm, r#"pass(actor: "orc")"#);
@@ -226,7 +255,9 @@ fn ammunition() {
 #[test] // R-RNG-10, R-POS-4: a prone shooter: crossbow +2, bow −3
 fn prone_shooters() {
     for (w, want) in [("crossbow", 2), ("shortbow", -3)] {
-        let s = ch(&format!(r#"(id: "s", side: "heroes", pos: (0, 0), posture: Some(prone), weapon: Some("{w}"), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5))"#));
+        let s = ch(&format!(
+            r#"(id: "s", side: "heroes", pos: (0, 0), posture: Some(prone), weapon: Some("{w}"), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5))"#
+        ));
         let mut hm = mid(None, "()", room(8, 1), vec![s, orc(4, 0)], "(characters: {\"s\": (ap: 2)})", &[1, 1, 1, 1]);
         ok(&mut hm, r#"action(actor: "s", action: "attack", target: Some("orc"))"#);
         let atk = roll(&hm, "attack")[0];
@@ -277,7 +308,14 @@ fn reflex_requirements() {
 fn counterattack() {
     // contest Finesse vs Finesse: orc 1+1 = 2, Dara 4+4 = 8 wins; counter: orc Def 1+1, Dara 2d8!+3−2: 2+2+1 → 5, 1d8 1;
     // original: Dara Def 1+1+3 = 5, orc 2d8! 1+1 = 2, a miss
-    let mut hm = mid(None, "()", room(6, 2), vec![dara(0, 0), orc(1, 0)], "(characters: {\"dara\": (ap: 3), \"orc\": (ap: 4)})", &[1, 1, 4, 4, 1, 1, 2, 2, 1, 1, 1, 1, 1]);
+    let mut hm = mid(
+        None,
+        "()",
+        room(6, 2),
+        vec![dara(0, 0), orc(1, 0)],
+        "(characters: {\"dara\": (ap: 3), \"orc\": (ap: 4)})",
+        &[1, 1, 4, 4, 1, 1, 2, 2, 1, 1, 1, 1, 1],
+    );
     ok(&mut hm, r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
     ok(&mut hm, r#"reflex(actor: "dara", reflex: "counterattack")"#);
     let r = resolved(&hm);
@@ -290,7 +328,9 @@ fn counterattack() {
 
 #[test] // R-REACT-8, R-REACT-9: Riposte after the attack resolves, −1 per HP taken, needs a fencing weapon and Journeyman Fencing
 fn riposte() {
-    let keen = ch(r#"(id: "keen", side: "heroes", pos: (0, 0), weapon: Some("backsword"), skills: {"fencing": journeyman}, stats: (brawn: 6, finesse: 9, savvy: 6, nerve: 6))"#);
+    let keen = ch(
+        r#"(id: "keen", side: "heroes", pos: (0, 0), weapon: Some("backsword"), skills: {"fencing": journeyman}, stats: (brawn: 6, finesse: 9, savvy: 6, nerve: 6))"#,
+    );
     // orc hits Keen: Keen Def 2d9!+1: 1+1+1 = 3; orc 2d8! 2+2 = 4 → hit; 1d8 3 → Keen 9 → 6; riposte −3
     let mut hm = mid(None, "()", room(6, 2), vec![keen, orc(1, 0)], "(characters: {\"keen\": (ap: 2), \"orc\": (ap: 4)})", &[1, 1, 2, 2, 3, 1, 1, 2, 2, 1]);
     ok(&mut hm, r#"action(actor: "orc", action: "attack", target: Some("keen"))"#);
@@ -333,9 +373,12 @@ fn legacy_armor_bypass() {
 
 #[test] // R-REACT-4, R-REACT-5, R-ACT-6, C-13: ADV-2017 Shield Block is a 1-AP reflex — Shield (Brawn + Shields) vs Weapon; won, the shield bonus counts double
 fn shield_block_reflex_doubles_the_shield() {
-    let knight = ch(r#"(id: "k", side: "heroes", pos: (0, 0), weapon: "broadsword", shield: "heater", skills: {"swords": apprentice, "shields": journeyman}, stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#);
+    let knight = ch(
+        r#"(id: "k", side: "heroes", pos: (0, 0), weapon: "broadsword", shield: "heater", skills: {"swords": apprentice, "shields": journeyman}, stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#,
+    );
     // contest: orc 2d8!: 2+2 = 4; knight 2d8!+1: 3+3+1 = 7 wins; Defense 2d6!: 1+1 + skill 1 + heater 2×2 = 7
-    let mut hm = mid(Some("ADV-2017"), "()", room(6, 2), vec![knight, orc(1, 0)], "(characters: {\"k\": (ap: 2), \"orc\": (ap: 3)})", &[2, 2, 3, 3, 1, 1, 1, 1]);
+    let mut hm =
+        mid(Some("ADV-2017"), "()", room(6, 2), vec![knight, orc(1, 0)], "(characters: {\"k\": (ap: 2), \"orc\": (ap: 3)})", &[2, 2, 3, 3, 1, 1, 1, 1]);
     ok(&mut hm, r#"action(actor: "orc", action: "melee_attack", target: Some("k"))"#);
     ok(&mut hm, r#"reflex(actor: "k", reflex: "shield_block")"#);
     assert_eq!(f(&hm.snapshot(), "k").ap.current, 1);
@@ -347,7 +390,14 @@ fn shield_block_reflex_doubles_the_shield() {
 #[test] // R-REACT-4, C-16: option reflex_roll = finesse_all rolls Finesse against Finesse for Parry too
 fn reflex_roll_finesse_all() {
     // Finesse: orc 2d6! 3+3 = 6; Dara 2d8! (no skill) 3+2 = 5 → loses (with Weapon vs Weapon she would add +3)
-    let mut hm = mid(None, "(reflex_roll: Some(finesse_all))", room(6, 2), vec![dara(0, 0), orc(1, 0)], "(characters: {\"dara\": (ap: 3), \"orc\": (ap: 4)})", &[3, 3, 3, 2, 1, 1, 1, 1]);
+    let mut hm = mid(
+        None,
+        "(reflex_roll: Some(finesse_all))",
+        room(6, 2),
+        vec![dara(0, 0), orc(1, 0)],
+        "(characters: {\"dara\": (ap: 3), \"orc\": (ap: 4)})",
+        &[3, 3, 3, 2, 1, 1, 1, 1],
+    );
     ok(&mut hm, r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
     ok(&mut hm, r#"reflex(actor: "dara", reflex: "parry")"#);
     let o = events(&hm, "reflex_outcome")[0].clone();

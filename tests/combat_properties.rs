@@ -12,15 +12,15 @@ mod common;
 use common::*;
 
 use doo::headless::HeadlessMatch;
-use doo::level::{build_match, CharacterDef, RuleData};
+use doo::level::{CharacterDef, RuleData, build_match};
+use doo::rules::Dice;
 use doo::rules::command::{Command, Guide};
 use doo::rules::grid::Pos;
 use doo::rules::profile::{ActionEffect, OptionOverrides, ReactionKind};
 use doo::rules::state::Match;
-use doo::rules::Dice;
-use doo::script::{apply_start, StartState};
+use doo::script::{StartState, apply_start};
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
 const PROFILES: [&str; 5] = ["DOO-2017", "CORE-STRICT", "ADV-2017", "LEGACY-2016", "LEGACY-2016-EARLY"];
@@ -44,12 +44,24 @@ const EXTRA_CONDITIONS: [(&str, &str, Option<i32>); 9] = [
 
 fn characters() -> Vec<CharacterDef> {
     vec![
-        ch(r#"(id: "dara", name: Some("Dara"), side: "heroes", pos: (0, 0), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 7), skills: {"swords": master}, weapon: Some("broadsword"), conditions: ["bleeding"])"#),
-        ch(r#"(id: "lunk", name: Some("Lunk"), side: "heroes", pos: (1, 1), stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6), skills: {"axes": journeyman}, weapon: Some("broad_axe"), items: ["potion_of_healing"])"#),
-        ch(r#"(id: "aud", side: "heroes", pos: (0, 2), caster: arcane, spells: ["firebolt", "entangle"], stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 8), items: ["potion_of_healing"])"#),
-        ch(r#"(id: "orc", name: Some("Orc"), side: "monsters", pos: (2, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"), conditions: ["slowed"])"#),
-        ch(r#"(id: "goblin", name: Some("Goblin"), side: "monsters", pos: (2, 1), size: small, stats: (brawn: 5, finesse: 7, savvy: 5, nerve: 4), skills: {"knives": apprentice}, weapon: Some("dagger"))"#),
-        ch(r#"(id: "shaman", name: Some("Shaman"), side: "monsters", pos: (3, 1), caster: divine, spells: ["healing_word"], stats: (brawn: 6, finesse: 6, savvy: 6, nerve: 9), skills: {"knives": apprentice, "healing": journeyman}, weapon: Some("dagger"), items: ["potion_of_healing"])"#),
+        ch(
+            r#"(id: "dara", name: Some("Dara"), side: "heroes", pos: (0, 0), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 7), skills: {"swords": master}, weapon: Some("broadsword"), conditions: ["bleeding"])"#,
+        ),
+        ch(
+            r#"(id: "lunk", name: Some("Lunk"), side: "heroes", pos: (1, 1), stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6), skills: {"axes": journeyman}, weapon: Some("broad_axe"), items: ["potion_of_healing"])"#,
+        ),
+        ch(
+            r#"(id: "aud", side: "heroes", pos: (0, 2), caster: arcane, spells: ["firebolt", "entangle"], stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 8), items: ["potion_of_healing"])"#,
+        ),
+        ch(
+            r#"(id: "orc", name: Some("Orc"), side: "monsters", pos: (2, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"), conditions: ["slowed"])"#,
+        ),
+        ch(
+            r#"(id: "goblin", name: Some("Goblin"), side: "monsters", pos: (2, 1), size: small, stats: (brawn: 5, finesse: 7, savvy: 5, nerve: 4), skills: {"knives": apprentice}, weapon: Some("dagger"))"#,
+        ),
+        ch(
+            r#"(id: "shaman", name: Some("Shaman"), side: "monsters", pos: (3, 1), caster: divine, spells: ["healing_word"], stats: (brawn: 6, finesse: 6, savvy: 6, nerve: 9), skills: {"knives": apprentice, "healing": journeyman}, weapon: Some("dagger"), items: ["potion_of_healing"])"#,
+        ),
     ]
 }
 
@@ -64,13 +76,27 @@ enum Op {
     Step(Vec<usize>),
     Run(Vec<usize>),
     /// Step (or Run) up to `n` spaces straight toward the nearest living enemy.
-    Approach { run: bool, n: usize },
+    Approach {
+        run: bool,
+        n: usize,
+    },
     /// One of the profile's attack actions (`kind` modulo their number).
-    Attack { kind: usize, target: Option<usize> },
-    Cast { spell: usize, target: Option<usize> },
+    Attack {
+        kind: usize,
+        target: Option<usize>,
+    },
+    Cast {
+        spell: usize,
+        target: Option<usize>,
+    },
     UseItem,
-    FirstAid { target: Option<usize> },
-    Guide { target: Option<usize>, how: usize },
+    FirstAid {
+        target: Option<usize>,
+    },
+    Guide {
+        target: Option<usize>,
+        how: usize,
+    },
     Other(usize),
     Drop,
     Rise,
@@ -83,7 +109,11 @@ enum Op {
     Decline,
     /// A command from a dead or incapacitated character (or, if none, from one not holding
     /// the opportunity).
-    Ghost { who: usize, kind: usize, target: usize },
+    Ghost {
+        who: usize,
+        kind: usize,
+        target: usize,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -329,7 +359,11 @@ fn concrete(m: &Match, op: &Op) -> Command {
         Op::UseItem => Command::action(&a, "use_item", None),
         Op::FirstAid { target } => with_target(&a, "first_aid", Some(target.unwrap_or_else(|| wounded_ally(m, holder, 1)))),
         Op::Guide { target, how } => {
-            let t = target.or_else(|| (0..m.fighters.len()).filter(|&i| i != holder && !m.enemies(holder, i) && m.fighters[i].has_condition("stunned")).min_by_key(|&i| m.fighters[i].pos.distance(pos)));
+            let t = target.or_else(|| {
+                (0..m.fighters.len())
+                    .filter(|&i| i != holder && !m.enemies(holder, i) && m.fighters[i].has_condition("stunned"))
+                    .min_by_key(|&i| m.fighters[i].pos.distance(pos))
+            });
             let instruction = match how {
                 0 => Guide::Sit,
                 1 => Guide::LieDown,
@@ -573,8 +607,12 @@ fn check_condition_classes_counts(t: &Trace) -> Result<(usize, usize), String> {
     let mut tr = Tracker::new(&t.built);
     let (mut at2, mut at3) = (0, 0);
     // Temporary adjustments per character, as the events tell them.
-    let mut adjustments: BTreeMap<String, Vec<String>> =
-        t.built.fighters.iter().map(|f| (f.id.clone(), f.adjustments.iter().map(|a| format!("{}/{:?}/{}", a.source, a.target, a.value).to_lowercase()).collect())).collect();
+    let mut adjustments: BTreeMap<String, Vec<String>> = t
+        .built
+        .fighters
+        .iter()
+        .map(|f| (f.id.clone(), f.adjustments.iter().map(|a| format!("{}/{:?}/{}", a.source, a.target, a.value).to_lowercase()).collect()))
+        .collect();
     for (b, lines) in t.batches().into_iter().enumerate() {
         // Temporary conditions present when step 2 began, not yet seen removed.
         let mut due: BTreeSet<(String, String)> = BTreeSet::new();
@@ -686,7 +724,12 @@ fn check_per_turn_at_step_1(t: &Trace) -> Result<usize, String> {
                         if tr.dead(id) {
                             continue;
                         }
-                        let delta: i32 = cs.keys().filter_map(|c| book.get(c)).filter(|r| adv || r.set == doo::rules::conditions::RuleSet::Core).map(|r| r.per_turn_hp).sum();
+                        let delta: i32 = cs
+                            .keys()
+                            .filter_map(|c| book.get(c))
+                            .filter(|r| adv || r.set == doo::rules::conditions::RuleSet::Core)
+                            .map(|r| r.per_turn_hp)
+                            .sum();
                         if delta != 0 {
                             expected.insert(id.clone(), (tr.hp[id], (tr.hp[id] + delta).min(tr.max[id])));
                         }
@@ -704,7 +747,11 @@ fn check_per_turn_at_step_1(t: &Trace) -> Result<usize, String> {
                     }
                     let got = (i(e, "from"), i(e, "to"));
                     if expected.remove(&actor) != Some(got) {
-                        return Err(format!("{actor}'s per-turn HP change {got:?} is not what his conditions {:?} give: {e}\n{}", tr.conds[&actor], t.step_label(b)));
+                        return Err(format!(
+                            "{actor}'s per-turn HP change {got:?} is not what his conditions {:?} give: {e}\n{}",
+                            tr.conds[&actor],
+                            t.step_label(b)
+                        ));
                     }
                 }
                 "hp_changed" if tr.step == Some(1) => {
@@ -846,7 +893,17 @@ fn checks_reject_tampered_traces() {
                         built: t.built.clone(),
                         init_lines: t.init_lines.clone(),
                         init: t.init.clone(),
-                        steps: t.steps.iter().map(|p| Played { cmd: p.cmd.clone(), verdict: p.verdict.clone(), lines: p.lines.clone(), before: p.before.clone(), after: p.after.clone() }).collect(),
+                        steps: t
+                            .steps
+                            .iter()
+                            .map(|p| Played {
+                                cmd: p.cmd.clone(),
+                                verdict: p.verdict.clone(),
+                                lines: p.lines.clone(),
+                                before: p.before.clone(),
+                                after: p.after.clone(),
+                            })
+                            .collect(),
                     };
                     assert!(check(&copy).is_ok(), "trace {k} fails before tampering");
                     alter(&mut copy, b, pos);
@@ -857,50 +914,94 @@ fn checks_reject_tampered_traces() {
         panic!("no trace has the event to tamper with");
     }
     // 1. A heal past max HP.
-    assert!(tamper(&traces, check_hp_cap, |l| l["event"] == "hp_changed", |t, b, p| {
-        let l = &mut t.steps[b].lines[p];
-        let max = t.built.fighters[t.built.index(l["actor"].as_str().unwrap()).unwrap()].max_hp;
-        l["to"] = json!(max + 1);
-    }));
+    assert!(tamper(
+        &traces,
+        check_hp_cap,
+        |l| l["event"] == "hp_changed",
+        |t, b, p| {
+            let l = &mut t.steps[b].lines[p];
+            let max = t.built.fighters[t.built.index(l["actor"].as_str().unwrap()).unwrap()].max_hp;
+            l["to"] = json!(max + 1);
+        }
+    ));
     // 2. A dead character moving after his death.
-    assert!(tamper(&traces, check_dead_never_act, |l| l["event"] == "died", |t, b, p| {
-        let who = t.steps[b].lines[p]["actor"].clone();
-        t.steps[b].lines.push(json!({"type": "event", "event": "moved", "actor": who}));
-    }));
+    assert!(tamper(
+        &traces,
+        check_dead_never_act,
+        |l| l["event"] == "died",
+        |t, b, p| {
+            let who = t.steps[b].lines[p]["actor"].clone();
+            t.steps[b].lines.push(json!({"type": "event", "event": "moved", "actor": who}));
+        }
+    ));
     // 3. An incapacitated character getting an opportunity.
-    assert!(tamper(&traces, check_incapacitated_idle, |l| l["event"] == "hp_changed" && l["to"].as_i64().unwrap() <= 0 && l["from"].as_i64().unwrap() > 0, |t, b, p| {
-        let who = t.steps[b].lines[p]["actor"].clone();
-        t.steps[b].lines.push(json!({"type": "event", "event": "opportunity", "actor": who, "ap": 1}));
-    }));
+    assert!(tamper(
+        &traces,
+        check_incapacitated_idle,
+        |l| l["event"] == "hp_changed" && l["to"].as_i64().unwrap() <= 0 && l["from"].as_i64().unwrap() > 0,
+        |t, b, p| {
+            let who = t.steps[b].lines[p]["actor"].clone();
+            t.steps[b].lines.push(json!({"type": "event", "event": "opportunity", "actor": who, "ap": 1}));
+        }
+    ));
     // 4a. A temporary condition removed at step 3 instead of step 2.
-    assert!(tamper(&traces, check_condition_classes, |l| l["event"] == "condition_removed" && l["reason"] == "temporary", |t, b, p| {
-        let e = t.steps[b].lines.remove(p);
-        let s3 = t.steps[b].lines.iter().position(|l| l["event"] == "reset_step" && l["step"] == 3).unwrap();
-        t.steps[b].lines.insert(s3 + 1, e);
-    }));
+    assert!(tamper(
+        &traces,
+        check_condition_classes,
+        |l| l["event"] == "condition_removed" && l["reason"] == "temporary",
+        |t, b, p| {
+            let e = t.steps[b].lines.remove(p);
+            let s3 = t.steps[b].lines.iter().position(|l| l["event"] == "reset_step" && l["step"] == 3).unwrap();
+            t.steps[b].lines.insert(s3 + 1, e);
+        }
+    ));
     // 4b. A persistent condition "recovered" at step 2.
-    assert!(tamper(&traces, check_condition_classes, |l| l["event"] == "condition_removed" && l["reason"] == "recovery check", |t, b, p| {
-        let e = t.steps[b].lines.remove(p);
-        let s2 = t.steps[b].lines.iter().position(|l| l["event"] == "reset_step" && l["step"] == 2).unwrap();
-        t.steps[b].lines.insert(s2 + 1, e);
-    }));
+    assert!(tamper(
+        &traces,
+        check_condition_classes,
+        |l| l["event"] == "condition_removed" && l["reason"] == "recovery check",
+        |t, b, p| {
+            let e = t.steps[b].lines.remove(p);
+            let s2 = t.steps[b].lines.iter().position(|l| l["event"] == "reset_step" && l["step"] == 2).unwrap();
+            t.steps[b].lines.insert(s2 + 1, e);
+        }
+    ));
     // 4c. An adjustment left over after a reset.
-    assert!(tamper(&traces, check_condition_classes, |l| l["event"] == "reset_step" && l["step"] == 6, |t, b, _| {
-        let adj = doo::rules::fighter::TempAdjustment { source: "run".into(), target: doo::rules::fighter::AdjTarget::Defense, value: -2, scope: doo::rules::profile::Scope::All };
-        t.steps[b].after.fighters[0].adjustments.push(adj);
-    }));
+    assert!(tamper(
+        &traces,
+        check_condition_classes,
+        |l| l["event"] == "reset_step" && l["step"] == 6,
+        |t, b, _| {
+            let adj = doo::rules::fighter::TempAdjustment {
+                source: "run".into(),
+                target: doo::rules::fighter::AdjTarget::Defense,
+                value: -2,
+                scope: doo::rules::profile::Scope::All,
+            };
+            t.steps[b].after.fighters[0].adjustments.push(adj);
+        }
+    ));
     // 4d. An adjustment that reset step 2 did not remove (by the events).
-    assert!(tamper(&traces, check_condition_classes, |l| l["event"] == "adjustment_removed", |t, b, p| {
-        t.steps[b].lines.remove(p);
-    }));
+    assert!(tamper(
+        &traces,
+        check_condition_classes,
+        |l| l["event"] == "adjustment_removed",
+        |t, b, p| {
+            t.steps[b].lines.remove(p);
+        }
+    ));
     // 5. Bleeding applied after reset step 2.
-    assert!(tamper(&traces, check_per_turn_at_step_1, |l| l["event"] == "hp_changed" && l["reason"] == "per-turn effects", |t, b, p| {
-        let e = t.steps[b].lines.remove(p);
-        let s2 = t.steps[b].lines.iter().position(|l| l["event"] == "reset_step" && l["step"] == 2).unwrap();
-        t.steps[b].lines.insert(s2 + 1, e);
-    }));
+    assert!(tamper(
+        &traces,
+        check_per_turn_at_step_1,
+        |l| l["event"] == "hp_changed" && l["reason"] == "per-turn effects",
+        |t, b, p| {
+            let e = t.steps[b].lines.remove(p);
+            let s2 = t.steps[b].lines.iter().position(|l| l["event"] == "reset_step" && l["step"] == 2).unwrap();
+            t.steps[b].lines.insert(s2 + 1, e);
+        }
+    ));
 }
-
 
 /// Minimal reproduction of the engine bug the dead-never-act property found: Guide Stunned Ally
 /// (R-INJ-5) accepts a dead ally who still carries "stunned" (the dead skip reset step 3, so a

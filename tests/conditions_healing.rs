@@ -3,16 +3,20 @@
 
 mod common;
 use common::*;
-use doo::rules::attack::{injury, Injury};
+use doo::rules::attack::{Injury, injury};
 use doo::rules::fighter::{Fighter, Stats};
 use doo::rules::profile::Rank;
 
 fn aud(x: i32, y: i32) -> doo::level::CharacterDef {
-    ch(&format!(r#"(id: "aud", name: "Audacia", side: "heroes", pos: ({x}, {y}), caster: arcane, spells: ["firebolt", "entangle"], items: ["potion_of_healing"], weapon: "dagger", stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 8))"#))
+    ch(&format!(
+        r#"(id: "aud", name: "Audacia", side: "heroes", pos: ({x}, {y}), caster: arcane, spells: ["firebolt", "entangle"], items: ["potion_of_healing"], weapon: "dagger", stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 8))"#
+    ))
 }
 
 fn priest(x: i32, y: i32) -> doo::level::CharacterDef {
-    ch(&format!(r#"(id: "fustus", name: "Fustus", side: "heroes", pos: ({x}, {y}), caster: divine, spells: ["healing_word"], skills: {{"healing": journeyman}}, weapon: "club", stats: (brawn: 5, finesse: 6, savvy: 6, nerve: 9))"#))
+    ch(&format!(
+        r#"(id: "fustus", name: "Fustus", side: "heroes", pos: ({x}, {y}), caster: divine, spells: ["healing_word"], skills: {{"healing": journeyman}}, weapon: "club", stats: (brawn: 5, finesse: 6, savvy: 6, nerve: 9))"#
+    ))
 }
 
 #[test] // R-STAT-3, C-31: HP = Brawn + Nerve/2 (Brawn 9, Nerve 6 → 12; 5, 9 → 9); MP, FP; option hp_formula = legacy_max
@@ -79,7 +83,8 @@ fn dice_options_reach_the_match() {
 #[test] // R-COND-1, R-COND-3, R-COND-5, R-MANA-4: Entangle roots the target (temporary), no stacking; gone at reset step 2
 fn entangle_is_temporary() {
     // orc Defense 1+1 = 2; Savvy 2d9!: 3+3 = 6 → success
-    let mut hm = mid(None, "()", room(8, 2), vec![aud(0, 0), orc(4, 0)], "(characters: {\"aud\": (ap: 4, mp: 13), \"orc\": (ap: 1)})", &[1, 1, 3, 3, 1, 1, 3, 3, 2, 2]);
+    let mut hm =
+        mid(None, "()", room(8, 2), vec![aud(0, 0), orc(4, 0)], "(characters: {\"aud\": (ap: 4, mp: 13), \"orc\": (ap: 1)})", &[1, 1, 3, 3, 1, 1, 3, 3, 2, 2]);
     ok(&mut hm, r#"action(actor: "aud", action: "cast_spell", target: "orc", spell: "entangle")"#);
     let m = hm.snapshot();
     assert_eq!(f(&m, "aud").mp, 10, "Entangle costs 3 MP");
@@ -96,13 +101,16 @@ fn entangle_is_temporary() {
 
 #[test] // R-COND-2, R-COND-4, R-INJ-6, C-37: bleeding at step 1 of every reset; a dying character cannot roll it off; CORE-STRICT ignores adv conditions
 fn bleeding_and_dying() {
-    let dying = ch(r#"(id: "d", side: "heroes", pos: (0, 0), hp: Some(0), conditions: ["incapacitated", "bleeding"], stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#);
+    let dying = ch(
+        r#"(id: "d", side: "heroes", pos: (0, 0), hp: Some(0), conditions: ["incapacitated", "bleeding"], stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#,
+    );
     let mut hm = mid(None, "()", room(6, 2), vec![dying, lunk(0, 1), orc(5, 1)], "(characters: {\"lunk\": (ap: 1)})", &[1, 1, 1, 1, 1, 1]);
     ok(&mut hm, r#"pass(actor: "lunk")"#);
     let m = hm.snapshot();
     assert_eq!(f(&m, "d").hp, -1);
     assert!(events(&hm, "dice").iter().all(|d| d["purpose"] != "remove_bleeding"), "no self-stabilizing while dying");
-    let blind = ch(r#"(id: "b", side: "heroes", pos: (0, 0), conditions: ["blinded"], weapon: "broad_axe", stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6))"#);
+    let blind =
+        ch(r#"(id: "b", side: "heroes", pos: (0, 0), conditions: ["blinded"], weapon: "broad_axe", stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6))"#);
     let mut hm = mid(Some("CORE-STRICT"), "()", room(6, 2), vec![blind, orc(1, 0)], "(characters: {\"b\": (ap: 2)})", &[1, 1, 1, 1, 1]);
     ok(&mut hm, r#"action(actor: "b", action: "attack", target: Some("orc"))"#);
     let atk = events(&hm, "dice").into_iter().find(|d| d["purpose"] == "attack").unwrap().clone();
@@ -123,10 +131,13 @@ fn persistent_removal_checks() {
 #[test] // R-INJ-1, R-INJ-2, C-28: statuses by HP (wounded = bloodied); no combat penalty
 fn injury_statuses() {
     let mut m = doo::level::build_match(&doo::level::RuleData::builtin(), &room(3, 1), &[lunk(0, 0)], None, &Default::default()).unwrap();
-    let st: Vec<Injury> = [12, 11, 6, 5, 1, 0, -11, -12].iter().map(|&hp| {
-        m.fighters[0].hp = hp;
-        injury(&m.fighters[0])
-    }).collect();
+    let st: Vec<Injury> = [12, 11, 6, 5, 1, 0, -11, -12]
+        .iter()
+        .map(|&hp| {
+            m.fighters[0].hp = hp;
+            injury(&m.fighters[0])
+        })
+        .collect();
     use Injury::*;
     assert_eq!(st, vec![Healthy, Bruised, Bruised, Wounded, Wounded, Incapacitated, Incapacitated, Dead]);
 }
@@ -135,7 +146,8 @@ fn injury_statuses() {
 fn incapacitation_and_death() {
     let frail = ch(r#"(id: "f", side: "monsters", pos: (1, 0), stats: (brawn: 2, finesse: 4, savvy: 2, nerve: 2))"#);
     // f HP 3. Defense 1+1 = 2; Lunk 2+2+1 = 5 → +3 Solid: 1d8 3 + 2 = 5 → HP −2
-    let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), frail, orc(5, 1)], "(characters: {\"lunk\": (ap: 4), \"f\": (ap: 3)})", &[1, 1, 2, 2, 3, 4, 4, 4]);
+    let mut hm =
+        mid(None, "()", room(6, 2), vec![lunk(0, 0), frail, orc(5, 1)], "(characters: {\"lunk\": (ap: 4), \"f\": (ap: 3)})", &[1, 1, 2, 2, 3, 4, 4, 4]);
     ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("f"))"#);
     let m = hm.snapshot();
     let fr = f(&m, "f");
@@ -177,14 +189,18 @@ fn stunning_blow_and_recovery() {
 
 #[test] // R-HEAL-1, R-HEAL-3, R-HEAL-4, R-INJ-7, G-24: First Aid (3/Only) — Healing check vs the patient's CR stops bleeding; untrained −2; retries allowed
 fn first_aid() {
-    let hurt = ch(r#"(id: "h", side: "heroes", pos: (1, 0), hp: Some(-2), conditions: ["incapacitated", "bleeding"], stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#);
+    let hurt = ch(
+        r#"(id: "h", side: "heroes", pos: (1, 0), hp: Some(-2), conditions: ["incapacitated", "bleeding"], stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#,
+    );
     // Fustus Savvy 2d6!+1 (Journeyman Healing): 4+4+1 = 9 ≥ 9 (incapacitated: Moderate)
     let mut hm = mid(None, "()", room(6, 2), vec![priest(0, 0), hurt, orc(5, 1)], "(characters: {\"fustus\": (ap: 3)})", &[4, 4]);
     ok(&mut hm, r#"action(actor: "fustus", action: "first_aid", target: Some("h"))"#);
     let m = hm.snapshot();
     assert!(!f(&m, "h").has_condition("bleeding"), "stabilized");
     assert_eq!(f(&m, "h").hp, -2, "first aid restores no HP");
-    let far = ch(r#"(id: "h", side: "heroes", pos: (3, 0), hp: Some(-2), conditions: ["incapacitated", "bleeding"], stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#);
+    let far = ch(
+        r#"(id: "h", side: "heroes", pos: (3, 0), hp: Some(-2), conditions: ["incapacitated", "bleeding"], stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#,
+    );
     let mut hm = mid(None, "()", room(6, 2), vec![priest(0, 0), far, orc(5, 1)], "(characters: {\"fustus\": (ap: 3)})", &[]);
     refused(&mut hm, r#"action(actor: "fustus", action: "first_aid", target: Some("h"))"#, "G-24");
 }

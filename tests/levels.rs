@@ -4,7 +4,7 @@
 
 use doo::headless::HeadlessMatch;
 use doo::level::RuleData;
-use doo::level_file::{check, load, Level};
+use doo::level_file::{Level, check, load};
 use doo::rules::Dice;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};

@@ -43,7 +43,8 @@ fn flop_postures() {
 
 #[test] // R-POS-5, R-DEF-5, R-ATK-4: unconscious or stunned defenders make no Defense check: CR 6
 fn helpless_defenders_are_cr_6() {
-    let down = ch(r#"(id: "down", side: "monsters", pos: (1, 0), hp: Some(0), conditions: ["incapacitated"], stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#);
+    let down =
+        ch(r#"(id: "down", side: "monsters", pos: (1, 0), hp: Some(0), conditions: ["incapacitated"], stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#);
     let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), down, orc(5, 1)], "(characters: {\"lunk\": (ap: 2)})", &[2, 2, 1]);
     let m = hm.snapshot();
     assert!(helpless(&m, m.index("down").unwrap()));
@@ -65,7 +66,9 @@ fn guide_stunned_ally() {
 
 #[test] // R-DEF-1, R-DEF-2, G-33: Defense = 2 exploding Finesse dice + the better of weapon and shield skill + shield bonus
 fn defense_check_and_standing_adjustments() {
-    let knight = ch(r#"(id: "k", side: "heroes", pos: (1, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), weapon: Some("broadsword"), shield: Some("heater"), skills: {"swords": apprentice, "shields": foreman})"#);
+    let knight = ch(
+        r#"(id: "k", side: "heroes", pos: (1, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), weapon: Some("broadsword"), shield: Some("heater"), skills: {"swords": apprentice, "shields": foreman})"#,
+    );
     let mut hm = mid(None, "()", room(6, 2), vec![orc(0, 0), knight], "(characters: {\"orc\": (ap: 2)})", &[3, 6, 2, 1, 1]);
     let m = hm.snapshot();
     assert_eq!(defense_adjustment(&m, m.index("k").unwrap(), true, false), 2 + 2, "Shields Foreman +2 beats Swords Apprentice 0; heater +2");
@@ -78,7 +81,9 @@ fn defense_check_and_standing_adjustments() {
 
 #[test] // R-DEF-3, R-DEF-4: temporary Defense adjustments are listed with their scope and summed per attack; Shield Block counts vs melee only
 fn temporary_adjustments_scope_and_reset() {
-    let knight = ch(r#"(id: "k", side: "heroes", pos: (0, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), weapon: Some("broadsword"), shield: Some("heater"), skills: {"swords": apprentice, "shields": journeyman})"#);
+    let knight = ch(
+        r#"(id: "k", side: "heroes", pos: (0, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), weapon: Some("broadsword"), shield: Some("heater"), skills: {"swords": apprentice, "shields": journeyman})"#,
+    );
     let mut hm = mid(None, "()", room(8, 2), vec![knight, orc(7, 1)], "(characters: {\"k\": (ap: 5), \"orc\": (ap: 1)})", &[2, 2]);
     ok(&mut hm, r#"move(actor: "k", movement: "run", path: [(1, 0), (2, 0)])"#);
     ok(&mut hm, r#"action(actor: "k", action: "shield_block")"#);

@@ -9,13 +9,13 @@ mod common;
 use common::*;
 
 use doo::headless::HeadlessMatch;
-use doo::level::{build_match, RuleData};
+use doo::level::{RuleData, build_match};
+use doo::rules::Dice;
 use doo::rules::command::Command;
 use doo::rules::grid::Pos;
 use doo::rules::profile::OptionOverrides;
 use doo::rules::state::Match;
-use doo::rules::Dice;
-use doo::script::{apply_start, StartState};
+use doo::script::{StartState, apply_start};
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,7 +35,10 @@ enum Op {
     FreeSteps(Vec<usize>),
     Step(Vec<usize>),
     Run(Vec<usize>),
-    Attack { kind: usize, target: usize },
+    Attack {
+        kind: usize,
+        target: usize,
+    },
     Drop,
     Rise,
     Pass,
@@ -44,9 +47,16 @@ enum Op {
     Decline,
     /// Step (or Run) up to `n` spaces straight toward the nearest living enemy, stopping next to
     /// him: random directions alone rarely bring fighters into reach on a 7x5 room.
-    Approach { run: bool, n: usize },
+    Approach {
+        run: bool,
+        n: usize,
+    },
     /// A command from a character whose opportunity is not open.
-    WrongActor { who: usize, kind: usize, target: usize },
+    WrongActor {
+        who: usize,
+        kind: usize,
+        target: usize,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -79,8 +89,12 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn case() -> impl Strategy<Value = Case> {
-    (0..PROFILES.len(), any::<u64>(), prop::array::uniform4(0u32..7), prop::collection::vec(op(), 10..40))
-        .prop_map(|(profile, seed, ap, ops)| Case { profile, seed, ap, ops })
+    (0..PROFILES.len(), any::<u64>(), prop::array::uniform4(0u32..7), prop::collection::vec(op(), 10..40)).prop_map(|(profile, seed, ap, ops)| Case {
+        profile,
+        seed,
+        ap,
+        ops,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,7 +377,8 @@ fn check_opportunity_cap(t: &Trace) -> Result<usize, String> {
         moved: bool,
         charge: bool,
     }
-    let mut open: Option<Opp> = t.built.clock.current.map(|i| Opp { actor: t.built.fighters[i].id.clone(), spent: 0, only: false, moved: false, charge: false });
+    let mut open: Option<Opp> =
+        t.built.clock.current.map(|i| Opp { actor: t.built.fighters[i].id.clone(), spent: 0, only: false, moved: false, charge: false });
     let mut counted = 0;
     for (b, lines) in t.batches().into_iter().enumerate() {
         let evs = events(lines);
@@ -532,21 +547,31 @@ fn check_phase_end(t: &Trace) -> Result<usize, String> {
                         }
                         let goes_on = tr.ap.iter().any(|(id, &ap)| ap > 0 && tr.able(id) && round.get(id) != Some(&true));
                         if !goes_on {
-                            return Err(format!("round {} began although everyone with AP passed or is at 0 (AP {:?}, round {round:?})\n{}", u(e, "round"), tr.ap, t.step_label(b)));
+                            return Err(format!(
+                                "round {} began although everyone with AP passed or is at 0 (AP {:?}, round {round:?})\n{}",
+                                u(e, "round"),
+                                tr.ap,
+                                t.step_label(b)
+                            ));
                         }
                     }
                     round.clear();
                 }
                 "phase_ended" => {
                     checked += 1;
-                    let lost: BTreeMap<String, u32> = e["lost_ap"].as_array().unwrap().iter().map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_u64().unwrap() as u32)).collect();
+                    let lost: BTreeMap<String, u32> =
+                        e["lost_ap"].as_array().unwrap().iter().map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_u64().unwrap() as u32)).collect();
                     let with_ap: BTreeMap<String, u32> = tr.ap.iter().filter(|&(_, &ap)| ap > 0).map(|(k, &v)| (k.clone(), v)).collect();
                     if lost != with_ap {
                         return Err(format!("phase_ended lists lost AP {lost:?}, the events say {with_ap:?}\n{}", t.step_label(b)));
                     }
                     for id in lost.keys() {
                         if tr.able(id) && round.get(id) != Some(&true) {
-                            return Err(format!("the phase ended while {id} still had {} AP and did not pass this round ({round:?}): {e}\n{}", lost[id], t.step_label(b)));
+                            return Err(format!(
+                                "the phase ended while {id} still had {} AP and did not pass this round ({round:?}): {e}\n{}",
+                                lost[id],
+                                t.step_label(b)
+                            ));
                         }
                     }
                     round.clear();
@@ -635,7 +660,7 @@ proptest! {
 #[test] // R-AP-1, R-AP-3, R-FS-3, R-ONLY-6, R-TURN-15 (coverage of the properties above)
 fn properties_are_not_vacuous() {
     use proptest::strategy::ValueTree;
-    use proptest::test_runner::{Config, TestRng, RngAlgorithm, TestRunner};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
     let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
     let mut totals = [0usize; 6];
     let (mut submitted, mut accepted, mut rounds, mut phases, mut charges) = (0, 0, 0, 0, 0);
@@ -644,8 +669,22 @@ fn properties_are_not_vacuous() {
         let t = play(&c);
         submitted += t.steps.len();
         accepted += t.steps.iter().filter(|s| s.verdict["result"] == "ok").count();
-        for st in &t.steps { for l in &st.lines { if l["event"] == "round" { rounds += 1; } if l["event"] == "phase_ended" { phases += 1; } if l["event"] == "ap_spent" && l["for_what"] == "all_out_attack" { charges += 1; } } }
-        let r = [check_ap_never_overspent, check_opportunity_cap, check_free_steps_once, check_nothing_after_only, check_phase_end, check_rejected_changes_nothing].map(|f| f(&t));
+        for st in &t.steps {
+            for l in &st.lines {
+                if l["event"] == "round" {
+                    rounds += 1;
+                }
+                if l["event"] == "phase_ended" {
+                    phases += 1;
+                }
+                if l["event"] == "ap_spent" && l["for_what"] == "all_out_attack" {
+                    charges += 1;
+                }
+            }
+        }
+        let r =
+            [check_ap_never_overspent, check_opportunity_cap, check_free_steps_once, check_nothing_after_only, check_phase_end, check_rejected_changes_nothing]
+                .map(|f| f(&t));
         for (k, x) in r.into_iter().enumerate() {
             totals[k] += x.unwrap_or(1);
         }
@@ -654,14 +693,14 @@ fn properties_are_not_vacuous() {
     assert!(totals.iter().all(|&n| n > 0), "some property never saw its events: {totals:?}");
 }
 
-
 /// The legacy charge really reaches past 3 AP, and the cap check accepts it only there.
 #[test] // R-AP-3, R-COMBO-4 (option allout_charge)
 fn legacy_charge_is_the_only_way_past_three() {
     let ops = vec![Op::Approach { run: true, n: 5 }, Op::Attack { kind: 2, target: 2 }];
     for (profile, charged) in [(3, true), (4, true), (0, false)] {
         let t = play(&Case { profile, seed: 1, ap: [6, 0, 0, 0], ops: ops.clone() });
-        let spent: u32 = t.steps.iter().flat_map(|s| events(&s.lines)).filter(|e| e["event"] == "ap_spent" && e["actor"] == "dara").map(|e| u(e, "amount")).sum();
+        let spent: u32 =
+            t.steps.iter().flat_map(|s| events(&s.lines)).filter(|e| e["event"] == "ap_spent" && e["actor"] == "dara").map(|e| u(e, "amount")).sum();
         assert_eq!(spent, if charged { 6 } else { 3 }, "{}: run 5 then All-Out\n{}", t.profile, t.repro(1));
         assert!(check_opportunity_cap(&t).is_ok());
         if charged {

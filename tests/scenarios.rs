@@ -9,7 +9,12 @@ use std::path::Path;
 
 fn check_folder(folder: &str, at_least: usize) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
-    let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("tests/scenarios").filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/scenarios")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
     paths.sort();
     assert!(paths.len() >= at_least, "expected at least {at_least} scripts in {folder}, found {}", paths.len());
     let data = RuleData::builtin();

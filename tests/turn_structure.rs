@@ -61,7 +61,8 @@ fn both_sides_surprised() {
 
 #[test] // R-TURN-8, R-TURN-14: every eligible character gets exactly one opportunity per round
 fn one_opportunity_each_per_round() {
-    let mut hm = mid(None, "()", room(6, 3), vec![lunk(0, 0), orc(5, 0), goblin(5, 2)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 2), \"goblin\": (ap: 1)})", &[]);
+    let mut hm =
+        mid(None, "()", room(6, 3), vec![lunk(0, 0), orc(5, 0), goblin(5, 2)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 2), \"goblin\": (ap: 1)})", &[]);
     ok(&mut hm, r#"move(actor: "lunk", movement: "step", path: [(1, 0)])"#);
     ok(&mut hm, r#"end(actor: "lunk")"#);
     refused(&mut hm, r#"move(actor: "lunk", movement: "step", path: [(2, 0)])"#, "R-TURN-9");
@@ -74,7 +75,14 @@ fn one_opportunity_each_per_round() {
 #[test] // R-TURN-9, R-REACT-11: dynamic order — AP spent on a reflex moves the defender later in the same round
 fn reflex_spending_moves_the_defender_later() {
     // Dara 3 AP, orc 4 AP, goblin 2: order orc (4), Dara (3), goblin.
-    let mut hm = mid(None, "()", room(6, 3), vec![dara(1, 0), orc(2, 0), goblin(4, 2)], "(characters: {\"dara\": (ap: 3), \"orc\": (ap: 4), \"goblin\": (ap: 2)})", &[4, 4, 2, 2, 3, 3, 1]);
+    let mut hm = mid(
+        None,
+        "()",
+        room(6, 3),
+        vec![dara(1, 0), orc(2, 0), goblin(4, 2)],
+        "(characters: {\"dara\": (ap: 3), \"orc\": (ap: 4), \"goblin\": (ap: 2)})",
+        &[4, 4, 2, 2, 3, 3, 1],
+    );
     assert_eq!(hm.snapshot().clock.current, Some(1));
     ok(&mut hm, r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
     ok(&mut hm, r#"reflex(actor: "dara", reflex: "counterattack")"#); // 2 AP: Dara at 1, now behind the goblin (2)
@@ -85,7 +93,14 @@ fn reflex_spending_moves_the_defender_later() {
 
 #[test] // R-TURN-9 / G-07: option order_mode = snapshot orders by AP at the start of the round
 fn snapshot_order_option() {
-    let mut hm = mid(None, "(order_mode: Some(snapshot))", room(6, 3), vec![dara(1, 0), orc(2, 0), goblin(4, 2)], "(characters: {\"dara\": (ap: 3), \"orc\": (ap: 4), \"goblin\": (ap: 2)})", &[4, 4, 2, 2, 3, 3, 1]);
+    let mut hm = mid(
+        None,
+        "(order_mode: Some(snapshot))",
+        room(6, 3),
+        vec![dara(1, 0), orc(2, 0), goblin(4, 2)],
+        "(characters: {\"dara\": (ap: 3), \"orc\": (ap: 4), \"goblin\": (ap: 2)})",
+        &[4, 4, 2, 2, 3, 3, 1],
+    );
     ok(&mut hm, r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
     ok(&mut hm, r#"reflex(actor: "dara", reflex: "counterattack")"#);
     let m = hm.snapshot();

@@ -188,7 +188,13 @@ fn occupancy(m: &Match) -> std::collections::HashMap<Pos, usize> {
 /// Spaces reachable by single legal steps from any of `sources` (each with the free-step path
 /// that led there), up to `max_cost` spaces of movement: final space → (free path, movement
 /// path). Enemies block; allies may be passed but not ended on.
-fn reachable_from(m: &Match, a: usize, occ: &std::collections::HashMap<Pos, usize>, sources: &[(Pos, Vec<Pos>)], max_cost: u32) -> BTreeMap<Pos, (Vec<Pos>, Vec<Pos>)> {
+fn reachable_from(
+    m: &Match,
+    a: usize,
+    occ: &std::collections::HashMap<Pos, usize>,
+    sources: &[(Pos, Vec<Pos>)],
+    max_cost: u32,
+) -> BTreeMap<Pos, (Vec<Pos>, Vec<Pos>)> {
     let mut out: BTreeMap<Pos, (Vec<Pos>, Vec<Pos>)> = BTreeMap::new();
     let mut queue = VecDeque::new();
     for (p, free) in sources {
@@ -378,11 +384,26 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
     let hurt = f.hp * 2 <= f.max_hp;
     // Potion when hurt (Use Item: X/Only decided by AP_start).
     if hurt && f.opp.action.is_none() && f.loadout.items.iter().any(|i| m.equipment.item(i).is_some_and(|x| x.heals.is_some())) {
-        let act = Command::Action { actor: f.id.clone(), action: "use_item".into(), target: None, item: None, posture: None, pool: None, instruction: None, spell: None, critical: None };
+        let act = Command::Action {
+            actor: f.id.clone(),
+            action: "use_item".into(),
+            target: None,
+            item: None,
+            posture: None,
+            pool: None,
+            instruction: None,
+            spell: None,
+            critical: None,
+        };
         plans.push(Plan { free: vec![], movement: None, action: Some(act), score: 6.0 + (f.max_hp - f.hp) as f64 * 0.5 });
     }
     // Positions: free steps first (easy forgets them half the time), then one movement.
-    let use_free = f.free_steps.available && !f.opp.free_steps && f.opp.movement.is_none() && f.opp.action.is_none() && f.ap.current >= 1 && !(diff == Difficulty::Easy && noise(cfg.seed, m, a, 99) < 0.5);
+    let use_free = f.free_steps.available
+        && !f.opp.free_steps
+        && f.opp.movement.is_none()
+        && f.opp.action.is_none()
+        && f.ap.current >= 1
+        && !(diff == Difficulty::Easy && noise(cfg.seed, m, a, 99) < 0.5);
     let occ = occupancy(m);
     let fs_region: BTreeMap<Pos, Vec<Pos>> = if use_free {
         reachable_from(m, a, &occ, &[(f.pos, Vec::new())], f.free_steps.allowance).into_iter().map(|(p, (_, path))| (p, path)).collect()
@@ -486,7 +507,13 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
                     }
                     let value = match &s.effect {
                         crate::rules::spells::SpellEffect::Bolt { damage } => 0.55 * (damage.0 as f64 * odds::die_mean(damage.1, true)),
-                        _ => if m.equipment.wielded(&m.fighters[t]).is_melee() && d > 1 { 2.0 } else { 0.5 },
+                        _ => {
+                            if m.equipment.wielded(&m.fighters[t]).is_melee() && d > 1 {
+                                2.0
+                            } else {
+                                0.5
+                            }
+                        }
                     };
                     light.push(Light { score: 3.0 + value - exposure * 0.1, spot: *pos, what: What::Spell { target: t, spell: si } });
                 }
@@ -559,7 +586,17 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
             if m.enemies(a, i) || m.is_dead(i) || o.hp * 2 > o.max_hp || o.pos.distance(f.pos) > s.range {
                 continue;
             }
-            let act = Command::Action { actor: f.id.clone(), action: "cast_spell".into(), target: Some(o.id.clone()), item: None, posture: None, pool: Some(Pool::Faith), instruction: None, spell: Some(sp.clone()), critical: None };
+            let act = Command::Action {
+                actor: f.id.clone(),
+                action: "cast_spell".into(),
+                target: Some(o.id.clone()),
+                item: None,
+                posture: None,
+                pool: Some(Pool::Faith),
+                instruction: None,
+                spell: Some(sp.clone()),
+                critical: None,
+            };
             plans.push(Plan { free: vec![], movement: None, action: Some(act), score: 4.0 + (o.max_hp - o.hp) as f64 * 0.3 });
         }
     }
@@ -594,7 +631,8 @@ fn react(m: &Match, a: usize, diff: Difficulty) -> Option<Command> {
         }
     }
     let (_, id) = best?;
-    let cmd = if kind == ReactionKind::Reflex { Command::Reflex { actor: f.id.clone(), reflex: id } } else { Command::Respond { actor: f.id.clone(), response: id } };
+    let cmd =
+        if kind == ReactionKind::Reflex { Command::Reflex { actor: f.id.clone(), reflex: id } } else { Command::Respond { actor: f.id.clone(), response: id } };
     engine::validate(m, &cmd).ok().map(|_| cmd)
 }
 

@@ -4,7 +4,7 @@
 use super::components::MatchView;
 use super::flow::FlowStatus;
 use super::pipeline::{CheckedCommand, CommandQueue, IssueCommand};
-use crate::ai::{decide, who_decides, AiConfig};
+use crate::ai::{AiConfig, decide, who_decides};
 use bevy::prelude::*;
 use std::time::Instant;
 

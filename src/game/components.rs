@@ -229,7 +229,8 @@ impl MatchView<'_, '_> {
     /// Writes the changed parts of `m` back into components and resources.
     pub fn store(&mut self, m: &Match, entities: &[Entity]) {
         for (f, &e) in m.fighters.iter().zip(entities) {
-            let Ok((_, _, _, _, mut pos, mut ap, mut fs, mut posture, mut adj, mut cond, mut turn, mut opp, mut v, mut sheet)) = self.fighters.get_mut(e) else {
+            let Ok((_, _, _, _, mut pos, mut ap, mut fs, mut posture, mut adj, mut cond, mut turn, mut opp, mut v, mut sheet)) = self.fighters.get_mut(e)
+            else {
                 continue;
             };
             pos.set_if_neq(GridPos(f.pos));

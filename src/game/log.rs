@@ -3,7 +3,7 @@
 
 use crate::rules::Event;
 use bevy::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<EventBuffer>()

@@ -28,9 +28,6 @@ pub enum MatchSystems {
 
 /// The rules plugins: all a headless match needs.
 pub fn plugin(app: &mut App) {
-    app.configure_sets(
-        Update,
-        (MatchSystems::Input, MatchSystems::Command, MatchSystems::Validate, MatchSystems::Apply, MatchSystems::Present).chain(),
-    );
+    app.configure_sets(Update, (MatchSystems::Input, MatchSystems::Command, MatchSystems::Validate, MatchSystems::Apply, MatchSystems::Present).chain());
     app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, ai::plugin));
 }

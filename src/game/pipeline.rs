@@ -1,10 +1,10 @@
 //! The one command path: every `Command` (mouse, AI, script, replay) is queued, validated by the
 //! rules, applied if legal, and its verdict published. Rejected commands change nothing.
 
+use super::MatchSystems;
 use super::components::{MatchDice, MatchView};
 use super::flow::{FlowControl, FlowStatus};
 use super::log::MatchLog;
-use super::MatchSystems;
 use crate::rules::engine::{self, Plan};
 use crate::rules::{Command, Violation};
 use bevy::prelude::*;
@@ -84,7 +84,13 @@ fn validate_next_command(mut q: ResMut<CommandQueue>, status: Res<FlowStatus>, v
     checked.current = Some((i, cmd, result));
 }
 
-fn apply_checked_command(mut checked: ResMut<CheckedCommand>, mut view: MatchView, mut dice: ResMut<MatchDice>, mut log: ResMut<MatchLog>, mut flow: FlowControl) {
+fn apply_checked_command(
+    mut checked: ResMut<CheckedCommand>,
+    mut view: MatchView,
+    mut dice: ResMut<MatchDice>,
+    mut log: ResMut<MatchLog>,
+    mut flow: FlowControl,
+) {
     let Some((i, cmd, result)) = checked.current.take() else { return };
     log.index = Some(i);
     let verdict = match result {

@@ -1,13 +1,13 @@
 //! Putting a match on the board: resources for the ruleset, map, clock and dice, one entity per
 //! character, then the opening reset (or a mid-phase start).
 
-use super::components::{spawn_fighter, CharacterId, MatchBoard, MatchClock, MatchDice, MatchRules, PendingReaction};
+use super::components::{CharacterId, MatchBoard, MatchClock, MatchDice, MatchRules, PendingReaction, spawn_fighter};
 use super::flow::{CrisisPhase, FlowStatus, NextReset};
 use super::log::{EventBuffer, MatchLog};
 use super::pipeline::{CheckedCommand, CommandQueue};
+use crate::rules::Dice;
 use crate::rules::state::Match;
 use crate::rules::turn::ResetKind;
-use crate::rules::Dice;
 use bevy::prelude::*;
 
 /// R-DICE-4 / R-DICE-5: the profile's dice options.
@@ -23,7 +23,13 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     for e in old {
         world.despawn(e);
     }
-    world.insert_resource(MatchRules { rules: m.rules.clone(), conditions: m.conditions.clone(), equipment: m.equipment.clone(), tables: m.tables.clone(), spells: m.spells.clone() });
+    world.insert_resource(MatchRules {
+        rules: m.rules.clone(),
+        conditions: m.conditions.clone(),
+        equipment: m.equipment.clone(),
+        tables: m.tables.clone(),
+        spells: m.spells.clone(),
+    });
     let mut dice = dice;
     configure_dice(&mut dice, &m);
     world.insert_resource(MatchBoard(m.board.clone()));

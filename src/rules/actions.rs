@@ -7,7 +7,7 @@ use super::fighter::Pool;
 use super::grid::Sight;
 use super::movement::is_run;
 use super::profile::{ActionEffect, ActionRow, Cost, FreestepCombo, MovementCombo, Posture, Rank, RunThen2apAttack, WeaponUse};
-use super::spending::{check_afford, check_cap, price_only, Price};
+use super::spending::{Price, check_afford, check_cap, price_only};
 use super::state::Match;
 use super::violation::{RuleResult, Violation};
 
@@ -129,7 +129,9 @@ pub fn check_action(
             let w = m.equipment.wielded(f);
             let brawn = f.stats.brawn;
             match w {
-                Wielded::Ranged(r) if r.hand_reload_brawn.is_some() => Price { ap: if brawn >= r.hand_reload_brawn.unwrap_or(u32::MAX) { hand } else { crank }, only: false },
+                Wielded::Ranged(r) if r.hand_reload_brawn.is_some() => {
+                    Price { ap: if brawn >= r.hand_reload_brawn.unwrap_or(u32::MAX) { hand } else { crank }, only: false }
+                }
                 _ => return Err(Violation::new("R-RNG-8", format!("{} has no crossbow ready to reset.", f.name))),
             }
         }
@@ -155,7 +157,20 @@ pub fn check_action(
             return Err(Violation::new("R-INJ-8", format!("{} is dead and out of play.", m.fighters[t].name)));
         }
     }
-    let mut plan = ActionPlan { row: row.clone(), target, price, item: None, posture: None, pool: None, guide: None, spell: None, critical: None, charge, melee: true, sight: Sight::Clear };
+    let mut plan = ActionPlan {
+        row: row.clone(),
+        target,
+        price,
+        item: None,
+        posture: None,
+        pool: None,
+        guide: None,
+        spell: None,
+        critical: None,
+        charge,
+        melee: true,
+        sight: Sight::Clear,
+    };
     match &row.effect {
         ActionEffect::Attack { weapon, .. } => {
             let Some(t) = target else { return Err(Violation::new("R-ATK-2", format!("{name} needs a target."))) };
@@ -200,7 +215,11 @@ pub fn check_action(
             plan.target = Some(t);
         }
         ActionEffect::Recover { mana_only, .. } => {
-            plan.pool = Some(if *mana_only { Pool::Mana } else { pool.or(f.recovery).unwrap_or(if f.caster == super::fighter::Caster::Divine { Pool::Faith } else { Pool::Mana }) });
+            plan.pool = Some(if *mana_only {
+                Pool::Mana
+            } else {
+                pool.or(f.recovery).unwrap_or(if f.caster == super::fighter::Caster::Divine { Pool::Faith } else { Pool::Mana })
+            });
         }
         ActionEffect::Flop => {
             let to = posture.unwrap_or(Posture::Prone);

@@ -2,6 +2,7 @@
 //! Attack check with every adjustment named, outcome by margin, damage and armor, critical
 //! outcomes, miss effects, HP changes, stunning blows, incapacitation and death.
 
+use super::command::CriticalChoice;
 use super::defense::{defense_parts, helpless, posture_attack};
 use super::dice::Dice;
 use super::equipment::{Stat, Wielded};
@@ -9,8 +10,7 @@ use super::event::Event;
 use super::fighter::{AdjTarget, ConditionInstance, Duration, Fighter, TempAdjustment};
 use super::profile::{ArmorBypass, Posture, Rank, Scope};
 use super::state::{Match, PendingAttack};
-use super::command::CriticalChoice;
-use super::turn::{log_roll, log_roll_parts, stat_check, sum, Parts};
+use super::turn::{Parts, log_roll, log_roll_parts, stat_check, sum};
 use serde::Serialize;
 
 /// R-ATK-7 outcome category by margin (the tables' bands).

@@ -42,7 +42,13 @@ pub fn opposed(dice: &mut Dice, target: (u32, i32), instigator: (u32, i32)) -> O
 pub fn assist_bonus(mode: Assist, helper_total: i32, instigator_stat: i32) -> i32 {
     let margin = helper_total - instigator_stat;
     match mode {
-        Assist::CoreText => if margin < 0 { 0 } else { 1 + margin / 2 },
+        Assist::CoreText => {
+            if margin < 0 {
+                0
+            } else {
+                1 + margin / 2
+            }
+        }
         Assist::ReferenceSheet => match ranks(margin) {
             (true, r) => r as i32,
             (false, r) if r >= 2 => -1,
@@ -72,7 +78,24 @@ mod tests {
     fn ranks_of_success_and_failure() {
         assert!(succeeds(9, 9) && !succeeds(8, 9));
         let r: Vec<(bool, u32)> = [0, 2, 3, 5, 6, 9, 11, -1, -2, -3, -5, -6, -9].iter().map(|&m| ranks(m)).collect();
-        assert_eq!(r, vec![(true, 1), (true, 1), (true, 2), (true, 2), (true, 3), (true, 4), (true, 4), (false, 1), (false, 1), (false, 2), (false, 2), (false, 3), (false, 4)]);
+        assert_eq!(
+            r,
+            vec![
+                (true, 1),
+                (true, 1),
+                (true, 2),
+                (true, 2),
+                (true, 3),
+                (true, 4),
+                (true, 4),
+                (false, 1),
+                (false, 1),
+                (false, 2),
+                (false, 2),
+                (false, 3),
+                (false, 4)
+            ]
+        );
     }
 
     #[test] // R-CHK-2: trivial tasks need no roll unless scaling, critical or dramatic

@@ -45,7 +45,12 @@ pub fn defense_parts(m: &Match, d: usize, melee: bool, shield_doubled: bool) -> 
         ("posture".to_string(), posture_defense(f.posture, melee, adv, &m.rules.limits.prone)),
     ];
     parts.extend(m.conditions.active(f, adv).map(|c| (c.id.clone(), c.defense)));
-    parts.extend(f.adjustments.iter().filter(|a| a.target == AdjTarget::Defense && (a.scope == super::profile::Scope::All || melee)).map(|a| (a.source.clone(), a.value)));
+    parts.extend(
+        f.adjustments
+            .iter()
+            .filter(|a| a.target == AdjTarget::Defense && (a.scope == super::profile::Scope::All || melee))
+            .map(|a| (a.source.clone(), a.value)),
+    );
     parts
 }
 

@@ -1,19 +1,19 @@
 //! One path for every `Command`: `validate` (pure, returns a plan or a violation) then `apply`
 //! (pays, moves, adjusts, throws dice). Bevy's Validate and Apply systems call these two.
 
-use super::actions::{check_action, ActionPlan};
+use super::actions::{ActionPlan, check_action};
 use super::attack;
 use super::command::{Command, Guide};
 use super::dice::Dice;
 use super::event::Event;
 use super::fighter::{AdjTarget, TempAdjustment};
 use super::free_steps::check_free_steps;
-use super::movement::{check_move, is_run, MovePlan};
+use super::movement::{MovePlan, check_move, is_run};
 use super::profile::{ActionEffect, Posture, ReactionEffect, ReactionKind, ReactionRow, ReflexDice, ReflexRoll, Scope};
 use super::reactions::{check_reaction, options};
-use super::spending::{guard_opportunity, pay, Price};
+use super::spending::{Price, guard_opportunity, pay};
 use super::state::{Match, PendingAttack, Window};
-use super::turn::{advance, close_opportunity, log_roll, stat_check, Flow};
+use super::turn::{Flow, advance, close_opportunity, log_roll, stat_check};
 use super::violation::{RuleResult, Violation};
 
 /// A checked command.
@@ -44,17 +44,21 @@ pub fn validate(m: &Match, cmd: &Command) -> RuleResult<Plan> {
             Ok(Plan::Recovery { a, pool: *pool })
         }
         Command::Reflex { reflex, .. } => {
-            let row = m.rules.reaction(reflex).filter(|r| r.kind == ReactionKind::Reflex).ok_or_else(|| {
-                Violation::new("R-ACT-1", format!("'{reflex}' is not a reflex of profile {}.", m.rules.profile))
-            })?;
+            let row = m
+                .rules
+                .reaction(reflex)
+                .filter(|r| r.kind == ReactionKind::Reflex)
+                .ok_or_else(|| Violation::new("R-ACT-1", format!("'{reflex}' is not a reflex of profile {}.", m.rules.profile)))?;
             let p = m.pending.as_ref().ok_or_else(|| Violation::new("R-REACT-2", "No attack is waiting for a reflex."))?;
             check_reaction(m, a, row, p)?;
             Ok(Plan::Reflex { a, row: row.clone() })
         }
         Command::Respond { response, .. } => {
-            let row = m.rules.reaction(response).filter(|r| r.kind == ReactionKind::Response).ok_or_else(|| {
-                Violation::new("R-ACT-1", format!("'{response}' is not a response of profile {}.", m.rules.profile))
-            })?;
+            let row = m
+                .rules
+                .reaction(response)
+                .filter(|r| r.kind == ReactionKind::Response)
+                .ok_or_else(|| Violation::new("R-ACT-1", format!("'{response}' is not a response of profile {}.", m.rules.profile)))?;
             let p = m.pending.as_ref().ok_or_else(|| Violation::new("R-REACT-8", "No attack is waiting for a response."))?;
             check_reaction(m, a, row, p)?;
             Ok(Plan::Respond { a, row: row.clone() })
@@ -87,15 +91,17 @@ fn opportunity_plan(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
             Ok(Plan::FreeSteps { a, path: path.clone() })
         }
         Command::Move { movement, path, posture, tumble, .. } => {
-            let row = m.rules.movement(movement).ok_or_else(|| {
-                Violation::new("R-MOVE-1", format!("'{movement}' is not in the movement table of profile {}.", m.rules.profile))
-            })?;
+            let row = m
+                .rules
+                .movement(movement)
+                .ok_or_else(|| Violation::new("R-MOVE-1", format!("'{movement}' is not in the movement table of profile {}.", m.rules.profile)))?;
             Ok(Plan::Move { a, plan: check_move(m, a, row, path, *posture, *tumble)? })
         }
         Command::Action { action, target, item, posture, pool, instruction, spell, critical, .. } => {
-            let row = m.rules.action(action).ok_or_else(|| {
-                Violation::new("R-ACT-1", format!("'{action}' is not in the action table of profile {}.", m.rules.profile))
-            })?;
+            let row = m
+                .rules
+                .action(action)
+                .ok_or_else(|| Violation::new("R-ACT-1", format!("'{action}' is not in the action table of profile {}.", m.rules.profile)))?;
             let t = match target {
                 Some(id) => Some(actor(m, id)?),
                 None => None,
@@ -160,7 +166,11 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
             f.pos = *path.last().unwrap_or(&from);
             f.opp.free_steps = true;
             f.free_steps.lose(super::fighter::FreeStepsLoss::Used); // R-FS-3: the rest is forfeited
-            ev.push(Event::FreeStepsUsed { actor: f.id.clone(), spaces: path.len() as u32, forfeited: f.free_steps.allowance.saturating_sub(path.len() as u32) });
+            ev.push(Event::FreeStepsUsed {
+                actor: f.id.clone(),
+                spaces: path.len() as u32,
+                forfeited: f.free_steps.allowance.saturating_sub(path.len() as u32),
+            });
             ev.push(Event::Moved { actor: f.id.clone(), movement: "free_steps".into(), from, to: f.pos, path });
         }
         Plan::Move { a, plan } => {
@@ -191,13 +201,22 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
             let from = f.pos;
             if plan.dest != from {
                 f.pos = plan.dest;
-                ev.push(Event::Moved { actor: f.id.clone(), movement: plan.row.id.clone(), from, to: plan.dest, path: if plan.path.is_empty() { vec![plan.dest] } else { plan.path.clone() } });
+                ev.push(Event::Moved {
+                    actor: f.id.clone(),
+                    movement: plan.row.id.clone(),
+                    from,
+                    to: plan.dest,
+                    path: if plan.path.is_empty() { vec![plan.dest] } else { plan.path.clone() },
+                });
             }
             if let Some(p) = plan.posture {
                 ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: p });
                 f.posture = p;
             }
-            let defense = if plan.row.defense_flat != 0 && m.rules.options.run_penalty == super::profile::RunPenalty::Flat3 && m.fighters[a].adjustments.iter().any(|x| x.source == plan.row.id) {
+            let defense = if plan.row.defense_flat != 0
+                && m.rules.options.run_penalty == super::profile::RunPenalty::Flat3
+                && m.fighters[a].adjustments.iter().any(|x| x.source == plan.row.id)
+            {
                 0 // the flat Run penalty is one state, not cumulative
             } else if price != plan.price {
                 super::movement::run_defense(m, &plan.row, price.ap)
@@ -220,7 +239,12 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                 ev.push(Event::ActionTaken { actor: f.id.clone(), action: plan.row.id.clone(), target: plan.target.map(|t| m.fighters[t].id.clone()) });
             }
             // R-AP-6: the action's own Defense adjustment applies at declaration.
-            add_adjustment(m, a, TempAdjustment { source: plan.row.id.clone(), target: AdjTarget::Defense, value: plan.row.defense, scope: plan.row.defense_scope }, ev);
+            add_adjustment(
+                m,
+                a,
+                TempAdjustment { source: plan.row.id.clone(), target: AdjTarget::Defense, value: plan.row.defense, scope: plan.row.defense_scope },
+                ev,
+            );
             apply_effect(m, a, &plan, dice, ev);
             check_free_steps_kept(m, a, ev);
             // R-RNG-8: a crossbow reset may be followed by the shot in the same opportunity.
@@ -253,7 +277,13 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                         critical: plan.critical,
                         resumes: None,
                     };
-                    ev.push(Event::AttackDeclared { actor: m.fighters[a].id.clone(), target: m.fighters[t].id.clone(), action: plan.row.id.clone(), melee: plan.melee, reaction: false });
+                    ev.push(Event::AttackDeclared {
+                        actor: m.fighters[a].id.clone(),
+                        target: m.fighters[t].id.clone(),
+                        action: plan.row.id.clone(),
+                        melee: plan.melee,
+                        reaction: false,
+                    });
                     open_reflex_window(m, p, dice, ev);
                 }
             }
@@ -289,7 +319,13 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                         critical: None,
                         resumes: Some(Box::new(p)),
                     };
-                    ev.push(Event::AttackDeclared { actor: m.fighters[a].id.clone(), target: m.fighters[counter.defender].id.clone(), action: row.id.clone(), melee: true, reaction: true });
+                    ev.push(Event::AttackDeclared {
+                        actor: m.fighters[a].id.clone(),
+                        target: m.fighters[counter.defender].id.clone(),
+                        action: row.id.clone(),
+                        melee: true,
+                        reaction: true,
+                    });
                     resolve_and_finish(m, counter, dice, ev);
                 }
                 (true, ReactionEffect::ShieldBlock) => {
@@ -318,7 +354,13 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                 critical: None,
                 resumes: None,
             };
-            ev.push(Event::AttackDeclared { actor: m.fighters[a].id.clone(), target: m.fighters[p.attacker].id.clone(), action: row.id.clone(), melee: true, reaction: true });
+            ev.push(Event::AttackDeclared {
+                actor: m.fighters[a].id.clone(),
+                target: m.fighters[p.attacker].id.clone(),
+                action: row.id.clone(),
+                melee: true,
+                reaction: true,
+            });
             resolve_and_finish(m, riposte, dice, ev);
         }
         Plan::Decline { a } => {

@@ -192,12 +192,7 @@ impl EquipmentBook {
     pub fn wielded<'a>(&'a self, f: &Fighter) -> Wielded<'a> {
         let Some(id) = f.loadout.weapon.as_deref() else { return Wielded::Unarmed };
         if let Some(w) = self.melee(id) {
-            let mode = f
-                .loadout
-                .weapon_skill
-                .as_deref()
-                .and_then(|s| w.modes.iter().find(|m| m.skill == s))
-                .or_else(|| w.modes.first());
+            let mode = f.loadout.weapon_skill.as_deref().and_then(|s| w.modes.iter().find(|m| m.skill == s)).or_else(|| w.modes.first());
             return mode.map_or(Wielded::Unarmed, |m| Wielded::Melee(w, m));
         }
         self.ranged(id).map_or(Wielded::Unarmed, Wielded::Ranged)

@@ -244,11 +244,7 @@ impl Fighter {
 
     /// Sum of temporary adjustments to `target` that apply to an attack of `melee`-ness (R-DEF-4).
     pub fn temp_adjustment(&self, target: AdjTarget, melee: bool) -> i32 {
-        self.adjustments
-            .iter()
-            .filter(|a| a.target == target && (a.scope == Scope::All || melee))
-            .map(|a| a.value)
-            .sum()
+        self.adjustments.iter().filter(|a| a.target == target && (a.scope == Scope::All || melee)).map(|a| a.value).sum()
     }
 
     /// R-STAT-3 with the unmodified stats (G-37).

@@ -60,7 +60,12 @@ pub fn check_free_steps(m: &Match, a: usize, path: &[Pos]) -> RuleResult {
         } else if m.board.path_cost(path) > f.free_steps.allowance {
             broken.push(Violation::new(
                 "R-FS-1",
-                format!("{} spaces of movement (difficult ground counts twice) is more than {}'s free-step allowance of {}.", m.board.path_cost(path), f.name, f.free_steps.allowance),
+                format!(
+                    "{} spaces of movement (difficult ground counts twice) is more than {}'s free-step allowance of {}.",
+                    m.board.path_cost(path),
+                    f.name,
+                    f.free_steps.allowance
+                ),
             ));
         }
     }

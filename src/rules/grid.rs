@@ -79,7 +79,9 @@ pub enum Tile {
     /// Rubble, mud, brush: walkable, but each space entered counts as two spaces of movement.
     Difficult,
     /// Stairs or ladder: Climb leads to the same space on floor `to` (R-MOVE-1).
-    Stairs { to: u8 },
+    Stairs {
+        to: u8,
+    },
 }
 
 impl Tile {
@@ -206,7 +208,6 @@ impl Board {
     fn blocks_corner(&self, p: Pos) -> bool {
         self.tile(p).is_none_or(Tile::blocks_corner)
     }
-
 
     /// G-01: one 8-way step; no diagonal squeeze between two orthogonally adjacent blockers.
     pub fn step_geometry(&self, from: Pos, to: Pos) -> Result<(), String> {

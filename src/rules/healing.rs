@@ -75,7 +75,10 @@ mod tests {
 
     #[test] // R-HEAL-1, R-HEAL-2: first-aid CRs
     fn first_aid() {
-        assert_eq!([first_aid_cr(Injury::Bruised, false), first_aid_cr(Injury::Wounded, false), first_aid_cr(Injury::Incapacitated, false)], [Some(6), Some(9), Some(9)]);
+        assert_eq!(
+            [first_aid_cr(Injury::Bruised, false), first_aid_cr(Injury::Wounded, false), first_aid_cr(Injury::Incapacitated, false)],
+            [Some(6), Some(9), Some(9)]
+        );
         assert_eq!([first_aid_cr(Injury::Bruised, true), first_aid_cr(Injury::Wounded, true)], [Some(9), Some(12)]);
     }
 

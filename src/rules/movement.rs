@@ -5,7 +5,7 @@ use super::fighter::Fighter;
 use super::free_steps::check_path;
 use super::grid::{Pos, Tile};
 use super::profile::{Cost, MovementCombo, MovementEffect, MovementRow, Posture, Rank, RunPenalty};
-use super::spending::{check_afford, check_cap, price_only, Price};
+use super::spending::{Price, check_afford, check_cap, price_only};
 use super::state::Match;
 use super::violation::{RuleResult, Violation};
 
@@ -44,7 +44,11 @@ pub fn check_move(m: &Match, a: usize, row: &MovementRow, path: &[Pos], posture:
     let f = &m.fighters[a];
     let name = &row.name;
     if f.opp.action.is_some() {
-        return Err(Violation::new("R-COMBO-7", format!("{name} cannot follow an action in the same opportunity: free steps, then one movement, then one action.")).also("R-AP-2"));
+        return Err(Violation::new(
+            "R-COMBO-7",
+            format!("{name} cannot follow an action in the same opportunity: free steps, then one movement, then one action."),
+        )
+        .also("R-AP-2"));
     }
     if row.counts_as_action {
         // C-46: in the legacy tables Climb and the rises are actions.
@@ -69,7 +73,10 @@ pub fn check_move(m: &Match, a: usize, row: &MovementRow, path: &[Pos], posture:
             let cost = m.board.path_cost(path);
             if path.is_empty() || cost > row.max_spaces {
                 let rule = if row.defense_per_ap != 0 || row.defense_flat != 0 { "R-MOVE-3" } else { "R-MOVE-2" };
-                return Err(Violation::new(rule, format!("{name} covers 1 to {} spaces in one opportunity; the path costs {cost} (difficult ground counts twice).", row.max_spaces)));
+                return Err(Violation::new(
+                    rule,
+                    format!("{name} covers 1 to {} spaces in one opportunity; the path costs {cost} (difficult ground counts twice).", row.max_spaces),
+                ));
             }
             check_path(m, a, f.pos, path, "R-MOVE-1")?;
             (*path.last().unwrap_or(&f.pos), None, cost)

@@ -290,9 +290,14 @@ impl Rank {
 pub enum Requirement {
     None,
     /// A ready weapon of one of these skills at this rank or better.
-    Weapon { skills: Vec<String>, rank: Rank },
+    Weapon {
+        skills: Vec<String>,
+        rank: Rank,
+    },
     /// A shield, and this Shields rank when given.
-    Shield { rank: Option<Rank> },
+    Shield {
+        rank: Option<Rank>,
+    },
 }
 
 /// A reflex or response row (§11).
@@ -404,9 +409,10 @@ impl ProfileBook {
     /// The named profile (or the default) with overrides applied.
     pub fn ruleset(&self, name: Option<&str>, overrides: &OptionOverrides) -> Result<Ruleset, String> {
         let name = name.unwrap_or(&self.default);
-        let p = self.profiles.get(name).ok_or_else(|| {
-            format!("unknown profile '{name}' (known: {})", self.profiles.keys().cloned().collect::<Vec<_>>().join(", "))
-        })?;
+        let p = self
+            .profiles
+            .get(name)
+            .ok_or_else(|| format!("unknown profile '{name}' (known: {})", self.profiles.keys().cloned().collect::<Vec<_>>().join(", ")))?;
         let mut options = p.options.clone();
         options.apply(overrides);
         let keep = |o: &Option<OnlyIf>| o.is_none_or(|c| c.holds(&options));

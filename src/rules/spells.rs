@@ -9,7 +9,7 @@ use super::event::Event;
 use super::fighter::{Caster, ConditionInstance, Duration, Pool};
 use super::grid::Sight;
 use super::state::Match;
-use super::turn::{log_roll, log_roll_parts, stat_check, sum, Parts};
+use super::turn::{Parts, log_roll, log_roll_parts, stat_check, sum};
 use super::violation::{RuleResult, Violation};
 use serde::{Deserialize, Serialize};
 

@@ -58,10 +58,7 @@ pub fn price_only(f: &Fighter, cost: Cost, what: &str) -> RuleResult<Price> {
         Cost::XOnly(_) | Cost::Only => {
             // R-ONLY-5/6: Only mode needs a turn with nothing done but free steps.
             if f.turn.did_anything || f.opp.movement.is_some() || f.opp.action.is_some() {
-                let mut v = Violation::new(
-                    "R-ONLY-6",
-                    format!("{what} in Only mode needs a turn in which {} has done nothing yet except free steps.", f.name),
-                );
+                let mut v = Violation::new("R-ONLY-6", format!("{what} in Only mode needs a turn in which {} has done nothing yet except free steps.", f.name));
                 v.also.push("R-ONLY-5".into());
                 return Err(v);
             }

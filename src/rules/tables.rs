@@ -95,8 +95,14 @@ mod tests {
     fn outcome_bands() {
         let t = TableBook::builtin();
         let at = |m: i32| t.band(m).attack.clone();
-        assert_eq!([at(9), at(8), at(6), at(5), at(3), at(2), at(0)], ["legendary_hit", "critical_hit", "critical_hit", "solid_hit", "solid_hit", "hit", "hit"]);
-        assert_eq!([at(-1), at(-2), at(-3), at(-5), at(-6), at(-8), at(-9), at(-40)], ["miss", "miss", "clean_miss", "clean_miss", "critical_miss", "critical_miss", "disastrous_miss", "disastrous_miss"]);
+        assert_eq!(
+            [at(9), at(8), at(6), at(5), at(3), at(2), at(0)],
+            ["legendary_hit", "critical_hit", "critical_hit", "solid_hit", "solid_hit", "hit", "hit"]
+        );
+        assert_eq!(
+            [at(-1), at(-2), at(-3), at(-5), at(-6), at(-8), at(-9), at(-40)],
+            ["miss", "miss", "clean_miss", "clean_miss", "critical_miss", "critical_miss", "disastrous_miss", "disastrous_miss"]
+        );
         assert_eq!((t.band(7).check.as_str(), t.band(7).cp), ("critical_success", 1));
         assert_eq!((t.band(-10).check.as_str(), t.band(-10).cp), ("catastrophic_failure", 2));
     }

@@ -84,7 +84,15 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
     m.clock.current = None;
     m.clock.last_closed = None;
     m.pending = None;
-    ev.push(Event::Phase { phase: match kind { ResetKind::Opening => "opening_reset", ResetKind::Normal => "reset", ResetKind::Closing => "closing_reset" }.into(), turn: m.clock.turn });
+    ev.push(Event::Phase {
+        phase: match kind {
+            ResetKind::Opening => "opening_reset",
+            ResetKind::Normal => "reset",
+            ResetKind::Closing => "closing_reset",
+        }
+        .into(),
+        turn: m.clock.turn,
+    });
     let adv = m.rules.options.conditions_adv;
 
     // Step 1: per-turn effects (bleeding, poison; R-COND-2, G-38).
@@ -317,10 +325,7 @@ pub fn advance(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
         }
         // R-TURN-14: the round is over.
         if phase_should_end(m) {
-            let lost = (0..m.fighters.len())
-                .filter(|&i| m.fighters[i].ap.current > 0)
-                .map(|i| (m.fighters[i].id.clone(), m.fighters[i].ap.current))
-                .collect();
+            let lost = (0..m.fighters.len()).filter(|&i| m.fighters[i].ap.current > 0).map(|i| (m.fighters[i].id.clone(), m.fighters[i].ap.current)).collect();
             ev.push(Event::PhaseEnded { turn: m.clock.turn, rounds: m.clock.round, lost_ap: lost });
             m.clock.current = None;
             m.clock.last_closed = None;

@@ -131,9 +131,17 @@ fn spawn_tokens(mut commands: Commands, new: Query<(Entity, &Side, &Name), Added
         let k = names.iter().position(|s| *s == side.0).unwrap_or(0);
         let letter = side.0.chars().next().unwrap_or('?').to_ascii_uppercase();
         let initial = name.as_str().chars().next().unwrap_or('?');
-        commands.entity(e).insert((Token, Sprite::from_color(palette::SIDES[k % 4], Vec2::splat(TILE_PX * 0.72)), Transform::default(), Visibility::default())).with_children(|c| {
-            c.spawn((Text2d::new(format!("{initial}{letter}")), TextFont { font_size: FontSize::Px(18.0), ..default() }, TextColor(Color::WHITE), Transform::from_xyz(0.0, 0.0, 1.0)));
-        });
+        commands
+            .entity(e)
+            .insert((Token, Sprite::from_color(palette::SIDES[k % 4], Vec2::splat(TILE_PX * 0.72)), Transform::default(), Visibility::default()))
+            .with_children(|c| {
+                c.spawn((
+                    Text2d::new(format!("{initial}{letter}")),
+                    TextFont { font_size: FontSize::Px(18.0), ..default() },
+                    TextColor(Color::WHITE),
+                    Transform::from_xyz(0.0, 0.0, 1.0),
+                ));
+            });
     }
 }
 

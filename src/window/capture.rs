@@ -3,7 +3,7 @@
 
 use super::WindowOptions;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{save_to_disk, Screenshot};
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FrameCount>().add_systems(Update, capture_and_exit);

@@ -23,7 +23,15 @@ fn spawn_panel(mut commands: Commands) {
     commands
         .spawn((
             Name::new("Status panel"),
-            Node { position_type: PositionType::Absolute, left: Val::Px(12.0), top: Val::Px(12.0), width: Val::Px(super::board::PANEL_PX - 24.0), padding: UiRect::all(Val::Px(10.0)), flex_direction: FlexDirection::Column, ..default() },
+            Node {
+                position_type: PositionType::Absolute,
+                left: Val::Px(12.0),
+                top: Val::Px(12.0),
+                width: Val::Px(super::board::PANEL_PX - 24.0),
+                padding: UiRect::all(Val::Px(10.0)),
+                flex_direction: FlexDirection::Column,
+                ..default()
+            },
             BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.65)),
         ))
         .with_children(|p| {
@@ -35,11 +43,15 @@ fn spawn_panel(mut commands: Commands) {
 /// A broken level edit is shown until a good one replaces it.
 fn show_reload_error(watch: Option<Res<super::reload::LevelWatch>>, mut text: Query<&mut Text, With<ReloadErrorText>>) {
     let Ok(mut t) = text.single_mut() else { return };
-    let s = watch.and_then(|w| w.error.clone()).map(|e| {
-        let lines: Vec<&str> = e.lines().collect();
-        let more = if lines.len() > MAX_ERROR_LINES { format!("\n...and {} more (see the terminal)", lines.len() - MAX_ERROR_LINES) } else { String::new() };
-        format!("\nLevel edit not applied (the previous version keeps playing):\n{}{more}", lines[..lines.len().min(MAX_ERROR_LINES)].join("\n"))
-    }).unwrap_or_default();
+    let s = watch
+        .and_then(|w| w.error.clone())
+        .map(|e| {
+            let lines: Vec<&str> = e.lines().collect();
+            let more =
+                if lines.len() > MAX_ERROR_LINES { format!("\n...and {} more (see the terminal)", lines.len() - MAX_ERROR_LINES) } else { String::new() };
+            format!("\nLevel edit not applied (the previous version keeps playing):\n{}{more}", lines[..lines.len().min(MAX_ERROR_LINES)].join("\n"))
+        })
+        .unwrap_or_default();
     if t.0 != s {
         t.0 = s;
     }
@@ -95,7 +107,11 @@ fn describe(l: &serde_json::Value) -> Option<String> {
     Some(match (l["type"].as_str()?, l["event"].as_str().unwrap_or("")) {
         ("command", _) if l["result"] == "rejected" => format!("Refused: {} ({})", l["reason"].as_str()?, l["rule"].as_str()?),
         ("event", "dice") => {
-            let faces: Vec<String> = l["dice"].as_array()?.iter().map(|d| d["faces"].as_array().map(|f| f.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("+")).unwrap_or_default()).collect();
+            let faces: Vec<String> = l["dice"]
+                .as_array()?
+                .iter()
+                .map(|d| d["faces"].as_array().map(|f| f.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("+")).unwrap_or_default())
+                .collect();
             let adj = l["adjustment"].as_i64().unwrap_or(0);
             let adj = if adj == 0 { String::new() } else { format!(" {adj:+}") };
             format!("{who} {}: d{} [{}]{adj} = {}", l["purpose"].as_str()?.replace('_', " "), l["rank"], faces.join(", "), l["total"])
@@ -105,7 +121,14 @@ fn describe(l: &serde_json::Value) -> Option<String> {
         ("event", "round") => format!("Round {}", l["round"]),
         ("event", "phase") => format!("Turn {}: {}", l["turn"], l["phase"].as_str()?.replace('_', " ")),
         ("event", "moved") => format!("{who} {} to {}", l["movement"].as_str()?.replace('_', " "), l["to"]),
-        ("event", "attack_resolved") => format!("{who} vs {}: {} against {} - {}, {} damage", l["target"].as_str()?, l["attack_total"], l["defense_cr"], l["outcome"].as_str()?.replace('_', " "), l["damage"]),
+        ("event", "attack_resolved") => format!(
+            "{who} vs {}: {} against {} - {}, {} damage",
+            l["target"].as_str()?,
+            l["attack_total"],
+            l["defense_cr"],
+            l["outcome"].as_str()?.replace('_', " "),
+            l["damage"]
+        ),
         ("event", "phase_ended") => "The action phase ends".to_string(),
         _ => return None,
     })

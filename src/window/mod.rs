@@ -62,10 +62,10 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     let mut app = App::new();
     // The level's folder is an asset source of its own, so levels need not live under assets/.
     app.register_asset_source(reload::LEVEL_SOURCE, bevy::asset::io::AssetSourceBuilder::platform_default(&level_dir.to_string_lossy(), None));
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), ..default() }),
-        ..default()
-    }))
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin { primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), ..default() }), ..default() }),
+    )
     .insert_resource(ClearColor(board::palette::BACKGROUND))
     .insert_resource(opts)
     .insert_resource(CurrentLevel { name: lvl.name.clone(), briefing: lvl.briefing.clone() })

@@ -2,12 +2,12 @@
 #![allow(dead_code)]
 
 use doo::headless::HeadlessMatch;
-use doo::level::{build_match, CharacterDef, RuleData};
+use doo::level::{CharacterDef, RuleData, build_match};
+use doo::rules::Dice;
 use doo::rules::command::Command;
 use doo::rules::profile::OptionOverrides;
 use doo::rules::state::Match;
-use doo::rules::Dice;
-use doo::script::{apply_start, StartState};
+use doo::script::{StartState, apply_start};
 use serde_json::Value;
 
 pub fn ch(ron_text: &str) -> CharacterDef {
@@ -15,19 +15,27 @@ pub fn ch(ron_text: &str) -> CharacterDef {
 }
 
 pub fn lunk(x: i32, y: i32) -> CharacterDef {
-    ch(&format!(r#"(id: "lunk", name: Some("Lunk"), side: "heroes", pos: ({x}, {y}), stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6), skills: {{"axes": journeyman}}, weapon: Some("broad_axe"))"#))
+    ch(&format!(
+        r#"(id: "lunk", name: Some("Lunk"), side: "heroes", pos: ({x}, {y}), stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6), skills: {{"axes": journeyman}}, weapon: Some("broad_axe"))"#
+    ))
 }
 
 pub fn orc(x: i32, y: i32) -> CharacterDef {
-    ch(&format!(r#"(id: "orc", name: Some("Orc"), side: "monsters", pos: ({x}, {y}), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {{"maces": apprentice}}, weapon: Some("mace"))"#))
+    ch(&format!(
+        r#"(id: "orc", name: Some("Orc"), side: "monsters", pos: ({x}, {y}), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {{"maces": apprentice}}, weapon: Some("mace"))"#
+    ))
 }
 
 pub fn goblin(x: i32, y: i32) -> CharacterDef {
-    ch(&format!(r#"(id: "goblin", name: Some("Goblin"), side: "monsters", pos: ({x}, {y}), size: small, stats: (brawn: 5, finesse: 7, savvy: 5, nerve: 4), skills: {{"knives": apprentice}}, weapon: Some("dagger"))"#))
+    ch(&format!(
+        r#"(id: "goblin", name: Some("Goblin"), side: "monsters", pos: ({x}, {y}), size: small, stats: (brawn: 5, finesse: 7, savvy: 5, nerve: 4), skills: {{"knives": apprentice}}, weapon: Some("dagger"))"#
+    ))
 }
 
 pub fn dara(x: i32, y: i32) -> CharacterDef {
-    ch(&format!(r#"(id: "dara", name: Some("Dara"), side: "heroes", pos: ({x}, {y}), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 7), skills: {{"swords": master}}, weapon: Some("broadsword"))"#))
+    ch(&format!(
+        r#"(id: "dara", name: Some("Dara"), side: "heroes", pos: ({x}, {y}), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 7), skills: {{"swords": master}}, weapon: Some("broadsword"))"#
+    ))
 }
 
 pub fn room(w: usize, h: usize) -> Vec<Vec<String>> {
