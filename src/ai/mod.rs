@@ -14,8 +14,7 @@ use crate::rules::actions::is_attack;
 use crate::rules::command::Command;
 use crate::rules::dice::Dice;
 use crate::rules::engine;
-use crate::rules::equipment::{Stat, Wielded};
-use crate::rules::fighter::Pool;
+use crate::rules::equipment::Wielded;
 use crate::rules::grid::{Pos, Sight};
 use crate::rules::profile::{ActionEffect, ActionRow, MovementEffect, Posture, ReactionEffect, ReactionKind};
 use crate::rules::state::{Match, Window};
@@ -235,16 +234,6 @@ fn reachable_from(
     out
 }
 
-fn stat_rank(m: &Match, i: usize, s: Stat) -> u32 {
-    let f = &m.fighters[i];
-    match s {
-        Stat::Brawn => f.stats.brawn,
-        Stat::Finesse => m.equipment.finesse_rank(f),
-        Stat::Savvy => f.stats.savvy,
-        Stat::Nerve => f.stats.nerve,
-    }
-}
-
 /// Everything about an attack by `a` standing at `at` on `t` that does not depend on the attack
 /// action: dice ranks, adjustments, the defender's check, damage and armor.
 struct AttackContext {
@@ -277,7 +266,7 @@ impl AttackContext {
             damage = damage / 2.0 + 0.5;
         }
         let armor = m.fighters[t].loadout.armor.as_deref().and_then(|x| m.equipment.armor(x)).map_or(0, |x| x.reduction) as f64;
-        Self { rank: stat_rank(m, a, stat), adj, defense, helpless_cr: m.rules.limits.helpless_defense_cr, damage, armor }
+        Self { rank: crate::rules::attack::stat_rank(m, a, stat), adj, defense, helpless_cr: m.rules.limits.helpless_defense_cr, damage, armor }
     }
 
     /// Expected damage with an attack action's own adjustments.
@@ -384,17 +373,7 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
     let hurt = f.hp * 2 <= f.max_hp;
     // Potion when hurt (Use Item: X/Only decided by AP_start).
     if hurt && f.opp.action.is_none() && f.loadout.items.iter().any(|i| m.equipment.item(i).is_some_and(|x| x.heals.is_some())) {
-        let act = Command::Action {
-            actor: f.id.clone(),
-            action: "use_item".into(),
-            target: None,
-            item: None,
-            posture: None,
-            pool: None,
-            instruction: None,
-            spell: None,
-            critical: None,
-        };
+        let act = Command::action(&f.id, "use_item", None);
         plans.push(Plan { free: vec![], movement: None, action: Some(act), score: 6.0 + (f.max_hp - f.hp) as f64 * 0.5 });
     }
     // Positions: free steps first (easy forgets them half the time), then one movement.
@@ -550,28 +529,8 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
         let Some((free, mv, _, _)) = spots.get(&l.spot) else { continue };
         let movement = mv.as_ref().map(|(id, path)| (id.clone(), path.clone(), None));
         let action = match l.what {
-            What::Attack { target, row } => Some(Command::Action {
-                actor: f.id.clone(),
-                action: attack_rows[row].id.clone(),
-                target: Some(m.fighters[target].id.clone()),
-                item: None,
-                posture: None,
-                pool: None,
-                instruction: None,
-                spell: None,
-                critical: None,
-            }),
-            What::Spell { target, spell } => Some(Command::Action {
-                actor: f.id.clone(),
-                action: "cast_spell".into(),
-                target: Some(m.fighters[target].id.clone()),
-                item: None,
-                posture: None,
-                pool: None,
-                instruction: None,
-                spell: Some(f.spells[spell].clone()),
-                critical: None,
-            }),
+            What::Attack { target, row } => Some(Command::action(&f.id, &attack_rows[row].id, Some(&m.fighters[target].id))),
+            What::Spell { target, spell } => Some(cast(&f.id, &m.fighters[target].id, &f.spells[spell])),
             What::Move => None,
         };
         plans.push(Plan { free: free.clone(), movement, action, score: l.score });
@@ -586,17 +545,7 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
             if m.enemies(a, i) || m.is_dead(i) || o.hp * 2 > o.max_hp || o.pos.distance(f.pos) > s.range {
                 continue;
             }
-            let act = Command::Action {
-                actor: f.id.clone(),
-                action: "cast_spell".into(),
-                target: Some(o.id.clone()),
-                item: None,
-                posture: None,
-                pool: Some(Pool::Faith),
-                instruction: None,
-                spell: Some(sp.clone()),
-                critical: None,
-            };
+            let act = cast(&f.id, &o.id, sp);
             plans.push(Plan { free: vec![], movement: None, action: Some(act), score: 4.0 + (o.max_hp - o.hp) as f64 * 0.3 });
         }
     }
@@ -634,6 +583,15 @@ fn react(m: &Match, a: usize, diff: Difficulty) -> Option<Command> {
     let cmd =
         if kind == ReactionKind::Reflex { Command::Reflex { actor: f.id.clone(), reflex: id } } else { Command::Respond { actor: f.id.clone(), response: id } };
     engine::validate(m, &cmd).ok().map(|_| cmd)
+}
+
+/// A Cast Spell command.
+fn cast(actor: &str, target: &str, spell: &str) -> Command {
+    let mut c = Command::action(actor, "cast_spell", Some(target));
+    if let Command::Action { spell: s, .. } = &mut c {
+        *s = Some(spell.to_string());
+    }
+    c
 }
 
 /// Deterministic noise in [0, 1) from the seed and the match state (easy AI, no dice consumed).

@@ -39,7 +39,8 @@ pub fn injury(f: &Fighter) -> Injury {
     }
 }
 
-fn stat_rank(m: &Match, i: usize, s: Stat) -> u32 {
+/// The die rank of a character's stat now: Finesse after the armor deficit (R-GEAR-6).
+pub fn stat_rank(m: &Match, i: usize, s: Stat) -> u32 {
     let f = &m.fighters[i];
     match s {
         Stat::Brawn => f.stats.brawn,
