@@ -192,18 +192,52 @@ fn add_temp(m: &mut Match, i: usize, source: &str, value: i32, ev: &mut Vec<Even
     m.fighters[i].adjustments.push(adj);
 }
 
+/// Step 3 of R-ATK-1: the defender's Defense check, or CR 6 for one who makes none (R-DEF-1,
+/// R-ATK-3, R-ATK-4). Returns the CR the attack must reach.
+pub fn defense_step(m: &Match, dice: &mut Dice, t: usize, melee: bool, shield_doubled: bool, ev: &mut Vec<Event>) -> i32 {
+    if helpless(m, t) {
+        return m.rules.limits.helpless_defense_cr;
+    }
+    let parts = defense_parts(m, t, melee, shield_doubled);
+    let rank = m.equipment.finesse_rank(&m.fighters[t]);
+    let roll = stat_check(m, dice, rank, sum(&parts));
+    log_roll_parts(ev, dice, &m.fighters[t].id, "defense", roll, parts)
+}
+
+/// What an attack (or a spell cast like one) came to.
+pub struct Resolution {
+    pub cr: i32,
+    pub total: i32,
+    pub kind: String,
+    pub raw: i32,
+    pub reduction: i32,
+    pub dealt: i32,
+}
+
+/// Reports a resolved attack, then applies its damage and the stunning-blow check (R-DMG-4, R-INJ-4).
+pub fn report_and_damage(m: &mut Match, dice: &mut Dice, a: usize, t: usize, r: &Resolution, reason: &str, ev: &mut Vec<Event>) {
+    ev.push(Event::AttackResolved {
+        actor: m.fighters[a].id.clone(),
+        target: m.fighters[t].id.clone(),
+        defense_cr: r.cr,
+        attack_total: r.total,
+        margin: r.total - r.cr,
+        outcome: r.kind.clone(),
+        raw_damage: r.raw,
+        reduction: r.reduction,
+        damage: r.dealt,
+        target_hp: (m.fighters[t].hp - r.dealt).min(m.fighters[t].max_hp),
+    });
+    if r.dealt > 0 {
+        change_hp(m, t, -r.dealt, reason, ev);
+        stun_check(m, dice, t, r.dealt, ev);
+    }
+}
+
 /// Steps 3–7 of R-ATK-1 for `p` (the reflex window is already closed).
 pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut Vec<Event>) {
     let (a, t) = (p.attacker, p.defender);
-    // Step 3: Defense check, or CR 6 for a defender who makes none (R-DEF-1, R-ATK-3, R-ATK-4).
-    let cr = if helpless(m, t) {
-        m.rules.limits.helpless_defense_cr
-    } else {
-        let parts = defense_parts(m, t, p.melee, p.shield_doubled);
-        let rank = m.equipment.finesse_rank(&m.fighters[t]);
-        let roll = stat_check(m, dice, rank, sum(&parts));
-        log_roll_parts(ev, dice, &m.fighters[t].id.clone(), "defense", roll, parts)
-    };
+    let cr = defense_step(m, dice, t, p.melee, p.shield_doubled, ev);
     // Step 4: Attack check (R-ATK-5).
     let stat = m.equipment.wielded(&m.fighters[a]).check_stat();
     let mut parts = attack_parts(m, a, t);
@@ -250,22 +284,8 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         }
     }
     p.damage_dealt = dealt;
-    ev.push(Event::AttackResolved {
-        actor: m.fighters[a].id.clone(),
-        target: m.fighters[t].id.clone(),
-        defense_cr: cr,
-        attack_total: total,
-        margin,
-        outcome: kind.clone(),
-        raw_damage: raw,
-        reduction,
-        damage: dealt,
-        target_hp: (m.fighters[t].hp - dealt).min(m.fighters[t].max_hp),
-    });
-    if dealt > 0 {
-        change_hp(m, t, -dealt, "damage", ev);
-        stun_check(m, dice, t, dealt, ev);
-    }
+    let result = Resolution { cr, total, kind: kind.clone(), raw, reduction, dealt };
+    report_and_damage(m, dice, a, t, &result, "damage", ev);
     // Step 7: miss effects (R-ATK-7, R-ATK-8; the engine's choices per G-19, G-21).
     match kind.as_str() {
         "clean_miss" => {

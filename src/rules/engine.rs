@@ -288,8 +288,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                 }
             }
         }
-        Plan::End { a, pass } => {
-            let _ = a;
+        Plan::End { pass, .. } => {
             close_opportunity(m, pass, ev);
         }
         Plan::Reflex { a, row } => {

@@ -1,7 +1,6 @@
 //! §8 movement: Step, Run, Climb, Drop, Rise/Stand, Leap, one per opportunity (R-MOVE-4),
 //! priced from the profile's movement table, posture and map permitting.
 
-use super::fighter::Fighter;
 use super::free_steps::check_path;
 use super::grid::{Pos, Tile};
 use super::profile::{Cost, MovementCombo, MovementEffect, MovementRow, Posture, Rank, RunPenalty};
@@ -168,9 +167,4 @@ pub fn check_move(m: &Match, a: usize, row: &MovementRow, path: &[Pos], posture:
 /// Whether a movement row is a run (R-COMBO-3).
 pub fn is_run(row: &MovementRow) -> bool {
     matches!(row.effect, MovementEffect::Path) && (row.defense_per_ap != 0 || row.defense_flat != 0)
-}
-
-/// Spaces a character could Step right now (used by the UI and AI).
-pub fn max_step_spaces(f: &Fighter, cap: u32) -> u32 {
-    f.ap.current.min(cap.saturating_sub(f.opp.spent)).min(3)
 }

@@ -1,8 +1,7 @@
 //! Cast Spell (R-MANA-4, G-26): spells as data (`assets/rules/spells.ron`), paid with Mana
 //! (arcane, Savvy check) or Faith (divine, Nerve check), resolved as bolts, heals or conditions.
 
-use super::attack::{change_hp, stun_check};
-use super::defense::{defense_parts, helpless};
+use super::attack::{Resolution, change_hp, defense_step, report_and_damage};
 use super::dice::Dice;
 use super::equipment::DiceSpec;
 use super::event::Event;
@@ -138,14 +137,7 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
             }
         }
         SpellEffect::Bolt { .. } | SpellEffect::Inflict { .. } => {
-            let cr = if helpless(m, t) {
-                m.rules.limits.helpless_defense_cr
-            } else {
-                let dp = defense_parts(m, t, false, false);
-                let rank = m.equipment.finesse_rank(&m.fighters[t]);
-                let roll = stat_check(m, dice, rank, sum(&dp));
-                log_roll_parts(ev, dice, &m.fighters[t].id.clone(), "defense", roll, dp)
-            };
+            let cr = defense_step(m, dice, t, false, false, ev);
             let roll = stat_check(m, dice, stat, sum(&parts));
             let total = log_roll_parts(ev, dice, &m.fighters[a].id.clone(), &format!("cast_{}", s.id), roll, parts);
             let margin = total - cr;
@@ -178,22 +170,7 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
                     SpellEffect::Heal { .. } => {}
                 }
             }
-            ev.push(Event::AttackResolved {
-                actor: m.fighters[a].id.clone(),
-                target: m.fighters[t].id.clone(),
-                defense_cr: cr,
-                attack_total: total,
-                margin,
-                outcome: kind,
-                raw_damage: raw,
-                reduction,
-                damage: dealt,
-                target_hp: (m.fighters[t].hp - dealt).min(m.fighters[t].max_hp),
-            });
-            if dealt > 0 {
-                change_hp(m, t, -dealt, &s.id, ev);
-                stun_check(m, dice, t, dealt, ev);
-            }
+            report_and_damage(m, dice, a, t, &Resolution { cr, total, kind, raw, reduction, dealt }, &s.id, ev);
         }
     }
 }
