@@ -281,6 +281,44 @@ fn attack_value(m: &Match, a: usize, at: Pos, t: usize, atk_adj: i32, dmg_adj: i
     AttackContext::new(m, a, at, t).value(atk_adj, dmg_adj)
 }
 
+/// What an attack is likely to do, from the dice model the resolution uses (`odds`): the
+/// chance to hit, the damage range of a hit after armor, and the expected damage.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Forecast {
+    pub hit: f64,
+    pub min: i32,
+    /// Highest damage of a hit without exploding dice; `explodes` says it can go higher.
+    pub max: i32,
+    pub explodes: bool,
+    pub expected: f64,
+}
+
+/// The forecast of attack row `row` by `a` on `t` from where `a` stands (None for a non-attack).
+pub fn forecast(m: &Match, a: usize, t: usize, row: &str) -> Option<Forecast> {
+    let r = m.rules.action(row)?;
+    let ActionEffect::Attack { attack, damage, .. } = r.effect else { return None };
+    let ctx = AttackContext::new(m, a, m.fighters[a].pos, t);
+    let w = m.equipment.wielded(&m.fighters[a]);
+    let (n, rank) = match &w {
+        Wielded::Melee(x, _) => (x.damage.0, x.damage.1),
+        Wielded::Ranged(x) => (x.damage.0, x.damage.1),
+        Wielded::Unarmed => (1, m.fighters[a].stats.brawn),
+    };
+    let deficit = crate::rules::attack::weapon_deficit(m, a) as i32;
+    let (mut lo, mut hi) = (n as i32 - deficit + damage, (n * rank) as i32 - deficit + damage);
+    if matches!(w, Wielded::Unarmed) {
+        (lo, hi) = ((lo + 1) / 2, (hi + 1) / 2);
+    }
+    let armor = ctx.armor as i32;
+    Some(Forecast {
+        hit: odds::hit_chance((ctx.rank, ctx.adj + attack), ctx.defense, ctx.helpless_cr),
+        min: (lo - armor).max(0),
+        max: (hi - armor).max(0),
+        explodes: m.rules.options.damage_explodes,
+        expected: ctx.value(attack, damage),
+    })
+}
+
 /// Each able enemy: where it stands, how far it can strike next round, and (hard) what its
 /// attack on `a` is worth — computed once per decision.
 fn enemy_threats(m: &Match, a: usize, diff: Difficulty) -> Vec<(Pos, u32, f64)> {

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 pub mod ai;
 pub mod components;
 pub mod flow;
+pub mod intent;
 pub mod log;
 pub mod pipeline;
 pub mod setup;
@@ -29,5 +30,5 @@ pub enum MatchSystems {
 /// The rules plugins: all a headless match needs.
 pub fn plugin(app: &mut App) {
     app.configure_sets(Update, (MatchSystems::Input, MatchSystems::Command, MatchSystems::Validate, MatchSystems::Apply, MatchSystems::Present).chain());
-    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, ai::plugin));
+    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, ai::plugin, intent::plugin));
 }

@@ -48,7 +48,7 @@ pub struct CheckedCommand {
     pub verdict: Option<(usize, Command, Result<(), Violation>)>,
 }
 
-fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut q: ResMut<CommandQueue>) {
+pub(super) fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut q: ResMut<CommandQueue>) {
     for IssueCommand(c) in issued.read() {
         let i = q.next_index;
         q.next_index += 1;

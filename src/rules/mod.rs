@@ -16,6 +16,7 @@ pub mod free_steps;
 pub mod grid;
 pub mod healing;
 pub mod movement;
+pub mod preview;
 pub mod profile;
 pub mod reactions;
 pub mod spells;

@@ -1,0 +1,313 @@
+//! Player intents (a click on a space or a figure, an action-bar entry, pass, cancel, a reaction)
+//! turned into `Command`s. The window produces intents from the mouse and keyboard; tests feed
+//! them directly. Legality is never decided here: every offer comes from `rules::preview`
+//! (which asks `engine::validate`), every refusal is the validator's `Violation`.
+
+use super::MatchSystems;
+use super::ai::AiControl;
+use super::components::MatchView;
+use super::flow::FlowStatus;
+use super::log::MatchLog;
+use super::pipeline::{CommandResolved, IssueCommand};
+use crate::rules::preview::{self, Aim, Choice, Destination, ReactionChoice};
+use crate::rules::profile::{ActionEffect, ReactionKind};
+use crate::rules::state::Match;
+use crate::rules::{Command, Pos, Violation};
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Intent>()
+        .init_resource::<PlayerView>()
+        .init_resource::<Seats>()
+        .add_systems(Update, handle_intents.in_set(MatchSystems::Command).before(super::pipeline::queue_issued_commands))
+        .add_systems(Update, (note_verdicts, refresh_player_view).chain().in_set(MatchSystems::Present).after(super::log::publish_events));
+}
+
+/// What a player asks for. Serializable, so input can be recorded and replayed.
+#[derive(Message, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Intent {
+    /// A click on a space (a figure standing there counts as a click on the figure).
+    ClickSpace(Pos),
+    /// A click on a figure, by character id.
+    ClickFigure(String),
+    /// An action-bar entry, by index in `PlayerView::choices`.
+    Choose(usize),
+    /// Ends the opportunity (pass when nothing was done), or declines an open reaction window.
+    Pass,
+    /// Leaves aiming mode.
+    Cancel,
+    /// A reflex or response, by index in `PlayerView::reactions`.
+    React(usize),
+    /// Declines the open reaction window.
+    Decline,
+}
+
+/// Who plays each side: a human (with a name for hot-seat) or the AI.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Seats {
+    /// side id → player name (human sides only).
+    pub players: BTreeMap<String, String>,
+}
+
+/// What the player is doing with the selected character.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Mode {
+    #[default]
+    Idle,
+    /// Aiming the action-bar entry `choice` (its figures or spaces are highlighted).
+    Aim(usize),
+}
+
+/// Everything the UI shows about the decision in progress, recomputed by the rules after each
+/// change: the human character who must decide, where it can move and at what price, its action
+/// bar, the reaction prompt, and the last refusal.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct PlayerView {
+    /// The human-controlled character who must decide now (opportunity holder or asked defender).
+    pub decider: Option<String>,
+    /// Side of the decider.
+    pub side: Option<String>,
+    pub destinations: BTreeMap<Pos, Destination>,
+    pub choices: Vec<Choice>,
+    /// An open reflex/response window for the decider.
+    pub reactions: Option<(ReactionKind, Vec<ReactionChoice>)>,
+    pub mode: Mode,
+    /// The last refusal, shown until the next intent.
+    pub feedback: Option<Violation>,
+    /// Log length and awaiting flag the view was computed for.
+    stamp: (usize, bool, bool),
+    pub dirty: bool,
+}
+
+impl PlayerView {
+    /// Figure ids the current aim may target.
+    pub fn aim_targets(&self) -> &[String] {
+        match self.aiming().map(|c| &c.aim) {
+            Some(Aim::Figure(t)) => t,
+            _ => &[],
+        }
+    }
+    pub fn aiming(&self) -> Option<&Choice> {
+        match self.mode {
+            Mode::Aim(i) => self.choices.get(i),
+            Mode::Idle => None,
+        }
+    }
+}
+
+/// The human character who must decide now, if any.
+pub fn human_decider(m: &Match, ai: Option<&AiControl>) -> Option<usize> {
+    let human = |i: usize| ai.is_none_or(|ai| ai.config.controls(m, i).is_none());
+    if let Some(p) = &m.pending {
+        if p.window.is_some() {
+            return human(p.defender).then_some(p.defender);
+        }
+    }
+    m.clock.current.filter(|&c| human(c))
+}
+
+/// What an intent does, decided from the rules' own preview. Returns the command to issue, if
+/// any; updates the mode and the feedback.
+pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Command> {
+    view.feedback = None;
+    let Some(a) = view.decider.as_deref().and_then(|id| m.index(id)) else {
+        view.feedback = Some(Violation::new("R-TURN-9", "Nobody you control has to decide now."));
+        return None;
+    };
+    let me = m.fighters[a].id.clone();
+    let refuse = |view: &mut PlayerView, v: Violation| {
+        view.feedback = Some(v);
+        None
+    };
+    // Reaction window: only reactions, decline, pass.
+    if let Some((_, list)) = &view.reactions {
+        return match intent {
+            Intent::React(i) => match list.get(*i) {
+                Some(c) if c.refusal.is_none() => Some(c.command.clone()),
+                Some(c) => refuse(view, c.refusal.clone().unwrap_or_else(|| Violation::new("R-REACT-2", "Not possible now."))),
+                None => None,
+            },
+            Intent::Decline | Intent::Pass | Intent::Cancel => Some(Command::Decline { actor: me }),
+            _ => refuse(view, Violation::new("R-REACT-2", format!("{} must first decide whether to react to the attack.", m.fighters[a].name))),
+        };
+    }
+    match intent {
+        Intent::Cancel => {
+            view.mode = Mode::Idle;
+            None
+        }
+        Intent::Pass => {
+            view.mode = Mode::Idle;
+            Some(if m.fighters[a].opp.anything() { Command::End { actor: me } } else { Command::Pass { actor: me } })
+        }
+        Intent::React(_) | Intent::Decline => refuse(view, Violation::new("R-REACT-2", "No attack is waiting for a reaction.")),
+        Intent::Choose(i) => {
+            let Some(c) = view.choices.get(*i).cloned() else { return None };
+            if let Some(v) = c.refusal {
+                return refuse(view, v);
+            }
+            match c.aim {
+                Aim::None => {
+                    view.mode = Mode::Idle;
+                    Some(c.template)
+                }
+                _ => {
+                    // Choosing the entry being aimed again with a single target confirms it.
+                    if view.mode == Mode::Aim(*i) {
+                        if let Aim::Figure(t) = &c.aim {
+                            if t.len() == 1 {
+                                view.mode = Mode::Idle;
+                                return Some(aimed(&c.template, &t[0]));
+                            }
+                        }
+                    }
+                    view.mode = Mode::Aim(*i);
+                    None
+                }
+            }
+        }
+        Intent::ClickSpace(p) => {
+            if let Some(o) = m.occupant(*p).filter(|&o| !m.is_dead(o)) {
+                return interpret(m, view, &Intent::ClickFigure(m.fighters[o].id.clone()));
+            }
+            if let Some(c) = view.aiming().cloned() {
+                return match &c.aim {
+                    Aim::Space(spots) => match spots.iter().find(|(q, _)| q == p) {
+                        Some((_, cmd)) => {
+                            view.mode = Mode::Idle;
+                            Some(cmd.clone())
+                        }
+                        None => refuse(view, Violation::new("G-42", format!("{} cannot be aimed at that space.", c.label))),
+                    },
+                    _ => refuse(view, Violation::new("R-ATK-2", format!("{} is aimed at a figure, not a space.", c.label))),
+                };
+            }
+            match view.destinations.get(p) {
+                Some(d) => Some(d.command.clone()),
+                None => refuse(view, preview::why_not_move(m, a, *p)),
+            }
+        }
+        Intent::ClickFigure(id) => {
+            let Some(t) = m.index(id) else { return refuse(view, Violation::new("INPUT", format!("There is no character '{id}'."))) };
+            if let Some(c) = view.aiming().cloned() {
+                if view.aim_targets().iter().any(|x| x == id) {
+                    view.mode = Mode::Idle;
+                    return Some(aimed(&c.template, id));
+                }
+                let why = crate::rules::engine::validate(m, &aimed(&c.template, id)).err();
+                return refuse(view, why.unwrap_or_else(|| Violation::new("R-ATK-2", "Not a valid target.")));
+            }
+            if t == a || !m.enemies(a, t) {
+                return None; // selecting oneself or looking at an ally: the card shows it
+            }
+            // Clicking an enemy attacks it with the first attack that can reach it.
+            let attack = view.choices.iter().find(|c| {
+                c.available() && m.rules.action(&c.row).is_some_and(|r| matches!(r.effect, ActionEffect::Attack { .. })) && matches!(&c.aim, Aim::Figure(ts) if ts.contains(id))
+            });
+            match attack {
+                Some(c) => Some(aimed(&c.template, id)),
+                None => {
+                    let first = view.choices.iter().find(|c| c.row == "attack").or_else(|| view.choices.iter().find(|c| matches!(c.aim, Aim::Figure(_))));
+                    let why = first.and_then(|c| crate::rules::engine::validate(m, &aimed(&c.template, id)).err());
+                    refuse(view, why.unwrap_or_else(|| Violation::new("R-ATK-2", format!("{} has no attack against {}.", m.fighters[a].name, m.fighters[t].name))))
+                }
+            }
+        }
+    }
+}
+
+/// `template` aimed at figure `id`.
+pub fn aimed(template: &Command, id: &str) -> Command {
+    let mut c = template.clone();
+    if let Command::Action { target, .. } = &mut c {
+        *target = Some(id.to_string());
+    }
+    c
+}
+
+/// Recomputes the player's view from the rules.
+pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
+    let decider = human_decider(m, ai);
+    let id = decider.map(|a| m.fighters[a].id.clone());
+    if id != view.decider {
+        view.mode = Mode::Idle;
+    }
+    view.decider = id;
+    view.side = decider.map(|a| m.fighters[a].side.clone());
+    view.reactions = decider.and_then(|a| preview::reaction_choices(m, a));
+    match decider {
+        Some(a) if view.reactions.is_none() => {
+            view.destinations = preview::destinations(m, a);
+            view.choices = preview::choices(m, a);
+        }
+        _ => {
+            view.destinations.clear();
+            view.choices.clear();
+        }
+    }
+    // An aim whose entry is no longer available ends.
+    if let Mode::Aim(i) = view.mode {
+        if view.choices.get(i).is_none_or(|c| !c.available()) {
+            view.mode = Mode::Idle;
+        }
+    }
+}
+
+fn handle_intents(
+    mut intents: MessageReader<Intent>,
+    mut view: ResMut<PlayerView>,
+    status: Res<FlowStatus>,
+    match_view: MatchView,
+    mut out: MessageWriter<IssueCommand>,
+) {
+    let list: Vec<Intent> = intents.read().cloned().collect();
+    if list.is_empty() {
+        return;
+    }
+    let Some((m, _)) = match_view.load() else { return };
+    for intent in list {
+        if !status.awaiting {
+            view.feedback = Some(Violation::new("R-TURN-8", "Wait: the rules are still resolving the last command."));
+            continue;
+        }
+        if let Some(cmd) = interpret(&m, &mut view, &intent) {
+            out.write(IssueCommand(cmd));
+            // One command per frame: the next intent is read against the new state.
+            break;
+        }
+    }
+    view.dirty = true;
+}
+
+/// A refused command (say, a stale click) shows its reason.
+fn note_verdicts(mut verdicts: MessageReader<CommandResolved>, mut view: ResMut<PlayerView>) {
+    for v in verdicts.read() {
+        if let Err(e) = &v.result {
+            view.feedback = Some(e.clone());
+        }
+        view.dirty = true;
+    }
+}
+
+fn refresh_player_view(mut view: ResMut<PlayerView>, status: Res<FlowStatus>, log: Res<MatchLog>, ai: Option<Res<AiControl>>, match_view: MatchView) {
+    let stamp = (log.lines.len(), status.awaiting, status.over);
+    if stamp == view.stamp && !view.dirty {
+        return;
+    }
+    view.stamp = stamp;
+    view.dirty = false;
+    if !status.awaiting || status.over {
+        view.decider = None;
+        view.side = None;
+        view.destinations.clear();
+        view.choices.clear();
+        view.reactions = None;
+        view.mode = Mode::Idle;
+        return;
+    }
+    let Some((m, _)) = match_view.load() else { return };
+    compute_view(&m, ai.as_deref(), &mut view);
+}
