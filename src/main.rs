@@ -13,7 +13,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Open the game window on a level (default: levels/tutorial.ron).
+    /// Open the game window straight on a level (default: levels/tutorial.ron). Without a subcommand: the main menu.
     Play {
         level: Option<PathBuf>,
         /// Save a screenshot of the window to this PNG, then quit.
@@ -28,6 +28,12 @@ enum Cmd {
         /// Let the AI play every side (watch a match).
         #[arg(long)]
         watch: bool,
+        /// Dice and AI seed (default: the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Append the match log (JSON lines) and the board's screen layout to this file.
+        #[arg(long)]
+        log: Option<PathBuf>,
     },
     /// Check level files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
     Validate {
@@ -73,8 +79,8 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => doo::window::run(None),
-        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch }) => {
-            doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch })
+        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, log }) => {
+            doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu: false, seed, log })
         }
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),

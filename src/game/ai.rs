@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use std::time::Instant;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<AiStats>().add_systems(Update, drive_ai.in_set(super::MatchSystems::Input));
+    app.init_resource::<AiStats>().init_resource::<AiHold>().add_systems(Update, drive_ai.in_set(super::MatchSystems::Input));
 }
 
 /// Which sides the AI plays; absent: none. `pace_secs` spaces its moves out in the window.
@@ -21,6 +21,10 @@ pub struct AiControl {
     /// The rest of the plan of the opportunity in progress: (actor, turn, round, commands).
     pub plan: Option<(usize, u32, u32, std::collections::VecDeque<crate::rules::Command>)>,
 }
+
+/// While true the AI waits (the window holds it while a person reads an overlay or a move plays).
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct AiHold(pub bool);
 
 /// Thinking time per decision, in microseconds, with the deciding side and turn.
 #[derive(Resource, Debug, Clone, Default)]
@@ -37,9 +41,14 @@ fn drive_ai(
     checked: Res<CheckedCommand>,
     view: MatchView,
     mut stats: ResMut<AiStats>,
+    hold: Res<AiHold>,
     mut out: MessageWriter<IssueCommand>,
 ) {
     let Some(mut ai) = ai else { return };
+    if hold.0 {
+        ai.waited = 0.0;
+        return;
+    }
     if !status.awaiting || status.over || !q.queue.is_empty() || checked.current.is_some() {
         return;
     }

@@ -1,12 +1,16 @@
-//! `--screenshot FILE` and `--frames N`: save what the window shows, then quit (used to look
-//! at the game under Xvfb and by the window test).
+//! `--screenshot FILE`, `--frames N` and `--log FILE`: save what the window shows, quit after a
+//! number of frames, and append the match log (JSON lines) plus the board's screen layout (where
+//! each space is in window pixels) for the end-to-end test and for tools.
 
 use super::WindowOptions;
+use crate::game::components::MatchBoard;
+use crate::game::log::MatchLog;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use std::io::Write;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<FrameCount>().add_systems(Update, capture_and_exit);
+    app.init_resource::<FrameCount>().add_systems(Update, capture_and_exit).add_systems(Last, write_log);
 }
 
 #[derive(Resource, Default)]
@@ -28,5 +32,39 @@ fn capture_and_exit(mut commands: Commands, opts: Res<WindowOptions>, mut frames
     }
     if opts.exit_after_frames.is_some_and(|n| frames.0 >= n) {
         exit.write(AppExit::Success);
+    }
+}
+
+/// Appends new log lines; writes a `layout` line whenever the camera or board changes: window
+/// pixel of the centre of space (0,0) and pixels per space.
+fn write_log(
+    opts: Res<WindowOptions>,
+    log: Option<Res<MatchLog>>,
+    board: Option<Res<MatchBoard>>,
+    cams: Query<(&Camera, &GlobalTransform, Ref<Transform>), With<Camera2d>>,
+    mut written: Local<usize>,
+    mut last_layout: Local<Option<(i32, i32, i32)>>,
+) {
+    let Some(path) = &opts.log else { return };
+    let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
+    if let Some(log) = &log {
+        if log.lines.len() < *written {
+            *written = 0;
+        }
+        for l in &log.lines[*written..] {
+            let _ = writeln!(f, "{l}");
+        }
+        *written = log.lines.len();
+    }
+    if let (Some(board), Ok((cam, gt, _))) = (board, cams.single()) {
+        let a = super::board::world_of(crate::rules::Pos::new(0, 0), &board);
+        let b = super::board::world_of(crate::rules::Pos::new(1, 0), &board);
+        if let (Ok(pa), Ok(pb)) = (cam.world_to_viewport(gt, a), cam.world_to_viewport(gt, b)) {
+            let key = (pa.x.round() as i32, pa.y.round() as i32, (pb.x - pa.x).round() as i32);
+            if *last_layout != Some(key) {
+                *last_layout = Some(key);
+                let _ = writeln!(f, "{}", serde_json::json!({"type": "layout", "origin": [pa.x, pa.y], "space_px": pb.x - pa.x}));
+            }
+        }
     }
 }

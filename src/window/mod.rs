@@ -1,5 +1,5 @@
-//! The game window: the headless match plus a board view, a status panel and screenshots.
-//! (Mouse play, the tilemap and the full UI arrive with the playable-game issue.)
+//! The game window: screens (menu, level select, seats), the tilemap board, the match UI and
+//! hot reload, on top of the same headless match systems the tests run.
 
 use crate::level::RuleData;
 use bevy::prelude::*;
@@ -7,9 +7,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub mod board;
+pub mod camera;
 pub mod capture;
 pub mod hud;
 pub mod reload;
+pub mod screens;
+pub mod settings;
+pub mod ui;
 
 pub const DEFAULT_LEVEL: &str = "levels/tutorial.ron";
 pub const WINDOW_TITLE: &str = "Dungeons of Olde";
@@ -23,11 +27,17 @@ pub struct WindowOptions {
     pub exit_after_frames: Option<u32>,
     /// Every side played by the AI (watch a match).
     pub watch: bool,
+    /// Open on the main menu instead of the level.
+    pub menu: bool,
+    /// Dice and AI seed (default: the clock).
+    pub seed: Option<u64>,
+    /// Append the match log (JSON lines) and the board's screen layout to this file.
+    pub log: Option<PathBuf>,
 }
 
-/// Opens the window on `level` (default level when `None`).
+/// `cargo run`: the main menu, with the default level ready for a quick start.
 pub fn run(level: Option<PathBuf>) -> ExitCode {
-    run_with(level, WindowOptions::default())
+    run_with(level, WindowOptions { menu: true, ..default() })
 }
 
 pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
@@ -49,34 +59,46 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // The same checks run again when the level asset loads; here they give the exit code.
     if let Err(errs) = checked.build(&data) {
         for e in errs {
             eprintln!("{}: {e}", path.display());
         }
         return ExitCode::from(2);
     }
-    let lvl = &checked.level;
     let data = std::sync::Arc::new(data);
     let level_dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_else(|| PathBuf::from("."));
+    let first = if opts.menu { screens::Screen::Menu } else { screens::Screen::Match };
     let mut app = App::new();
     // The level's folder is an asset source of its own, so levels need not live under assets/.
     app.register_asset_source(reload::LEVEL_SOURCE, bevy::asset::io::AssetSourceBuilder::platform_default(&level_dir.to_string_lossy(), None));
     app.add_plugins(
         DefaultPlugins
-            .set(WindowPlugin { primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), ..default() }), ..default() }),
+            .set(WindowPlugin { primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), ..default() }), ..default() })
+            .set(ImagePlugin::default_nearest())
+            // Art is read from ./assets (the game runs from the project folder, like its levels).
+            .set(AssetPlugin { file_path: assets_dir(), ..default() }),
     )
+    .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
     .insert_resource(ClearColor(board::palette::BACKGROUND))
     .insert_resource(opts)
-    .insert_resource(CurrentLevel { name: lvl.name.clone(), briefing: lvl.briefing.clone() })
+    .insert_resource(screens::GameData(data.clone()))
+    .insert_resource(screens::MatchSetup::new(path.clone(), checked.clone()))
+    .insert_resource(CurrentLevel { name: checked.level.name.clone(), briefing: checked.level.briefing.clone() })
     .add_plugins(crate::game::plugin)
     .insert_resource(reload::LevelWatch::new(path.clone(), root.clone(), data.clone()))
     .register_asset_loader(reload::LevelAssetLoader { data: data.clone(), root: root.clone() })
-    .add_plugins((board::plugin, hud::plugin, capture::plugin, reload::plugin));
+    .insert_state(first)
+    .add_plugins((ui::plugin, settings::plugin, screens::plugin, camera::plugin, board::plugin, hud::plugin, capture::plugin, reload::plugin));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),
     }
+}
+
+/// `./assets` when it exists (running from the project folder), else Bevy's default.
+fn assets_dir() -> String {
+    let here = std::path::Path::new("assets");
+    if here.is_dir() { here.canonicalize().map(|p| p.to_string_lossy().to_string()).unwrap_or_else(|_| "assets".into()) } else { "assets".into() }
 }
 
 #[derive(Resource, Debug, Clone)]

@@ -3,7 +3,6 @@
 //! is watched while the game runs: a good edit restarts the match on the new level; a broken edit
 //! keeps the old level playing and shows the errors on screen. Never a crash.
 
-use super::CurrentLevel;
 use crate::level::RuleData;
 use crate::level_file::{CheckedLevel, LevelError};
 use bevy::asset::io::Reader;
@@ -22,7 +21,6 @@ const WATCH_INTERVAL_SECS: f32 = 0.5;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_asset::<LevelAsset>()
-        .add_systems(Startup, request_level)
         .add_systems(Update, (reload_changed_level, start_loaded_level, toggle_ai_pace).chain().in_set(crate::game::MatchSystems::Input));
 }
 
@@ -85,12 +83,17 @@ pub struct LevelWatch {
     /// `file:line:col: message` lines of the last failed reload (shown on screen).
     pub error: Option<String>,
     pub reloads: u32,
+    /// The folder the `level` asset source reads (levels elsewhere are not watched).
+    pub source_dir: PathBuf,
+    /// The first load of a watched level is the match already started: not a reload.
+    pub skip_first: bool,
 }
 
 impl LevelWatch {
     pub fn new(path: PathBuf, root: PathBuf, data: Arc<RuleData>) -> Self {
         let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-        Self { path, root, data, modified, since_check: 0.0, handle: None, started: false, error: None, reloads: 0 }
+        let source_dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_default();
+        Self { path, root, data, modified, since_check: 0.0, handle: None, started: false, error: None, reloads: 0, source_dir, skip_first: false }
     }
 
     /// The asset path of the level in its source.
@@ -108,13 +111,30 @@ fn toggle_ai_pace(keys: Res<ButtonInput<KeyCode>>, ai: Option<ResMut<crate::game
     }
 }
 
-fn request_level(server: Res<AssetServer>, mut watch: ResMut<LevelWatch>) {
-    watch.handle = Some(server.load(watch.asset_path()));
+/// Watches the level of the match just started (when it lives in the watched folder).
+pub fn watch_level(world: &mut World, path: &std::path::Path) {
+    let dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf()));
+    let server = world.resource::<AssetServer>().clone();
+    let Some(mut watch) = world.get_resource_mut::<LevelWatch>() else { return };
+    watch.error = None;
+    if dir.as_ref() != Some(&watch.source_dir) {
+        watch.handle = None;
+        return;
+    }
+    if watch.path != path {
+        watch.path = path.to_path_buf();
+        watch.modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    }
+    let handle: Handle<LevelAsset> = server.load(watch.asset_path());
+    // Already loaded (the same level again): no load event will come.
+    watch.skip_first = !server.is_loaded_with_dependencies(&handle);
+    watch.handle = Some(handle);
+    watch.started = true;
 }
 
 fn reload_changed_level(time: Res<Time>, server: Res<AssetServer>, mut watch: ResMut<LevelWatch>) {
     watch.since_check += time.delta_secs();
-    if watch.since_check < WATCH_INTERVAL_SECS {
+    if watch.since_check < WATCH_INTERVAL_SECS || watch.handle.is_none() {
         return;
     }
     watch.since_check = 0.0;
@@ -130,14 +150,19 @@ fn start_loaded_level(
     mut loaded: MessageReader<AssetEvent<LevelAsset>>,
     mut failed: MessageReader<AssetLoadFailedEvent<LevelAsset>>,
     levels: Res<Assets<LevelAsset>>,
-    opts: Res<super::WindowOptions>,
     mut watch: ResMut<LevelWatch>,
+    setup: Option<Res<super::screens::MatchSetup>>,
 ) {
-    let Some(handle) = watch.handle.clone() else { return };
+    let Some(handle) = watch.handle.clone() else {
+        loaded.clear();
+        failed.clear();
+        return;
+    };
     for e in failed.read() {
         if e.id != handle.id() {
             continue;
         }
+        watch.skip_first = false;
         // The old level keeps playing; say what is wrong, with positions.
         let lines: Vec<String> = match crate::level_file::load(&watch.path, &watch.data, &watch.root) {
             Err(errs) => errs.iter().map(|x| format!("{}:{}:{}: {}", watch.path.display(), x.line, x.col, x.message)).collect(),
@@ -153,27 +178,29 @@ fn start_loaded_level(
         if *id != handle.id() {
             continue;
         }
-        let Some(level) = levels.get(*id) else { continue };
-        let Ok(m) = level.checked.build(&watch.data) else { continue };
-        if watch.started {
-            watch.reloads += 1;
-            info!("reloaded {}", watch.path.display());
+        if std::mem::take(&mut watch.skip_first) {
+            continue;
         }
-        watch.started = true;
+        let Some(level) = levels.get(*id) else { continue };
+        if level.checked.build(&watch.data).is_err() {
+            continue;
+        }
+        watch.reloads += 1;
         watch.error = None;
-        let seed_ai = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-        commands.insert_resource(crate::game::ai::AiControl {
-            config: if opts.watch {
-                crate::simulate::ai_for(&level.checked, crate::ai::Difficulty::Normal, &Default::default(), seed_ai)
-            } else {
-                crate::simulate::ai_for_ai_sides(&level.checked, crate::ai::Difficulty::Normal, seed_ai)
-            },
-            pace_secs: AI_PACE_SECS,
-            waited: 0.0,
-            plan: None,
+        info!("reloaded {}", watch.path.display());
+        // Same seats where the sides are the same; the level's own seating otherwise.
+        let mut next = super::screens::MatchSetup::new(watch.path.clone(), level.checked.clone());
+        if let Some(old) = &setup {
+            for s in &mut next.seats {
+                if let Some(o) = old.seats.iter().find(|o| o.side == s.side) {
+                    *s = o.clone();
+                }
+            }
+        }
+        commands.insert_resource(next);
+        commands.queue(|w: &mut World| {
+            super::screens::end_match_world(w);
+            super::screens::begin_match_world(w);
         });
-        commands.insert_resource(CurrentLevel { name: level.checked.level.name.clone(), briefing: level.checked.level.briefing.clone() });
-        let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-        commands.queue(move |world: &mut World| crate::game::setup::start_match(world, m, crate::rules::Dice::seeded(seed), false));
     }
 }

@@ -1,0 +1,523 @@
+//! The screens around a match: main menu -> level select (briefing, profile, sides) -> match setup
+//! (each side human with a player name, or AI with a difficulty) -> match -> result, plus the
+//! settings panel. Starting a match builds it from the checked level and the seats chosen.
+
+use super::settings::{ANIMATION_SPEEDS, PROMPT_TIMEOUTS, Settings, UI_SCALES};
+use super::ui::{Act, Selected, button, colors, panel, text};
+use crate::ai::Difficulty;
+use crate::level_file::{CheckedLevel, Control};
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::prelude::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LevelCatalog>()
+        .init_resource::<SettingsOpen>()
+        .init_resource::<NameEditing>()
+        .init_resource::<PendingStart>()
+        .add_systems(Update, start_pending_match.before(crate::game::MatchSystems::Input))
+        .add_systems(OnEnter(Screen::Menu), spawn_menu)
+        .add_systems(OnEnter(Screen::Levels), (scan_levels, spawn_levels).chain())
+        .add_systems(OnEnter(Screen::Setup), spawn_setup)
+        .add_systems(OnEnter(Screen::Match), begin_match)
+        .add_systems(OnExit(Screen::Match), end_match)
+        .add_systems(Update, (handle_screen_acts, type_player_name, refresh_setup, show_settings).chain());
+}
+
+/// Where the player is.
+#[derive(States, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    #[default]
+    Menu,
+    Levels,
+    Setup,
+    Match,
+}
+
+/// Rule data for building matches.
+#[derive(Resource, Clone)]
+pub struct GameData(pub Arc<crate::level::RuleData>);
+
+/// One seat per side: a human player's name, or the AI at a difficulty.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seat {
+    pub side: String,
+    pub label: String,
+    pub ai: Option<Difficulty>,
+    pub player: String,
+}
+
+/// The level and seats the next match uses.
+#[derive(Resource, Clone, Debug)]
+pub struct MatchSetup {
+    pub path: PathBuf,
+    pub checked: CheckedLevel,
+    pub seats: Vec<Seat>,
+}
+
+impl MatchSetup {
+    /// The level's own seating: its `control` and `player` per side (AI at normal).
+    pub fn new(path: PathBuf, checked: CheckedLevel) -> Self {
+        let seats = checked
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(k, s)| Seat {
+                side: s.id.clone(),
+                label: s.name.clone().unwrap_or_else(|| s.id.clone()),
+                ai: (s.control == Control::Ai).then_some(Difficulty::Normal),
+                player: s.player.clone().unwrap_or_else(|| format!("Player {}", k + 1)),
+            })
+            .collect();
+        Self { path, checked, seats }
+    }
+}
+
+/// The level being played (for its goals and the result screen).
+#[derive(Resource, Clone, Debug)]
+pub struct PlayingLevel(pub CheckedLevel);
+
+/// Level files found in the levels folder: each checked, or its first error.
+#[derive(Resource, Default)]
+pub struct LevelCatalog {
+    pub entries: Vec<(PathBuf, Result<CheckedLevel, String>)>,
+    pub selected: usize,
+}
+
+#[derive(Resource, Default)]
+pub struct SettingsOpen(pub bool);
+
+/// Which seat's player name is being typed.
+#[derive(Resource, Default)]
+pub struct NameEditing(pub Option<usize>);
+
+#[derive(Component)]
+struct SettingsPanel;
+#[derive(Component)]
+struct SetupSeats;
+#[derive(Component)]
+struct LevelDetails;
+
+/// The folder the level menu lists.
+pub const LEVELS_DIR: &str = "levels";
+
+fn root_node() -> Node {
+    Node {
+        width: Val::Percent(100.0),
+        height: Val::Percent(100.0),
+        flex_direction: FlexDirection::Column,
+        align_items: AlignItems::Center,
+        justify_content: JustifyContent::Center,
+        row_gap: Val::Px(8.0),
+        ..default()
+    }
+}
+
+fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
+    let quick = setup.map_or("Quick start".to_string(), |s| format!("Quick start: {}", s.checked.level.name));
+    commands.spawn((Name::new("Main menu"), DespawnOnExit(Screen::Menu), root_node())).with_children(|p| {
+        p.spawn(text("Dungeons of Olde", 54.0, colors::GOLD));
+        p.spawn(text("Crisis Mode tactics", 20.0, colors::DIM));
+        p.spawn(Node { height: Val::Px(24.0), ..default() });
+        p.spawn(button("Play a level  [Enter]", Act::Play));
+        p.spawn(button(quick, Act::QuickStart));
+        p.spawn(button("Settings", Act::Settings));
+        p.spawn(button("Quit", Act::Quit));
+    });
+}
+
+fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Option<Res<MatchSetup>>) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(LEVELS_DIR)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
+        .unwrap_or_default();
+    files.sort();
+    catalog.entries = files
+        .into_iter()
+        .map(|p| {
+            let root = crate::level_file::project_root(&p);
+            let r = crate::level_file::load(&p, &data.0, &root)
+                .map_err(|errs| errs.first().map(|e| format!("{}:{}:{}: {}", p.display(), e.line, e.col, e.message)).unwrap_or_default());
+            (p, r)
+        })
+        .collect();
+    let current = setup.map(|s| s.path.clone());
+    catalog.selected = catalog.entries.iter().position(|(p, _)| Some(p) == current.as_ref()).unwrap_or(0);
+}
+
+fn spawn_levels(mut commands: Commands, catalog: Res<LevelCatalog>) {
+    commands
+        .spawn((Name::new("Level select"), DespawnOnExit(Screen::Levels), Node { flex_direction: FlexDirection::Row, ..root_node() }))
+        .with_children(|p| {
+            p.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), width: Val::Px(360.0), ..default() }))
+                .with_children(|l| {
+                    l.spawn(text("Choose a level", 26.0, colors::GOLD));
+                    for (k, (path, r)) in catalog.entries.iter().enumerate() {
+                        let name = match r {
+                            Ok(c) => c.level.name.clone(),
+                            Err(_) => format!("{} (broken)", path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default()),
+                        };
+                        let mut b = l.spawn(button(name, Act::PickLevel(k)));
+                        if k == catalog.selected {
+                            b.insert(Selected);
+                        }
+                    }
+                    if catalog.entries.is_empty() {
+                        l.spawn(text(format!("No levels in {LEVELS_DIR}/"), 16.0, colors::BAD));
+                    }
+                });
+            p.spawn((
+                LevelDetails,
+                panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), width: Val::Px(560.0), margin: UiRect::left(Val::Px(16.0)), ..default() }),
+            ))
+            .with_children(|d| level_details(d, &catalog));
+        });
+}
+
+fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
+    match catalog.entries.get(catalog.selected) {
+        Some((_, Ok(c))) => {
+            d.spawn(text(c.level.name.clone(), 24.0, colors::GOLD));
+            d.spawn(text(format!("Profile: {}", c.level.profile.clone().unwrap_or_else(|| "DOO-2017".into())), 16.0, colors::DIM));
+            d.spawn(text(c.level.briefing.clone(), 16.0, colors::TEXT));
+            let sides: Vec<String> = c
+                .sides
+                .iter()
+                .map(|s| {
+                    let n = c.characters.iter().filter(|x| x.side == s.id).count();
+                    format!("{} ({} figure{}, {})", s.name.clone().unwrap_or_else(|| s.id.clone()), n, if n == 1 { "" } else { "s" }, if s.control == Control::Ai { "AI" } else { "human" })
+                })
+                .collect();
+            d.spawn(text(format!("Sides: {}", sides.join(" | ")), 16.0, colors::TEXT));
+            let goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, goal_text(&v.goal))).collect();
+            d.spawn(text(if goals.is_empty() { "Goal: rout every other side".to_string() } else { format!("Goals: {}", goals.join("; ")) }, 16.0, colors::TEXT));
+            d.spawn(Node { height: Val::Px(12.0), ..default() });
+            d.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
+                r.spawn(button("Back", Act::ToMenu));
+                r.spawn(button("Next: seats  [Enter]", Act::ToSetup));
+            });
+        }
+        Some((_, Err(e))) => {
+            d.spawn(text("This level has errors:", 20.0, colors::BAD));
+            d.spawn(text(e.clone(), 15.0, colors::BAD));
+            d.spawn(button("Back", Act::ToMenu));
+        }
+        None => {
+            d.spawn(button("Back", Act::ToMenu));
+        }
+    }
+}
+
+pub fn goal_text(g: &crate::level_file::Goal) -> String {
+    use crate::level_file::Goal;
+    match g {
+        Goal::Rout(s) => format!("rout {s}"),
+        Goal::ReachExit(e) => format!("reach an exit ({} space{})", e.len(), if e.len() == 1 { "" } else { "s" }),
+        Goal::SurviveTurns(n) => format!("survive {n} turns"),
+        Goal::Defeat(c) => format!("defeat {c}"),
+    }
+}
+
+fn spawn_setup(mut commands: Commands, setup: Res<MatchSetup>) {
+    commands.spawn((Name::new("Match setup"), DespawnOnExit(Screen::Setup), root_node())).with_children(|p| {
+        p.spawn(text(format!("{} - who plays each side?", setup.checked.level.name), 26.0, colors::GOLD));
+        p.spawn(text("Click a seat to switch human / AI easy / normal / hard; click a name to type it (Enter when done).", 15.0, colors::DIM));
+        p.spawn((SetupSeats, panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), min_width: Val::Px(620.0), ..default() })));
+        p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
+            r.spawn(button("Back", Act::ToLevels));
+            r.spawn(button("Start the match  [Enter]", Act::Start));
+        });
+    });
+}
+
+fn seat_text(s: &Seat) -> String {
+    match s.ai {
+        Some(d) => format!("AI ({})", format!("{d:?}").to_lowercase()),
+        None => "Human".into(),
+    }
+}
+
+/// Rebuilds the seat rows when the seats change.
+fn refresh_setup(mut commands: Commands, setup: Option<Res<MatchSetup>>, editing: Res<NameEditing>, q: Query<(Entity, Ref<SetupSeats>)>) {
+    let Some(setup) = setup else { return };
+    let Ok((e, panel)) = q.single() else { return };
+    if !(setup.is_changed() || editing.is_changed() || panel.is_added()) {
+        return;
+    }
+    commands.entity(e).despawn_children();
+    commands.entity(e).with_children(|p| {
+        for (k, s) in setup.seats.iter().enumerate() {
+            p.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(10.0), ..default() }).with_children(|r| {
+                r.spawn((text(s.label.clone(), 18.0, colors::TEXT), Node { width: Val::Px(180.0), ..default() }));
+                r.spawn(button(seat_text(s), Act::CycleSeat(k)));
+                if s.ai.is_none() {
+                    let cursor = if editing.0 == Some(k) { "_" } else { "" };
+                    let mut b = r.spawn(button(format!("{}{cursor}", s.player), Act::EditName(k)));
+                    if editing.0 == Some(k) {
+                        b.insert(Selected);
+                    }
+                }
+            });
+        }
+        let humans: std::collections::BTreeSet<&str> = setup.seats.iter().filter(|s| s.ai.is_none()).map(|s| s.player.as_str()).collect();
+        let note = match humans.len() {
+            0 => "Every side is AI: you will watch the match.".to_string(),
+            1 => "One human player.".to_string(),
+            n => format!("Hot-seat: {n} players share this computer; the board is hidden while it passes between them."),
+        };
+        p.spawn(text(note, 15.0, colors::DIM));
+    });
+}
+
+fn type_player_name(mut keys: MessageReader<KeyboardInput>, mut editing: ResMut<NameEditing>, setup: Option<ResMut<MatchSetup>>, screen: Res<State<Screen>>) {
+    let (Some(k), Some(mut setup)) = (editing.0, setup) else {
+        keys.clear();
+        return;
+    };
+    if *screen.get() != Screen::Setup {
+        editing.0 = None;
+        return;
+    }
+    for e in keys.read() {
+        if !e.state.is_pressed() {
+            continue;
+        }
+        let Some(seat) = setup.seats.get_mut(k) else { continue };
+        match &e.logical_key {
+            Key::Enter | Key::Escape => editing.0 = None,
+            Key::Backspace => {
+                seat.player.pop();
+            }
+            Key::Character(c) if seat.player.chars().count() < 20 => seat.player.push_str(c),
+            Key::Space => seat.player.push(' '),
+            _ => {}
+        }
+    }
+}
+
+fn show_settings(mut commands: Commands, open: Res<SettingsOpen>, settings: Res<Settings>, q: Query<Entity, With<SettingsPanel>>) {
+    if !(open.is_changed() || settings.is_changed()) {
+        return;
+    }
+    for e in &q {
+        commands.entity(e).despawn();
+    }
+    if !open.0 {
+        return;
+    }
+    let row = |p: &mut ChildSpawnerCommands, label: &str, items: Vec<(String, Act, bool)>| {
+        p.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, ..default() }).with_children(|r| {
+            r.spawn((text(label, 16.0, colors::TEXT), Node { width: Val::Px(170.0), ..default() }));
+            for (l, act, on) in items {
+                let mut b = r.spawn(button(l, act));
+                if on {
+                    b.insert(Selected);
+                }
+            }
+        });
+    };
+    commands
+        .spawn((
+            Name::new("Settings"),
+            SettingsPanel,
+            GlobalZIndex(50),
+            panel(Node {
+                position_type: PositionType::Absolute,
+                left: Val::Percent(25.0),
+                top: Val::Percent(20.0),
+                padding: UiRect::all(Val::Px(16.0)),
+                flex_direction: FlexDirection::Column,
+                row_gap: Val::Px(6.0),
+                ..default()
+            }),
+            BackgroundColor(colors::PANEL_SOLID),
+        ))
+        .with_children(|p| {
+            p.spawn(text("Settings", 24.0, colors::GOLD));
+            row(p, "UI scale", UI_SCALES.iter().map(|&s| (format!("{s}x"), Act::UiScale(s), settings.ui_scale == s)).collect());
+            row(p, "Animations", ANIMATION_SPEEDS.iter().map(|&(s, l)| (l.to_string(), Act::Speed(s), settings.animation_speed == s)).collect());
+            row(p, "Reaction prompts", vec![("ask".into(), Act::Prompts(true), settings.reaction_prompts), ("never".into(), Act::Prompts(false), !settings.reaction_prompts)]);
+            row(
+                p,
+                "Prompt timeout",
+                PROMPT_TIMEOUTS.iter().map(|&t| (if t == 0 { "none".into() } else { format!("{t} s") }, Act::Timeout(t), settings.prompt_timeout_secs == t)).collect(),
+            );
+            if !settings.never_ask.is_empty() {
+                p.spawn(text(format!("Never asked: {} (clear in the prompt or the file)", settings.never_ask.iter().cloned().collect::<Vec<_>>().join(", ")), 14.0, colors::DIM));
+            }
+            p.spawn(text(
+                format!("Saved to {}", super::settings::settings_path().map(|p| p.display().to_string()).unwrap_or_else(|| "(nowhere: no HOME)".into())),
+                13.0,
+                colors::DIM,
+            ));
+            p.spawn(button("Close", Act::Settings));
+        });
+}
+
+#[allow(clippy::too_many_arguments)]
+fn handle_screen_acts(
+    mut acts: MessageReader<Act>,
+    keys: Res<ButtonInput<KeyCode>>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut catalog: ResMut<LevelCatalog>,
+    mut setup: Option<ResMut<MatchSetup>>,
+    mut commands: Commands,
+    mut settings: ResMut<Settings>,
+    mut open: ResMut<SettingsOpen>,
+    mut editing: ResMut<NameEditing>,
+    details: Query<Entity, With<LevelDetails>>,
+    mut exit: MessageWriter<AppExit>,
+    mut picks: Query<(&Act, Entity, Has<Selected>), With<Button>>,
+) {
+    let mut list: Vec<Act> = acts.read().cloned().collect();
+    // Keyboard paths of the screen buttons.
+    if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() {
+        match screen.get() {
+            Screen::Menu => list.push(Act::Play),
+            Screen::Levels => list.push(Act::ToSetup),
+            Screen::Setup => list.push(Act::Start),
+            Screen::Match => {}
+        }
+    }
+    if keys.just_pressed(KeyCode::Escape) && *screen.get() != Screen::Match {
+        if open.0 {
+            open.0 = false;
+        } else {
+            match screen.get() {
+                Screen::Levels => next.set(Screen::Menu),
+                Screen::Setup if editing.0.is_none() => next.set(Screen::Levels),
+                _ => {}
+            }
+        }
+    }
+    for act in list {
+        match act {
+            Act::Play | Act::ToLevels => next.set(Screen::Levels),
+            Act::QuickStart if setup.is_some() => next.set(Screen::Setup),
+            Act::ToMenu => next.set(Screen::Menu),
+            Act::Settings => open.0 = !open.0,
+            Act::Quit => {
+                exit.write(AppExit::Success);
+            }
+            Act::PickLevel(k) => {
+                catalog.selected = k;
+                for (a, e, sel) in &mut picks {
+                    let want = *a == Act::PickLevel(k);
+                    if let Act::PickLevel(_) = a {
+                        if want && !sel {
+                            commands.entity(e).insert(Selected);
+                        } else if !want && sel {
+                            commands.entity(e).remove::<Selected>();
+                        }
+                    }
+                }
+                for e in &details {
+                    commands.entity(e).despawn_children();
+                    let snapshot = LevelCatalog { entries: catalog.entries.clone(), selected: k };
+                    commands.entity(e).with_children(|d| level_details(d, &snapshot));
+                }
+            }
+            Act::ToSetup => {
+                if let Some((path, Ok(c))) = catalog.entries.get(catalog.selected) {
+                    commands.insert_resource(MatchSetup::new(path.clone(), c.clone()));
+                    next.set(Screen::Setup);
+                }
+            }
+            Act::CycleSeat(k) => {
+                if let Some(s) = setup.as_mut().and_then(|s| s.seats.get_mut(k)) {
+                    s.ai = match s.ai {
+                        None => Some(Difficulty::Easy),
+                        Some(Difficulty::Easy) => Some(Difficulty::Normal),
+                        Some(Difficulty::Normal) => Some(Difficulty::Hard),
+                        Some(Difficulty::Hard) => None,
+                    };
+                }
+            }
+            Act::EditName(k) => editing.0 = if editing.0 == Some(k) { None } else { Some(k) },
+            Act::Start | Act::PlayAgain => {
+                editing.0 = None;
+                if *screen.get() == Screen::Match {
+                    // Leave and re-enter so the match is built afresh.
+                    commands.queue(|w: &mut World| {
+                        end_match_world(w);
+                        begin_match_world(w);
+                    });
+                } else {
+                    next.set(Screen::Match);
+                }
+            }
+            Act::UiScale(s) => settings.ui_scale = s,
+            Act::Speed(s) => settings.animation_speed = s,
+            Act::Prompts(b) => settings.reaction_prompts = b,
+            Act::Timeout(t) => settings.prompt_timeout_secs = t,
+            _ => {}
+        }
+    }
+}
+
+/// Entering the match screen asks for a start; it happens in `Update` (a match start runs its own
+/// state transition, which cannot nest inside `OnEnter`).
+fn begin_match(mut pending: ResMut<PendingStart>) {
+    pending.0 = true;
+}
+
+#[derive(Resource, Default)]
+pub struct PendingStart(pub bool);
+
+fn start_pending_match(world: &mut World) {
+    if std::mem::take(&mut world.resource_mut::<PendingStart>().0) {
+        begin_match_world(world);
+    }
+}
+
+fn end_match(world: &mut World) {
+    end_match_world(world);
+}
+
+/// Builds the match of `MatchSetup` and puts it on the board (the opening reset runs).
+pub fn begin_match_world(world: &mut World) {
+    let Some(setup) = world.get_resource::<MatchSetup>().cloned() else { return };
+    let data = world.resource::<GameData>().0.clone();
+    let m = match setup.checked.build(&data) {
+        Ok(m) => m,
+        Err(e) => {
+            error!("{}: {}", setup.path.display(), e.join("; "));
+            world.resource_mut::<NextState<Screen>>().set(Screen::Menu);
+            return;
+        }
+    };
+    let opts = world.resource::<super::WindowOptions>().clone();
+    let seed = opts.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0));
+    let per_side: BTreeMap<String, Difficulty> = setup.seats.iter().filter_map(|s| s.ai.map(|d| (s.side.clone(), d))).collect();
+    let mut config = crate::simulate::ai_for(&setup.checked, Difficulty::Normal, &per_side, seed);
+    if !opts.watch {
+        config.sides.retain(|s, _| per_side.contains_key(s));
+    }
+    world.insert_resource(crate::game::ai::AiControl { config, pace_secs: super::reload::AI_PACE_SECS, waited: 0.0, plan: None });
+    world.insert_resource(crate::game::intent::Seats {
+        players: setup.seats.iter().filter(|s| s.ai.is_none() && !opts.watch).map(|s| (s.side.clone(), s.player.clone())).collect(),
+    });
+    world.insert_resource(PlayingLevel(setup.checked.clone()));
+    world.insert_resource(super::CurrentLevel { name: setup.checked.level.name.clone(), briefing: setup.checked.level.briefing.clone() });
+    world.insert_resource(super::hud::MatchOutcome::default());
+    world.insert_resource(crate::game::intent::PlayerView::default());
+    super::reload::watch_level(world, &setup.path);
+    crate::game::setup::start_match(world, m, crate::rules::Dice::seeded(seed), false);
+}
+
+/// Takes the match off the board.
+pub fn end_match_world(world: &mut World) {
+    let chars: Vec<Entity> = world.query_filtered::<Entity, With<crate::game::components::CharacterId>>().iter(world).collect();
+    for e in chars {
+        world.despawn(e);
+    }
+    world.remove_resource::<crate::game::components::MatchBoard>();
+    world.remove_resource::<crate::game::ai::AiControl>();
+    world.insert_resource(crate::game::flow::FlowStatus::default());
+    world.insert_resource(crate::game::pipeline::CommandQueue::default());
+    if let Some(mut w) = world.get_resource_mut::<super::reload::LevelWatch>() {
+        w.handle = None;
+    }
+}

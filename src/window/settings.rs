@@ -1,0 +1,82 @@
+//! Player settings: UI scale, animation speed, reaction prompts (with a timeout and per-character
+//! "never ask"). Saved as RON in the user's config folder whenever they change; a missing or
+//! broken file gives the defaults and a warning, never a crash.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(load()).add_systems(Update, (apply_ui_scale, save_settings).run_if(resource_changed::<Settings>));
+}
+
+/// UI scales offered in the settings.
+pub const UI_SCALES: [f32; 3] = [1.0, 1.5, 2.0];
+/// Animation speeds offered: multiplier of the base speed (0: no animation).
+pub const ANIMATION_SPEEDS: [(f32, &str); 4] = [(0.5, "slow"), (1.0, "normal"), (2.0, "fast"), (0.0, "off")];
+/// Reaction prompt timeouts offered, seconds (0: wait for the player).
+pub const PROMPT_TIMEOUTS: [u32; 3] = [0, 10, 20];
+
+#[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub ui_scale: f32,
+    pub animation_speed: f32,
+    /// Ask human defenders about reflexes and responses (off: always decline).
+    pub reaction_prompts: bool,
+    /// Seconds before an unanswered prompt declines by itself (0: never).
+    pub prompt_timeout_secs: u32,
+    /// Characters (by id) whose reactions are never asked about.
+    pub never_ask: BTreeSet<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self { ui_scale: 1.0, animation_speed: 1.0, reaction_prompts: true, prompt_timeout_secs: 0, never_ask: BTreeSet::new() }
+    }
+}
+
+/// `$DOO_SETTINGS`, else `$XDG_CONFIG_HOME/dungeons-of-olde/settings.ron`, else `~/.config/...`.
+pub fn settings_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("DOO_SETTINGS") {
+        return Some(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("dungeons-of-olde").join("settings.ron"))
+}
+
+pub fn load() -> Settings {
+    let Some(path) = settings_path() else { return Settings::default() };
+    match std::fs::read_to_string(&path) {
+        Ok(text) => ron::from_str(&text).unwrap_or_else(|e| {
+            warn!("{}:{}:{}: {} (using default settings)", path.display(), e.span.start.line, e.span.start.col, e.code);
+            Settings::default()
+        }),
+        Err(_) => Settings::default(),
+    }
+}
+
+fn save_settings(settings: Res<Settings>) {
+    if settings.is_added() {
+        return;
+    }
+    let Some(path) = settings_path() else { return };
+    let text = match ron::ser::to_string_pretty(&*settings, ron::ser::PrettyConfig::default()) {
+        Ok(t) => t,
+        Err(e) => return warn!("settings not saved: {e}"),
+    };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(e) = std::fs::write(&path, text) {
+        warn!("settings not saved to {}: {e}", path.display());
+    }
+}
+
+fn apply_ui_scale(settings: Res<Settings>, mut scale: ResMut<UiScale>) {
+    let s = settings.ui_scale.clamp(0.5, 3.0);
+    if scale.0 != s {
+        scale.0 = s;
+    }
+}

@@ -1,0 +1,146 @@
+//! Shared UI pieces: the palette, text and button builders, and `Act`, the one component that
+//! says what a button does. Button presses become `Act` messages handled by the screens, the HUD
+//! and the match input, so every button also has a keyboard path.
+
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Act>().init_resource::<PointerOverUi>().add_systems(PreUpdate, (press_buttons, colour_buttons, track_pointer_over_ui));
+}
+
+pub mod colors {
+    use bevy::prelude::Color;
+    pub const PANEL: Color = Color::srgba(0.05, 0.045, 0.06, 0.88);
+    pub const PANEL_SOLID: Color = Color::srgb(0.07, 0.06, 0.08);
+    pub const TEXT: Color = Color::srgb(0.93, 0.90, 0.84);
+    pub const DIM: Color = Color::srgb(0.60, 0.57, 0.52);
+    pub const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
+    pub const BAD: Color = Color::srgb(1.0, 0.50, 0.42);
+    pub const GOOD: Color = Color::srgb(0.50, 0.88, 0.50);
+    pub const BUTTON: Color = Color::srgb(0.20, 0.17, 0.15);
+    pub const BUTTON_HOVER: Color = Color::srgb(0.32, 0.27, 0.22);
+    pub const BUTTON_PRESSED: Color = Color::srgb(0.45, 0.37, 0.25);
+    pub const BUTTON_OFF: Color = Color::srgb(0.12, 0.11, 0.11);
+    pub const BUTTON_ON: Color = Color::srgb(0.30, 0.40, 0.22);
+}
+
+/// What a button does.
+#[derive(Component, Message, Clone, Debug, PartialEq)]
+pub enum Act {
+    Play,
+    QuickStart,
+    Settings,
+    Quit,
+    PickLevel(usize),
+    ToSetup,
+    ToLevels,
+    ToMenu,
+    /// Cycle a side's seat: human -> AI easy -> normal -> hard -> human.
+    CycleSeat(usize),
+    EditName(usize),
+    Start,
+    PlayAgain,
+    Choose(usize),
+    Pass,
+    React(usize),
+    Decline,
+    NeverAsk(String),
+    Help,
+    HandoverReady,
+    SkipReset,
+    UiScale(f32),
+    Speed(f32),
+    Prompts(bool),
+    Timeout(u32),
+}
+
+/// A button that is shown but cannot be pressed (its reason is in the tooltip).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Disabled;
+
+/// A toggle button currently on.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Selected;
+
+/// True while the pointer is over any UI node (the board then ignores clicks and wheel).
+#[derive(Resource, Debug, Default)]
+pub struct PointerOverUi(pub bool);
+
+/// A node that takes the pointer (panels), so clicks on it do not reach the board.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Blocks;
+
+pub fn text(s: impl Into<String>, size: f32, color: Color) -> impl Bundle {
+    (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, TextColor(color))
+}
+
+pub fn button(label: impl Into<String>, act: Act) -> impl Bundle {
+    (
+        Button,
+        act,
+        Node {
+            padding: UiRect::axes(Val::Px(12.0), Val::Px(6.0)),
+            margin: UiRect::all(Val::Px(3.0)),
+            justify_content: JustifyContent::Center,
+            align_items: AlignItems::Center,
+            border: UiRect::all(Val::Px(1.0)),
+            border_radius: BorderRadius::all(Val::Px(4.0)),
+            ..default()
+        },
+        BorderColor::all(Color::srgb(0.45, 0.38, 0.28)),
+        BackgroundColor(colors::BUTTON),
+        children![text(label, 16.0, colors::TEXT)],
+    )
+}
+
+/// A compact button for the action bar; a disabled one has dim text (and `Disabled`).
+pub fn bar_button(label: impl Into<String>, act: Act, enabled: bool) -> impl Bundle {
+    (
+        Button,
+        act,
+        Node {
+            padding: UiRect::axes(Val::Px(7.0), Val::Px(3.0)),
+            margin: UiRect::all(Val::Px(2.0)),
+            border: UiRect::all(Val::Px(1.0)),
+            border_radius: BorderRadius::all(Val::Px(3.0)),
+            ..default()
+        },
+        BorderColor::all(if enabled { Color::srgb(0.55, 0.46, 0.30) } else { Color::srgb(0.22, 0.20, 0.19) }),
+        BackgroundColor(colors::BUTTON),
+        children![text(label, 13.0, if enabled { colors::TEXT } else { Color::srgb(0.42, 0.40, 0.38) })],
+    )
+}
+
+pub fn panel(node: Node) -> impl Bundle {
+    (node, BackgroundColor(colors::PANEL), Interaction::default(), Blocks)
+}
+
+fn press_buttons(q: Query<(&Interaction, &Act, Has<Disabled>), (Changed<Interaction>, With<Button>)>, mut out: MessageWriter<Act>) {
+    for (i, act, disabled) in &q {
+        if *i == Interaction::Pressed && !disabled {
+            out.write(act.clone());
+        }
+    }
+}
+
+fn colour_buttons(mut q: Query<(&Interaction, &mut BackgroundColor, Has<Disabled>, Has<Selected>), With<Button>>) {
+    for (i, mut bg, disabled, selected) in &mut q {
+        let c = match (*i, disabled, selected) {
+            (_, true, _) => colors::BUTTON_OFF,
+            (Interaction::Pressed, _, _) => colors::BUTTON_PRESSED,
+            (Interaction::Hovered, _, _) => colors::BUTTON_HOVER,
+            (_, _, true) => colors::BUTTON_ON,
+            _ => colors::BUTTON,
+        };
+        if bg.0 != c {
+            bg.0 = c;
+        }
+    }
+}
+
+fn track_pointer_over_ui(q: Query<&Interaction, Or<(With<Button>, With<Blocks>)>>, mut over: ResMut<PointerOverUi>) {
+    let v = q.iter().any(|i| *i != Interaction::None);
+    if over.0 != v {
+        over.0 = v;
+    }
+}
