@@ -31,6 +31,9 @@ enum Cmd {
         /// Dice and AI seed (default: the clock).
         #[arg(long)]
         seed: Option<u64>,
+        /// Open on the main menu (with this level ready for a quick start).
+        #[arg(long)]
+        menu: bool,
         /// Append the match log (JSON lines) and the board's screen layout to this file.
         #[arg(long)]
         log: Option<PathBuf>,
@@ -79,8 +82,8 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => doo::window::run(None),
-        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, log }) => {
-            doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu: false, seed, log })
+        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log }) => {
+            doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu, seed, log })
         }
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),

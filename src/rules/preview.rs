@@ -193,8 +193,8 @@ fn cost_label(m: &Match, a: usize, cost: Cost) -> (String, bool) {
     match cost {
         Cost::Fixed(n) => (format!("{n} AP"), false),
         Cost::XOnly(x) if f.ap.start >= x => (format!("{x} AP (X/Only)"), false),
-        Cost::XOnly(x) => (format!("Only: all AP ({x}/Only)"), true),
-        Cost::Only => ("Only: all AP".into(), true),
+        Cost::XOnly(x) => (format!("all AP ({x}/Only)"), true),
+        Cost::Only => ("all AP (Only)".into(), true),
         Cost::PerSpace(n) => (format!("{n} AP/space"), false),
         Cost::PerTwoSpaces(n) => (format!("{n} AP/2 spaces"), false),
         Cost::Crossbow { hand, crank } => (format!("{hand} or {crank} AP"), false),
@@ -203,7 +203,7 @@ fn cost_label(m: &Match, a: usize, cost: Cost) -> (String, bool) {
 
 fn price_label(ap: u32, only: bool, cost: Cost) -> String {
     match (only, cost) {
-        (true, _) => format!("Only: all AP ({ap})"),
+        (true, _) => format!("all {ap} AP (Only)"),
         (false, Cost::XOnly(_)) => format!("{ap} AP (X/Only)"),
         _ => format!("{ap} AP"),
     }

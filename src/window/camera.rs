@@ -10,7 +10,7 @@ use bevy::prelude::*;
 /// Panel sizes in logical pixels at UI scale 1 (the board area is what they leave).
 pub const RIGHT_PANEL_PX: f32 = 360.0;
 pub const TOP_BAR_PX: f32 = 48.0;
-pub const BOTTOM_BAR_PX: f32 = 150.0;
+pub const BOTTOM_BAR_PX: f32 = 184.0;
 /// Pointer travel (px) after which a press is a drag, not a click.
 const DRAG_PX: f32 = 6.0;
 

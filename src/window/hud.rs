@@ -566,7 +566,7 @@ fn rebuild_bar(mut commands: Commands, view: Res<PlayerView>, bar: Query<Entity,
         }
         for (i, c) in view.choices.iter().enumerate() {
             let k = key_name(i);
-            let only = if c.only { " | ONLY" } else { "" };
+            let only = "";
             let def = if c.defense != 0 { format!(" | Def {:+}", c.defense) } else { String::new() };
             let label = format!("{}{} | {}{only}{def}", if k.is_empty() { String::new() } else { format!("[{k}] ") }, c.label, c.cost);
             let tip = match &c.refusal {
@@ -703,15 +703,22 @@ fn show_reset_steps(
     if !lines.is_empty() && settings.animation_speed > 0.0 {
         overlay.reset = Some((1, lines, 0.0));
     }
-    if let Some((shown, all, t)) = overlay.reset.as_mut() {
+    // Ticking the timer is not a change; showing one more line or closing is.
+    let o = overlay.bypass_change_detection();
+    let mut changed = false;
+    if let Some((shown, all, t)) = o.reset.as_mut() {
         *t += time.delta_secs() * settings.animation_speed.max(0.01);
         if *t > 0.35 {
             *t = 0.0;
             *shown += 1;
+            changed = true;
         }
         if *shown > all.len() + 4 {
-            overlay.reset = None;
+            o.reset = None;
         }
+    }
+    if changed {
+        overlay.set_changed();
     }
 }
 

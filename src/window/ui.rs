@@ -99,15 +99,15 @@ pub fn bar_button(label: impl Into<String>, act: Act, enabled: bool) -> impl Bun
         Button,
         act,
         Node {
-            padding: UiRect::axes(Val::Px(7.0), Val::Px(3.0)),
-            margin: UiRect::all(Val::Px(2.0)),
+            padding: UiRect::axes(Val::Px(5.0), Val::Px(2.0)),
+            margin: UiRect::all(Val::Px(1.5)),
             border: UiRect::all(Val::Px(1.0)),
             border_radius: BorderRadius::all(Val::Px(3.0)),
             ..default()
         },
         BorderColor::all(if enabled { Color::srgb(0.55, 0.46, 0.30) } else { Color::srgb(0.22, 0.20, 0.19) }),
         BackgroundColor(colors::BUTTON),
-        children![text(label, 13.0, if enabled { colors::TEXT } else { Color::srgb(0.42, 0.40, 0.38) })],
+        children![text(label, 12.0, if enabled { colors::TEXT } else { Color::srgb(0.42, 0.40, 0.38) })],
     )
 }
 
