@@ -102,7 +102,8 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
         println!("skipped: needs DISPLAY and xdotool (run under xvfb-run, as .ci/run does)");
         return;
     }
-    let dir = std::env::var("DOO_ARTIFACTS").map(std::path::PathBuf::from).unwrap_or_else(|_| std::env::temp_dir().join(format!("doo-e2e-{}", std::process::id())));
+    let dir =
+        std::env::var("DOO_ARTIFACTS").map(std::path::PathBuf::from).unwrap_or_else(|_| std::env::temp_dir().join(format!("doo-e2e-{}", std::process::id())));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("e2e-game.jsonl");
     let stderr = dir.join("e2e-game.stderr");
@@ -128,14 +129,27 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
     std::thread::sleep(std::time::Duration::from_secs(2));
     let (ox, oy, px) = layout(&log).unwrap_or((0.0, 0.0, 0.0));
     let at = |x: i32, y: i32| (format!("{}", (ox + x as f64 * px).round()), format!("{}", (oy + y as f64 * px).round()));
-    let win = Command::new("xdotool").args(["search", "--sync", "--name", "Dungeons of Olde"]).output().map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string()).unwrap_or_default();
+    let win = Command::new("xdotool")
+        .args(["search", "--sync", "--name", "Dungeons of Olde"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string())
+        .unwrap_or_default();
     let (lx, ly) = at(2, 2);
     let (dx, dy) = at(4, 2);
     let clicked = !win.is_empty()
         && xdotool(&["mousemove", "--window", &win, &lx, &ly])
-        && { std::thread::sleep(std::time::Duration::from_millis(400)); xdotool(&["click", "1"]) }
-        && { std::thread::sleep(std::time::Duration::from_millis(400)); xdotool(&["mousemove", "--window", &win, &dx, &dy]) }
-        && { std::thread::sleep(std::time::Duration::from_millis(600)); xdotool(&["click", "1"]) };
+        && {
+            std::thread::sleep(std::time::Duration::from_millis(400));
+            xdotool(&["click", "1"])
+        }
+        && {
+            std::thread::sleep(std::time::Duration::from_millis(400));
+            xdotool(&["mousemove", "--window", &win, &dx, &dy])
+        }
+        && {
+            std::thread::sleep(std::time::Duration::from_millis(600));
+            xdotool(&["click", "1"])
+        };
     let moved = wait_for(&log, "\"to\":[4,2]", 20);
     std::thread::sleep(std::time::Duration::from_millis(800));
     let shot_ok = Command::new("import").args(["-window", "root"]).arg(&shot).status().is_ok_and(|s| s.success());

@@ -205,14 +205,19 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
             }
             // Clicking an enemy attacks it with the first attack that can reach it.
             let attack = view.choices.iter().find(|c| {
-                c.available() && m.rules.action(&c.row).is_some_and(|r| matches!(r.effect, ActionEffect::Attack { .. })) && matches!(&c.aim, Aim::Figure(ts) if ts.contains(id))
+                c.available()
+                    && m.rules.action(&c.row).is_some_and(|r| matches!(r.effect, ActionEffect::Attack { .. }))
+                    && matches!(&c.aim, Aim::Figure(ts) if ts.contains(id))
             });
             match attack {
                 Some(c) => Some(aimed(&c.template, id)),
                 None => {
                     let first = view.choices.iter().find(|c| c.row == "attack").or_else(|| view.choices.iter().find(|c| matches!(c.aim, Aim::Figure(_))));
                     let why = first.and_then(|c| crate::rules::engine::validate(m, &aimed(&c.template, id)).err());
-                    refuse(view, why.unwrap_or_else(|| Violation::new("R-ATK-2", format!("{} has no attack against {}.", m.fighters[a].name, m.fighters[t].name))))
+                    refuse(
+                        view,
+                        why.unwrap_or_else(|| Violation::new("R-ATK-2", format!("{} has no attack against {}.", m.fighters[a].name, m.fighters[t].name))),
+                    )
                 }
             }
         }

@@ -57,7 +57,12 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, load_art)
         .add_systems(
             Update,
-            (track_hover, click_board, switch_floor).chain().in_set(MatchSystems::Input).in_set(BoardInput).run_if(in_state(super::screens::Screen::Match)).run_if(no_overlay),
+            (track_hover, click_board, switch_floor)
+                .chain()
+                .in_set(MatchSystems::Input)
+                .in_set(BoardInput)
+                .run_if(in_state(super::screens::Screen::Match))
+                .run_if(no_overlay),
         )
         .add_systems(Update, spawn_board.run_if(resource_exists_and_changed::<MatchBoard>).in_set(MatchSystems::Present))
         .add_systems(
@@ -174,7 +179,13 @@ fn tile_index(t: Tile, x: i32, y: i32) -> u32 {
 }
 
 /// (Re)builds one tilemap per floor whenever a level is put on the board (start, hot reload).
-fn spawn_board(mut commands: Commands, board: Res<MatchBoard>, art: Res<Art>, old: Query<Entity, With<BoardPart>>, level: Option<Res<super::screens::PlayingLevel>>) {
+fn spawn_board(
+    mut commands: Commands,
+    board: Res<MatchBoard>,
+    art: Res<Art>,
+    old: Query<Entity, With<BoardPart>>,
+    level: Option<Res<super::screens::PlayingLevel>>,
+) {
     for e in &old {
         commands.entity(e).despawn();
     }
@@ -187,7 +198,10 @@ fn spawn_board(mut commands: Commands, board: Res<MatchBoard>, art: Res<Art>, ol
                 let t = board.tile(Pos::on(x, row, k as u8)).unwrap_or(Tile::Wall);
                 let pos = TilePos { x: x as u32, y: (floor.height as i32 - 1 - row) as u32 };
                 let tile = commands
-                    .spawn((BoardPart, TileBundle { position: pos, tilemap_id: TilemapId(map), texture_index: TileTextureIndex(tile_index(t, x, row)), ..default() }))
+                    .spawn((
+                        BoardPart,
+                        TileBundle { position: pos, tilemap_id: TilemapId(map), texture_index: TileTextureIndex(tile_index(t, x, row)), ..default() },
+                    ))
                     .id();
                 storage.set(&pos, tile);
             }
@@ -195,24 +209,18 @@ fn spawn_board(mut commands: Commands, board: Res<MatchBoard>, art: Res<Art>, ol
         let tile_size = TilemapTileSize { x: 32.0, y: 32.0 };
         // Floors other than the first are centred like the first (same origin).
         let first = board.floors.first().map_or((floor.width, floor.height), |f| (f.width, f.height));
-        let offset = Vec3::new(
-            (floor.width as f32 - first.0 as f32) / 2.0 * TILE_PX,
-            -(floor.height as f32 - first.1 as f32) / 2.0 * TILE_PX,
-            0.0,
-        );
-        commands.entity(map).insert((
-            TilemapBundle {
-                grid_size: tile_size.into(),
-                map_type: TilemapType::Square,
-                size,
-                storage,
-                texture: TilemapTexture::Single(art.tiles.clone()),
-                tile_size,
-                anchor: TilemapAnchor::Center,
-                transform: Transform::from_translation(offset),
-                ..default()
-            },
-        ));
+        let offset = Vec3::new((floor.width as f32 - first.0 as f32) / 2.0 * TILE_PX, -(floor.height as f32 - first.1 as f32) / 2.0 * TILE_PX, 0.0);
+        commands.entity(map).insert((TilemapBundle {
+            grid_size: tile_size.into(),
+            map_type: TilemapType::Square,
+            size,
+            storage,
+            texture: TilemapTexture::Single(art.tiles.clone()),
+            tile_size,
+            anchor: TilemapAnchor::Center,
+            transform: Transform::from_translation(offset),
+            ..default()
+        },));
     }
     // Exit markers of ReachExit goals.
     if let Some(level) = level {
@@ -275,7 +283,11 @@ fn labels(chars: &[(String, String, String)]) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for (id, name, side) in chars {
         let initial: String = name.chars().next().unwrap_or('?').to_uppercase().collect();
-        let same: Vec<&String> = chars.iter().filter(|(_, n, s)| s == side && n.chars().next().map(|c| c.to_uppercase().collect::<String>()) == Some(initial.clone())).map(|(i, _, _)| i).collect();
+        let same: Vec<&String> = chars
+            .iter()
+            .filter(|(_, n, s)| s == side && n.chars().next().map(|c| c.to_uppercase().collect::<String>()) == Some(initial.clone()))
+            .map(|(i, _, _)| i)
+            .collect();
         let label = if same.len() > 1 { format!("{initial}{}", same.iter().position(|i| *i == id).unwrap_or(0) + 1) } else { initial };
         out.insert(id.clone(), label);
     }
@@ -310,7 +322,13 @@ fn spawn_tokens(
         sprite.color = palette::SIDES[k];
         commands
             .entity(e)
-            .insert((Token { label: label.clone() }, Motion::default(), sprite, Transform::from_translation(world_of(pos.0, &board) + Vec3::Z * 10.0), Visibility::default()))
+            .insert((
+                Token { label: label.clone() },
+                Motion::default(),
+                sprite,
+                Transform::from_translation(world_of(pos.0, &board) + Vec3::Z * 10.0),
+                Visibility::default(),
+            ))
             .with_children(|p| {
                 p.spawn((
                     Text2d::new(label),
@@ -330,7 +348,11 @@ fn spawn_tokens(
                     Transform::from_xyz(0.0, 0.0, -0.5),
                     Visibility::Hidden,
                 ));
-                p.spawn((HpBar, Sprite::from_color(Color::srgb(0.3, 0.9, 0.35), Vec2::new(TILE_PX * 0.8, 3.0)), Transform::from_xyz(0.0, -TILE_PX * 0.46, 2.0)));
+                p.spawn((
+                    HpBar,
+                    Sprite::from_color(Color::srgb(0.3, 0.9, 0.35), Vec2::new(TILE_PX * 0.8, 3.0)),
+                    Transform::from_xyz(0.0, -TILE_PX * 0.46, 2.0),
+                ));
             });
     }
 }
@@ -472,7 +494,13 @@ fn show_token_state(
                 let w = TILE_PX * 0.8 * frac;
                 s.custom_size = Some(Vec2::new(w.max(0.5), 3.0));
                 t.translation.x = -(TILE_PX * 0.8 - w) / 2.0;
-                s.color = if frac > 0.5 { Color::srgb(0.3, 0.9, 0.35) } else if frac > 0.25 { Color::srgb(0.95, 0.8, 0.2) } else { Color::srgb(0.95, 0.3, 0.25) };
+                s.color = if frac > 0.5 {
+                    Color::srgb(0.3, 0.9, 0.35)
+                } else if frac > 0.25 {
+                    Color::srgb(0.95, 0.8, 0.2)
+                } else {
+                    Color::srgb(0.95, 0.3, 0.25)
+                };
             }
         }
     }
@@ -553,7 +581,11 @@ fn show_highlights(
             }
             if let Some(d) = hovered.0.and_then(|h| view.destinations.get(&h)) {
                 for p in &d.path {
-                    commands.spawn((Highlight, Sprite::from_color(palette::PATH, Vec2::splat(6.0)), Transform::from_translation(world_of(*p, &board) + Vec3::Z * 3.0)));
+                    commands.spawn((
+                        Highlight,
+                        Sprite::from_color(palette::PATH, Vec2::splat(6.0)),
+                        Transform::from_translation(world_of(*p, &board) + Vec3::Z * 3.0),
+                    ));
                 }
             }
         }

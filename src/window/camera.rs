@@ -18,7 +18,13 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DragState>()
         .add_systems(Startup, spawn_camera)
         .init_resource::<FitRequest>()
-        .add_systems(Update, fit_camera.run_if(resource_exists::<MatchBoard>.and_then(resource_changed::<MatchBoard>.or_else(resource_changed::<FitRequest>).or_else(resource_changed::<UiScale>))))
+        .add_systems(
+            Update,
+            fit_camera.run_if(
+                resource_exists::<MatchBoard>
+                    .and_then(resource_changed::<MatchBoard>.or_else(resource_changed::<FitRequest>).or_else(resource_changed::<UiScale>)),
+            ),
+        )
         .add_systems(
             Update,
             (drag_camera, key_camera).in_set(crate::game::MatchSystems::Input).before(super::board::BoardInput).run_if(in_state(super::screens::Screen::Match)),

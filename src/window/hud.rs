@@ -29,10 +29,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<PromptState>()
         .add_systems(OnEnter(Screen::Match), spawn_hud)
         .add_systems(OnExit(Screen::Match), |mut o: ResMut<Overlay>| *o = Overlay::default())
-        .add_systems(
-            Update,
-            (match_keys, forward_acts).chain().in_set(MatchSystems::Input).before(super::board::BoardInput).run_if(in_state(Screen::Match)),
-        )
+        .add_systems(Update, (match_keys, forward_acts).chain().in_set(MatchSystems::Input).before(super::board::BoardInput).run_if(in_state(Screen::Match)))
         .add_systems(
             Update,
             (
@@ -199,9 +196,25 @@ fn spawn_hud(mut commands: Commands) {
 
 /// Keyboard: 1-9, 0 (and Shift for entries 11-20) choose bar entries, Enter ends/passes, Esc
 /// cancels or closes, F1 or H help, R skips the reset display, Y/N answer a reaction prompt.
-fn match_keys(keys: Res<ButtonInput<KeyCode>>, mut overlay: ResMut<Overlay>, view: Res<PlayerView>, mut acts: MessageWriter<Act>, mut intents: MessageWriter<Intent>) {
-    const DIGITS: [KeyCode; 10] =
-        [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4, KeyCode::Digit5, KeyCode::Digit6, KeyCode::Digit7, KeyCode::Digit8, KeyCode::Digit9, KeyCode::Digit0];
+fn match_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut overlay: ResMut<Overlay>,
+    view: Res<PlayerView>,
+    mut acts: MessageWriter<Act>,
+    mut intents: MessageWriter<Intent>,
+) {
+    const DIGITS: [KeyCode; 10] = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+        KeyCode::Digit0,
+    ];
     if keys.any_just_pressed([KeyCode::F1, KeyCode::KeyH]) {
         overlay.help = !overlay.help;
     }
@@ -333,9 +346,11 @@ fn refresh_top(
         t.0 = s;
     }
     // Order: the one acting, then who would be offered the next opportunity (most AP first).
-    let mut able: Vec<usize> = (0..m.fighters.len()).filter(|&i| m.can_act(i) && !m.is_dead(i) && !m.fighters[i].turn.took_only && m.fighters[i].ap.current > 0).collect();
+    let mut able: Vec<usize> =
+        (0..m.fighters.len()).filter(|&i| m.can_act(i) && !m.is_dead(i) && !m.fighters[i].turn.took_only && m.fighters[i].ap.current > 0).collect();
     able.sort_by_key(|&i| (Some(i) != m.clock.current, std::cmp::Reverse(m.fighters[i].ap.current), i));
-    let chips: Vec<String> = able.iter().map(|&i| format!("{}{} {} AP", if Some(i) == m.clock.current { ">" } else { "" }, m.fighters[i].name, m.fighters[i].ap.current)).collect();
+    let chips: Vec<String> =
+        able.iter().map(|&i| format!("{}{} {} AP", if Some(i) == m.clock.current { ">" } else { "" }, m.fighters[i].name, m.fighters[i].ap.current)).collect();
     if let Ok(mut t) = order.single_mut() {
         t.0 = if chips.is_empty() { "Nobody has AP left this turn".into() } else { format!("Next by AP: {}", chips.join("  |  ")) };
     }
@@ -369,10 +384,7 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
     } else {
         "Free steps: spent or lost (red)\n".to_string()
     };
-    s += &format!(
-        "Brawn d{}  Finesse d{}  Savvy d{}  Nerve d{}\n",
-        f.stats.brawn, f.stats.finesse, f.stats.savvy, f.stats.nerve
-    );
+    s += &format!("Brawn d{}  Finesse d{}  Savvy d{}  Nerve d{}\n", f.stats.brawn, f.stats.finesse, f.stats.savvy, f.stats.nerve);
     let w = m.equipment.wielded(f);
     let weapon = match &w {
         crate::rules::equipment::Wielded::Unarmed => "unarmed".to_string(),
@@ -616,7 +628,9 @@ fn show_tooltip(
     } else if let Some(d) = hovered.0.and_then(|h| view.destinations.get(&h)).filter(|_| view.aiming().is_none()) {
         let spaces = d.path.len();
         let s = match d.kind {
-            MoveKind::FreeStep => format!("Free steps, {spaces} space{}: 0 AP (only before anything else this opportunity)", if spaces == 1 { "" } else { "s" }),
+            MoveKind::FreeStep => {
+                format!("Free steps, {spaces} space{}: 0 AP (only before anything else this opportunity)", if spaces == 1 { "" } else { "s" })
+            }
             MoveKind::Step => format!("{} {spaces} space{}: {} AP", d.label, if spaces == 1 { "" } else { "s" }, d.ap),
             MoveKind::Run => format!("{} {spaces} spaces: {} AP, Defense {:+} until the next reset (R-MOVE-3)", d.label, d.ap, d.defense),
         };
@@ -654,9 +668,9 @@ fn check_outcome(
     *last = log.lines.len();
     let Some(level) = level else { return };
     let Some((m, _)) = match_view.load() else { return };
-    let winner = crate::level_file::winner(&level.0, &m).map(Some).or_else(|| {
-        status.over.then(|| log.lines.iter().rev().find(|l| l["event"] == "crisis_over").and_then(|l| l["winner"].as_str().map(String::from)))
-    });
+    let winner = crate::level_file::winner(&level.0, &m)
+        .map(Some)
+        .or_else(|| status.over.then(|| log.lines.iter().rev().find(|l| l["event"] == "crisis_over").and_then(|l| l["winner"].as_str().map(String::from))));
     if let Some(w) = winner {
         let label = |s: &str| level.0.sides.iter().find(|x| x.id == s).and_then(|x| x.name.clone()).unwrap_or_else(|| s.to_string());
         let text = match &w {
@@ -688,9 +702,9 @@ fn show_reset_steps(
     let mut lines = Vec::new();
     for l in new {
         if l["event"] == "phase" {
-            in_reset = l["phase"] == "reset";
+            in_reset = l["phase"].as_str().is_some_and(|p| p.contains("reset"));
             if in_reset {
-                lines.push(format!("Turn {}: the reset phase", l["turn"]));
+                lines.push(format!("Turn {}: {}", l["turn"], l["phase"].as_str().unwrap_or("reset").replace('_', " ")));
             }
             continue;
         }
@@ -824,14 +838,23 @@ fn reaction_prompt(
                     }
                 }
                 r.spawn((button("[N] Decline", Act::Decline), Tip("Let the attack go ahead without reacting".into())));
-                r.spawn((button(format!("Never ask for {name}"), Act::NeverAsk(who.clone())), Tip("Always decline for this character (Settings keeps the list)".into())));
+                r.spawn((
+                    button(format!("Never ask for {name}"), Act::NeverAsk(who.clone())),
+                    Tip("Always decline for this character (Settings keeps the list)".into()),
+                ));
             });
         });
 }
 
 /// The AI waits while the player reads: overlays, the reset display, moving tokens. Its pace
 /// follows the animation speed.
-fn hold_ai(overlay: Res<Overlay>, settings: Res<Settings>, moving: Res<super::board::TokensMoving>, hold: Option<ResMut<AiHold>>, ai: Option<ResMut<AiControl>>) {
+fn hold_ai(
+    overlay: Res<Overlay>,
+    settings: Res<Settings>,
+    moving: Res<super::board::TokensMoving>,
+    hold: Option<ResMut<AiHold>>,
+    ai: Option<ResMut<AiControl>>,
+) {
     let busy = overlay.handover.is_some() || overlay.help || overlay.result.is_some() || overlay.reset.is_some() || moving.0;
     if let Some(mut h) = hold {
         if h.0 != busy {
@@ -952,7 +975,8 @@ fn show_reload_error(watch: Option<Res<super::reload::LevelWatch>>, mut text: Qu
         .and_then(|w| w.error.clone())
         .map(|e| {
             let lines: Vec<&str> = e.lines().collect();
-            let more = if lines.len() > MAX_ERROR_LINES { format!("\n...and {} more (see the terminal)", lines.len() - MAX_ERROR_LINES) } else { String::new() };
+            let more =
+                if lines.len() > MAX_ERROR_LINES { format!("\n...and {} more (see the terminal)", lines.len() - MAX_ERROR_LINES) } else { String::new() };
             format!("Level edit not applied (the previous version keeps playing):\n{}{more}", lines[..lines.len().min(MAX_ERROR_LINES)].join("\n"))
         })
         .unwrap_or_default();

@@ -147,32 +147,37 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
 }
 
 fn spawn_levels(mut commands: Commands, catalog: Res<LevelCatalog>) {
-    commands
-        .spawn((Name::new("Level select"), DespawnOnExit(Screen::Levels), Node { flex_direction: FlexDirection::Row, ..root_node() }))
-        .with_children(|p| {
-            p.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), width: Val::Px(360.0), ..default() }))
-                .with_children(|l| {
-                    l.spawn(text("Choose a level", 26.0, colors::GOLD));
-                    for (k, (path, r)) in catalog.entries.iter().enumerate() {
-                        let name = match r {
-                            Ok(c) => c.level.name.clone(),
-                            Err(_) => format!("{} (broken)", path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default()),
-                        };
-                        let mut b = l.spawn(button(name, Act::PickLevel(k)));
-                        if k == catalog.selected {
-                            b.insert(Selected);
-                        }
+    commands.spawn((Name::new("Level select"), DespawnOnExit(Screen::Levels), Node { flex_direction: FlexDirection::Row, ..root_node() })).with_children(|p| {
+        p.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), width: Val::Px(360.0), ..default() })).with_children(
+            |l| {
+                l.spawn(text("Choose a level", 26.0, colors::GOLD));
+                for (k, (path, r)) in catalog.entries.iter().enumerate() {
+                    let name = match r {
+                        Ok(c) => c.level.name.clone(),
+                        Err(_) => format!("{} (broken)", path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default()),
+                    };
+                    let mut b = l.spawn(button(name, Act::PickLevel(k)));
+                    if k == catalog.selected {
+                        b.insert(Selected);
                     }
-                    if catalog.entries.is_empty() {
-                        l.spawn(text(format!("No levels in {LEVELS_DIR}/"), 16.0, colors::BAD));
-                    }
-                });
-            p.spawn((
-                LevelDetails,
-                panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), width: Val::Px(560.0), margin: UiRect::left(Val::Px(16.0)), ..default() }),
-            ))
-            .with_children(|d| level_details(d, &catalog));
-        });
+                }
+                if catalog.entries.is_empty() {
+                    l.spawn(text(format!("No levels in {LEVELS_DIR}/"), 16.0, colors::BAD));
+                }
+            },
+        );
+        p.spawn((
+            LevelDetails,
+            panel(Node {
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(Val::Px(14.0)),
+                width: Val::Px(560.0),
+                margin: UiRect::left(Val::Px(16.0)),
+                ..default()
+            }),
+        ))
+        .with_children(|d| level_details(d, &catalog));
+    });
 }
 
 fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
@@ -186,12 +191,22 @@ fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
                 .iter()
                 .map(|s| {
                     let n = c.characters.iter().filter(|x| x.side == s.id).count();
-                    format!("{} ({} figure{}, {})", s.name.clone().unwrap_or_else(|| s.id.clone()), n, if n == 1 { "" } else { "s" }, if s.control == Control::Ai { "AI" } else { "human" })
+                    format!(
+                        "{} ({} figure{}, {})",
+                        s.name.clone().unwrap_or_else(|| s.id.clone()),
+                        n,
+                        if n == 1 { "" } else { "s" },
+                        if s.control == Control::Ai { "AI" } else { "human" }
+                    )
                 })
                 .collect();
             d.spawn(text(format!("Sides: {}", sides.join(" | ")), 16.0, colors::TEXT));
             let goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, goal_text(&v.goal))).collect();
-            d.spawn(text(if goals.is_empty() { "Goal: rout every other side".to_string() } else { format!("Goals: {}", goals.join("; ")) }, 16.0, colors::TEXT));
+            d.spawn(text(
+                if goals.is_empty() { "Goal: rout every other side".to_string() } else { format!("Goals: {}", goals.join("; ")) },
+                16.0,
+                colors::TEXT,
+            ));
             d.spawn(Node { height: Val::Px(12.0), ..default() });
             d.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
                 r.spawn(button("Back", Act::ToMenu));
@@ -223,7 +238,10 @@ fn spawn_setup(mut commands: Commands, setup: Res<MatchSetup>) {
     commands.spawn((Name::new("Match setup"), DespawnOnExit(Screen::Setup), root_node())).with_children(|p| {
         p.spawn(text(format!("{} - who plays each side?", setup.checked.level.name), 26.0, colors::GOLD));
         p.spawn(text("Click a seat to switch human / AI easy / normal / hard; click a name to type it (Enter when done).", 15.0, colors::DIM));
-        p.spawn((SetupSeats, panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), min_width: Val::Px(620.0), ..default() })));
+        p.spawn((
+            SetupSeats,
+            panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), min_width: Val::Px(620.0), ..default() }),
+        ));
         p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
             r.spawn(button("Back", Act::ToLevels));
             r.spawn(button("Start the match  [Enter]", Act::Start));
@@ -337,14 +355,25 @@ fn show_settings(mut commands: Commands, open: Res<SettingsOpen>, settings: Res<
             p.spawn(text("Settings", 24.0, colors::GOLD));
             row(p, "UI scale", UI_SCALES.iter().map(|&s| (format!("{s}x"), Act::UiScale(s), settings.ui_scale == s)).collect());
             row(p, "Animations", ANIMATION_SPEEDS.iter().map(|&(s, l)| (l.to_string(), Act::Speed(s), settings.animation_speed == s)).collect());
-            row(p, "Reaction prompts", vec![("ask".into(), Act::Prompts(true), settings.reaction_prompts), ("never".into(), Act::Prompts(false), !settings.reaction_prompts)]);
+            row(
+                p,
+                "Reaction prompts",
+                vec![("ask".into(), Act::Prompts(true), settings.reaction_prompts), ("never".into(), Act::Prompts(false), !settings.reaction_prompts)],
+            );
             row(
                 p,
                 "Prompt timeout",
-                PROMPT_TIMEOUTS.iter().map(|&t| (if t == 0 { "none".into() } else { format!("{t} s") }, Act::Timeout(t), settings.prompt_timeout_secs == t)).collect(),
+                PROMPT_TIMEOUTS
+                    .iter()
+                    .map(|&t| (if t == 0 { "none".into() } else { format!("{t} s") }, Act::Timeout(t), settings.prompt_timeout_secs == t))
+                    .collect(),
             );
             if !settings.never_ask.is_empty() {
-                p.spawn(text(format!("Never asked: {} (clear in the prompt or the file)", settings.never_ask.iter().cloned().collect::<Vec<_>>().join(", ")), 14.0, colors::DIM));
+                p.spawn(text(
+                    format!("Never asked: {} (clear in the prompt or the file)", settings.never_ask.iter().cloned().collect::<Vec<_>>().join(", ")),
+                    14.0,
+                    colors::DIM,
+                ));
             }
             p.spawn(text(
                 format!("Saved to {}", super::settings::settings_path().map(|p| p.display().to_string()).unwrap_or_else(|| "(nowhere: no HOME)".into())),
