@@ -490,7 +490,7 @@ pub fn describe(l: &Value, names: &BTreeMap<String, String>) -> Option<String> {
         ("event", "reflex_declared") => format!("{who} answers with {}", l["reflex"].as_str()?.replace('_', " ")),
         ("event", "response_declared") => format!("{who} responds with {}", l["response"].as_str()?.replace('_', " ")),
         ("event", "attack_resolved") => format!(
-            "{who} vs {}: {} against {} - {}, {} damage ({} − armor {})",
+            "{who} vs {}: {} against {} - {}, {} damage ({} - armor {})",
             name("target"),
             l["attack_total"],
             l["defense_cr"],
