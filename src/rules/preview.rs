@@ -145,9 +145,9 @@ pub fn why_not_move(m: &Match, a: usize, to: Pos) -> Violation {
                 Ok(_) => Violation::new("R-MOVE-1", format!("{} can get there, but not with one command from here.", f.name)),
             }
         }
-        None if m.occupant(to).is_some_and(|o| o != a) => Violation::new("R-MOVE-2", "Only one figure may stand in a space."),
-        None if !m.board.walkable(to) => Violation::new("R-MOVE-1", "That space cannot be entered."),
-        None => Violation::new("R-MOVE-1", format!("{} has no way there: walls or enemies block every path.", f.name)),
+        None if m.occupant(to).is_some_and(|o| o != a) => Violation::new("G-02", "Only one figure may stand in a space."),
+        None if !m.board.walkable(to) => Violation::new("G-01", "That space cannot be entered."),
+        None => Violation::new("G-01", format!("{} has no way there: walls or enemies block every path.", f.name)).also("G-02"),
     }
 }
 
@@ -231,17 +231,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     // Movements other than walking: Climb, Drop, Rise/Stand, Leap.
     for row in &m.rules.movements {
         let (cost, only) = cost_label(m, a, row.cost);
-        let base = |label: String, template: Command| Choice {
-            label,
-            row: row.id.clone(),
-            cost: cost.clone(),
-            only,
-            defense: 0,
-            template,
-            aim: Aim::None,
-            refusal: None,
-            description: row.description.clone(),
-        };
+        let base = |label: String, template: Command| entry(label, &row.id, &cost, only, 0, template, &row.description);
         match &row.effect {
             MovementEffect::Path => {}
             MovementEffect::Drop => {
@@ -279,17 +269,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     }
     for row in &m.rules.actions {
         let (cost, only) = cost_label(m, a, row.cost);
-        let base = |label: String, template: Command| Choice {
-            label,
-            row: row.id.clone(),
-            cost: cost.clone(),
-            only,
-            defense: row.defense,
-            template,
-            aim: Aim::None,
-            refusal: None,
-            description: row.description.clone(),
-        };
+        let base = |label: String, template: Command| entry(label, &row.id, &cost, only, row.defense, template, &row.description);
         let plain = Command::action(&f.id, &row.id, None);
         let targets_of = |kind: &ActionEffect| -> Vec<usize> {
             let mut t: Vec<usize> = (0..m.fighters.len()).filter(|&i| !m.is_dead(i)).collect();
@@ -346,6 +326,11 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     out
 }
 
+/// A bar entry before its aim and price are worked out.
+fn entry(label: String, row: &str, cost: &str, only: bool, defense: i32, template: Command, description: &str) -> Choice {
+    Choice { label, row: row.into(), cost: cost.into(), only, defense, template, aim: Aim::None, refusal: None, description: description.into() }
+}
+
 fn posture_name(p: Posture) -> &'static str {
     match p {
         Posture::Standing => "stand",
@@ -355,13 +340,12 @@ fn posture_name(p: Posture) -> &'static str {
     }
 }
 
-fn priced(m: &Match, mut c: Choice, plan: &Plan) -> Choice {
+fn priced(mut c: Choice, plan: &Plan) -> Choice {
     let (ap, only, cost) = match plan {
         Plan::Action { plan, .. } => (plan.price.ap, plan.price.only, plan.row.cost),
         Plan::Move { plan, .. } => (plan.price.ap, plan.price.only, plan.row.cost),
         _ => return c,
     };
-    let _ = m;
     c.cost = price_label(ap, only, cost);
     c.only = only;
     c
@@ -369,7 +353,7 @@ fn priced(m: &Match, mut c: Choice, plan: &Plan) -> Choice {
 
 fn finish_plain(m: &Match, mut c: Choice) -> Choice {
     match engine::validate(m, &c.template) {
-        Ok(plan) => priced(m, c, &plan),
+        Ok(plan) => priced(c, &plan),
         Err(v) => {
             c.refusal = Some(v);
             c
@@ -393,7 +377,7 @@ fn finish_aimed(m: &Match, mut c: Choice, candidates: &[usize]) -> Choice {
         }
     }
     if let Some(p) = plan_seen {
-        c = priced(m, c, &p);
+        c = priced(c, &p);
     } else {
         // The nearest candidate's refusal (the same as the untargeted one when the reason is
         // not about the target: AP, one action per opportunity …).

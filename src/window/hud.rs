@@ -315,7 +315,6 @@ fn refresh_top(
     match_view: MatchView,
     seats: Res<Seats>,
     status: Res<FlowStatus>,
-    level: Option<Res<PlayingLevel>>,
     log: Res<MatchLog>,
     mut top: Query<&mut Text, (With<TopText>, Without<OrderText>)>,
     mut order: Query<&mut Text, (With<OrderText>, Without<TopText>)>,
@@ -331,7 +330,6 @@ fn refresh_top(
         crate::rules::Phase::Action => "action phase",
         _ => "reset",
     };
-    let _ = &level;
     let mut s = format!("Turn {} | Round {} | {phase}", m.clock.turn, m.clock.round);
     let up = m.pending.as_ref().filter(|p| p.window.is_some()).map(|p| p.defender).or(m.clock.current);
     if let Some(a) = up {
