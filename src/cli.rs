@@ -113,7 +113,8 @@ pub fn simulate(
     let mut results = Vec::new();
     for g in 0..games {
         let s = seed.wrapping_add(g as u64);
-        let cfg = crate::simulate::ai_for(&level, difficulty, &sides, s);
+        let mut cfg = crate::simulate::ai_for(&level, difficulty, &sides, s);
+        cfg.book = data.ai.clone();
         match crate::simulate::play(&data, &level, cfg, s, g) {
             Ok(r) => {
                 let _ = writeln!(out, "{}", serde_json::to_string(&r).unwrap_or_default());
@@ -146,6 +147,7 @@ pub fn simulate(
         "unended_games": unended,
         "median_decision_us": all.get(all.len() / 2).copied().unwrap_or(0),
         "max_decision_us": results.iter().map(|r| r.max_decision_us).max().unwrap_or(0),
+        "budget_cuts": results.iter().map(|r| r.budget_cuts).sum::<usize>(),
         "mean_think_ms_per_game": results.iter().map(|r| r.think_ms).sum::<f64>() / results.len().max(1) as f64,
     });
     let _ = writeln!(out, "{summary}");

@@ -76,6 +76,8 @@ pub struct RuleData {
     pub equipment: EquipmentBook,
     pub tables: TableBook,
     pub spells: crate::rules::spells::SpellBook,
+    /// The monster AI's behaviours and difficulties.
+    pub ai: std::sync::Arc<crate::ai::AiBook>,
 }
 
 impl RuleData {
@@ -87,6 +89,7 @@ impl RuleData {
             equipment: EquipmentBook::builtin(),
             tables: TableBook::builtin(),
             spells: crate::rules::spells::SpellBook::builtin(),
+            ai: crate::ai::AiBook::builtin(),
         }
     }
 
@@ -106,6 +109,7 @@ impl RuleData {
             equipment: read(dir.join("equipment/equipment.ron"), EquipmentBook::builtin)?,
             tables: read(dir.join("rules/tables.ron"), TableBook::builtin)?,
             spells: read(dir.join("rules/spells.ron"), crate::rules::spells::SpellBook::builtin)?,
+            ai: std::sync::Arc::new(read(dir.join("ai/behaviours.ron"), || (*crate::ai::AiBook::builtin()).clone())?),
         })
     }
 }

@@ -12,9 +12,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Monster AI behaviours a character may name (the monster-AI issue gives them meaning).
-pub const BEHAVIOURS: [&str; 4] = ["brute", "skirmisher", "archer", "coward"];
-
 /// The only format version so far.
 pub const LEVEL_VERSION: u32 = 1;
 /// Caps (issue 4): map size and entity count.
@@ -609,8 +606,12 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         };
         let label = merged.id.clone().unwrap_or_else(|| format!("#{}", i + 1));
         if let Some(b) = &merged.behaviour {
-            if !BEHAVIOURS.contains(&b.as_str()) {
-                err(&mut errors, at, format!("character '{label}': unknown behaviour '{b}' (known: {})", BEHAVIOURS.join(", ")));
+            if !data.ai.behaviours.contains_key(b) {
+                err(
+                    &mut errors,
+                    at,
+                    format!("character '{label}': unknown behaviour '{b}' (known, from assets/ai/behaviours.ron: {})", data.ai.names().join(", ")),
+                );
             }
         }
         if let Some(s) = &merged.sprite {

@@ -1,7 +1,7 @@
 //! `doo simulate <level> --seed N --games K`: AI against AI without a window, through the same
 //! headless app and command pipeline as everything else. One JSON line per game, then a summary.
 
-use crate::ai::{AiConfig, Behaviour, Difficulty};
+use crate::ai::{AiConfig, Difficulty};
 use crate::game::ai::{AiControl, AiStats};
 use crate::headless::HeadlessMatch;
 use crate::level::RuleData;
@@ -29,6 +29,8 @@ pub struct GameResult {
     pub think_ms: f64,
     pub median_decision_us: u64,
     pub max_decision_us: u64,
+    /// Decisions the thinking budget cut short.
+    pub budget_cuts: usize,
     pub wall_ms: f64,
 }
 
@@ -36,7 +38,7 @@ pub struct GameResult {
 pub fn ai_for(level: &CheckedLevel, difficulty: Difficulty, per_side: &BTreeMap<String, Difficulty>, seed: u64) -> AiConfig {
     AiConfig {
         sides: level.sides.iter().map(|s| (s.id.clone(), per_side.get(&s.id).copied().unwrap_or(difficulty))).collect(),
-        behaviours: level.behaviours.iter().map(|(id, b)| (id.clone(), Behaviour::parse(Some(b)))).collect(),
+        behaviours: level.behaviours.clone(),
         exits: level
             .level
             .victory
@@ -47,6 +49,8 @@ pub fn ai_for(level: &CheckedLevel, difficulty: Difficulty, per_side: &BTreeMap<
             })
             .collect(),
         seed,
+        budget: Default::default(),
+        book: crate::ai::AiBook::builtin(),
     }
 }
 
@@ -79,9 +83,16 @@ pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, 
         }
     }
     let lines = hm.lines();
+    if std::env::var_os("DOO_SIM_TRACE").is_some() {
+        for l in lines.iter() {
+            eprintln!("{l}");
+        }
+    }
     let commands = lines.iter().filter(|l| l["type"] == "command").count();
     let rejected = lines.iter().filter(|l| l["type"] == "command" && l["result"] == "rejected").count();
-    let mut times = hm.app.world().resource::<AiStats>().decisions_us.clone();
+    let stats = hm.app.world().resource::<AiStats>();
+    let budget_cuts = stats.budget_cuts;
+    let mut times = stats.decisions_us.clone();
     times.sort_unstable();
     Ok(GameResult {
         game,
@@ -95,6 +106,7 @@ pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, 
         think_ms: times.iter().sum::<u64>() as f64 / 1000.0,
         median_decision_us: times.get(times.len() / 2).copied().unwrap_or(0),
         max_decision_us: times.last().copied().unwrap_or(0),
+        budget_cuts,
         wall_ms: t0.elapsed().as_secs_f64() * 1000.0,
     })
 }

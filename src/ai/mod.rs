@@ -8,7 +8,13 @@
 //! reactions, noisy), normal (evaluates every reachable position and action, weighs the Defense
 //! it gives up), hard (also weighs the enemies' answer next round).
 
+mod book;
 pub mod odds;
+mod search;
+mod value;
+
+pub use book::{AiBook, Behaviour, Thinking};
+pub use value::{Forecast, forecast};
 
 use crate::rules::actions::is_attack;
 use crate::rules::command::Command;
@@ -19,7 +25,8 @@ use crate::rules::grid::{Pos, Sight};
 use crate::rules::profile::{ActionEffect, ActionRow, MovementEffect, Posture, ReactionEffect, ReactionKind};
 use crate::rules::state::{Match, Window};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
+use value::attack_value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, Hash, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
@@ -42,35 +49,47 @@ impl std::str::FromStr for Difficulty {
     }
 }
 
-/// How a monster template fights (level `behaviour`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Behaviour {
-    #[default]
-    Brute,
-    Skirmisher,
-    Archer,
-    Coward,
-}
-
-impl Behaviour {
-    pub fn parse(s: Option<&str>) -> Self {
-        match s {
-            Some("skirmisher") => Behaviour::Skirmisher,
-            Some("archer") => Behaviour::Archer,
-            Some("coward") => Behaviour::Coward,
-            _ => Behaviour::Brute,
-        }
-    }
-}
-
 /// Who the AI plays and how.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct AiConfig {
     pub sides: BTreeMap<String, Difficulty>,
-    pub behaviours: BTreeMap<String, Behaviour>,
+    /// Character id → behaviour name (from the level or its template).
+    pub behaviours: BTreeMap<String, String>,
     /// Spaces a side wins by reaching (the level's ReachExit goals).
     pub exits: BTreeMap<String, Vec<Pos>>,
     pub seed: u64,
+    pub budget: Budget,
+    /// The weights (`assets/ai/behaviours.ron`).
+    pub book: std::sync::Arc<AiBook>,
+}
+
+impl Default for AiConfig {
+    fn default() -> Self {
+        Self { sides: BTreeMap::new(), behaviours: BTreeMap::new(), exits: BTreeMap::new(), seed: 0, budget: Budget::default(), book: AiBook::builtin() }
+    }
+}
+
+/// How much thinking one decision may take. `max_spots` caps the positions scored (a
+/// deterministic limit); `deadline` is a wall-clock safety net: once it passes, the best plan
+/// found so far is taken. Neither is reached on the shipped levels (see `cargo bench --bench ai`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    pub max_spots: usize,
+    pub deadline: std::time::Duration,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Self { max_spots: 4096, deadline: std::time::Duration::from_millis(25) }
+    }
+}
+
+/// A decision with what it cost: positions scored and whether the budget cut the search short.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    pub commands: Vec<Command>,
+    pub spots: usize,
+    pub cut: bool,
 }
 
 impl AiConfig {
@@ -78,7 +97,7 @@ impl AiConfig {
         self.sides.get(&m.fighters[i].side).copied()
     }
     fn behaviour(&self, m: &Match, i: usize) -> Behaviour {
-        self.behaviours.get(&m.fighters[i].id).copied().unwrap_or_default()
+        self.book.behaviour(self.behaviours.get(&m.fighters[i].id).map(String::as_str))
     }
 }
 
@@ -101,20 +120,28 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
 /// The commands of the chosen plan for `a`, the first one checked against the rules (the rest
 /// are checked again when their turn comes).
 pub fn decide_plan(m: &Match, a: usize, cfg: &AiConfig) -> Vec<Command> {
+    decide_traced(m, a, cfg).commands
+}
+
+/// `decide_plan` with its cost.
+pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
     let diff = cfg.controls(m, a).unwrap_or_default();
     let id = m.fighters[a].id.clone();
     if let Some(p) = &m.pending {
         if p.window.is_some() && p.defender == a {
-            return vec![react(m, a, diff).unwrap_or(Command::Decline { actor: id })];
+            let reacts = cfg.book.thinking(diff).reacts;
+            let r = if reacts { react(m, a) } else { None };
+            return Decision { commands: vec![r.unwrap_or(Command::Decline { actor: id })], spots: 0, cut: false };
         }
     }
-    let plans = plan_opportunity(m, a, cfg, diff);
-    for plan in plans {
-        if let Some(cmds) = valid_commands(m, a, &plan) {
-            return cmds;
+    let start = std::time::Instant::now();
+    let (plans, spots, cut) = plan_opportunity(m, a, cfg, diff, start);
+    for plan in &plans {
+        if let Some(commands) = valid_commands(m, a, plan) {
+            return Decision { commands, spots, cut };
         }
     }
-    vec![Command::End { actor: id }]
+    Decision { commands: vec![Command::End { actor: id }], spots, cut }
 }
 
 /// Candidates checked against the rules per decision, best first.
@@ -133,7 +160,7 @@ struct Plan {
 #[derive(Clone, Copy, Debug)]
 struct Light {
     score: f64,
-    spot: Pos,
+    spot: usize,
     what: What,
 }
 
@@ -179,223 +206,51 @@ fn valid_commands(m: &Match, a: usize, plan: &Plan) -> Option<Vec<Command>> {
     Some(cmds)
 }
 
-/// Who stands where (living figures), for the searches below.
-fn occupancy(m: &Match) -> std::collections::HashMap<Pos, usize> {
-    (0..m.fighters.len()).filter(|&i| !m.is_dead(i)).map(|i| (m.fighters[i].pos, i)).collect()
-}
-
-/// Spaces reachable by single legal steps from any of `sources` (each with the free-step path
-/// that led there), up to `max_cost` spaces of movement: final space → (free path, movement
-/// path). Enemies block; allies may be passed but not ended on.
-fn reachable_from(
-    m: &Match,
-    a: usize,
-    occ: &std::collections::HashMap<Pos, usize>,
-    sources: &[(Pos, Vec<Pos>)],
-    max_cost: u32,
-) -> BTreeMap<Pos, (Vec<Pos>, Vec<Pos>)> {
-    let mut out: BTreeMap<Pos, (Vec<Pos>, Vec<Pos>)> = BTreeMap::new();
-    let mut queue = VecDeque::new();
-    for (p, free) in sources {
-        if !out.contains_key(p) {
-            out.insert(*p, (free.clone(), Vec::new()));
-            queue.push_back((*p, 0u32));
-        }
-    }
-    while let Some((p, cost)) = queue.pop_front() {
-        let (free, path) = out[&p].clone();
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                if (dx, dy) == (0, 0) {
-                    continue;
-                }
-                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
-                if out.contains_key(&q) {
-                    continue;
-                }
-                let c = cost + m.board.path_cost(&[q]);
-                if c > max_cost || m.board.step_geometry(p, q).is_err() {
-                    continue;
-                }
-                if let Some(&o) = occ.get(&q) {
-                    if o != a && m.enemies(a, o) && m.fighters[o].hp > 0 {
-                        continue;
-                    }
-                }
-                let mut np = path.clone();
-                np.push(q);
-                out.insert(q, (free.clone(), np));
-                queue.push_back((q, c));
-            }
-        }
-    }
-    // cannot end on another figure
-    out.retain(|p, _| occ.get(p).is_none_or(|&o| o == a));
-    out
-}
-
-/// Everything about an attack by `a` standing at `at` on `t` that does not depend on the attack
-/// action: dice ranks, adjustments, the defender's check, damage and armor.
-struct AttackContext {
-    rank: u32,
-    adj: i32,
-    defense: Option<(u32, i32)>,
-    helpless_cr: i32,
-    damage: f64,
-    armor: f64,
-}
-
-impl AttackContext {
-    fn new(m: &Match, a: usize, at: Pos, t: usize) -> Self {
-        let w = m.equipment.wielded(&m.fighters[a]);
-        let stat = w.check_stat();
-        let adj = crate::rules::turn::sum(&crate::rules::attack::attack_parts_from(m, a, at, t));
-        let defense = if crate::rules::defense::helpless(m, t) {
-            None
-        } else {
-            Some((m.equipment.finesse_rank(&m.fighters[t]), crate::rules::defense::defense_adjustment(m, t, w.is_melee(), false)))
-        };
-        let explode = m.rules.options.damage_explodes;
-        let (n, rank) = match &w {
-            Wielded::Melee(x, _) => (x.damage.0, x.damage.1),
-            Wielded::Ranged(x) => (x.damage.0, x.damage.1),
-            Wielded::Unarmed => (1, m.fighters[a].stats.brawn),
-        };
-        let mut damage = n as f64 * odds::die_mean(rank, explode) - crate::rules::attack::weapon_deficit(m, a) as f64;
-        if matches!(w, Wielded::Unarmed) {
-            damage = damage / 2.0 + 0.5;
-        }
-        let armor = m.fighters[t].loadout.armor.as_deref().and_then(|x| m.equipment.armor(x)).map_or(0, |x| x.reduction) as f64;
-        Self { rank: crate::rules::attack::stat_rank(m, a, stat), adj, defense, helpless_cr: m.rules.limits.helpless_defense_cr, damage, armor }
-    }
-
-    /// Expected damage with an attack action's own adjustments.
-    fn value(&self, atk_adj: i32, dmg_adj: i32) -> f64 {
-        let p = odds::hit_chance((self.rank, self.adj + atk_adj), self.defense, self.helpless_cr);
-        p * (self.damage + dmg_adj as f64 - self.armor).max(0.5)
-    }
-}
-
-/// Expected damage of an attack by `a` standing at `at` on `t` with an attack row's adjustments.
-fn attack_value(m: &Match, a: usize, at: Pos, t: usize, atk_adj: i32, dmg_adj: i32) -> f64 {
-    AttackContext::new(m, a, at, t).value(atk_adj, dmg_adj)
-}
-
-/// What an attack is likely to do, from the dice model the resolution uses (`odds`): the
-/// chance to hit, the damage range of a hit after armor, and the expected damage.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Forecast {
-    pub hit: f64,
-    pub min: i32,
-    /// Highest damage of a hit without exploding dice; `explodes` says it can go higher.
-    pub max: i32,
-    pub explodes: bool,
-    pub expected: f64,
-}
-
-/// The forecast of attack row `row` by `a` on `t` from where `a` stands (None for a non-attack).
-pub fn forecast(m: &Match, a: usize, t: usize, row: &str) -> Option<Forecast> {
-    let r = m.rules.action(row)?;
-    let ActionEffect::Attack { attack, damage, .. } = r.effect else { return None };
-    let ctx = AttackContext::new(m, a, m.fighters[a].pos, t);
-    let w = m.equipment.wielded(&m.fighters[a]);
-    let (n, rank) = match &w {
-        Wielded::Melee(x, _) => (x.damage.0, x.damage.1),
-        Wielded::Ranged(x) => (x.damage.0, x.damage.1),
-        Wielded::Unarmed => (1, m.fighters[a].stats.brawn),
-    };
-    let deficit = crate::rules::attack::weapon_deficit(m, a) as i32;
-    let (mut lo, mut hi) = (n as i32 - deficit + damage, (n * rank) as i32 - deficit + damage);
-    if matches!(w, Wielded::Unarmed) {
-        (lo, hi) = ((lo + 1) / 2, (hi + 1) / 2);
-    }
-    let armor = ctx.armor as i32;
-    Some(Forecast {
-        hit: odds::hit_chance((ctx.rank, ctx.adj + attack), ctx.defense, ctx.helpless_cr),
-        min: (lo - armor).max(0),
-        max: (hi - armor).max(0),
-        explodes: m.rules.options.damage_explodes,
-        expected: ctx.value(attack, damage),
-    })
-}
-
-/// Each able enemy: where it stands, how far it can strike next round, and (hard) what its
-/// attack on `a` is worth — computed once per decision.
-fn enemy_threats(m: &Match, a: usize, diff: Difficulty) -> Vec<(Pos, u32, f64)> {
+/// Each able enemy: where it stands, how far it can strike next round, and what its attack is
+/// counted as (normal: one threat each) — computed once per decision.
+fn enemy_threats(m: &Match, a: usize) -> Vec<(Pos, u32)> {
     (0..m.fighters.len())
         .filter(|&e| m.enemies(a, e) && m.can_act(e) && !m.is_dead(e))
         .map(|e| {
             let f = &m.fighters[e];
-            let w = m.equipment.wielded(f);
-            let reach = match &w {
+            let reach = match &m.equipment.wielded(f) {
                 Wielded::Ranged(r) => r.range * 2,
                 _ => 1 + f.free_steps.allowance + 3,
             };
-            let value = if diff == Difficulty::Hard { attack_value(m, e, f.pos, a, 0, 0).max(0.5) } else { 1.0 };
-            (f.pos, reach, value)
+            (f.pos, reach)
         })
         .collect()
 }
 
-/// How much enemies can hurt `a` standing at `at` next round (hard), or how many can reach it.
-fn threat(threats: &[(Pos, u32, f64)], at: Pos) -> f64 {
-    threats.iter().filter(|(p, reach, _)| p.distance(at) <= *reach).map(|t| t.2).sum()
+/// How many enemies can strike `at` next round.
+fn threat(threats: &[(Pos, u32)], at: Pos) -> f64 {
+    threats.iter().filter(|(p, reach)| p.distance(at) <= *reach).count() as f64
 }
 
-/// Steps from every space to the nearest of `goals` (8-way, stairs and links included).
-fn distance_field(m: &Match, goals: &[Pos]) -> BTreeMap<Pos, u32> {
-    let mut dist: BTreeMap<Pos, u32> = goals.iter().map(|g| (*g, 0)).collect();
-    let mut queue: VecDeque<Pos> = goals.iter().copied().collect();
-    while let Some(p) = queue.pop_front() {
-        let d = dist[&p];
-        let mut next = Vec::new();
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
-                if (dx, dy) != (0, 0) && m.board.step_geometry(q, p).is_ok() && m.board.walkable(q) {
-                    next.push(q);
-                }
-            }
-        }
-        // stairs whose destination is p lead here too
-        for (fi, f) in m.board.floors.iter().enumerate() {
-            for y in 0..f.height as i32 {
-                for x in 0..f.width as i32 {
-                    let q = Pos::on(x, y, fi as u8);
-                    if m.board.stairs_destination(q) == Some(p) {
-                        next.push(q);
-                    }
-                }
-            }
-        }
-        for q in next {
-            if !dist.contains_key(&q) {
-                dist.insert(q, d + 1);
-                queue.push_back(q);
-            }
-        }
+/// A place the figure can end its movement: after its free steps, then maybe one movement row
+/// (`row`: index into the regions searched) to `pos`, for `ap` AP and `pen` Defense.
+#[derive(Clone, Copy, Debug)]
+struct Spot {
+    pos: Pos,
+    row: Option<usize>,
+    ap: u32,
+    pen: i32,
+}
+
+/// Whether an action priced `price` can follow the movement to `s` in this opportunity: a plain
+/// price within the AP left under the cap (R-AP-1, R-AP-3); Only mode after no movement (R-ONLY-6).
+fn fits(price: Option<crate::rules::spending::Price>, s: &Spot, budget: u32) -> bool {
+    match price {
+        Some(p) if p.only => s.row.is_none(),
+        Some(p) => s.ap + p.ap <= budget,
+        None => false,
     }
-    dist
 }
 
-/// Enemies (able to act, with a melee weapon) that could strike `at` in their next opportunity:
-/// within their free steps plus their affordable steps plus one.
-fn melee_dangers(m: &Match, a: usize, at: Pos) -> usize {
-    (0..m.fighters.len())
-        .filter(|&e| m.enemies(a, e) && m.can_act(e) && !m.is_dead(e))
-        .filter(|&e| {
-            let f = &m.fighters[e];
-            let w = m.equipment.wielded(f);
-            let reach = if w.is_melee() { 1 } else { 0 };
-            let steps = f.ap.current.min(2) + if f.free_steps.available { f.free_steps.allowance } else { 0 };
-            reach > 0 && f.pos.distance(at) <= reach + steps
-        })
-        .count()
-}
-
-fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Vec<Plan> {
+fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty, start: std::time::Instant) -> (Vec<Plan>, usize, bool) {
     let f = &m.fighters[a];
     let behaviour = cfg.behaviour(m, a);
+    let th = *cfg.book.thinking(diff);
     let ap = f.ap.current;
     let mut plans: Vec<Plan> = Vec::new();
     // Standing up comes first (R-MOVE-7: no moving while down).
@@ -420,55 +275,49 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
         && f.opp.movement.is_none()
         && f.opp.action.is_none()
         && f.ap.current >= 1
-        && !(diff == Difficulty::Easy && noise(cfg.seed, m, a, 99) < 0.5);
-    let occ = occupancy(m);
-    let fs_region: BTreeMap<Pos, Vec<Pos>> = if use_free {
-        reachable_from(m, a, &occ, &[(f.pos, Vec::new())], f.free_steps.allowance).into_iter().map(|(p, (_, path))| (p, path)).collect()
-    } else {
-        BTreeMap::from([(f.pos, Vec::new())])
-    };
+        && noise(cfg.seed, m, a, 99) >= th.forget_free_steps;
+    let occ = search::occupancy(m, f.pos.floor);
+    let free = search::Region::new(m, a, &occ, &[f.pos], if use_free { f.free_steps.allowance } else { 0 });
     let cap = m.rules.limits.opportunity_ap_cap;
     let can_move = f.opp.movement.is_none() && f.opp.action.is_none() && f.posture == Posture::Standing;
-    // (position) → (free path, movement, AP, Defense penalty)
-    let mut spots: BTreeMap<Pos, (Vec<Pos>, Option<(String, Vec<Pos>)>, u32, i32)> = BTreeMap::new();
     let budget = ap.min(cap.saturating_sub(f.opp.spent));
-    let better = |e: &(Vec<Pos>, Option<(String, Vec<Pos>)>, u32, i32), ap: u32, pen: i32| (ap, -pen) < (e.2, -e.3);
-    for (p0, free) in &fs_region {
-        if spots.get(p0).is_none_or(|e| better(e, 0, 0)) {
-            spots.insert(*p0, (free.clone(), None, 0, 0));
-        }
-    }
+    let mut best: BTreeMap<Pos, Spot> = free.ends.iter().map(|&(p, _)| (p, Spot { pos: p, row: None, ap: 0, pen: 0 })).collect();
+    let mut moves: Vec<(String, search::Region)> = Vec::new();
     if can_move && budget > 0 {
-        let sources: Vec<(Pos, Vec<Pos>)> = fs_region.iter().map(|(p, free)| (*p, free.clone())).collect();
+        let roots: Vec<Pos> = free.ends.iter().map(|e| e.0).collect();
         for row in &m.rules.movements {
             if !matches!(row.effect, MovementEffect::Path) {
                 continue;
             }
             let run = row.defense_per_ap != 0 || row.defense_flat != 0;
-            if run && diff == Difficulty::Easy {
+            if run && !th.runs {
                 continue; // easy is greedy: it never thinks of running
             }
             let max = row.max_spaces.min(if run { budget * 2 } else { budget });
-            for (q, (free, path)) in reachable_from(m, a, &occ, &sources, max) {
-                if path.is_empty() {
+            let region = search::Region::new(m, a, &occ, &roots, max);
+            for &(q, spaces) in &region.ends {
+                if spaces == 0 {
                     continue;
                 }
-                let spaces = m.board.path_cost(&path);
                 let cost = if run { spaces.div_ceil(2) } else { spaces };
                 let pen = if run { crate::rules::movement::run_defense(m, row, cost) } else { 0 };
-                if spots.get(&q).is_none_or(|e| better(e, cost, pen)) {
-                    spots.insert(q, (free, Some((row.id.clone(), path)), cost, pen));
+                if best.get(&q).is_none_or(|e| (cost, -pen) < (e.ap, -e.pen)) {
+                    best.insert(q, Spot { pos: q, row: Some(moves.len()), ap: cost, pen });
                 }
             }
+            moves.push((row.id.clone(), region));
         }
     }
+    // Cheapest first, so that a budget cut keeps the nearby choices.
+    let mut spots: Vec<Spot> = best.into_values().collect();
+    spots.sort_by_key(|s| (s.ap, -s.pen, s.pos));
     let enemies: Vec<usize> = (0..m.fighters.len()).filter(|&e| m.enemies(a, e) && !m.is_dead(e) && m.fighters[e].hp > 0).collect();
     let nearest = |p: Pos| enemies.iter().map(|&e| m.fighters[e].pos.distance(p)).min().unwrap_or(0);
     let w = m.equipment.wielded(f);
     let attack_rows: Vec<&ActionRow> = m.rules.actions.iter().filter(|r| is_attack(r)).collect();
-    let retreat = behaviour == Behaviour::Coward && hurt || f.hp * 4 <= f.max_hp && !f.mook;
+    let retreat = (f.hp as f64) <= behaviour.retreat_below * f.max_hp as f64;
     // A side that wins by reaching an exit heads for it (easy forgets).
-    let exit_field = cfg.exits.get(&f.side).filter(|e| !e.is_empty() && diff != Difficulty::Easy).map(|e| distance_field(m, e));
+    let exit_field = cfg.exits.get(&f.side).filter(|e| !e.is_empty() && th.heads_for_exits).map(|e| search::distance_field(m, e));
     let to_exit = |p: Pos| exit_field.as_ref().and_then(|d| d.get(&p).copied());
     if let (Some(here), true) = (to_exit(f.pos), can_move) {
         if let Some(dest) = m.board.stairs_destination(f.pos).filter(|_| matches!(m.board.tile(f.pos), Some(crate::rules::grid::Tile::Stairs { .. }))) {
@@ -479,50 +328,97 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
             }
         }
     }
+    // What each attack kind costs now (R-AP-1, R-AP-3, R-ONLY-3..9): a plan must leave room for it.
+    let row_prices: Vec<Option<crate::rules::spending::Price>> = attack_rows.iter().map(|r| crate::rules::spending::price_only(f, r.cost, "").ok()).collect();
+    let spell_price = m.rules.action("cast_spell").and_then(|r| crate::rules::spending::price_only(f, r.cost, "").ok());
+    // Easy loses track of the fight now and then: a whole turn without an attack.
+    let forgets_action = th.forget_action > 0.0 && turn_noise(cfg.seed, m, a) < th.forget_action;
+    let ctxs: Vec<value::AttackContext> =
+        if f.opp.action.is_none() && !retreat && !forgets_action { enemies.iter().map(|&t| value::AttackContext::new(m, a, t)).collect() } else { vec![] };
+    let threats = enemy_threats(m, a);
+    let answer_weight = th.answer * behaviour.caution;
+    let outlook = (answer_weight > 0.0).then(|| value::Outlook::new(m, a));
+    let base_answer = outlook.as_ref().map_or(0.0, |o| o.incoming(m, f.pos, 0, None).0);
+    let answer = |p: Pos, def: i32, removed: Option<(usize, f64)>| outlook.as_ref().map_or(0.0, |o| o.incoming(m, p, def, removed).0 - base_answer);
+    let wounded = |t: usize| 1.0 - m.fighters[t].hp.max(0) as f64 / m.fighters[t].max_hp.max(1) as f64;
+    // How good a space is to end a move on, without attacking from it.
+    let ranged = matches!(w, Wielded::Ranged(_));
+    let keeps = ranged || behaviour.keeps_range;
+    let ideal = match &w {
+        Wielded::Ranged(r) => r.range.max(2) as f64,
+        _ => 1.0,
+    };
+    let aims: Vec<value::AttackContext> = if ranged { enemies.iter().map(|&t| value::AttackContext::new(m, a, t)).collect() } else { vec![] };
+    let best_shot = |p: Pos| aims.iter().filter_map(|c| c.placement(m, p, m.fighters[c.target].pos).map(|pl| c.value(pl, 0, 0, 0))).fold(0.0, f64::max);
+    let place_value = |p: Pos, pen: i32| {
+        let d = nearest(p) as f64;
+        let v = if retreat {
+            d * 0.8
+        } else if keeps {
+            best_shot(p) - (d - ideal).abs() * 0.3
+        } else {
+            -d * behaviour.approach
+        };
+        v - if th.exposure > 0.0 { threat(&threats, p) * 0.05 } else { 0.0 } - answer_weight * answer(p, pen, None)
+    };
+    let here_value = place_value(f.pos, 0);
     let mut light: Vec<Light> = Vec::new();
-    let threats = enemy_threats(m, a, diff);
-    for (pos, (free, mv, cost, pen)) in &spots {
-        let exposure = if diff == Difficulty::Easy { 0.0 } else { threat(&threats, *pos) };
-        // Attacks from here.
-        if f.opp.action.is_none() && !retreat {
-            for &t in &enemies {
-                let d = m.fighters[t].pos.distance(*pos);
-                if !w.reaches(d) || m.board.line_of_sight(*pos, m.fighters[t].pos) == Sight::None {
+    let mut cut = false;
+    let mut scored = 0;
+    for (si, s) in spots.iter().enumerate() {
+        if si >= cfg.budget.max_spots || (si % 16 == 15 && start.elapsed() > cfg.budget.deadline) {
+            cut = true;
+            break;
+        }
+        scored += 1;
+        let exposure = threat(&threats, s.pos);
+        // Attacks from here: the best attack kind per target.
+        for ctx in &ctxs {
+            let t = ctx.target;
+            let Some(pl) = ctx.placement(m, s.pos, m.fighters[t].pos) else { continue };
+            let hp = m.fighters[t].hp;
+            let mut top: Option<Light> = None;
+            for (ri, row) in attack_rows.iter().enumerate() {
+                let ActionEffect::Attack { attack, damage, .. } = row.effect else { continue };
+                if !fits(row_prices[ri], s, budget) {
                     continue;
                 }
-                let ctx = AttackContext::new(m, a, *pos, t);
-                for (ri, row) in attack_rows.iter().enumerate() {
-                    let ActionEffect::Attack { attack, damage, .. } = row.effect else { continue };
-                    let ev = ctx.value(attack, damage);
-                    let focus = 1.0 + 0.6 * (1.0 - m.fighters[t].hp.max(0) as f64 / m.fighters[t].max_hp.max(1) as f64);
-                    let kill = if ev * 1.3 >= m.fighters[t].hp as f64 { 2.0 } else { 0.0 };
-                    let defense_given = (row.defense + pen) as f64; // negative
-                    let mut score = ev * focus + kill + defense_given.min(0.0) * 0.35 * exposure - *cost as f64 * 0.05;
-                    if diff == Difficulty::Hard {
-                        if !w.is_melee() {
-                            // Kite: shoot from where no sword can reach next round.
-                            score -= melee_dangers(m, a, *pos) as f64 * 1.5;
-                        }
-                        // The enemies' answer next round, and finishing the wounded first.
-                        score -= exposure * 0.15;
-                        score += ev * 0.6 * (1.0 - m.fighters[t].hp.max(0) as f64 / m.fighters[t].max_hp.max(1) as f64);
-                    }
-                    if diff == Difficulty::Easy {
-                        score = ev + noise(cfg.seed, m, a, t as u64 * 31 + row.id.len() as u64) * 1.5;
-                    }
-                    light.push(Light { score: 3.0 + score, spot: *pos, what: What::Attack { target: t, row: ri } });
+                let ev = ctx.value(pl, attack, damage, 0);
+                let defense_given = (row.defense + s.pen) as f64; // negative
+                // Damage now, focus on the wounded, the chance to take the target out (and so
+                // spare the side its answer), against the Defense given up and (hard) what the
+                // enemies deal the side next round; easy adds its slips.
+                let drop = if th.drop > 0.0 || answer_weight > 0.0 { ctx.hit(pl, attack, 0) * ctx.drops(damage, hp) } else { 0.0 };
+                let finish = if ev * 1.3 >= hp as f64 { th.finish } else { 0.0 };
+                let answered = if answer_weight > 0.0 { answer_weight * answer(s.pos, row.defense + s.pen, Some((t, drop))) } else { 0.0 };
+                let slip = if th.noise > 0.0 { noise(cfg.seed, m, a, t as u64 * 31 + row.id.len() as u64) * th.noise } else { 0.0 };
+                let score = ev * (1.0 + th.focus * wounded(t)) + finish + drop * th.drop + defense_given.min(0.0) * th.exposure * exposure
+                    - answered
+                    - s.ap as f64 * 0.05
+                    + slip;
+                if top.is_none_or(|l| 3.0 + score > l.score) {
+                    top = Some(Light { score: 3.0 + score, spot: si, what: What::Attack { target: t, row: ri } });
                 }
-                // Spells at enemies.
-                for (si, sp) in f.spells.iter().enumerate() {
-                    let Some(s) = m.spells.get(sp) else { continue };
-                    let pool_ok = match s.tradition {
-                        crate::rules::fighter::Caster::Divine => f.fp >= s.cost,
-                        _ => f.mp >= s.cost,
-                    };
-                    if !pool_ok || d > s.range || matches!(s.effect, crate::rules::spells::SpellEffect::Heal { .. }) {
+            }
+            light.extend(top);
+        }
+        // Spells at enemies in range and sight.
+        if f.opp.action.is_none() && !retreat && !forgets_action && fits(spell_price, s, budget) {
+            for (sp_i, sp) in f.spells.iter().enumerate() {
+                let Some(sd) = m.spells.get(sp) else { continue };
+                let pool_ok = match sd.tradition {
+                    crate::rules::fighter::Caster::Divine => f.fp >= sd.cost,
+                    _ => f.mp >= sd.cost,
+                };
+                if !pool_ok || matches!(sd.effect, crate::rules::spells::SpellEffect::Heal { .. }) {
+                    continue;
+                }
+                for &t in &enemies {
+                    let d = m.fighters[t].pos.distance(s.pos);
+                    if d > sd.range || m.board.line_of_sight(s.pos, m.fighters[t].pos) == Sight::None {
                         continue;
                     }
-                    let value = match &s.effect {
+                    let value = match &sd.effect {
                         crate::rules::spells::SpellEffect::Bolt { damage } => 0.55 * (damage.0 as f64 * odds::die_mean(damage.1, true)),
                         _ => {
                             if m.equipment.wielded(&m.fighters[t]).is_melee() && d > 1 {
@@ -532,46 +428,43 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
                             }
                         }
                     };
-                    light.push(Light { score: 3.0 + value - exposure * 0.1, spot: *pos, what: What::Spell { target: t, spell: si } });
+                    light.push(Light {
+                        score: 3.0 + value - exposure * 0.1 - answer_weight * answer(s.pos, s.pen, None),
+                        spot: si,
+                        what: What::Spell { target: t, spell: sp_i },
+                    });
                 }
             }
         }
-        // Moving without an action: approach, keep range, or retreat.
-        if f.opp.action.is_none() && (mv.is_some() || !free.is_empty()) {
-            let dist = nearest(*pos) as f64;
-            let here = nearest(f.pos) as f64;
-            let score = if let (Some(before), Some(after)) = (to_exit(f.pos), to_exit(*pos)) {
-                4.0 + (before as f64 - after as f64) * 1.5 - *cost as f64 * 0.05
-            } else if retreat {
-                1.0 + (dist - here) * 0.8
-            } else if matches!(w, Wielded::Ranged(_)) || behaviour == Behaviour::Archer {
-                let ideal = match &w {
-                    Wielded::Ranged(r) => r.range.max(2) as f64,
-                    _ => 1.0,
-                };
-                1.0 - (dist - ideal).abs() * 0.3
+        // Moving without an action: only when the new space is better than staying (closer,
+        // at the weapon's range with a shot, farther when retreating, nearer the exit, safer).
+        if f.opp.action.is_none() && s.pos != f.pos {
+            let score = if let (Some(before), Some(after)) = (to_exit(f.pos), to_exit(s.pos)) {
+                let progress = before as f64 - after as f64;
+                progress * 1.5 + if progress > 0.0 { 2.5 } else { 0.0 } - s.ap as f64 * 0.05
             } else {
-                0.5 + (here - dist) * 0.4 - *cost as f64 * 0.05
+                place_value(s.pos, s.pen) - here_value - s.ap as f64 * 0.05
             };
-            let mut score = score - exposure * 0.05;
-            if diff == Difficulty::Hard && !retreat {
-                // Ending a move in reach without attacking hands the enemy the first blow.
-                score -= melee_dangers(m, a, *pos) as f64 * 1.2;
-            }
-            light.push(Light { score, spot: *pos, what: What::Move });
+            light.push(Light { score, spot: si, what: What::Move });
         }
     }
     // Build commands for the best few only.
     light.sort_by(|x, y| y.score.partial_cmp(&x.score).unwrap_or(std::cmp::Ordering::Equal));
     for l in light.into_iter().take(MAX_PLANS) {
-        let Some((free, mv, _, _)) = spots.get(&l.spot) else { continue };
-        let movement = mv.as_ref().map(|(id, path)| (id.clone(), path.clone(), None));
+        let s = spots[l.spot];
+        let (free_path, movement) = match s.row {
+            Some(k) => {
+                let (root, path) = moves[k].1.path(s.pos);
+                (free.path(root).1, Some((moves[k].0.clone(), path, None)))
+            }
+            None => (free.path(s.pos).1, None),
+        };
         let action = match l.what {
             What::Attack { target, row } => Some(Command::action(&f.id, &attack_rows[row].id, Some(&m.fighters[target].id))),
             What::Spell { target, spell } => Some(cast(&f.id, &m.fighters[target].id, &f.spells[spell])),
             What::Move => None,
         };
-        plans.push(Plan { free: free.clone(), movement, action, score: l.score });
+        plans.push(Plan { free: free_path, movement, action, score: l.score });
     }
     // Healing a wounded ally.
     for sp in &f.spells {
@@ -588,18 +481,15 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty) -> Ve
         }
     }
     // Waiting: keep AP for a later round (skirmishers wait for the enemy to come closer).
-    let wait_score = if (behaviour == Behaviour::Skirmisher && diff != Difficulty::Easy || diff == Difficulty::Hard) && !f.opp.anything() { 0.6 } else { 0.0 };
+    let wait_score = if behaviour.waits && th.patience && !f.opp.anything() { 0.6 } else { 0.0 };
     plans.push(Plan { free: vec![], movement: None, action: None, score: wait_score });
     plans.sort_by(|x, y| y.score.partial_cmp(&x.score).unwrap_or(std::cmp::Ordering::Equal));
     plans.truncate(MAX_PLANS);
-    plans
+    (plans, scored, cut)
 }
 
-/// A reflex or response when one is open (easy never reacts).
-fn react(m: &Match, a: usize, diff: Difficulty) -> Option<Command> {
-    if diff == Difficulty::Easy {
-        return None;
-    }
+/// A reflex or response when one is open and worth its AP (difficulties that react).
+fn react(m: &Match, a: usize) -> Option<Command> {
     let p = m.pending.as_ref()?;
     let kind = if p.window == Some(Window::Reflex) { ReactionKind::Reflex } else { ReactionKind::Response };
     let opts = crate::rules::reactions::options(m, a, p, kind);
@@ -630,6 +520,15 @@ fn cast(actor: &str, target: &str, spell: &str) -> Command {
         *s = Some(spell.to_string());
     }
     c
+}
+
+/// Deterministic noise in [0, 1) from the seed, the turn and the character (the same all turn).
+fn turn_noise(seed: u64, m: &Match, a: usize) -> f64 {
+    let mut x = (seed ^ 0xA5A5_0000) ^ (m.clock.turn as u64) << 32 ^ (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    (x % 10_000) as f64 / 10_000.0
 }
 
 /// Deterministic noise in [0, 1) from the seed and the match state (easy AI, no dice consumed).

@@ -95,6 +95,44 @@ fn hit_chance_uncached(attack: (u32, i32), defense: Option<(u32, i32)>, fixed_cr
     }
 }
 
+/// P(the sum of `n` dice of `rank` is at least `need`) (damage rolls; R-DICE-2 explosions when
+/// `exploding`).
+pub fn sum_at_least(n: u32, rank: u32, exploding: bool, need: i32) -> f64 {
+    if need <= n as i32 {
+        return 1.0;
+    }
+    thread_local! {
+        static MEMO: std::cell::RefCell<HashMap<(u32, u32, bool, i32), f64>> = std::cell::RefCell::new(HashMap::new());
+    }
+    let key = (n, rank, exploding, need);
+    if let Some(p) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return p;
+    }
+    let one = if exploding || rank <= 1 {
+        one_die(rank)
+    } else {
+        let mut p = vec![0.0; MAX_TOTAL + 1];
+        for v in 1..=(rank as usize).min(MAX_TOTAL) {
+            p[v] = 1.0 / rank as f64;
+        }
+        p
+    };
+    let mut total = vec![0.0; MAX_TOTAL + 1];
+    total[0] = 1.0;
+    for _ in 0..n.min(8) {
+        let mut next = vec![0.0; MAX_TOTAL + 1];
+        for (a, pa) in total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+            for (b, pb) in one.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+                next[(a + b).min(MAX_TOTAL)] += pa * pb;
+            }
+        }
+        total = next;
+    }
+    let p = total.iter().skip(need.max(0) as usize).sum::<f64>().min(1.0);
+    MEMO.with(|m| m.borrow_mut().insert(key, p));
+    p
+}
+
 /// Mean of one exploding die of `rank` (or plain when not exploding).
 pub fn die_mean(rank: u32, exploding: bool) -> f64 {
     let r = rank.max(1) as f64;
@@ -117,6 +155,15 @@ mod tests {
             let mean: f64 = d.iter().enumerate().map(|(t, p)| t as f64 * p).sum();
             assert!((mean - 2.0 * die_mean(r, true)).abs() < 1e-3, "d{r}: {mean}");
         }
+    }
+
+    #[test] // R-DICE-2: damage sums — certain at the minimum, impossible beyond the maximum without explosions
+    fn damage_sums() {
+        assert_eq!(sum_at_least(2, 6, false, 2), 1.0);
+        assert!((sum_at_least(2, 6, false, 12) - 1.0 / 36.0).abs() < 1e-9);
+        assert_eq!(sum_at_least(1, 6, false, 7), 0.0);
+        assert!(sum_at_least(1, 6, true, 7) > 0.15); // a 6 explodes: 7+ needs 6 then 1+
+        assert!(sum_at_least(1, 6, true, 8) < sum_at_least(1, 6, true, 7));
     }
 
     #[test] // R-ATK-6, R-CHK-6: ties hit — equal checks hit a little more than half the time; CR 6 against 2d6!

@@ -31,6 +31,8 @@ pub struct AiHold(pub bool);
 pub struct AiStats {
     pub decisions_us: Vec<u64>,
     pub by_side: Vec<(String, u32, u64)>,
+    /// Decisions the budget cut short (the best plan found so far was taken).
+    pub budget_cuts: usize,
 }
 
 fn drive_ai(
@@ -72,7 +74,9 @@ fn drive_ai(
     let cmd = match cached {
         Some(c) => c,
         None => {
-            let mut cmds: std::collections::VecDeque<_> = crate::ai::decide_plan(&m, a, &ai.config).into();
+            let decision = crate::ai::decide_traced(&m, a, &ai.config);
+            stats.budget_cuts += decision.cut as usize;
+            let mut cmds: std::collections::VecDeque<_> = decision.commands.into();
             let first = cmds.pop_front().unwrap_or_else(|| decide(&m, a, &ai.config));
             ai.plan = if in_window { None } else { Some((key.0, key.1, key.2, cmds)) };
             first

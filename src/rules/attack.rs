@@ -58,6 +58,22 @@ pub fn attack_parts(m: &Match, a: usize, t: usize) -> Parts {
 
 /// `attack_parts` as if the attacker stood at `at` (previews and the AI).
 pub fn attack_parts_from(m: &Match, a: usize, at: super::grid::Pos, t: usize) -> Parts {
+    let mut parts = attacker_parts(m, a);
+    let tf = &m.fighters[t];
+    parts.push(("range".into(), range_part(m, a, at, t, tf.pos)));
+    parts.push(("line_of_sight".into(), m.board.line_of_sight(at, tf.pos).attack_adjustment().unwrap_or(0)));
+    parts
+}
+
+/// The range part of the Attack check for `a` at `at` shooting `t` standing at `t_at` (R-RNG-3, R-RNG-5).
+pub fn range_part(m: &Match, a: usize, at: super::grid::Pos, t: usize, t_at: super::grid::Pos) -> i32 {
+    let w = m.equipment.wielded(&m.fighters[a]);
+    super::actions::range_adjustment(&w, at.distance(t_at), helpless(m, t), m.tables.range_step, m.tables.adjacent_ranged)
+}
+
+/// The parts of the Attack check that depend on the attacker alone, not on where either figure
+/// stands (skill, gear, conditions, posture, adjustments).
+pub fn attacker_parts(m: &Match, a: usize) -> Parts {
     let f = &m.fighters[a];
     let adv = m.rules.options.conditions_adv;
     let w = m.equipment.wielded(f);
@@ -78,10 +94,6 @@ pub fn attack_parts_from(m: &Match, a: usize, at: super::grid::Pos, t: usize) ->
     parts.extend(m.conditions.active(f, adv).map(|c| (c.id.clone(), c.attack)));
     parts.push(("posture".into(), posture_attack(f.posture, &w, adv, &m.rules.limits.prone)));
     parts.extend(f.adjustments.iter().filter(|x| x.target == AdjTarget::Attack).map(|x| (x.source.clone(), x.value)));
-    let tf = &m.fighters[t];
-    let d = at.distance(tf.pos);
-    parts.push(("range".into(), super::actions::range_adjustment(&w, d, helpless(m, t), m.tables.range_step, m.tables.adjacent_ranged)));
-    parts.push(("line_of_sight".into(), m.board.line_of_sight(at, tf.pos).attack_adjustment().unwrap_or(0)));
     parts
 }
 

@@ -521,6 +521,7 @@ pub fn begin_match_world(world: &mut World) {
     let seed = opts.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0));
     let per_side: BTreeMap<String, Difficulty> = setup.seats.iter().filter_map(|s| s.ai.map(|d| (s.side.clone(), d))).collect();
     let mut config = crate::simulate::ai_for(&setup.checked, Difficulty::Normal, &per_side, seed);
+    config.book = data.ai.clone();
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));
     }
