@@ -63,3 +63,66 @@ fn ai_uses_free_steps_before_spending_ap() {
     let first = first_move.expect("someone moved");
     assert!(first["command"].get("free_steps").is_some(), "free steps come first: {first}");
 }
+
+#[test] // R-AP-1 and the budget: a decision cut short still returns a command the rules accept
+fn a_decision_cut_by_its_budget_is_still_legal() {
+    let data = RuleData::builtin();
+    let l = level("arena.ron");
+    let mut cfg = doo::simulate::ai_for(&l, Difficulty::Hard, &BTreeMap::new(), 3);
+    cfg.budget = doo::ai::Budget { max_spots: 2, deadline: std::time::Duration::ZERO };
+    let r = doo::simulate::play(&data, &l, cfg.clone(), 3, 0).unwrap();
+    assert!(r.budget_cuts > 0, "a budget of 2 spaces must cut some decisions short");
+    assert_eq!(r.rejected, 0, "a cut decision still only issues legal commands");
+    assert!(r.ended);
+    // and with the default budget nothing is cut on a shipped level
+    cfg.budget = doo::ai::Budget::default();
+    let full = doo::simulate::play(&data, &l, cfg, 3, 0).unwrap();
+    assert_eq!(full.budget_cuts, 0);
+}
+
+#[test] // the weights are data: the shipped file parses and is the compiled-in copy
+fn ai_weights_are_data() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let loaded = RuleData::load(root).expect("assets load");
+    assert_eq!(*loaded.ai, *doo::ai::AiBook::builtin());
+    for name in ["brute", "skirmisher", "archer", "coward"] {
+        assert!(loaded.ai.behaviours.contains_key(name), "{name}");
+    }
+    // easy is the one that forgets; hard the one that weighs the enemies' answer
+    assert!(loaded.ai.easy.forget_action > 0.0 && loaded.ai.hard.forget_action == 0.0);
+    assert!(loaded.ai.hard.answer > 0.0 && loaded.ai.normal.answer == 0.0);
+}
+
+#[test] // R-TURN-13: a figure with nothing better to do keeps its AP (passes) instead of walking in place
+fn ai_does_not_walk_back_and_forth() {
+    let data = RuleData::builtin();
+    let l = level("arena.ron");
+    for seed in [1u64, 2, 3] {
+        let cfg = doo::simulate::ai_for(&l, Difficulty::Normal, &BTreeMap::new(), seed);
+        let m = l.build(&data).unwrap();
+        let mut hm = doo::headless::HeadlessMatch::new(m, doo::rules::Dice::seeded(seed), false);
+        hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
+        for _ in 0..3000 {
+            hm.app.update();
+            if hm.status().over {
+                break;
+            }
+        }
+        // stepping X→Y→X→Y within one turn (two round trips) only wastes AP
+        let mut trail: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();
+        let mut turn = 0u64;
+        for e in hm.lines() {
+            if e["event"] == "phase" && e["phase"] == "action" {
+                turn = e["turn"].as_u64().unwrap_or(0);
+                trail.clear();
+            }
+            if e["event"] == "moved" && e["movement"] == "step" {
+                let who = e["actor"].as_str().unwrap_or("").to_string();
+                let t = trail.entry(who.clone()).or_insert_with(|| vec![e["from"].clone()]);
+                t.push(e["to"].clone());
+                let n = t.len();
+                assert!(!(n >= 4 && t[n - 1] == t[n - 3] && t[n - 2] == t[n - 4]), "seed {seed}: {who} walked back and forth in turn {turn}: {t:?}");
+            }
+        }
+    }
+}
