@@ -70,17 +70,23 @@ impl Default for AiConfig {
 }
 
 /// How much thinking one decision may take. `max_spots` caps the positions scored (a
-/// deterministic limit); `deadline` is a wall-clock safety net: once it passes, the best plan
-/// found so far is taken. Neither is reached on the shipped levels (see `cargo bench --bench ai`).
+/// deterministic limit); `deadline`, when set, is a wall-clock safety net: once it passes, the
+/// best plan found so far is taken. The window sets it (the game never freezes); `simulate` and
+/// the tests leave it unset so that a seed always gives the same game on any machine.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
     pub max_spots: usize,
-    pub deadline: std::time::Duration,
+    pub deadline: Option<std::time::Duration>,
+}
+
+impl Budget {
+    /// The window's budget: 25 ms per decision at most.
+    pub const INTERACTIVE: Budget = Budget { max_spots: 4096, deadline: Some(std::time::Duration::from_millis(25)) };
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Self { max_spots: 4096, deadline: std::time::Duration::from_millis(25) }
+        Self { max_spots: 4096, deadline: None }
     }
 }
 
@@ -366,7 +372,7 @@ fn plan_opportunity(m: &Match, a: usize, cfg: &AiConfig, diff: Difficulty, start
     let mut cut = false;
     let mut scored = 0;
     for (si, s) in spots.iter().enumerate() {
-        if si >= cfg.budget.max_spots || (si % 16 == 15 && start.elapsed() > cfg.budget.deadline) {
+        if si >= cfg.budget.max_spots || (si % 16 == 15 && cfg.budget.deadline.is_some_and(|d| start.elapsed() > d)) {
             cut = true;
             break;
         }

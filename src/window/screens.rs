@@ -522,6 +522,7 @@ pub fn begin_match_world(world: &mut World) {
     let per_side: BTreeMap<String, Difficulty> = setup.seats.iter().filter_map(|s| s.ai.map(|d| (s.side.clone(), d))).collect();
     let mut config = crate::simulate::ai_for(&setup.checked, Difficulty::Normal, &per_side, seed);
     config.book = data.ai.clone();
+    config.budget = crate::ai::Budget::INTERACTIVE;
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));
     }
