@@ -54,13 +54,6 @@ pub fn ai_for(level: &CheckedLevel, difficulty: Difficulty, per_side: &BTreeMap<
     }
 }
 
-/// The AI for the sides a level marks `control: ai` (the window's default).
-pub fn ai_for_ai_sides(level: &CheckedLevel, difficulty: Difficulty, seed: u64) -> AiConfig {
-    let mut cfg = ai_for(level, difficulty, &BTreeMap::new(), seed);
-    cfg.sides.retain(|s, _| level.sides.iter().any(|d| &d.id == s && d.control == crate::level_file::Control::Ai));
-    cfg
-}
-
 /// Plays one game AI against AI.
 pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, game: u32) -> Result<GameResult, String> {
     let t0 = Instant::now();

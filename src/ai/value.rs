@@ -5,7 +5,7 @@
 use super::odds;
 use crate::rules::attack::{attacker_parts, range_part, weapon_deficit};
 use crate::rules::equipment::Wielded;
-use crate::rules::grid::{Pos, Sight};
+use crate::rules::grid::Pos;
 use crate::rules::profile::ActionEffect;
 use crate::rules::state::Match;
 use crate::rules::turn::sum;
@@ -77,8 +77,8 @@ impl AttackContext {
         if !self.reaches(at.distance(t_at)) {
             return None;
         }
-        let sight = if self.ranged || at.distance(t_at) > 1 { m.board.line_of_sight(at, t_at) } else { Sight::Clear };
-        Some(range_part(m, self.attacker, at, self.target, t_at) + sight.attack_adjustment()?)
+        // the same parts as the rules' `attack_parts_from` (R-ATK-5, R-ATK-12: line of sight)
+        Some(range_part(m, self.attacker, at, self.target, t_at) + m.board.line_of_sight(at, t_at).attack_adjustment()?)
     }
 
     pub(super) fn hit(&self, placement: i32, atk_adj: i32, def_delta: i32) -> f64 {
