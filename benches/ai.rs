@@ -15,7 +15,7 @@ fn character(id: &str, side: &str, x: i32, y: i32, weapon: &str, stats: (u32, u3
         r#"(id: "{id}", side: "{side}", pos: ({x}, {y}), weapon: "{weapon}", skills: {{"knives": apprentice, "swords": journeyman, "bows": apprentice}}, stats: (brawn: {}, finesse: {}, savvy: {}, nerve: {}))"#,
         stats.0, stats.1, stats.2, stats.3
     );
-    doo::script::ron_options().from_str(&text).expect("character")
+    doo::data::ron_options().from_str(&text).expect("character")
 }
 
 fn main() {

@@ -1,7 +1,7 @@
 //! Command-line tools that need no window: `run` plays a script and prints JSON lines.
 
 use crate::headless::run_script;
-use crate::level::RuleData;
+use crate::data::RuleData;
 use crate::script;
 use std::io::Write;
 use std::path::Path;
@@ -29,7 +29,7 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
         Err(errs) => {
             let text = std::fs::read_to_string(path).unwrap_or_default();
             for e in errs {
-                let (line, col) = script::locate_message(&text, &e);
+                let (line, col) = data::locate_message(&text, &e);
                 eprintln!("{}:{line}:{col}: {e}", path.display());
             }
             return ExitCode::from(2);
@@ -113,8 +113,7 @@ pub fn simulate(
     let mut results = Vec::new();
     for g in 0..games {
         let s = seed.wrapping_add(g as u64);
-        let mut cfg = crate::simulate::ai_for(&level, difficulty, &sides, s);
-        cfg.book = data.ai.clone();
+        let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &sides, s, data.ai.clone());
         match crate::simulate::play(&data, &level, cfg, s, g) {
             Ok(r) => {
                 let _ = writeln!(out, "{}", serde_json::to_string(&r).unwrap_or_default());

@@ -1,16 +1,16 @@
 //! The headless app (MinimalPlugins + StatesPlugin + the rules plugins): the exact match systems
 //! the window runs, driven by commands. Used by `doo run`, the tests and the property tests.
 
-use crate::game::components::MatchView;
+use crate::game::components::MatchState;
 use crate::game::flow::FlowStatus;
 use crate::game::log::MatchLog;
 use crate::game::pipeline::IssueCommand;
-use crate::level::{RuleData, build_match};
+use crate::data::RuleData;
+use crate::level::build_match;
 use crate::level_file::CheckedLevel;
 use crate::rules::state::Match;
 use crate::rules::{Command, Dice};
 use crate::script::{Script, apply_start, final_state};
-use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use serde_json::{Value, json};
@@ -64,16 +64,24 @@ impl HeadlessMatch {
         &self.app.world().resource::<MatchLog>().lines
     }
 
+    /// The match as the rules see it now (a copy).
+    pub fn snapshot(&self) -> Match {
+        self.state().clone()
+    }
+
     /// The match as the rules see it now.
-    pub fn snapshot(&mut self) -> Match {
-        let mut state: SystemState<MatchView> = SystemState::new(self.app.world_mut());
-        let view = state.get_mut(self.app.world_mut()).expect("match resources exist");
-        view.load().map(|(m, _)| m).expect("a match is running")
+    pub fn state(&self) -> &Match {
+        &self.app.world().resource::<MatchState>().0
     }
 
     /// The turn number, without copying the whole match.
     pub fn snapshot_turn(&self) -> u32 {
-        self.app.world().resource::<crate::game::components::MatchClock>().turn
+        self.state().clock.turn
+    }
+
+    /// How the match ended, once it has.
+    pub fn outcome(&self) -> Option<&crate::rules::victory::Outcome> {
+        self.app.world().resource::<crate::game::log::MatchOutcome>().0.as_ref()
     }
 
     pub fn status(&self) -> FlowStatus {
@@ -99,6 +107,8 @@ pub fn script_match(data: &RuleData, script: &Script, level: Option<&CheckedLeve
             m.board.links = l.level.stairs.iter().map(|s| (s.from, s.to)).collect();
         }
     }
+    // The script's own goals, or else the goals its level names (none: G-15 alone).
+    m.goals = if script.victory.is_empty() { level.map(|l| l.level.victory.clone()).unwrap_or_default() } else { script.victory.clone() };
     if let Some(start) = &script.start {
         apply_start(&mut m, start).map_err(|e| vec![e])?;
     }
@@ -119,6 +129,9 @@ pub fn run_script(data: &RuleData, script: &Script, level: Option<&CheckedLevel>
     let m = hm.snapshot();
     let mut lines = hm.lines().to_vec();
     let mut fin = final_state(&m);
+    if let Some(o) = hm.outcome() {
+        fin["outcome"] = json!({ "winner": o.winner, "goal": o.goal, "reason": o.reason });
+    }
     if let Some(p) = &m.pending {
         fin["waiting_for"] = json!({
             "window": p.window,

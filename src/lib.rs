@@ -1,13 +1,11 @@
-//! Dungeons of Olde: Crisis Mode rules (`rules`, plain Rust), their Bevy plugins (`game`),
-//! levels and scripts, the headless runner and the game window.
+//! Dungeons of Olde on Bevy: the rules' ECS plugins (`game`), the headless runner and the CLI,
+//! and the game window. The rules, the AI and the file formats live in the `doo_rules` crate
+//! (no Bevy) and are re-exported here under their old paths.
 
-pub mod ai;
+pub use doo_rules::{ai, data, level, level_file, rules, script};
+
 pub mod cli;
 pub mod game;
 pub mod headless;
-pub mod level;
-pub mod level_file;
-pub mod rules;
-pub mod script;
 pub mod simulate;
 pub mod window;

@@ -1,10 +1,10 @@
 //! `doo simulate <level> --seed N --games K`: AI against AI without a window, through the same
 //! headless app and command pipeline as everything else. One JSON line per game, then a summary.
 
-use crate::ai::{AiConfig, Difficulty};
+use crate::ai::AiConfig;
 use crate::game::ai::{AiControl, AiStats};
 use crate::headless::HeadlessMatch;
-use crate::level::RuleData;
+use crate::data::RuleData;
 use crate::level_file::{CheckedLevel, winner};
 use crate::rules::Dice;
 use serde::Serialize;
@@ -34,47 +34,21 @@ pub struct GameResult {
     pub wall_ms: f64,
 }
 
-/// The AI configuration for a level: every side played by the AI at `difficulty` unless `per_side` says otherwise.
-pub fn ai_for(level: &CheckedLevel, difficulty: Difficulty, per_side: &BTreeMap<String, Difficulty>, seed: u64) -> AiConfig {
-    AiConfig {
-        sides: level.sides.iter().map(|s| (s.id.clone(), per_side.get(&s.id).copied().unwrap_or(difficulty))).collect(),
-        behaviours: level.behaviours.clone(),
-        exits: level
-            .level
-            .victory
-            .iter()
-            .filter_map(|v| match &v.goal {
-                crate::level_file::Goal::ReachExit(e) => Some((v.side.clone(), e.clone())),
-                _ => None,
-            })
-            .collect(),
-        seed,
-        budget: Default::default(),
-        book: crate::ai::AiBook::builtin(),
-    }
-}
-
 /// Plays one game AI against AI.
 pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, game: u32) -> Result<GameResult, String> {
     let t0 = Instant::now();
     let m = level.build(data).map_err(|e| e.join("; "))?;
     let mut hm = HeadlessMatch::new(m, Dice::seeded(seed), false);
     hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None });
-    let mut win = None;
+    // The rules end the match (`Event::CrisisOver`, then the closing reset); a game that
+    // outlasts MAX_TURNS is called a draw.
     let mut frames = 0;
-    let mut turns = 0;
-    while frames < MAX_FRAMES {
+    while frames < MAX_FRAMES && !hm.status().over && hm.snapshot_turn() <= MAX_TURNS {
         hm.app.update();
         frames += 1;
-        if frames % 8 == 0 || hm.status().over {
-            let m = hm.snapshot();
-            turns = m.clock.turn;
-            win = winner(level, &m);
-            if win.is_some() || hm.status().over || m.clock.turn > MAX_TURNS {
-                break;
-            }
-        }
     }
+    let turns = hm.snapshot_turn();
+    let win = hm.outcome().and_then(|o| o.winner.clone());
     let lines = hm.lines();
     if std::env::var_os("DOO_SIM_TRACE").is_some() {
         for l in lines.iter() {
@@ -92,7 +66,7 @@ pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, 
         seed,
         winner: win.clone(),
         turns,
-        ended: win.is_some() || hm.status().over || turns > MAX_TURNS,
+        ended: hm.status().over || turns > MAX_TURNS,
         commands,
         rejected,
         decisions: times.len(),

@@ -1,7 +1,7 @@
 //! AI-controlled sides: when an AI character must decide (its opportunity, or a reaction window
 //! against it), the monster wrangler picks a `Command` and issues it like any other input.
 
-use super::components::MatchView;
+use super::components::MatchState;
 use super::flow::FlowStatus;
 use super::pipeline::{CheckedCommand, CommandQueue, IssueCommand};
 use crate::ai::{AiConfig, decide, who_decides};
@@ -41,7 +41,7 @@ fn drive_ai(
     status: Res<FlowStatus>,
     q: Res<CommandQueue>,
     checked: Res<CheckedCommand>,
-    view: MatchView,
+    state: Option<Res<MatchState>>,
     mut stats: ResMut<AiStats>,
     hold: Res<AiHold>,
     mut out: MessageWriter<IssueCommand>,
@@ -54,8 +54,9 @@ fn drive_ai(
     if !status.awaiting || status.over || !q.queue.is_empty() || checked.current.is_some() {
         return;
     }
-    let Some((m, _)) = view.load() else { return };
-    let Some(a) = who_decides(&m, &ai.config) else { return };
+    let Some(state) = state else { return };
+    let m = &state.0;
+    let Some(a) = who_decides(m, &ai.config) else { return };
     if ai.pace_secs > 0.0 {
         ai.waited += time.delta_secs();
         if ai.waited < ai.pace_secs {
@@ -68,16 +69,16 @@ fn drive_ai(
     let key = (a, m.clock.turn, m.clock.round);
     // Replay the opportunity's plan while its next step is still legal; otherwise plan again.
     let cached = match ai.plan.as_mut() {
-        Some((pa, pt, pr, rest)) if !in_window && (*pa, *pt, *pr) == key => rest.pop_front().filter(|c| crate::rules::engine::validate(&m, c).is_ok()),
+        Some((pa, pt, pr, rest)) if !in_window && (*pa, *pt, *pr) == key => rest.pop_front().filter(|c| crate::rules::engine::validate(m, c).is_ok()),
         _ => None,
     };
     let cmd = match cached {
         Some(c) => c,
         None => {
-            let decision = crate::ai::decide_traced(&m, a, &ai.config);
+            let decision = crate::ai::decide_traced(m, a, &ai.config);
             stats.budget_cuts += decision.cut as usize;
             let mut cmds: std::collections::VecDeque<_> = decision.commands.into();
-            let first = cmds.pop_front().unwrap_or_else(|| decide(&m, a, &ai.config));
+            let first = cmds.pop_front().unwrap_or_else(|| decide(m, a, &ai.config));
             ai.plan = if in_window { None } else { Some((key.0, key.1, key.2, cmds)) };
             first
         }

@@ -1,10 +1,12 @@
 //! Crisis phases as Bevy states (R-TURN-3): the reset phase runs its six steps on entering
-//! `Reset`; entering `Action` opens round 1; the pipeline's Apply step reports phase ends.
+//! `Reset`; entering `Action` opens round 1; after every Apply the rules settle the flow
+//! (`victory::settle`: goals and G-15) and the states follow what they say.
 
-use super::components::{MatchDice, MatchView};
+use super::components::{MatchDice, MatchState};
 use super::log::EventBuffer;
 use crate::rules::state::Match;
 use crate::rules::turn::{self, Flow, ResetKind};
+use crate::rules::victory;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -47,13 +49,22 @@ impl Default for NextReset {
     }
 }
 
-/// Whether the match waits for a command (input may be taken), and whether the next entry to
-/// `Action` resumes a given round (scripts that start mid-phase) instead of opening round 1.
+/// Whether the match waits for a command (input may be taken), whether the next entry to
+/// `Action` resumes a given round (scripts that start mid-phase) instead of opening round 1,
+/// and whether the crisis is over (kept with the others so run conditions read one resource;
+/// it is true exactly when `CrisisPhase::Over` has been entered or is about to be).
 #[derive(Resource, Debug, Clone, Copy, Default)]
 pub struct FlowStatus {
     pub awaiting: bool,
     pub resume: bool,
     pub over: bool,
+}
+
+impl FlowStatus {
+    /// A command may be taken now.
+    pub fn awaiting_command(status: Res<FlowStatus>) -> bool {
+        status.awaiting && !status.over
+    }
 }
 
 /// Everything a system needs to move the crisis on after the rules said what comes next.
@@ -67,9 +78,9 @@ pub struct FlowControl<'w> {
 }
 
 impl FlowControl<'_> {
-    /// Acts on what the rules say the flow needs next.
+    /// Acts on what the rules say the flow needs next, once they have checked the goals.
     pub fn handle(&mut self, flow: Flow, m: &Match) {
-        match flow {
+        match victory::settle(m, flow, &mut self.buffer.0) {
             Flow::AwaitCommand => {
                 self.status.awaiting = true;
                 if let Some(s) = self.next_stage.as_mut() {
@@ -78,13 +89,13 @@ impl FlowControl<'_> {
             }
             Flow::PhaseEnded => {
                 self.status.awaiting = false;
-                // G-15: tested when an action phase ends.
-                if let Some(winner) = turn::crisis_over(m) {
-                    self.buffer.0.push(crate::rules::Event::CrisisOver { winner, reason: "a side has no character able to act (G-15)".into() });
-                    self.next_reset.0 = ResetKind::Closing;
-                } else {
-                    self.next_reset.0 = ResetKind::Normal;
-                }
+                self.next_reset.0 = ResetKind::Normal;
+                self.next_phase.set(CrisisPhase::Reset);
+            }
+            Flow::CrisisEnded => {
+                // R-TURN-17: the closing reset, then the crisis is over.
+                self.status.awaiting = false;
+                self.next_reset.0 = ResetKind::Closing;
                 self.next_phase.set(CrisisPhase::Reset);
             }
             Flow::Over => {
@@ -97,17 +108,16 @@ impl FlowControl<'_> {
 }
 
 fn run_reset_phase(
-    mut view: MatchView,
+    state: Option<ResMut<MatchState>>,
     mut dice: ResMut<MatchDice>,
     mut buffer: ResMut<EventBuffer>,
     mut next_phase: ResMut<NextState<CrisisPhase>>,
     next_reset: Res<NextReset>,
     mut status: ResMut<FlowStatus>,
 ) {
-    let Some((mut m, entities)) = view.load() else { return };
+    let Some(mut state) = state else { return };
     status.awaiting = false;
-    turn::run_reset(&mut m, &mut dice.0, next_reset.0, &mut buffer.0);
-    view.store(&m, &entities);
+    turn::run_reset(&mut state.0, &mut dice.0, next_reset.0, &mut buffer.0);
     if next_reset.0 == ResetKind::Closing {
         status.over = true;
         next_phase.set(CrisisPhase::Over);
@@ -116,16 +126,16 @@ fn run_reset_phase(
     }
 }
 
-fn open_action_phase(mut view: MatchView, mut dice: ResMut<MatchDice>, mut flow: FlowControl) {
-    let Some((mut m, entities)) = view.load() else { return };
+fn open_action_phase(state: Option<ResMut<MatchState>>, mut dice: ResMut<MatchDice>, mut flow: FlowControl) {
+    let Some(mut state) = state else { return };
+    let m = &mut state.0;
     let next = if flow.status.resume {
         flow.status.resume = false;
         flow.buffer.0.push(crate::rules::Event::Phase { phase: "action".into(), turn: m.clock.turn });
         flow.buffer.0.push(crate::rules::Event::Round { round: m.clock.round, turn: m.clock.turn });
-        turn::advance(&mut m, &mut dice.0, &mut flow.buffer.0)
+        turn::advance(m, &mut dice.0, &mut flow.buffer.0)
     } else {
-        turn::begin_action_phase(&mut m, &mut dice.0, &mut flow.buffer.0)
+        turn::begin_action_phase(m, &mut dice.0, &mut flow.buffer.0)
     };
-    view.store(&m, &entities);
-    flow.handle(next, &m);
+    flow.handle(next, m);
 }

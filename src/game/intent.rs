@@ -5,9 +5,8 @@
 
 use super::MatchSystems;
 use super::ai::AiControl;
-use super::components::MatchView;
+use super::components::MatchState;
 use super::flow::FlowStatus;
-use super::log::MatchLog;
 use super::pipeline::{CommandResolved, IssueCommand};
 use crate::rules::preview::{self, Aim, Choice, Destination, ReactionChoice};
 use crate::rules::profile::{ActionEffect, ReactionKind};
@@ -20,6 +19,7 @@ use std::collections::BTreeMap;
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<Intent>()
         .init_resource::<PlayerView>()
+        .init_resource::<PendingIntents>()
         .init_resource::<Seats>()
         .add_systems(Update, handle_intents.in_set(MatchSystems::Command).before(super::pipeline::queue_issued_commands))
         .add_systems(Update, (note_verdicts, refresh_player_view).chain().in_set(MatchSystems::Present).after(super::log::publish_events));
@@ -44,6 +44,11 @@ pub enum Intent {
     /// Declines the open reaction window.
     Decline,
 }
+
+/// Intents not yet turned into commands. One command goes out per frame, so that the next
+/// intent is read against the state that command leaves; the rest wait here, in order.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct PendingIntents(pub std::collections::VecDeque<Intent>);
 
 /// Who plays each side: a human (with a name for hot-seat) or the AI.
 #[derive(Resource, Debug, Clone, Default)]
@@ -77,8 +82,7 @@ pub struct PlayerView {
     pub mode: Mode,
     /// The last refusal, shown until the next intent.
     pub feedback: Option<Violation>,
-    /// Log length and awaiting flag the view was computed for.
-    stamp: (usize, bool, bool),
+    /// Recompute on the next Present even if the match did not change (a refusal, a new aim).
     pub dirty: bool,
 }
 
@@ -263,28 +267,38 @@ pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
 
 fn handle_intents(
     mut intents: MessageReader<Intent>,
+    mut pending: ResMut<PendingIntents>,
     mut view: ResMut<PlayerView>,
     status: Res<FlowStatus>,
-    match_view: MatchView,
+    state: Option<Res<MatchState>>,
     mut out: MessageWriter<IssueCommand>,
 ) {
-    let list: Vec<Intent> = intents.read().cloned().collect();
-    if list.is_empty() {
+    pending.0.extend(intents.read().cloned());
+    if pending.0.is_empty() {
         return;
     }
-    let Some((m, _)) = match_view.load() else { return };
-    for intent in list {
-        if !status.awaiting {
-            view.feedback = Some(Violation::new("R-TURN-8", "Wait: the rules are still resolving the last command."));
-            continue;
-        }
-        if let Some(cmd) = interpret(&m, &mut view, &intent) {
+    let Some(state) = state else {
+        pending.0.clear();
+        return;
+    };
+    if status.over {
+        pending.0.clear();
+        view.feedback = Some(Violation::new("R-TURN-17", "The crisis is over: no more commands are taken."));
+        view.dirty = true;
+        return;
+    }
+    // While the rules resolve the last command the intents wait, in order.
+    if !status.awaiting {
+        return;
+    }
+    while let Some(intent) = pending.0.pop_front() {
+        view.dirty = true;
+        if let Some(cmd) = interpret(&state.0, &mut view, &intent) {
             out.write(IssueCommand(cmd));
-            // One command per frame: the next intent is read against the new state.
+            // The next intent is read against the state this command leaves (next frame).
             break;
         }
     }
-    view.dirty = true;
 }
 
 /// A refused command (say, a stale click) shows its reason.
@@ -297,12 +311,11 @@ fn note_verdicts(mut verdicts: MessageReader<CommandResolved>, mut view: ResMut<
     }
 }
 
-fn refresh_player_view(mut view: ResMut<PlayerView>, status: Res<FlowStatus>, log: Res<MatchLog>, ai: Option<Res<AiControl>>, match_view: MatchView) {
-    let stamp = (log.lines.len(), status.awaiting, status.over);
-    if stamp == view.stamp && !view.dirty {
+fn refresh_player_view(mut view: ResMut<PlayerView>, status: Res<FlowStatus>, ai: Option<Res<AiControl>>, state: Option<Res<MatchState>>) {
+    let changed = status.is_changed() || state.as_ref().is_some_and(|s| s.is_changed());
+    if !changed && !view.dirty {
         return;
     }
-    view.stamp = stamp;
     view.dirty = false;
     if !status.awaiting || status.over {
         view.decider = None;
@@ -313,6 +326,6 @@ fn refresh_player_view(mut view: ResMut<PlayerView>, status: Res<FlowStatus>, lo
         view.mode = Mode::Idle;
         return;
     }
-    let Some((m, _)) = match_view.load() else { return };
-    compute_view(&m, ai.as_deref(), &mut view);
+    let Some(state) = state else { return };
+    compute_view(&state.0, ai.as_deref(), &mut view);
 }

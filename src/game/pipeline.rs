@@ -1,8 +1,9 @@
-//! The one command path: every `Command` (mouse, AI, script, replay) is queued, validated by the
-//! rules, applied if legal, and its verdict published. Rejected commands change nothing.
+//! The one command path: every `Command` (mouse, AI, script) is queued, validated by the
+//! rules, applied if legal to the one `MatchState`, and its verdict published. Rejected
+//! commands change nothing.
 
 use super::MatchSystems;
-use super::components::{MatchDice, MatchView};
+use super::components::{MatchDice, MatchState};
 use super::flow::{FlowControl, FlowStatus};
 use super::log::MatchLog;
 use crate::rules::engine::{self, Plan};
@@ -58,35 +59,37 @@ pub(super) fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut
 
 /// Before the next command is checked: a reaction window it does not answer is declined, and
 /// an opportunity in which something was done ends if another character's command arrives.
-fn close_stale_windows(q: Res<CommandQueue>, mut view: MatchView, mut dice: ResMut<MatchDice>, mut log: ResMut<MatchLog>, mut flow: FlowControl) {
+fn close_stale_windows(q: Res<CommandQueue>, state: Option<ResMut<MatchState>>, mut dice: ResMut<MatchDice>, mut log: ResMut<MatchLog>, mut flow: FlowControl) {
     let Some((i, cmd)) = q.queue.front() else { return };
+    let Some(mut state) = state else { return };
     if !flow.status.awaiting {
         return;
     }
-    let Some((mut m, entities)) = view.load() else { return };
     log.index = Some(*i);
+    // Look before taking the state mutably, so change detection fires only when something closed.
+    let mut m = state.0.clone();
     if let Some(next) = engine::close_stale(&mut m, cmd, &mut dice.0, &mut flow.buffer.0) {
-        view.store(&m, &entities);
-        flow.handle(next, &m);
+        state.0 = m;
+        flow.handle(next, &state.0);
     }
 }
 
-fn validate_next_command(mut q: ResMut<CommandQueue>, status: Res<FlowStatus>, view: MatchView, mut checked: ResMut<CheckedCommand>) {
+fn validate_next_command(mut q: ResMut<CommandQueue>, status: Res<FlowStatus>, state: Option<Res<MatchState>>, mut checked: ResMut<CheckedCommand>) {
     // After the crisis is over commands are still answered (refused by the rules), never left queued.
     if !(status.awaiting || status.over) || checked.current.is_some() {
         return;
     }
     let Some((i, cmd)) = q.queue.pop_front() else { return };
-    let result = match view.load() {
-        Some((m, _)) => engine::validate(&m, &cmd),
+    let result = match &state {
+        Some(state) => engine::validate(&state.0, &cmd),
         None => Err(Violation::new("INPUT", "No match is running.")),
     };
     checked.current = Some((i, cmd, result));
 }
 
-fn apply_checked_command(
+pub(super) fn apply_checked_command(
     mut checked: ResMut<CheckedCommand>,
-    mut view: MatchView,
+    state: Option<ResMut<MatchState>>,
     mut dice: ResMut<MatchDice>,
     mut log: ResMut<MatchLog>,
     mut flow: FlowControl,
@@ -95,10 +98,9 @@ fn apply_checked_command(
     log.index = Some(i);
     let verdict = match result {
         Ok(plan) => {
-            if let Some((mut m, entities)) = view.load() {
-                let next = engine::apply(&mut m, plan, &mut dice.0, &mut flow.buffer.0);
-                view.store(&m, &entities);
-                flow.handle(next, &m);
+            if let Some(mut state) = state {
+                let next = engine::apply(&mut state.0, plan, &mut dice.0, &mut flow.buffer.0);
+                flow.handle(next, &state.0);
             }
             Ok(())
         }

@@ -1,9 +1,9 @@
-//! Putting a match on the board: resources for the ruleset, map, clock and dice, one entity per
-//! character, then the opening reset (or a mid-phase start).
+//! Putting a match on the board: the `MatchState` and its dice, one entity per figure (with
+//! its mirrors), then the opening reset (or a mid-phase start).
 
-use super::components::{CharacterId, MatchBoard, MatchClock, MatchDice, MatchRules, PendingReaction, spawn_fighter};
+use super::components::{CharacterId, MatchDice, MatchGeneration, MatchState, spawn_figure};
 use super::flow::{CrisisPhase, FlowStatus, NextReset};
-use super::log::{EventBuffer, MatchLog};
+use super::log::{EventBuffer, MatchLog, MatchOutcome};
 use super::pipeline::{CheckedCommand, CommandQueue};
 use crate::rules::Dice;
 use crate::rules::state::Match;
@@ -23,30 +23,23 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     for e in old {
         world.despawn(e);
     }
-    world.insert_resource(MatchRules {
-        rules: m.rules.clone(),
-        conditions: m.conditions.clone(),
-        equipment: m.equipment.clone(),
-        tables: m.tables.clone(),
-        spells: m.spells.clone(),
-    });
     let mut dice = dice;
     configure_dice(&mut dice, &m);
-    world.insert_resource(MatchBoard(m.board.clone()));
-    world.insert_resource(MatchClock(m.clock.clone()));
-    world.insert_resource(PendingReaction(m.pending.clone()));
     world.insert_resource(MatchDice(dice));
     world.insert_resource(EventBuffer::default());
     world.insert_resource(MatchLog::default());
+    world.insert_resource(MatchOutcome::default());
     world.insert_resource(CommandQueue::default());
     world.insert_resource(CheckedCommand::default());
     world.insert_resource(NextReset(ResetKind::Opening));
     world.insert_resource(FlowStatus { awaiting: false, resume: mid_phase, over: false });
     let mut commands = world.commands();
     for (i, f) in m.fighters.iter().enumerate() {
-        spawn_fighter(&mut commands, f, i);
+        spawn_figure(&mut commands, f, i);
     }
     world.flush();
+    world.insert_resource(MatchState(m));
+    world.get_resource_or_init::<MatchGeneration>().0 += 1;
     let target = if mid_phase { CrisisPhase::Action } else { CrisisPhase::Reset };
     // Leave and re-enter so OnEnter runs even when the phase is the same as before.
     world.resource_mut::<NextState<CrisisPhase>>().set(CrisisPhase::Setup);

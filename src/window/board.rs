@@ -6,7 +6,8 @@
 use super::settings::Settings;
 use super::ui::PointerOverUi;
 use crate::game::MatchSystems;
-use crate::game::components::{CharacterId, GridPos, MatchBoard, Side, Vitals};
+use crate::game::components::{CharacterId, GridPos, MatchGeneration, MatchState, Side, Vitals};
+use crate::rules::Board;
 use crate::game::intent::{Intent, PlayerView};
 use crate::game::log::RulesEvent;
 use crate::rules::grid::Tile;
@@ -64,7 +65,7 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(in_state(super::screens::Screen::Match))
                 .run_if(no_overlay),
         )
-        .add_systems(Update, spawn_board.run_if(resource_exists_and_changed::<MatchBoard>).in_set(MatchSystems::Present))
+        .add_systems(Update, spawn_board.run_if(resource_exists::<MatchState>.and(resource_changed::<MatchGeneration>)).in_set(MatchSystems::Present))
         .add_systems(
             Update,
             (show_floor, spawn_tokens, animate_events, move_tokens, show_token_state, show_highlights).chain().in_set(MatchSystems::Present).after(spawn_board),
@@ -144,13 +145,13 @@ struct Motion {
 #[derive(Component)]
 struct FloatText(f32);
 
-pub fn world_of(p: Pos, board: &MatchBoard) -> Vec3 {
+pub fn world_of(p: Pos, board: &Board) -> Vec3 {
     let f = board.floors.first();
     let (w, h) = f.map_or((1, 1), |f| (f.width as i32, f.height as i32));
     Vec3::new((p.x as f32 - (w as f32 - 1.0) / 2.0) * TILE_PX, ((h as f32 - 1.0) / 2.0 - p.y as f32) * TILE_PX, 0.0)
 }
 
-pub fn space_at(world: Vec2, board: &MatchBoard, floor: u8) -> Option<Pos> {
+pub fn space_at(world: Vec2, board: &Board, floor: u8) -> Option<Pos> {
     let f = board.floors.get(floor as usize)?;
     let (w, h) = (f.width as f32, f.height as f32);
     let x = (world.x / TILE_PX + (w - 1.0) / 2.0).round();
@@ -181,11 +182,12 @@ fn tile_index(t: Tile, x: i32, y: i32) -> u32 {
 /// (Re)builds one tilemap per floor whenever a level is put on the board (start, hot reload).
 fn spawn_board(
     mut commands: Commands,
-    board: Res<MatchBoard>,
+    state: Res<MatchState>,
     art: Res<Art>,
     old: Query<Entity, With<BoardPart>>,
     level: Option<Res<super::screens::PlayingLevel>>,
 ) {
+    let board = &state.board;
     for e in &old {
         commands.entity(e).despawn();
     }
@@ -232,7 +234,7 @@ fn spawn_board(
                         BoardPart,
                         FloorMap(p.floor),
                         Sprite::from_atlas_image(art.tiles.clone(), TextureAtlas { layout: art.tiles_layout.clone(), index: atlas::EXIT }),
-                        Transform::from_translation(world_of(*p, &board) + Vec3::Z * 1.0),
+                        Transform::from_translation(world_of(*p, board) + Vec3::Z * 1.0),
                     ));
                 }
             }
@@ -240,8 +242,8 @@ fn spawn_board(
     }
 }
 
-fn switch_floor(keys: Res<ButtonInput<KeyCode>>, board: Option<Res<MatchBoard>>, mut shown: ResMut<ShownFloor>) {
-    let floors = board.map_or(1, |b| b.floors.len().max(1)) as u8;
+fn switch_floor(keys: Res<ButtonInput<KeyCode>>, state: Option<Res<MatchState>>, mut shown: ResMut<ShownFloor>) {
+    let floors = state.map_or(1, |s| s.board.floors.len().max(1)) as u8;
     if keys.just_pressed(KeyCode::PageUp) && shown.0 + 1 < floors {
         shown.0 += 1;
     }
@@ -304,13 +306,14 @@ fn spawn_tokens(
     new: Query<(Entity, &CharacterId, &Side, &Name, &GridPos), Added<CharacterId>>,
     all: Query<(&CharacterId, &Side, &Name)>,
     art: Res<Art>,
-    board: Option<Res<MatchBoard>>,
+    state: Option<Res<MatchState>>,
     level: Option<Res<super::screens::PlayingLevel>>,
 ) {
     if new.is_empty() {
         return;
     }
-    let Some(board) = board else { return };
+    let Some(state) = state else { return };
+    let board = &state.board;
     let sides: Vec<String> = level.map(|l| l.0.sides.iter().map(|s| s.id.clone()).collect()).unwrap_or_default();
     let list: Vec<(String, String, String)> = all.iter().map(|(c, s, n)| (c.id.clone(), n.to_string(), s.0.clone())).collect();
     let names = labels(&list);
@@ -326,7 +329,7 @@ fn spawn_tokens(
                 Token { label: label.clone() },
                 Motion::default(),
                 sprite,
-                Transform::from_translation(world_of(pos.0, &board) + Vec3::Z * 10.0),
+                Transform::from_translation(world_of(pos.0, board) + Vec3::Z * 10.0),
                 Visibility::default(),
             ))
             .with_children(|p| {
@@ -361,14 +364,15 @@ fn spawn_tokens(
 fn animate_events(
     mut commands: Commands,
     mut events: MessageReader<RulesEvent>,
-    board: Option<Res<MatchBoard>>,
+    state: Option<Res<MatchState>>,
     settings: Res<Settings>,
     mut tokens: Query<(&CharacterId, &mut Motion, &Transform)>,
 ) {
-    let Some(board) = board else {
+    let Some(state) = state else {
         events.clear();
         return;
     };
+    let board = &state.board;
     let animate = settings.animation_speed > 0.0;
     for RulesEvent(e) in events.read() {
         match e {
@@ -376,7 +380,7 @@ fn animate_events(
                 if let Some((_, mut m, _)) = tokens.iter_mut().find(|(c, _, _)| &c.id == actor) {
                     let pts: Vec<Pos> = if path.is_empty() { vec![*to] } else { path.clone() };
                     for p in pts {
-                        m.waypoints.push_back(world_of(p, &board) + Vec3::Z * 10.0);
+                        m.waypoints.push_back(world_of(p, board) + Vec3::Z * 10.0);
                     }
                 }
             }
@@ -414,13 +418,14 @@ fn animate_events(
 fn move_tokens(
     time: Res<Time>,
     settings: Res<Settings>,
-    board: Option<Res<MatchBoard>>,
+    state: Option<Res<MatchState>>,
     mut q: Query<(&GridPos, &mut Motion, &mut Transform, &mut Sprite), With<Token>>,
     mut floats: Query<(Entity, &mut FloatText, &mut Transform, &mut TextColor), Without<Token>>,
     mut commands: Commands,
     mut moving: ResMut<TokensMoving>,
 ) {
-    let Some(board) = board else { return };
+    let Some(state) = state else { return };
+    let board = &state.board;
     let dt = time.delta_secs();
     let speed = TILE_PX * 12.0 * settings.animation_speed.max(0.01);
     let busy = q.iter().any(|(_, m, _, _)| !m.waypoints.is_empty() || m.lunge.is_some());
@@ -428,7 +433,7 @@ fn move_tokens(
         moving.0 = busy;
     }
     for (p, mut m, mut t, mut sprite) in &mut q {
-        let home = world_of(p.0, &board) + Vec3::Z * 10.0;
+        let home = world_of(p.0, board) + Vec3::Z * 10.0;
         if let Some(next) = m.waypoints.front().copied() {
             let d = next - t.translation;
             let step = speed * dt;
@@ -514,7 +519,7 @@ fn show_highlights(
     view: Res<PlayerView>,
     hovered: Res<HoveredSpace>,
     shown: Res<ShownFloor>,
-    board: Option<Res<MatchBoard>>,
+    state: Option<Res<MatchState>>,
     art: Res<Art>,
     old: Query<Entity, With<Highlight>>,
     chars: Query<(&CharacterId, &GridPos)>,
@@ -526,7 +531,8 @@ fn show_highlights(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let Some(board) = board else { return };
+    let Some(state) = state else { return };
+    let board = &state.board;
     if overlay.blocks_board().is_some() {
         return;
     }
@@ -553,14 +559,14 @@ fn show_highlights(
                             color: palette::TARGET,
                             ..default()
                         },
-                        Transform::from_translation(world_of(p.0, &board) + Vec3::Z * 20.0),
+                        Transform::from_translation(world_of(p.0, board) + Vec3::Z * 20.0),
                     ));
                 }
             }
         }
         Some(Aim::Space(spots)) => {
             for (p, _) in spots.iter().filter(|(p, _)| p.floor == shown.0) {
-                commands.spawn((Highlight, square(palette::AIM_SPACE), Transform::from_translation(world_of(*p, &board) + Vec3::Z * 2.0)));
+                commands.spawn((Highlight, square(palette::AIM_SPACE), Transform::from_translation(world_of(*p, board) + Vec3::Z * 2.0)));
             }
         }
         _ => {
@@ -570,7 +576,7 @@ fn show_highlights(
                     MoveKind::Step => palette::STEP,
                     MoveKind::Run => palette::RUN,
                 };
-                let at = world_of(*p, &board);
+                let at = world_of(*p, board);
                 commands.spawn((Highlight, square(color), Transform::from_translation(at + Vec3::Z * 2.0)));
                 let label = match d.kind {
                     MoveKind::FreeStep => "free".to_string(),
@@ -584,7 +590,7 @@ fn show_highlights(
                     commands.spawn((
                         Highlight,
                         Sprite::from_color(palette::PATH, Vec2::splat(6.0)),
-                        Transform::from_translation(world_of(*p, &board) + Vec3::Z * 3.0),
+                        Transform::from_translation(world_of(*p, board) + Vec3::Z * 3.0),
                     ));
                 }
             }
@@ -596,7 +602,7 @@ fn track_hover(
     windows: Query<&Window>,
     cams: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
     over_ui: Res<PointerOverUi>,
-    board: Option<Res<MatchBoard>>,
+    state: Option<Res<MatchState>>,
     shown: Res<ShownFloor>,
     mut hovered: ResMut<HoveredSpace>,
 ) {
@@ -604,7 +610,7 @@ fn track_hover(
         if over_ui.0 {
             return None;
         }
-        let board = board.as_ref()?;
+        let board = &state.as_ref()?.board;
         let cursor = windows.single().ok()?.cursor_position()?;
         let (cam, gt) = cams.single().ok()?;
         let world = cam.viewport_to_world_2d(gt, cursor).ok()?;

@@ -3,7 +3,7 @@
 //! Home fits again.
 
 use super::ui::PointerOverUi;
-use crate::game::components::MatchBoard;
+use crate::game::components::{MatchGeneration, MatchState};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 
@@ -21,8 +21,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             fit_camera.run_if(
-                resource_exists::<MatchBoard>
-                    .and_then(resource_changed::<MatchBoard>.or_else(resource_changed::<FitRequest>).or_else(resource_changed::<UiScale>)),
+                resource_exists::<MatchState>
+                    .and(resource_changed::<MatchGeneration>.or(resource_changed::<FitRequest>).or(resource_changed::<UiScale>)),
             ),
         )
         .add_systems(
@@ -51,9 +51,9 @@ fn area_offset(ui_scale: f32) -> Vec2 {
     Vec2::new(-RIGHT_PANEL_PX * ui_scale / 2.0, (TOP_BAR_PX - BOTTOM_BAR_PX) * ui_scale / 2.0)
 }
 
-fn fit_camera(board: Res<MatchBoard>, windows: Query<&Window>, ui: Res<UiScale>, mut cam: Query<&mut Transform, With<Camera2d>>) {
+fn fit_camera(state: Res<MatchState>, windows: Query<&Window>, ui: Res<UiScale>, mut cam: Query<&mut Transform, With<Camera2d>>) {
     let (ww, wh) = windows.single().map_or((1280.0, 720.0), |w| (w.width(), w.height()));
-    let (w, h) = board.floors.first().map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
+    let (w, h) = state.board.floors.first().map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
     let area = Vec2::new(ww - RIGHT_PANEL_PX * ui.0 - 40.0, wh - (TOP_BAR_PX + BOTTOM_BAR_PX) * ui.0 - 30.0).max(Vec2::splat(100.0));
     let scale = ((w * super::board::TILE_PX) / area.x).max((h * super::board::TILE_PX) / area.y).clamp(0.25, 4.0);
     let off = area_offset(ui.0);

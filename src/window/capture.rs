@@ -3,7 +3,7 @@
 //! each space is in window pixels) for the end-to-end test and for tools.
 
 use super::WindowOptions;
-use crate::game::components::MatchBoard;
+use crate::game::components::MatchState;
 use crate::game::log::MatchLog;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -40,7 +40,7 @@ fn capture_and_exit(mut commands: Commands, opts: Res<WindowOptions>, mut frames
 fn write_log(
     opts: Res<WindowOptions>,
     log: Option<Res<MatchLog>>,
-    board: Option<Res<MatchBoard>>,
+    state: Option<Res<MatchState>>,
     cams: Query<(&Camera, &GlobalTransform, Ref<Transform>), With<Camera2d>>,
     mut written: Local<usize>,
     mut last_layout: Local<Option<(i32, i32, i32)>>,
@@ -56,9 +56,10 @@ fn write_log(
         }
         *written = log.lines.len();
     }
-    if let (Some(board), Ok((cam, gt, _))) = (board, cams.single()) {
-        let a = super::board::world_of(crate::rules::Pos::new(0, 0), &board);
-        let b = super::board::world_of(crate::rules::Pos::new(1, 0), &board);
+    if let (Some(state), Ok((cam, gt, _))) = (state, cams.single()) {
+        let board = &state.board;
+        let a = super::board::world_of(crate::rules::Pos::new(0, 0), board);
+        let b = super::board::world_of(crate::rules::Pos::new(1, 0), board);
         if let (Ok(pa), Ok(pb)) = (cam.world_to_viewport(gt, a), cam.world_to_viewport(gt, b)) {
             let key = (pa.x.round() as i32, pa.y.round() as i32, (pb.x - pa.x).round() as i32);
             if *last_layout != Some(key) {

@@ -10,10 +10,10 @@ use super::settings::Settings;
 use super::ui::{Act, Blocks, Disabled, bar_button, button, colors, panel, text};
 use crate::game::MatchSystems;
 use crate::game::ai::{AiControl, AiHold};
-use crate::game::components::{CharacterId, MatchView};
+use crate::game::components::{CharacterId, MatchState};
 use crate::game::flow::FlowStatus;
 use crate::game::intent::{Intent, PlayerView, Seats};
-use crate::game::log::MatchLog;
+use crate::game::log::{MatchLog, MatchOutcome};
 use crate::rules::preview::{Aim, MoveKind};
 use crate::rules::profile::ActionEffect;
 use crate::rules::state::Match;
@@ -24,7 +24,6 @@ use std::collections::BTreeMap;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Overlay>()
-        .init_resource::<MatchOutcome>()
         .init_resource::<LogScroll>()
         .init_resource::<PromptState>()
         .add_systems(OnEnter(Screen::Match), spawn_hud)
@@ -67,12 +66,6 @@ impl Overlay {
             None
         }
     }
-}
-
-/// The match result once decided: the winning side (None: nobody), shown once.
-#[derive(Resource, Debug, Clone, Default)]
-pub struct MatchOutcome {
-    pub decided: Option<Option<String>>,
 }
 
 #[derive(Resource, Debug, Default)]
@@ -312,7 +305,7 @@ fn names(q: &Query<(&CharacterId, &Name)>) -> BTreeMap<String, String> {
 /// Turn, round, phase, whose opportunity and player, and who acts next by AP.
 fn refresh_top(
     view: Res<PlayerView>,
-    match_view: MatchView,
+    state: Option<Res<MatchState>>,
     seats: Res<Seats>,
     status: Res<FlowStatus>,
     log: Res<MatchLog>,
@@ -325,7 +318,8 @@ fn refresh_top(
         return;
     }
     *last = (stamp.0, false);
-    let Some((m, _)) = match_view.load() else { return };
+    let Some(state) = state else { return };
+    let m = &state.0;
     let phase = match m.clock.phase {
         crate::rules::Phase::Action => "action phase",
         _ => "reset",
@@ -426,7 +420,7 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
 fn refresh_card(
     view: Res<PlayerView>,
     hovered: Res<HoveredSpace>,
-    match_view: MatchView,
+    state: Option<Res<MatchState>>,
     log: Res<MatchLog>,
     mut text: Query<&mut Text, With<CardText>>,
     mut last: Local<(usize, Option<crate::rules::Pos>, Option<String>)>,
@@ -436,7 +430,8 @@ fn refresh_card(
         return;
     }
     *last = stamp;
-    let Some((m, _)) = match_view.load() else { return };
+    let Some(state) = state else { return };
+    let m = &state.0;
     let decider = view.decider.as_deref().and_then(|d| m.index(d));
     let who = hovered.0.and_then(|p| m.occupant(p)).or(decider).or(m.clock.current);
     let s = who.map(|i| card(&m, i, decider)).unwrap_or_else(|| "Hover a figure to see its card.".into());
@@ -650,35 +645,25 @@ fn show_tooltip(
     }
 }
 
-/// The result, once the level's goals (or G-15) decide it.
-fn check_outcome(
-    status: Res<FlowStatus>,
-    level: Option<Res<PlayingLevel>>,
-    match_view: MatchView,
-    log: Res<MatchLog>,
-    mut outcome: ResMut<MatchOutcome>,
-    mut overlay: ResMut<Overlay>,
-    mut last: Local<usize>,
-) {
-    if outcome.decided.is_some() || *last == log.lines.len() {
+/// The result screen, once the rules have ended the match (`MatchOutcome`, from
+/// `Event::CrisisOver`).
+fn check_outcome(outcome: Res<MatchOutcome>, level: Option<Res<PlayingLevel>>, state: Option<Res<MatchState>>, mut overlay: ResMut<Overlay>) {
+    if !outcome.is_changed() {
         return;
     }
-    *last = log.lines.len();
-    let Some(level) = level else { return };
-    let Some((m, _)) = match_view.load() else { return };
-    let winner = crate::level_file::winner(&level.0, &m)
-        .map(Some)
-        .or_else(|| status.over.then(|| log.lines.iter().rev().find(|l| l["event"] == "crisis_over").and_then(|l| l["winner"].as_str().map(String::from))));
-    if let Some(w) = winner {
-        let label = |s: &str| level.0.sides.iter().find(|x| x.id == s).and_then(|x| x.name.clone()).unwrap_or_else(|| s.to_string());
-        let text = match &w {
-            Some(s) => format!("Victory for {}!", label(s)),
-            None => "Nobody wins: every side is down.".into(),
-        };
-        info!("match over: {text}");
-        overlay.result = Some(format!("{text}\nTurn {}, round {}.", m.clock.turn, m.clock.round));
-        outcome.decided = Some(w);
-    }
+    let (Some(o), Some(state)) = (&outcome.0, state) else { return };
+    let label = |s: &str| level.as_ref().and_then(|l| l.0.sides.iter().find(|x| x.id == s).and_then(|x| x.name.clone())).unwrap_or_else(|| s.to_string());
+    let text = match &o.winner {
+        Some(s) => format!("Victory for {}!", label(s)),
+        None => "Nobody wins: every side is down.".into(),
+    };
+    info!("match over: {text} ({})", o.reason);
+    overlay.result = Some(format!("{text}\n{}.\nTurn {}, round {}.", capitalize(&o.reason), state.clock.turn, state.clock.round));
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// The reset phase, one step at a time (R to skip): bleeding, removals, recovery, AP rolls.

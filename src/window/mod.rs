@@ -1,7 +1,7 @@
 //! The game window: screens (menu, level select, seats), the tilemap board, the match UI and
 //! hot reload, on top of the same headless match systems the tests run.
 
-use crate::level::RuleData;
+use crate::data::RuleData;
 use bevy::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -83,7 +83,6 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     .insert_resource(opts)
     .insert_resource(screens::GameData(data.clone()))
     .insert_resource(screens::MatchSetup::new(path.clone(), checked.clone()))
-    .insert_resource(CurrentLevel { name: checked.level.name.clone(), briefing: checked.level.briefing.clone() })
     .add_plugins(crate::game::plugin)
     .insert_resource(reload::LevelWatch::new(path.clone(), root.clone(), data.clone()))
     .register_asset_loader(reload::LevelAssetLoader { data: data.clone(), root: root.clone() })
@@ -101,8 +100,3 @@ fn assets_dir() -> String {
     if here.is_dir() { here.canonicalize().map(|p| p.to_string_lossy().to_string()).unwrap_or_else(|_| "assets".into()) } else { "assets".into() }
 }
 
-#[derive(Resource, Debug, Clone)]
-pub struct CurrentLevel {
-    pub name: String,
-    pub briefing: String,
-}

@@ -3,7 +3,7 @@
 //! is watched while the game runs: a good edit restarts the match on the new level; a broken edit
 //! keeps the old level playing and shows the errors on screen. Never a crash.
 
-use crate::level::RuleData;
+use crate::data::RuleData;
 use crate::level_file::{CheckedLevel, LevelError};
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoadFailedEvent, AssetLoader, LoadContext};

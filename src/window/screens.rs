@@ -38,7 +38,7 @@ pub enum Screen {
 
 /// Rule data for building matches.
 #[derive(Resource, Clone)]
-pub struct GameData(pub Arc<crate::level::RuleData>);
+pub struct GameData(pub Arc<crate::data::RuleData>);
 
 /// One seat per side: a human player's name, or the AI at a difficulty.
 #[derive(Clone, Debug, PartialEq)]
@@ -201,7 +201,7 @@ fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
                 })
                 .collect();
             d.spawn(text(format!("Sides: {}", sides.join(" | ")), 16.0, colors::TEXT));
-            let goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, goal_text(&v.goal))).collect();
+            let goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, crate::rules::victory::Goal::describe(&v.goal))).collect();
             d.spawn(text(
                 if goals.is_empty() { "Goal: rout every other side".to_string() } else { format!("Goals: {}", goals.join("; ")) },
                 16.0,
@@ -221,16 +221,6 @@ fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
         None => {
             d.spawn(button("Back", Act::ToMenu));
         }
-    }
-}
-
-pub fn goal_text(g: &crate::level_file::Goal) -> String {
-    use crate::level_file::Goal;
-    match g {
-        Goal::Rout(s) => format!("rout {s}"),
-        Goal::ReachExit(e) => format!("reach an exit ({} space{})", e.len(), if e.len() == 1 { "" } else { "s" }),
-        Goal::SurviveTurns(n) => format!("survive {n} turns"),
-        Goal::Defeat(c) => format!("defeat {c}"),
     }
 }
 
@@ -520,8 +510,7 @@ pub fn begin_match_world(world: &mut World) {
     let opts = world.resource::<super::WindowOptions>().clone();
     let seed = opts.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0));
     let per_side: BTreeMap<String, Difficulty> = setup.seats.iter().filter_map(|s| s.ai.map(|d| (s.side.clone(), d))).collect();
-    let mut config = crate::simulate::ai_for(&setup.checked, Difficulty::Normal, &per_side, seed);
-    config.book = data.ai.clone();
+    let mut config = crate::ai::AiConfig::for_level(&setup.checked, Difficulty::Normal, &per_side, seed, data.ai.clone());
     config.budget = crate::ai::Budget::INTERACTIVE;
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));
@@ -531,8 +520,6 @@ pub fn begin_match_world(world: &mut World) {
         players: setup.seats.iter().filter(|s| s.ai.is_none() && !opts.watch).map(|s| (s.side.clone(), s.player.clone())).collect(),
     });
     world.insert_resource(PlayingLevel(setup.checked.clone()));
-    world.insert_resource(super::CurrentLevel { name: setup.checked.level.name.clone(), briefing: setup.checked.level.briefing.clone() });
-    world.insert_resource(super::hud::MatchOutcome::default());
     world.insert_resource(crate::game::intent::PlayerView::default());
     super::reload::watch_level(world, &setup.path);
     crate::game::setup::start_match(world, m, crate::rules::Dice::seeded(seed), false);
@@ -544,7 +531,7 @@ pub fn end_match_world(world: &mut World) {
     for e in chars {
         world.despawn(e);
     }
-    world.remove_resource::<crate::game::components::MatchBoard>();
+    world.remove_resource::<crate::game::components::MatchState>();
     world.remove_resource::<crate::game::ai::AiControl>();
     world.insert_resource(crate::game::flow::FlowStatus::default());
     world.insert_resource(crate::game::pipeline::CommandQueue::default());

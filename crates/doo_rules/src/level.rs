@@ -1,0 +1,200 @@
+//! Level files (RON under `levels/`): the map as text rows, sides and characters, the profile
+//! and options. Builds the rules-side `Match`. (The full format and its validator grow with the
+//! levels issue; this is the part the rules engine and the runner need.)
+
+use crate::rules::fighter::{ActionPoints, Caster, ConditionInstance, Fighter, FreeSteps, Loadout, OpportunityRecord, Size, Stats, TurnRecord};
+use crate::rules::grid::{Board, Pos};
+use crate::data::RuleData;
+use crate::rules::profile::{OptionOverrides, Posture, Rank};
+use crate::rules::state::{Clock, Match};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A character as a level or script writes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterDef {
+    pub id: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    pub side: String,
+    pub pos: Pos,
+    pub stats: Stats,
+    #[serde(default)]
+    pub size: Size,
+    /// Free-step allowance if not the size's (R-FS-1, G-47).
+    #[serde(default)]
+    pub free_steps: Option<u32>,
+    #[serde(default)]
+    pub skills: BTreeMap<String, Rank>,
+    #[serde(default)]
+    pub abilities: Vec<String>,
+    #[serde(default)]
+    pub weapon: Option<String>,
+    #[serde(default)]
+    pub weapon_skill: Option<String>,
+    #[serde(default)]
+    pub two_handed: bool,
+    #[serde(default)]
+    pub shield: Option<String>,
+    #[serde(default)]
+    pub armor: Option<String>,
+    #[serde(default)]
+    pub items: Vec<String>,
+    #[serde(default)]
+    pub caster: Caster,
+    /// Current HP if not full.
+    #[serde(default)]
+    pub hp: Option<i32>,
+    #[serde(default)]
+    pub posture: Option<Posture>,
+    #[serde(default)]
+    pub conditions: Vec<String>,
+    #[serde(default)]
+    pub surprised: bool,
+    /// AP-roll bonus from items (legacy Potion of the Zephyr +1).
+    #[serde(default)]
+    pub ap_roll_bonus: i32,
+    /// A minor monster: dies at 0 HP instead of dying slowly (G-14).
+    #[serde(default)]
+    pub mook: bool,
+    /// Shots or throws carried for the ranged weapon (R-RNG-9); not counted when absent.
+    #[serde(default)]
+    pub ammo: Option<u32>,
+    /// Spells known (ids in `assets/rules/spells.ron`).
+    #[serde(default)]
+    pub spells: Vec<String>,
+}
+
+/// Builds a match from a map, characters and ruleset choice; every problem names its source.
+pub fn build_match(
+    data: &RuleData,
+    floors: &[Vec<String>],
+    characters: &[CharacterDef],
+    profile: Option<&str>,
+    options: &OptionOverrides,
+) -> Result<Match, Vec<String>> {
+    let mut errors = Vec::new();
+    let rules = data.profiles.ruleset(profile, options).map_err(|e| vec![e])?;
+    let board = Board::from_rows(floors).map_err(|e| vec![e])?;
+    let mut fighters: Vec<Fighter> = Vec::new();
+    for c in characters {
+        if fighters.iter().any(|f| f.id == c.id) {
+            errors.push(format!("character '{}': the id is used twice", c.id));
+        }
+        if !board.walkable(c.pos) {
+            errors.push(format!("character '{}': {} is not a space a figure can stand on", c.id, c.pos));
+        }
+        if let Some(o) = fighters.iter().find(|f| f.pos == c.pos) {
+            errors.push(format!("character '{}': {} is already taken by '{}' (one figure per space, G-02)", c.id, c.pos, o.id));
+        }
+        for (what, id) in [("weapon", &c.weapon), ("shield", &c.shield), ("armor", &c.armor)] {
+            if let Some(id) = id {
+                let ok = match what {
+                    "weapon" => data.equipment.melee(id).is_some() || data.equipment.ranged(id).is_some(),
+                    "shield" => data.equipment.shield(id).is_some(),
+                    _ => data.equipment.armor(id).is_some(),
+                };
+                if !ok {
+                    errors.push(format!("character '{}': unknown {what} '{id}'", c.id));
+                }
+            }
+        }
+        // R-GEAR-2, R-GEAR-8, R-RNG-6: grips and hands.
+        if let Some(w) = c.weapon.as_deref() {
+            if let Some(mw) = data.equipment.melee(w) {
+                if c.two_handed && mw.modes.iter().all(|m| m.two_hand_brawn.is_none()) {
+                    errors.push(format!("character '{}': '{w}' cannot be used two-handed (R-GEAR-2)", c.id));
+                }
+                if c.two_handed && c.shield.is_some() {
+                    errors.push(format!("character '{}': a shield cannot be carried with a two-handed weapon (R-GEAR-8)", c.id));
+                }
+            }
+            if let Some(rw) = data.equipment.ranged(w) {
+                if rw.hands >= 2 && c.shield.is_some() {
+                    errors.push(format!("character '{}': '{w}' needs both hands, so no shield (R-RNG-6)", c.id));
+                }
+            }
+        }
+        for sp in &c.spells {
+            if data.spells.get(sp).is_none() {
+                errors.push(format!("character '{}': unknown spell '{sp}'", c.id));
+            }
+        }
+        for i in &c.items {
+            if data.equipment.item(i).is_none() {
+                errors.push(format!("character '{}': unknown item '{i}'", c.id));
+            }
+        }
+        let mut conditions = Vec::new();
+        for k in &c.conditions {
+            match data.conditions.get(k) {
+                Some(row) => conditions.push(ConditionInstance { id: k.clone(), duration: row.duration, removal_cr: None }),
+                None => errors.push(format!("character '{}': unknown condition '{k}'", c.id)),
+            }
+        }
+        let legacy_hp = rules.options.hp_formula == crate::rules::profile::HpFormula::LegacyMax;
+        let (max_hp, max_mp, max_fp) = Fighter::derived_max(&c.stats, legacy_hp);
+        let allowance = c.free_steps.unwrap_or(match c.size {
+            Size::Small => rules.limits.free_steps_small,
+            Size::Medium => rules.limits.free_steps_medium,
+            Size::Large => rules.limits.free_steps_large,
+        });
+        let uses = |pool: Caster| c.caster == pool;
+        fighters.push(Fighter {
+            id: c.id.clone(),
+            name: c.name.clone().unwrap_or_else(|| c.id.clone()),
+            side: c.side.clone(),
+            pos: c.pos,
+            stats: c.stats,
+            size: c.size,
+            skills: c.skills.clone(),
+            abilities: c.abilities.clone(),
+            loadout: Loadout {
+                weapon: c.weapon.clone(),
+                weapon_skill: c.weapon_skill.clone(),
+                two_handed: c.two_handed,
+                shield: c.shield.clone(),
+                armor: c.armor.clone(),
+                items: c.items.clone(),
+                dropped: Vec::new(),
+                loaded: true,
+                ammo: c.ammo,
+            },
+            caster: c.caster,
+            hp: c.hp.unwrap_or(max_hp),
+            max_hp,
+            mp: if uses(Caster::Arcane) { max_mp } else { 0 },
+            max_mp: if uses(Caster::Arcane) { max_mp } else { 0 },
+            fp: if uses(Caster::Divine) { max_fp } else { 0 },
+            max_fp: if uses(Caster::Divine) { max_fp } else { 0 },
+            ap_roll_bonus: c.ap_roll_bonus,
+            ap: ActionPoints::default(),
+            free_steps: FreeSteps { allowance, available: false, lost: None },
+            posture: c.posture.unwrap_or(Posture::Standing),
+            conditions,
+            adjustments: Vec::new(),
+            turn: TurnRecord::default(),
+            opp: OpportunityRecord::default(),
+            surprised: c.surprised,
+            recovery: None,
+            mook: c.mook,
+            spells: c.spells.clone(),
+        });
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Match {
+        rules: std::sync::Arc::new(rules),
+        conditions: std::sync::Arc::new(data.conditions.clone()),
+        equipment: std::sync::Arc::new(data.equipment.clone()),
+        tables: std::sync::Arc::new(data.tables.clone()),
+        spells: std::sync::Arc::new(data.spells.clone()),
+        board,
+        fighters,
+        clock: Clock::default(),
+        pending: None,
+        goals: Vec::new(),
+    })
+}

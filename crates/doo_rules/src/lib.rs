@@ -1,0 +1,11 @@
+//! `doo_rules`: Dungeons of Olde without Bevy. The rules (`rules`, pure functions returning a
+//! rule id and a sentence when something is illegal), the monster AI that plays by them (`ai`),
+//! and the file formats they read (`data`, `level`, `level_file`, `script`). Nothing here
+//! renders, opens a window or depends on an engine: the compiler keeps it that way.
+
+pub mod ai;
+pub mod data;
+pub mod level;
+pub mod level_file;
+pub mod rules;
+pub mod script;

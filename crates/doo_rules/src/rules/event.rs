@@ -1,0 +1,230 @@
+//! What happened, in order: the runner prints these as JSON lines, the game shows them in its log.
+
+use super::dice::Roll;
+use super::fighter::{ConditionInstance, Pool, TempAdjustment};
+use super::grid::Pos;
+use super::profile::Posture;
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// Dice thrown: what for, whose, the roll (rank, each die's faces, adjustment, total).
+    Dice {
+        actor: String,
+        purpose: String,
+        #[serde(flatten)]
+        roll: Roll,
+        /// Where the adjustment comes from: `[("skill", 1), ("panic_attack", -2), …]`.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        parts: Vec<(String, i32)>,
+    },
+    /// A forced face that did not fit its die (it was skipped).
+    ForcedFaceRejected {
+        face: u32,
+        rank: u32,
+    },
+    Phase {
+        phase: String,
+        turn: u32,
+    },
+    ResetStep {
+        step: u32,
+        name: String,
+    },
+    Round {
+        round: u32,
+        turn: u32,
+    },
+    Opportunity {
+        actor: String,
+        ap: u32,
+    },
+    /// R-TURN-10 / G-06: who won a tie for the next opportunity, and how.
+    TieBroken {
+        between: Vec<String>,
+        winner: String,
+        by: String,
+    },
+    ApSet {
+        actor: String,
+        ap: u32,
+        ap_start: u32,
+        reason: String,
+    },
+    ApSpent {
+        actor: String,
+        amount: u32,
+        ap: u32,
+        for_what: String,
+    },
+    OnlyMode {
+        actor: String,
+        action: String,
+    },
+    FreeStepsGranted {
+        actor: String,
+        allowance: u32,
+    },
+    FreeStepsUsed {
+        actor: String,
+        spaces: u32,
+        forfeited: u32,
+    },
+    FreeStepsLost {
+        actor: String,
+        reason: String,
+    },
+    Moved {
+        actor: String,
+        movement: String,
+        from: Pos,
+        to: Pos,
+        path: Vec<Pos>,
+    },
+    PostureChanged {
+        actor: String,
+        from: Posture,
+        to: Posture,
+    },
+    ActionTaken {
+        actor: String,
+        action: String,
+        target: Option<String>,
+    },
+    AdjustmentAdded {
+        actor: String,
+        #[serde(flatten)]
+        adjustment: TempAdjustment,
+    },
+    AdjustmentRemoved {
+        actor: String,
+        #[serde(flatten)]
+        adjustment: TempAdjustment,
+    },
+    AttackDeclared {
+        actor: String,
+        target: String,
+        action: String,
+        melee: bool,
+        reaction: bool,
+    },
+    ReflexWindow {
+        defender: String,
+        attacker: String,
+        options: Vec<String>,
+    },
+    ReflexDeclared {
+        actor: String,
+        reflex: String,
+        attacker: String,
+    },
+    ReflexOutcome {
+        actor: String,
+        reflex: String,
+        success: bool,
+        attacker_total: i32,
+        defender_total: i32,
+    },
+    AttackBlocked {
+        actor: String,
+        target: String,
+        by: String,
+    },
+    AttackCancelled {
+        actor: String,
+        target: String,
+        reason: String,
+    },
+    AttackResolved {
+        actor: String,
+        target: String,
+        defense_cr: i32,
+        attack_total: i32,
+        margin: i32,
+        outcome: String,
+        raw_damage: i32,
+        reduction: i32,
+        damage: i32,
+        target_hp: i32,
+    },
+    ResponseWindow {
+        defender: String,
+        attacker: String,
+        options: Vec<String>,
+    },
+    ResponseDeclared {
+        actor: String,
+        response: String,
+        attacker: String,
+    },
+    ReactionDeclined {
+        actor: String,
+    },
+    HpChanged {
+        actor: String,
+        from: i32,
+        to: i32,
+        reason: String,
+    },
+    PoolChanged {
+        actor: String,
+        pool: Pool,
+        from: i32,
+        to: i32,
+        reason: String,
+    },
+    RecoveryChoice {
+        actor: String,
+        pool: Pool,
+    },
+    ConditionAdded {
+        actor: String,
+        #[serde(flatten)]
+        condition: ConditionInstance,
+    },
+    ConditionRemoved {
+        actor: String,
+        condition: String,
+        reason: String,
+    },
+    ItemUsed {
+        actor: String,
+        item: String,
+    },
+    /// Critical Miss with a weapon in hand (G-19): it lies on the attacker's space.
+    WeaponDropped {
+        actor: String,
+        weapon: String,
+        at: Pos,
+    },
+    /// Disastrous Miss with a weapon in hand (G-19).
+    WeaponBroken {
+        actor: String,
+        weapon: String,
+    },
+    /// HP at or below −max HP, or a mook at 0 (R-INJ-8, G-14).
+    Died {
+        actor: String,
+    },
+    OpportunityEnded {
+        actor: String,
+        passed: bool,
+        ap: u32,
+    },
+    PhaseEnded {
+        turn: u32,
+        rounds: u32,
+        lost_ap: Vec<(String, u32)>,
+    },
+    /// The crisis ends (R-TURN-17 follows): who won (`None`: nobody, a draw) and the level
+    /// goal that decided it (`None`: G-15, a side has nobody able to act).
+    CrisisOver {
+        winner: Option<String>,
+        goal: Option<super::victory::Goal>,
+        reason: String,
+    },
+    Note {
+        text: String,
+    },
+}

@@ -1,0 +1,115 @@
+//! The whole rules-side state of a match: ruleset, board, characters, clock, pending attack.
+//! The game keeps exactly one of these per match (`MatchState`); figure components mirror it.
+
+use super::conditions::ConditionBook;
+use super::equipment::EquipmentBook;
+use super::fighter::Fighter;
+use super::grid::Board;
+use super::profile::Ruleset;
+use super::tables::TableBook;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    #[default]
+    Setup,
+    Reset,
+    Action,
+    Over,
+}
+
+/// Turn, phase, round and whose opportunity it is (R-TURN-3, R-TURN-8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Clock {
+    pub turn: u32,
+    pub phase: Phase,
+    pub round: u32,
+    /// Index of the character whose opportunity is open.
+    pub current: Option<usize>,
+    /// The character whose opportunity closed last, while nobody else has done anything since.
+    pub last_closed: Option<usize>,
+    /// AP at the start of the round (option `order_mode = snapshot`, G-07).
+    pub round_start_ap: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Window {
+    /// The defender may declare one reflex (R-REACT-2).
+    Reflex,
+    /// The defender may respond (R-REACT-8).
+    Response,
+}
+
+/// An attack between declaration and the end of its response window (R-ATK-1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PendingAttack {
+    pub attacker: usize,
+    pub defender: usize,
+    /// Action or reaction id the attack was made with.
+    pub with: String,
+    pub melee: bool,
+    pub attack_adj: i32,
+    pub damage_adj: i32,
+    pub window: Option<Window>,
+    /// Made as a reflex or response: opens no windows (G-09).
+    pub is_reaction: bool,
+    /// Shield Block reflex won: shield bonus counts double (R-REACT-5).
+    pub shield_doubled: bool,
+    /// Damage the defender sustained from it (Riposte, R-REACT-9).
+    pub damage_dealt: i32,
+    /// The attacker's pick for a Critical or Legendary Hit (R-ATK-8, R-ATK-9).
+    #[serde(default)]
+    pub critical: Option<super::command::CriticalChoice>,
+    /// An attack interrupted by this one (Counterattack), resumed afterwards.
+    pub resumes: Option<Box<PendingAttack>>,
+}
+
+/// Everything the rule functions read.
+#[derive(Clone, Debug)]
+pub struct Match {
+    /// Read-only tables, shared: copying a match copies only its state.
+    pub rules: Arc<Ruleset>,
+    pub conditions: Arc<ConditionBook>,
+    pub equipment: Arc<EquipmentBook>,
+    pub tables: Arc<TableBook>,
+    pub spells: Arc<super::spells::SpellBook>,
+    pub board: Board,
+    pub fighters: Vec<Fighter>,
+    pub clock: Clock,
+    pub pending: Option<PendingAttack>,
+    /// How sides win besides G-15 (the level's or script's goals), checked after every Apply.
+    pub goals: Vec<super::victory::Victory>,
+}
+
+impl Match {
+    pub fn index(&self, id: &str) -> Option<usize> {
+        self.fighters.iter().position(|f| f.id == id)
+    }
+
+    /// R-TURN-11 / G-13.
+    pub fn can_act(&self, i: usize) -> bool {
+        self.conditions.can_act(&self.fighters[i], self.rules.options.conditions_adv)
+    }
+
+    /// AP counted for ordering and the phase-end test: 0 when unable to act (G-13).
+    pub fn effective_ap(&self, i: usize) -> u32 {
+        if self.can_act(i) { self.fighters[i].ap.current } else { 0 }
+    }
+
+    /// The character standing on `p`, if any (G-02).
+    pub fn occupant(&self, p: super::grid::Pos) -> Option<usize> {
+        self.fighters.iter().position(|f| f.pos == p && f.hp > -f.max_hp)
+    }
+
+    pub fn enemies(&self, a: usize, b: usize) -> bool {
+        self.fighters[a].side != self.fighters[b].side
+    }
+
+    pub fn is_dead(&self, i: usize) -> bool {
+        let f = &self.fighters[i];
+        f.hp <= -f.max_hp
+    }
+}

@@ -1,0 +1,356 @@
+//! §4 turn structure: reset steps 1–6 in order, opportunities by current AP with the tie rule,
+//! passing, round end and phase end (R-TURN-15), surprise, crisis end (G-15).
+
+use super::dice::Dice;
+use super::event::Event;
+use super::fighter::{Duration, OpportunityRecord, Pool, RoundStatus, TurnRecord};
+use super::profile::{OrderMode, Posture, ResetRecovery, StatDice};
+use super::state::{Match, Phase};
+
+/// What the flow needs next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// An opportunity or a reaction window is open: waiting for a command.
+    AwaitCommand,
+    /// The action phase just ended (R-TURN-15): run the reset phase next.
+    PhaseEnded,
+    /// A level goal or G-15 ended the crisis (`Event::CrisisOver` is out): the closing reset
+    /// runs next (R-TURN-17).
+    CrisisEnded,
+    /// The crisis is over.
+    Over,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResetKind {
+    /// R-TURN-7: begins the crisis; surprise applies (R-TURN-6).
+    Opening,
+    Normal,
+    /// R-TURN-17: steps 1–4, then every crisis adjustment goes; no AP.
+    Closing,
+}
+
+/// Logs a roll as an event and returns its total.
+pub fn log_roll(ev: &mut Vec<Event>, dice: &mut Dice, actor: &str, purpose: &str, roll: super::dice::Roll) -> i32 {
+    log_roll_parts(ev, dice, actor, purpose, roll, Vec::new())
+}
+
+/// As `log_roll`, naming each part of the adjustment.
+pub fn log_roll_parts(ev: &mut Vec<Event>, dice: &mut Dice, actor: &str, purpose: &str, roll: super::dice::Roll, parts: Parts) -> i32 {
+    for (face, rank) in dice.rejected_forced.drain(..) {
+        ev.push(Event::ForcedFaceRejected { face, rank });
+    }
+    let t = roll.total;
+    let parts = parts.into_iter().filter(|p| p.1 != 0).collect();
+    ev.push(Event::Dice { actor: actor.to_string(), purpose: purpose.to_string(), roll, parts });
+    t
+}
+
+/// Named adjustments (source, value), summed into a roll.
+pub type Parts = Vec<(String, i32)>;
+
+pub fn sum(parts: &Parts) -> i32 {
+    parts.iter().map(|p| p.1).sum()
+}
+
+/// A stat's check roll: two exploding dice (R-CHK-3), or the legacy 2d(next even)−1 (C-03).
+pub fn stat_check(m: &Match, dice: &mut Dice, rank: u32, adjustment: i32) -> super::dice::Roll {
+    if m.rules.options.stat_dice == StatDice::LegacyTable && rank % 2 == 1 {
+        dice.roll(2, rank + 1, true, adjustment - 1)
+    } else {
+        dice.check(rank, adjustment)
+    }
+}
+
+/// R-TURN-5: 1d(modified Finesse)! + adjustments, at least the floor (G-12); 0 if unable to act
+/// (G-13). Legacy stat dice: odd Finesse rolls the next lower even die +1 (C-02).
+pub fn roll_ap(m: &Match, i: usize, dice: &mut Dice, ev: &mut Vec<Event>) -> u32 {
+    let f = &m.fighters[i];
+    if !m.can_act(i) {
+        return 0;
+    }
+    let rank = m.equipment.finesse_rank(f);
+    let adj = m.conditions.ap_roll_adjustment(f, m.rules.options.conditions_adv) + f.ap_roll_bonus;
+    let explode = m.rules.options.ap_roll_explodes;
+    let roll = if m.rules.options.stat_dice == StatDice::LegacyTable && rank % 2 == 1 && rank > 1 {
+        dice.roll(1, rank - 1, explode, adj + 1)
+    } else {
+        dice.roll(1, rank, explode, adj)
+    };
+    let total = log_roll(ev, dice, &f.id, "ap_roll", roll);
+    total.max(m.rules.limits.ap_floor as i32) as u32
+}
+
+/// R-TURN-4: the reset phase, steps in order, applied to every character in level order.
+pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
+    m.clock.phase = Phase::Reset;
+    m.clock.current = None;
+    m.clock.last_closed = None;
+    m.pending = None;
+    ev.push(Event::Phase {
+        phase: match kind {
+            ResetKind::Opening => "opening_reset",
+            ResetKind::Normal => "reset",
+            ResetKind::Closing => "closing_reset",
+        }
+        .into(),
+        turn: m.clock.turn,
+    });
+    let adv = m.rules.options.conditions_adv;
+
+    // Step 1: per-turn effects (bleeding, poison; R-COND-2, G-38).
+    ev.push(Event::ResetStep { step: 1, name: "per-turn effects".into() });
+    for i in 0..m.fighters.len() {
+        if m.is_dead(i) {
+            continue;
+        }
+        let delta: i32 = m.conditions.active(&m.fighters[i], adv).map(|r| r.per_turn_hp).sum();
+        if delta != 0 {
+            super::attack::change_hp(m, i, delta, "per-turn effects", ev);
+        }
+    }
+
+    // Step 2: temporary conditions and adjustments go (R-COND-1, R-DEF-4).
+    ev.push(Event::ResetStep { step: 2, name: "remove temporary conditions and adjustments".into() });
+    for f in m.fighters.iter_mut() {
+        for a in std::mem::take(&mut f.adjustments) {
+            ev.push(Event::AdjustmentRemoved { actor: f.id.clone(), adjustment: a });
+        }
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut f.conditions).into_iter().partition(|c| c.duration == Duration::Temporary);
+        f.conditions = kept;
+        for c in gone {
+            ev.push(Event::ConditionRemoved { actor: f.id.clone(), condition: c.id, reason: "temporary".into() });
+        }
+    }
+
+    // Step 3: persistent conditions roll for removal (Brawn-or-Nerve, the better; R-INJ-5, C-37).
+    ev.push(Event::ResetStep { step: 3, name: "persistent condition checks".into() });
+    for i in 0..m.fighters.len() {
+        if m.is_dead(i) {
+            continue;
+        }
+        let mut k = 0;
+        while k < m.fighters[i].conditions.len() {
+            let c = m.fighters[i].conditions[k].clone();
+            let row = m.conditions.get(&c.id).cloned();
+            let cr = c.removal_cr.or(row.as_ref().and_then(|r| r.removal_cr));
+            let conscious_only = row.as_ref().is_some_and(|r| r.conscious_removal_only);
+            if c.duration != Duration::Persistent || cr.is_none() || (conscious_only && m.fighters[i].hp <= 0) {
+                k += 1;
+                continue;
+            }
+            let f = &m.fighters[i];
+            let rank = f.stats.brawn.max(f.stats.nerve);
+            let roll = stat_check(m, dice, rank, 0);
+            let total = log_roll(ev, dice, &f.id.clone(), &format!("remove_{}", c.id), roll);
+            if total >= cr.unwrap_or(0) {
+                let id = m.fighters[i].id.clone();
+                m.fighters[i].conditions.remove(k);
+                ev.push(Event::ConditionRemoved { actor: id, condition: c.id, reason: "recovery check".into() });
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    // Step 4: +1 MP or FP, the player's choice, capped (R-MANA-2, G-23).
+    ev.push(Event::ResetStep { step: 4, name: "recover Mana or Faith".into() });
+    let points = m.rules.limits.reset_recovery_points as i32;
+    let mana_only = m.rules.options.reset_recovery == ResetRecovery::ManaOnly;
+    for f in m.fighters.iter_mut() {
+        if f.hp <= -f.max_hp {
+            continue;
+        }
+        let choice = if mana_only {
+            Some(Pool::Mana)
+        } else {
+            f.recovery.or(match f.caster {
+                super::fighter::Caster::Arcane => Some(Pool::Mana),
+                super::fighter::Caster::Divine => Some(Pool::Faith),
+                super::fighter::Caster::None => None,
+            })
+        };
+        let Some(pool) = choice else { continue };
+        let (cur, max) = match pool {
+            Pool::Mana => (&mut f.mp, f.max_mp),
+            Pool::Faith => (&mut f.fp, f.max_fp),
+        };
+        let from = *cur;
+        *cur = (*cur + points).min(max).max(from);
+        if *cur != from {
+            ev.push(Event::PoolChanged { actor: f.id.clone(), pool, from, to: *cur, reason: "reset step 4".into() });
+        }
+    }
+
+    if kind == ResetKind::Closing {
+        // R-TURN-17: no AP; every crisis-only adjustment goes.
+        for f in m.fighters.iter_mut() {
+            f.ap.current = 0;
+            f.ap.start = 0;
+            f.free_steps.available = false;
+        }
+        m.clock.phase = Phase::Over;
+        return;
+    }
+
+    // Step 5: discard AP and free steps, roll AP, grant free steps to the standing (R-FS-2).
+    ev.push(Event::ResetStep { step: 5, name: "roll action points, grant free steps".into() });
+    for i in 0..m.fighters.len() {
+        if m.is_dead(i) {
+            let f = &mut m.fighters[i];
+            f.ap = Default::default();
+            f.free_steps.available = false;
+            continue;
+        }
+        let surprised = kind == ResetKind::Opening && m.fighters[i].surprised;
+        let ap = if surprised && m.can_act(i) {
+            // R-TURN-6: exactly 1 AP, no roll, no adjustments.
+            m.rules.limits.surprise_ap
+        } else {
+            roll_ap(m, i, dice, ev)
+        };
+        let able = m.can_act(i);
+        let f = &mut m.fighters[i];
+        f.ap.current = ap;
+        f.ap.start = ap;
+        f.turn = TurnRecord::default();
+        f.opp = OpportunityRecord::default();
+        ev.push(Event::ApSet { actor: f.id.clone(), ap, ap_start: ap, reason: if surprised { "surprised".into() } else { "reset step 5".into() } });
+        f.free_steps.available = able && f.posture == Posture::Standing;
+        f.free_steps.lost = match (able, f.posture == Posture::Standing) {
+            (true, true) => None,
+            (false, _) => Some(super::fighter::FreeStepsLoss::UnableToAct),
+            (true, false) => Some(super::fighter::FreeStepsLoss::NotStandingAtReset),
+        };
+        if f.free_steps.available {
+            ev.push(Event::FreeStepsGranted { actor: f.id.clone(), allowance: f.free_steps.allowance });
+        }
+        if kind == ResetKind::Opening {
+            f.surprised = false;
+        }
+    }
+    // Step 6: the turn ends; the next action phase begins.
+    ev.push(Event::ResetStep { step: 6, name: "turn ends".into() });
+    m.clock.turn += 1;
+}
+
+/// Starts an action phase at round 1 and opens the first opportunity.
+pub fn begin_action_phase(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    m.clock.phase = Phase::Action;
+    ev.push(Event::Phase { phase: "action".into(), turn: m.clock.turn });
+    start_round(m, 1, ev);
+    advance(m, dice, ev)
+}
+
+fn start_round(m: &mut Match, round: u32, ev: &mut Vec<Event>) {
+    m.clock.round = round;
+    m.clock.round_start_ap = (0..m.fighters.len()).map(|i| m.effective_ap(i)).collect();
+    for f in m.fighters.iter_mut() {
+        f.turn.round = RoundStatus::Waiting;
+    }
+    ev.push(Event::Round { round, turn: m.clock.turn });
+}
+
+/// R-TURN-11: has AP, can act, and has not had this round's opportunity.
+pub fn waiting(m: &Match, i: usize) -> bool {
+    m.fighters[i].turn.round == RoundStatus::Waiting && m.effective_ap(i) >= 1 && !m.is_dead(i)
+}
+
+/// R-TURN-9/10, G-06/G-07: the next opportunity this round, if anyone is waiting.
+pub fn next_in_order(m: &Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<usize> {
+    let ap_of = |i: usize| match m.rules.options.order_mode {
+        OrderMode::Dynamic => m.effective_ap(i),
+        OrderMode::Snapshot => m.clock.round_start_ap.get(i).copied().unwrap_or(0),
+    };
+    let cands: Vec<usize> = (0..m.fighters.len()).filter(|&i| waiting(m, i)).collect();
+    let top_ap = cands.iter().map(|&i| ap_of(i)).max()?;
+    let tied: Vec<usize> = cands.into_iter().filter(|&i| ap_of(i) == top_ap).collect();
+    if tied.len() == 1 {
+        return Some(tied[0]);
+    }
+    // R-TURN-10: higher current Finesse (G-39), then Finesse check roll-offs, re-rolling ties.
+    let fin = |i: usize| m.equipment.finesse_rank(&m.fighters[i]);
+    let best = tied.iter().map(|&i| fin(i)).max().unwrap_or(0);
+    let mut group: Vec<usize> = tied.iter().copied().filter(|&i| fin(i) == best).collect();
+    let names = |g: &[usize]| g.iter().map(|&i| m.fighters[i].id.clone()).collect::<Vec<_>>();
+    if group.len() == 1 {
+        ev.push(Event::TieBroken { between: names(&tied), winner: m.fighters[group[0]].id.clone(), by: "finesse".into() });
+        return Some(group[0]);
+    }
+    let all = names(&tied);
+    for _ in 0..64 {
+        let mut totals = Vec::new();
+        for &i in &group {
+            let roll = stat_check(m, dice, fin(i), 0);
+            totals.push((i, log_roll(ev, dice, &m.fighters[i].id, "order_roll_off", roll)));
+        }
+        let hi = totals.iter().map(|t| t.1).max().unwrap_or(0);
+        group = totals.into_iter().filter(|t| t.1 == hi).map(|t| t.0).collect();
+        if group.len() == 1 {
+            break;
+        }
+    }
+    ev.push(Event::TieBroken { between: all, winner: m.fighters[group[0]].id.clone(), by: "roll_off".into() });
+    Some(group[0])
+}
+
+/// R-TURN-15: every character has 0 AP (or cannot act) or passed in this round.
+pub fn phase_should_end(m: &Match) -> bool {
+    (0..m.fighters.len()).all(|i| m.effective_ap(i) == 0 || m.fighters[i].turn.round == RoundStatus::Passed)
+}
+
+/// Closes the open opportunity (R-TURN-12/13).
+pub fn close_opportunity(m: &mut Match, passed: bool, ev: &mut Vec<Event>) {
+    if let Some(i) = m.clock.current.take() {
+        let f = &mut m.fighters[i];
+        // G-08: free steps alone count as acting.
+        f.turn.round = if passed && !f.opp.anything() { RoundStatus::Passed } else { RoundStatus::Acted };
+        ev.push(Event::OpportunityEnded { actor: f.id.clone(), passed: f.turn.round == RoundStatus::Passed, ap: f.ap.current });
+        m.clock.last_closed = Some(i);
+    }
+}
+
+/// Moves the flow on until a command is needed: next opportunity, round end, phase end.
+pub fn advance(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    if m.clock.phase != Phase::Action {
+        return if m.clock.phase == Phase::Over { Flow::Over } else { Flow::AwaitCommand };
+    }
+    if m.pending.as_ref().is_some_and(|p| p.window.is_some()) || m.clock.current.is_some() {
+        return Flow::AwaitCommand;
+    }
+    for _ in 0..2 {
+        if let Some(i) = next_in_order(m, dice, ev) {
+            m.clock.current = Some(i);
+            let f = &mut m.fighters[i];
+            f.opp = OpportunityRecord::default();
+            ev.push(Event::Opportunity { actor: f.id.clone(), ap: f.ap.current });
+            return Flow::AwaitCommand;
+        }
+        // R-TURN-14: the round is over.
+        if phase_should_end(m) {
+            let lost = (0..m.fighters.len()).filter(|&i| m.fighters[i].ap.current > 0).map(|i| (m.fighters[i].id.clone(), m.fighters[i].ap.current)).collect();
+            ev.push(Event::PhaseEnded { turn: m.clock.turn, rounds: m.clock.round, lost_ap: lost });
+            m.clock.current = None;
+            m.clock.last_closed = None;
+            return Flow::PhaseEnded;
+        }
+        let r = m.clock.round + 1;
+        start_round(m, r, ev);
+    }
+    // A new round with nobody eligible means everybody is at 0 AP: phase_should_end held above.
+    Flow::PhaseEnded
+}
+
+/// G-15: the crisis is over when at most one side still has a character able to act (with two
+/// sides: when one side has none; with more, the others fight on). Returns the winner, if any.
+pub fn crisis_over(m: &Match) -> Option<Option<String>> {
+    let mut sides: Vec<&str> = m.fighters.iter().map(|f| f.side.as_str()).collect();
+    sides.sort();
+    sides.dedup();
+    let able: Vec<&str> = sides.iter().copied().filter(|s| (0..m.fighters.len()).any(|i| m.fighters[i].side == *s && m.can_act(i))).collect();
+    match able.len() {
+        0 => Some(None),
+        1 => Some(Some(able[0].to_string())),
+        _ => None,
+    }
+}

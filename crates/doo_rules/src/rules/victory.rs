@@ -1,0 +1,103 @@
+//! The end of a crisis: the level's goals (scenario triggers) and G-15. After every Apply the
+//! game hands the rules' `Flow` to `settle`, which ends the crisis when a goal is met (at once)
+//! or, when an action phase ends, when a side has nobody able to act (G-15). Either way one
+//! `Event::CrisisOver` names the winner and the goal, and the closing reset follows
+//! (R-TURN-17). The window, `doo simulate` and `doo run` all end a match here.
+
+use super::event::Event;
+use super::grid::Pos;
+use super::state::Match;
+use super::turn::{self, Flow};
+use serde::{Deserialize, Serialize};
+
+/// How a side wins.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Goal {
+    /// The named side has nobody able to act (G-15).
+    Rout(String),
+    /// A character of the side, able to act, stands on one of these spaces.
+    ReachExit(Vec<Pos>),
+    /// The side still has someone able to act when this turn ends.
+    SurviveTurns(u32),
+    /// The named character (of another side) is incapacitated or dead.
+    Defeat(String),
+    /// Every other side has nobody able to act while this one has someone. A level whose
+    /// goals are all `Rout` (or that names none) gets this for each side.
+    LastStanding,
+}
+
+impl Goal {
+    /// The goal in a few words, for briefings.
+    pub fn describe(&self) -> String {
+        match self {
+            Goal::Rout(s) => format!("rout {s}"),
+            Goal::ReachExit(e) => format!("reach an exit ({} space{})", e.len(), if e.len() == 1 { "" } else { "s" }),
+            Goal::SurviveTurns(n) => format!("survive {n} turns"),
+            Goal::Defeat(c) => format!("defeat {c}"),
+            Goal::LastStanding => "be the last side standing".into(),
+        }
+    }
+}
+
+/// One side's goal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Victory {
+    pub side: String,
+    pub goal: Goal,
+}
+
+/// Who won (`None`: nobody, a draw), by which goal (`None`: G-15), and why, in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub winner: Option<String>,
+    pub goal: Option<Goal>,
+    pub reason: String,
+}
+
+fn able(m: &Match, side: &str) -> bool {
+    (0..m.fighters.len()).any(|i| m.fighters[i].side == side && m.can_act(i))
+}
+
+/// The first of the match's goals that is met now. `turn_ended`: the action phase of the
+/// current turn has just ended (a SurviveTurns goal counts that turn as survived).
+pub fn goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
+    m.goals.iter().find_map(|v| {
+        let reason = match &v.goal {
+            Goal::Rout(s) if !able(m, s) => format!("side '{s}' has nobody able to act"),
+            Goal::ReachExit(exits) => {
+                let i = (0..m.fighters.len()).find(|&i| m.fighters[i].side == v.side && m.can_act(i) && exits.contains(&m.fighters[i].pos))?;
+                format!("{} reached an exit at {:?}", m.fighters[i].name, m.fighters[i].pos)
+            }
+            Goal::SurviveTurns(n) if able(m, &v.side) && (m.clock.turn > *n || turn_ended && m.clock.turn >= *n) => format!("side '{}' survived {n} turns", v.side),
+            Goal::LastStanding if able(m, &v.side) && m.fighters.iter().all(|f| f.side == v.side || !able(m, &f.side)) => {
+                format!("side '{}' is the last with anyone able to act", v.side)
+            }
+            Goal::Defeat(c) if m.index(c).is_none_or(|i| m.fighters[i].hp <= 0) => format!("'{c}' is defeated"),
+            _ => return None,
+        };
+        Some(Outcome { winner: Some(v.side.clone()), goal: Some(v.goal.clone()), reason })
+    })
+}
+
+/// G-15, tested when an action phase ends: one side (or none) still has someone able to act.
+pub fn rout(m: &Match) -> Option<Outcome> {
+    turn::crisis_over(m).map(|winner| Outcome { winner, goal: None, reason: "a side has no character able to act (G-15)".into() })
+}
+
+/// What the flow does next, goals considered: `CrisisEnded` (with `Event::CrisisOver` pushed)
+/// when a goal is met after this Apply, or G-15 holds as the action phase ends; else `flow`.
+pub fn settle(m: &Match, flow: Flow, ev: &mut Vec<Event>) -> Flow {
+    let outcome = match flow {
+        Flow::AwaitCommand => goal_met(m, false),
+        Flow::PhaseEnded => goal_met(m, true).or_else(|| rout(m)),
+        Flow::CrisisEnded | Flow::Over => None,
+    };
+    match outcome {
+        Some(o) => {
+            ev.push(Event::CrisisOver { winner: o.winner, goal: o.goal, reason: o.reason });
+            Flow::CrisisEnded
+        }
+        None => flow,
+    }
+}

@@ -1,0 +1,363 @@
+//! Match scripts (`doo run <script.ron>`): a level or inline map, profile and options, seed,
+//! forced dice, an optional mid-phase starting state, commands, and optional expectations.
+//! Format reference: docs/scripts.md. Fields may be added, never renamed.
+
+use crate::data::{LoadError, locate, parse_ron};
+use crate::level::CharacterDef;
+use crate::level_file::CheckedLevel;
+use crate::rules::command::Command;
+use crate::rules::fighter::{ConditionInstance, RoundStatus, TempAdjustment};
+use crate::rules::grid::Pos;
+use crate::rules::profile::{OptionOverrides, Posture};
+use crate::rules::state::{Match, Phase};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// A level file, relative to the script's folder (or the working directory).
+    #[serde(default)]
+    pub level: Option<String>,
+    /// An inline one-floor map (rows), instead of a level.
+    #[serde(default)]
+    pub map: Option<Vec<String>>,
+    /// An inline map of several floors.
+    #[serde(default)]
+    pub floors: Option<Vec<Vec<String>>>,
+    /// Characters; when given they replace the level's.
+    #[serde(default)]
+    pub characters: Vec<CharacterDef>,
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// Applied on top of the level's options.
+    #[serde(default)]
+    pub options: OptionOverrides,
+    #[serde(default)]
+    pub seed: u64,
+    /// Die faces consumed first, in throw order.
+    #[serde(default)]
+    pub dice: Vec<u32>,
+    /// Begin mid-phase instead of with the opening reset.
+    #[serde(default)]
+    pub start: Option<StartState>,
+    /// How sides win (as in levels); when empty, the level's goals; with neither, G-15 alone.
+    #[serde(default)]
+    pub victory: Vec<crate::rules::victory::Victory>,
+    pub commands: Vec<Command>,
+    /// Checked by `doo run --check` and by the scenario tests; ignored otherwise.
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+/// A mid-phase starting point: the action phase of `turn`, at `round`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartState {
+    #[serde(default = "one")]
+    pub turn: u32,
+    #[serde(default = "one")]
+    pub round: u32,
+    /// Per character id; characters not listed start with 0 AP.
+    #[serde(default)]
+    pub characters: BTreeMap<String, CharStart>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct CharStart {
+    #[serde(default)]
+    pub ap: Option<u32>,
+    /// Defaults to `ap`.
+    #[serde(default)]
+    pub ap_start: Option<u32>,
+    /// Free steps still available (default: standing and able).
+    #[serde(default)]
+    pub free_steps: Option<bool>,
+    #[serde(default)]
+    pub free_steps_allowance: Option<u32>,
+    #[serde(default)]
+    pub pos: Option<Pos>,
+    #[serde(default)]
+    pub posture: Option<Posture>,
+    #[serde(default)]
+    pub hp: Option<i32>,
+    #[serde(default)]
+    pub mp: Option<i32>,
+    #[serde(default)]
+    pub fp: Option<i32>,
+    #[serde(default)]
+    pub conditions: Option<Vec<ConditionInstance>>,
+    #[serde(default)]
+    pub adjustments: Option<Vec<TempAdjustment>>,
+    /// Did any movement, action, reflex or response this turn (R-ONLY-6).
+    #[serde(default)]
+    pub acted_this_turn: Option<bool>,
+    #[serde(default)]
+    pub took_only: Option<bool>,
+    /// This round: `waiting`, `acted` or `passed`.
+    #[serde(default)]
+    pub round_status: Option<RoundStatus>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// Verdicts by command index: `rule: None` expects "ok".
+    #[serde(default)]
+    pub verdicts: Vec<Verdict>,
+    /// Events that must appear, in this order, each matching the listed fields.
+    #[serde(default)]
+    pub events: Vec<BTreeMap<String, Value>>,
+    #[serde(default, rename = "final")]
+    pub final_state: Option<ExpectFinal>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Verdict {
+    pub command: usize,
+    #[serde(default)]
+    pub rule: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectFinal {
+    #[serde(default)]
+    pub turn: Option<u32>,
+    #[serde(default)]
+    pub phase: Option<Phase>,
+    #[serde(default)]
+    pub round: Option<u32>,
+    #[serde(default)]
+    pub opportunity: Option<String>,
+    #[serde(default)]
+    pub characters: BTreeMap<String, BTreeMap<String, Value>>,
+    /// The side that won (`""`: the crisis ended with no winner). Absent: not checked.
+    #[serde(default)]
+    pub winner: Option<String>,
+    /// The goal that decided it, as in levels (`LastStanding`, `ReachExit([(3, 0)])` …).
+    #[serde(default)]
+    pub goal: Option<crate::rules::victory::Goal>,
+}
+
+/// Reads a script and the level it names.
+pub fn load(path: &Path) -> Result<(Script, Option<CheckedLevel>), LoadError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| LoadError { file: file.clone(), line: 1, col: 1, message: format!("cannot read: {e}") })?;
+    let script: Script = parse_ron(&file, &text)?;
+    let level = match &script.level {
+        Some(l) => {
+            let candidates = [path.parent().unwrap_or(Path::new(".")).join(l), PathBuf::from(l)];
+            let lp = candidates.iter().find(|p| p.exists()).cloned().unwrap_or_else(|| PathBuf::from(l));
+            let ltext = std::fs::read_to_string(&lp).map_err(|e| {
+                let (line, col) = locate(&text, "level");
+                LoadError { file: file.clone(), line, col, message: format!("cannot read level '{l}': {e}") }
+            })?;
+            let lfile = lp.display().to_string();
+            let data = crate::data::RuleData::builtin();
+            let root = crate::level_file::project_root(&lp);
+            let checked = crate::level_file::check(&lfile, &ltext, &data, &root).map_err(|errs| {
+                let e = &errs[0];
+                LoadError { file: lfile.clone(), line: e.line, col: e.col, message: e.message.clone() }
+            })?;
+            Some(checked)
+        }
+        None => None,
+    };
+    if level.is_none() && script.map.is_none() && script.floors.is_none() {
+        return Err(LoadError { file, line: 1, col: 1, message: "the script names no level and has no map".into() });
+    }
+    Ok((script, level))
+}
+
+/// Applies a mid-phase start to a freshly built match (no opening reset will run).
+pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
+    for id in start.characters.keys() {
+        if m.index(id).is_none() {
+            return Err(format!("start: there is no character '{id}'"));
+        }
+    }
+    m.clock.turn = start.turn;
+    m.clock.round = start.round;
+    m.clock.phase = Phase::Action;
+    for i in 0..m.fighters.len() {
+        let s = start.characters.get(&m.fighters[i].id).cloned().unwrap_or_default();
+        let f = &mut m.fighters[i];
+        if let Some(p) = s.pos {
+            f.pos = p;
+        }
+        if let Some(p) = s.posture {
+            f.posture = p;
+        }
+        if let Some(h) = s.hp {
+            f.hp = h;
+        }
+        if let Some(v) = s.mp {
+            f.mp = v;
+        }
+        if let Some(v) = s.fp {
+            f.fp = v;
+        }
+        if let Some(c) = s.conditions {
+            f.conditions = c;
+        }
+        if let Some(a) = s.adjustments {
+            f.adjustments = a;
+        }
+        if let Some(a) = s.free_steps_allowance {
+            f.free_steps.allowance = a;
+        }
+        f.ap.current = s.ap.unwrap_or(0);
+        f.ap.start = s.ap_start.unwrap_or(f.ap.current);
+        f.turn.did_anything = s.acted_this_turn.unwrap_or(false);
+        f.turn.took_only = s.took_only.unwrap_or(false);
+        f.turn.round = s.round_status.unwrap_or_default();
+        f.surprised = false;
+        let able = m.conditions.can_act(f, m.rules.options.conditions_adv);
+        let f = &mut m.fighters[i];
+        f.free_steps.available = s.free_steps.unwrap_or(able && f.posture == Posture::Standing && f.ap.current > 0);
+    }
+    // G-07 snapshot order needs the AP the round started with.
+    m.clock.round_start_ap = (0..m.fighters.len()).map(|i| m.effective_ap(i)).collect();
+    Ok(())
+}
+
+/// The documented final-state object.
+pub fn final_state(m: &Match) -> Value {
+    let mut chars = serde_json::Map::new();
+    for f in &m.fighters {
+        chars.insert(
+            f.id.clone(),
+            json!({
+                "name": f.name,
+                "side": f.side,
+                "pos": f.pos,
+                "ap": f.ap.current,
+                "ap_start": f.ap.start,
+                "free_steps": { "allowance": f.free_steps.allowance, "available": f.free_steps.available },
+                "free_steps_available": f.free_steps.available,
+                "posture": f.posture,
+                "defense_adj": f.temp_adjustment(crate::rules::fighter::AdjTarget::Defense, true),
+                "defense_adj_ranged": f.temp_adjustment(crate::rules::fighter::AdjTarget::Defense, false),
+                "attack_adj": f.temp_adjustment(crate::rules::fighter::AdjTarget::Attack, true),
+                "adjustments": f.adjustments,
+                "hp": f.hp,
+                "max_hp": f.max_hp,
+                "mp": f.mp,
+                "fp": f.fp,
+                "conditions": f.conditions,
+                "injury": crate::rules::attack::injury(f),
+                "loadout": f.loadout,
+                "acted_this_turn": f.turn.did_anything,
+                "took_only": f.turn.took_only,
+                "round_status": f.turn.round,
+            }),
+        );
+    }
+    json!({
+        "type": "final",
+        "turn": m.clock.turn,
+        "phase": m.clock.phase,
+        "round": m.clock.round,
+        "opportunity": m.clock.current.map(|i| m.fighters[i].id.clone()),
+        "characters": chars,
+    })
+}
+
+/// Does `actual` contain every field of `expected` with equal values (numbers compared as numbers)?
+pub fn matches_fields(actual: &Value, expected: &BTreeMap<String, Value>) -> bool {
+    expected.iter().all(|(k, v)| actual.get(k).is_some_and(|a| value_eq(a, v)))
+}
+
+fn value_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| value_eq(p, q)),
+        (Value::Object(x), Value::Object(y)) => y.iter().all(|(k, v)| x.get(k).is_some_and(|w| value_eq(w, v))),
+        _ => a == b,
+    }
+}
+
+/// Checks a run's output lines against the script's expectations; returns the mismatches.
+pub fn check(expect: &Expect, lines: &[Value]) -> Vec<String> {
+    let mut bad = Vec::new();
+    for v in &expect.verdicts {
+        let line = lines.iter().find(|l| l["type"] == "command" && l["index"] == v.command);
+        match (line, &v.rule) {
+            (None, _) => bad.push(format!("command {}: not run", v.command)),
+            (Some(l), None) if l["result"] != "ok" => {
+                bad.push(format!("command {}: expected ok, got {} {} ({})", v.command, l["result"], l["rule"], l["reason"]))
+            }
+            (Some(l), Some(r)) if l["result"] != "rejected" || (l["rule"] != *r && !l["also"].as_array().is_some_and(|a| a.iter().any(|x| x == r))) => {
+                bad.push(format!("command {}: expected rejection by {r}, got {} {}", v.command, l["result"], l["rule"]))
+            }
+            _ => {}
+        }
+    }
+    let events: Vec<&Value> = lines.iter().filter(|l| l["type"] == "event").collect();
+    let mut from = 0;
+    for e in &expect.events {
+        match events[from..].iter().position(|a| matches_fields(a, e)) {
+            Some(k) => from += k + 1,
+            None => bad.push(format!("event not found (in order): {}", serde_json::to_string(e).unwrap_or_default())),
+        }
+    }
+    if let Some(f) = &expect.final_state {
+        let Some(fin) = lines.iter().find(|l| l["type"] == "final") else {
+            bad.push("no final line".into());
+            return bad;
+        };
+        let top = [
+            ("turn", f.turn.map(|x| json!(x))),
+            ("phase", f.phase.map(|x| json!(x))),
+            ("round", f.round.map(|x| json!(x))),
+            ("opportunity", f.opportunity.as_ref().map(|x| if x.is_empty() { Value::Null } else { json!(x) })),
+        ];
+        for (k, want) in top {
+            if let Some(w) = want {
+                if fin[k] != w {
+                    bad.push(format!("final {k}: expected {w}, got {}", fin[k]));
+                }
+            }
+        }
+        let outcome = &fin["outcome"];
+        if let Some(w) = &f.winner {
+            let want = if w.is_empty() { Value::Null } else { json!(w) };
+            if outcome.is_null() {
+                bad.push(format!("final winner: expected {want}, but the crisis is not over"));
+            } else if outcome["winner"] != want {
+                bad.push(format!("final winner: expected {want}, got {}", outcome["winner"]));
+            }
+        }
+        if let Some(g) = &f.goal {
+            let want = json!(g);
+            if outcome["goal"] != want {
+                bad.push(format!("final goal: expected {want}, got {}", outcome["goal"]));
+            }
+        }
+        for (id, fields) in &f.characters {
+            let Some(c) = fin["characters"].get(id) else {
+                bad.push(format!("final: no character '{id}'"));
+                continue;
+            };
+            for (k, w) in fields {
+                if !c.get(k).is_some_and(|a| value_eq(a, w)) {
+                    bad.push(format!("final {id}.{k}: expected {w}, got {}", c.get(k).unwrap_or(&Value::Null)));
+                }
+            }
+        }
+    }
+    bad
+}

@@ -1,0 +1,104 @@
+//! Shared helpers: build small headless matches from RON snippets and drive them with commands.
+
+
+use doo::headless::HeadlessMatch;
+use doo::data::RuleData;
+use doo::level::{CharacterDef, build_match};
+use doo::rules::Dice;
+use doo::rules::command::Command;
+use doo::rules::profile::OptionOverrides;
+use doo::rules::state::Match;
+use doo::script::{StartState, apply_start};
+use serde_json::Value;
+
+pub fn ch(ron_text: &str) -> CharacterDef {
+    doo::data::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad character: {e}"))
+}
+
+pub fn lunk(x: i32, y: i32) -> CharacterDef {
+    ch(&format!(
+        r#"(id: "lunk", name: Some("Lunk"), side: "heroes", pos: ({x}, {y}), stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6), skills: {{"axes": journeyman}}, weapon: Some("broad_axe"))"#
+    ))
+}
+
+pub fn orc(x: i32, y: i32) -> CharacterDef {
+    ch(&format!(
+        r#"(id: "orc", name: Some("Orc"), side: "monsters", pos: ({x}, {y}), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {{"maces": apprentice}}, weapon: Some("mace"))"#
+    ))
+}
+
+pub fn goblin(x: i32, y: i32) -> CharacterDef {
+    ch(&format!(
+        r#"(id: "goblin", name: Some("Goblin"), side: "monsters", pos: ({x}, {y}), size: small, stats: (brawn: 5, finesse: 7, savvy: 5, nerve: 4), skills: {{"knives": apprentice}}, weapon: Some("dagger"))"#
+    ))
+}
+
+pub fn dara(x: i32, y: i32) -> CharacterDef {
+    ch(&format!(
+        r#"(id: "dara", name: Some("Dara"), side: "heroes", pos: ({x}, {y}), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 7), skills: {{"swords": master}}, weapon: Some("broadsword"))"#
+    ))
+}
+
+pub fn room(w: usize, h: usize) -> Vec<Vec<String>> {
+    vec![vec![".".repeat(w); h]]
+}
+
+/// A match of `chars` on `floors` under `profile`, started mid-phase with `start` (RON).
+pub fn mid(profile: Option<&str>, options: &str, floors: Vec<Vec<String>>, chars: Vec<CharacterDef>, start: &str, dice: &[u32]) -> HeadlessMatch {
+    let data = RuleData::builtin();
+    let o: OptionOverrides = doo::data::ron_options().from_str(options).expect("options");
+    let mut m = build_match(&data, &floors, &chars, profile, &o).expect("match");
+    let s: StartState = doo::data::ron_options().from_str(start).expect("start");
+    apply_start(&mut m, &s).expect("start applies");
+    let mut d = Dice::seeded(7);
+    d.force(dice.iter().copied());
+    HeadlessMatch::new(m, d, true)
+}
+
+/// A match that begins with the opening reset.
+pub fn opening(profile: Option<&str>, floors: Vec<Vec<String>>, chars: Vec<CharacterDef>, dice: &[u32]) -> HeadlessMatch {
+    let data = RuleData::builtin();
+    let m = build_match(&data, &floors, &chars, profile, &OptionOverrides::default()).expect("match");
+    let mut d = Dice::seeded(7);
+    d.force(dice.iter().copied());
+    HeadlessMatch::new(m, d, false)
+}
+
+pub fn cmd(ron_text: &str) -> Command {
+    doo::data::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad command {ron_text}: {e}"))
+}
+
+/// Submits a command and returns its verdict line.
+pub fn go(hm: &mut HeadlessMatch, ron_text: &str) -> Value {
+    let before = hm.lines().len();
+    assert!(hm.submit(cmd(ron_text)), "match did not settle");
+    hm.lines()[before..].iter().find(|l| l["type"] == "command").cloned().expect("a verdict line")
+}
+
+pub fn ok(hm: &mut HeadlessMatch, ron_text: &str) {
+    let v = go(hm, ron_text);
+    assert_eq!(v["result"], "ok", "{ron_text} was refused: {} {}", v["rule"], v["reason"]);
+}
+
+/// Asserts a refusal naming `rule` (as the headline or among `also`) and that nothing changed (R-AP-1).
+pub fn refused(hm: &mut HeadlessMatch, ron_text: &str, rule: &str) {
+    let before = state_key(&mut hm.snapshot());
+    let v = go(hm, ron_text);
+    assert_eq!(v["result"], "rejected", "{ron_text} was accepted, expected {rule}");
+    let also = v["also"].as_array().cloned().unwrap_or_default();
+    assert!(v["rule"] == rule || also.iter().any(|a| a == rule), "{ron_text}: expected {rule}, got {} (also {:?}): {}", v["rule"], also, v["reason"]);
+    assert!(!v["reason"].as_str().unwrap_or("").is_empty(), "a refusal explains itself");
+    assert_eq!(before, state_key(&mut hm.snapshot()), "a refused command changed the match (R-AP-1)");
+}
+
+pub fn state_key(m: &mut Match) -> String {
+    format!("{:?}{:?}{:?}", m.fighters, m.clock, m.pending)
+}
+
+pub fn f<'a>(m: &'a Match, id: &str) -> &'a doo::rules::Fighter {
+    &m.fighters[m.index(id).expect("id")]
+}
+
+pub fn events<'a>(hm: &'a HeadlessMatch, kind: &str) -> Vec<&'a Value> {
+    hm.lines().iter().filter(|l| l["event"] == kind).collect()
+}

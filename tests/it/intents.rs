@@ -1,0 +1,150 @@
+//! Input intents (clicks as space/figure intents, action-bar entries, pass) through the headless
+//! app: the commands they produce and the state that results. The previews the UI shows are the
+//! rules' own, so what a click costs is what the preview said.
+
+
+
+use crate::common::*;
+use doo::game::intent::{Intent, Mode, PlayerView};
+use doo::headless::HeadlessMatch;
+use doo::rules::Pos;
+use doo::rules::preview::{Aim, MoveKind};
+
+fn view(hm: &HeadlessMatch) -> PlayerView {
+    hm.app.world().resource::<PlayerView>().clone()
+}
+
+fn send(hm: &mut HeadlessMatch, i: Intent) {
+    hm.app.world_mut().write_message(i);
+    assert!(hm.settle(), "match did not settle");
+}
+
+fn commands(hm: &HeadlessMatch) -> Vec<serde_json::Value> {
+    hm.lines().iter().filter(|l| l["type"] == "command").cloned().collect()
+}
+
+// R-MOVE-1, R-MOVE-3, R-AP-1: click the figure, click a space 3 away: AP drop by the previewed cost.
+#[test]
+fn click_figure_then_space_moves_for_the_previewed_cost() {
+    let mut hm = mid(None, "()", room(10, 5), vec![lunk(1, 2), orc(9, 2)], "(characters: {\"lunk\": (ap: 3, free_steps: false), \"orc\": (ap: 1)})", &[]);
+    let v = view(&hm);
+    assert_eq!(v.decider.as_deref(), Some("lunk"));
+    send(&mut hm, Intent::ClickFigure("lunk".into()));
+    let target = Pos::new(4, 2);
+    let d = view(&hm).destinations.get(&target).cloned().expect("(4,2) is reachable");
+    assert_eq!(d.kind, MoveKind::Step);
+    assert_eq!(d.ap, 3);
+    send(&mut hm, Intent::ClickSpace(target));
+    let m = hm.snapshot();
+    let lunk = &m.fighters[m.index("lunk").unwrap()];
+    assert_eq!(lunk.pos, target);
+    assert_eq!(lunk.ap.current, 3 - d.ap);
+    let c = commands(&hm);
+    assert_eq!(c.last().unwrap()["result"], "ok");
+    assert_eq!(c.last().unwrap()["command"]["move"]["movement"], "step");
+}
+
+// R-FS-1, R-FS-5: a free-step space is offered at 0 AP and clicking it spends the free steps only.
+#[test]
+fn free_step_spaces_cost_nothing() {
+    let mut hm = mid(None, "()", room(10, 5), vec![lunk(1, 2), orc(9, 2)], "(characters: {\"lunk\": (ap: 2), \"orc\": (ap: 1)})", &[]);
+    let v = view(&hm);
+    let d = v.destinations.get(&Pos::new(2, 2)).cloned().expect("adjacent space offered");
+    assert_eq!((d.kind, d.ap), (MoveKind::FreeStep, 0));
+    send(&mut hm, Intent::ClickSpace(Pos::new(2, 2)));
+    let m = hm.snapshot();
+    let lunk = &m.fighters[m.index("lunk").unwrap()];
+    assert_eq!((lunk.pos, lunk.ap.current), (Pos::new(2, 2), 2));
+    assert!(lunk.opp.free_steps);
+    // R-FS-6: the free steps are spent, so no free-step space is offered any more.
+    assert!(view(&hm).destinations.values().all(|d| d.kind != MoveKind::FreeStep));
+}
+
+// R-MOVE-3: Run spaces carry their Defense penalty and cost 1 AP per 2 spaces.
+#[test]
+fn run_spaces_show_the_defense_they_cost() {
+    let hm = mid(None, "()", room(12, 3), vec![lunk(0, 1), orc(11, 1)], "(characters: {\"lunk\": (ap: 3, free_steps: false), \"orc\": (ap: 1)})", &[]);
+    let v = view(&hm);
+    let far = v.destinations.get(&Pos::new(6, 1)).cloned().expect("six spaces by running");
+    assert_eq!(far.kind, MoveKind::Run);
+    assert_eq!(far.ap, 3);
+    assert!(far.defense < 0, "a run costs Defense: {far:?}");
+    assert!(!v.destinations.contains_key(&Pos::new(7, 1)), "seven spaces are beyond 3 AP of running");
+}
+
+// R-AP-1: a space out of reach is refused with the rule and a sentence; nothing is issued.
+#[test]
+fn unreachable_click_explains_and_changes_nothing() {
+    let mut hm = mid(None, "()", room(12, 3), vec![lunk(0, 1), orc(11, 1)], "(characters: {\"lunk\": (ap: 1, free_steps: false), \"orc\": (ap: 1)})", &[]);
+    let before = commands(&hm).len();
+    send(&mut hm, Intent::ClickSpace(Pos::new(5, 1)));
+    let v = view(&hm);
+    let why = v.feedback.expect("a refusal is shown");
+    assert!(why.rule.starts_with("R-"), "{why:?}");
+    assert!(!why.reason.is_empty());
+    assert_eq!(commands(&hm).len(), before, "no command was issued");
+    let m = hm.snapshot();
+    assert_eq!(m.fighters[m.index("lunk").unwrap()].pos, Pos::new(0, 1));
+}
+
+// R-ATK-2, R-AP-1: clicking an adjacent enemy attacks it; the action bar then greys attacks (R-COMBO-9).
+#[test]
+fn clicking_an_enemy_attacks_it() {
+    let mut hm = mid(None, "()", room(6, 3), vec![lunk(1, 1), orc(2, 1)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[5, 5, 1, 1, 3]);
+    let bar = view(&hm).choices;
+    let attack = bar.iter().find(|c| c.row == "attack").expect("attack in the bar");
+    assert!(attack.available());
+    assert_eq!(attack.aim, Aim::Figure(vec!["orc".into()]));
+    send(&mut hm, Intent::ClickFigure("orc".into()));
+    let c = commands(&hm);
+    let last = c.last().unwrap();
+    assert_eq!(last["result"], "ok");
+    assert_eq!(last["command"]["action"]["action"], "attack");
+    assert_eq!(last["command"]["action"]["target"], "orc");
+}
+
+// R-ONLY-3, R-ONLY-6: an X/Only row is priced by AP_start; the bar says Only.
+#[test]
+fn x_only_rows_show_only_mode_by_ap_start() {
+    let hm = mid(None, "()", room(6, 3), vec![lunk(1, 1), orc(4, 1)], "(characters: {\"lunk\": (ap: 1, ap_start: 1), \"orc\": (ap: 1)})", &[]);
+    let bar = view(&hm).choices;
+    let xonly: Vec<_> = bar.iter().filter(|c| c.cost.contains("Only")).collect();
+    assert!(!xonly.is_empty(), "with AP_start 1 some rows are Only: {bar:#?}");
+    assert!(xonly.iter().all(|c| c.only));
+}
+
+// R-ATK-2: choosing Attack with nobody in reach is refused with the reason; Esc leaves aiming.
+#[test]
+fn greyed_attack_explains_why() {
+    let mut hm = mid(None, "()", room(8, 3), vec![lunk(0, 1), orc(7, 1)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[]);
+    let v = view(&hm);
+    let i = v.choices.iter().position(|c| c.row == "attack").unwrap();
+    let why = v.choices[i].refusal.clone().expect("no enemy in reach");
+    assert!(why.rule.starts_with("R-") || why.rule.starts_with("G-"), "{why:?}");
+    send(&mut hm, Intent::Choose(i));
+    assert_eq!(view(&hm).feedback, Some(why));
+    assert_eq!(view(&hm).mode, Mode::Idle);
+}
+
+// R-TURN-13: Pass keeps AP; the next character gets the opportunity.
+#[test]
+fn pass_hands_the_opportunity_on() {
+    let mut hm = mid(None, "()", room(8, 3), vec![lunk(0, 1), orc(7, 1)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 2)})", &[]);
+    send(&mut hm, Intent::Pass);
+    assert_eq!(view(&hm).decider.as_deref(), Some("orc"));
+    let m = hm.snapshot();
+    assert_eq!(m.fighters[m.index("lunk").unwrap()].ap.current, 3);
+}
+
+// G-01, G-02: why a space cannot be reached, in the rules' words (walls; one figure per space).
+#[test]
+fn why_not_move_names_the_map_rules() {
+    let floors = vec![vec!["..#.".to_string(), "..#.".to_string(), "..#.".to_string()]];
+    let hm = mid(None, "()", floors, vec![lunk(0, 1), orc(1, 1)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[]);
+    let mut hm = hm;
+    let m = hm.snapshot();
+    let a = m.index("lunk").unwrap();
+    assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(2, 1)).rule, "G-01", "a wall");
+    assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(3, 1)).rule, "G-01", "walled off");
+    assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(1, 1)).rule, "G-02", "taken by the orc");
+}

@@ -1,0 +1,20 @@
+//! Every integration test in one binary (one link of the render stack instead of fourteen).
+//! Tests that need a display are `#[ignore]`d with a reason; `.ci/run` runs them under Xvfb.
+
+#![allow(dead_code)]
+
+mod action_economy;
+mod ai;
+mod cli;
+mod combat;
+mod combat_properties;
+mod common;
+mod conditions_healing;
+mod intents;
+mod levels;
+mod posture_defense;
+mod properties;
+mod rule_coverage;
+mod scenarios;
+mod turn_structure;
+mod window;
