@@ -5,7 +5,8 @@
 use doo::ai::{AiConfig, Difficulty};
 use doo::game::ai::{AiControl, AiStats};
 use doo::headless::HeadlessMatch;
-use doo::level::{CharacterDef, RuleData, build_match};
+use doo::data::RuleData;
+use doo::level::{CharacterDef, build_match};
 use std::collections::BTreeMap;
 
 const MONSTERS: usize = 30;

@@ -29,7 +29,7 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
         Err(errs) => {
             let text = std::fs::read_to_string(path).unwrap_or_default();
             for e in errs {
-                let (line, col) = data::locate_message(&text, &e);
+                let (line, col) = crate::data::locate_message(&text, &e);
                 eprintln!("{}:{line}:{col}: {e}", path.display());
             }
             return ExitCode::from(2);

@@ -61,7 +61,7 @@ impl HeadlessMatch {
     }
 
     pub fn lines(&self) -> &[Value] {
-        &self.app.world().resource::<MatchLog>().lines
+        self.app.world().resource::<MatchLog>().lines()
     }
 
     /// The match as the rules see it now (a copy).

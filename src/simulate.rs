@@ -5,10 +5,9 @@ use crate::ai::AiConfig;
 use crate::game::ai::{AiControl, AiStats};
 use crate::headless::HeadlessMatch;
 use crate::data::RuleData;
-use crate::level_file::{CheckedLevel, winner};
+use crate::level_file::CheckedLevel;
 use crate::rules::Dice;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Games stop here if nobody has won (a draw).

@@ -67,7 +67,7 @@ fn drive_ai(
     let start = Instant::now();
     let in_window = m.pending.as_ref().is_some_and(|p| p.window.is_some());
     let key = (a, m.clock.turn, m.clock.round);
-    // Replay the opportunity's plan while its next step is still legal; otherwise plan again.
+    // Follow the opportunity's plan while its next step is still legal; otherwise plan again.
     let cached = match ai.plan.as_mut() {
         Some((pa, pt, pr, rest)) if !in_window && (*pa, *pt, *pr) == key => rest.pop_front().filter(|c| crate::rules::engine::validate(m, c).is_ok()),
         _ => None,

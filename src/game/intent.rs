@@ -25,7 +25,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, (note_verdicts, refresh_player_view).chain().in_set(MatchSystems::Present).after(super::log::publish_events));
 }
 
-/// What a player asks for. Serializable, so input can be recorded and replayed.
+/// What a player asks for. Serializable, like `Command`, so tests can feed it as data.
 #[derive(Message, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Intent {

@@ -1,7 +1,8 @@
-//! What happened in the match, as JSON lines (the runner's output, the game's combat log):
-//! command verdicts, rules events, each tagged with the command that caused it.
+//! What happened in the match: command verdicts and rules events, each tagged with the command
+//! that caused it. Kept typed (`entries`, what the HUD describes) and as JSON lines (`lines`,
+//! the runner's output and the window's `--log`); both are appended together, only here.
 
-use crate::rules::Event;
+use crate::rules::{Command, Event, Violation};
 use crate::rules::victory::Outcome;
 use bevy::prelude::*;
 use serde_json::{Value, json};
@@ -18,12 +19,22 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Resource, Debug, Default)]
 pub struct EventBuffer(pub Vec<Event>);
 
-/// Every line so far, in order.
+/// Every entry so far, in order, typed and as JSON lines (same length, same order).
 #[derive(Resource, Debug, Default)]
 pub struct MatchLog {
-    pub lines: Vec<Value>,
+    entries: Vec<LogEntry>,
+    lines: Vec<Value>,
     /// Index of the command being processed (events are tagged with it).
     pub index: Option<usize>,
+}
+
+/// One entry of the match log.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogEntry {
+    /// The rules' verdict on command `index`.
+    Verdict { index: usize, command: Command, result: Result<(), Violation> },
+    /// Something the rules did, caused by command `index` (`None`: the flow itself).
+    Event { index: Option<usize>, event: Event },
 }
 
 /// How the match ended, once the rules said so (`Event::CrisisOver`): the window's result
@@ -36,6 +47,42 @@ pub struct MatchOutcome(pub Option<Outcome>);
 pub struct RulesEvent(pub Event);
 
 impl MatchLog {
+    /// The typed entries, for the UI.
+    pub fn entries(&self) -> &[LogEntry] {
+        &self.entries
+    }
+
+    /// The same entries as JSON lines (docs/scripts.md documents them).
+    pub fn lines(&self) -> &[Value] {
+        &self.lines
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The verdict line comes before the events the command caused.
+    pub fn push_verdict(&mut self, index: usize, command: Command, result: Result<(), Violation>) {
+        let mut line = json!({ "type": "command", "index": index, "command": command });
+        match &result {
+            Ok(()) => line["result"] = json!("ok"),
+            Err(v) => {
+                line["result"] = json!("rejected");
+                line["rule"] = json!(v.rule);
+                line["reason"] = json!(v.reason);
+                if !v.also.is_empty() {
+                    line["also"] = json!(v.also);
+                }
+            }
+        }
+        self.lines.push(line);
+        self.entries.push(LogEntry::Verdict { index, command, result });
+    }
+
     pub fn push_event(&mut self, e: &Event) {
         let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
         if let Value::Object(o) = &mut v {
@@ -46,6 +93,7 @@ impl MatchLog {
             v = Value::Object(line);
         }
         self.lines.push(v);
+        self.entries.push(LogEntry::Event { index: self.index, event: e.clone() });
     }
 }
 

@@ -17,7 +17,7 @@ pub mod setup;
 pub enum MatchSystems {
     /// Read devices and turn them into intents (window only).
     Input,
-    /// Queue `Command`s from every source (UI, AI, scripts, replays).
+    /// Queue `Command`s from every source (UI, AI, scripts).
     Command,
     /// Ask the rules whether the next command is legal.
     Validate,

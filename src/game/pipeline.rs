@@ -9,7 +9,6 @@ use super::log::MatchLog;
 use crate::rules::engine::{self, Plan};
 use crate::rules::{Command, Violation};
 use bevy::prelude::*;
-use serde_json::json;
 use std::collections::VecDeque;
 
 pub(super) fn plugin(app: &mut App) {
@@ -112,18 +111,6 @@ pub(super) fn apply_checked_command(
 /// Writes the verdict line before the events it caused.
 fn publish_verdict(mut checked: ResMut<CheckedCommand>, mut log: ResMut<MatchLog>, mut out: MessageWriter<CommandResolved>) {
     let Some((index, command, result)) = checked.verdict.take() else { return };
-    let mut line = json!({ "type": "command", "index": index, "command": command });
-    match &result {
-        Ok(()) => line["result"] = json!("ok"),
-        Err(v) => {
-            line["result"] = json!("rejected");
-            line["rule"] = json!(v.rule);
-            line["reason"] = json!(v.reason);
-            if !v.also.is_empty() {
-                line["also"] = json!(v.also);
-            }
-        }
-    }
-    log.lines.push(line);
+    log.push_verdict(index, command.clone(), result.clone());
     out.write(CommandResolved { index, command, result });
 }

@@ -65,7 +65,7 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(in_state(super::screens::Screen::Match))
                 .run_if(no_overlay),
         )
-        .add_systems(Update, spawn_board.run_if(resource_exists::<MatchState>.and(resource_changed::<MatchGeneration>)).in_set(MatchSystems::Present))
+        .add_systems(Update, spawn_board.run_if(resource_exists::<MatchState>.and_then(resource_changed::<MatchGeneration>)).in_set(MatchSystems::Present))
         .add_systems(
             Update,
             (show_floor, spawn_tokens, animate_events, move_tokens, show_token_state, show_highlights).chain().in_set(MatchSystems::Present).after(spawn_board),

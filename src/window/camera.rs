@@ -22,7 +22,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             fit_camera.run_if(
                 resource_exists::<MatchState>
-                    .and(resource_changed::<MatchGeneration>.or(resource_changed::<FitRequest>).or(resource_changed::<UiScale>)),
+                    .and_then(resource_changed::<MatchGeneration>.or_else(resource_changed::<FitRequest>).or_else(resource_changed::<UiScale>)),
             ),
         )
         .add_systems(

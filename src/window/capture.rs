@@ -48,13 +48,13 @@ fn write_log(
     let Some(path) = &opts.log else { return };
     let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
     if let Some(log) = &log {
-        if log.lines.len() < *written {
+        if log.len() < *written {
             *written = 0;
         }
-        for l in &log.lines[*written..] {
+        for l in &log.lines()[*written..] {
             let _ = writeln!(f, "{l}");
         }
-        *written = log.lines.len();
+        *written = log.len();
     }
     if let (Some(state), Ok((cam, gt, _))) = (state, cams.single()) {
         let board = &state.board;

@@ -313,7 +313,7 @@ fn refresh_top(
     mut order: Query<&mut Text, (With<OrderText>, Without<TopText>)>,
     mut last: Local<(usize, bool)>,
 ) {
-    let stamp = (log.lines.len(), view.is_changed());
+    let stamp = (log.len(), view.is_changed());
     if stamp.0 == last.0 && !stamp.1 {
         return;
     }
@@ -425,7 +425,7 @@ fn refresh_card(
     mut text: Query<&mut Text, With<CardText>>,
     mut last: Local<(usize, Option<crate::rules::Pos>, Option<String>)>,
 ) {
-    let stamp = (log.lines.len(), hovered.0, view.decider.clone());
+    let stamp = (log.len(), hovered.0, view.decider.clone());
     if *last == stamp && !view.is_changed() {
         return;
     }
@@ -519,13 +519,13 @@ fn refresh_log(
     if over && scroll.delta.y != 0.0 {
         offset.0 = if scroll.delta.y > 0.0 { offset.0 + 3 } else { offset.0.saturating_sub(3) };
     }
-    if *last == (log.lines.len(), offset.0) {
+    if *last == (log.len(), offset.0) {
         return;
     }
     let n = names(&chars);
-    let lines: Vec<String> = log.lines.iter().filter_map(|l| describe(l, &n)).collect();
+    let lines: Vec<String> = log.lines().iter().filter_map(|l| describe(l, &n)).collect();
     offset.0 = offset.0.min(lines.len().saturating_sub(LOG_LINES));
-    *last = (log.lines.len(), offset.0);
+    *last = (log.len(), offset.0);
     let end = lines.len() - offset.0;
     let start = end.saturating_sub(LOG_LINES);
     let mut s = String::new();
@@ -675,11 +675,11 @@ fn show_reset_steps(
     mut overlay: ResMut<Overlay>,
     mut seen: Local<usize>,
 ) {
-    if log.lines.len() < *seen {
+    if log.len() < *seen {
         *seen = 0; // a new match
     }
-    let new = &log.lines[*seen..];
-    *seen = log.lines.len();
+    let new = &log.lines()[*seen..];
+    *seen = log.len();
     let n = names(&chars);
     let mut in_reset = false;
     let mut lines = Vec::new();
@@ -760,7 +760,7 @@ fn reaction_prompt(
         return;
     };
     let who = view.decider.clone().unwrap_or_default();
-    let key = log.lines.len();
+    let key = log.len();
     if prompt.key.is_some() && !view.is_changed() {
         if settings.prompt_timeout_secs > 0 && overlay.handover.is_none() {
             prompt.left -= time.delta_secs();
@@ -783,7 +783,7 @@ fn reaction_prompt(
     let n = names(&chars);
     let name = n.get(&who).cloned().unwrap_or(who.clone());
     let player = view.side.as_ref().and_then(|s| seats.players.get(s)).cloned().unwrap_or_default();
-    let attack = log.lines.iter().rev().find(|l| l["event"] == "attack_declared").map(|l| describe(l, &n).unwrap_or_default()).unwrap_or_default();
+    let attack = log.lines().iter().rev().find(|l| l["event"] == "attack_declared").map(|l| describe(l, &n).unwrap_or_default()).unwrap_or_default();
     let what = match kind {
         crate::rules::profile::ReactionKind::Reflex => "a reflex (before the attack is rolled)",
         crate::rules::profile::ReactionKind::Response => "a response (after the attack)",

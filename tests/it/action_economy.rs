@@ -43,7 +43,7 @@ fn free_steps_once_per_turn() {
 fn no_free_steps_unless_standing_at_reset() {
     let mut sitting = lunk(0, 0);
     sitting.posture = Some(doo::rules::profile::Posture::Sitting);
-    let mut hm = opening(None, room(8, 4), vec![sitting, orc(7, 3)], &[4, 1]);
+    let hm = opening(None, room(8, 4), vec![sitting, orc(7, 3)], &[4, 1]);
     let m = hm.snapshot();
     assert!(!f(&m, "lunk").free_steps.available);
     assert!(f(&m, "orc").free_steps.available);

@@ -297,7 +297,7 @@ fn reflex_requirements() {
     let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 4)})", &[1, 1, 1, 1, 1]);
     ok(&mut hm, r#"action(actor: "orc", action: "attack", target: Some("lunk"))"#);
     assert!(events(&hm, "reflex_window").is_empty(), "Journeyman Axes is below Foreman: no window");
-    refused(&mut hm, r#"reflex(actor: "lunk", reflex: "parry")"#, "R-REACT-2");
+    refused(&mut hm, r#"reflex(actor: "lunk", reflex: "parry")"#, "R-REACT-5");
     let archer = ch(r#"(id: "a", side: "monsters", pos: (3, 0), weapon: Some("shortbow"), stats: (brawn: 5, finesse: 8, savvy: 5, nerve: 5))"#);
     let mut hm = mid(None, "()", room(6, 2), vec![dara(0, 0), archer], "(characters: {\"dara\": (ap: 3), \"a\": (ap: 4)})", &[1, 1, 1, 1, 1]);
     ok(&mut hm, r#"action(actor: "a", action: "attack", target: Some("dara"))"#);

@@ -74,7 +74,7 @@ fn dice_options_reach_the_match() {
     let m = doo::level::build_match(&data, &room(6, 2), &[keen, orc(5, 1)], None, &o).unwrap();
     let mut d = doo::rules::Dice::seeded(3);
     d.force([10, 4, 2]); // the AP die d9 is thrown as a d10: a 10 counts 5
-    let mut hm = doo::headless::HeadlessMatch::new(m, d, false);
+    let hm = doo::headless::HeadlessMatch::new(m, d, false);
     let ap = events(&hm, "dice").into_iter().find(|e| e["actor"] == "keen").unwrap().clone();
     assert_eq!(ap["dice"][0]["thrown"], serde_json::json!([10]));
     assert_eq!(f(&hm.snapshot(), "keen").ap.current, 5);

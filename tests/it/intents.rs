@@ -141,7 +141,7 @@ fn pass_hands_the_opportunity_on() {
 fn why_not_move_names_the_map_rules() {
     let floors = vec![vec!["..#.".to_string(), "..#.".to_string(), "..#.".to_string()]];
     let hm = mid(None, "()", floors, vec![lunk(0, 1), orc(1, 1)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[]);
-    let mut hm = hm;
+    let hm = hm;
     let m = hm.snapshot();
     let a = m.index("lunk").unwrap();
     assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(2, 1)).rule, "G-01", "a wall");

@@ -26,7 +26,7 @@ fn prone_defense() {
     assert_eq!(posture_defense(Posture::Prone, true, true, &e), -3);
     assert_eq!(posture_defense(Posture::Prone, false, true, &e), 3);
     assert_eq!(posture_defense(Posture::Prone, true, false, &e), 0);
-    let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 2, posture: Some(prone))})", &[]);
+    let hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 2, posture: Some(prone))})", &[]);
     let m = hm.snapshot();
     let i = m.index("lunk").unwrap();
     assert_eq!(defense_adjustment(&m, i, true, false), 1 - 3, "Journeyman axes +1, prone −3");

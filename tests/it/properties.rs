@@ -9,7 +9,8 @@
 use crate::common::*;
 
 use doo::headless::HeadlessMatch;
-use doo::level::{RuleData, build_match};
+use doo::data::RuleData;
+use doo::level::build_match;
 use doo::rules::Dice;
 use doo::rules::command::Command;
 use doo::rules::grid::Pos;

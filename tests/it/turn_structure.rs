@@ -6,7 +6,7 @@ use crate::common::*;
 
 #[test] // R-TURN-1, R-TURN-3, R-TURN-7: a crisis opens with a reset phase of all six steps, then an action phase
 fn crisis_opens_with_a_full_reset() {
-    let mut hm = opening(None, room(6, 2), vec![lunk(0, 0), orc(5, 1)], &[4, 3]);
+    let hm = opening(None, room(6, 2), vec![lunk(0, 0), orc(5, 1)], &[4, 3]);
     let steps: Vec<i64> = events(&hm, "reset_step").iter().map(|e| e["step"].as_i64().unwrap()).collect();
     assert_eq!(steps, vec![1, 2, 3, 4, 5, 6]); // R-TURN-4: strictly in order
     let phases: Vec<&str> = events(&hm, "phase").iter().map(|e| e["phase"].as_str().unwrap()).collect();
@@ -24,7 +24,7 @@ fn opening_reset_step_four_recovers() {
     m.fighters[0].mp = 5;
     let mut d = doo::rules::Dice::seeded(1);
     d.force([2, 2]);
-    let mut hm = doo::headless::HeadlessMatch::new(m, d, false);
+    let hm = doo::headless::HeadlessMatch::new(m, d, false);
     assert_eq!(f(&hm.snapshot(), "aud").mp, 6);
 }
 
@@ -40,7 +40,7 @@ fn ap_roll_explodes_and_has_a_floor() {
 #[test] // R-TURN-5 / G-13: a character unable to act gets 0 AP and no free steps
 fn stunned_at_reset_gets_no_ap() {
     let stunned = ch(r#"(id: "st", side: "heroes", pos: (0, 0), conditions: ["stunned"], stats: (brawn: 5, finesse: 6, savvy: 5, nerve: 5))"#);
-    let mut hm = opening(None, room(6, 2), vec![stunned, lunk(1, 1), orc(5, 1)], &[3, 3]);
+    let hm = opening(None, room(6, 2), vec![stunned, lunk(1, 1), orc(5, 1)], &[3, 3]);
     let m = hm.snapshot();
     assert_eq!(f(&m, "st").ap.current, 0);
     assert!(!f(&m, "st").free_steps.available);
@@ -52,7 +52,7 @@ fn both_sides_surprised() {
     a.surprised = true;
     let mut b = orc(5, 1);
     b.surprised = true;
-    let mut hm = opening(None, room(6, 2), vec![a, b], &[]);
+    let hm = opening(None, room(6, 2), vec![a, b], &[]);
     let m = hm.snapshot();
     assert_eq!((f(&m, "lunk").ap.current, f(&m, "orc").ap.current), (1, 1));
     assert!(f(&m, "lunk").free_steps.available);
@@ -112,7 +112,7 @@ fn tie_roll_off() {
     let a = ch(r#"(id: "a", side: "heroes", pos: (0, 0), stats: (brawn: 5, finesse: 6, savvy: 5, nerve: 5))"#);
     let b = ch(r#"(id: "b", side: "monsters", pos: (5, 1), stats: (brawn: 5, finesse: 6, savvy: 5, nerve: 5))"#);
     // roll-off: a 2+3 = 5, b 1+4 = 5 (tie, re-roll); a 1+1 = 2, b 3+3 = 6 → b first
-    let mut hm = mid(None, "()", room(6, 2), vec![a, b], "(characters: {\"a\": (ap: 2), \"b\": (ap: 2)})", &[2, 3, 1, 4, 1, 1, 3, 3]);
+    let hm = mid(None, "()", room(6, 2), vec![a, b], "(characters: {\"a\": (ap: 2), \"b\": (ap: 2)})", &[2, 3, 1, 4, 1, 1, 3, 3]);
     let m = hm.snapshot();
     assert_eq!(m.clock.current, m.index("b"));
     let t = events(&hm, "tie_broken");

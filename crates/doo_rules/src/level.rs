@@ -2,9 +2,9 @@
 //! and options. Builds the rules-side `Match`. (The full format and its validator grow with the
 //! levels issue; this is the part the rules engine and the runner need.)
 
+use crate::data::RuleData;
 use crate::rules::fighter::{ActionPoints, Caster, ConditionInstance, Fighter, FreeSteps, Loadout, OpportunityRecord, Size, Stats, TurnRecord};
 use crate::rules::grid::{Board, Pos};
-use crate::data::RuleData;
 use crate::rules::profile::{OptionOverrides, Posture, Rank};
 use crate::rules::state::{Clock, Match};
 use serde::{Deserialize, Serialize};
@@ -61,6 +61,10 @@ pub struct CharacterDef {
     /// Shots or throws carried for the ranged weapon (R-RNG-9); not counted when absent.
     #[serde(default)]
     pub ammo: Option<u32>,
+    /// Whether the crossbow starts loaded (G-22); `Some(false)`: it must be reset before it
+    /// shoots (R-RNG-8). Absent: loaded.
+    #[serde(default)]
+    pub loaded: Option<bool>,
     /// Spells known (ids in `assets/rules/spells.ron`).
     #[serde(default)]
     pub spells: Vec<String>,
@@ -140,7 +144,6 @@ pub fn build_match(
             Size::Medium => rules.limits.free_steps_medium,
             Size::Large => rules.limits.free_steps_large,
         });
-        let uses = |pool: Caster| c.caster == pool;
         fighters.push(Fighter {
             id: c.id.clone(),
             name: c.name.clone().unwrap_or_else(|| c.id.clone()),
@@ -158,16 +161,17 @@ pub fn build_match(
                 armor: c.armor.clone(),
                 items: c.items.clone(),
                 dropped: Vec::new(),
-                loaded: true,
+                loaded: c.loaded.unwrap_or(true),
                 ammo: c.ammo,
             },
             caster: c.caster,
             hp: c.hp.unwrap_or(max_hp),
             max_hp,
-            mp: if uses(Caster::Arcane) { max_mp } else { 0 },
-            max_mp: if uses(Caster::Arcane) { max_mp } else { 0 },
-            fp: if uses(Caster::Divine) { max_fp } else { 0 },
-            max_fp: if uses(Caster::Divine) { max_fp } else { 0 },
+            // R-MANA-1: only casters use the pools; a dual caster (`both`) has both.
+            mp: if c.caster.arcane() { max_mp } else { 0 },
+            max_mp: if c.caster.arcane() { max_mp } else { 0 },
+            fp: if c.caster.divine() { max_fp } else { 0 },
+            max_fp: if c.caster.divine() { max_fp } else { 0 },
             ap_roll_bonus: c.ap_roll_bonus,
             ap: ActionPoints::default(),
             free_steps: FreeSteps { allowance, available: false, lost: None },
@@ -197,4 +201,62 @@ pub fn build_match(
         pending: None,
         goals: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testkit::duel;
+
+    const ORC: &str =
+        r#"(id: "orc", side: "monsters", pos: (4, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;
+
+    fn xbow(loaded: &str) -> String {
+        format!(
+            r#"(id: "x", side: "heroes", pos: (0, 0), weapon: Some("crossbow"), skills: {{"crossbows": apprentice}}, stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5){loaded})"#
+        )
+    }
+
+    #[test] // R-RNG-8: a crossbow that starts unloaded (`loaded: Some(false)`) cannot shoot until it is reset; the reset and the shot share the opportunity
+    fn crossbow_can_start_unloaded() {
+        let x = xbow(", loaded: Some(false)");
+        let mut g = duel(None, 8, &[&x, ORC], r#"(characters: {"x": (ap: 3), "orc": (ap: 1)})"#, &[1, 1, 1, 1, 1, 1]);
+        assert!(!g.fighter("x").loadout.loaded);
+        let v = g.refused(r#"action(actor: "x", action: "attack", target: Some("orc"))"#);
+        assert_eq!(v.rule, "R-RNG-8", "{}", v.reason);
+        g.ok(r#"action(actor: "x", action: "reset_crossbow")"#);
+        assert!(g.fighter("x").loadout.loaded);
+        assert_eq!(g.fighter("x").ap.current, 2, "hand reset: 1 AP");
+        g.ok(r#"action(actor: "x", action: "attack", target: Some("orc"))"#);
+        assert!(!g.fighter("x").loadout.loaded, "the shot unloads it");
+    }
+
+    #[test] // R-RNG-8, G-22: by default (and with `loaded: Some(true)`) a crossbow starts loaded; resetting a loaded one is refused
+    fn crossbow_starts_loaded_by_default() {
+        for extra in ["", ", loaded: Some(true)", ", loaded: true"] {
+            let x = xbow(extra);
+            let mut g = duel(None, 8, &[&x, ORC], r#"(characters: {"x": (ap: 3), "orc": (ap: 1)})"#, &[]);
+            assert!(g.fighter("x").loadout.loaded, "{extra}");
+            assert_eq!(g.refused(r#"action(actor: "x", action: "reset_crossbow")"#).rule, "R-RNG-8");
+        }
+    }
+
+    #[test] // R-MANA-1: `caster: both` has both pools full (MP = Savvy + Nerve/2, FP = Nerve + Savvy/2) and casts spells of either tradition
+    fn dual_caster_has_both_pools() {
+        let aud = r#"(id: "aud", side: "heroes", pos: (0, 0), caster: both, spells: ["firebolt", "healing_word"], stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 8), hp: Some(3))"#;
+        let mut g = duel(None, 8, &[aud, ORC], r#"(characters: {"aud": (ap: 4), "orc": (ap: 1)})"#, &[6, 6, 6, 6, 6, 6, 1, 1, 1, 1]);
+        let f = g.fighter("aud");
+        assert_eq!((f.mp, f.max_mp, f.fp, f.max_fp), (13, 13, 12, 12));
+        assert!(f.caster.arcane() && f.caster.divine());
+        g.ok(r#"action(actor: "aud", action: "cast_spell", target: Some("aud"), spell: Some("healing_word"))"#);
+        assert_eq!((g.fighter("aud").mp, g.fighter("aud").fp), (13, 10), "a divine spell is paid with Faith");
+        g.ok(r#"pass(actor: "orc")"#);
+        g.ok(r#"action(actor: "aud", action: "cast_spell", target: Some("orc"), spell: Some("firebolt"))"#);
+        assert_eq!((g.fighter("aud").mp, g.fighter("aud").fp), (11, 10), "an arcane spell is paid with Mana");
+        // single casters keep one pool
+        for (caster, pools) in [("arcane", (13, 0)), ("divine", (0, 12)), ("none", (0, 0))] {
+            let one = format!(r#"(id: "aud", side: "heroes", pos: (0, 0), caster: {caster}, stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 8))"#);
+            let g = duel(None, 8, &[&one, ORC], r#"(characters: {"aud": (ap: 4), "orc": (ap: 1)})"#, &[]);
+            assert_eq!((g.fighter("aud").max_mp, g.fighter("aud").max_fp), pools, "{caster}");
+        }
+    }
 }

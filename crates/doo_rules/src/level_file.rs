@@ -121,6 +121,9 @@ pub struct CharacterEntry {
     pub mook: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ammo: Option<u32>,
+    /// The crossbow starts loaded unless `false` (R-RNG-8, G-22).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loaded: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spells: Option<Vec<String>>,
     /// A sprite under `assets/` (must stay inside it).
@@ -162,6 +165,7 @@ impl CharacterEntry {
             ap_roll_bonus,
             mook,
             ammo,
+            loaded,
             spells,
             sprite,
             behaviour
@@ -447,6 +451,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
                 ap_roll_bonus: merged.ap_roll_bonus.unwrap_or(0),
                 mook: merged.mook.unwrap_or(false),
                 ammo: merged.ammo,
+                loaded: merged.loaded,
                 spells: merged.spells.unwrap_or_default(),
             },
         ));

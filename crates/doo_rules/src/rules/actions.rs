@@ -215,11 +215,7 @@ pub fn check_action(
             plan.target = Some(t);
         }
         ActionEffect::Recover { mana_only, .. } => {
-            plan.pool = Some(if *mana_only {
-                Pool::Mana
-            } else {
-                pool.or(f.recovery).unwrap_or(if f.caster == super::fighter::Caster::Divine { Pool::Faith } else { Pool::Mana })
-            });
+            plan.pool = Some(if *mana_only { Pool::Mana } else { pool.or(f.recovery).or(f.caster.default_recovery()).unwrap_or(Pool::Mana) });
         }
         ActionEffect::Flop => {
             let to = posture.unwrap_or(Posture::Prone);

@@ -1,4 +1,4 @@
-//! The one `Command` vocabulary: mouse clicks, AI, scripts and replays all produce these values,
+//! The one `Command` vocabulary: mouse clicks, the AI and scripts all produce these values,
 //! and every one goes through the same validation (`engine::validate`).
 
 use super::fighter::Pool;
@@ -63,6 +63,10 @@ pub enum Command {
     Decline { actor: String },
     /// Reset-phase choice for step 4: recover Mana or Faith (R-MANA-2). Stays until changed.
     Recovery { actor: String, pool: Pool },
+    /// An attempt to delay: to give up the opportunity now and act later in the same round.
+    /// Always refused (R-TURN-12: at his opportunity a character acts or passes) and changes
+    /// nothing. Scripts and rule testers use it; the AI never issues it.
+    Delay { actor: String },
 }
 
 fn is_false(b: &bool) -> bool {
@@ -105,7 +109,8 @@ impl Command {
             | Command::Reflex { actor, .. }
             | Command::Respond { actor, .. }
             | Command::Decline { actor }
-            | Command::Recovery { actor, .. } => actor,
+            | Command::Recovery { actor, .. }
+            | Command::Delay { actor } => actor,
         }
     }
 

@@ -97,7 +97,12 @@ impl Dice {
     fn die(&mut self, rank: u32) -> (u32, u32, bool) {
         let emulate = self.odd == OddDice::EmulatePhysical;
         match rank {
-            1 => (1, 1, false), // R-DICE-7: d1 is 1 and never explodes
+            1 => {
+                // R-DICE-7: d1 is 1 and never explodes; the throw still takes a forced face (a 1;
+                // anything else is rejected like any out-of-range face).
+                let f = self.throw(1);
+                (f, f, false)
+            }
             2 if emulate => {
                 let f = self.throw(6);
                 let v = if f <= 3 { 1 } else { 2 };
@@ -197,6 +202,21 @@ mod tests {
         let f = d.throw(6);
         assert!((1..=6).contains(&f));
         assert_eq!(d.rejected_forced, vec![(9, 6)]);
+    }
+
+    #[test] // R-DICE-7, R-DICE-9: a d1 throw takes a forced face like every throw; a face above 1 is rejected and the die shows 1
+    fn d1_takes_a_forced_face() {
+        let mut d = Dice::seeded(4);
+        d.force([1, 5, 3]);
+        let r = d.roll(2, 1, true, 0);
+        assert_eq!((r.total, r.dice[0].faces.clone(), r.dice[1].faces.clone()), (2, vec![1], vec![1]), "a d1 shows 1 and never explodes");
+        assert_eq!(d.rejected_forced, vec![(5, 1)], "the 5 does not fit a d1");
+        assert_eq!(d.forced_remaining(), 1, "each d1 throw used up one forced face");
+        assert_eq!(d.throw(6), 3, "the next throw gets the next face");
+        // rank 0 is a d1 too
+        d.force([1]);
+        assert_eq!(d.roll(1, 0, false, 0).total, 1);
+        assert_eq!(d.forced_remaining(), 0);
     }
 
     /// Exact mean of one exploding die of rank r: (r+1)/2 · r/(r−1).

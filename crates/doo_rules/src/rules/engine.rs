@@ -12,7 +12,7 @@ use super::movement::{MovePlan, check_move, is_run};
 use super::profile::{ActionEffect, Posture, ReactionEffect, ReactionKind, ReactionRow, ReflexDice, ReflexRoll, Scope};
 use super::reactions::{check_reaction, options};
 use super::spending::{Price, guard_opportunity, pay};
-use super::state::{Match, PendingAttack, Window};
+use super::state::{LastAttack, Match, PendingAttack, Window};
 use super::turn::{Flow, advance, close_opportunity, log_roll, stat_check};
 use super::violation::{RuleResult, Violation};
 
@@ -36,6 +36,9 @@ fn actor(m: &Match, id: &str) -> RuleResult<usize> {
 /// Checks a command against the rules without changing anything (R-AP-1).
 pub fn validate(m: &Match, cmd: &Command) -> RuleResult<Plan> {
     let a = actor(m, cmd.actor())?;
+    if m.clock.phase == super::state::Phase::Over {
+        return Err(Violation::new("R-TURN-17", "The crisis is over: play has returned to narrative time."));
+    }
     match cmd {
         Command::Recovery { pool, .. } => {
             if m.rules.options.reset_recovery == super::profile::ResetRecovery::ManaOnly && *pool == super::fighter::Pool::Faith {
@@ -49,7 +52,10 @@ pub fn validate(m: &Match, cmd: &Command) -> RuleResult<Plan> {
                 .reaction(reflex)
                 .filter(|r| r.kind == ReactionKind::Reflex)
                 .ok_or_else(|| Violation::new("R-ACT-1", format!("'{reflex}' is not a reflex of profile {}.", m.rules.profile)))?;
-            let p = m.pending.as_ref().ok_or_else(|| Violation::new("R-REACT-2", "No attack is waiting for a reflex."))?;
+            let p = match &m.pending {
+                Some(p) if p.defender == a && p.window == Some(Window::Reflex) => p,
+                _ => return Err(late_reflex(m, a, row)),
+            };
             check_reaction(m, a, row, p)?;
             Ok(Plan::Reflex { a, row: row.clone() })
         }
@@ -63,6 +69,14 @@ pub fn validate(m: &Match, cmd: &Command) -> RuleResult<Plan> {
             check_reaction(m, a, row, p)?;
             Ok(Plan::Respond { a, row: row.clone() })
         }
+        // R-TURN-12: no delaying; refused whoever asks and whenever.
+        Command::Delay { .. } => Err(Violation::new(
+            "R-TURN-12",
+            format!(
+                "{} cannot delay: at his opportunity a character acts or passes, and may not wait to act later in the round (R-TURN-12).",
+                m.fighters[a].name
+            ),
+        )),
         Command::Decline { .. } => match &m.pending {
             Some(p) if p.defender == a && p.window.is_some() => Ok(Plan::Decline { a }),
             _ => Err(Violation::new("R-REACT-2", format!("No reflex or response is waiting for {}.", m.fighters[a].name))),
@@ -76,6 +90,39 @@ pub fn validate(m: &Match, cmd: &Command) -> RuleResult<Plan> {
             },
             Err(v) => Err(v),
         },
+    }
+}
+
+/// A reflex declared when no reflex window is open for `a`. If it answers the attack just made
+/// on him (its response window open, or its windows skipped or closed by the last command), the
+/// refusal names the requirement he fails for that attack, as if declared in time (R-REACT-3:
+/// melee only, AP, able to act; R-REACT-5: weapon and rank), with R-REACT-2 in `also`. If he could
+/// have declared it in time, or no attack was made on him, the timing rule R-REACT-2 alone.
+fn late_reflex(m: &Match, a: usize, row: &ReactionRow) -> Violation {
+    let timing = Violation::new(
+        "R-REACT-2",
+        format!("No attack on {} is waiting for a reflex: a reflex is declared after an attack on him and before its Defense check.", m.fighters[a].name),
+    );
+    let last = match &m.pending {
+        Some(p) if p.defender == a && !p.is_reaction => Some(PendingAttack { window: Some(Window::Reflex), resumes: None, ..p.clone() }),
+        _ => m.clock.last_attack.as_ref().filter(|l| l.defender == a).map(|l| PendingAttack {
+            attacker: l.attacker,
+            defender: l.defender,
+            with: l.with.clone(),
+            melee: l.melee,
+            attack_adj: 0,
+            damage_adj: 0,
+            window: Some(Window::Reflex),
+            is_reaction: false,
+            shield_doubled: false,
+            damage_dealt: 0,
+            critical: None,
+            resumes: None,
+        }),
+    };
+    match last.map(|p| check_reaction(m, a, row, &p)) {
+        Some(Err(v)) if v.rule != timing.rule => v.also(&timing.rule),
+        _ => timing,
     }
 }
 
@@ -153,6 +200,11 @@ fn spend(m: &mut Match, i: usize, price: Price, counts: bool, what: &str, ev: &m
 
 /// Applies a checked plan, then moves the flow on. Returns what the flow needs next.
 pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    // Another command was applied: the last attack is no longer the one a late reflex answers
+    // (reactions to that attack, and declining them, keep it).
+    if !matches!(plan, Plan::Reflex { .. } | Plan::Respond { .. } | Plan::Decline { .. }) {
+        m.clock.last_attack = None;
+    }
     match plan {
         Plan::Recovery { a, pool } => {
             m.fighters[a].recovery = Some(pool);
@@ -284,6 +336,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                         melee: plan.melee,
                         reaction: false,
                     });
+                    m.clock.last_attack = Some(LastAttack { attacker: a, defender: t, with: plan.row.id.clone(), melee: plan.melee });
                     open_reflex_window(m, p, dice, ev);
                 }
             }
@@ -465,6 +518,10 @@ fn continue_after_decline(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) {
 /// an opportunity in which something was done ends when another character's command arrives
 /// (the holder acted; R-TURN-12). Returns the flow when the turn structure moved on.
 pub fn close_stale(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<Flow> {
+    if matches!(cmd, Command::Delay { .. }) {
+        // Always refused (R-TURN-12), so it must not decline windows or end opportunities either.
+        return None;
+    }
     let had_window = m.pending.as_ref().is_some_and(|p| p.window.is_some());
     close_window_unless_answered(m, cmd, dice, ev);
     let mut moved = had_window && m.pending.is_none();
@@ -480,6 +537,9 @@ pub fn close_stale(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<E
 
 /// A command that does not answer an open reflex/response window closes it first (declined).
 pub fn close_window_unless_answered(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) {
+    if matches!(cmd, Command::Delay { .. }) {
+        return; // refused without effect (R-TURN-12)
+    }
     for _ in 0..8 {
         let Some(p) = &m.pending else { return };
         if p.window.is_none() {
@@ -572,5 +632,117 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
         }
         ActionEffect::ResetCrossbow => m.fighters[a].loadout.loaded = true,
         ActionEffect::ShieldBlock | ActionEffect::ReadyItem | ActionEffect::Attack { .. } => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testkit::duel;
+
+    const ORC: &str =
+        r#"(id: "orc", side: "monsters", pos: (1, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;
+    const ARCHER: &str = r#"(id: "orc", side: "monsters", pos: (3, 0), stats: (brawn: 5, finesse: 8, savvy: 6, nerve: 7), skills: {"bows": apprentice}, weapon: Some("shortbow"))"#;
+
+    fn dara(skills: &str, weapon: &str) -> String {
+        format!(
+            r#"(id: "dara", side: "heroes", pos: (0, 0), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 7), skills: {{{skills}}}, weapon: Some("{weapon}"))"#
+        )
+    }
+
+    const START: &str = r#"(characters: {"dara": (ap: 3), "orc": (ap: 4)})"#;
+    // dara's Defense 2 + 2, the orc's Attack 1 + 1: a miss, no damage dice
+    const MISS: [u32; 4] = [2, 2, 1, 1];
+
+    #[test] // R-REACT-3: reflexes answer melee attacks only; a Parry after a shot names R-REACT-3, R-REACT-2 at most in `also`
+    fn parry_after_a_ranged_attack_is_r_react_3() {
+        let d = dara(r#""swords": foreman"#, "broadsword");
+        let mut g = duel(None, 6, &[&d, ARCHER], START, &MISS);
+        g.ok(r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
+        assert!(g.m.pending.is_none(), "no reflex window against a shot");
+        let v = g.refused(r#"reflex(actor: "dara", reflex: "parry")"#);
+        assert_eq!(v.rule, "R-REACT-3", "{}", v.reason);
+        assert_eq!(v.also, vec!["R-REACT-2".to_string()]);
+        assert_eq!(g.fighter("dara").ap.current, 3);
+    }
+
+    #[test] // R-REACT-5: Parry needs Foreman rank; Journeyman Swords after a skipped window is R-REACT-5, not R-REACT-2
+    fn parry_below_foreman_is_r_react_5() {
+        let d = dara(r#""swords": journeyman"#, "broadsword");
+        let mut g = duel(None, 6, &[&d, ORC], START, &MISS);
+        g.ok(r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
+        let v = g.refused(r#"reflex(actor: "dara", reflex: "parry")"#);
+        assert_eq!(v.rule, "R-REACT-5", "{}", v.reason);
+        assert_eq!(v.also, vec!["R-REACT-2".to_string()]);
+    }
+
+    #[test] // R-REACT-5: Counterattack needs Master rank; Foreman Swords (Parry only) is refused with R-REACT-5 in and after the window
+    fn counterattack_below_master_is_r_react_5() {
+        let d = dara(r#""swords": foreman"#, "broadsword");
+        let mut g = duel(None, 6, &[&d, ORC], START, &MISS);
+        g.ok(r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
+        // the window is open (Parry): the refusal is the requirement, as before
+        assert_eq!(g.refused(r#"reflex(actor: "dara", reflex: "counterattack")"#).rule, "R-REACT-5");
+        g.ok(r#"decline(actor: "dara")"#);
+        // the window is closed: still the requirement first, the timing in `also`
+        let v = g.refused(r#"reflex(actor: "dara", reflex: "counterattack")"#);
+        assert_eq!((v.rule.as_str(), v.also.clone()), ("R-REACT-5", vec!["R-REACT-2".to_string()]), "{}", v.reason);
+        // a Parry he could have declared in time: the timing rule alone
+        let v = g.refused(r#"reflex(actor: "dara", reflex: "parry")"#);
+        assert_eq!((v.rule.as_str(), v.also.len()), ("R-REACT-2", 0), "{}", v.reason);
+    }
+
+    #[test] // R-REACT-5 during an open response window (R-REACT-8): Riposte is offered, a Parry below Foreman is R-REACT-5
+    fn parry_in_a_response_window_is_r_react_5() {
+        let d = r#"(id: "dara", side: "heroes", pos: (0, 0), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 7), skills: {"fencing": journeyman}, weapon: Some("dagger"), weapon_skill: Some("fencing"))"#;
+        let mut g = duel(None, 6, &[d, ORC], START, &MISS);
+        g.ok(r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
+        let p = g.m.pending.as_ref().expect("a response window");
+        assert_eq!(p.window, Some(super::Window::Response));
+        let v = g.refused(r#"reflex(actor: "dara", reflex: "parry")"#);
+        assert_eq!((v.rule.as_str(), v.also.clone()), ("R-REACT-5", vec!["R-REACT-2".to_string()]), "{}", v.reason);
+        assert!(g.m.pending.as_ref().is_some_and(|p| p.window == Some(super::Window::Response)), "the window stays open");
+        g.ok(r#"decline(actor: "dara")"#);
+    }
+
+    #[test] // R-REACT-2: with no attack on him, a reflex is refused for its timing; legal reflexes are unchanged
+    fn reflex_without_an_attack_is_r_react_2() {
+        let d = dara(r#""swords": master"#, "broadsword");
+        let mut g = duel(None, 6, &[&d, ORC], START, &[2, 2, 3, 3]);
+        let v = g.refused(r#"reflex(actor: "dara", reflex: "parry")"#);
+        assert_eq!((v.rule.as_str(), v.also.len()), ("R-REACT-2", 0));
+        g.ok(r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
+        g.ok(r#"reflex(actor: "dara", reflex: "parry")"#);
+        assert_eq!(g.fighter("dara").ap.current, 2);
+        // another command applied since: the attack is no longer remembered
+        g.ok(r#"pass(actor: "dara")"#);
+        let v = g.refused(r#"reflex(actor: "dara", reflex: "counterattack")"#);
+        assert_eq!(v.rule, "R-REACT-2");
+    }
+
+    #[test] // R-TURN-12: a character cannot delay; refused with R-TURN-12 and nothing changes
+    fn delay_is_refused_with_r_turn_12() {
+        let d = dara(r#""swords": master"#, "broadsword");
+        let mut g = duel(None, 6, &[&d, ORC], START, &[]);
+        assert_eq!(g.current(), Some("orc"));
+        let v = g.refused(r#"delay(actor: "orc")"#);
+        assert_eq!(v.rule, "R-TURN-12");
+        assert!(v.reason.contains("cannot delay"), "{}", v.reason);
+        assert_eq!(g.current(), Some("orc"), "the opportunity stays open");
+        assert_eq!(g.refused(r#"delay(actor: "dara")"#).rule, "R-TURN-12", "out of turn too");
+        // after he did something, a delay does not end his opportunity either
+        g.ok(r#"move(actor: "orc", movement: "step", path: [(2, 0)])"#);
+        assert_eq!(g.refused(r#"delay(actor: "dara")"#).rule, "R-TURN-12");
+        assert_eq!(g.current(), Some("orc"));
+        assert_eq!(g.refused(r#"delay(actor: "nobody")"#).rule, "INPUT");
+    }
+
+    #[test] // R-TURN-12: a delay does not decline an open reflex window
+    fn delay_leaves_a_window_open() {
+        let d = dara(r#""swords": master"#, "broadsword");
+        let mut g = duel(None, 6, &[&d, ORC], START, &[2, 2, 3, 3]);
+        g.ok(r#"action(actor: "orc", action: "attack", target: Some("dara"))"#);
+        assert_eq!(g.refused(r#"delay(actor: "dara")"#).rule, "R-TURN-12");
+        assert!(g.m.pending.as_ref().is_some_and(|p| p.window == Some(super::Window::Reflex)));
+        g.ok(r#"reflex(actor: "dara", reflex: "parry")"#);
     }
 }

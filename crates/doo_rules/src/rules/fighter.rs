@@ -32,6 +32,39 @@ pub enum Caster {
     None,
     Arcane,
     Divine,
+    /// Arcane and divine: both pools, spells of either tradition (R-MANA-1, R-MANA-2).
+    Both,
+}
+
+impl Caster {
+    /// Uses Mana (R-MANA-1).
+    pub fn arcane(self) -> bool {
+        matches!(self, Caster::Arcane | Caster::Both)
+    }
+
+    /// Uses Faith (R-MANA-1).
+    pub fn divine(self) -> bool {
+        matches!(self, Caster::Divine | Caster::Both)
+    }
+
+    /// Can cast spells of `tradition` (`arcane` or `divine`).
+    pub fn casts(self, tradition: Caster) -> bool {
+        match tradition {
+            Caster::Arcane => self.arcane(),
+            Caster::Divine => self.divine(),
+            Caster::Both => self == Caster::Both,
+            Caster::None => false,
+        }
+    }
+
+    /// Reset step 4 without a standing choice (R-MANA-2): arcane Mana, divine Faith, both Mana.
+    pub fn default_recovery(self) -> Option<Pool> {
+        match self {
+            Caster::Arcane | Caster::Both => Some(Pool::Mana),
+            Caster::Divine => Some(Pool::Faith),
+            Caster::None => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

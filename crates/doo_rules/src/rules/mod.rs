@@ -23,6 +23,8 @@ pub mod spells;
 pub mod spending;
 pub mod state;
 pub mod tables;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod turn;
 pub mod victory;
 pub mod violation;

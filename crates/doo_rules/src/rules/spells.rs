@@ -68,7 +68,7 @@ pub fn check_spell(m: &Match, a: usize, spell: Option<&str>, target: Option<usiz
     if !f.spells.iter().any(|k| k == id) {
         return Err(Violation::new("G-26", format!("{} does not know {}.", f.name, s.name)));
     }
-    if f.caster != s.tradition {
+    if !f.caster.casts(s.tradition) {
         return Err(Violation::new("R-MANA-1", format!("{} is {:?} magic; {} is not that kind of caster.", s.name, s.tradition, f.name).to_lowercase()));
     }
     let (have, pool) = match pool_of(s.tradition) {

@@ -32,6 +32,22 @@ pub struct Clock {
     pub last_closed: Option<usize>,
     /// AP at the start of the round (option `order_mode = snapshot`, G-07).
     pub round_start_ap: Vec<u32>,
+    /// The attack declared by the last action applied, kept until another command is applied
+    /// (reflexes, responses and declines do not count), so that a reflex declared too late names
+    /// the requirement it fails (R-REACT-3, R-REACT-5) rather than only its timing (R-REACT-2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_attack: Option<LastAttack>,
+}
+
+/// An attack declared by an action (not a reflex or response), remembered after its windows
+/// closed or were skipped (R-REACT-2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastAttack {
+    pub attacker: usize,
+    pub defender: usize,
+    /// Action row id the attack was made with.
+    pub with: String,
+    pub melee: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -161,15 +161,7 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
         if f.hp <= -f.max_hp {
             continue;
         }
-        let choice = if mana_only {
-            Some(Pool::Mana)
-        } else {
-            f.recovery.or(match f.caster {
-                super::fighter::Caster::Arcane => Some(Pool::Mana),
-                super::fighter::Caster::Divine => Some(Pool::Faith),
-                super::fighter::Caster::None => None,
-            })
-        };
+        let choice = if mana_only { Some(Pool::Mana) } else { f.recovery.or(f.caster.default_recovery()) };
         let Some(pool) = choice else { continue };
         let (cur, max) = match pool {
             Pool::Mana => (&mut f.mp, f.max_mp),
@@ -352,5 +344,35 @@ pub fn crisis_over(m: &Match) -> Option<Option<String>> {
         0 => Some(None),
         1 => Some(Some(able[0].to_string())),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fighter::Pool;
+    use super::super::testkit::duel;
+
+    const ORC: &str =
+        r#"(id: "orc", side: "monsters", pos: (4, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;
+    const AUD: &str = r#"(id: "aud", side: "heroes", pos: (0, 0), caster: both, stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 8))"#;
+    const LOW: &str = r#"(characters: {"aud": (ap: 2, mp: Some(2), fp: Some(2)), "orc": (ap: 1)})"#;
+
+    fn reset_pools(choice: Option<&str>) -> (i32, i32) {
+        let mut g = duel(None, 8, &[AUD, ORC], LOW, &[]);
+        if let Some(c) = choice {
+            g.ok(c);
+        }
+        g.ok(r#"pass(actor: "aud")"#);
+        g.ok(r#"pass(actor: "orc")"#);
+        assert_eq!(g.m.clock.turn, 2, "the phase ended and the reset ran");
+        (g.fighter("aud").mp, g.fighter("aud").fp)
+    }
+
+    #[test] // R-MANA-2: reset step 4 offers a dual caster (`caster: both`) the choice: +1 MP or +1 FP; Mana without a choice
+    fn dual_caster_chooses_at_reset_step_4() {
+        assert_eq!(reset_pools(Some(r#"recovery(actor: "aud", pool: faith)"#)), (2, 3), "Faith chosen");
+        assert_eq!(reset_pools(Some(r#"recovery(actor: "aud", pool: mana)"#)), (3, 2), "Mana chosen");
+        assert_eq!(reset_pools(None), (3, 2), "no choice: Mana");
+        assert_eq!(super::super::fighter::Caster::Both.default_recovery(), Some(Pool::Mana));
     }
 }

@@ -101,3 +101,76 @@ pub fn settle(m: &Match, flow: Flow, ev: &mut Vec<Event>) -> Flow {
         None => flow,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{RuleData, ron_options};
+    use crate::level::{CharacterDef, build_match};
+
+    fn fighter(id: &str, side: &str, x: i32) -> CharacterDef {
+        ron_options()
+            .from_str(&format!(r#"(id: "{id}", side: "{side}", pos: ({x}, 0), stats: (brawn: 6, finesse: 6, savvy: 6, nerve: 6))"#))
+            .expect("character")
+    }
+
+    fn duel(goals: Vec<Victory>) -> Match {
+        let mut m = build_match(&RuleData::builtin(), &[vec![".".repeat(6)]], &[fighter("hero", "heroes", 0), fighter("orc", "monsters", 5)], None, &Default::default())
+            .expect("match");
+        m.goals = goals;
+        m
+    }
+
+    fn goal(side: &str, goal: Goal) -> Victory {
+        Victory { side: side.into(), goal }
+    }
+
+    #[test] // level goals (scenario triggers, G-15): a ReachExit is won the moment an able hero stands on the exit
+    fn reach_exit_ends_the_crisis_after_the_move() {
+        let exit = Pos::new(3, 0);
+        let mut m = duel(vec![goal("heroes", Goal::ReachExit(vec![exit]))]);
+        let mut ev = Vec::new();
+        assert_eq!(settle(&m, Flow::AwaitCommand, &mut ev), Flow::AwaitCommand);
+        assert!(ev.is_empty());
+        m.fighters[0].pos = exit;
+        assert_eq!(settle(&m, Flow::AwaitCommand, &mut ev), Flow::CrisisEnded);
+        assert!(matches!(&ev[..], [Event::CrisisOver { winner: Some(w), goal: Some(Goal::ReachExit(_)), .. }] if w == "heroes"), "{ev:?}");
+        // an incapacitated hero on the exit does not count
+        m.fighters[0].hp = 0;
+        assert_eq!(goal_met(&m, false), None);
+    }
+
+    #[test] // a SurviveTurns(n) goal is won when the action phase of turn n ends with the side still able
+    fn survive_turns_counts_the_turn_that_ends() {
+        let mut m = duel(vec![goal("heroes", Goal::SurviveTurns(2))]);
+        m.clock.turn = 2;
+        assert_eq!(goal_met(&m, false), None, "turn 2 is not over yet");
+        let mut ev = Vec::new();
+        assert_eq!(settle(&m, Flow::PhaseEnded, &mut ev), Flow::CrisisEnded);
+        assert!(matches!(&ev[..], [Event::CrisisOver { winner: Some(w), goal: Some(Goal::SurviveTurns(2)), .. }] if w == "heroes"), "{ev:?}");
+        m.clock.turn = 1;
+        assert_eq!(goal_met(&m, true), None, "turn 1 ending is not enough");
+    }
+
+    #[test] // G-15: without goals the crisis ends only when an action phase ends with one side unable to act
+    fn g15_is_tested_at_phase_end_only() {
+        let mut m = duel(vec![]);
+        m.fighters[1].hp = 0;
+        let mut ev = Vec::new();
+        assert_eq!(settle(&m, Flow::AwaitCommand, &mut ev), Flow::AwaitCommand, "not mid-phase");
+        assert_eq!(settle(&m, Flow::PhaseEnded, &mut ev), Flow::CrisisEnded);
+        assert!(matches!(&ev[..], [Event::CrisisOver { winner: Some(w), goal: None, .. }] if w == "heroes"), "{ev:?}");
+    }
+
+    #[test] // LastStanding (levels' default) and Defeat are won at once, mid-phase
+    fn last_standing_and_defeat() {
+        let mut m = duel(vec![goal("heroes", Goal::LastStanding), goal("monsters", Goal::LastStanding)]);
+        assert_eq!(goal_met(&m, false), None);
+        m.fighters[1].hp = 0;
+        assert_eq!(goal_met(&m, false).and_then(|o| o.winner), Some("heroes".into()));
+        let mut m = duel(vec![goal("monsters", Goal::Defeat("hero".into()))]);
+        assert_eq!(goal_met(&m, false), None);
+        m.fighters[0].hp = -1;
+        assert_eq!(goal_met(&m, false).map(|o| o.goal), Some(Some(Goal::Defeat("hero".into()))));
+    }
+}

@@ -1,0 +1,96 @@
+//! Test helpers: a match built from RON character definitions, started mid-phase, and driven
+//! through the same path the game uses (`close_stale`, `validate`, `apply`).
+
+use super::command::Command;
+use super::dice::Dice;
+use super::engine;
+use super::event::Event;
+use super::state::Match;
+use super::turn::{Flow, ResetKind, advance, begin_action_phase, run_reset};
+use super::violation::Violation;
+use crate::data::{RuleData, ron_options};
+use crate::level::{CharacterDef, build_match};
+use crate::script::{StartState, apply_start};
+
+/// A character from its script text, e.g. `(id: "x", side: "a", pos: (0, 0), stats: (…))`.
+pub fn ch(text: &str) -> CharacterDef {
+    ron_options().from_str(text).unwrap_or_else(|e| panic!("character {text}: {e}"))
+}
+
+/// A command from its script text, e.g. `pass(actor: "orc")`.
+pub fn cmd(text: &str) -> Command {
+    ron_options().from_str(text).unwrap_or_else(|e| panic!("command {text}: {e}"))
+}
+
+/// A running match with its dice and the events written so far.
+pub struct Duel {
+    pub m: Match,
+    pub dice: Dice,
+    pub ev: Vec<Event>,
+}
+
+/// A one-floor match of `width` × 2 open floor, started mid-phase with `start` (a script's
+/// `start` value), forced `faces` first, the first opportunity open.
+pub fn duel(profile: Option<&str>, width: usize, chars: &[&str], start: &str, faces: &[u32]) -> Duel {
+    let data = RuleData::builtin();
+    let floors = vec![vec![".".repeat(width), ".".repeat(width)]];
+    let chars: Vec<CharacterDef> = chars.iter().map(|c| ch(c)).collect();
+    let mut m = build_match(&data, &floors, &chars, profile, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let start: StartState = ron_options().from_str(start).unwrap_or_else(|e| panic!("start {start}: {e}"));
+    apply_start(&mut m, &start).unwrap_or_else(|e| panic!("{e}"));
+    let mut dice = Dice::seeded(7);
+    dice.force(faces.iter().copied());
+    let mut ev = Vec::new();
+    advance(&mut m, &mut dice, &mut ev);
+    Duel { m, dice, ev }
+}
+
+impl Duel {
+    /// Sends one command as the game does; the refusal, if any.
+    pub fn send(&mut self, text: &str) -> Result<(), Violation> {
+        let c = cmd(text);
+        if let Some(flow) = engine::close_stale(&mut self.m, &c, &mut self.dice, &mut self.ev) {
+            self.follow(flow);
+        }
+        let plan = engine::validate(&self.m, &c)?;
+        let flow = engine::apply(&mut self.m, plan, &mut self.dice, &mut self.ev);
+        self.follow(flow);
+        Ok(())
+    }
+
+    /// Sends a command that must be legal.
+    pub fn ok(&mut self, text: &str) {
+        if let Err(v) = self.send(text) {
+            panic!("{text}: refused with {} ({})", v.rule, v.reason);
+        }
+    }
+
+    /// Sends a command that must be refused; returns the refusal.
+    pub fn refused(&mut self, text: &str) -> Violation {
+        let before = self.m.fighters.clone();
+        match self.send(text) {
+            Ok(()) => panic!("{text}: accepted, expected a refusal"),
+            Err(v) => {
+                assert_eq!(self.m.fighters, before, "{text}: a refusal changes nothing (R-AP-1)");
+                v
+            }
+        }
+    }
+
+    /// A phase end runs the reset and opens the next action phase, as the game's flow does.
+    fn follow(&mut self, flow: Flow) {
+        if flow == Flow::PhaseEnded {
+            run_reset(&mut self.m, &mut self.dice, ResetKind::Normal, &mut self.ev);
+            begin_action_phase(&mut self.m, &mut self.dice, &mut self.ev);
+        }
+    }
+
+    pub fn fighter(&self, id: &str) -> &super::fighter::Fighter {
+        &self.m.fighters[self.m.index(id).unwrap_or_else(|| panic!("no {id}"))]
+    }
+
+    /// The character whose opportunity is open.
+    pub fn current(&self) -> Option<&str> {
+        self.m.clock.current.map(|i| self.m.fighters[i].id.as_str())
+    }
+}
