@@ -20,8 +20,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<Intent>()
         .init_resource::<PlayerView>()
         .init_resource::<PendingIntents>()
+        .init_resource::<ReactionPolicy>()
         .init_resource::<Seats>()
-        .add_systems(Update, handle_intents.in_set(MatchSystems::Command).before(super::pipeline::queue_issued_commands))
+        .add_systems(Update, (decline_unasked_reactions, handle_intents).chain().in_set(MatchSystems::Command).before(super::pipeline::queue_issued_commands))
         .add_systems(Update, (note_verdicts, refresh_player_view).chain().in_set(MatchSystems::Present).after(super::log::publish_events));
 }
 
@@ -49,6 +50,40 @@ pub enum Intent {
 /// intent is read against the state that command leaves; the rest wait here, in order.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct PendingIntents(pub std::collections::VecDeque<Intent>);
+
+/// Whether a human defender is asked about reflexes and responses at all (the window's
+/// settings fill it in; headless: always ask, so tests answer themselves).
+#[derive(Resource, Debug, Clone)]
+pub struct ReactionPolicy {
+    pub prompts: bool,
+    /// Characters (by id) whose reactions are never asked about.
+    pub never_ask: std::collections::BTreeSet<String>,
+}
+
+impl Default for ReactionPolicy {
+    fn default() -> Self {
+        Self { prompts: true, never_ask: Default::default() }
+    }
+}
+
+impl ReactionPolicy {
+    /// Ask `decider` about this window? Not when prompts are off, the character is on the
+    /// never-ask list, or the rules allow none of the reactions.
+    pub fn asks(&self, decider: &str, choices: &[ReactionChoice]) -> bool {
+        self.prompts && !self.never_ask.contains(decider) && choices.iter().any(|c| c.refusal.is_none())
+    }
+}
+
+/// A reaction window nobody will be asked about is declined at once, as a decline command.
+fn decline_unasked_reactions(view: Res<PlayerView>, policy: Res<ReactionPolicy>, pending: Res<PendingIntents>, mut intents: MessageWriter<Intent>) {
+    let (Some(decider), Some((_, choices))) = (&view.decider, &view.reactions) else { return };
+    if !view.is_changed() || pending.0.contains(&Intent::Decline) {
+        return;
+    }
+    if !policy.asks(decider, choices) {
+        intents.write(Intent::Decline);
+    }
+}
 
 /// Who plays each side: a human (with a name for hot-seat) or the AI.
 #[derive(Resource, Debug, Clone, Default)]

@@ -8,7 +8,13 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(load()).add_systems(Update, (apply_ui_scale, save_settings).run_if(resource_changed::<Settings>));
+    app.insert_resource(load()).add_systems(Update, (apply_ui_scale, save_settings, set_reaction_policy).run_if(resource_changed::<Settings>));
+}
+
+/// The game asks (or not) about reactions as the settings say.
+fn set_reaction_policy(settings: Res<Settings>, mut policy: ResMut<crate::game::intent::ReactionPolicy>) {
+    policy.prompts = settings.reaction_prompts;
+    policy.never_ask = settings.never_ask.clone();
 }
 
 /// UI scales offered in the settings.

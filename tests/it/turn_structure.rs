@@ -197,8 +197,8 @@ fn closing_reset_ends_the_crisis() {
     assert!(events(&hm, "phase").iter().any(|p| p["phase"] == "closing_reset"));
     assert!(events(&hm, "reset_step").iter().all(|s| s["step"].as_i64().unwrap() <= 4));
     assert_eq!(f(&m, "lunk").ap.current, 0);
-    // commands after the end are answered, not left waiting
-    refused(&mut hm, r#"pass(actor: "lunk")"#, "R-TURN-8");
+    // commands after the end are answered (refused: the crisis is over), not left waiting
+    refused(&mut hm, r#"pass(actor: "lunk")"#, "R-TURN-17");
 }
 
 #[test] // R-TURN-18, R-COND-2: in crisis mode bleeding costs 1 HP at each reset step 1 (not per minute)

@@ -1,0 +1,114 @@
+//! The card of the hovered (or deciding, or acting) figure: stats, HP, AP and AP_start, free
+//! steps, posture, adjustments, conditions, and for an enemy of the one deciding the forecast of
+//! each attack kind (odds from the AI's dice model; "not now" with the rules' refusal).
+
+use super::HudSystems;
+use crate::game::components::MatchState;
+use crate::game::intent::PlayerView;
+use crate::game::log::MatchLog;
+use crate::rules::profile::ActionEffect;
+use crate::rules::state::Match;
+use crate::window::board::HoveredSpace;
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, refresh_card.in_set(HudSystems::Draw));
+}
+
+#[derive(Component)]
+pub(super) struct CardText;
+
+fn posture_text(p: crate::rules::profile::Posture) -> &'static str {
+    use crate::rules::profile::Posture::*;
+    match p {
+        Standing => "standing",
+        Sitting => "sitting",
+        Kneeling => "kneeling",
+        Prone => "prone",
+    }
+}
+
+/// The card of a character: stats, HP, AP and AP_start, free steps, posture, adjustments and
+/// conditions; for an enemy of the one deciding, the forecast of each attack kind.
+pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
+    let f = &m.fighters[i];
+    let mut s = format!("{} ({})\n", f.name, f.side);
+    s += &format!("HP {}/{}", f.hp, f.max_hp);
+    if f.max_mp > 0 {
+        s += &format!("  MP {}/{}", f.mp, f.max_mp);
+    }
+    if f.max_fp > 0 {
+        s += &format!("  FP {}/{}", f.fp, f.max_fp);
+    }
+    s += &format!("\nAP {} (AP_start {})  |  {}\n", f.ap.current, f.ap.start, posture_text(f.posture));
+    s += &if f.free_steps.available && !f.opp.free_steps {
+        format!("Free steps: {} available (green)\n", f.free_steps.allowance)
+    } else {
+        "Free steps: spent or lost (red)\n".to_string()
+    };
+    s += &format!("Brawn d{}  Finesse d{}  Savvy d{}  Nerve d{}\n", f.stats.brawn, f.stats.finesse, f.stats.savvy, f.stats.nerve);
+    let w = m.equipment.wielded(f);
+    let weapon = match &w {
+        crate::rules::equipment::Wielded::Unarmed => "unarmed".to_string(),
+        crate::rules::equipment::Wielded::Melee(x, _) => x.name.clone(),
+        crate::rules::equipment::Wielded::Ranged(x) => x.name.clone(),
+    };
+    s += &format!("Weapon: {weapon}\n");
+    if !f.adjustments.is_empty() {
+        let a: Vec<String> = f.adjustments.iter().map(|a| format!("{:?} {:+} ({})", a.target, a.value, a.source.replace('_', " "))).collect();
+        s += &format!("Adjustments: {}\n", a.join(", "));
+    }
+    if !f.conditions.is_empty() {
+        let c: Vec<String> = f.conditions.iter().map(|c| c.id.replace('_', " ")).collect();
+        s += &format!("Conditions: {}\n", c.join(", "));
+    }
+    if let Some(a) = decider.filter(|&a| a != i && m.enemies(a, i)) {
+        s += &format!("\nIf {} attacks now:\n", m.fighters[a].name);
+        for row in m.rules.actions.iter().filter(|r| matches!(r.effect, ActionEffect::Attack { .. })) {
+            let cmd = crate::rules::Command::action(&m.fighters[a].id, &row.id, Some(&f.id));
+            let legal = crate::rules::engine::validate(m, &cmd);
+            match (crate::ai::forecast(m, a, i, &row.id), legal) {
+                (Some(fc), Ok(_)) => {
+                    s += &format!(
+                        "  {}: {:.0}% to hit, {}-{}{} damage (avg {:.1})\n",
+                        row.name,
+                        fc.hit * 100.0,
+                        fc.min,
+                        fc.max,
+                        if fc.explodes { "+" } else { "" },
+                        fc.expected
+                    );
+                }
+                (Some(fc), Err(v)) => s += &format!("  {}: {:.0}% to hit - not now: {} ({})\n", row.name, fc.hit * 100.0, v.reason, v.rule),
+                _ => {}
+            }
+        }
+    }
+    s
+}
+
+fn refresh_card(
+    view: Res<PlayerView>,
+    hovered: Res<HoveredSpace>,
+    state: Option<Res<MatchState>>,
+    log: Res<MatchLog>,
+    mut text: Query<&mut Text, With<CardText>>,
+    mut last: Local<(usize, Option<crate::rules::Pos>, Option<String>)>,
+) {
+    let stamp = (log.len(), hovered.0, view.decider.clone());
+    if *last == stamp && !view.is_changed() {
+        return;
+    }
+    *last = stamp;
+    let Some(state) = state else { return };
+    let m = &state.0;
+    let decider = view.decider.as_deref().and_then(|d| m.index(d));
+    let who = hovered.0.and_then(|p| m.occupant(p)).or(decider).or(m.clock.current);
+    let s = who.map(|i| card(&m, i, decider)).unwrap_or_else(|| "Hover a figure to see its card.".into());
+    if let Ok(mut t) = text.single_mut() {
+        if t.0 != s {
+            t.0 = s;
+        }
+    }
+}
+

@@ -1,0 +1,126 @@
+//! The combat log panel: one readable line per entry a player cares about, names instead of
+//! ids, dice with each die, the parts of the adjustment and the total. Lines are described from
+//! the typed `LogEntry`s (a renamed field is a compile error, not a silently blank line).
+
+use super::{HudSystems, names};
+use crate::game::components::CharacterId;
+use crate::game::log::{LogEntry, MatchLog};
+use crate::rules::Event;
+use crate::rules::fighter::Pool;
+use bevy::input::mouse::AccumulatedMouseScroll;
+use bevy::prelude::*;
+use std::collections::BTreeMap;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LogScroll>().add_systems(Update, refresh_log.in_set(HudSystems::Draw));
+}
+
+/// Lines the log panel shows at once.
+const LOG_LINES: usize = 22;
+
+/// How many lines the log is scrolled back.
+#[derive(Resource, Debug, Default)]
+struct LogScroll(usize);
+
+#[derive(Component)]
+pub(super) struct LogText;
+#[derive(Component)]
+pub(super) struct LogPanel;
+
+fn words(s: &str) -> String {
+    s.replace('_', " ")
+}
+
+/// One readable line for a log entry, or `None` for entries players do not need to read.
+pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<String> {
+    let name = |id: &str| names.get(id).cloned().unwrap_or_else(|| id.to_string());
+    let event = match entry {
+        LogEntry::Verdict { result: Err(v), .. } => return Some(format!("Refused: {} ({})", v.reason, v.rule)),
+        LogEntry::Verdict { .. } => return None,
+        LogEntry::Event { event, .. } => event,
+    };
+    Some(match event {
+        Event::Dice { actor, purpose, roll, parts } => {
+            let faces: Vec<String> = roll.dice.iter().map(|d| d.faces.iter().map(u32::to_string).collect::<Vec<_>>().join("+")).collect();
+            let parts: Vec<String> = parts.iter().map(|(what, v)| format!("{} {v:+}", words(what))).collect();
+            let adj = match (roll.adjustment, parts.is_empty()) {
+                (0, true) => String::new(),
+                (a, true) => format!(" {a:+}"),
+                (a, false) => format!(" {a:+} [{}]", parts.join(", ")),
+            };
+            format!("{} {}: d{} ({}){adj} = {}", name(actor), words(purpose), roll.rank, faces.join(", "), roll.total)
+        }
+        Event::ResetStep { step, name: what } => format!("Reset step {step}: {}", words(what)),
+        Event::ApSet { actor, ap, .. } => format!("{} has {ap} AP", name(actor)),
+        Event::ApSpent { actor, amount, ap, for_what } => format!("{} spends {amount} AP on {} ({ap} left)", name(actor), words(for_what)),
+        Event::OnlyMode { actor, action } => format!("{}: {} is an Only action - nothing more this turn", name(actor), words(action)),
+        Event::Opportunity { actor, ap } => format!("- {}'s opportunity ({ap} AP)", name(actor)),
+        Event::Round { round, .. } => format!("Round {round}"),
+        Event::Phase { phase, turn } => format!("Turn {turn}: {}", words(phase)),
+        Event::Moved { actor, movement, to, .. } => format!("{}: {} to ({}, {})", name(actor), words(movement), to.x, to.y),
+        Event::FreeStepsLost { actor, reason } => format!("{} loses the free steps: {reason}", name(actor)),
+        Event::AttackDeclared { actor, target, action, .. } => format!("{} attacks {} ({})", name(actor), name(target), words(action)),
+        Event::ReflexDeclared { actor, reflex, .. } => format!("{} answers with {}", name(actor), words(reflex)),
+        Event::ResponseDeclared { actor, response, .. } => format!("{} responds with {}", name(actor), words(response)),
+        Event::AttackResolved { actor, target, defense_cr, attack_total, outcome, raw_damage, reduction, damage, .. } => format!(
+            "{} vs {}: {attack_total} against {defense_cr} - {}, {damage} damage ({raw_damage} - armor {reduction})",
+            name(actor),
+            name(target),
+            words(outcome)
+        ),
+        Event::HpChanged { actor, from, to, reason } => format!("{}: HP {from} -> {to} ({})", name(actor), words(reason)),
+        Event::PoolChanged { actor, pool, from, to, reason } => {
+            let pool = match pool {
+                Pool::Mana => "MP",
+                Pool::Faith => "FP",
+            };
+            format!("{}: {pool} {from} -> {to} ({})", name(actor), words(reason))
+        }
+        Event::ConditionAdded { actor, condition } => format!("{} is now {}", name(actor), words(&condition.id)),
+        Event::ConditionRemoved { actor, condition, reason } => format!("{} is no longer {} ({reason})", name(actor), words(condition)),
+        Event::ItemUsed { actor, item } => format!("{} uses {}", name(actor), words(item)),
+        Event::Died { actor } => format!("{} dies", name(actor)),
+        Event::OpportunityEnded { actor, passed: true, ap } => format!("{} passes ({ap} AP kept)", name(actor)),
+        Event::PhaseEnded { .. } => "The action phase ends".to_string(),
+        Event::CrisisOver { winner, reason, .. } => {
+            format!("The crisis is over: {} ({reason})", winner.as_ref().map_or("nobody wins".to_string(), |w| format!("{w} win")))
+        }
+        Event::Note { text } => text.clone(),
+        _ => return None,
+    })
+}
+
+fn refresh_log(
+    log: Res<MatchLog>,
+    chars: Query<(&CharacterId, &Name)>,
+    scroll: Res<AccumulatedMouseScroll>,
+    panel: Query<&Interaction, With<LogPanel>>,
+    mut offset: ResMut<LogScroll>,
+    mut text: Query<&mut Text, With<LogText>>,
+    mut last: Local<(usize, usize)>,
+) {
+    let over = panel.iter().any(|i| *i != Interaction::None);
+    if over && scroll.delta.y != 0.0 {
+        offset.0 = if scroll.delta.y > 0.0 { offset.0 + 3 } else { offset.0.saturating_sub(3) };
+    }
+    if *last == (log.len(), offset.0) {
+        return;
+    }
+    let n = names(&chars);
+    let lines: Vec<String> = log.entries().iter().filter_map(|l| describe(l, &n)).collect();
+    offset.0 = offset.0.min(lines.len().saturating_sub(LOG_LINES));
+    *last = (log.len(), offset.0);
+    let end = lines.len() - offset.0;
+    let start = end.saturating_sub(LOG_LINES);
+    let mut s = String::new();
+    if start > 0 {
+        s += &format!("^ {start} earlier\n");
+    }
+    s += &lines[start..end].join("\n");
+    if offset.0 > 0 {
+        s += &format!("\nv {} newer", offset.0);
+    }
+    if let Ok(mut t) = text.single_mut() {
+        t.0 = s;
+    }
+}

@@ -1,0 +1,265 @@
+//! What covers the board: the reset steps (one at a time, R skips), help, the hot-seat
+//! handover screen, the result once the rules end the match, and the reload error; and whether
+//! the AI waits while a person reads.
+
+use super::log::describe;
+use super::{HudSystems, names};
+use crate::game::ai::{AiControl, AiHold};
+use crate::game::components::{CharacterId, MatchState};
+use crate::game::log::{LogEntry, MatchLog, MatchOutcome};
+use crate::rules::Event;
+use crate::window::screens::{PlayingLevel, Screen};
+use crate::window::settings::Settings;
+use crate::window::ui::{Act, Blocks, button, colors, panel, text};
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Overlay>()
+        .add_systems(OnExit(Screen::Match), |mut o: ResMut<Overlay>| *o = Overlay::default())
+        .add_systems(Update, (check_outcome, show_reset_steps).chain().in_set(HudSystems::Result))
+        .add_systems(Update, hold_ai.in_set(HudSystems::Hold))
+        .add_systems(Update, (show_overlays, show_reload_error).in_set(HudSystems::Draw));
+}
+
+#[derive(Component)]
+struct OverlayRoot;
+#[derive(Component)]
+struct ResetText;
+#[derive(Component)]
+pub(super) struct ReloadErrorText;
+
+/// What covers the board. Help, handover and the result take the input; the reset steps do not.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct Overlay {
+    pub help: bool,
+    /// Hot-seat: the board is hidden until this player clicks.
+    pub handover: Option<String>,
+    pub result: Option<String>,
+    /// Reset-phase lines shown so far, all lines, seconds to the next.
+    pub reset: Option<(usize, Vec<String>, f32)>,
+}
+
+impl Overlay {
+    /// Which overlay takes the board's input, if any.
+    pub fn blocks_board(&self) -> Option<&'static str> {
+        if self.handover.is_some() {
+            Some("handover")
+        } else if self.result.is_some() {
+            Some("result")
+        } else if self.help {
+            Some("help")
+        } else {
+            None
+        }
+    }
+}
+
+/// The result screen, once the rules have ended the match (`MatchOutcome`, from
+/// `Event::CrisisOver`).
+fn check_outcome(outcome: Res<MatchOutcome>, level: Option<Res<PlayingLevel>>, state: Option<Res<MatchState>>, mut overlay: ResMut<Overlay>) {
+    if !outcome.is_changed() {
+        return;
+    }
+    let (Some(o), Some(state)) = (&outcome.0, state) else { return };
+    let label = |s: &str| level.as_ref().and_then(|l| l.0.sides.iter().find(|x| x.id == s).and_then(|x| x.name.clone())).unwrap_or_else(|| s.to_string());
+    let text = match &o.winner {
+        Some(s) => format!("Victory for {}!", label(s)),
+        None => "Nobody wins: every side is down.".into(),
+    };
+    info!("match over: {text} ({})", o.reason);
+    overlay.result = Some(format!("{text}\n{}.\nTurn {}, round {}.", capitalize(&o.reason), state.clock.turn, state.clock.round));
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+}
+
+/// The reset phase, one step at a time (R to skip): bleeding, removals, recovery, AP rolls.
+fn show_reset_steps(
+    time: Res<Time>,
+    settings: Res<Settings>,
+    log: Res<MatchLog>,
+    chars: Query<(&CharacterId, &Name)>,
+    mut overlay: ResMut<Overlay>,
+    mut seen: Local<usize>,
+) {
+    if log.len() < *seen {
+        *seen = 0; // a new match
+    }
+    let new = &log.entries()[*seen..];
+    *seen = log.len();
+    let n = names(&chars);
+    let mut in_reset = false;
+    let mut lines = Vec::new();
+    for l in new {
+        if let LogEntry::Event { event: Event::Phase { phase, .. }, .. } = l {
+            in_reset = phase.contains("reset");
+            if !in_reset {
+                continue;
+            }
+        }
+        if in_reset {
+            lines.extend(describe(l, &n));
+        }
+    }
+    if !lines.is_empty() && settings.animation_speed > 0.0 {
+        overlay.reset = Some((1, lines, 0.0));
+    }
+    // Ticking the timer is not a change; showing one more line or closing is.
+    let o = overlay.bypass_change_detection();
+    let mut changed = false;
+    if let Some((shown, all, t)) = o.reset.as_mut() {
+        *t += time.delta_secs() * settings.animation_speed.max(0.01);
+        if *t > 0.35 {
+            *t = 0.0;
+            *shown += 1;
+            changed = true;
+        }
+        if *shown > all.len() + 4 {
+            o.reset = None;
+        }
+    }
+    if changed {
+        overlay.set_changed();
+    }
+}
+
+/// The AI waits while the player reads: overlays, the reset display, moving tokens. Its pace
+/// follows the animation speed.
+fn hold_ai(
+    overlay: Res<Overlay>,
+    settings: Res<Settings>,
+    moving: Res<crate::window::board::TokensMoving>,
+    hold: Option<ResMut<AiHold>>,
+    ai: Option<ResMut<AiControl>>,
+) {
+    let busy = overlay.handover.is_some() || overlay.help || overlay.result.is_some() || overlay.reset.is_some() || moving.0;
+    if let Some(mut h) = hold {
+        if h.0 != busy {
+            h.0 = busy;
+        }
+    }
+    if let Some(mut ai) = ai {
+        let pace = if settings.animation_speed > 0.0 { crate::window::reload::AI_PACE_SECS / settings.animation_speed } else { 0.0 };
+        if ai.pace_secs > 0.0 && (ai.pace_secs - pace).abs() > 1e-3 {
+            ai.pace_secs = pace;
+        }
+    }
+}
+
+const HELP: &str = "Controls
+  Left click a highlighted space: move there (green: free steps, 0 AP; blue: Step; orange: Run, costs Defense)
+  Left click an enemy: attack it with the first attack that reaches;  hover a figure: its card and attack odds
+  1-9, 0 (Shift for 11-20): action bar entries;  then click a highlighted target (Esc / right click cancels)
+  Enter: end the opportunity (pass when nothing was done: keep your AP, act later this round)
+  Reaction prompt: 1-9 choose, N decline
+  Drag or WASD / arrows: pan;  wheel or + / -: zoom;  Home: fit the level;  PageUp / PageDown: floors
+  R: skip the reset display;  Space: AI pace on/off;  F1 or H: this help;  Esc: cancel / close
+Every greyed entry says why, with the rule id from the rules (RULES.md).";
+
+/// Help, handover and result overlays, and the reset steps panel.
+fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entity, With<OverlayRoot>>, mut reset_text: Query<&mut Text, With<ResetText>>) {
+    if !overlay.is_changed() {
+        return;
+    }
+    // The reset panel only updates its text while it stays.
+    let only_reset_changed = old.iter().next().is_some() && overlay.reset.is_some() && overlay.blocks_board().is_none() && reset_text.iter().next().is_some();
+    if only_reset_changed {
+        if let (Some((shown, all, _)), Ok(mut t)) = (&overlay.reset, reset_text.single_mut()) {
+            let s = all[..(*shown).min(all.len())].join("\n") + "\n[R] skip";
+            if t.0 != s {
+                t.0 = s;
+            }
+        }
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let full = |c: Color| {
+        (
+            OverlayRoot,
+            DespawnOnExit(Screen::Match),
+            GlobalZIndex(40),
+            Interaction::default(),
+            Blocks,
+            Node {
+                position_type: PositionType::Absolute,
+                width: Val::Percent(100.0),
+                height: Val::Percent(100.0),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                justify_content: JustifyContent::Center,
+                row_gap: Val::Px(10.0),
+                ..default()
+            },
+            BackgroundColor(c),
+        )
+    };
+    if let Some(p) = &overlay.handover {
+        commands.spawn((Name::new("Handover"), full(colors::PANEL_SOLID))).with_children(|c| {
+            c.spawn(text(format!("Pass to {p}"), 42.0, colors::GOLD));
+            c.spawn(text("The board is hidden so nobody sees the other player's choices.", 16.0, colors::DIM));
+            c.spawn(button(format!("I am {p} - show the board  [Enter]"), Act::HandoverReady));
+        });
+        return;
+    }
+    if let Some(r) = &overlay.result {
+        commands.spawn((Name::new("Result"), full(Color::srgba(0.0, 0.0, 0.0, 0.75)))).with_children(|c| {
+            c.spawn(text(r.clone(), 36.0, colors::GOLD));
+            c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
+                b.spawn(button("Play again", Act::PlayAgain));
+                b.spawn(button("Choose another level", Act::ToLevels));
+                b.spawn(button("Main menu", Act::ToMenu));
+            });
+        });
+        return;
+    }
+    if overlay.help {
+        commands.spawn((Name::new("Help"), full(Color::srgba(0.0, 0.0, 0.0, 0.8)))).with_children(|c| {
+            c.spawn(text(HELP, 16.0, colors::TEXT));
+            c.spawn(button("Close  [Esc]", Act::Help));
+        });
+        return;
+    }
+    if let Some((shown, all, _)) = &overlay.reset {
+        commands
+            .spawn((
+                Name::new("Reset steps"),
+                OverlayRoot,
+                DespawnOnExit(Screen::Match),
+                GlobalZIndex(30),
+                panel(Node {
+                    position_type: PositionType::Absolute,
+                    left: Val::Px(60.0),
+                    top: Val::Px(70.0),
+                    max_width: Val::Px(560.0),
+                    padding: UiRect::all(Val::Px(10.0)),
+                    flex_direction: FlexDirection::Column,
+                    ..default()
+                }),
+            ))
+            .with_children(|c| {
+                c.spawn((ResetText, text(all[..(*shown).min(all.len())].join("\n") + "\n[R] skip", 14.0, colors::TEXT)));
+            });
+    }
+}
+
+/// A broken level edit is shown until a good one replaces it.
+fn show_reload_error(watch: Option<Res<crate::window::reload::LevelWatch>>, mut text: Query<&mut Text, With<ReloadErrorText>>) {
+    const MAX_ERROR_LINES: usize = 3;
+    let Ok(mut t) = text.single_mut() else { return };
+    let s = watch
+        .and_then(|w| w.error.clone())
+        .map(|e| {
+            let lines: Vec<&str> = e.lines().collect();
+            let more =
+                if lines.len() > MAX_ERROR_LINES { format!("\n...and {} more (see the terminal)", lines.len() - MAX_ERROR_LINES) } else { String::new() };
+            format!("Level edit not applied (the previous version keeps playing):\n{}{more}", lines[..lines.len().min(MAX_ERROR_LINES)].join("\n"))
+        })
+        .unwrap_or_default();
+    if t.0 != s {
+        t.0 = s;
+    }
+}

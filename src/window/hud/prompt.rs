@@ -1,0 +1,145 @@
+//! The reaction prompt (reflex or response window of a human defender, with an optional
+//! timeout) and the hot-seat handover (hide the board when control passes to another player).
+
+use super::log::describe;
+use super::{HudSystems, Overlay, Tip, names};
+use crate::game::components::CharacterId;
+use crate::game::intent::{Intent, PlayerView, ReactionPolicy, Seats};
+use crate::game::log::{LogEntry, MatchLog};
+use crate::window::screens::Screen;
+use crate::window::settings::Settings;
+use crate::window::ui::{Act, Disabled, button, colors, panel, text};
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PromptState>().add_systems(Update, (handover, reaction_prompt).chain().in_set(HudSystems::Prompt));
+}
+
+/// The reaction prompt on screen: for which window (log length when it opened), time left; and
+/// the last human player who had control (handover between different players).
+#[derive(Resource, Debug, Default)]
+pub(super) struct PromptState {
+    key: Option<usize>,
+    left: f32,
+    pub(super) last_player: Option<String>,
+}
+
+#[derive(Component)]
+struct PromptRoot;
+
+/// Hot-seat: when control passes to a different human player, hide the board until they click.
+fn handover(view: Res<PlayerView>, seats: Res<Seats>, mut overlay: ResMut<Overlay>, mut prompt: ResMut<PromptState>) {
+    if !view.is_changed() {
+        return;
+    }
+    let distinct: std::collections::BTreeSet<&String> = seats.players.values().collect();
+    let Some(player) = view.side.as_ref().and_then(|s| seats.players.get(s)) else { return };
+    if distinct.len() < 2 {
+        prompt.last_player = Some(player.clone());
+        return;
+    }
+    if prompt.last_player.as_ref() != Some(player) && overlay.handover.as_ref() != Some(player) {
+        overlay.handover = Some(player.clone());
+    }
+}
+
+/// A reflex or response window for a human defender: a prompt with each choice, its cost or
+/// the rule that forbids it. Windows nobody is asked about are declined by the game
+/// (`ReactionPolicy`); here only the optional timeout declines.
+fn reaction_prompt(
+    mut commands: Commands,
+    time: Res<Time>,
+    view: Res<PlayerView>,
+    settings: Res<Settings>,
+    policy: Res<ReactionPolicy>,
+    seats: Res<Seats>,
+    overlay: Res<Overlay>,
+    log: Res<MatchLog>,
+    chars: Query<(&CharacterId, &Name)>,
+    mut prompt: ResMut<PromptState>,
+    old: Query<Entity, With<PromptRoot>>,
+    mut intents: MessageWriter<Intent>,
+) {
+    let Some((kind, list)) = view.reactions.as_ref() else {
+        if prompt.key.take().is_some() {
+            for e in &old {
+                commands.entity(e).despawn();
+            }
+        }
+        return;
+    };
+    let who = view.decider.clone().unwrap_or_default();
+    let key = log.len();
+    if prompt.key.is_some() && !view.is_changed() {
+        if settings.prompt_timeout_secs > 0 && overlay.handover.is_none() {
+            prompt.left -= time.delta_secs();
+            if prompt.left <= 0.0 {
+                intents.write(Intent::Decline);
+                prompt.key = None;
+            }
+        }
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    if !policy.asks(&who, list) {
+        return;
+    }
+    prompt.key = Some(key);
+    prompt.left = settings.prompt_timeout_secs as f32;
+    let n = names(&chars);
+    let name = n.get(&who).cloned().unwrap_or(who.clone());
+    let player = view.side.as_ref().and_then(|s| seats.players.get(s)).cloned().unwrap_or_default();
+    let attack = log
+        .entries()
+        .iter()
+        .rev()
+        .find(|l| matches!(l, LogEntry::Event { event: crate::rules::Event::AttackDeclared { .. }, .. }))
+        .and_then(|l| describe(l, &n))
+        .unwrap_or_default();
+    let what = match kind {
+        crate::rules::profile::ReactionKind::Reflex => "a reflex (before the attack is rolled)",
+        crate::rules::profile::ReactionKind::Response => "a response (after the attack)",
+    };
+    let timeout = if settings.prompt_timeout_secs > 0 { format!(" Declines by itself after {} s.", settings.prompt_timeout_secs) } else { String::new() };
+    commands
+        .spawn((
+            Name::new("Reaction prompt"),
+            PromptRoot,
+            DespawnOnExit(Screen::Match),
+            GlobalZIndex(20),
+            panel(Node {
+                position_type: PositionType::Absolute,
+                left: Val::Px(60.0),
+                top: Val::Px(70.0),
+                max_width: Val::Px(760.0),
+                padding: UiRect::all(Val::Px(12.0)),
+                flex_direction: FlexDirection::Column,
+                ..default()
+            }),
+            BackgroundColor(colors::PANEL_SOLID),
+        ))
+        .with_children(|p| {
+            p.spawn(text(format!("{player}: {attack}."), 18.0, colors::GOLD));
+            p.spawn(text(format!("{name} may declare {what}.{timeout}"), 15.0, colors::TEXT));
+            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, ..default() }).with_children(|r| {
+                for (k, c) in list.iter().enumerate() {
+                    let tip = match &c.refusal {
+                        Some(v) => format!("{} - not now: {} - {}", c.label, v.reason, v.rule),
+                        None => format!("{}: {}", c.label, c.cost),
+                    };
+                    let mut b = r.spawn((button(format!("[{}] {} | {}", k + 1, c.label, c.cost), Act::React(k)), Tip(tip)));
+                    if c.refusal.is_some() {
+                        b.insert(Disabled);
+                    }
+                }
+                r.spawn((button("[N] Decline", Act::Decline), Tip("Let the attack go ahead without reacting".into())));
+                r.spawn((
+                    button(format!("Never ask for {name}"), Act::NeverAsk(who.clone())),
+                    Tip("Always decline for this character (Settings keeps the list)".into()),
+                ));
+            });
+        });
+}
+

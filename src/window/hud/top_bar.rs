@@ -1,0 +1,64 @@
+//! The top bar: turn, round, phase, who is up (and which player), and who acts next by AP.
+
+use super::HudSystems;
+use crate::game::components::MatchState;
+use crate::game::flow::FlowStatus;
+use crate::game::intent::{PlayerView, Seats};
+use crate::game::log::MatchLog;
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, refresh_top.in_set(HudSystems::Draw));
+}
+
+#[derive(Component)]
+pub(super) struct TopText;
+#[derive(Component)]
+pub(super) struct OrderText;
+
+/// Turn, round, phase, whose opportunity and player, and who acts next by AP.
+fn refresh_top(
+    view: Res<PlayerView>,
+    state: Option<Res<MatchState>>,
+    seats: Res<Seats>,
+    status: Res<FlowStatus>,
+    log: Res<MatchLog>,
+    mut top: Query<&mut Text, (With<TopText>, Without<OrderText>)>,
+    mut order: Query<&mut Text, (With<OrderText>, Without<TopText>)>,
+    mut last: Local<(usize, bool)>,
+) {
+    let stamp = (log.len(), view.is_changed());
+    if stamp.0 == last.0 && !stamp.1 {
+        return;
+    }
+    *last = (stamp.0, false);
+    let Some(state) = state else { return };
+    let m = &state.0;
+    let phase = match m.clock.phase {
+        crate::rules::Phase::Action => "action phase",
+        _ => "reset",
+    };
+    let mut s = format!("Turn {} | Round {} | {phase}", m.clock.turn, m.clock.round);
+    let up = m.pending.as_ref().filter(|p| p.window.is_some()).map(|p| p.defender).or(m.clock.current);
+    if let Some(a) = up {
+        let f = &m.fighters[a];
+        let who = seats.players.get(&f.side).map_or_else(|| format!("{} (AI)", f.side), |p| format!("{p} ({})", f.side));
+        let what = if m.pending.as_ref().is_some_and(|p| p.window.is_some()) { "reacts" } else { "acts" };
+        s += &format!(" - {who}: {} {what}", f.name);
+    } else if status.over {
+        s += " - the crisis is over";
+    }
+    if let Ok(mut t) = top.single_mut() {
+        t.0 = s;
+    }
+    // Order: the one acting, then who would be offered the next opportunity (most AP first).
+    let mut able: Vec<usize> =
+        (0..m.fighters.len()).filter(|&i| m.can_act(i) && !m.is_dead(i) && !m.fighters[i].turn.took_only && m.fighters[i].ap.current > 0).collect();
+    able.sort_by_key(|&i| (Some(i) != m.clock.current, std::cmp::Reverse(m.fighters[i].ap.current), i));
+    let chips: Vec<String> =
+        able.iter().map(|&i| format!("{}{} {} AP", if Some(i) == m.clock.current { ">" } else { "" }, m.fighters[i].name, m.fighters[i].ap.current)).collect();
+    if let Ok(mut t) = order.single_mut() {
+        t.0 = if chips.is_empty() { "Nobody has AP left this turn".into() } else { format!("Next by AP: {}", chips.join("  |  ")) };
+    }
+}
+
