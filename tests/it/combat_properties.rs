@@ -2,21 +2,21 @@
 //! the game and `doo run` use), checked against the injury, healing and condition rules of
 //! RULES.md (§18 conditions, §19 injury, §20 healing, R-TURN-4 reset steps) after every command.
 //!
-//! Modelled on `tests/properties.rs` (same `Case` → `Trace` scheme, code copied, not shared), but
-//! built for frequent combat: six characters start within a step or two of each other in a 5x4
+//! Modelled on `properties.rs` (same `Case` → `Trace` scheme and the same harness, `harness.rs`),
+//! but built for frequent combat: six characters start within a step or two of each other in a 5x4
 //! room, some wounded, dying, bleeding, slowed, rooted or stunned, with an arcane caster (aud), a
 //! divine healer (shaman), potions, First Aid and every attack, reflex and response of the
 //! profile in the op mix.
 
 
 use crate::common::*;
+use crate::harness::{self, PROFILES, Setup, Trace, Tracker, approach, config, dirs, events, i, path_from, s};
 
-use doo::headless::HeadlessMatch;
 use doo::data::RuleData;
+use doo::headless::HeadlessMatch;
 use doo::level::{CharacterDef, build_match};
 use doo::rules::Dice;
 use doo::rules::command::{Command, Guide};
-use doo::rules::grid::Pos;
 use doo::rules::profile::{ActionEffect, OptionOverrides, ReactionKind};
 use doo::rules::state::Match;
 use doo::script::{StartState, apply_start};
@@ -24,11 +24,9 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
-const PROFILES: [&str; 5] = ["DOO-2017", "CORE-STRICT", "ADV-2017", "LEGACY-2016", "LEGACY-2016-EARLY"];
 const IDS: [&str; 6] = ["dara", "lunk", "aud", "orc", "goblin", "shaman"];
 const SPELLS: [&str; 3] = ["firebolt", "entangle", "healing_word"];
 const OTHER_ACTIONS: [&str; 2] = ["flop", "recover"];
-const DIRS: [(i32, i32); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 
 /// Extra starting conditions (id, duration class, removal CR), added through the start state.
 const EXTRA_CONDITIONS: [(&str, &str, Option<i32>); 9] = [
@@ -129,10 +127,6 @@ struct Case {
     ops: Vec<Op>,
 }
 
-fn dirs(max: usize) -> impl Strategy<Value = Vec<usize>> {
-    prop::collection::vec(0..DIRS.len(), 1..max)
-}
-
 fn target() -> impl Strategy<Value = Option<usize>> {
     prop::option::weighted(0.3, 0..IDS.len())
 }
@@ -178,53 +172,6 @@ fn case() -> impl Strategy<Value = Case> {
 
 // ---------------------------------------------------------------------------------------------
 // Playing a case
-
-/// One submitted command: the match before and after, and every line it produced.
-struct Played {
-    cmd: Command,
-    verdict: Value,
-    lines: Vec<Value>,
-    before: Match,
-    after: Match,
-}
-
-struct Trace {
-    profile: &'static str,
-    start: String,
-    seed: u64,
-    /// The match as built (start applied), before the headless app started it.
-    built: Match,
-    /// Lines produced while the app started the match.
-    init_lines: Vec<Value>,
-    init: Match,
-    steps: Vec<Played>,
-}
-
-impl Trace {
-    /// A reproduction: profile, start, seed and the concrete commands up to step `upto` (inclusive).
-    fn repro(&self, upto: usize) -> String {
-        let cmds: Vec<String> = self.steps.iter().take(upto + 1).map(|s| serde_json::to_string(&s.cmd).unwrap()).collect();
-        format!("profile {} seed {} start {}\ncommands:\n  {}", self.profile, self.seed, self.start, cmds.join("\n  "))
-    }
-
-    /// Every line batch in order: batch 0 is the start, batch k the k-th command.
-    fn batches(&self) -> Vec<&[Value]> {
-        std::iter::once(self.init_lines.as_slice()).chain(self.steps.iter().map(|s| s.lines.as_slice())).collect()
-    }
-
-    /// The match after batch `b`.
-    fn after(&self, b: usize) -> &Match {
-        if b == 0 { &self.init } else { &self.steps[b - 1].after }
-    }
-
-    fn step_label(&self, batch: usize) -> String {
-        if batch == 0 { "at the start".to_string() } else { format!("after command #{}:\n{}", batch - 1, self.repro(batch - 1)) }
-    }
-
-    fn max_hp(&self, id: &str) -> i32 {
-        self.built.fighters[self.built.index(id).unwrap()].max_hp
-    }
-}
 
 /// The start state of a case (RON): AP, starting HP, extra conditions.
 fn start_of(c: &Case, chars: &[CharacterDef], data: &RuleData) -> String {
@@ -274,16 +221,6 @@ fn start_of(c: &Case, chars: &[CharacterDef], data: &RuleData) -> String {
         parts.push(format!("\"{}\": ({})", IDS[k], fields.join(", ")));
     }
     format!("(characters: {{{}}})", parts.join(", "))
-}
-
-fn path_from(from: Pos, ds: &[usize]) -> Vec<Pos> {
-    let mut at = from;
-    ds.iter()
-        .map(|&d| {
-            at = Pos::on(at.x + DIRS[d].0, at.y + DIRS[d].1, at.floor);
-            at
-        })
-        .collect()
 }
 
 fn nearest_enemy(m: &Match, a: usize) -> Option<usize> {
@@ -341,19 +278,7 @@ fn concrete(m: &Match, op: &Op) -> Command {
         Op::Step(ds) => Command::step(&a, "step", path_from(pos, ds)),
         Op::Run(ds) => Command::step(&a, "run", path_from(pos, ds)),
         Op::Approach { run, n } => {
-            let mut path = Vec::new();
-            if let Some(e) = nearest_enemy(m, holder) {
-                let goal = m.fighters[e].pos;
-                let mut at = pos;
-                while path.len() < *n && at.distance(goal) > 1 {
-                    at = Pos::on(at.x + (goal.x - at.x).signum(), at.y + (goal.y - at.y).signum(), at.floor);
-                    path.push(at);
-                }
-            }
-            if path.is_empty() {
-                path = path_from(pos, &[4]);
-            }
-            Command::step(&a, if *run { "run" } else { "step" }, path)
+            Command::step(&a, if *run { "run" } else { "step" }, approach(pos, nearest_enemy(m, holder).map(|e| m.fighters[e].pos), *n))
         }
         Op::Attack { kind, target } => with_target(&a, &pick(&attacks, *kind), target.or_else(|| nearest_enemy(m, holder))),
         Op::Cast { spell, target } => cast(&a, SPELLS[*spell], spell_target(holder, *spell, *target)),
@@ -406,7 +331,8 @@ fn concrete(m: &Match, op: &Op) -> Command {
     }
 }
 
-fn play(c: &Case) -> Trace {
+/// The match of a case, ready to play.
+fn setup(c: &Case) -> Setup {
     let profile = PROFILES[c.profile];
     let data = RuleData::builtin();
     let chars = characters();
@@ -415,101 +341,12 @@ fn play(c: &Case) -> Trace {
     let s: StartState = doo::data::ron_options().from_str(&start).unwrap_or_else(|e| panic!("start {start}: {e}"));
     apply_start(&mut m, &s).expect("start applies");
     let built = m.clone();
-    let mut hm = HeadlessMatch::new(m, Dice::seeded(c.seed), true);
-    let init_lines = hm.lines().to_vec();
-    let init = hm.snapshot();
-    let mut over = hm.status().over;
-    let mut t = Trace { profile, start, seed: c.seed, built, init_lines, init: init.clone(), steps: Vec::new() };
-    let mut before = init;
-    for op in &c.ops {
-        if over {
-            break;
-        }
-        let cmd = concrete(&before, op);
-        let n = hm.lines().len();
-        let settled = hm.submit(cmd.clone());
-        assert!(settled, "the match did not settle after {cmd:?}\n{}", t.repro(t.steps.len().saturating_sub(1)));
-        let lines = hm.lines()[n..].to_vec();
-        let verdict = lines.iter().find(|l| l["type"] == "command").cloned().expect("a verdict line");
-        let after = hm.snapshot();
-        over = hm.status().over;
-        t.steps.push(Played { cmd, verdict, lines, before, after: after.clone() });
-        before = after;
-    }
-    t
+    let hm = HeadlessMatch::new(m, Dice::seeded(c.seed), true);
+    Setup { profile, start, seed: c.seed, built, hm }
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig { cases: 48, ..ProptestConfig::default() }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Event helpers and a small state tracker built only from events
-
-fn s(v: &Value, k: &str) -> String {
-    v[k].as_str().unwrap_or_default().to_string()
-}
-
-fn i(v: &Value, k: &str) -> i32 {
-    v[k].as_i64().unwrap_or_else(|| panic!("{k} missing in {v}")) as i32
-}
-
-fn events(lines: &[Value]) -> Vec<&Value> {
-    lines.iter().filter(|l| l["type"] == "event").collect()
-}
-
-/// HP and conditions (id → duration class) of every character as the event stream tells them,
-/// and where in the reset phase the stream is.
-struct Tracker {
-    max: BTreeMap<String, i32>,
-    hp: BTreeMap<String, i32>,
-    conds: BTreeMap<String, BTreeMap<String, String>>,
-    died: BTreeSet<String>,
-    /// The reset step in progress (0: reset phase begun, before step 1); None outside resets.
-    step: Option<u32>,
-}
-
-impl Tracker {
-    fn new(built: &Match) -> Self {
-        Tracker {
-            max: built.fighters.iter().map(|f| (f.id.clone(), f.max_hp)).collect(),
-            hp: built.fighters.iter().map(|f| (f.id.clone(), f.hp)).collect(),
-            conds: built
-                .fighters
-                .iter()
-                .map(|f| (f.id.clone(), f.conditions.iter().map(|c| (c.id.clone(), format!("{:?}", c.duration).to_lowercase())).collect()))
-                .collect(),
-            died: BTreeSet::new(),
-            step: None,
-        }
-    }
-
-    /// R-INJ-8: HP ≤ −max HP, or a "died" event.
-    fn dead(&self, id: &str) -> bool {
-        self.died.contains(id) || self.hp[id] <= -self.max[id]
-    }
-
-    fn update(&mut self, e: &Value) {
-        let actor = s(e, "actor");
-        match e["event"].as_str().unwrap_or_default() {
-            "hp_changed" => {
-                self.hp.insert(actor, i(e, "to"));
-            }
-            "died" => {
-                self.died.insert(actor);
-            }
-            "condition_added" => {
-                self.conds.get_mut(&actor).unwrap().insert(s(e, "id"), s(e, "duration"));
-            }
-            "condition_removed" => {
-                self.conds.get_mut(&actor).unwrap().remove(&s(e, "condition"));
-            }
-            "phase" => self.step = e["phase"].as_str().unwrap_or_default().contains("reset").then_some(0),
-            "reset_step" => self.step = Some(e["step"].as_u64().unwrap() as u32),
-            "crisis_over" => self.step = None,
-            _ => {}
-        }
-    }
+fn play(c: &Case) -> Trace {
+    harness::play(setup(c), &c.ops, concrete, |_, _| {})
 }
 
 /// Events naming their actor as the one doing something (R-INJ-8, R-TURN-11).
@@ -770,11 +607,7 @@ fn check_per_turn_at_step_1(t: &Trace) -> Result<usize, String> {
 // The properties
 
 fn run(c: &Case, check: fn(&Trace) -> Result<usize, String>) -> Result<(), TestCaseError> {
-    let t = play(c);
-    match check(&t) {
-        Ok(_) => Ok(()),
-        Err(msg) => Err(TestCaseError::fail(msg)),
-    }
+    harness::run(c, play, check)
 }
 
 proptest! {
@@ -887,25 +720,7 @@ fn checks_reject_tampered_traces() {
         for (k, t) in traces.iter().enumerate() {
             for (b, st) in t.steps.iter().enumerate() {
                 if let Some(pos) = st.lines.iter().position(&pick) {
-                    let mut copy = Trace {
-                        profile: t.profile,
-                        start: t.start.clone(),
-                        seed: t.seed,
-                        built: t.built.clone(),
-                        init_lines: t.init_lines.clone(),
-                        init: t.init.clone(),
-                        steps: t
-                            .steps
-                            .iter()
-                            .map(|p| Played {
-                                cmd: p.cmd.clone(),
-                                verdict: p.verdict.clone(),
-                                lines: p.lines.clone(),
-                                before: p.before.clone(),
-                                after: p.after.clone(),
-                            })
-                            .collect(),
-                    };
+                    let mut copy = t.clone();
                     assert!(check(&copy).is_ok(), "trace {k} fails before tampering");
                     alter(&mut copy, b, pos);
                     return check(&copy).is_err();

@@ -10,6 +10,7 @@ mod combat;
 mod combat_properties;
 mod common;
 mod conditions_healing;
+mod harness;
 mod intents;
 mod levels;
 mod posture_defense;

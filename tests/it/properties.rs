@@ -7,9 +7,11 @@
 
 
 use crate::common::*;
+use crate::harness::{self, PROFILES, Setup, Trace, Tracker, approach, config, dirs, events, path_from, s, u};
 
-use doo::headless::HeadlessMatch;
 use doo::data::RuleData;
+use doo::game::components::{ActionPoints, CharacterId, FreeSteps, GridPos, mirror_differences};
+use doo::headless::HeadlessMatch;
 use doo::level::build_match;
 use doo::rules::Dice;
 use doo::rules::command::Command;
@@ -21,11 +23,9 @@ use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-const PROFILES: [&str; 5] = ["DOO-2017", "CORE-STRICT", "ADV-2017", "LEGACY-2016", "LEGACY-2016-EARLY"];
 const ACTIONS: [&str; 7] = ["attack", "panic_attack", "all_out_attack", "snapshot", "flop", "use_item", "recover"];
 const REFLEXES: [&str; 2] = ["parry", "counterattack"];
 const IDS: [&str; 4] = ["dara", "lunk", "orc", "goblin"];
-const DIRS: [(i32, i32); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 
 // ---------------------------------------------------------------------------------------------
 // Random cases
@@ -68,10 +68,6 @@ struct Case {
     ops: Vec<Op>,
 }
 
-fn dirs(max: usize) -> impl Strategy<Value = Vec<usize>> {
-    prop::collection::vec(0..DIRS.len(), 1..max)
-}
-
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         2 => dirs(3).prop_map(Op::FreeSteps),
@@ -101,47 +97,6 @@ fn case() -> impl Strategy<Value = Case> {
 // ---------------------------------------------------------------------------------------------
 // Playing a case
 
-/// One submitted command: the match before and after, and every line it produced.
-struct Played {
-    cmd: Command,
-    index: u64,
-    verdict: Value,
-    lines: Vec<Value>,
-    before: Match,
-    after: Match,
-    over: bool,
-}
-
-struct Trace {
-    profile: &'static str,
-    start: String,
-    seed: u64,
-    /// The match as built, before the headless app started it.
-    built: Match,
-    /// Lines produced while the app started the match.
-    init_lines: Vec<Value>,
-    init: Match,
-    init_over: bool,
-    steps: Vec<Played>,
-}
-
-impl Trace {
-    /// A reproduction: profile, start, seed and the concrete commands up to step `upto` (inclusive).
-    fn repro(&self, upto: usize) -> String {
-        let cmds: Vec<String> = self.steps.iter().take(upto + 1).map(|s| serde_json::to_string(&s.cmd).unwrap()).collect();
-        format!("profile {} seed {} start {}\ncommands:\n  {}", self.profile, self.seed, self.start, cmds.join("\n  "))
-    }
-
-    /// Every line batch in order: batch 0 is the start, batch k the k-th command.
-    fn batches(&self) -> Vec<&[Value]> {
-        std::iter::once(self.init_lines.as_slice()).chain(self.steps.iter().map(|s| s.lines.as_slice())).collect()
-    }
-
-    fn step_label(&self, batch: usize) -> String {
-        if batch == 0 { "at the start".to_string() } else { format!("after command #{}:\n{}", batch - 1, self.repro(batch - 1)) }
-    }
-}
-
 /// Like `common::mid`, with a seeded die.
 fn mid_seeded(profile: &str, start: &str, seed: u64) -> (Match, HeadlessMatch) {
     let data = RuleData::builtin();
@@ -151,16 +106,6 @@ fn mid_seeded(profile: &str, start: &str, seed: u64) -> (Match, HeadlessMatch) {
     apply_start(&mut m, &s).expect("start applies");
     let built = m.clone();
     (built, HeadlessMatch::new(m, Dice::seeded(seed), true))
-}
-
-fn path_from(from: Pos, ds: &[usize]) -> Vec<Pos> {
-    let mut at = from;
-    ds.iter()
-        .map(|&d| {
-            at = Pos::on(at.x + DIRS[d].0, at.y + DIRS[d].1, at.floor);
-            at
-        })
-        .collect()
 }
 
 fn concrete(m: &Match, op: &Op) -> Command {
@@ -180,19 +125,7 @@ fn concrete(m: &Match, op: &Op) -> Command {
         Op::Attack { kind, target } => act(a, *kind, *target),
         Op::Approach { run, n } => {
             let enemy = (0..m.fighters.len()).filter(|&i| m.enemies(holder, i) && !m.is_dead(i)).min_by_key(|&i| m.fighters[i].pos.distance(pos));
-            let mut path = Vec::new();
-            if let Some(e) = enemy {
-                let goal = m.fighters[e].pos;
-                let mut at = pos;
-                while path.len() < *n && at.distance(goal) > 1 {
-                    at = Pos::on(at.x + (goal.x - at.x).signum(), at.y + (goal.y - at.y).signum(), at.floor);
-                    path.push(at);
-                }
-            }
-            if path.is_empty() {
-                path = path_from(pos, &[4]);
-            }
-            Command::step(&a, if *run { "run" } else { "step" }, path)
+            Command::step(&a, if *run { "run" } else { "step" }, approach(pos, enemy.map(|e| m.fighters[e].pos), *n))
         }
         Op::Drop => Command::step(&a, "drop", vec![]),
         Op::Rise => Command::step(&a, "rise", vec![]),
@@ -215,109 +148,17 @@ fn concrete(m: &Match, op: &Op) -> Command {
     }
 }
 
-fn play(c: &Case) -> Trace {
+/// The match of a case, ready to play.
+fn setup(c: &Case) -> Setup {
     let profile = PROFILES[c.profile];
     let chars: Vec<String> = IDS.iter().zip(c.ap).map(|(id, ap)| format!("\"{id}\": (ap: {ap})")).collect();
     let start = format!("(characters: {{{}}})", chars.join(", "));
-    let (built, mut hm) = mid_seeded(profile, &start, c.seed);
-    let init_lines = hm.lines().to_vec();
-    let init = hm.snapshot();
-    let init_over = hm.status().over;
-    let mut t = Trace { profile, start, seed: c.seed, built, init_lines, init: init.clone(), init_over, steps: Vec::new() };
-    let mut before = init;
-    let mut over = init_over;
-    for op in &c.ops {
-        if over {
-            break;
-        }
-        let cmd = concrete(&before, op);
-        let n = hm.lines().len();
-        let settled = hm.submit(cmd.clone());
-        assert!(settled, "the match did not settle after {cmd:?}\n{}", t.repro(t.steps.len().saturating_sub(1)));
-        let lines = hm.lines()[n..].to_vec();
-        let verdict = lines.iter().find(|l| l["type"] == "command").cloned().expect("a verdict line");
-        let index = verdict["index"].as_u64().expect("verdict index");
-        let after = hm.snapshot();
-        over = hm.status().over;
-        t.steps.push(Played { cmd, index, verdict, lines, before, after: after.clone(), over });
-        before = after;
-    }
-    t
+    let (built, hm) = mid_seeded(profile, &start, c.seed);
+    Setup { profile, start, seed: c.seed, built, hm }
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig { cases: 48, ..ProptestConfig::default() }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Event helpers and a small state tracker built only from events
-
-fn s(v: &Value, k: &str) -> String {
-    v[k].as_str().unwrap_or_default().to_string()
-}
-
-fn u(v: &Value, k: &str) -> u32 {
-    v[k].as_u64().unwrap_or_else(|| panic!("{k} missing in {v}")) as u32
-}
-
-fn events(lines: &[Value]) -> Vec<&Value> {
-    lines.iter().filter(|l| l["type"] == "event").collect()
-}
-
-/// AP, HP and conditions of every character as the event stream tells them (R-AP-1, G-13).
-struct Tracker {
-    ap: BTreeMap<String, u32>,
-    hp: BTreeMap<String, i32>,
-    conds: BTreeMap<String, BTreeSet<String>>,
-    /// The character whose opportunity is open.
-    holder: Option<String>,
-}
-
-impl Tracker {
-    fn new(built: &Match) -> Self {
-        Tracker {
-            ap: built.fighters.iter().map(|f| (f.id.clone(), f.ap.current)).collect(),
-            hp: built.fighters.iter().map(|f| (f.id.clone(), f.hp)).collect(),
-            conds: built.fighters.iter().map(|f| (f.id.clone(), f.conditions.iter().map(|c| c.id.clone()).collect())).collect(),
-            holder: built.clock.current.map(|i| built.fighters[i].id.clone()),
-        }
-    }
-
-    /// R-TURN-11 / G-13: able to act (conscious, not stunned or incapacitated).
-    fn able(&self, id: &str) -> bool {
-        self.hp[id] > 0 && !self.conds[id].iter().any(|c| c == "stunned" || c == "incapacitated")
-    }
-
-    fn update(&mut self, e: &Value) {
-        let actor = s(e, "actor");
-        match e["event"].as_str().unwrap_or_default() {
-            "ap_set" | "ap_spent" => {
-                self.ap.insert(actor, u(e, "ap"));
-            }
-            "hp_changed" => {
-                self.hp.insert(actor, e["to"].as_i64().unwrap() as i32);
-            }
-            "condition_added" => {
-                self.conds.get_mut(&actor).unwrap().insert(s(e, "id"));
-            }
-            "condition_removed" => {
-                self.conds.get_mut(&actor).unwrap().remove(&s(e, "condition"));
-            }
-            "opportunity" => self.holder = Some(actor),
-            "opportunity_ended" => self.holder = None,
-            "phase" => self.holder = None,
-            _ => {}
-        }
-    }
-
-    /// After a batch: resync what the reset changes without events (the dead lose their AP).
-    fn resync_dead(&mut self, m: &Match) {
-        for (i, f) in m.fighters.iter().enumerate() {
-            if m.is_dead(i) {
-                self.ap.insert(f.id.clone(), f.ap.current);
-            }
-        }
-    }
+fn play(c: &Case) -> Trace {
+    harness::play(setup(c), &c.ops, concrete, |_, _| {})
 }
 
 /// A reaction's payment: the first thing the same actor declares after this ap_spent (before
@@ -611,11 +452,7 @@ fn check_rejected_changes_nothing(t: &Trace) -> Result<usize, String> {
 // The properties
 
 fn run(c: &Case, check: fn(&Trace) -> Result<usize, String>) -> Result<(), TestCaseError> {
-    let t = play(c);
-    match check(&t) {
-        Ok(_) => Ok(()),
-        Err(msg) => Err(TestCaseError::fail(msg)),
-    }
+    harness::run(c, play, check)
 }
 
 proptest! {
@@ -655,6 +492,91 @@ proptest! {
     fn rejected_commands_change_nothing(c in case()) {
         run(&c, check_rejected_changes_nothing)?;
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ECS mirrors: every figure entity's components equal the match after every command
+
+/// Plays `c` and reads `mirror_differences` after the start and after every command; returns
+/// how many states were compared, or the first difference with a reproduction.
+fn check_mirrors(c: &Case) -> Result<usize, String> {
+    let mut compared = 0;
+    let mut failure = None;
+    harness::play(setup(c), &c.ops, concrete, |hm, t| {
+        if failure.is_some() {
+            return;
+        }
+        compared += 1;
+        let diffs = mirror_differences(hm.app.world_mut());
+        if !diffs.is_empty() {
+            failure = Some(format!("figure entities out of sync with MatchState:\n  {}\n{}", diffs.join("\n  "), t.step_label(t.steps.len())));
+        }
+    });
+    failure.map_or(Ok(compared), Err)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..config() })]
+
+    /// Each case is played under all five profiles.
+    #[test] // R-AP-1: what each command spends and changes (AP, free steps, position, posture, adjustments, conditions, vitals) is on the figure entities too
+    fn mirrors_equal_the_match_after_every_command(c in case()) {
+        for profile in 0..PROFILES.len() {
+            let c = Case { profile, ..c.clone() };
+            check_mirrors(&c).map_err(TestCaseError::fail)?;
+        }
+    }
+}
+
+/// The entity of character `id`: its position, AP and free steps mirrors.
+fn mirrored(hm: &mut HeadlessMatch, id: &str) -> (Pos, doo::rules::fighter::ActionPoints, doo::rules::fighter::FreeSteps) {
+    let world = hm.app.world_mut();
+    let mut q = world.query::<(&CharacterId, &GridPos, &ActionPoints, &FreeSteps)>();
+    let found: Vec<_> = q.iter(world).filter(|(c, ..)| c.id == id).map(|(_, p, a, f)| (p.0, a.0, f.0)).collect();
+    assert_eq!(found.len(), 1, "one entity for {id}");
+    found[0]
+}
+
+/// The sync after Apply, command by command: free steps, then a 2-space Step, then a refused Drop.
+#[test] // R-FS-3, R-FS-4, R-MOVE-2, R-AP-1, R-MOVE-4
+fn mirrors_follow_a_step_and_its_payment() {
+    let mut hm = mid(None, "()", room(10, 5), vec![lunk(1, 2), orc(9, 2)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[]);
+    assert_eq!(mirror_differences(hm.app.world_mut()), Vec::<String>::new(), "in sync at the start");
+    let (pos, ap, fs) = mirrored(&mut hm, "lunk");
+    assert_eq!((pos, ap.current, fs.available), (Pos::new(1, 2), 3, true));
+    // R-FS-3, R-FS-4: free steps move him for 0 AP and are gone for the turn.
+    ok(&mut hm, r#"free_steps(actor: "lunk", path: [(2, 2)])"#);
+    let (pos, ap, fs) = mirrored(&mut hm, "lunk");
+    assert_eq!((pos, ap.current, fs.available), (Pos::new(2, 2), 3, false));
+    // R-MOVE-2, R-AP-1: a 2-space Step costs 2 AP; the entity shows the new space and 1 AP.
+    ok(&mut hm, r#"move(actor: "lunk", movement: "step", path: [(3, 2), (4, 2)])"#);
+    let m = hm.snapshot();
+    let (pos, ap, _) = mirrored(&mut hm, "lunk");
+    assert_eq!(pos, Pos::new(4, 2));
+    assert_eq!(pos, f(&m, "lunk").pos);
+    assert_eq!(ap.current, 1);
+    assert_eq!(ap, f(&m, "lunk").ap, "the AP mirror is the match's AP");
+    // R-MOVE-4: a second movement (Drop) in the opportunity is refused; R-AP-1: nothing changes.
+    refused(&mut hm, r#"move(actor: "lunk", movement: "drop", path: [])"#, "R-MOVE-4");
+    assert_eq!(mirrored(&mut hm, "lunk").0, Pos::new(4, 2));
+    assert_eq!(mirror_differences(hm.app.world_mut()), Vec::<String>::new());
+}
+
+/// `mirror_differences` sees a mirror that disagrees with the match (so the property can fail).
+#[test]
+fn mirror_differences_reports_a_stale_mirror() {
+    let mut hm = mid(None, "()", room(10, 5), vec![lunk(1, 2), orc(9, 2)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[]);
+    let world = hm.app.world_mut();
+    let mut q = world.query::<(&CharacterId, &mut GridPos, &mut ActionPoints)>();
+    for (c, mut pos, mut ap) in q.iter_mut(world) {
+        if c.id == "lunk" {
+            pos.0 = Pos::new(5, 2);
+            ap.0.current = 0;
+        }
+    }
+    let diffs = mirror_differences(hm.app.world_mut());
+    assert_eq!(diffs.len(), 1, "{diffs:?}");
+    assert!(diffs[0].starts_with("lunk:"), "{diffs:?}");
 }
 
 /// The checks really see their events: over a fixed batch of cases, each finds something to count.

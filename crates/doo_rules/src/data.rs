@@ -9,6 +9,7 @@ use crate::rules::equipment::EquipmentBook;
 use crate::rules::profile::ProfileBook;
 use crate::rules::tables::TableBook;
 use crate::rules::grid::Pos;
+use crate::rules::spells::SpellBook;
 
 /// A problem in a data file (level, script, rule table) at its place: `file:line:col: message`.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +56,46 @@ pub fn locate(text: &str, key: &str) -> (usize, usize) {
         }
     }
     (1, 1)
+}
+
+/// A file compiled into the binary: a broken copy is a build defect, caught by every test.
+pub(crate) fn builtin_file<T: serde::de::DeserializeOwned>(path: &str, text: &str) -> T {
+    parse_ron(path, text).unwrap_or_else(|e| panic!("built-in {e}"))
+}
+
+impl ProfileBook {
+    /// The copy of `assets/rules/profiles.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        builtin_file("assets/rules/profiles.ron", include_str!("../../../assets/rules/profiles.ron"))
+    }
+}
+
+impl EquipmentBook {
+    /// The copy of `assets/equipment/equipment.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        builtin_file("assets/equipment/equipment.ron", include_str!("../../../assets/equipment/equipment.ron"))
+    }
+}
+
+impl SpellBook {
+    /// The copy of `assets/rules/spells.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        builtin_file("assets/rules/spells.ron", include_str!("../../../assets/rules/spells.ron"))
+    }
+}
+
+impl ConditionBook {
+    /// The copy of `assets/rules/conditions.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        builtin_file("assets/rules/conditions.ron", include_str!("../../../assets/rules/conditions.ron"))
+    }
+}
+
+impl TableBook {
+    /// The copy of `assets/rules/tables.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        builtin_file("assets/rules/tables.ron", include_str!("../../../assets/rules/tables.ron"))
+    }
 }
 
 /// The shared rule data every match needs.

@@ -67,12 +67,11 @@ fn check_outcome(outcome: Res<MatchOutcome>, level: Option<Res<PlayingLevel>>, s
         None => "Nobody wins: every side is down.".into(),
     };
     info!("match over: {text} ({})", o.reason);
-    overlay.result = Some(format!("{text}\n{}.\nTurn {}, round {}.", capitalize(&o.reason), state.clock.turn, state.clock.round));
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+    let how = match &o.goal {
+        Some(g) => format!("Goal: {}.", g.describe()),
+        None => "No other side has anyone able to act (G-15).".to_string(),
+    };
+    overlay.result = Some(format!("{text}\n{how}  Turn {}, round {}.", state.clock.turn, state.clock.round));
 }
 
 /// The reset phase, one step at a time (R to skip): bleeding, removals, recovery, AP rolls.
@@ -207,7 +206,9 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
     }
     if let Some(r) = &overlay.result {
         commands.spawn((Name::new("Result"), full(Color::srgba(0.0, 0.0, 0.0, 0.75)))).with_children(|c| {
-            c.spawn(text(r.clone(), 36.0, colors::GOLD));
+            let (title, detail) = r.split_once('\n').unwrap_or((r.as_str(), ""));
+            c.spawn(text(title, 36.0, colors::GOLD));
+            c.spawn(text(detail, 18.0, colors::TEXT));
             c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
                 b.spawn(button("Play again", Act::PlayAgain));
                 b.spawn(button("Choose another level", Act::ToLevels));

@@ -59,7 +59,7 @@ impl AiBook {
     pub fn builtin() -> Arc<Self> {
         static BOOK: OnceLock<Arc<AiBook>> = OnceLock::new();
         BOOK.get_or_init(|| {
-            Arc::new(crate::data::parse_ron("assets/ai/behaviours.ron", include_str!("../../../../assets/ai/behaviours.ron")).expect("built-in AI weights"))
+            Arc::new(crate::data::builtin_file("assets/ai/behaviours.ron", include_str!("../../../../assets/ai/behaviours.ron")))
         })
         .clone()
     }

@@ -54,12 +54,8 @@ pub struct ConditionBook {
     pub conditions: Vec<ConditionRow>,
 }
 
-pub const BUILTIN_CONDITIONS: &str = include_str!("../../../../assets/rules/conditions.ron");
 
 impl ConditionBook {
-    pub fn builtin() -> Self {
-        ron::from_str(BUILTIN_CONDITIONS).unwrap_or_else(|e| panic!("assets/rules/conditions.ron: {e}"))
-    }
 
     pub fn get(&self, id: &str) -> Option<&ConditionRow> {
         self.conditions.iter().find(|c| c.id == id)

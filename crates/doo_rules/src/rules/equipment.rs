@@ -125,7 +125,6 @@ pub struct EquipmentBook {
     pub items: Vec<Item>,
 }
 
-pub const BUILTIN_EQUIPMENT: &str = include_str!("../../../../assets/equipment/equipment.ron");
 
 /// The weapon a character attacks with, resolved from its loadout.
 #[derive(Clone, Debug, PartialEq)]
@@ -165,9 +164,6 @@ impl Wielded<'_> {
 }
 
 impl EquipmentBook {
-    pub fn builtin() -> Self {
-        ron::from_str(BUILTIN_EQUIPMENT).unwrap_or_else(|e| panic!("assets/equipment/equipment.ron: {e}"))
-    }
     pub fn melee(&self, id: &str) -> Option<&MeleeWeapon> {
         self.melee.iter().find(|w| w.id == id)
     }

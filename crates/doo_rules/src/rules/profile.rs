@@ -394,17 +394,12 @@ pub struct Ruleset {
     pub reactions: Vec<ReactionRow>,
 }
 
-/// The profiles shipped in `assets/rules/profiles.ron`, compiled in so the game always has them.
-pub const BUILTIN_PROFILES: &str = include_str!("../../../../assets/rules/profiles.ron");
 
 impl ProfileBook {
     pub fn parse(text: &str) -> Result<Self, ron::error::SpannedError> {
         ron::from_str(text)
     }
 
-    pub fn builtin() -> Self {
-        Self::parse(BUILTIN_PROFILES).unwrap_or_else(|e| panic!("assets/rules/profiles.ron: {e}"))
-    }
 
     /// The named profile (or the default) with overrides applied.
     pub fn ruleset(&self, name: Option<&str>, overrides: &OptionOverrides) -> Result<Ruleset, String> {

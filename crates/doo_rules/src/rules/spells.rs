@@ -45,12 +45,8 @@ pub struct SpellBook {
     pub spells: Vec<Spell>,
 }
 
-pub const BUILTIN_SPELLS: &str = include_str!("../../../../assets/rules/spells.ron");
 
 impl SpellBook {
-    pub fn builtin() -> Self {
-        ron::from_str(BUILTIN_SPELLS).unwrap_or_else(|e| panic!("assets/rules/spells.ron: {e}"))
-    }
     pub fn get(&self, id: &str) -> Option<&Spell> {
         self.spells.iter().find(|s| s.id == id)
     }

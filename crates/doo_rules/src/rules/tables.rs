@@ -43,12 +43,8 @@ pub struct TableBook {
     pub adjacent_ranged: i32,
 }
 
-pub const BUILTIN_TABLES: &str = include_str!("../../../../assets/rules/tables.ron");
 
 impl TableBook {
-    pub fn builtin() -> Self {
-        ron::from_str(BUILTIN_TABLES).unwrap_or_else(|e| panic!("assets/rules/tables.ron: {e}"))
-    }
 
     /// R-STAT-2: do these four stats form one of the Core hero arrays (in any order)?
     pub fn is_hero_array(&self, s: &super::fighter::Stats) -> bool {
