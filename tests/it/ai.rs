@@ -35,16 +35,55 @@ fn ai_never_issues_an_illegal_command_on_any_level() {
     }
 }
 
-#[test] // the same seed gives the same game
-fn ai_is_deterministic_for_a_seed() {
-    let data = RuleData::builtin();
-    let l = level("tutorial.ron");
-    let run = || {
-        let cfg = doo::ai::AiConfig::for_level(&l, Difficulty::Normal, &BTreeMap::new(), 42, doo::ai::AiBook::builtin());
-        let r = doo::simulate::play(&data, &l, cfg, 42, 0).unwrap();
-        (r.winner, r.turns, r.commands)
+/// `doo simulate levels/tutorial.ron --seed <seed> --games 8` in its own process, with every
+/// game's full log (`DOO_SIM_TRACE=1`, JSON lines on stderr): (stderr log, stdout results with
+/// the wall-clock fields removed).
+fn simulate_in_a_process(seed: u64) -> (String, Vec<serde_json::Value>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_doo"))
+        .args(["simulate", "levels/tutorial.ron", "--seed", &seed.to_string(), "--games", "8"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("DOO_SIM_TRACE", "1")
+        .output()
+        .expect("run doo simulate");
+    let log = String::from_utf8(out.stderr).expect("utf-8 log");
+    assert!(out.status.success(), "doo simulate failed ({:?}):\n{log}", out.status);
+    // Timing is the only thing allowed to differ: wall_ms, think_ms, mean_think_ms_per_game,
+    // median_decision_us, max_decision_us.
+    let clockless = |mut v: serde_json::Value| {
+        if let Some(o) = v.as_object_mut() {
+            o.retain(|k, _| !(k.contains("_ms") || k.ends_with("_us")));
+        }
+        v
     };
-    assert_eq!(run(), run());
+    let results = String::from_utf8(out.stdout)
+        .expect("utf-8 results")
+        .lines()
+        .map(|l| clockless(serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}"))))
+        .collect();
+    (log, results)
+}
+
+#[test] // the same seed gives the same games, line for line, in two separate processes
+fn ai_is_deterministic_for_a_seed() {
+    let (log_a, results_a) = simulate_in_a_process(42);
+    let (log_b, results_b) = simulate_in_a_process(42);
+    // non-trivial: eight games, many commands, dice and moves in the log
+    let commands = log_a.lines().filter(|l| l.contains("\"type\":\"command\"")).count();
+    assert!(commands >= 30, "only {commands} command lines in the log:\n{log_a}");
+    assert!(log_a.lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()), "the log is JSON lines");
+    assert!(log_a.contains("\"event\":\"dice\"") && log_a.contains("\"event\":\"moved\""), "dice and moves are logged");
+    assert_eq!(results_a.len(), 9, "a line per game and a summary: {results_a:?}");
+    assert_eq!(results_a.iter().filter_map(|r| r["commands"].as_u64()).sum::<u64>() as usize, commands, "the results count the logged commands");
+    assert!(results_a.iter().all(|r| !r.to_string().contains("_ms") && !r.to_string().contains("_us\"")), "{results_a:?}");
+    if log_a != log_b {
+        let k = log_a.lines().zip(log_b.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        panic!("the logs differ from line {}:\n{}\n{}", k + 1, log_a.lines().nth(k).unwrap_or("(end)"), log_b.lines().nth(k).unwrap_or("(end)"));
+    }
+    assert_eq!(results_a, results_b, "the results differ");
+    // and the comparison can fail: another seed plays other games
+    let (log_c, results_c) = simulate_in_a_process(1000);
+    assert_ne!(log_a, log_c, "seed 1000 played exactly the games of seed 42");
+    assert_ne!(results_a, results_c);
 }
 
 #[test] // R-TURN-9, R-FS-6: an AI opportunity starts with its free steps when it moves at all
@@ -80,17 +119,58 @@ fn a_decision_cut_by_its_budget_is_still_legal() {
     assert_eq!(full.budget_cuts, 0);
 }
 
-#[test] // the weights are data: the shipped file parses and is the compiled-in copy
+/// A copy of the project's `assets/` in a fresh temporary directory (the root to load from).
+fn assets_copy(tag: &str) -> std::path::PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                copy(&p, &to.join(e.file_name()));
+            } else {
+                std::fs::copy(&p, to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let root = std::env::temp_dir().join(format!("doo-ai-weights-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"), &root.join("assets"));
+    root
+}
+
+#[test] // the weights are data: they are read from assets/ai/behaviours.ron, not compiled in
 fn ai_weights_are_data() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let loaded = RuleData::load(root).expect("assets load");
-    assert_eq!(*loaded.ai, *doo::ai::AiBook::builtin());
+    let builtin = doo::ai::AiBook::builtin();
     for name in ["brute", "skirmisher", "archer", "coward"] {
-        assert!(loaded.ai.behaviours.contains_key(name), "{name}");
+        assert!(builtin.behaviours.contains_key(name), "{name}");
     }
     // easy is the one that forgets; hard the one that weighs the enemies' answer
-    assert!(loaded.ai.easy.forget_action > 0.0 && loaded.ai.hard.forget_action == 0.0);
-    assert!(loaded.ai.hard.answer > 0.0 && loaded.ai.normal.answer == 0.0);
+    assert!(builtin.easy.forget_action > 0.0 && builtin.hard.forget_action == 0.0);
+    assert!(builtin.hard.answer > 0.0 && builtin.normal.answer == 0.0);
+
+    // One weight changed in a copy of the assets: the loaded book has exactly that change.
+    let root = assets_copy("edit");
+    let file = root.join("assets/ai/behaviours.ron");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (key, old) = ("answer: ", format!("answer: {:?}", builtin.hard.answer));
+    let hard = text.find("hard:").expect("a hard section");
+    let at = hard + text[hard..].find(&old).unwrap_or_else(|| panic!("no `{old}` after `hard:` in behaviours.ron"));
+    let edited = format!("{}{key}0.123{}", &text[..at], &text[at + old.len()..]);
+    std::fs::write(&file, &edited).unwrap();
+    let loaded = RuleData::load(&root).expect("the edited assets load");
+    assert_eq!(loaded.ai.hard.answer, 0.123, "the edit is read");
+    let mut expected: doo::ai::AiBook = (*builtin).clone();
+    expected.hard.answer = 0.123;
+    assert_eq!(*loaded.ai, expected, "nothing else changed");
+    assert_ne!(*loaded.ai, *builtin);
+
+    // A malformed edit is an error naming the file, with line:col.
+    let line = edited[..at].lines().count();
+    std::fs::write(&file, format!("{}{key}[oops{}", &edited[..at], &edited[at + key.len() + 5..])).unwrap();
+    let err = format!("{}", RuleData::load(&root).err().expect("a malformed behaviours.ron is an error"));
+    assert!(err.contains("behaviours.ron"), "names the file: {err}");
+    assert!(err.contains(&format!(":{line}:")), "names line {line} (line:col): {err}");
+    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test] // R-TURN-13: a figure with nothing better to do keeps its AP (passes) instead of walking in place

@@ -8,7 +8,6 @@
 //! divine healer (shaman), potions, First Aid and every attack, reflex and response of the
 //! profile in the op mix.
 
-
 use crate::common::*;
 use crate::harness::{self, PROFILES, Setup, Trace, Tracker, approach, config, dirs, events, i, path_from, s};
 
@@ -277,9 +276,7 @@ fn concrete(m: &Match, op: &Op) -> Command {
         Op::FreeSteps(ds) => Command::FreeSteps { actor: a, path: path_from(pos, ds) },
         Op::Step(ds) => Command::step(&a, "step", path_from(pos, ds)),
         Op::Run(ds) => Command::step(&a, "run", path_from(pos, ds)),
-        Op::Approach { run, n } => {
-            Command::step(&a, if *run { "run" } else { "step" }, approach(pos, nearest_enemy(m, holder).map(|e| m.fighters[e].pos), *n))
-        }
+        Op::Approach { run, n } => Command::step(&a, if *run { "run" } else { "step" }, approach(pos, nearest_enemy(m, holder).map(|e| m.fighters[e].pos), *n)),
         Op::Attack { kind, target } => with_target(&a, &pick(&attacks, *kind), target.or_else(|| nearest_enemy(m, holder))),
         Op::Cast { spell, target } => cast(&a, SPELLS[*spell], spell_target(holder, *spell, *target)),
         Op::UseItem => Command::action(&a, "use_item", None),
@@ -836,4 +833,5 @@ fn dead_stunned_ally_cannot_be_guided() {
     let moved: Vec<&Value> = hm.lines()[n..].iter().filter(|l| l["event"] == "moved" && l["actor"] == "goblin").collect();
     assert!(moved.is_empty(), "the dead goblin was moved: {moved:?}");
     assert_eq!(v["result"], "rejected", "guiding a dead ally must be refused (R-INJ-8): {v}");
+    assert_eq!(v["rule"], "R-INJ-8", "the refusal names the rule: {v}");
 }

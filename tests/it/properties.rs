@@ -5,7 +5,6 @@
 //! Each test plays its own random cases (`Case`: profile, seed, starting AP, abstract ops) and
 //! checks one family of rules over the recorded `Trace`.
 
-
 use crate::common::*;
 use crate::harness::{self, PROFILES, Setup, Trace, Tracker, approach, config, dirs, events, path_from, s, u};
 

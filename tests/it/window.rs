@@ -1,34 +1,224 @@
-//! The real window: opens the default level, renders, saves a screenshot and exits.
-//! Needs a display: skipped (with the reason printed) when none is set; `.ci/run` runs it under Xvfb.
+//! The real window: opens the default level, renders, saves a screenshot and exits; hot reload;
+//! and an end-to-end click through xdotool. The screenshots are decoded and the board's pixels
+//! checked against the tile art (`assets/art/tiles.png`).
+//!
+//! They need a display (and xdotool and ImageMagick's `import`): `#[ignore]`d, so a plain
+//! `cargo test` skips them visibly; `.ci/run` runs them under Xvfb with `--ignored`. Run by hand
+//! without a display they fail, saying so.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[test]
-fn window_opens_the_default_level_and_saves_a_screenshot() {
-    if std::env::var_os("DISPLAY").is_none() {
-        println!("skipped: no DISPLAY (run under xvfb-run, as .ci/run does)");
-        return;
+const NEEDS: &str = "needs a display and xdotool: .ci/run runs it under Xvfb";
+
+fn require_display() {
+    assert!(
+        std::env::var_os("DISPLAY").is_some(),
+        "no DISPLAY: this test {NEEDS} (WGPU_BACKEND=vulkan xvfb-run -a -s \"-screen 0 1280x720x24\" cargo test --test it window:: -- --ignored)"
+    );
+}
+
+fn require_xdotool() {
+    let ok = Command::new("xdotool").arg("version").output().is_ok_and(|o| o.status.success());
+    assert!(ok, "no xdotool: this test {NEEDS} (apt-get install xdotool)");
+}
+
+fn backend() -> String {
+    std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pixels
+
+/// An RGB image.
+struct Image {
+    w: usize,
+    h: usize,
+    px: Vec<[u8; 3]>,
+}
+
+type Rgb = [f64; 3];
+
+fn decode(path: &Path) -> Image {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut dec = png::Decoder::new(std::io::BufReader::new(file));
+    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut buf = vec![0; reader.output_buffer_size().expect("image size")];
+    let info = reader.next_frame(&mut buf).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let n = match info.color_type {
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        other => panic!("{}: unexpected colour type {other:?}", path.display()),
+    };
+    let (w, h) = (info.width as usize, info.height as usize);
+    let px = (0..w * h)
+        .map(|k| {
+            let (y, x) = (k / w, k % w);
+            let o = y * info.line_size + x * n;
+            [buf[o], buf[o + 1], buf[o + 2]]
+        })
+        .collect();
+    Image { w, h, px }
+}
+
+impl Image {
+    /// The pixels of the square of side `2 * half` centred on (`cx`, `cy`), clipped to the image.
+    fn square(&self, cx: f64, cy: f64, half: f64) -> Vec<[u8; 3]> {
+        let x0 = (cx - half).round().max(0.0) as usize;
+        let y0 = (cy - half).round().max(0.0) as usize;
+        let x1 = ((cx + half).round() as usize).min(self.w);
+        let y1 = ((cy + half).round() as usize).min(self.h);
+        (y0..y1).flat_map(|y| (x0..x1).map(move |x| (x, y))).map(|(x, y)| self.px[y * self.w + x]).collect()
     }
-    let dir = std::env::var("DOO_ARTIFACTS").map(std::path::PathBuf::from).unwrap_or_else(|_| std::env::temp_dir());
+}
+
+fn mean(px: &[[u8; 3]]) -> Rgb {
+    let n = px.len().max(1) as f64;
+    let s = px.iter().fold([0.0; 3], |a, p| [a[0] + p[0] as f64, a[1] + p[1] as f64, a[2] + p[2] as f64]);
+    [s[0] / n, s[1] / n, s[2] / n]
+}
+
+fn distance(a: Rgb, b: Rgb) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+/// Mean colour of tile `k` of the atlas `assets/art/tiles.png` (32×32 tiles in a row).
+fn tile_colour(k: usize) -> Rgb {
+    let atlas = decode(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/art/tiles.png"));
+    assert_eq!(atlas.h, 32, "tiles.png is one row of 32-pixel tiles");
+    mean(&atlas.square(k as f64 * 32.0 + 16.0, 16.0, 16.0))
+}
+
+/// Board tiles (atlas indices, see `src/window/board.rs`).
+const FLOOR: usize = 0;
+const FLOOR_ALT: usize = 1;
+const WALL: usize = 2;
+
+/// How far a rendered space's mean colour may be from its tile's (RGB distance, 0–441).
+const TILE_TOLERANCE: f64 = 24.0;
+
+/// Colours at least this far apart are different things (a miniature and the floor).
+const DIFFERENT: f64 = 2.0 * TILE_TOLERANCE;
+
+/// The last `layout` line of the game's log: window pixel of the centre of space (0,0) and pixels
+/// per space.
+fn layout(log: &Path) -> Option<(f64, f64, f64)> {
+    let text = std::fs::read_to_string(log).ok()?;
+    let l: serde_json::Value = text.lines().rev().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).find(|v| v["type"] == "layout")?;
+    Some((l["origin"][0].as_f64()?, l["origin"][1].as_f64()?, l["space_px"].as_f64()?))
+}
+
+/// Window pixel of the centre of space (`x`, `y`).
+fn centre((ox, oy, px): (f64, f64, f64), x: usize, y: usize) -> (f64, f64) {
+    (ox + x as f64 * px, oy + y as f64 * px)
+}
+
+/// Checks the board of `shot` against the map `rows` (first floor) drawn at `at`: the spaces
+/// look like their tiles (most of them: a few are under figures, highlights or the log), and the
+/// board is neither black nor one flat colour. Returns a summary for the test output.
+fn check_board(shot: &Image, rows: &[String], at: (f64, f64, f64), skip: &[(usize, usize)]) -> String {
+    let (floor, floor_alt, wall) = (tile_colour(FLOOR), tile_colour(FLOOR_ALT), tile_colour(WALL));
+    assert!(distance(floor, wall) > 2.0 * DIFFERENT, "floor {floor:?} and wall {wall:?} tiles are told apart");
+    let half = at.2 * 0.35;
+    let (mut floors, mut floors_ok, mut walls, mut walls_ok) = (0, 0, 0, 0);
+    let mut worst = Vec::new();
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            if skip.contains(&(x, y)) {
+                continue;
+            }
+            let (cx, cy) = centre(at, x, y);
+            let m = mean(&shot.square(cx, cy, half));
+            match c {
+                '.' => {
+                    floors += 1;
+                    let d = distance(m, floor).min(distance(m, floor_alt));
+                    if d <= TILE_TOLERANCE {
+                        floors_ok += 1;
+                    } else {
+                        worst.push(format!("floor ({x},{y}) {m:.0?} is {d:.0} from the tile"));
+                    }
+                }
+                '#' => {
+                    walls += 1;
+                    let d = distance(m, wall);
+                    if d <= TILE_TOLERANCE {
+                        walls_ok += 1;
+                    } else {
+                        worst.push(format!("wall ({x},{y}) {m:.0?} is {d:.0} from the tile"));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let summary = format!("floor spaces like the floor tile {floors_ok}/{floors}, wall spaces like the wall tile {walls_ok}/{walls}");
+    println!("{summary}; the others:\n  {}", worst.join("\n  "));
+    assert!(floors >= 10 && walls >= 10, "{summary}");
+    assert!(4 * floors_ok >= 3 * floors, "most floor spaces show the floor tile {floor:.0?}: {summary}\n{}", worst.join("\n"));
+    assert!(4 * walls_ok >= 3 * walls, "most wall spaces show the wall tile {wall:.0?}: {summary}\n{}", worst.join("\n"));
+    // The whole board: not black, not one colour.
+    let (w, h) = (rows.iter().map(|r| r.chars().count()).max().unwrap_or(0), rows.len());
+    let (x0, y0) = centre(at, 0, 0);
+    let (x1, y1) = centre(at, w - 1, h - 1);
+    let board = shot.square((x0 + x1) / 2.0, (y0 + y1) / 2.0, ((x1 - x0).min(y1 - y0)) / 2.0);
+    let m = mean(&board);
+    assert!(m.iter().sum::<f64>() / 3.0 > 40.0, "the board is (nearly) black: mean {m:?}");
+    let mut colours: Vec<[u8; 3]> = board.clone();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 200, "the board is (nearly) one colour: {} colours", colours.len());
+    format!("{summary}; {} colours on the board", colours.len())
+}
+
+fn level_rows(path: &str) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let l = doo::level_file::load(&root.join(path), &doo::data::RuleData::builtin(), root).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+    l.floors[0].clone()
+}
+
+fn artifacts(tag: &str) -> PathBuf {
+    let dir = std::env::var("DOO_ARTIFACTS").map(PathBuf::from).unwrap_or_else(|_| std::env::temp_dir().join(format!("doo-{tag}-{}", std::process::id())));
     std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tests
+
+#[test]
+#[ignore = "needs a display and xdotool: .ci/run runs it under Xvfb"]
+fn window_opens_the_default_level_and_saves_a_screenshot() {
+    require_display();
+    let dir = artifacts("window");
     let shot = dir.join("window-default-level.png");
+    let log = dir.join("window-default-level.jsonl");
     let _ = std::fs::remove_file(&shot);
+    let _ = std::fs::remove_file(&log);
     let out = Command::new(env!("CARGO_BIN_EXE_doo"))
-        .args(["play", "--screenshot"])
+        .args(["play", "--seed", "5", "--screenshot"])
         .arg(&shot)
+        .arg("--log")
+        .arg(&log)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("WGPU_BACKEND", std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()))
+        .env("WGPU_BACKEND", backend())
         .output()
         .expect("start the game");
-    let log = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "the game exited with {:?}:\n{log}", out.status);
-    let meta = std::fs::metadata(&shot).unwrap_or_else(|_| panic!("no screenshot at {}:\n{log}", shot.display()));
-    assert!(meta.len() > 10_000, "screenshot is suspiciously small ({} bytes)", meta.len());
-    println!("screenshot: {}", shot.display());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the game exited with {:?}:\n{err}", out.status);
+    assert!(shot.exists(), "no screenshot at {}:\n{err}", shot.display());
+    let img = decode(&shot);
+    assert!(img.w >= 640 && img.h >= 360, "screenshot is {}x{}", img.w, img.h);
+    let at = layout(&log).unwrap_or_else(|| panic!("the game wrote no layout line to {}", log.display()));
+    assert!(at.2 >= 16.0, "spaces are {} pixels wide", at.2);
+    let rows = level_rows(doo::window::DEFAULT_LEVEL);
+    let summary = check_board(&img, &rows, at, &[]);
+    println!("screenshot: {} ({summary})", shot.display());
 }
 
 /// Waits until `log` contains `needle` (the game writes its log there), up to `secs`.
-fn wait_for(log: &std::path::Path, needle: &str, secs: u64) -> bool {
+fn wait_for(log: &Path, needle: &str, secs: u64) -> bool {
     let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
     while std::time::Instant::now() < end {
         if std::fs::read_to_string(log).unwrap_or_default().contains(needle) {
@@ -40,15 +230,13 @@ fn wait_for(log: &std::path::Path, needle: &str, secs: u64) -> bool {
 }
 
 #[test]
+#[ignore = "needs a display and xdotool: .ci/run runs it under Xvfb"]
 fn hot_reload_keeps_a_broken_edit_out_and_applies_a_good_one() {
-    if std::env::var_os("DISPLAY").is_none() {
-        println!("skipped: no DISPLAY (run under xvfb-run, as .ci/run does)");
-        return;
-    }
+    require_display();
     let dir = std::env::temp_dir().join(format!("doo-reload-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let level = dir.join("level.ron");
-    let original = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/tutorial.ron")).unwrap();
+    let original = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/tutorial.ron")).unwrap();
     std::fs::write(&level, &original).unwrap();
     let log = dir.join("game.log");
     let mut child = Command::new(env!("CARGO_BIN_EXE_doo"))
@@ -56,7 +244,7 @@ fn hot_reload_keeps_a_broken_edit_out_and_applies_a_good_one() {
         .arg(&level)
         .args(["--frames", "100000"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("WGPU_BACKEND", std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()))
+        .env("WGPU_BACKEND", backend())
         .stdout(std::process::Stdio::null())
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
@@ -79,42 +267,35 @@ fn hot_reload_keeps_a_broken_edit_out_and_applies_a_good_one() {
     assert!(reloaded, "a good edit is applied:\n{text}");
 }
 
-/// The last `layout` line of the game's log: window pixel of space (0,0) and pixels per space.
-fn layout(log: &std::path::Path) -> Option<(f64, f64, f64)> {
-    let text = std::fs::read_to_string(log).ok()?;
-    let l: serde_json::Value = text.lines().rev().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).find(|v| v["type"] == "layout")?;
-    Some((l["origin"][0].as_f64()?, l["origin"][1].as_f64()?, l["space_px"].as_f64()?))
-}
-
 fn xdotool(args: &[&str]) -> bool {
     Command::new("xdotool").args(args).status().is_ok_and(|s| s.success())
 }
 
-fn has_xdotool() -> bool {
-    Command::new("xdotool").arg("version").output().is_ok_and(|o| o.status.success())
+/// A screenshot of the window `win` (ImageMagick's `import`).
+fn grab(win: &str, path: &Path) -> bool {
+    let _ = std::fs::remove_file(path);
+    Command::new("import").args(["-window", win]).arg(path).status().is_ok_and(|s| s.success())
 }
 
 /// End to end in the real window (R-FS-1, R-MOVE-1): xdotool clicks the hero, then a space two
-/// to the east; the game's log must show the move, and a screenshot is kept.
+/// to the east; the game's log must show the move, and the screenshots before and after show the
+/// miniature leave its space for the new one.
 #[test]
+#[ignore = "needs a display and xdotool: .ci/run runs it under Xvfb"]
 fn e2e_clicking_a_miniature_and_a_space_moves_it() {
-    if std::env::var_os("DISPLAY").is_none() || !has_xdotool() {
-        println!("skipped: needs DISPLAY and xdotool (run under xvfb-run, as .ci/run does)");
-        return;
-    }
-    let dir =
-        std::env::var("DOO_ARTIFACTS").map(std::path::PathBuf::from).unwrap_or_else(|_| std::env::temp_dir().join(format!("doo-e2e-{}", std::process::id())));
-    std::fs::create_dir_all(&dir).unwrap();
+    require_display();
+    require_xdotool();
+    let dir = artifacts("e2e");
     let log = dir.join("e2e-game.jsonl");
     let stderr = dir.join("e2e-game.stderr");
+    let before_png = dir.join("e2e-before-move.png");
     let shot = dir.join("e2e-after-move.png");
     let _ = std::fs::remove_file(&log);
-    let _ = std::fs::remove_file(&shot);
     let mut child = Command::new(env!("CARGO_BIN_EXE_doo"))
         .args(["play", "tests/levels/window/e2e.ron", "--seed", "5", "--frames", "100000", "--log"])
         .arg(&log)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("WGPU_BACKEND", std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()))
+        .env("WGPU_BACKEND", backend())
         .env("DOO_SETTINGS", dir.join("e2e-settings.ron"))
         .stdout(std::process::Stdio::null())
         .stderr(std::fs::File::create(&stderr).unwrap())
@@ -127,15 +308,19 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
     }
     let ready = lunk_up(&std::fs::read_to_string(&log).unwrap_or_default());
     std::thread::sleep(std::time::Duration::from_secs(2));
-    let (ox, oy, px) = layout(&log).unwrap_or((0.0, 0.0, 0.0));
-    let at = |x: i32, y: i32| (format!("{}", (ox + x as f64 * px).round()), format!("{}", (oy + y as f64 * px).round()));
+    let at = layout(&log).unwrap_or((0.0, 0.0, 0.0));
+    let px = |x: usize, y: usize| {
+        let (cx, cy) = centre(at, x, y);
+        (format!("{}", cx.round()), format!("{}", cy.round()))
+    };
     let win = Command::new("xdotool")
         .args(["search", "--sync", "--name", "Dungeons of Olde"])
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string())
         .unwrap_or_default();
-    let (lx, ly) = at(2, 2);
-    let (dx, dy) = at(4, 2);
+    let before_ok = !win.is_empty() && grab(&win, &before_png);
+    let (lx, ly) = px(2, 2);
+    let (dx, dy) = px(4, 2);
     let clicked = !win.is_empty()
         && xdotool(&["mousemove", "--window", &win, &lx, &ly])
         && {
@@ -151,20 +336,50 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
             xdotool(&["click", "1"])
         };
     let moved = wait_for(&log, "\"to\":[4,2]", 20);
+    // the token slides to its space; move the pointer off the board so no hover shows there
     std::thread::sleep(std::time::Duration::from_millis(800));
-    let shot_ok = Command::new("import").args(["-window", "root"]).arg(&shot).status().is_ok_and(|s| s.success());
+    let _ = xdotool(&["mousemove", "--window", &win, "5", "5"]);
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let after_ok = !win.is_empty() && grab(&win, &shot);
     let alive = child.try_wait().map(|s| s.is_none()).unwrap_or(false);
     let _ = child.kill();
     let _ = child.wait();
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let err = std::fs::read_to_string(&stderr).unwrap_or_default();
     assert!(ready, "Lunk never got an opportunity:\n{text}\n{err}");
-    assert!(px > 0.0, "the game wrote no layout line:\n{text}");
+    assert!(at.2 > 0.0, "the game wrote no layout line:\n{text}");
     assert!(clicked, "xdotool could not click (window '{win}')");
     assert!(alive, "the game kept running:\n{err}");
     assert!(moved, "the click did not move Lunk to (4,2):\n{text}");
     let cmd = text.lines().filter(|l| l.contains("\"type\":\"command\"") && l.contains("\"lunk\"")).last().unwrap_or_default().to_string();
     assert!(cmd.contains("\"result\":\"ok\""), "the move command was accepted: {cmd}");
-    assert!(shot_ok, "screenshot with imagemagick's import");
-    println!("screenshot: {}", shot.display());
+    assert!(before_ok && after_ok, "screenshots with ImageMagick's import");
+
+    // The pixels: before, the miniature stands on (2,2) and (4,2) is bare floor; after, the
+    // miniature's colours are on (4,2) and gone from (2,2).
+    let (before, after) = (decode(&before_png), decode(&shot));
+    let half = at.2 * 0.2;
+    let look = |img: &Image, x: usize, y: usize| {
+        let (cx, cy) = centre(at, x, y);
+        mean(&img.square(cx, cy, half))
+    };
+    let (floor, floor_alt) = (tile_colour(FLOOR), tile_colour(FLOOR_ALT));
+    let floorish = |c: Rgb| distance(c, floor).min(distance(c, floor_alt));
+    let token = look(&before, 2, 2);
+    let report = format!(
+        "token before at (2,2) {token:.0?}; (4,2) before {:.0?}, after {:.0?}; (2,2) after {:.0?}; floor tile {floor:.0?}",
+        look(&before, 4, 2),
+        look(&after, 4, 2),
+        look(&after, 2, 2)
+    );
+    println!("{report}");
+    assert!(floorish(token) > DIFFERENT, "the miniature on (2,2) does not look like floor: {report}");
+    assert!(distance(look(&before, 4, 2), token) > DIFFERENT, "(4,2) has no miniature before the move: {report}");
+    assert!(distance(look(&after, 4, 2), token) <= TILE_TOLERANCE, "the miniature's colours are on (4,2) after the move: {report}");
+    assert!(distance(look(&after, 2, 2), token) > DIFFERENT, "the miniature left (2,2): {report}");
+    // and the board is drawn from the tiles (the left room, where Lunk's moves are highlighted, aside)
+    let rows = level_rows("tests/levels/window/e2e.ron");
+    let highlighted: Vec<(usize, usize)> = (1..7).flat_map(|x| (1..5).map(move |y| (x, y))).collect();
+    let summary = check_board(&before, &rows, at, &highlighted);
+    println!("screenshots: {} {} ({summary})", before_png.display(), shot.display());
 }
