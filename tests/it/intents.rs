@@ -92,7 +92,6 @@ fn unreachable_click_explains_and_changes_nothing() {
 /// answers R-MOVE-2 ("Step covers 1 to 3 spaces … difficult ground counts twice"), which is not
 /// why the space is out of reach.
 #[test] // R-AP-1, R-MOVE-3
-#[ignore = "engine bug (reported): why_not_move names R-MOVE-2 for a space a Run reaches with more AP"]
 fn unreachable_by_ap_names_the_ap_rule_not_the_step_range() {
     let mut hm = mid(None, "()", room(12, 3), vec![lunk(0, 1), orc(11, 1)], "(characters: {\"lunk\": (ap: 1, free_steps: false), \"orc\": (ap: 1)})", &[]);
     send(&mut hm, Intent::ClickSpace(Pos::new(5, 1)));
@@ -161,4 +160,37 @@ fn why_not_move_names_the_map_rules() {
     assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(2, 1)).rule, "G-01", "a wall");
     assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(3, 1)).rule, "G-01", "walled off");
     assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(1, 1)).rule, "G-02", "taken by the orc");
+}
+
+/// R-MOVE-3, R-MOVE-5: a space farther than a Run reaches in one command is refused with the
+/// Run's range (the greatest distance, R-MOVE-5), not with a cost or the Step's range.
+#[test] // R-MOVE-3, R-MOVE-5
+fn beyond_every_walking_range_names_the_distance_limit() {
+    let mut hm = mid(None, "()", room(12, 3), vec![lunk(0, 1), orc(11, 1)], "(characters: {\"lunk\": (ap: 6, free_steps: false), \"orc\": (ap: 1)})", &[]);
+    send(&mut hm, Intent::ClickSpace(Pos::new(9, 1)));
+    let why = view(&hm).feedback.expect("a refusal is shown");
+    assert_eq!(why.rule, "R-MOVE-3", "{why:?}");
+    assert!(why.reason.contains("1 to 6 spaces") && why.reason.contains("this path is 9"), "{}", why.reason);
+}
+
+/// Several intents in one frame are all handled, in order, each against the state the previous
+/// one left: select Lunk and click a space 2 away in the same frame, and he moves (R-MOVE-1).
+#[test] // R-MOVE-1, R-AP-1
+fn intents_in_one_frame_are_all_kept() {
+    let mut hm = mid(None, "()", room(10, 5), vec![lunk(1, 2), orc(9, 2)], "(characters: {\"lunk\": (ap: 3, free_steps: false), \"orc\": (ap: 1)})", &[]);
+    hm.app.world_mut().write_message(Intent::ClickFigure("lunk".into()));
+    hm.app.world_mut().write_message(Intent::ClickSpace(Pos::new(3, 2)));
+    hm.app.world_mut().write_message(Intent::Pass);
+    assert!(hm.settle());
+    for _ in 0..4 {
+        assert!(hm.settle());
+    }
+    let c = commands(&hm);
+    assert_eq!(c.len(), 2, "the move and the end of the opportunity: {c:?}");
+    assert_eq!(c[0]["result"], "ok");
+    assert_eq!(c[1]["result"], "ok");
+    assert!(c[1]["command"].get("end").is_some() || c[1]["command"].get("pass").is_some(), "{}", c[1]["command"]);
+    let m = hm.snapshot();
+    assert_eq!(m.fighters[m.index("lunk").unwrap()].pos, Pos::new(3, 2));
+    assert_eq!(m.fighters[m.index("lunk").unwrap()].ap.current, 1, "a 2-space Step costs 2 AP (R-MOVE-2)");
 }

@@ -74,7 +74,11 @@ pub fn check_move(m: &Match, a: usize, row: &MovementRow, path: &[Pos], posture:
                 let rule = if row.defense_per_ap != 0 || row.defense_flat != 0 { "R-MOVE-3" } else { "R-MOVE-2" };
                 return Err(Violation::new(
                     rule,
-                    format!("{name} covers 1 to {} spaces in one opportunity; the path costs {cost} (difficult ground counts twice).", row.max_spaces),
+                    if cost as usize > path.len() {
+                        format!("{name} covers 1 to {} spaces in one opportunity; the path costs {cost} (difficult ground counts twice).", row.max_spaces)
+                    } else {
+                        format!("{name} covers 1 to {} spaces in one opportunity; this path is {cost}.", row.max_spaces)
+                    },
                 ));
             }
             check_path(m, a, f.pos, path, "R-MOVE-1")?;

@@ -139,11 +139,22 @@ pub fn why_not_move(m: &Match, a: usize, to: Pos) -> Violation {
     }
     match paths(m, a, 64).into_iter().find(|(q, _)| *q == to) {
         Some((_, path)) => {
-            let row = m.rules.movements.iter().find(|r| r.effect == MovementEffect::Path).map_or("step".to_string(), |r| r.id.clone());
-            match engine::validate(m, &Command::step(&f.id, &row, path)) {
-                Err(v) => v,
-                Ok(_) => Violation::new("R-MOVE-1", format!("{} can get there, but not with one command from here.", f.name)),
+            // Try every walking row (Step, Run…): the refusal of a row whose range covers the
+            // path (its shortfall is AP, R-AP-1) says more than "Step covers 1 to 3 spaces".
+            let refusals: Vec<Violation> = m
+                .rules
+                .movements
+                .iter()
+                .filter(|r| r.effect == MovementEffect::Path)
+                .map(|r| engine::validate(m, &Command::step(&f.id, &r.id, path.clone())))
+                .filter_map(Result::err)
+                .collect();
+            if refusals.len() < m.rules.movements.iter().filter(|r| r.effect == MovementEffect::Path).count() {
+                return Violation::new("R-MOVE-1", format!("{} can get there, but not with one command from here.", f.name));
             }
+            refusals.iter().find(|v| v.rule == "R-AP-1" || v.also.iter().any(|r| r == "R-AP-1")).or(refusals.last()).cloned().unwrap_or_else(|| {
+                Violation::new("R-MOVE-1", format!("{} has no movement that walks a path in this profile.", f.name))
+            })
         }
         None if m.occupant(to).is_some_and(|o| o != a) => Violation::new("G-02", "Only one figure may stand in a space."),
         None if !m.board.walkable(to) => Violation::new("G-01", "That space cannot be entered."),
