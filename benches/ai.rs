@@ -3,9 +3,9 @@
 //! (release profile); prints the figures and exits non-zero if a goal is missed.
 
 use doo::ai::{AiConfig, Difficulty};
+use doo::data::RuleData;
 use doo::game::ai::{AiControl, AiStats};
 use doo::headless::HeadlessMatch;
-use doo::data::RuleData;
 use doo::level::{CharacterDef, build_match};
 use std::collections::BTreeMap;
 

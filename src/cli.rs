@@ -1,7 +1,7 @@
 //! Command-line tools that need no window: `run` plays a script and prints JSON lines.
 
-use crate::headless::run_script;
 use crate::data::RuleData;
+use crate::headless::run_script;
 use crate::script;
 use std::io::Write;
 use std::path::Path;

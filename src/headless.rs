@@ -1,11 +1,11 @@
 //! The headless app (MinimalPlugins + StatesPlugin + the rules plugins): the exact match systems
 //! the window runs, driven by commands. Used by `doo run`, the tests and the property tests.
 
+use crate::data::RuleData;
 use crate::game::components::MatchState;
 use crate::game::flow::FlowStatus;
 use crate::game::log::MatchLog;
 use crate::game::pipeline::IssueCommand;
-use crate::data::RuleData;
 use crate::level::build_match;
 use crate::level_file::CheckedLevel;
 use crate::rules::state::Match;

@@ -2,9 +2,9 @@
 //! headless app and command pipeline as everything else. One JSON line per game, then a summary.
 
 use crate::ai::AiConfig;
+use crate::data::RuleData;
 use crate::game::ai::{AiControl, AiStats};
 use crate::headless::HeadlessMatch;
-use crate::data::RuleData;
 use crate::level_file::CheckedLevel;
 use crate::rules::Dice;
 use serde::Serialize;

@@ -11,9 +11,10 @@ use crate::rules::state::Match;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<MatchDice>()
-        .init_resource::<MatchGeneration>()
-        .add_systems(Update, sync_figures.run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply).after(super::pipeline::apply_checked_command));
+    app.init_resource::<MatchDice>().init_resource::<MatchGeneration>().add_systems(
+        Update,
+        sync_figures.run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply).after(super::pipeline::apply_checked_command),
+    );
 }
 
 /// The match as the rules see it: the single source of truth for everything in a crisis.
@@ -142,7 +143,23 @@ pub fn spawn_figure(commands: &mut Commands, f: &Fighter, order: usize) -> Entit
 
 /// After every Apply: each figure's mirrors are rewritten from the match (change detection
 /// fires only where a value really changed).
-fn sync_figures(state: Res<MatchState>, mut figures: Query<(&CharacterId, &mut Name, &mut Side, &mut GridPos, &mut ActionPoints, &mut FreeSteps, &mut Posture, &mut Adjustments, &mut Conditions, &mut TurnRecord, &mut OpportunityRecord, &mut Vitals)>) {
+fn sync_figures(
+    state: Res<MatchState>,
+    mut figures: Query<(
+        &CharacterId,
+        &mut Name,
+        &mut Side,
+        &mut GridPos,
+        &mut ActionPoints,
+        &mut FreeSteps,
+        &mut Posture,
+        &mut Adjustments,
+        &mut Conditions,
+        &mut TurnRecord,
+        &mut OpportunityRecord,
+        &mut Vitals,
+    )>,
+) {
     for (id, mut name, mut side, mut pos, mut ap, mut fs, mut posture, mut adj, mut cond, mut turn, mut opp, mut v) in &mut figures {
         let Some(f) = state.fighters.get(id.order).filter(|f| f.id == id.id) else { continue };
         let m = FigureMirror::of(f);

@@ -2,8 +2,8 @@
 //! that caused it. Kept typed (`entries`, what the HUD describes) and as JSON lines (`lines`,
 //! the runner's output and the window's `--log`); both are appended together, only here.
 
-use crate::rules::{Command, Event, Violation};
 use crate::rules::victory::Outcome;
+use crate::rules::{Command, Event, Violation};
 use bevy::prelude::*;
 use serde_json::{Value, json};
 

@@ -99,4 +99,3 @@ fn assets_dir() -> String {
     let here = std::path::Path::new("assets");
     if here.is_dir() { here.canonicalize().map(|p| p.to_string_lossy().to_string()).unwrap_or_else(|_| "assets".into()) } else { "assets".into() }
 }
-

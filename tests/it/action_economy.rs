@@ -1,7 +1,6 @@
 //! §5–§10 through the headless app: spending AP, free steps, Only and X/Only, movement,
 //! actions, and how they combine in one opportunity.
 
-
 use crate::common::*;
 
 fn duel(start: &str) -> doo::headless::HeadlessMatch {

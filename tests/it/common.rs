@@ -1,8 +1,7 @@
 //! Shared helpers: build small headless matches from RON snippets and drive them with commands.
 
-
-use doo::headless::HeadlessMatch;
 use doo::data::RuleData;
+use doo::headless::HeadlessMatch;
 use doo::level::{CharacterDef, build_match};
 use doo::rules::Dice;
 use doo::rules::command::Command;

@@ -1,7 +1,6 @@
 //! §1–§2 leftovers, §18 conditions, §19 injury, §20 healing and §21 Mana/Faith through the
 //! headless app, each test citing its rule ids.
 
-
 use crate::common::*;
 use doo::rules::attack::{Injury, injury};
 use doo::rules::fighter::{Fighter, Stats};

@@ -2,8 +2,8 @@
 //! levels, every shipped level from file to a running headless match, serialization round trips,
 //! and fuzzing that the checker never panics.
 
-use doo::headless::HeadlessMatch;
 use doo::data::RuleData;
+use doo::headless::HeadlessMatch;
 use doo::level_file::{Level, check, load};
 use doo::rules::Dice;
 use proptest::prelude::*;

@@ -1,7 +1,6 @@
 //! §12 posture and §13 Defense: the Defense check, standing and temporary adjustments, prone,
 //! helpless defenders, guiding a stunned ally.
 
-
 use crate::common::*;
 use doo::rules::defense::{defense_adjustment, helpless, posture_defense};
 use doo::rules::profile::Posture;

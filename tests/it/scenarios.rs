@@ -3,8 +3,8 @@
 //! without reading the engine) through the headless app, and checks each `expect` section
 //! (verdicts by rule id, events in order, final state). Each script cites its rules.
 
-use doo::headless::run_script;
 use doo::data::RuleData;
+use doo::headless::run_script;
 use std::path::Path;
 
 fn check_folder(folder: &str, at_least: usize) {

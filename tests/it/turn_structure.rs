@@ -1,7 +1,6 @@
 //! §4 turn structure through the headless app: reset steps, AP rolls, surprise, dynamic order,
 //! ties, passing, round and phase end, closing reset.
 
-
 use crate::common::*;
 
 #[test] // R-TURN-1, R-TURN-3, R-TURN-7: a crisis opens with a reset phase of all six steps, then an action phase

@@ -6,10 +6,10 @@
 
 use crate::rules::conditions::ConditionBook;
 use crate::rules::equipment::EquipmentBook;
-use crate::rules::profile::ProfileBook;
-use crate::rules::tables::TableBook;
 use crate::rules::grid::Pos;
+use crate::rules::profile::ProfileBook;
 use crate::rules::spells::SpellBook;
+use crate::rules::tables::TableBook;
 
 /// A problem in a data file (level, script, rule table) at its place: `file:line:col: message`.
 #[derive(Clone, Debug, PartialEq)]

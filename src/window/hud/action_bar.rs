@@ -123,4 +123,3 @@ fn show_tooltip(
         color.0 = c;
     }
 }
-

@@ -111,4 +111,3 @@ fn refresh_card(
         }
     }
 }
-

@@ -126,4 +126,3 @@ fn forward_acts(
         }
     }
 }
-

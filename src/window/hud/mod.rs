@@ -133,4 +133,3 @@ fn spawn_hud(mut commands: Commands) {
             p.spawn((action_bar::BarRow, Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, ..default() }));
         });
 }
-

@@ -142,4 +142,3 @@ fn reaction_prompt(
             });
         });
 }
-

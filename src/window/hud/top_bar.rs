@@ -61,4 +61,3 @@ fn refresh_top(
         t.0 = if chips.is_empty() { "Nobody has AP left this turn".into() } else { format!("Next by AP: {}", chips.join("  |  ")) };
     }
 }
-

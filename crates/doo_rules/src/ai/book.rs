@@ -58,10 +58,7 @@ impl AiBook {
     /// The copy compiled into the binary (the same file as under `assets/`).
     pub fn builtin() -> Arc<Self> {
         static BOOK: OnceLock<Arc<AiBook>> = OnceLock::new();
-        BOOK.get_or_init(|| {
-            Arc::new(crate::data::builtin_file("assets/ai/behaviours.ron", include_str!("../../../../assets/ai/behaviours.ron")))
-        })
-        .clone()
+        BOOK.get_or_init(|| Arc::new(crate::data::builtin_file("assets/ai/behaviours.ron", include_str!("../../../../assets/ai/behaviours.ron")))).clone()
     }
 
     pub fn thinking(&self, d: Difficulty) -> &Thinking {

@@ -101,7 +101,13 @@ pub struct Decision {
 impl AiConfig {
     /// The configuration for a level: every side played at `difficulty` unless `per_side` says
     /// otherwise, the level's behaviours and exits, and the weights `book`.
-    pub fn for_level(level: &crate::level_file::CheckedLevel, difficulty: Difficulty, per_side: &std::collections::BTreeMap<String, Difficulty>, seed: u64, book: std::sync::Arc<AiBook>) -> Self {
+    pub fn for_level(
+        level: &crate::level_file::CheckedLevel,
+        difficulty: Difficulty,
+        per_side: &std::collections::BTreeMap<String, Difficulty>,
+        seed: u64,
+        book: std::sync::Arc<AiBook>,
+    ) -> Self {
         AiConfig {
             sides: level.sides.iter().map(|s| (s.id.clone(), per_side.get(&s.id).copied().unwrap_or(difficulty))).collect(),
             behaviours: level.behaviours.clone(),

@@ -54,9 +54,7 @@ pub struct ConditionBook {
     pub conditions: Vec<ConditionRow>,
 }
 
-
 impl ConditionBook {
-
     pub fn get(&self, id: &str) -> Option<&ConditionRow> {
         self.conditions.iter().find(|c| c.id == id)
     }

@@ -125,7 +125,6 @@ pub struct EquipmentBook {
     pub items: Vec<Item>,
 }
 
-
 /// The weapon a character attacks with, resolved from its loadout.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wielded<'a> {

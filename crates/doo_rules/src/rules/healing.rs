@@ -15,7 +15,6 @@ pub fn stop_bleeding(f: &mut Fighter, reason: &str, ev: &mut Vec<Event>) {
     }
 }
 
-
 /// R-HEAL-1 / R-HEAL-2: the first-aid CR by the patient's status (an unhurt patient counts
 /// as bruised); self-aid one rank harder. The engine's First Aid uses this.
 pub fn first_aid_cr(status: Injury, own: bool) -> Option<i32> {

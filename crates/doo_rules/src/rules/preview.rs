@@ -152,9 +152,12 @@ pub fn why_not_move(m: &Match, a: usize, to: Pos) -> Violation {
             if refusals.len() < m.rules.movements.iter().filter(|r| r.effect == MovementEffect::Path).count() {
                 return Violation::new("R-MOVE-1", format!("{} can get there, but not with one command from here.", f.name));
             }
-            refusals.iter().find(|v| v.rule == "R-AP-1" || v.also.iter().any(|r| r == "R-AP-1")).or(refusals.last()).cloned().unwrap_or_else(|| {
-                Violation::new("R-MOVE-1", format!("{} has no movement that walks a path in this profile.", f.name))
-            })
+            refusals
+                .iter()
+                .find(|v| v.rule == "R-AP-1" || v.also.iter().any(|r| r == "R-AP-1"))
+                .or(refusals.last())
+                .cloned()
+                .unwrap_or_else(|| Violation::new("R-MOVE-1", format!("{} has no movement that walks a path in this profile.", f.name)))
         }
         None if m.occupant(to).is_some_and(|o| o != a) => Violation::new("G-02", "Only one figure may stand in a space."),
         None if !m.board.walkable(to) => Violation::new("G-01", "That space cannot be entered."),

@@ -394,12 +394,10 @@ pub struct Ruleset {
     pub reactions: Vec<ReactionRow>,
 }
 
-
 impl ProfileBook {
     pub fn parse(text: &str) -> Result<Self, ron::error::SpannedError> {
         ron::from_str(text)
     }
-
 
     /// The named profile (or the default) with overrides applied.
     pub fn ruleset(&self, name: Option<&str>, overrides: &OptionOverrides) -> Result<Ruleset, String> {

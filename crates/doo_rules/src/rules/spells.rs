@@ -45,7 +45,6 @@ pub struct SpellBook {
     pub spells: Vec<Spell>,
 }
 
-
 impl SpellBook {
     pub fn get(&self, id: &str) -> Option<&Spell> {
         self.spells.iter().find(|s| s.id == id)

@@ -43,9 +43,7 @@ pub struct TableBook {
     pub adjacent_ranged: i32,
 }
 
-
 impl TableBook {
-
     /// R-STAT-2: do these four stats form one of the Core hero arrays (in any order)?
     pub fn is_hero_array(&self, s: &super::fighter::Stats) -> bool {
         let mut v = [s.brawn, s.finesse, s.savvy, s.nerve];

@@ -69,7 +69,9 @@ pub fn goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
                 let i = (0..m.fighters.len()).find(|&i| m.fighters[i].side == v.side && m.can_act(i) && exits.contains(&m.fighters[i].pos))?;
                 format!("{} reached an exit at {:?}", m.fighters[i].name, m.fighters[i].pos)
             }
-            Goal::SurviveTurns(n) if able(m, &v.side) && (m.clock.turn > *n || turn_ended && m.clock.turn >= *n) => format!("side '{}' survived {n} turns", v.side),
+            Goal::SurviveTurns(n) if able(m, &v.side) && (m.clock.turn > *n || turn_ended && m.clock.turn >= *n) => {
+                format!("side '{}' survived {n} turns", v.side)
+            }
             Goal::LastStanding if able(m, &v.side) && m.fighters.iter().all(|f| f.side == v.side || !able(m, &f.side)) => {
                 format!("side '{}' is the last with anyone able to act", v.side)
             }
@@ -115,8 +117,14 @@ mod tests {
     }
 
     fn duel(goals: Vec<Victory>) -> Match {
-        let mut m = build_match(&RuleData::builtin(), &[vec![".".repeat(6)]], &[fighter("hero", "heroes", 0), fighter("orc", "monsters", 5)], None, &Default::default())
-            .expect("match");
+        let mut m = build_match(
+            &RuleData::builtin(),
+            &[vec![".".repeat(6)]],
+            &[fighter("hero", "heroes", 0), fighter("orc", "monsters", 5)],
+            None,
+            &Default::default(),
+        )
+        .expect("match");
         m.goals = goals;
         m
     }
