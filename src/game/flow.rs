@@ -51,8 +51,7 @@ impl Default for NextReset {
 
 /// Whether the match waits for a command (input may be taken), whether the next entry to
 /// `Action` resumes a given round (scripts that start mid-phase) instead of opening round 1,
-/// and whether the crisis is over (kept with the others so run conditions read one resource;
-/// it is true exactly when `CrisisPhase::Over` has been entered or is about to be).
+/// and whether the crisis is over (`CrisisPhase::Over` entered or about to be).
 #[derive(Resource, Debug, Clone, Copy, Default)]
 pub struct FlowStatus {
     pub awaiting: bool,
@@ -60,12 +59,6 @@ pub struct FlowStatus {
     pub over: bool,
 }
 
-impl FlowStatus {
-    /// A command may be taken now.
-    pub fn awaiting_command(status: Res<FlowStatus>) -> bool {
-        status.awaiting && !status.over
-    }
-}
 
 /// Everything a system needs to move the crisis on after the rules said what comes next.
 #[derive(SystemParam)]
