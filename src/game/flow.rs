@@ -59,7 +59,6 @@ pub struct FlowStatus {
     pub over: bool,
 }
 
-
 /// Everything a system needs to move the crisis on after the rules said what comes next.
 #[derive(SystemParam)]
 pub struct FlowControl<'w> {

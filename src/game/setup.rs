@@ -29,6 +29,7 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     world.insert_resource(EventBuffer::default());
     world.insert_resource(MatchLog::default());
     world.insert_resource(MatchOutcome::default());
+    world.insert_resource(super::intent::PendingIntents::default());
     world.insert_resource(CommandQueue::default());
     world.insert_resource(CheckedCommand::default());
     world.insert_resource(NextReset(ResetKind::Opening));
