@@ -27,7 +27,7 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
     let lines = match run_script(&data, &s, level.as_ref()) {
         Ok(l) => l,
         Err(errs) => {
-            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).unwrap_or_default();
             for e in errs {
                 let (line, col) = crate::data::locate_message(&text, &e);
                 eprintln!("{}:{line}:{col}: {e}", path.display());

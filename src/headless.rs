@@ -107,8 +107,13 @@ pub fn script_match(data: &RuleData, script: &Script, level: Option<&CheckedLeve
             m.board.links = l.level.stairs.iter().map(|s| (s.from, s.to)).collect();
         }
     }
-    // The script's own goals, or else the goals its level names (none: G-15 alone).
-    m.goals = if script.victory.is_empty() { level.map(|l| l.level.victory.clone()).unwrap_or_default() } else { script.victory.clone() };
+    // The script's own goals, or else its level's, exactly as the window and `simulate` play
+    // that level (with its default "last side standing"); an inline map without goals: G-15.
+    m.goals = if script.victory.is_empty() { level.map(|l| l.goals()).unwrap_or_default() } else { script.victory.clone() };
+    let problems = crate::rules::victory::goal_problems(&m);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     if let Some(start) = &script.start {
         apply_start(&mut m, start).map_err(|e| vec![e])?;
     }

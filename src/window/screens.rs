@@ -128,17 +128,40 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
     });
 }
 
+/// Levels listed at most, and how long the whole scan may take: a level in `levels/` that is
+/// slow or hostile is shown as broken, it never freezes the menu.
+const MAX_LISTED_LEVELS: usize = 200;
+const SCAN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
+
 fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Option<Res<MatchSetup>>) {
     let mut files: Vec<PathBuf> = std::fs::read_dir(LEVELS_DIR)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
         .unwrap_or_default();
     files.sort();
+    files.truncate(MAX_LISTED_LEVELS);
+    // Each file is checked on its own thread; what is not done by the deadline is listed as
+    // broken (its thread finishes in the background and is dropped).
+    let (tx, rx) = std::sync::mpsc::channel();
+    for (k, p) in files.iter().enumerate() {
+        let (tx, p, data) = (tx.clone(), p.clone(), data.0.clone());
+        std::thread::spawn(move || {
+            let root = crate::level_file::project_root(&p);
+            let r = crate::level_file::load(&p, &data, &root)
+                .map_err(|errs| errs.first().map(|e| format!("{}:{}:{}: {}", p.display(), e.line, e.col, e.message)).unwrap_or_default());
+            let _ = tx.send((k, r));
+        });
+    }
+    drop(tx);
+    let mut results: Vec<Option<Result<crate::level_file::CheckedLevel, String>>> = files.iter().map(|_| None).collect();
+    let deadline = std::time::Instant::now() + SCAN_DEADLINE;
+    while let Ok((k, r)) = rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
+        results[k] = Some(r);
+    }
     catalog.entries = files
         .into_iter()
-        .map(|p| {
-            let root = crate::level_file::project_root(&p);
-            let r = crate::level_file::load(&p, &data.0, &root)
-                .map_err(|errs| errs.first().map(|e| format!("{}:{}:{}: {}", p.display(), e.line, e.col, e.message)).unwrap_or_default());
+        .zip(results)
+        .map(|(p, r)| {
+            let r = r.unwrap_or_else(|| Err(format!("{}: not checked within {} s (too large or not a file)", p.display(), SCAN_DEADLINE.as_secs())));
             (p, r)
         })
         .collect();

@@ -31,8 +31,172 @@ pub fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
 }
 
+/// Parses RON; a UTF-8 byte-order mark at the start (as Windows editors write) is skipped.
 pub fn parse_ron<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, LoadError> {
+    let text = strip_bom(text);
+    // Nesting is bounded by ron's recursion limit (128), so deep brackets are an error, not a crash.
     ron_options().from_str(text).map_err(|e| LoadError { file: file.into(), line: e.span.start.line, col: e.span.start.col, message: e.code.to_string() })
+}
+
+/// The text without a leading UTF-8 byte-order mark.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// The most bytes a level, script or template file may have (a level at the caps, one
+/// 1024×1024 floor and 10 000 characters, is about 3 MB).
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+/// The most problems listed for one file; the rest are counted ("… and N more").
+pub const MAX_ERRORS: usize = 50;
+/// The longest id (characters, sides, templates, items named by a file).
+pub const MAX_ID_CHARS: usize = 64;
+/// The longest name or title.
+pub const MAX_NAME_CHARS: usize = 200;
+/// The longest briefing or description.
+pub const MAX_TEXT_CHARS: usize = 10_000;
+
+/// Reads an untrusted data file as text, refusing before any work what is not a regular file
+/// (a directory, a device such as `/dev/zero` behind a link, a named pipe: never opened) or is
+/// over `cap` bytes, and text that is not UTF-8 (with the place of the first bad byte).
+/// A byte-order mark is removed. Errors are `line:col`-free sentences; the caller adds the file.
+pub fn read_text(path: &std::path::Path, cap: u64) -> Result<String, LoadError> {
+    use std::io::Read;
+    let file = path.display().to_string();
+    let fail = |line: usize, col: usize, message: String| LoadError { file: file.clone(), line, col, message };
+    // `metadata` follows links, so a link to a device is judged by what it points at.
+    let meta = std::fs::metadata(path).map_err(|e| fail(1, 1, format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a directory" } else { "not a regular file (a device, pipe or socket)" };
+        return Err(fail(1, 1, format!("cannot read: {what}; give a .ron file")));
+    }
+    if meta.len() > cap {
+        return Err(fail(1, 1, format!("the file is {} bytes; the most is {cap}", meta.len())));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let f = std::fs::File::open(path).map_err(|e| fail(1, 1, format!("cannot read: {e}")))?;
+    // The file may grow between the check and the read: never read past the cap.
+    f.take(cap + 1).read_to_end(&mut bytes).map_err(|e| fail(1, 1, format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > cap {
+        return Err(fail(1, 1, format!("the file is over {cap} bytes")));
+    }
+    match String::from_utf8(bytes) {
+        Ok(mut s) => {
+            if s.starts_with('\u{feff}') {
+                s.drain(..'\u{feff}'.len_utf8());
+            }
+            Ok(s)
+        }
+        Err(e) => {
+            let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+            let last = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let col = String::from_utf8_lossy(&good[last..]).chars().count() + 1;
+            Err(fail(line, col, "the file is not UTF-8 text".into()))
+        }
+    }
+}
+
+/// A map read from a file that refuses a key written twice (RON itself keeps the last one
+/// silently): the error points at the second occurrence.
+pub fn unique_keys<'de, D, K, V>(d: D) -> Result<std::collections::BTreeMap<K, V>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    K: serde::Deserialize<'de> + Ord + std::fmt::Display,
+    V: serde::Deserialize<'de>,
+{
+    struct Visit<K, V>(std::marker::PhantomData<(K, V)>);
+    impl<'de, K: serde::Deserialize<'de> + Ord + std::fmt::Display, V: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visit<K, V> {
+        type Value = std::collections::BTreeMap<K, V>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            let mut out = std::collections::BTreeMap::new();
+            while let Some(k) = a.next_key::<K>()? {
+                if out.contains_key(&k) {
+                    return Err(serde::de::Error::custom(format!("the key '{k}' is written twice")));
+                }
+                let v = a.next_value()?;
+                out.insert(k, v);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Visit(std::marker::PhantomData))
+}
+
+/// [`unique_keys`] for an optional map field.
+pub fn unique_keys_opt<'de, D, K, V>(d: D) -> Result<Option<std::collections::BTreeMap<K, V>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    K: serde::Deserialize<'de> + Ord + std::fmt::Display,
+    V: serde::Deserialize<'de>,
+{
+    struct Wrap<K, V>(std::collections::BTreeMap<K, V>);
+    impl<'de, K: serde::Deserialize<'de> + Ord + std::fmt::Display, V: serde::Deserialize<'de>> serde::Deserialize<'de> for Wrap<K, V> {
+        fn deserialize<D2: serde::Deserializer<'de>>(d: D2) -> Result<Self, D2::Error> {
+            unique_keys(d).map(Wrap)
+        }
+    }
+    Ok(<Option<Wrap<K, V>> as serde::Deserialize>::deserialize(d)?.map(|w| w.0))
+}
+
+/// A list of problems that keeps the first [`MAX_ERRORS`] and counts the rest, so a file with a
+/// million bad characters prints a page, not megabytes.
+#[derive(Debug)]
+pub struct Problems<T> {
+    pub list: Vec<T>,
+    pub more: usize,
+}
+
+impl<T> Default for Problems<T> {
+    fn default() -> Self {
+        Self { list: Vec::new(), more: 0 }
+    }
+}
+
+impl<T> Problems<T> {
+    pub fn push(&mut self, p: T) {
+        if self.list.len() < MAX_ERRORS {
+            self.list.push(p);
+        } else {
+            self.more += 1;
+        }
+    }
+    /// Whether the list is full: callers stop per-item work that would only add to the count.
+    pub fn full(&self) -> bool {
+        self.list.len() >= MAX_ERRORS
+    }
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.more == 0
+    }
+}
+
+/// Whether `s` is a usable id: 1 to [`MAX_ID_CHARS`] characters, no spaces or control characters.
+pub fn id_problem(s: &str) -> Option<String> {
+    let n = s.chars().count();
+    if n == 0 {
+        Some("an id cannot be empty".into())
+    } else if n > MAX_ID_CHARS {
+        Some(format!("an id has at most {MAX_ID_CHARS} characters (this one has {n})"))
+    } else if s.chars().any(|c| c.is_control() || c.is_whitespace() || c == '\'' || c == '"') {
+        Some("an id cannot contain spaces, quotes or control characters".into())
+    } else {
+        None
+    }
+}
+
+/// Whether a free text (name, briefing) is within `max` characters and free of control
+/// characters other than newlines and tabs.
+pub fn text_problem(what: &str, s: &str, max: usize) -> Option<String> {
+    let n = s.chars().count();
+    if n > max {
+        Some(format!("{what} has {n} characters; the most is {max}"))
+    } else if s.chars().any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r') {
+        Some(format!("{what} contains a control character"))
+    } else {
+        None
+    }
 }
 
 /// Where a logic error points: the most specific id it quotes ('x'), looked up as "x" in the
@@ -144,16 +308,19 @@ impl RuleData {
     }
 }
 
-/// Where things are in the file's text, for pointing at them.
+/// Where things are in the file's text, for pointing at them. Built once per file in linear
+/// time; every look-up after that is a binary search or a scan of one line.
 pub(crate) struct Places<'a> {
     text: &'a str,
-    /// The text with `//` comments blanked out (same byte offsets).
-    code: String,
-    /// The same with string contents blanked too (for finding keys).
+    /// The text with comments and string contents blanked out (same byte offsets), for finding keys.
     keys: String,
-    rows: Vec<Vec<(usize, usize)>>,
+    /// Byte offset of the start of each line.
+    line_starts: Vec<usize>,
+    /// Byte offset of the opening quote of every map row, per floor.
+    rows: Vec<Vec<usize>>,
+    /// Byte offset of each entry of the `characters` list.
+    characters: Vec<usize>,
 }
-
 /// Blanks comments (and string contents when `strings`) with spaces, keeping every offset.
 fn mask(text: &str, strings: bool) -> String {
     let b = text.as_bytes();
@@ -206,38 +373,45 @@ fn mask(text: &str, strings: bool) -> String {
 
 impl<'a> Places<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
-        Self { text, code: mask(text, false), keys: mask(text, true), rows: row_positions(text) }
+        let keys = mask(text, true);
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let mut p = Self { text, keys, line_starts, rows: Vec::new(), characters: Vec::new() };
+        p.rows = p.key_offset("floors").map_or_else(Vec::new, |start| row_positions(text, start));
+        p.characters = p.items("characters");
+        p
     }
 
     /// The field `name:` (outside comments and strings).
     pub(crate) fn key(&self, name: &str) -> Option<(usize, usize)> {
+        self.key_offset(name).map(|i| self.at_offset(i))
+    }
+
+    fn key_offset(&self, name: &str) -> Option<usize> {
         let mut from = 0;
         while let Some(k) = self.keys[from..].find(name) {
             let i = from + k;
             let before_ok = i == 0 || !self.keys.as_bytes()[i - 1].is_ascii_alphanumeric() && self.keys.as_bytes()[i - 1] != b'_';
             let rest = self.keys[i + name.len()..].trim_start();
             if before_ok && rest.starts_with(':') {
-                return Some(self.at_offset(i));
+                return Some(i);
             }
             from = i + name.len();
         }
         None
     }
 
-    /// The `i`-th entry (its opening bracket) of the list under the field `list`.
-    pub(crate) fn item(&self, list: &str, i: usize) -> (usize, usize) {
-        let Some(start) = self.key(list).map(|(l, c)| self.offset_of(l, c)) else { return (1, 1) };
+    /// Offsets of the entries (their opening bracket) of the list under the field `list`.
+    fn items(&self, list: &str) -> Vec<usize> {
+        let Some(start) = self.key_offset(list) else { return Vec::new() };
         let bytes = self.keys.as_bytes();
-        let (mut depth, mut k) = (0i32, 0usize);
+        let mut out = Vec::new();
+        let mut depth = 0i32;
         for (j, &c) in bytes.iter().enumerate().skip(start) {
             match c {
                 b'[' | b'(' | b'{' => {
                     depth += 1;
                     if depth == 2 {
-                        if k == i {
-                            return self.at_offset(j);
-                        }
-                        k += 1;
+                        out.push(j);
                     }
                 }
                 b']' | b')' | b'}' => {
@@ -249,51 +423,48 @@ impl<'a> Places<'a> {
                 _ => {}
             }
         }
-        self.at_offset(start)
+        out
     }
 
-    pub(crate) fn offset_of(&self, line: usize, col: usize) -> usize {
-        let mut off = 0;
-        for (n, l) in self.text.split_inclusive('\n').enumerate() {
-            if n + 1 == line {
-                return off + l.char_indices().nth(col - 1).map_or(0, |(b, _)| b);
-            }
-            off += l.len();
+    /// The `i`-th entry (its opening bracket) of the list under the field `list` (for short
+    /// lists: sides, stairs, victory; `characters` are indexed once, see [`Places::character`]).
+    pub(crate) fn item(&self, list: &str, i: usize) -> (usize, usize) {
+        match self.items(list).get(i) {
+            Some(&o) => self.at_offset(o),
+            None => self.key(list).unwrap_or((1, 1)),
         }
-        off
     }
 
     pub(crate) fn at_offset(&self, off: usize) -> (usize, usize) {
-        let before = &self.text[..off.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let off = off.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= off);
+        let start = self.line_starts[line - 1];
+        let col = self.text.get(start..off).map_or(0, |l| l.chars().count()) + 1;
         (line, col)
-    }
-
-    /// The `n`-th occurrence of `needle` (0-based) after the first `after` keyword.
-    pub(crate) fn find(&self, after: &str, needle: &str, n: usize) -> Option<(usize, usize)> {
-        let start = if after.is_empty() { 0 } else { self.key(after).map_or(0, |(l, c)| self.offset_of(l, c)) };
-        self.code[start..].match_indices(needle).nth(n).map(|(i, _)| self.at_offset(start + i))
     }
 
     /// The map cell (x, y) of floor f, or the key `floors` when rows cannot be matched.
     pub(crate) fn cell(&self, p: Pos) -> (usize, usize) {
-        self.rows
-            .get(p.floor as usize)
-            .and_then(|f| f.get(p.y.max(0) as usize))
-            .map(|&(l, c)| (l, c + 1 + p.x.max(0) as usize))
-            .unwrap_or_else(|| self.find("", "floors", 0).unwrap_or((1, 1)))
+        match self.rows.get(p.floor as usize).and_then(|f| f.get(p.y.max(0) as usize)) {
+            Some(&off) => {
+                let (l, c) = self.at_offset(off);
+                (l, c + 1 + p.x.max(0) as usize)
+            }
+            None => self.key("floors").unwrap_or((1, 1)),
+        }
     }
 
     /// The i-th character entry: its `(` in the `characters` list.
     pub(crate) fn character(&self, i: usize) -> (usize, usize) {
-        self.item("characters", i)
+        match self.characters.get(i) {
+            Some(&o) => self.at_offset(o),
+            None => self.key("characters").unwrap_or((1, 1)),
+        }
     }
 }
 
-/// Line and column of the opening quote of every map row, per floor, in the `floors` list.
-fn row_positions(text: &str) -> Vec<Vec<(usize, usize)>> {
-    let Some(start) = text.find("floors") else { return Vec::new() };
+/// The byte offset of the opening quote of every map row, per floor, in the `floors` list.
+fn row_positions(text: &str, start: usize) -> Vec<Vec<usize>> {
     let bytes = text.as_bytes();
     let (mut floors, mut depth, mut j) = (Vec::<Vec<usize>>::new(), 0i32, start);
     while j < bytes.len() {
@@ -333,9 +504,5 @@ fn row_positions(text: &str) -> Vec<Vec<(usize, usize)>> {
         }
         j += 1;
     }
-    let at = |off: usize| {
-        let before = &text[..off];
-        (before.matches('\n').count() + 1, before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1)
-    };
-    floors.into_iter().map(|f| f.into_iter().map(at).collect()).collect()
+    floors
 }

@@ -25,7 +25,7 @@ pub struct CharacterDef {
     /// Free-step allowance if not the size's (R-FS-1, G-47).
     #[serde(default)]
     pub free_steps: Option<u32>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::data::unique_keys")]
     pub skills: BTreeMap<String, Rank>,
     #[serde(default)]
     pub abilities: Vec<String>,
@@ -70,6 +70,167 @@ pub struct CharacterDef {
     pub spells: Vec<String>,
 }
 
+/// The ranges every number of a character must fall in (docs/levels.md, "Numbers"). Values
+/// outside are refused when the file is read, so play never meets them.
+pub mod ranges {
+    /// Primary stats (R-STAT-2: heroes 3–12, monsters and NPCs 1–20; the "or more" of the rule
+    /// is left to a later ruleset, so no die or table meets a rank it does not know).
+    pub const STAT: (u32, u32) = (1, 20);
+    /// A free-step allowance (R-FS-1).
+    pub const FREE_STEPS: (u32, u32) = (0, 10);
+    /// Current HP, when given: down to −100 (dying and dead figures), up to the figure's maximum.
+    pub const MIN_HP: i32 = -100;
+    /// Mana or Faith points set by a script.
+    pub const POOL: (i32, i32) = (-100, 100);
+    /// The AP-roll bonus from items.
+    pub const AP_ROLL_BONUS: (i32, i32) = (-10, 10);
+    /// Shots or throws carried.
+    pub const AMMO: (u32, u32) = (0, 999);
+    /// Entries of one list or map of a character (skills, abilities, items, spells, conditions).
+    pub const LIST: usize = 64;
+}
+
+fn out_of(what: &str, v: impl std::fmt::Display, (lo, hi): (impl std::fmt::Display, impl std::fmt::Display)) -> String {
+    format!("{what} {v} is out of range ({lo} to {hi})")
+}
+
+/// Checks one character against the rule data and ruleset and builds its fighter. Nothing here
+/// looks at the board: [`build_match`] places the figures.
+pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset, c: &CharacterDef) -> Result<Fighter, Vec<String>> {
+    let mut errors = Vec::new();
+    if let Some(p) = crate::data::id_problem(&c.id) {
+        errors.push(format!("character id: {p}"));
+    }
+    if let Some(p) = crate::data::id_problem(&c.side) {
+        errors.push(format!("character '{}': side: {p}", c.id));
+    }
+    if let Some(p) = c.name.as_deref().and_then(|n| crate::data::text_problem("the name", n, crate::data::MAX_NAME_CHARS)) {
+        errors.push(format!("character '{}': {p}", c.id));
+    }
+    for (stat, v) in [("brawn", c.stats.brawn), ("finesse", c.stats.finesse), ("savvy", c.stats.savvy), ("nerve", c.stats.nerve)] {
+        if !(ranges::STAT.0..=ranges::STAT.1).contains(&v) {
+            errors.push(format!("character '{}': {} (R-STAT-2)", c.id, out_of(stat, v, ranges::STAT)));
+        }
+    }
+    if let Some(fs) = c.free_steps.filter(|v| !(ranges::FREE_STEPS.0..=ranges::FREE_STEPS.1).contains(v)) {
+        errors.push(format!("character '{}': {}", c.id, out_of("free_steps", fs, ranges::FREE_STEPS)));
+    }
+    if !(ranges::AP_ROLL_BONUS.0..=ranges::AP_ROLL_BONUS.1).contains(&c.ap_roll_bonus) {
+        errors.push(format!("character '{}': {}", c.id, out_of("ap_roll_bonus", c.ap_roll_bonus, ranges::AP_ROLL_BONUS)));
+    }
+    if let Some(a) = c.ammo.filter(|v| !(ranges::AMMO.0..=ranges::AMMO.1).contains(v)) {
+        errors.push(format!("character '{}': {}", c.id, out_of("ammo", a, ranges::AMMO)));
+    }
+    for (what, n) in [("skills", c.skills.len()), ("abilities", c.abilities.len()), ("items", c.items.len()), ("spells", c.spells.len()), ("conditions", c.conditions.len())] {
+        if n > ranges::LIST {
+            errors.push(format!("character '{}': {n} {what}; the most is {}", c.id, ranges::LIST));
+        }
+    }
+    if !errors.is_empty() {
+        // Ranges first: the checks below would only repeat them, or work on nonsense.
+        return Err(errors);
+    }
+    for (what, id) in [("weapon", &c.weapon), ("shield", &c.shield), ("armor", &c.armor)] {
+        if let Some(id) = id {
+            let ok = match what {
+                "weapon" => data.equipment.melee(id).is_some() || data.equipment.ranged(id).is_some(),
+                "shield" => data.equipment.shield(id).is_some(),
+                _ => data.equipment.armor(id).is_some(),
+            };
+            if !ok {
+                errors.push(format!("character '{}': unknown {what} '{id}'", c.id));
+            }
+        }
+    }
+    // R-GEAR-2, R-GEAR-8, R-RNG-6: grips and hands.
+    if let Some(w) = c.weapon.as_deref() {
+        if let Some(mw) = data.equipment.melee(w) {
+            if c.two_handed && mw.modes.iter().all(|m| m.two_hand_brawn.is_none()) {
+                errors.push(format!("character '{}': '{w}' cannot be used two-handed (R-GEAR-2)", c.id));
+            }
+            if c.two_handed && c.shield.is_some() {
+                errors.push(format!("character '{}': a shield cannot be carried with a two-handed weapon (R-GEAR-8)", c.id));
+            }
+        }
+        if let Some(rw) = data.equipment.ranged(w) {
+            if rw.hands >= 2 && c.shield.is_some() {
+                errors.push(format!("character '{}': '{w}' needs both hands, so no shield (R-RNG-6)", c.id));
+            }
+        }
+    }
+    for sp in &c.spells {
+        if data.spells.get(sp).is_none() {
+            errors.push(format!("character '{}': unknown spell '{sp}'", c.id));
+        }
+    }
+    for i in &c.items {
+        if data.equipment.item(i).is_none() {
+            errors.push(format!("character '{}': unknown item '{i}'", c.id));
+        }
+    }
+    let mut conditions = Vec::new();
+    for k in &c.conditions {
+        match data.conditions.get(k) {
+            Some(row) => conditions.push(ConditionInstance { id: k.clone(), duration: row.duration, removal_cr: None }),
+            None => errors.push(format!("character '{}': unknown condition '{k}'", c.id)),
+        }
+    }
+    let legacy_hp = rules.options.hp_formula == crate::rules::profile::HpFormula::LegacyMax;
+    let (max_hp, max_mp, max_fp) = Fighter::derived_max(&c.stats, legacy_hp);
+    if let Some(hp) = c.hp.filter(|&h| !(ranges::MIN_HP..=max_hp).contains(&h)) {
+        errors.push(format!("character '{}': {} (R-STAT-3: the maximum is Brawn + Nerve/2)", c.id, out_of("hp", hp, (ranges::MIN_HP, max_hp))));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let allowance = c.free_steps.unwrap_or(match c.size {
+        Size::Small => rules.limits.free_steps_small,
+        Size::Medium => rules.limits.free_steps_medium,
+        Size::Large => rules.limits.free_steps_large,
+    });
+    Ok(Fighter {
+        id: c.id.clone(),
+        name: c.name.clone().unwrap_or_else(|| c.id.clone()),
+        side: c.side.clone(),
+        pos: c.pos,
+        stats: c.stats,
+        size: c.size,
+        skills: c.skills.clone(),
+        abilities: c.abilities.clone(),
+        loadout: Loadout {
+            weapon: c.weapon.clone(),
+            weapon_skill: c.weapon_skill.clone(),
+            two_handed: c.two_handed,
+            shield: c.shield.clone(),
+            armor: c.armor.clone(),
+            items: c.items.clone(),
+            dropped: Vec::new(),
+            loaded: c.loaded.unwrap_or(true),
+            ammo: c.ammo,
+        },
+        caster: c.caster,
+        hp: c.hp.unwrap_or(max_hp),
+        max_hp,
+        // R-MANA-1: only casters use the pools; a dual caster (`both`) has both.
+        mp: if c.caster.arcane() { max_mp } else { 0 },
+        max_mp: if c.caster.arcane() { max_mp } else { 0 },
+        fp: if c.caster.divine() { max_fp } else { 0 },
+        max_fp: if c.caster.divine() { max_fp } else { 0 },
+        ap_roll_bonus: c.ap_roll_bonus,
+        ap: ActionPoints::default(),
+        free_steps: FreeSteps { allowance, available: false, lost: None },
+        posture: c.posture.unwrap_or(Posture::Standing),
+        conditions,
+        adjustments: Vec::new(),
+        turn: TurnRecord::default(),
+        opp: OpportunityRecord::default(),
+        surprised: c.surprised,
+        recovery: None,
+        mook: c.mook,
+        spells: c.spells.clone(),
+    })
+}
+
 /// Builds a match from a map, characters and ruleset choice; every problem names its source.
 pub fn build_match(
     data: &RuleData,
@@ -78,113 +239,32 @@ pub fn build_match(
     profile: Option<&str>,
     options: &OptionOverrides,
 ) -> Result<Match, Vec<String>> {
+    if characters.len() > crate::level_file::MAX_ENTITIES {
+        return Err(vec![format!("{} characters; the most is {}", characters.len(), crate::level_file::MAX_ENTITIES)]);
+    }
     let mut errors = Vec::new();
     let rules = data.profiles.ruleset(profile, options).map_err(|e| vec![e])?;
     let board = Board::from_rows(floors).map_err(|e| vec![e])?;
     let mut fighters: Vec<Fighter> = Vec::new();
+    let mut ids: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut taken: std::collections::HashMap<Pos, &str> = std::collections::HashMap::new();
     for c in characters {
-        if fighters.iter().any(|f| f.id == c.id) {
+        if !ids.insert(&c.id) {
             errors.push(format!("character '{}': the id is used twice", c.id));
         }
         if !board.walkable(c.pos) {
             errors.push(format!("character '{}': {} is not a space a figure can stand on", c.id, c.pos));
         }
-        if let Some(o) = fighters.iter().find(|f| f.pos == c.pos) {
-            errors.push(format!("character '{}': {} is already taken by '{}' (one figure per space, G-02)", c.id, c.pos, o.id));
+        if let Some(o) = taken.insert(c.pos, &c.id) {
+            errors.push(format!("character '{}': {} is already taken by '{o}' (one figure per space, G-02)", c.id, c.pos));
         }
-        for (what, id) in [("weapon", &c.weapon), ("shield", &c.shield), ("armor", &c.armor)] {
-            if let Some(id) = id {
-                let ok = match what {
-                    "weapon" => data.equipment.melee(id).is_some() || data.equipment.ranged(id).is_some(),
-                    "shield" => data.equipment.shield(id).is_some(),
-                    _ => data.equipment.armor(id).is_some(),
-                };
-                if !ok {
-                    errors.push(format!("character '{}': unknown {what} '{id}'", c.id));
-                }
-            }
+        match fighter_from_def(data, &rules, c) {
+            Ok(f) => fighters.push(f),
+            Err(e) => errors.extend(e),
         }
-        // R-GEAR-2, R-GEAR-8, R-RNG-6: grips and hands.
-        if let Some(w) = c.weapon.as_deref() {
-            if let Some(mw) = data.equipment.melee(w) {
-                if c.two_handed && mw.modes.iter().all(|m| m.two_hand_brawn.is_none()) {
-                    errors.push(format!("character '{}': '{w}' cannot be used two-handed (R-GEAR-2)", c.id));
-                }
-                if c.two_handed && c.shield.is_some() {
-                    errors.push(format!("character '{}': a shield cannot be carried with a two-handed weapon (R-GEAR-8)", c.id));
-                }
-            }
-            if let Some(rw) = data.equipment.ranged(w) {
-                if rw.hands >= 2 && c.shield.is_some() {
-                    errors.push(format!("character '{}': '{w}' needs both hands, so no shield (R-RNG-6)", c.id));
-                }
-            }
+        if errors.len() > crate::data::MAX_ERRORS {
+            break;
         }
-        for sp in &c.spells {
-            if data.spells.get(sp).is_none() {
-                errors.push(format!("character '{}': unknown spell '{sp}'", c.id));
-            }
-        }
-        for i in &c.items {
-            if data.equipment.item(i).is_none() {
-                errors.push(format!("character '{}': unknown item '{i}'", c.id));
-            }
-        }
-        let mut conditions = Vec::new();
-        for k in &c.conditions {
-            match data.conditions.get(k) {
-                Some(row) => conditions.push(ConditionInstance { id: k.clone(), duration: row.duration, removal_cr: None }),
-                None => errors.push(format!("character '{}': unknown condition '{k}'", c.id)),
-            }
-        }
-        let legacy_hp = rules.options.hp_formula == crate::rules::profile::HpFormula::LegacyMax;
-        let (max_hp, max_mp, max_fp) = Fighter::derived_max(&c.stats, legacy_hp);
-        let allowance = c.free_steps.unwrap_or(match c.size {
-            Size::Small => rules.limits.free_steps_small,
-            Size::Medium => rules.limits.free_steps_medium,
-            Size::Large => rules.limits.free_steps_large,
-        });
-        fighters.push(Fighter {
-            id: c.id.clone(),
-            name: c.name.clone().unwrap_or_else(|| c.id.clone()),
-            side: c.side.clone(),
-            pos: c.pos,
-            stats: c.stats,
-            size: c.size,
-            skills: c.skills.clone(),
-            abilities: c.abilities.clone(),
-            loadout: Loadout {
-                weapon: c.weapon.clone(),
-                weapon_skill: c.weapon_skill.clone(),
-                two_handed: c.two_handed,
-                shield: c.shield.clone(),
-                armor: c.armor.clone(),
-                items: c.items.clone(),
-                dropped: Vec::new(),
-                loaded: c.loaded.unwrap_or(true),
-                ammo: c.ammo,
-            },
-            caster: c.caster,
-            hp: c.hp.unwrap_or(max_hp),
-            max_hp,
-            // R-MANA-1: only casters use the pools; a dual caster (`both`) has both.
-            mp: if c.caster.arcane() { max_mp } else { 0 },
-            max_mp: if c.caster.arcane() { max_mp } else { 0 },
-            fp: if c.caster.divine() { max_fp } else { 0 },
-            max_fp: if c.caster.divine() { max_fp } else { 0 },
-            ap_roll_bonus: c.ap_roll_bonus,
-            ap: ActionPoints::default(),
-            free_steps: FreeSteps { allowance, available: false, lost: None },
-            posture: c.posture.unwrap_or(Posture::Standing),
-            conditions,
-            adjustments: Vec::new(),
-            turn: TurnRecord::default(),
-            opp: OpportunityRecord::default(),
-            surprised: c.surprised,
-            recovery: None,
-            mook: c.mook,
-            spells: c.spells.clone(),
-        });
     }
     if !errors.is_empty() {
         return Err(errors);

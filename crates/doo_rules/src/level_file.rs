@@ -14,9 +14,15 @@ use std::path::{Path, PathBuf};
 
 /// The only format version so far.
 pub const LEVEL_VERSION: u32 = 1;
-/// Caps (issue 4): map size and entity count.
-pub const MAX_MAP_SIDE: u32 = 1024;
+pub use crate::rules::grid::MAX_MAP_SIDE;
+/// The most characters in a level or script.
 pub const MAX_ENTITIES: usize = 10_000;
+/// The most sides, stair links and victory goals in a level.
+pub const MAX_SIDES: usize = 16;
+pub const MAX_STAIR_LINKS: usize = 1024;
+pub const MAX_GOALS: usize = 64;
+/// The most exit spaces of one `ReachExit` goal.
+pub const MAX_EXITS: usize = 256;
 
 /// What a legend character stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,7 +95,7 @@ pub struct CharacterEntry {
     pub size: Option<Size>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub free_steps: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::data::unique_keys_opt")]
     pub skills: Option<BTreeMap<String, Rank>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abilities: Option<Vec<String>>,
@@ -186,7 +192,7 @@ pub struct Level {
     #[serde(default)]
     pub options: OptionOverrides,
     /// Extra or replaced map characters.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::data::unique_keys")]
     pub legend: BTreeMap<char, TileSpec>,
     /// One list of rows per floor, row 0 at the top.
     pub floors: Vec<Vec<String>>,
@@ -225,13 +231,18 @@ pub fn templates_dir(root: &Path) -> PathBuf {
 
 /// A template name is a plain file stem: no paths, so it cannot leave `assets/monsters/`.
 fn safe_name(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    !s.is_empty() && s.len() <= crate::data::MAX_ID_CHARS && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// A path inside the asset root: relative, no `..`, no drive or root.
 pub fn safe_asset_path(s: &str) -> bool {
     let p = Path::new(s);
-    !s.is_empty() && p.is_relative() && p.components().all(|c| matches!(c, std::path::Component::Normal(_))) && !s.contains('\\')
+    !s.is_empty()
+        && s.len() <= 255
+        && p.is_relative()
+        && p.components().all(|c| matches!(c, std::path::Component::Normal(_)))
+        && !s.contains(['\\', ':'])
+        && !s.chars().any(char::is_control)
 }
 
 /// Reads a template by name from `dir`.
@@ -240,7 +251,10 @@ pub fn read_template(dir: &Path, name: &str) -> Result<CharacterEntry, String> {
         return Err(format!("template '{name}' is not a plain name (letters, digits, _ and -); templates live in assets/monsters/"));
     }
     let p = dir.join(format!("{name}.ron"));
-    let text = std::fs::read_to_string(&p).map_err(|_| format!("unknown monster template '{name}' (no assets/monsters/{name}.ron)"))?;
+    if !p.exists() {
+        return Err(format!("unknown monster template '{name}' (no assets/monsters/{name}.ron)"));
+    }
+    let text = crate::data::read_text(&p, crate::data::MAX_FILE_BYTES).map_err(|e| format!("template '{name}': {e}"))?;
     parse_ron::<CharacterEntry>(&p.display().to_string(), &text).map_err(|e| format!("template '{name}': {e}"))
 }
 
@@ -256,106 +270,151 @@ pub struct CheckedLevel {
     pub behaviours: BTreeMap<String, String>,
 }
 
-/// Parses and checks a level file's text. Every problem is listed, not just the first.
+/// Parses and checks a level file's text. Every problem is listed (the first
+/// [`MAX_ERRORS`](crate::data::MAX_ERRORS), then a count), not just the first.
 pub fn check(file: &str, text: &str, data: &RuleData, root: &Path) -> Result<CheckedLevel, Vec<LevelError>> {
     let level: Level = parse_ron(file, text).map_err(|e: LoadError| vec![LevelError { line: e.line, col: e.col, message: e.message }])?;
     check_level(level, text, data, root)
 }
 
-fn err(errors: &mut Vec<LevelError>, at: (usize, usize), message: impl Into<String>) {
-    errors.push(LevelError { line: at.0, col: at.1, message: message.into() });
+/// Problems found so far, capped: past the cap they are only counted.
+struct Found<'p, 'a> {
+    places: &'p Places<'a>,
+    problems: crate::data::Problems<LevelError>,
 }
 
-/// Checks a parsed level (`text` is its source, for positions).
+impl Found<'_, '_> {
+    fn at(&mut self, at: (usize, usize), message: impl Into<String>) {
+        self.problems.push(LevelError { line: at.0, col: at.1, message: message.into() });
+    }
+    fn key(&mut self, key: &str, message: impl Into<String>) {
+        let at = self.places.key(key).unwrap_or((1, 1));
+        self.at(at, message);
+    }
+    fn full(&self) -> bool {
+        self.problems.full()
+    }
+    fn into_result(self) -> Result<(), Vec<LevelError>> {
+        if self.problems.is_empty() {
+            return Ok(());
+        }
+        let mut list = self.problems.list;
+        list.sort();
+        list.dedup();
+        if self.problems.more > 0 {
+            let last = list.last().map_or((1, 1), |e| (e.line, e.col));
+            list.push(LevelError { line: last.0, col: last.1, message: format!("… and {} more problems", self.problems.more) });
+        }
+        Err(list)
+    }
+}
+
+/// Checks a parsed level (`text` is its source, for positions). Every cap is checked as soon as
+/// its value is known, and work per item stops once a cap is exceeded or the problem list is
+/// full, so the cost of checking grows linearly with the file.
 pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Result<CheckedLevel, Vec<LevelError>> {
     let places = Places::new(text);
-    let mut errors = Vec::new();
-    let key = |k: &str| places.key(k).unwrap_or((1, 1));
+    let mut found = Found { places: &places, problems: crate::data::Problems::default() };
+    let f = &mut found;
     if level.version != LEVEL_VERSION {
-        err(&mut errors, key("version"), format!("unsupported level version {} (this game reads version {LEVEL_VERSION})", level.version));
+        f.key("version", format!("unsupported level version {} (this game reads version {LEVEL_VERSION})", level.version));
+    }
+    if let Some(p) = crate::data::text_problem("the name", &level.name, crate::data::MAX_NAME_CHARS) {
+        f.key("name", p);
+    }
+    if let Some(p) = crate::data::text_problem("the briefing", &level.briefing, crate::data::MAX_TEXT_CHARS) {
+        f.key("briefing", p);
     }
     if let Some(p) = &level.profile {
         if !data.profiles.profiles.contains_key(p) {
-            err(
-                &mut errors,
-                key("profile"),
-                format!("unknown profile '{p}' (known: {})", data.profiles.profiles.keys().cloned().collect::<Vec<_>>().join(", ")),
-            );
+            let known = data.profiles.profiles.keys().cloned().collect::<Vec<_>>().join(", ");
+            f.key("profile", format!("unknown profile '{}' (known: {known})", clip(p)));
         }
     }
-    // Map: sizes, row lengths, legend characters.
+    // Map: sizes first, then row lengths and legend characters.
+    let max_floors = crate::rules::grid::MAX_FLOORS;
     if level.floors.is_empty() {
-        err(&mut errors, key("floors"), "the level has no floors: give at least one list of map rows");
+        f.key("floors", "the level has no floors: give at least one list of map rows");
     }
-    if level.floors.len() > crate::rules::grid::MAX_FLOORS {
-        err(&mut errors, key("floors"), format!("{} floors; the most is {}", level.floors.len(), crate::rules::grid::MAX_FLOORS));
+    if level.floors.len() > max_floors {
+        f.key("floors", format!("{} floors; the most is {max_floors}", level.floors.len()));
     }
     let mut floors = Vec::new();
-    for (fi, rows) in level.floors.iter().enumerate() {
+    let mut map_ok = !level.floors.is_empty() && level.floors.len() <= max_floors;
+    for (fi, rows) in level.floors.iter().enumerate().take(max_floors) {
         let width = rows.first().map_or(0, |r| r.chars().count());
+        let widest = rows.iter().map(|r| r.len()).max().unwrap_or(0);
         if rows.is_empty() || width == 0 {
-            err(&mut errors, places.cell(Pos::on(0, 0, fi as u8)), format!("floor {fi} has no rows"));
+            f.at(places.cell(Pos::on(0, 0, fi as u8)), format!("floor {fi} has no rows"));
+            map_ok = false;
+            continue;
         }
-        if width as u32 > MAX_MAP_SIDE || rows.len() as u32 > MAX_MAP_SIDE {
-            err(
-                &mut errors,
-                places.cell(Pos::on(0, 0, fi as u8)),
-                format!("floor {fi} is {width}×{} spaces; the most is {MAX_MAP_SIDE}×{MAX_MAP_SIDE}", rows.len()),
-            );
+        // `widest` counts bytes, an upper bound of characters: no row is walked before this.
+        if rows.len() > MAX_MAP_SIDE as usize || widest > 4 * MAX_MAP_SIDE as usize || width > MAX_MAP_SIDE as usize {
+            let w = if width > MAX_MAP_SIDE as usize { width } else { rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) };
+            if w > MAX_MAP_SIDE as usize || rows.len() > MAX_MAP_SIDE as usize {
+                f.at(places.cell(Pos::on(0, 0, fi as u8)), format!("floor {fi} is {w}×{} spaces; the most is {MAX_MAP_SIDE}×{MAX_MAP_SIDE}", rows.len()));
+                map_ok = false;
+                continue;
+            }
         }
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(rows.len());
         for (y, row) in rows.iter().enumerate() {
             let n = row.chars().count();
             if n != width {
-                err(
-                    &mut errors,
-                    places.cell(Pos::on(0, y as i32, fi as u8)),
-                    format!("floor {fi} row {y} has {n} characters; the first row has {width} (rows must be equally long)"),
-                );
+                f.at(places.cell(Pos::on(0, y as i32, fi as u8)), format!("floor {fi} row {y} has {n} characters; the first row has {width} (rows must be equally long)"));
             }
-            let mut translated = String::with_capacity(row.len());
-            for (x, c) in row.chars().enumerate() {
+            let mut translated = String::with_capacity(width);
+            for (x, c) in row.chars().take(width).enumerate() {
                 let t = match level.legend.get(&c) {
                     Some(spec) => spec_char(*spec),
                     None if Board::legend(c).is_some() => c,
                     None => {
-                        err(
-                            &mut errors,
-                            places.cell(Pos::on(x as i32, y as i32, fi as u8)),
-                            format!("unknown map character '{c}' (add it to `legend`, or use . # / + L O _ ~ > <)"),
-                        );
+                        let shown = if c.is_control() { format!("U+{:04X}", c as u32) } else { format!("'{c}'") };
+                        f.at(places.cell(Pos::on(x as i32, y as i32, fi as u8)), format!("unknown map character {shown} (add it to `legend`, or use . # / + L O _ ~ > <)"));
                         '#'
                     }
                 };
                 translated.push(t);
             }
-            // Pad or cut a bad row so the rest of the level can still be checked.
-            let padded: String = translated.chars().chain(std::iter::repeat('#')).take(width).collect();
-            out.push(padded);
+            // Pad a short row so the rest of the level can still be checked (long ones were cut).
+            translated.extend(std::iter::repeat_n('#', width.saturating_sub(n)));
+            out.push(translated);
         }
         floors.push(out);
     }
     if !level.floor_names.is_empty() && level.floor_names.len() != level.floors.len() {
-        err(&mut errors, key("floor_names"), format!("{} floor names for {} floors", level.floor_names.len(), level.floors.len()));
+        f.key("floor_names", format!("{} floor names for {} floors", level.floor_names.len(), level.floors.len()));
     }
-    let mut board = if level.floors.is_empty() { None } else { Board::from_rows(&floors).ok() };
+    for n in level.floor_names.iter().take(max_floors + 1) {
+        if let Some(p) = crate::data::text_problem("a floor name", n, crate::data::MAX_NAME_CHARS) {
+            f.key("floor_names", p);
+        }
+    }
+    let board = if map_ok { Board::from_rows(&floors).ok() } else { None };
     // Stairs: every stairs tile leads somewhere walkable (explicit links first).
-    if let Some(b) = board.as_mut() {
+    if level.stairs.len() > MAX_STAIR_LINKS {
+        f.key("stairs", format!("{} stair links; the most is {MAX_STAIR_LINKS}", level.stairs.len()));
+    } else if let Some(b) = &board {
+        let mut linked = std::collections::HashSet::new();
         for (k, s) in level.stairs.iter().enumerate() {
             for end in [s.from, s.to] {
+                linked.insert(end);
                 if !matches!(b.tile(end), Some(Tile::Stairs { .. })) {
-                    err(&mut errors, places.item("stairs", k), format!("stairs link: {end} is not a stairs or ladder space"));
+                    f.at(places.item("stairs", k), format!("stairs link: {end} is not a stairs or ladder space"));
                 }
             }
         }
-        for (fi, f) in b.floors.iter().enumerate() {
-            for y in 0..f.height as i32 {
-                for x in 0..f.width as i32 {
+        'floors: for (fi, fl) in b.floors.iter().enumerate() {
+            for y in 0..fl.height as i32 {
+                for x in 0..fl.width as i32 {
+                    if f.full() {
+                        break 'floors;
+                    }
                     let p = Pos::on(x, y, fi as u8);
                     if let Some(Tile::Stairs { to }) = b.tile(p) {
-                        let linked = level.stairs.iter().any(|s| s.from == p || s.to == p);
                         let dest = Pos::on(x, y, to);
-                        if !linked {
+                        if !linked.contains(&p) {
                             let why = if to as usize == fi {
                                 "there is no floor in that direction".to_string()
                             } else if to as usize >= b.floors.len() {
@@ -366,7 +425,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
                                 String::new()
                             };
                             if !why.is_empty() {
-                                err(&mut errors, places.cell(p), format!("the stairs at {p} lead nowhere: {why}; add a `stairs` link"));
+                                f.at(places.cell(p), format!("the stairs at {p} lead nowhere: {why}; add a `stairs` link"));
                             }
                         }
                     }
@@ -374,60 +433,64 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             }
         }
     }
-    // Characters: templates, required fields, ids, places, equipment.
-    if level.characters.len() > MAX_ENTITIES {
-        err(&mut errors, key("characters"), format!("{} characters; the most is {MAX_ENTITIES}", level.characters.len()));
-    }
-    let tdir = templates_dir(root);
+    // Characters: the count first; then templates, required fields, ids, numbers, equipment.
     let mut chars = Vec::new();
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut behaviours: BTreeMap<String, String> = BTreeMap::new();
-    for (i, e) in level.characters.iter().enumerate() {
-        let at = places.character(i);
-        let merged = match &e.template {
-            Some(t) => match read_template(&tdir, t) {
-                Ok(tpl) => e.clone().over(&tpl),
-                Err(m) => {
-                    err(&mut errors, at, m);
-                    continue;
+    if level.characters.len() > MAX_ENTITIES {
+        f.key("characters", format!("{} characters; the most is {MAX_ENTITIES}", level.characters.len()));
+    } else {
+        let tdir = templates_dir(root);
+        let mut templates: BTreeMap<&str, Result<CharacterEntry, String>> = BTreeMap::new();
+        let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let rules = data.profiles.ruleset(level.profile.as_deref(), &level.options).or_else(|_| data.profiles.ruleset(None, &level.options));
+        for (i, e) in level.characters.iter().enumerate() {
+            if f.full() {
+                f.problems.more += 1;
+                continue;
+            }
+            let at = places.character(i);
+            let merged = match &e.template {
+                Some(t) => match templates.entry(t.as_str()).or_insert_with(|| read_template(&tdir, t)) {
+                    Ok(tpl) => e.clone().over(tpl),
+                    Err(m) => {
+                        f.at(at, m.clone());
+                        continue;
+                    }
+                },
+                None => e.clone(),
+            };
+            let label = merged.id.as_deref().map_or_else(|| format!("#{}", i + 1), clip);
+            if let Some(b) = &merged.behaviour {
+                if !data.ai.behaviours.contains_key(b) {
+                    f.at(at, format!("character '{label}': unknown behaviour '{}' (known, from assets/ai/behaviours.ron: {})", clip(b), data.ai.names().join(", ")));
                 }
-            },
-            None => e.clone(),
-        };
-        let label = merged.id.clone().unwrap_or_else(|| format!("#{}", i + 1));
-        if let Some(b) = &merged.behaviour {
-            if !data.ai.behaviours.contains_key(b) {
-                err(
-                    &mut errors,
-                    at,
-                    format!("character '{label}': unknown behaviour '{b}' (known, from assets/ai/behaviours.ron: {})", data.ai.names().join(", ")),
-                );
             }
-        }
-        if let Some(s) = &merged.sprite {
-            if !safe_asset_path(s) {
-                err(&mut errors, at, format!("character '{label}': sprite '{s}' must be a relative path inside assets/ (no '..', no absolute paths)"));
+            if let Some(s) = &merged.sprite {
+                if !safe_asset_path(s) {
+                    f.at(
+                        at,
+                        format!("character '{label}': sprite '{}' must be a relative path inside assets/ (no '..', no absolute paths, no 'scheme:')", clip(s)),
+                    );
+                }
             }
-        }
-        let (Some(id), Some(side), Some(pos), Some(stats)) = (merged.id.clone(), merged.side.clone(), merged.pos, merged.stats) else {
-            let missing: Vec<&str> =
-                [("id", merged.id.is_none()), ("side", merged.side.is_none()), ("pos", merged.pos.is_none()), ("stats", merged.stats.is_none())]
-                    .iter()
-                    .filter(|x| x.1)
-                    .map(|x| x.0)
-                    .collect();
-            err(&mut errors, at, format!("character '{label}': missing {} (give them here or in a template)", missing.join(", ")));
-            continue;
-        };
-        if let Some(b) = &merged.behaviour {
-            behaviours.insert(id.clone(), b.clone());
-        }
-        if let Some(prev) = seen.insert(id.clone(), i) {
-            err(&mut errors, at, format!("character '{id}': the id is already used by character #{}", prev + 1));
-        }
-        chars.push((
-            i,
-            CharacterDef {
+            let (Some(id), Some(side), Some(pos), Some(stats)) = (merged.id.clone(), merged.side.clone(), merged.pos, merged.stats) else {
+                let missing: Vec<&str> =
+                    [("id", merged.id.is_none()), ("side", merged.side.is_none()), ("pos", merged.pos.is_none()), ("stats", merged.stats.is_none())]
+                        .iter()
+                        .filter(|x| x.1)
+                        .map(|x| x.0)
+                        .collect();
+                f.at(at, format!("character '{label}': missing {} (give them here or in a template)", missing.join(", ")));
+                continue;
+            };
+            if let Some(p) = crate::data::id_problem(&id) {
+                f.at(at, format!("character '{label}': {p}"));
+                continue;
+            }
+            if let Some(prev) = seen.insert(id.clone(), i) {
+                f.at(at, format!("character '{id}': the id is already used by character #{}", prev + 1));
+            }
+            let def = CharacterDef {
                 id,
                 name: merged.name,
                 side,
@@ -453,97 +516,149 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
                 ammo: merged.ammo,
                 loaded: merged.loaded,
                 spells: merged.spells.unwrap_or_default(),
-            },
-        ));
+            };
+            // Every per-character problem the rules' match builder would find, at that character.
+            if let Ok(rules) = &rules {
+                if let Err(es) = crate::level::fighter_from_def(data, rules, &def) {
+                    for e in es {
+                        f.at(at, clip_message(&e));
+                    }
+                }
+            }
+            if let Some(b) = &merged.behaviour {
+                behaviours.insert(def.id.clone(), b.clone());
+            }
+            chars.push((i, def));
+        }
     }
-    // Every per-character problem the rules' match builder finds, at that character.
+    // Places on the map: one figure per space (G-02).
     if let Some(b) = &board {
-        for (k, (i, c)) in chars.iter().enumerate() {
+        let mut taken: std::collections::HashMap<Pos, &str> = std::collections::HashMap::new();
+        for (i, c) in &chars {
+            if f.full() {
+                break;
+            }
             if !b.walkable(c.pos) {
                 let what = match b.tile(c.pos) {
                     None => "outside the map".to_string(),
                     Some(t) => format!("on {}", tile_name(t)),
                 };
-                err(&mut errors, places.character(*i), format!("character '{}': {} is {what}", c.id, c.pos));
+                f.at(places.character(*i), format!("character '{}': {} is {what}", c.id, c.pos));
             }
-            if let Some((_, o)) = chars[..k].iter().find(|(_, o)| o.pos == c.pos) {
-                err(&mut errors, places.character(*i), format!("character '{}': {} is already taken by '{}' (one figure per space, G-02)", c.id, c.pos, o.id));
-            }
-            if let Err(es) = build_match(data, &floors, std::slice::from_ref(c), level.profile.as_deref(), &level.options) {
-                // Map and profile problems are reported once, above.
-                for e in es.into_iter().filter(|e| !e.contains("is not a space") && !e.contains("already taken") && !e.contains("unknown profile")) {
-                    err(&mut errors, places.character(*i), e);
-                }
+            if let Some(o) = taken.insert(c.pos, &c.id) {
+                f.at(places.character(*i), format!("character '{}': {} is already taken by '{o}' (one figure per space, G-02)", c.id, c.pos));
             }
         }
     }
     // Sides.
     let mut side_ids: Vec<String> = Vec::new();
+    let mut side_set = std::collections::HashSet::new();
     for (_, c) in &chars {
-        if !side_ids.contains(&c.side) {
+        if side_set.insert(c.side.as_str()) {
             side_ids.push(c.side.clone());
         }
     }
-    let sides: Vec<SideDef> = if level.sides.is_empty() {
+    let sides: Vec<SideDef> = if level.sides.len() > MAX_SIDES {
+        f.key("sides", format!("{} sides; the most is {MAX_SIDES}", level.sides.len()));
+        Vec::new()
+    } else if level.sides.is_empty() {
+        if side_ids.len() > MAX_SIDES {
+            f.key("characters", format!("the characters belong to {} sides; the most is {MAX_SIDES}", side_ids.len()));
+        }
         side_ids
             .iter()
+            .take(MAX_SIDES)
             .enumerate()
             .map(|(k, s)| SideDef { id: s.clone(), name: None, control: if k == 0 { Control::Human } else { Control::Ai }, player: None })
             .collect()
     } else {
         for (k, s) in level.sides.iter().enumerate() {
             let at = places.item("sides", k);
-            if !chars.iter().any(|(_, c)| c.side == s.id) {
-                err(&mut errors, at, format!("side '{}' has no characters", s.id));
+            if let Some(p) = crate::data::id_problem(&s.id) {
+                f.at(at, format!("side: {p}"));
+            } else if !side_set.contains(s.id.as_str()) {
+                f.at(at, format!("side '{}' has no characters", s.id));
+            }
+            for (what, t) in [("name", &s.name), ("player", &s.player)] {
+                if let Some(p) = t.as_deref().and_then(|t| crate::data::text_problem(&format!("the side's {what}"), t, crate::data::MAX_NAME_CHARS)) {
+                    f.at(at, format!("side '{}': {p}", clip(&s.id)));
+                }
             }
             if level.sides[..k].iter().any(|o| o.id == s.id) {
-                err(&mut errors, at, format!("side '{}' is listed twice", s.id));
+                f.at(at, format!("side '{}' is listed twice", clip(&s.id)));
             }
         }
+        let listed: std::collections::HashSet<&str> = level.sides.iter().map(|s| s.id.as_str()).collect();
         for (i, c) in &chars {
-            if !level.sides.iter().any(|s| s.id == c.side) {
-                err(&mut errors, places.character(*i), format!("character '{}': side '{}' is not in `sides`", c.id, c.side));
+            if !listed.contains(c.side.as_str()) {
+                f.at(places.character(*i), format!("character '{}': side '{}' is not in `sides`", c.id, clip(&c.side)));
             }
         }
         level.sides.clone()
     };
-    if sides.len() < 2 && errors.is_empty() {
-        err(&mut errors, key("characters"), "a crisis needs at least two sides");
+    if sides.len() < 2 && f.problems.is_empty() {
+        f.key("characters", "a crisis needs at least two sides");
     }
-    // Victory goals: names exist; exits can be reached.
-    for (k, v) in level.victory.iter().enumerate() {
-        let at = places.item("victory", k);
-        if !sides.iter().any(|s| s.id == v.side) {
-            err(&mut errors, at, format!("victory: unknown side '{}'", v.side));
-        }
-        match &v.goal {
-            Goal::Rout(s) if !sides.iter().any(|x| &x.id == s) => err(&mut errors, at, format!("victory: unknown side '{s}' to rout")),
-            Goal::Defeat(c) if !chars.iter().any(|(_, x)| &x.id == c) => err(&mut errors, at, format!("victory: unknown character '{c}'")),
-            Goal::SurviveTurns(0) => err(&mut errors, at, "victory: survive at least 1 turn"),
-            Goal::ReachExit(exits) => {
-                if exits.is_empty() {
-                    err(&mut errors, at, "victory: ReachExit needs at least one exit space");
-                }
-                if let Some(b) = &board {
-                    for e in exits {
-                        if !b.walkable(*e) {
-                            err(&mut errors, at, format!("victory: exit {e} is not a space a figure can stand on"));
-                        } else if !chars.iter().any(|(_, c)| c.side == v.side && reachable(b, c.pos, *e, &level.stairs)) {
-                            err(&mut errors, at, format!("victory: exit {e} cannot be reached by any character of side '{}'", v.side));
+    // Victory goals: names exist; exits can be reached (one search per side, not per exit).
+    if level.victory.len() > MAX_GOALS {
+        f.key("victory", format!("{} victory goals; the most is {MAX_GOALS}", level.victory.len()));
+    } else {
+        let mut reach: BTreeMap<&str, std::collections::HashSet<Pos>> = BTreeMap::new();
+        for (k, v) in level.victory.iter().enumerate() {
+            let at = places.item("victory", k);
+            if !sides.iter().any(|s| s.id == v.side) {
+                f.at(at, format!("victory: unknown side '{}'", clip(&v.side)));
+            }
+            match &v.goal {
+                Goal::Rout(s) if !sides.iter().any(|x| &x.id == s) => f.at(at, format!("victory: unknown side '{}' to rout", clip(s))),
+                Goal::Defeat(c) if !chars.iter().any(|(_, x)| &x.id == c) => f.at(at, format!("victory: unknown character '{}'", clip(c))),
+                Goal::SurviveTurns(0) => f.at(at, "victory: survive at least 1 turn"),
+                Goal::SurviveTurns(n) if *n > MAX_SURVIVE_TURNS => f.at(at, format!("victory: survive at most {MAX_SURVIVE_TURNS} turns (not {n})")),
+                Goal::ReachExit(exits) if exits.len() > MAX_EXITS => f.at(at, format!("victory: {} exit spaces; the most is {MAX_EXITS}", exits.len())),
+                Goal::ReachExit(exits) => {
+                    if exits.is_empty() {
+                        f.at(at, "victory: ReachExit needs at least one exit space");
+                    }
+                    if let Some(b) = &board {
+                        let reached = reach.entry(v.side.as_str()).or_insert_with(|| {
+                            let starts: Vec<Pos> = chars.iter().filter(|(_, c)| c.side == v.side).map(|(_, c)| c.pos).collect();
+                            reachable_from(b, &starts, &level.stairs)
+                        });
+                        for e in exits {
+                            if !b.walkable(*e) {
+                                f.at(at, format!("victory: exit {e} is not a space a figure can stand on"));
+                            } else if !reached.contains(e) {
+                                f.at(at, format!("victory: exit {e} cannot be reached by any character of side '{}'", v.side));
+                            }
                         }
                     }
                 }
+                _ => {}
             }
-            _ => {}
         }
     }
-    if !errors.is_empty() {
-        errors.sort();
-        errors.dedup();
-        return Err(errors);
-    }
+    found.into_result()?;
     let characters = chars.into_iter().map(|(_, c)| c).collect();
     Ok(CheckedLevel { level, characters, floors, sides, behaviours })
+}
+
+/// The longest survival goal.
+pub const MAX_SURVIVE_TURNS: u32 = 1000;
+
+/// A value from the file, shortened for an error message (a 100 000-character id is shown by
+/// its start).
+fn clip(s: &str) -> String {
+    const SHOWN: usize = 40;
+    let mut out: String = s.chars().take(SHOWN).map(|c| if c.is_control() { '?' } else { c }).collect();
+    if s.chars().nth(SHOWN).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// A message that quotes values from the file, kept to a sensible length.
+fn clip_message(m: &str) -> String {
+    if m.chars().count() <= 300 { m.to_string() } else { format!("{}…", m.chars().take(300).collect::<String>()) }
 }
 
 /// A tile as a designer calls it.
@@ -576,35 +691,42 @@ fn spec_char(s: TileSpec) -> char {
     }
 }
 
-/// Can a walker get from `a` to `b` (closed doors can be opened; locked ones cannot), using stairs?
-pub fn reachable(board: &Board, a: Pos, b: Pos, links: &[StairDef]) -> bool {
-    // Closed and locked doors block: the rules engine has no action that opens doors yet.
-    let passable = |p: Pos| board.walkable(p);
-    let succ = |p: &Pos| -> Vec<Pos> {
-        let mut out = Vec::new();
+/// Every space a walker can get to from any of `starts` (closed and locked doors block; stairs
+/// and explicit links lead on): one breadth-first search, linear in the map's size.
+pub fn reachable_from(board: &Board, starts: &[Pos], links: &[StairDef]) -> std::collections::HashSet<Pos> {
+    let mut link_map: std::collections::HashMap<Pos, Vec<Pos>> = std::collections::HashMap::new();
+    for s in links {
+        link_map.entry(s.from).or_default().push(s.to);
+        link_map.entry(s.to).or_default().push(s.from);
+    }
+    let mut seen: std::collections::HashSet<Pos> = starts.iter().copied().filter(|p| board.walkable(*p)).collect();
+    let mut queue: std::collections::VecDeque<Pos> = seen.iter().copied().collect();
+    while let Some(p) = queue.pop_front() {
+        let mut next = Vec::with_capacity(10);
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let q = Pos::on(p.x + dx, p.y + dy, p.floor);
-                if (dx, dy) != (0, 0) && passable(q) && board.step_geometry(*p, q).is_ok() {
-                    out.push(q);
+                if (dx, dy) != (0, 0) && board.walkable(q) && board.step_geometry(p, q).is_ok() {
+                    next.push(q);
                 }
             }
         }
-        if let Some(Tile::Stairs { to }) = board.tile(*p) {
-            out.push(Pos::on(p.x, p.y, to));
+        if let Some(Tile::Stairs { to }) = board.tile(p) {
+            next.push(Pos::on(p.x, p.y, to));
         }
-        for s in links {
-            if s.from == *p {
-                out.push(s.to);
-            }
-            if s.to == *p {
-                out.push(s.from);
+        next.extend(link_map.get(&p).into_iter().flatten().copied());
+        for q in next {
+            if board.walkable(q) && seen.insert(q) {
+                queue.push_back(q);
             }
         }
-        out.retain(|q| passable(*q));
-        out
-    };
-    pathfinding::directed::bfs::bfs(&a, succ, |p| *p == b).is_some()
+    }
+    seen
+}
+
+/// Can a walker get from `a` to `b` (closed doors can be opened; locked ones cannot), using stairs?
+pub fn reachable(board: &Board, a: Pos, b: Pos, links: &[StairDef]) -> bool {
+    reachable_from(board, &[a], links).contains(&b)
 }
 
 impl CheckedLevel {
@@ -630,6 +752,6 @@ impl CheckedLevel {
 
 /// Reads and checks a level file.
 pub fn load(path: &Path, data: &RuleData, root: &Path) -> Result<CheckedLevel, Vec<LevelError>> {
-    let text = std::fs::read_to_string(path).map_err(|e| vec![LevelError { line: 1, col: 1, message: format!("cannot read: {e}") }])?;
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).map_err(|e| vec![LevelError { line: e.line, col: e.col, message: e.message }])?;
     check(&path.display().to_string(), &text, data, root)
 }

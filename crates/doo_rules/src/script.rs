@@ -2,7 +2,7 @@
 //! forced dice, an optional mid-phase starting state, commands, and optional expectations.
 //! Format reference: docs/scripts.md. Fields may be added, never renamed.
 
-use crate::data::{LoadError, locate, parse_ron};
+use crate::data::{LoadError, Places, parse_ron};
 use crate::level::CharacterDef;
 use crate::level_file::CheckedLevel;
 use crate::rules::command::Command;
@@ -65,7 +65,7 @@ pub struct StartState {
     #[serde(default = "one")]
     pub round: u32,
     /// Per character id; characters not listed start with 0 AP.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::data::unique_keys")]
     pub characters: BTreeMap<String, CharStart>,
 }
 
@@ -152,23 +152,138 @@ pub struct ExpectFinal {
     pub goal: Option<crate::rules::victory::Goal>,
 }
 
+/// Caps on what a script may hold (docs/scripts.md, "Caps"), checked right after parsing and
+/// before any of it is played. Maps and characters share the level caps.
+pub mod caps {
+    /// Commands in one script.
+    pub const COMMANDS: usize = 100_000;
+    /// Forced die faces, and the largest face one may name.
+    pub const FORCED_DICE: usize = 100_000;
+    pub const FACE: u32 = 1_000;
+    /// Spaces in one command's path.
+    pub const PATH: usize = 64;
+    /// The latest turn or round a script may start at.
+    pub const START_TURN: u32 = 10_000;
+    /// AP a script may give a character at the start.
+    pub const START_AP: u32 = 100;
+    /// HP, MP or FP a script may set at the start.
+    pub const START_POOL: (i32, i32) = (-100, 1_000);
+    /// Bytes of the path in `level`.
+    pub const LEVEL_PATH: usize = 4_096;
+}
+
+impl Script {
+    /// Every cap and range this script breaks, each with the field it is under.
+    pub fn cap_problems(&self) -> Vec<(&'static str, String)> {
+        use crate::level::ranges;
+        let mut out = Vec::new();
+        if let Some(p) = crate::data::text_problem("the name", &self.name, crate::data::MAX_NAME_CHARS) {
+            out.push(("name", p));
+        }
+        if let Some(p) = crate::data::text_problem("the description", &self.description, crate::data::MAX_TEXT_CHARS) {
+            out.push(("description", p));
+        }
+        if self.level.as_ref().is_some_and(|l| l.len() > caps::LEVEL_PATH || l.chars().any(char::is_control)) {
+            out.push(("level", format!("the level path is longer than {} bytes or holds control characters", caps::LEVEL_PATH)));
+        }
+        let max_side = crate::rules::grid::MAX_MAP_SIDE as usize;
+        let floors: Vec<&Vec<String>> = self.floors.iter().flatten().chain(self.map.iter()).collect();
+        if self.floors.as_ref().is_some_and(|f| f.len() > crate::rules::grid::MAX_FLOORS) {
+            out.push(("floors", format!("{} floors; the most is {}", self.floors.as_ref().map_or(0, Vec::len), crate::rules::grid::MAX_FLOORS)));
+        } else if floors.iter().any(|rows| rows.len() > max_side || rows.iter().any(|r| r.len() > 4 * max_side || r.chars().count() > max_side)) {
+            out.push((if self.map.is_some() { "map" } else { "floors" }, format!("a floor is larger than {max_side}×{max_side} spaces")));
+        }
+        if self.characters.len() > crate::level_file::MAX_ENTITIES {
+            out.push(("characters", format!("{} characters; the most is {}", self.characters.len(), crate::level_file::MAX_ENTITIES)));
+        }
+        if self.commands.len() > caps::COMMANDS {
+            out.push(("commands", format!("{} commands; the most is {}", self.commands.len(), caps::COMMANDS)));
+        } else if let Some((i, n)) = self.commands.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > caps::PATH) {
+            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {}", caps::PATH)));
+        }
+        if self.dice.len() > caps::FORCED_DICE {
+            out.push(("dice", format!("{} forced dice; the most is {}", self.dice.len(), caps::FORCED_DICE)));
+        } else if let Some((i, f)) = self.dice.iter().enumerate().find(|(_, f)| !(1..=caps::FACE).contains(*f)) {
+            out.push(("dice", format!("forced die {i} is {f}; a face is 1 to {} (R-DICE-9)", caps::FACE)));
+        }
+        if self.victory.len() > crate::level_file::MAX_GOALS {
+            out.push(("victory", format!("{} victory goals; the most is {}", self.victory.len(), crate::level_file::MAX_GOALS)));
+        }
+        if let Some(st) = &self.start {
+            let turn_ok = |t: u32| (1..=caps::START_TURN).contains(&t);
+            if !turn_ok(st.turn) || !turn_ok(st.round) {
+                out.push(("start", format!("start turn {} / round {}: each is 1 to {}", st.turn, st.round, caps::START_TURN)));
+            }
+            if st.characters.len() > crate::level_file::MAX_ENTITIES {
+                out.push(("start", format!("{} characters in start; the most is {}", st.characters.len(), crate::level_file::MAX_ENTITIES)));
+            }
+            for (id, c) in st.characters.iter().take(crate::level_file::MAX_ENTITIES) {
+                let ap = [c.ap, c.ap_start].into_iter().flatten().find(|&a| a > caps::START_AP);
+                if let Some(a) = ap {
+                    out.push(("start", format!("start '{id}': {a} AP; the most is {}", caps::START_AP)));
+                }
+                let (lo, hi) = caps::START_POOL;
+                if let Some(v) = [c.hp, c.mp, c.fp].into_iter().flatten().find(|v| !(lo..=hi).contains(v)) {
+                    out.push(("start", format!("start '{id}': hp/mp/fp {v} is out of range ({lo} to {hi})")));
+                }
+                if let Some(a) = c.free_steps_allowance.filter(|a| !(ranges::FREE_STEPS.0..=ranges::FREE_STEPS.1).contains(a)) {
+                    out.push(("start", format!("start '{id}': free_steps_allowance {a} is out of range (0 to {})", ranges::FREE_STEPS.1)));
+                }
+                let lists = c.conditions.as_ref().map_or(0, Vec::len).max(c.adjustments.as_ref().map_or(0, Vec::len));
+                if lists > ranges::LIST {
+                    out.push(("start", format!("start '{id}': {lists} conditions or adjustments; the most is {}", ranges::LIST)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether a text looks like a level file (its first token opens `Level(` or `(`), so that a
+/// script naming some other file never has that file's words echoed in an error.
+fn looks_like_level(text: &str) -> bool {
+    let mut t = crate::data::strip_bom(text);
+    loop {
+        t = t.trim_start();
+        if let Some(rest) = t.strip_prefix("//") {
+            t = rest.split_once('\n').map_or("", |x| x.1);
+        } else if let Some(rest) = t.strip_prefix("/*") {
+            t = rest.split_once("*/").map_or("", |x| x.1);
+        } else {
+            break;
+        }
+    }
+    t.starts_with('(') || t.starts_with("Level")
+}
+
 /// Reads a script and the level it names.
 pub fn load(path: &Path) -> Result<(Script, Option<CheckedLevel>), LoadError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError { file: file.clone(), line: 1, col: 1, message: format!("cannot read: {e}") })?;
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
     let script: Script = parse_ron(&file, &text)?;
+    let places = Places::new(&text);
+    let at = |key: &str| places.key(key).unwrap_or((1, 1));
+    if let Some((key, message)) = script.cap_problems().into_iter().next() {
+        let (line, col) = at(key);
+        return Err(LoadError { file, line, col, message });
+    }
     let level = match &script.level {
         Some(l) => {
+            let (line, col) = at("level");
+            let fail = |message: String| LoadError { file: file.clone(), line, col, message };
             let candidates = [path.parent().unwrap_or(Path::new(".")).join(l), PathBuf::from(l)];
             let lp = candidates.iter().find(|p| p.exists()).cloned().unwrap_or_else(|| PathBuf::from(l));
-            let ltext = std::fs::read_to_string(&lp).map_err(|e| {
-                let (line, col) = locate(&text, "level");
-                LoadError { file: file.clone(), line, col, message: format!("cannot read level '{l}': {e}") }
-            })?;
+            if lp.extension().is_none_or(|e| e != "ron") {
+                return Err(fail(format!("level '{l}' is not a level file (levels are .ron files)")));
+            }
+            let ltext = crate::data::read_text(&lp, crate::data::MAX_FILE_BYTES).map_err(|e| fail(format!("cannot read level '{l}': {}", e.message)))?;
             let lfile = lp.display().to_string();
             let data = crate::data::RuleData::builtin();
             let root = crate::level_file::project_root(&lp);
             let checked = crate::level_file::check(&lfile, &ltext, &data, &root).map_err(|errs| {
+                if !looks_like_level(&ltext) {
+                    return fail(format!("level '{l}' is not a level file"));
+                }
                 let e = &errs[0];
                 LoadError { file: lfile.clone(), line: e.line, col: e.col, message: e.message.clone() }
             })?;

@@ -99,6 +99,14 @@ pub enum Guide {
 }
 
 impl Command {
+    /// Spaces in the command's path (free steps, Step, Run, Leap, Climb).
+    pub fn path_len(&self) -> usize {
+        match self {
+            Command::FreeSteps { path, .. } | Command::Move { path, .. } => path.len(),
+            _ => 0,
+        }
+    }
+
     pub fn actor(&self) -> &str {
         match self {
             Command::FreeSteps { actor, .. }

@@ -105,6 +105,8 @@ impl Tile {
 
 /// Floors a board may have (they are numbered with a `u8`).
 pub const MAX_FLOORS: usize = 64;
+/// The widest and tallest a floor may be.
+pub const MAX_MAP_SIDE: u32 = 1024;
 
 /// One map level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -131,8 +133,11 @@ impl Board {
         }
         let mut out = Vec::new();
         for (fi, rows) in floors.iter().enumerate() {
-            let height = rows.len() as u32;
-            let width = rows.first().map(|r| r.chars().count()).unwrap_or(0) as u32;
+            let width = rows.first().map(|r| r.chars().count()).unwrap_or(0);
+            if rows.len() > MAX_MAP_SIDE as usize || width > MAX_MAP_SIDE as usize {
+                return Err(format!("floor {fi} is {width}×{} spaces; the most is {MAX_MAP_SIDE}×{MAX_MAP_SIDE}", rows.len()));
+            }
+            let (width, height) = (width as u32, rows.len() as u32);
             let mut tiles = Vec::with_capacity((width * height) as usize);
             for (y, row) in rows.iter().enumerate() {
                 if row.chars().count() as u32 != width {

@@ -86,6 +86,8 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
     m.clock.phase = Phase::Reset;
     m.clock.current = None;
     m.clock.last_closed = None;
+    // A late reflex answers only an attack of this action phase (R-REACT-2).
+    m.clock.last_attack = None;
     m.pending = None;
     ev.push(Event::Phase {
         phase: match kind {

@@ -59,6 +59,30 @@ fn able(m: &Match, side: &str) -> bool {
     (0..m.fighters.len()).any(|i| m.fighters[i].side == side && m.can_act(i))
 }
 
+/// The problems of a match's goals (from a script): sides and characters that do not exist,
+/// exits off the map, survival goals of 0 turns. An unknown side would count as routed at once.
+pub fn goal_problems(m: &Match) -> Vec<String> {
+    let mut out = Vec::new();
+    for v in &m.goals {
+        if !m.fighters.iter().any(|f| f.side == v.side) {
+            out.push(format!("victory: unknown side '{}'", v.side));
+        }
+        match &v.goal {
+            Goal::Rout(s) if !m.fighters.iter().any(|f| &f.side == s) => out.push(format!("victory: unknown side '{s}' to rout")),
+            Goal::Defeat(c) if m.index(c).is_none() => out.push(format!("victory: unknown character '{c}'")),
+            Goal::SurviveTurns(0) => out.push("victory: survive at least 1 turn".into()),
+            Goal::ReachExit(exits) if exits.is_empty() => out.push("victory: ReachExit needs at least one exit space".into()),
+            Goal::ReachExit(exits) => {
+                for e in exits.iter().filter(|e| !m.board.walkable(**e)).take(5) {
+                    out.push(format!("victory: exit {e} is not a space a figure can stand on"));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The first of the match's goals that is met now. `turn_ended`: the action phase of the
 /// current turn has just ended (a SurviveTurns goal counts that turn as survived).
 pub fn goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
