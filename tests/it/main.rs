@@ -11,6 +11,7 @@ mod combat_properties;
 mod common;
 mod conditions_healing;
 mod harness;
+mod hostile;
 mod intents;
 mod levels;
 mod posture_defense;

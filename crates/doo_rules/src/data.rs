@@ -35,7 +35,13 @@ pub fn ron_options() -> ron::Options {
 pub fn parse_ron<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, LoadError> {
     let text = strip_bom(text);
     // Nesting is bounded by ron's recursion limit (128), so deep brackets are an error, not a crash.
-    ron_options().from_str(text).map_err(|e| LoadError { file: file.into(), line: e.span.start.line, col: e.span.start.col, message: e.code.to_string() })
+    ron_options().from_str(text).map_err(|e| {
+        let message = match e.code {
+            ron::Error::ExceededRecursionLimit => "brackets nested too deep (at most 128 levels)".to_string(),
+            ref code => code.to_string(),
+        };
+        LoadError { file: file.into(), line: e.span.start.line, col: e.span.start.col, message }
+    })
 }
 
 /// The text without a leading UTF-8 byte-order mark.
@@ -199,27 +205,26 @@ pub fn text_problem(what: &str, s: &str, max: usize) -> Option<String> {
     }
 }
 
-/// Where a logic error points: the most specific id it quotes ('x'), looked up as "x" in the
-/// file (the last quoted id first: "character 'a': unknown weapon 'laser'" points at "laser").
+/// Where a logic error found after parsing points: the most specific id it quotes ('x'),
+/// looked up as "x" in the file outside comments (the last quoted id first: "character 'a':
+/// unknown weapon 'laser'" points at "laser"), within the field the message begins with when
+/// there is one (`start: …`, `victory: …`), so a name or description that happens to mention the
+/// id is passed over. "… used twice" points at the second use.
 pub fn locate_message(text: &str, message: &str) -> (usize, usize) {
-    let quoted: Vec<&str> = message.split('\'').skip(1).step_by(2).collect();
-    for q in quoted.iter().rev() {
+    let places = Places::new(text);
+    let code = mask(text, false);
+    let section = message.split([':', ' ']).next().filter(|w| matches!(*w, "start" | "victory" | "commands" | "dice"));
+    let from = section.and_then(|k| places.key_offset(k)).or_else(|| places.key_offset("characters")).unwrap_or(0);
+    let twice = message.contains("used twice") || message.contains("already used");
+    for q in message.split('\'').skip(1).step_by(2).collect::<Vec<_>>().iter().rev() {
         let needle = format!("\"{q}\"");
-        if text.contains(&needle) {
-            return locate(text, &needle);
+        let mut hits = code[from..].match_indices(&needle).map(|(i, _)| from + i);
+        let hit = if twice { hits.nth(1).or_else(|| code[from..].find(&needle).map(|i| from + i)) } else { hits.next() };
+        if let Some(i) = hit.or_else(|| code.find(&needle)) {
+            return places.at_offset(i);
         }
     }
-    locate(text, "characters")
-}
-
-/// Line and column of the first occurrence of `key` in `text` (for logic errors).
-pub fn locate(text: &str, key: &str) -> (usize, usize) {
-    for (i, l) in text.lines().enumerate() {
-        if let Some(c) = l.find(key) {
-            return (i + 1, c + 1);
-        }
-    }
-    (1, 1)
+    places.at_offset(from)
 }
 
 /// A file compiled into the binary: a broken copy is a build defect, caught by every test.
@@ -386,7 +391,7 @@ impl<'a> Places<'a> {
         self.key_offset(name).map(|i| self.at_offset(i))
     }
 
-    fn key_offset(&self, name: &str) -> Option<usize> {
+    pub(crate) fn key_offset(&self, name: &str) -> Option<usize> {
         let mut from = 0;
         while let Some(k) = self.keys[from..].find(name) {
             let i = from + k;
@@ -447,8 +452,30 @@ impl<'a> Places<'a> {
     pub(crate) fn cell(&self, p: Pos) -> (usize, usize) {
         match self.rows.get(p.floor as usize).and_then(|f| f.get(p.y.max(0) as usize)) {
             Some(&off) => {
+                // Walk the row's source: an escape (`\"`, `\\`, `\u{…}`) is one map space but
+                // several characters of the file.
                 let (l, c) = self.at_offset(off);
-                (l, c + 1 + p.x.max(0) as usize)
+                let mut col = c + 1;
+                let mut chars = self.text[off + 1..].chars();
+                for _ in 0..p.x.max(0) {
+                    match chars.next() {
+                        Some('\\') => match chars.next() {
+                            Some('u') => {
+                                col += 2;
+                                for ch in chars.by_ref() {
+                                    col += 1;
+                                    if ch == '}' {
+                                        break;
+                                    }
+                                }
+                            }
+                            _ => col += 2,
+                        },
+                        Some('"') | Some('\n') | None => break,
+                        Some(_) => col += 1,
+                    }
+                }
+                (l, col)
             }
             None => self.key("floors").unwrap_or((1, 1)),
         }

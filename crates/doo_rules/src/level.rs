@@ -121,7 +121,9 @@ pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset,
     if let Some(a) = c.ammo.filter(|v| !(ranges::AMMO.0..=ranges::AMMO.1).contains(v)) {
         errors.push(format!("character '{}': {}", c.id, out_of("ammo", a, ranges::AMMO)));
     }
-    for (what, n) in [("skills", c.skills.len()), ("abilities", c.abilities.len()), ("items", c.items.len()), ("spells", c.spells.len()), ("conditions", c.conditions.len())] {
+    for (what, n) in
+        [("skills", c.skills.len()), ("abilities", c.abilities.len()), ("items", c.items.len()), ("spells", c.spells.len()), ("conditions", c.conditions.len())]
+    {
         if n > ranges::LIST {
             errors.push(format!("character '{}': {n} {what}; the most is {}", c.id, ranges::LIST));
         }

@@ -287,6 +287,15 @@ impl Found<'_, '_> {
     fn at(&mut self, at: (usize, usize), message: impl Into<String>) {
         self.problems.push(LevelError { line: at.0, col: at.1, message: message.into() });
     }
+    /// A problem whose place and words are only worked out while the list has room (a file
+    /// with a million bad characters costs a count past the cap, not a million look-ups).
+    fn lazy(&mut self, at: impl FnOnce() -> (usize, usize), message: impl FnOnce() -> String) {
+        if self.full() {
+            self.problems.more += 1;
+        } else {
+            self.at(at(), message());
+        }
+    }
     fn key(&mut self, key: &str, message: impl Into<String>) {
         let at = self.places.key(key).unwrap_or((1, 1));
         self.at(at, message);
@@ -362,7 +371,10 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         for (y, row) in rows.iter().enumerate() {
             let n = row.chars().count();
             if n != width {
-                f.at(places.cell(Pos::on(0, y as i32, fi as u8)), format!("floor {fi} row {y} has {n} characters; the first row has {width} (rows must be equally long)"));
+                f.lazy(
+                    || places.cell(Pos::on(0, y as i32, fi as u8)),
+                    || format!("floor {fi} row {y} has {n} characters; the first row has {width} (rows must be equally long)"),
+                );
             }
             let mut translated = String::with_capacity(width);
             for (x, c) in row.chars().take(width).enumerate() {
@@ -371,7 +383,10 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
                     None if Board::legend(c).is_some() => c,
                     None => {
                         let shown = if c.is_control() { format!("U+{:04X}", c as u32) } else { format!("'{c}'") };
-                        f.at(places.cell(Pos::on(x as i32, y as i32, fi as u8)), format!("unknown map character {shown} (add it to `legend`, or use . # / + L O _ ~ > <)"));
+                        f.lazy(
+                            || places.cell(Pos::on(x as i32, y as i32, fi as u8)),
+                            || format!("unknown map character {shown} (add it to `legend`, or use . # / + L O _ ~ > <)"),
+                        );
                         '#'
                     }
                 };
@@ -462,7 +477,10 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             let label = merged.id.as_deref().map_or_else(|| format!("#{}", i + 1), clip);
             if let Some(b) = &merged.behaviour {
                 if !data.ai.behaviours.contains_key(b) {
-                    f.at(at, format!("character '{label}': unknown behaviour '{}' (known, from assets/ai/behaviours.ron: {})", clip(b), data.ai.names().join(", ")));
+                    f.at(
+                        at,
+                        format!("character '{label}': unknown behaviour '{}' (known, from assets/ai/behaviours.ron: {})", clip(b), data.ai.names().join(", ")),
+                    );
                 }
             }
             if let Some(s) = &merged.sprite {

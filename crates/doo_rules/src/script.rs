@@ -168,6 +168,10 @@ pub mod caps {
     pub const START_AP: u32 = 100;
     /// HP, MP or FP a script may set at the start.
     pub const START_POOL: (i32, i32) = (-100, 1_000);
+    /// The largest temporary adjustment (either sign) a script may set at the start.
+    pub const ADJUSTMENT: i32 = 20;
+    /// The highest removal CR of a condition set at the start.
+    pub const CR: i32 = 30;
     /// Bytes of the path in `level`.
     pub const LEVEL_PATH: usize = 4_096;
 }
@@ -187,6 +191,9 @@ impl Script {
             out.push(("level", format!("the level path is longer than {} bytes or holds control characters", caps::LEVEL_PATH)));
         }
         let max_side = crate::rules::grid::MAX_MAP_SIDE as usize;
+        if self.floors.as_ref().is_some_and(|f| f.is_empty() || f.iter().any(|rows| rows.is_empty())) || self.map.as_ref().is_some_and(Vec::is_empty) {
+            out.push((if self.map.is_some() { "map" } else { "floors" }, "the inline map has no rows: give at least one row per floor".into()));
+        }
         let floors: Vec<&Vec<String>> = self.floors.iter().flatten().chain(self.map.iter()).collect();
         if self.floors.as_ref().is_some_and(|f| f.len() > crate::rules::grid::MAX_FLOORS) {
             out.push(("floors", format!("{} floors; the most is {}", self.floors.as_ref().map_or(0, Vec::len), crate::rules::grid::MAX_FLOORS)));
@@ -228,6 +235,13 @@ impl Script {
                 }
                 if let Some(a) = c.free_steps_allowance.filter(|a| !(ranges::FREE_STEPS.0..=ranges::FREE_STEPS.1).contains(a)) {
                     out.push(("start", format!("start '{id}': free_steps_allowance {a} is out of range (0 to {})", ranges::FREE_STEPS.1)));
+                }
+                let adj = caps::ADJUSTMENT;
+                if let Some(a) = c.adjustments.iter().flatten().find(|a| !(-adj..=adj).contains(&a.value)) {
+                    out.push(("start", format!("start '{id}': adjustment {} is out of range (-{adj} to {adj})", a.value)));
+                }
+                if let Some(cr) = c.conditions.iter().flatten().filter_map(|c| c.removal_cr).find(|v| !(0..=caps::CR).contains(v)) {
+                    out.push(("start", format!("start '{id}': removal_cr {cr} is out of range (0 to {})", caps::CR)));
                 }
                 let lists = c.conditions.as_ref().map_or(0, Vec::len).max(c.adjustments.as_ref().map_or(0, Vec::len));
                 if lists > ranges::LIST {
@@ -307,6 +321,17 @@ pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
     m.clock.turn = start.turn;
     m.clock.round = start.round;
     m.clock.phase = Phase::Action;
+    // G-02: a start position is a space a figure can stand on, and one figure per space.
+    let mut taken = std::collections::HashMap::new();
+    for f in &m.fighters {
+        let p = start.characters.get(&f.id).and_then(|s| s.pos).unwrap_or(f.pos);
+        if start.characters.get(&f.id).and_then(|s| s.pos).is_some() && !m.board.walkable(p) {
+            return Err(format!("start '{}': {p} is not a space a figure can stand on", f.id));
+        }
+        if let Some(o) = taken.insert(p, f.id.clone()) {
+            return Err(format!("start '{}': {p} is already taken by '{o}' (one figure per space, G-02)", f.id));
+        }
+    }
     for i in 0..m.fighters.len() {
         let s = start.characters.get(&m.fighters[i].id).cloned().unwrap_or_default();
         let f = &mut m.fighters[i];

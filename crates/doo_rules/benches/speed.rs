@@ -1,0 +1,244 @@
+//! Speed of the rules (issue 15), each figure printed beside a baseline measured in the same run
+//! on the same input, since machines here are shared and noisy. `cargo bench -p doo_rules
+//! --bench speed` (release). Prints a Markdown table; exits non-zero when a goal is missed.
+//!
+//! - one click: every reachable space with its price and path (`preview::destinations`) on a
+//!   128×128 level with 60 figures, beside a bare breadth-first search of the same grid;
+//! - `validate` of a 256×256 level with 500 characters and of a level at the caps, beside
+//!   parsing the same text alone;
+//! - replaying a 1 000-command match through the rules (close stale windows → validate → apply
+//!   → victory), beside the AI that chose those commands.
+
+use doo_rules::ai::{AiConfig, Difficulty};
+use doo_rules::data::RuleData;
+use doo_rules::level_file::{self, Level};
+use doo_rules::rules::command::Command;
+use doo_rules::rules::dice::Dice;
+use doo_rules::rules::grid::Pos;
+use doo_rules::rules::state::Match;
+use doo_rules::rules::{engine, preview, turn, victory};
+use std::collections::{BTreeMap, VecDeque};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// The median of `n` timed runs of `f`.
+fn median<T>(n: usize, mut f: impl FnMut() -> T) -> Duration {
+    let mut t: Vec<Duration> = (0..n)
+        .map(|_| {
+            let s = Instant::now();
+            black_box(f());
+            s.elapsed()
+        })
+        .collect();
+    t.sort();
+    t[n / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
+
+/// A `w`×`h` map: walls around, a pillar every 9 spaces, some difficult ground.
+fn rows(w: usize, h: usize) -> Vec<String> {
+    (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| {
+                    if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                        '#'
+                    } else if x % 9 == 0 && y % 9 == 0 {
+                        'O'
+                    } else if (x + 2 * y) % 23 == 0 {
+                        '~'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Level text with `n` characters on two sides, spread over the map.
+fn level_text(w: usize, h: usize, n: usize) -> String {
+    let chars: Vec<String> = (0..n)
+        .map(|i| {
+            let side = if i % 2 == 0 { "heroes" } else { "monsters" };
+            let cols = (w - 2) / 2;
+            let (x, y) = (1 + (i % cols) * 2, 1 + (i / cols) * 2);
+            format!(
+                r#"(id: "c{i}", side: "{side}", pos: ({x}, {y}), stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6), weapon: "broadsword", skills: {{"swords": journeyman}})"#
+            )
+        })
+        .collect();
+    let map: Vec<String> = rows(w, h).iter().map(|r| format!("{r:?}")).collect();
+    format!("Level(version: 1, name: \"bench\", floors: [[\n{}\n]], characters: [\n{}\n])", map.join(",\n"), chars.join(",\n"))
+}
+
+/// A bare 8-neighbour breadth-first search of every walkable space from `start`.
+fn bare_bfs(m: &Match, start: Pos) -> usize {
+    let f = &m.board.floors[0];
+    let (w, h) = (f.width as i32, f.height as i32);
+    let mut seen = vec![false; (w * h) as usize];
+    let mut q = VecDeque::from([start]);
+    seen[(start.y * w + start.x) as usize] = true;
+    let mut n = 0;
+    while let Some(p) = q.pop_front() {
+        n += 1;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (x, y) = (p.x + dx, p.y + dy);
+                if (dx, dy) != (0, 0) && x >= 0 && y >= 0 && x < w && y < h && !seen[(y * w + x) as usize] && m.board.walkable(Pos::on(x, y, 0)) {
+                    seen[(y * w + x) as usize] = true;
+                    q.push_back(Pos::on(x, y, 0));
+                }
+            }
+        }
+    }
+    n
+}
+
+/// Opens the match's first action phase, as the game does.
+fn start(m: &mut Match, dice: &mut Dice) {
+    let mut ev = Vec::new();
+    turn::run_reset(m, dice, turn::ResetKind::Opening, &mut ev);
+    turn::begin_action_phase(m, dice, &mut ev);
+}
+
+/// Sends one command down the rules' path; false when the crisis is over.
+fn send(m: &mut Match, dice: &mut Dice, c: &Command, ev: &mut Vec<doo_rules::rules::event::Event>) -> bool {
+    let follow = |m: &mut Match, dice: &mut Dice, ev: &mut Vec<_>, flow| match flow {
+        turn::Flow::PhaseEnded => {
+            turn::run_reset(m, dice, turn::ResetKind::Normal, ev);
+            turn::begin_action_phase(m, dice, ev);
+            true
+        }
+        turn::Flow::CrisisEnded | turn::Flow::Over => false,
+        turn::Flow::AwaitCommand => true,
+    };
+    if let Some(flow) = engine::close_stale(m, c, dice, ev) {
+        if !follow(m, dice, ev, flow) {
+            return false;
+        }
+    }
+    match engine::validate(m, c) {
+        Ok(plan) => {
+            let flow = engine::apply(m, plan, dice, ev);
+            let flow = victory::settle(m, flow, ev);
+            follow(m, dice, ev, flow)
+        }
+        Err(_) => true,
+    }
+}
+
+fn main() {
+    let data = RuleData::builtin();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut table = vec!["| what | figure | baseline, same run | ratio | goal |".to_string(), "|---|---|---|---|---|".to_string()];
+    let mut missed = Vec::new();
+
+    // One click on a 128×128 level with 60 figures.
+    let text = level_text(128, 128, 60);
+    let level = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
+    let mut m = level.build(&data).expect("match");
+    let mut dice = Dice::seeded(1);
+    start(&mut m, &mut dice);
+    let a = m.clock.current.expect("an opportunity");
+    let click = median(301, || {
+        let d = preview::destinations(&m, a);
+        d.keys().next_back().and_then(|p| d.get(p)).map(|d| d.path.len())
+    });
+    let bfs = median(301, || bare_bfs(&m, m.fighters[a].pos));
+    let spaces = preview::destinations(&m, a).len();
+    let ratio = click.as_secs_f64() / bfs.as_secs_f64();
+    table.push(format!("| reachable spaces + path, one click (128×128, 60 figures; {spaces} spaces offered) | {} | {} (bare BFS, whole grid) | {ratio:.2}× | ≤ 0.5 ms and ≤ 3× |", ms(click), ms(bfs)));
+    if click > Duration::from_micros(500) || ratio > 3.0 {
+        missed.push("one click");
+    }
+
+    // validate: 256×256 with 500 characters, and a level at the caps.
+    for (label, w, h, n, goal) in [("256×256, 500 characters", 256, 256, 500, 100u64), ("at the caps: 1024×1024, 10 000 characters", 1024, 1024, 10_000, 2000)]
+    {
+        let text = if n <= 500 {
+            level_text(w, h, n)
+        } else {
+            // 10 000 characters need 10 000 free spaces: a denser placement
+            let chars: Vec<String> = (0..n)
+                .map(|i| {
+                    let side = if i % 2 == 0 { "heroes" } else { "monsters" };
+                    format!(r#"(id: "c{i}", side: "{side}", pos: ({}, {}), stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6))"#, 1 + i % 1000, 1 + i / 1000)
+                })
+                .collect();
+            let map: Vec<String> =
+                (0..h).map(|y| if y == 0 || y == h - 1 { "#".repeat(w) } else { format!("#{}#", ".".repeat(w - 2)) }).map(|r| format!("{r:?}")).collect();
+            format!("Level(version: 1, name: \"caps\", floors: [[\n{}\n]], characters: [\n{}\n])", map.join(",\n"), chars.join(",\n"))
+        };
+        let runs = if n <= 500 { 21 } else { 5 };
+        let check = median(runs, || level_file::check("bench.ron", &text, &data, &root).expect("valid"));
+        let parse = median(runs, || doo_rules::data::parse_ron::<Level>("bench.ron", &text).expect("parses"));
+        let ratio = check.as_secs_f64() / parse.as_secs_f64();
+        table.push(format!("| `validate`, {label} ({} KB) | {} | {} (parse only) | {ratio:.2}× | ≤ {goal} ms |", text.len() / 1024, ms(check), ms(parse)));
+        if check > Duration::from_millis(goal) {
+            missed.push("validate");
+        }
+    }
+
+    // A 1 000-command match: recorded from AI-vs-AI play, then replayed through the rules.
+    let text = level_text(40, 30, 24);
+    let level = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
+    let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
+    let cfg = AiConfig::for_level(&level, Difficulty::Normal, &sides, 7, data.ai.clone());
+    let mut commands = Vec::new();
+    let mut think = Duration::ZERO;
+    let mut seed = 7;
+    while commands.len() < 1000 {
+        // a match that ends early is followed by another, recorded with its own seed
+        let mut m = level.build(&data).expect("match");
+        let mut dice = Dice::seeded(seed);
+        start(&mut m, &mut dice);
+        let mut ev = Vec::new();
+        let mut game = Vec::new();
+        while game.len() < 1000 - commands.len() {
+            let Some(a) = doo_rules::ai::who_decides(&m, &cfg) else { break };
+            let t = Instant::now();
+            let c = doo_rules::ai::decide(&m, a, &cfg);
+            think += t.elapsed();
+            game.push(c.clone());
+            ev.clear();
+            if !send(&mut m, &mut dice, &c, &mut ev) {
+                break;
+            }
+        }
+        commands.push((seed, game));
+        seed += 1;
+    }
+    let total: usize = commands.iter().map(|(_, g)| g.len()).sum();
+    let replay = median(11, || {
+        let mut ev = Vec::new();
+        for (seed, game) in &commands {
+            let mut m = level.build(&data).expect("match");
+            let mut dice = Dice::seeded(*seed);
+            start(&mut m, &mut dice);
+            for c in game {
+                ev.clear();
+                send(&mut m, &mut dice, c, &mut ev);
+            }
+        }
+    });
+    table.push(format!(
+        "| replay of a {total}-command match through the rules ({} games, 40×30, 24 figures) | {} | {} (the AI choosing them) | {:.2}× | ≤ 200 ms |",
+        commands.len(),
+        ms(replay),
+        ms(think),
+        replay.as_secs_f64() / think.as_secs_f64()
+    ));
+    if replay > Duration::from_millis(200) {
+        missed.push("replay");
+    }
+
+    println!("{}", table.join("\n"));
+    if !missed.is_empty() {
+        eprintln!("goals missed: {}", missed.join(", "));
+        std::process::exit(1);
+    }
+}
