@@ -37,6 +37,9 @@ enum Cmd {
         /// Append the match log (JSON lines) and the board's screen layout to this file.
         #[arg(long)]
         log: Option<PathBuf>,
+        /// With --frames: write the frame times (median, p95, mean, in ms) as JSON to this file.
+        #[arg(long)]
+        frame_stats: Option<PathBuf>,
     },
     /// Check level files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
     Validate {
@@ -82,9 +85,10 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => doo::window::run(None),
-        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log }) => {
-            doo::window::run_with(level, doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu, seed, log })
-        }
+        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats }) => doo::window::run_with(
+            level,
+            doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu, seed, log, frame_stats },
+        ),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
         Some(Cmd::Simulate { level, seed, games, difficulty, sides }) => doo::cli::simulate(&level, seed, games, difficulty, sides.into_iter().collect()),

@@ -1,6 +1,7 @@
-//! `--screenshot FILE`, `--frames N` and `--log FILE`: save what the window shows, quit after a
-//! number of frames, and append the match log (JSON lines) plus the board's screen layout (where
-//! each space is in window pixels) for the end-to-end test and for tools.
+//! `--screenshot FILE`, `--frames N`, `--frame-stats FILE` and `--log FILE`: save what the window
+//! shows, quit after a number of frames, write the frame times (for the README's speed table,
+//! beside `examples/bare_tilemap.rs`), and append the match log (JSON lines) plus the board's
+//! screen layout (where each space is in window pixels) for the end-to-end test and for tools.
 
 use super::WindowOptions;
 use crate::game::components::MatchState;
@@ -10,17 +11,34 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use std::io::Write;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<FrameCount>().add_systems(Update, capture_and_exit).add_systems(Last, write_log);
+    app.init_resource::<FrameCount>().init_resource::<FrameTimes>().add_systems(Update, capture_and_exit).add_systems(Last, write_log);
 }
 
 #[derive(Resource, Default)]
 struct FrameCount(u32);
 
+/// Frame times in ms, kept when `--frame-stats` is given.
+#[derive(Resource, Default)]
+struct FrameTimes(Vec<f64>);
+
+/// Frames skipped before timing (startup, shader compilation, first uploads), as the baseline does.
+const WARM_UP: usize = 60;
+
 /// Frames rendered before the screenshot is taken (assets and layout settle first).
 const SCREENSHOT_AFTER_FRAMES: u32 = 30;
 
-fn capture_and_exit(mut commands: Commands, opts: Res<WindowOptions>, mut frames: ResMut<FrameCount>, mut exit: MessageWriter<AppExit>) {
+fn capture_and_exit(
+    mut commands: Commands,
+    opts: Res<WindowOptions>,
+    mut frames: ResMut<FrameCount>,
+    mut times: ResMut<FrameTimes>,
+    time: Res<Time<Real>>,
+    mut exit: MessageWriter<AppExit>,
+) {
     frames.0 += 1;
+    if opts.frame_stats.is_some() {
+        times.0.push(time.delta_secs_f64() * 1e3);
+    }
     if let Some(path) = &opts.screenshot {
         let at = opts.screenshot_frame.unwrap_or(SCREENSHOT_AFTER_FRAMES);
         if frames.0 == at {
@@ -31,6 +49,14 @@ fn capture_and_exit(mut commands: Commands, opts: Res<WindowOptions>, mut frames
         }
     }
     if opts.exit_after_frames.is_some_and(|n| frames.0 >= n) {
+        if let Some(path) = &opts.frame_stats {
+            let mut s = times.0[WARM_UP.min(times.0.len())..].to_vec();
+            s.sort_by(f64::total_cmp);
+            let at = |q: f64| s.get(((s.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
+            let json =
+                serde_json::json!({"frames": s.len(), "median_ms": at(0.5), "p95_ms": at(0.95), "mean_ms": s.iter().sum::<f64>() / s.len().max(1) as f64});
+            let _ = std::fs::write(path, json.to_string());
+        }
         exit.write(AppExit::Success);
     }
 }

@@ -33,6 +33,8 @@ pub struct WindowOptions {
     pub seed: Option<u64>,
     /// Append the match log (JSON lines) and the board's screen layout to this file.
     pub log: Option<PathBuf>,
+    /// Write the frame times (median, 95th percentile, mean) as JSON here when `--frames` ends.
+    pub frame_stats: Option<PathBuf>,
 }
 
 /// `cargo run`: the main menu, with the default level ready for a quick start.

@@ -56,9 +56,21 @@ impl AssetLoader for LevelAssetLoader {
     type Error = LevelLoadError;
 
     async fn load(&self, reader: &mut dyn Reader, _settings: &(), ctx: &mut LoadContext<'_>) -> Result<LevelAsset, LevelLoadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes).await.map_err(|e| LevelLoadError(vec![LevelError { line: 1, col: 1, message: format!("cannot read: {e}") }]))?;
-        let text = String::from_utf8_lossy(&bytes);
+        let fail = |message: String| LevelLoadError(vec![LevelError { line: 1, col: 1, message }]);
+        // Read in chunks and stop past the cap: a level that grew to gigabytes never fills memory.
+        let cap = crate::data::MAX_FILE_BYTES as usize;
+        let (mut bytes, mut chunk) = (Vec::new(), vec![0u8; 64 * 1024]);
+        loop {
+            let n = bevy::asset::AsyncReadExt::read(reader, &mut chunk).await.map_err(|e| fail(format!("cannot read: {e}")))?;
+            if n == 0 {
+                break;
+            }
+            bytes.extend_from_slice(&chunk[..n]);
+            if bytes.len() > cap {
+                return Err(fail(format!("the file is over {cap} bytes")));
+            }
+        }
+        let text = String::from_utf8(bytes).map_err(|_| fail("the file is not UTF-8 text".into()))?;
         let file = ctx.path().to_string();
         let checked = crate::level_file::check(&file, &text, &self.data, &self.root).map_err(LevelLoadError)?;
         checked.build(&self.data).map_err(|es| LevelLoadError(es.into_iter().map(|m| LevelError { line: 1, col: 1, message: m }).collect()))?;

@@ -54,7 +54,10 @@ pub fn settings_path() -> Option<PathBuf> {
 
 pub fn load() -> Settings {
     let Some(path) = settings_path() else { return Settings::default() };
-    match std::fs::read_to_string(&path) {
+    if !path.exists() {
+        return Settings::default();
+    }
+    match crate::data::read_text(&path, 1 << 20) {
         Ok(text) => ron::from_str(&text).unwrap_or_else(|e| {
             warn!("{}:{}:{}: {} (using default settings)", path.display(), e.span.start.line, e.span.start.col, e.code);
             Settings::default()

@@ -184,21 +184,23 @@ fn main() {
     }
 
     // A 1 000-command match: recorded from AI-vs-AI play, then replayed through the rules.
-    let text = level_text(40, 30, 24);
+    let (rw, rh, rn) = (80, 50, 120);
+    let text = level_text(rw, rh, rn);
     let level = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
     let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
     let cfg = AiConfig::for_level(&level, Difficulty::Normal, &sides, 7, data.ai.clone());
     let mut commands = Vec::new();
     let mut think = Duration::ZERO;
     let mut seed = 7;
-    while commands.len() < 1000 {
+    let mut recorded = 0;
+    while recorded < 1000 {
         // a match that ends early is followed by another, recorded with its own seed
         let mut m = level.build(&data).expect("match");
         let mut dice = Dice::seeded(seed);
         start(&mut m, &mut dice);
         let mut ev = Vec::new();
         let mut game = Vec::new();
-        while game.len() < 1000 - commands.len() {
+        while game.len() < 1000 - recorded {
             let Some(a) = doo_rules::ai::who_decides(&m, &cfg) else { break };
             let t = Instant::now();
             let c = doo_rules::ai::decide(&m, a, &cfg);
@@ -209,6 +211,7 @@ fn main() {
                 break;
             }
         }
+        recorded += game.len();
         commands.push((seed, game));
         seed += 1;
     }
@@ -226,8 +229,9 @@ fn main() {
         }
     });
     table.push(format!(
-        "| replay of a {total}-command match through the rules ({} games, 40×30, 24 figures) | {} | {} (the AI choosing them) | {:.2}× | ≤ 200 ms |",
+        "| replay of a {total}-command match through the rules ({} game{}, {rw}×{rh}, {rn} figures) | {} | {} (the AI choosing them) | {:.2}× | ≤ 200 ms |",
         commands.len(),
+        if commands.len() == 1 { "" } else { "s" },
         ms(replay),
         ms(think),
         replay.as_secs_f64() / think.as_secs_f64()
@@ -236,6 +240,29 @@ fn main() {
         missed.push("replay");
     }
 
+    // The same match as a script, for timing the headless app (`doo run`) on it.
+    if let Some(path) = std::env::var_os("DOO_REPLAY_SCRIPT") {
+        let (seed, game) = &commands[0];
+        let lv = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
+        let script = doo_rules::script::Script {
+            name: "bench replay".into(),
+            description: String::new(),
+            level: None,
+            map: None,
+            floors: Some(lv.floors.clone()),
+            characters: lv.characters.clone(),
+            profile: None,
+            options: Default::default(),
+            seed: *seed,
+            dice: Vec::new(),
+            start: None,
+            victory: lv.goals(),
+            commands: game.clone(),
+            expect: None,
+        };
+        let text = ron::ser::to_string_pretty(&script, Default::default()).expect("script");
+        std::fs::write(&path, text).expect("write the replay script");
+    }
     println!("{}", table.join("\n"));
     if !missed.is_empty() {
         eprintln!("goals missed: {}", missed.join(", "));

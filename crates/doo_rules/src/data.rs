@@ -2,7 +2,8 @@
 //! typed error with its `file:line:col` (`LoadError`), locating a field or id in a file's text
 //! for errors found after parsing, and the rule data every match needs (`RuleData`, from
 //! `assets/` or the copies compiled in). Levels, scripts and the AI's weights all read through
-//! here; nothing here knows about them.
+//! here. Untrusted files are read with `read_text` (regular files only, size-capped, UTF-8, a
+//! byte-order mark accepted); `Problems` caps the errors listed.
 
 use crate::rules::conditions::ConditionBook;
 use crate::rules::equipment::EquipmentBook;
@@ -296,10 +297,11 @@ impl RuleData {
     /// rebuild; the compiled-in copy for any file that is absent. Errors are `file:line:col: …`.
     pub fn load(root: &std::path::Path) -> Result<Self, String> {
         fn read<T: serde::de::DeserializeOwned>(path: std::path::PathBuf, builtin: impl FnOnce() -> T) -> Result<T, String> {
-            match std::fs::read_to_string(&path) {
-                Ok(text) => parse_ron(&path.display().to_string(), &text).map_err(|e| e.to_string()),
-                Err(_) => Ok(builtin()),
+            if !path.exists() {
+                return Ok(builtin());
             }
+            let text = read_text(&path, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+            parse_ron(&path.display().to_string(), &text).map_err(|e| e.to_string())
         }
         let dir = root.join("assets");
         Ok(Self {

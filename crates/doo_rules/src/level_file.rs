@@ -710,36 +710,32 @@ fn spec_char(s: TileSpec) -> char {
 }
 
 /// Every space a walker can get to from any of `starts` (closed and locked doors block; stairs
-/// and explicit links lead on): one breadth-first search, linear in the map's size.
+/// and explicit links lead on): one breadth-first search (`pathfinding`'s `bfs_reach`, from a
+/// virtual node whose neighbours are the starts), linear in the map's size.
 pub fn reachable_from(board: &Board, starts: &[Pos], links: &[StairDef]) -> std::collections::HashSet<Pos> {
     let mut link_map: std::collections::HashMap<Pos, Vec<Pos>> = std::collections::HashMap::new();
     for s in links {
         link_map.entry(s.from).or_default().push(s.to);
         link_map.entry(s.to).or_default().push(s.from);
     }
-    let mut seen: std::collections::HashSet<Pos> = starts.iter().copied().filter(|p| board.walkable(*p)).collect();
-    let mut queue: std::collections::VecDeque<Pos> = seen.iter().copied().collect();
-    while let Some(p) = queue.pop_front() {
-        let mut next = Vec::with_capacity(10);
+    let next = |p: &Option<Pos>| -> Vec<Option<Pos>> {
+        let Some(p) = *p else { return starts.iter().copied().filter(|s| board.walkable(*s)).map(Some).collect() };
+        let mut out = Vec::with_capacity(10);
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let q = Pos::on(p.x + dx, p.y + dy, p.floor);
                 if (dx, dy) != (0, 0) && board.walkable(q) && board.step_geometry(p, q).is_ok() {
-                    next.push(q);
+                    out.push(q);
                 }
             }
         }
         if let Some(Tile::Stairs { to }) = board.tile(p) {
-            next.push(Pos::on(p.x, p.y, to));
+            out.push(Pos::on(p.x, p.y, to));
         }
-        next.extend(link_map.get(&p).into_iter().flatten().copied());
-        for q in next {
-            if board.walkable(q) && seen.insert(q) {
-                queue.push_back(q);
-            }
-        }
-    }
-    seen
+        out.extend(link_map.get(&p).into_iter().flatten().copied());
+        out.into_iter().filter(|q| board.walkable(*q)).map(Some).collect()
+    };
+    pathfinding::directed::bfs::bfs_reach(None, next).flatten().collect()
 }
 
 /// Can a walker get from `a` to `b` (closed doors can be opened; locked ones cannot), using stairs?

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Frame time of the shipped levels in the real window under Xvfb (software Vulkan), each beside
+# a bare bevy_ecs_tilemap map of the same size (examples/bare_tilemap.rs) in the same run,
+# alternating game and baseline three times. Goal (issue 15): the game's median frame time
+# at most 1.25× the bare map's. Prints Markdown rows for the README's speed table.
+#   cargo build --release --bin doo --example bare_tilemap && benches/frame_time.sh
+# Needs: xvfb mesa-vulkan-drivers libvulkan1 xauth (Debian).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir="${CARGO_TARGET_DIR:-$HOME/.cache/doo-target}/${PROFILE_DIR:-release}"
+out="$(mktemp -d)"
+frames=360
+x() { WGPU_BACKEND=vulkan xvfb-run -a -s "-screen 0 1280x720x24" "$@" > /dev/null 2>&1; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+field() { grep -o "\"$2\":[0-9.]*" "$1" | cut -d: -f2; }
+status=0
+# level, and the bare map of the same number of spaces (crypt: two 20×12 floors)
+for spec in "ambush 26 11" "crypt 20 24"; do
+    set -- $spec
+    for k in 1 2 3; do
+        x "$dir/doo" play "levels/$1.ron" --seed 1 --frames $frames --frame-stats "$out/game-$1-$k.json"
+        x "$dir/examples/bare_tilemap" "$2" "$3" $frames "$out/bare-$1-$k.json"
+    done
+    game=$(for k in 1 2 3; do field "$out/game-$1-$k.json" median_ms; done | median)
+    bare=$(for k in 1 2 3; do field "$out/bare-$1-$k.json" median_ms; done | median)
+    ratio=$(awk -v g="$game" -v b="$bare" 'BEGIN {printf "%.2f", g / b}')
+    printf '| frame time, %s (%s×%s spaces) in the real window under Xvfb | %.1f ms | %.1f ms (bare tilemap, same size) | %s× | ≤ 1.25× |\n' "$1" "$2" "$3" "$game" "$bare" "$ratio"
+    awk -v r="$ratio" 'BEGIN {exit !(r > 1.25)}' && status=1
+done
+exit $status
