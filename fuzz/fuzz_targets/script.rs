@@ -3,7 +3,7 @@
 //! windows, validate, apply, victory) as the game does. Must never panic or hang.
 #![no_main]
 
-use doo_rules::rules::{dice::Dice, engine, turn, victory};
+use doo_rules::rules::{dice::Dice, driver, turn, victory};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -25,39 +25,23 @@ fuzz_target!(|bytes: &[u8]| {
     let mut dice = Dice::seeded(script.seed);
     dice.force(script.dice.iter().copied());
     let mut ev = Vec::new();
-    match &script.start {
+    let running = match &script.start {
         Some(start) => {
             if doo_rules::script::apply_start(&mut m, start).is_err() {
                 return;
             }
-            turn::advance(&mut m, &mut dice, &mut ev);
+            let flow = turn::advance(&mut m, &mut dice, &mut ev);
+            driver::follow(&mut m, &mut dice, flow, &mut ev)
         }
-        None => {
-            turn::run_reset(&mut m, &mut dice, turn::ResetKind::Opening, &mut ev);
-            turn::begin_action_phase(&mut m, &mut dice, &mut ev);
-        }
-    }
-    let follow = |m: &mut doo_rules::rules::state::Match, dice: &mut Dice, ev: &mut Vec<_>, flow| match flow {
-        turn::Flow::PhaseEnded => {
-            turn::run_reset(m, dice, turn::ResetKind::Normal, ev);
-            turn::begin_action_phase(m, dice, ev);
-            true
-        }
-        turn::Flow::CrisisEnded | turn::Flow::Over => false,
-        turn::Flow::AwaitCommand => true,
+        None => driver::open(&mut m, &mut dice, &mut ev),
     };
+    if !running {
+        return;
+    }
     for c in &script.commands {
-        if let Some(flow) = engine::close_stale(&mut m, c, &mut dice, &mut ev) {
-            if !follow(&mut m, &mut dice, &mut ev, flow) {
-                return;
-            }
-        }
-        if let Ok(plan) = engine::validate(&m, c) {
-            let flow = engine::apply(&mut m, plan, &mut dice, &mut ev);
-            let flow = victory::settle(&m, flow, &mut ev);
-            if !follow(&mut m, &mut dice, &mut ev, flow) {
-                return;
-            }
+        // refusals are fine; a crisis that ends stops the run
+        if driver::submit(&mut m, &mut dice, c, &mut ev) == Ok(false) {
+            return;
         }
         ev.clear();
     }

@@ -346,7 +346,21 @@ fn note_verdicts(mut verdicts: MessageReader<CommandResolved>, mut view: ResMut<
     }
 }
 
-fn refresh_player_view(mut view: ResMut<PlayerView>, status: Res<FlowStatus>, ai: Option<Res<AiControl>>, state: Option<Res<MatchState>>) {
+/// Present in runs nobody watches or clicks (`doo run`, replays): the view is not worked out,
+/// which is most of a command's cost on a large level. Everything else runs as in the window.
+#[derive(Resource, Debug, Default)]
+pub struct Unwatched;
+
+fn refresh_player_view(
+    mut view: ResMut<PlayerView>,
+    status: Res<FlowStatus>,
+    ai: Option<Res<AiControl>>,
+    state: Option<Res<MatchState>>,
+    unwatched: Option<Res<Unwatched>>,
+) {
+    if unwatched.is_some() {
+        return;
+    }
     let changed = status.is_changed() || state.as_ref().is_some_and(|s| s.is_changed());
     if !changed && !view.dirty {
         return;

@@ -65,10 +65,13 @@ fn close_stale_windows(q: Res<CommandQueue>, state: Option<ResMut<MatchState>>, 
         return;
     }
     log.index = Some(*i);
-    // Look before taking the state mutably, so change detection fires only when something closed.
-    let mut m = state.0.clone();
-    if let Some(next) = engine::close_stale(&mut m, cmd, &mut dice.0, &mut flow.buffer.0) {
-        state.0 = m;
+    // Change detection fires only when something closed (or wrote an event): no copy of the match.
+    let before = flow.buffer.0.len();
+    let next = engine::close_stale(&mut state.bypass_change_detection().0, cmd, &mut dice.0, &mut flow.buffer.0);
+    if next.is_some() || flow.buffer.0.len() != before {
+        state.set_changed();
+    }
+    if let Some(next) = next {
         flow.handle(next, &state.0);
     }
 }

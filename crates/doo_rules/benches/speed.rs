@@ -16,7 +16,7 @@ use doo_rules::rules::command::Command;
 use doo_rules::rules::dice::Dice;
 use doo_rules::rules::grid::Pos;
 use doo_rules::rules::state::Match;
-use doo_rules::rules::{engine, preview, turn, victory};
+use doo_rules::rules::{driver, preview};
 use std::collections::{BTreeMap, VecDeque};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -100,35 +100,12 @@ fn bare_bfs(m: &Match, start: Pos) -> usize {
 
 /// Opens the match's first action phase, as the game does.
 fn start(m: &mut Match, dice: &mut Dice) {
-    let mut ev = Vec::new();
-    turn::run_reset(m, dice, turn::ResetKind::Opening, &mut ev);
-    turn::begin_action_phase(m, dice, &mut ev);
+    driver::open(m, dice, &mut Vec::new());
 }
 
 /// Sends one command down the rules' path; false when the crisis is over.
 fn send(m: &mut Match, dice: &mut Dice, c: &Command, ev: &mut Vec<doo_rules::rules::event::Event>) -> bool {
-    let follow = |m: &mut Match, dice: &mut Dice, ev: &mut Vec<_>, flow| match flow {
-        turn::Flow::PhaseEnded => {
-            turn::run_reset(m, dice, turn::ResetKind::Normal, ev);
-            turn::begin_action_phase(m, dice, ev);
-            true
-        }
-        turn::Flow::CrisisEnded | turn::Flow::Over => false,
-        turn::Flow::AwaitCommand => true,
-    };
-    if let Some(flow) = engine::close_stale(m, c, dice, ev) {
-        if !follow(m, dice, ev, flow) {
-            return false;
-        }
-    }
-    match engine::validate(m, c) {
-        Ok(plan) => {
-            let flow = engine::apply(m, plan, dice, ev);
-            let flow = victory::settle(m, flow, ev);
-            follow(m, dice, ev, flow)
-        }
-        Err(_) => true,
-    }
+    driver::submit(m, dice, c, ev).unwrap_or(true)
 }
 
 fn main() {

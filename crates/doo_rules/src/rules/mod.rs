@@ -8,6 +8,7 @@ pub mod command;
 pub mod conditions;
 pub mod defense;
 pub mod dice;
+pub mod driver;
 pub mod engine;
 pub mod equipment;
 pub mod event;

@@ -54,6 +54,8 @@ impl Duel {
         }
         let plan = engine::validate(&self.m, &c)?;
         let flow = engine::apply(&mut self.m, plan, &mut self.dice, &mut self.ev);
+        // The goals are checked after every Apply, as the game's flow does.
+        let flow = super::victory::settle(&self.m, flow, &mut self.ev);
         self.follow(flow);
         Ok(())
     }
