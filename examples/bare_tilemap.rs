@@ -40,7 +40,9 @@ fn main() {
 }
 
 fn spawn_map(mut commands: Commands, assets: Res<AssetServer>, args: Res<Args>) {
-    commands.spawn(Camera2d);
+    // Fitted to the window, as the game fits its board to the space its panels leave.
+    let scale = (args.width as f32 * 32.0 / 1280.0).max(args.height as f32 * 32.0 / 720.0).clamp(0.25, 4.0);
+    commands.spawn((Camera2d, Transform::from_scale(Vec3::splat(scale))));
     let texture = assets.load("art/tiles.png");
     let size = TilemapSize { x: args.width, y: args.height };
     let map = commands.spawn_empty().id();

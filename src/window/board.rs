@@ -497,15 +497,24 @@ fn show_token_state(
             if let Ok((mut s, mut t)) = bars.get_mut(child) {
                 let frac = (v.hp.max(0) as f32 / v.max_hp.max(1) as f32).clamp(0.0, 1.0);
                 let w = TILE_PX * 0.8 * frac;
-                s.custom_size = Some(Vec2::new(w.max(0.5), 3.0));
-                t.translation.x = -(TILE_PX * 0.8 - w) / 2.0;
-                s.color = if frac > 0.5 {
+                let color = if frac > 0.5 {
                     Color::srgb(0.3, 0.9, 0.35)
                 } else if frac > 0.25 {
                     Color::srgb(0.95, 0.8, 0.2)
                 } else {
                     Color::srgb(0.95, 0.3, 0.25)
                 };
+                // Written only when they differ, so an unchanged bar is not re-extracted and its
+                // transform not propagated every frame.
+                let size = Some(Vec2::new(w.max(0.5), 3.0));
+                if s.custom_size != size || s.color != color {
+                    s.custom_size = size;
+                    s.color = color;
+                }
+                let x = -(TILE_PX * 0.8 - w) / 2.0;
+                if t.translation.x != x {
+                    t.translation.x = x;
+                }
             }
         }
     }
