@@ -117,8 +117,12 @@ fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<
     if keys.any_pressed([KeyCode::KeyS, KeyCode::ArrowDown]) {
         d.y -= 1.0;
     }
-    let speed = 600.0 * time.delta_secs() * t.scale.x;
-    t.translation += (d * speed).extend(0.0);
+    if d != Vec2::ZERO {
+        // Only a real pan writes the transform: an unchanged camera is not re-extracted and its
+        // views (tilemap chunks, sprites) are not re-prepared every frame.
+        let speed = 600.0 * time.delta_secs() * t.scale.x;
+        t.translation += (d * speed).extend(0.0);
+    }
     if keys.any_just_pressed([KeyCode::Equal, KeyCode::NumpadAdd]) {
         t.scale = (t.scale / 1.25).max(Vec3::splat(0.25));
     }
