@@ -17,7 +17,15 @@ fn level_text(w: usize, h: usize, n: usize) -> String {
     let rows: Vec<String> = (0..h)
         .map(|y| {
             (0..w)
-                .map(|x| if x == 0 || y == 0 || x == w - 1 || y == h - 1 { '#' } else if x % 9 == 0 && y % 9 == 0 { 'O' } else { '.' })
+                .map(|x| {
+                    if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                        '#'
+                    } else if x % 9 == 0 && y % 9 == 0 {
+                        'O'
+                    } else {
+                        '.'
+                    }
+                })
                 .collect::<String>()
         })
         .map(|r| format!("{r:?}"))

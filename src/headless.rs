@@ -24,8 +24,8 @@ pub fn headless_app() -> App {
     // The match systems are small and run in a fixed chain: one thread runs a frame several
     // times faster than handing each schedule to the thread pool (a 1 000-command replay
     // took 0.31 s multi-threaded).
-    use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
     use bevy::app::{First, Last, PostUpdate, PreUpdate, Update};
+    use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
     let labels: [bevy::ecs::intern::Interned<dyn ScheduleLabel>; 6] =
         [First.intern(), PreUpdate.intern(), bevy::state::state::StateTransition.intern(), Update.intern(), PostUpdate.intern(), Last.intern()];
     for label in labels {
