@@ -1,5 +1,6 @@
 //! The baseline for the frame-time figure (issue 15): a bare `bevy_ecs_tilemap` map of the
-//! game's tiles in the same 1280×720 window, nothing else. It runs `FRAMES` frames and writes
+//! game's tiles in the same 1280×720 window, at the size on screen the game gives its board,
+//! nothing else. It runs `FRAMES` frames and writes
 //! the frame times (after a warm-up) as JSON, the same fields as `doo play --frame-stats`.
 //!
 //!     cargo run --example bare_tilemap -- WIDTH HEIGHT FRAMES OUT.json
@@ -29,7 +30,10 @@ fn main() {
         .add_plugins(
             DefaultPlugins
                 .set(WindowPlugin { primary_window: Some(Window { title: "bare tilemap".into(), resolution: (1280, 720).into(), ..default() }), ..default() })
-                .set(ImagePlugin::default_nearest()),
+                .set(ImagePlugin::default_nearest())
+                // The game's art, wherever the binary runs from (run directly, Bevy would look
+                // for assets/ beside the executable, find nothing and draw an empty map).
+                .set(AssetPlugin { file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into(), ..default() }),
         )
         .add_plugins(TilemapPlugin)
         .insert_resource(args)
@@ -40,8 +44,11 @@ fn main() {
 }
 
 fn spawn_map(mut commands: Commands, assets: Res<AssetServer>, args: Res<Args>) {
-    // Fitted to the window, as the game fits its board to the space its panels leave.
-    let scale = (args.width as f32 * 32.0 / 1280.0).max(args.height as f32 * 32.0 / 720.0).clamp(0.25, 4.0);
+    // Fitted exactly as the game fits its board: to the area its panels leave (UI scale 1), so
+    // both draw the map at the same size on screen.
+    use doo::window::camera::{BOTTOM_BAR_PX, RIGHT_PANEL_PX, TOP_BAR_PX};
+    let area = Vec2::new(1280.0 - RIGHT_PANEL_PX - 40.0, 720.0 - (TOP_BAR_PX + BOTTOM_BAR_PX) - 30.0).max(Vec2::splat(100.0));
+    let scale = (args.width as f32 * 32.0 / area.x).max(args.height as f32 * 32.0 / area.y).clamp(0.25, 4.0);
     commands.spawn((Camera2d, Transform::from_scale(Vec3::splat(scale))));
     let texture = assets.load("art/tiles.png");
     let size = TilemapSize { x: args.width, y: args.height };
@@ -71,7 +78,18 @@ fn spawn_map(mut commands: Commands, assets: Res<AssetServer>, args: Res<Args>) 
 /// Frames skipped before timing (startup, shader compilation, first uploads).
 const WARM_UP: usize = 60;
 
-fn time_frames(time: Res<Time<Real>>, args: Res<Args>, mut frames: ResMut<Frames>, mut exit: MessageWriter<AppExit>) {
+fn time_frames(
+    time: Res<Time<Real>>,
+    args: Res<Args>,
+    mut frames: ResMut<Frames>,
+    mut exit: MessageWriter<AppExit>,
+    images: Res<Assets<Image>>,
+    maps: Query<&TilemapTexture>,
+) {
+    // A baseline that drew nothing would flatter every comparison: the tiles must be loaded.
+    if frames.0.len() == WARM_UP && maps.iter().any(|t| matches!(t, TilemapTexture::Single(h) if images.get(h).is_none())) {
+        panic!("the tile texture did not load: the baseline would draw an empty map");
+    }
     frames.0.push(time.delta_secs_f64() * 1e3);
     if frames.0.len() as u32 >= args.frames {
         let json = frame_json(&frames.0[WARM_UP.min(frames.0.len())..]);

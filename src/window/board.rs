@@ -587,12 +587,17 @@ fn show_highlights(
                 };
                 let at = world_of(*p, board);
                 commands.spawn((Highlight, square(color), Transform::from_translation(at + Vec3::Z * 2.0)));
+                // Free steps cost nothing and are told by their green alone (the hover line
+                // names them): only spaces with a price carry a label, which keeps the board
+                // readable and spares the renderer dozens of text runs.
                 let label = match d.kind {
-                    MoveKind::FreeStep => "free".to_string(),
-                    MoveKind::Step => format!("{}", d.ap),
-                    MoveKind::Run => format!("{} D{}", d.ap, d.defense),
+                    MoveKind::FreeStep => None,
+                    MoveKind::Step => Some(format!("{}", d.ap)),
+                    MoveKind::Run => Some(format!("{} D{}", d.ap, d.defense)),
                 };
-                spawn_label(&mut commands, at, label);
+                if let Some(label) = label {
+                    spawn_label(&mut commands, at, label);
+                }
             }
             if let Some(d) = hovered.0.and_then(|h| view.destinations.get(&h)) {
                 for p in &d.path {
