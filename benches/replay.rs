@@ -12,38 +12,6 @@ use doo::rules::driver;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// A `w`×`h` room with pillars and `n` characters on two sides.
-fn level_text(w: usize, h: usize, n: usize) -> String {
-    let rows: Vec<String> = (0..h)
-        .map(|y| {
-            (0..w)
-                .map(|x| {
-                    if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
-                        '#'
-                    } else if x % 9 == 0 && y % 9 == 0 {
-                        'O'
-                    } else {
-                        '.'
-                    }
-                })
-                .collect::<String>()
-        })
-        .map(|r| format!("{r:?}"))
-        .collect();
-    let chars: Vec<String> = (0..n)
-        .map(|i| {
-            let side = if i % 2 == 0 { "heroes" } else { "monsters" };
-            let cols = (w - 2) / 2;
-            format!(
-                r#"(id: "c{i}", side: "{side}", pos: ({}, {}), stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6), weapon: "broadsword", skills: {{"swords": journeyman}})"#,
-                1 + (i % cols) * 2,
-                1 + (i / cols) * 2
-            )
-        })
-        .collect();
-    format!("Level(version: 1, name: \"bench\", floors: [[\n{}\n]], characters: [\n{}\n])", rows.join(",\n"), chars.join(",\n"))
-}
-
 fn median(mut t: Vec<Duration>) -> Duration {
     t.sort();
     t[t.len() / 2]
@@ -52,7 +20,7 @@ fn median(mut t: Vec<Duration>) -> Duration {
 fn main() {
     let data = RuleData::builtin();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let level = doo::level_file::check("bench.ron", &level_text(80, 50, 120), &data, root).expect("bench level");
+    let level = doo::level_file::check("bench.ron", &doo::level_file::generated(80, 50, 120), &data, root).expect("bench level");
     let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
     let cfg = AiConfig::for_level(&level, Difficulty::Normal, &sides, 7, data.ai.clone());
     // Record: the AI plays both sides through the rules until 1 000 commands.

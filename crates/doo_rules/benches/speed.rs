@@ -38,43 +38,6 @@ fn ms(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)
 }
 
-/// A `w`×`h` map: walls around, a pillar every 9 spaces, some difficult ground.
-fn rows(w: usize, h: usize) -> Vec<String> {
-    (0..h)
-        .map(|y| {
-            (0..w)
-                .map(|x| {
-                    if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
-                        '#'
-                    } else if x % 9 == 0 && y % 9 == 0 {
-                        'O'
-                    } else if (x + 2 * y) % 23 == 0 {
-                        '~'
-                    } else {
-                        '.'
-                    }
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// Level text with `n` characters on two sides, spread over the map.
-fn level_text(w: usize, h: usize, n: usize) -> String {
-    let chars: Vec<String> = (0..n)
-        .map(|i| {
-            let side = if i % 2 == 0 { "heroes" } else { "monsters" };
-            let cols = (w - 2) / 2;
-            let (x, y) = (1 + (i % cols) * 2, 1 + (i / cols) * 2);
-            format!(
-                r#"(id: "c{i}", side: "{side}", pos: ({x}, {y}), stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6), weapon: "broadsword", skills: {{"swords": journeyman}})"#
-            )
-        })
-        .collect();
-    let map: Vec<String> = rows(w, h).iter().map(|r| format!("{r:?}")).collect();
-    format!("Level(version: 1, name: \"bench\", floors: [[\n{}\n]], characters: [\n{}\n])", map.join(",\n"), chars.join(",\n"))
-}
-
 /// A bare 8-neighbour breadth-first search of every walkable space from `start`.
 fn bare_bfs(m: &Match, start: Pos) -> usize {
     let f = &m.board.floors[0];
@@ -115,7 +78,7 @@ fn main() {
     let mut missed = Vec::new();
 
     // One click on a 128×128 level with 60 figures.
-    let text = level_text(128, 128, 60);
+    let text = level_file::generated(128, 128, 60);
     let level = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
     let mut m = level.build(&data).expect("match");
     let mut dice = Dice::seeded(1);
@@ -137,7 +100,7 @@ fn main() {
     for (label, w, h, n, goal) in [("256×256, 500 characters", 256, 256, 500, 100u64), ("at the caps: 1024×1024, 10 000 characters", 1024, 1024, 10_000, 2000)]
     {
         let text = if n <= 500 {
-            level_text(w, h, n)
+            level_file::generated(w, h, n)
         } else {
             // 10 000 characters need 10 000 free spaces: a denser placement
             let chars: Vec<String> = (0..n)
@@ -162,7 +125,7 @@ fn main() {
 
     // A 1 000-command match: recorded from AI-vs-AI play, then replayed through the rules.
     let (rw, rh, rn) = (80, 50, 120);
-    let text = level_text(rw, rh, rn);
+    let text = level_file::generated(rw, rh, rn);
     let level = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
     let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
     let cfg = AiConfig::for_level(&level, Difficulty::Normal, &sides, 7, data.ai.clone());
