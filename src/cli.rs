@@ -28,8 +28,9 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
         Ok(l) => l,
         Err(errs) => {
             let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).unwrap_or_default();
+            let locator = crate::data::MessageLocator::new(&text);
             for e in errs {
-                let (line, col) = crate::data::locate_message(&text, &e);
+                let (line, col) = locator.locate(&e);
                 eprintln!("{}:{line}:{col}: {e}", path.display());
             }
             return ExitCode::from(2);

@@ -139,16 +139,22 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
         .unwrap_or_default();
     files.sort();
     files.truncate(MAX_LISTED_LEVELS);
-    // Each file is checked on its own thread; what is not done by the deadline is listed as
-    // broken (its thread finishes in the background and is dropped).
+    // Two worker threads check the files from a shared queue (at most two files are in memory
+    // at once); what is not done by the deadline is listed as broken, and the workers finish
+    // in the background.
     let (tx, rx) = std::sync::mpsc::channel();
-    for (k, p) in files.iter().enumerate() {
-        let (tx, p, data) = (tx.clone(), p.clone(), data.0.clone());
+    let queue = std::sync::Arc::new(std::sync::Mutex::new(files.iter().cloned().enumerate().collect::<std::collections::VecDeque<_>>()));
+    for _ in 0..2 {
+        let (tx, queue, data) = (tx.clone(), queue.clone(), data.0.clone());
         std::thread::spawn(move || {
-            let root = crate::level_file::project_root(&p);
-            let r = crate::level_file::load(&p, &data, &root)
-                .map_err(|errs| errs.first().map(|e| format!("{}:{}:{}: {}", p.display(), e.line, e.col, e.message)).unwrap_or_default());
-            let _ = tx.send((k, r));
+            while let Some((k, p)) = queue.lock().ok().and_then(|mut q| q.pop_front()) {
+                let root = crate::level_file::project_root(&p);
+                let r = crate::level_file::load(&p, &data, &root)
+                    .map_err(|errs| errs.first().map(|e| format!("{}:{}:{}: {}", p.display(), e.line, e.col, e.message)).unwrap_or_default());
+                if tx.send((k, r)).is_err() {
+                    return;
+                }
+            }
         });
     }
     drop(tx);

@@ -206,26 +206,39 @@ pub fn text_problem(what: &str, s: &str, max: usize) -> Option<String> {
     }
 }
 
-/// Where a logic error found after parsing points: the most specific id it quotes ('x'),
-/// looked up as "x" in the file outside comments (the last quoted id first: "character 'a':
-/// unknown weapon 'laser'" points at "laser"), within the field the message begins with when
-/// there is one (`start: …`, `victory: …`), so a name or description that happens to mention the
-/// id is passed over. "… used twice" points at the second use.
-pub fn locate_message(text: &str, message: &str) -> (usize, usize) {
-    let places = Places::new(text);
-    let code = mask(text, false);
-    let section = message.split([':', ' ']).next().filter(|w| matches!(*w, "start" | "victory" | "commands" | "dice"));
-    let from = section.and_then(|k| places.key_offset(k)).or_else(|| places.key_offset("characters")).unwrap_or(0);
-    let twice = message.contains("used twice") || message.contains("already used");
-    for q in message.split('\'').skip(1).step_by(2).collect::<Vec<_>>().iter().rev() {
-        let needle = format!("\"{q}\"");
-        let mut hits = code[from..].match_indices(&needle).map(|(i, _)| from + i);
-        let hit = if twice { hits.nth(1).or_else(|| code[from..].find(&needle).map(|i| from + i)) } else { hits.next() };
-        if let Some(i) = hit.or_else(|| code.find(&needle)) {
-            return places.at_offset(i);
-        }
+/// Where logic errors found after parsing point, for one file's text (indexed once, so many
+/// errors cost one pass over the file plus a search each).
+pub struct MessageLocator<'a> {
+    places: Places<'a>,
+    /// The text with comments blanked out (same byte offsets).
+    code: String,
+}
+
+impl<'a> MessageLocator<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Self { places: Places::new(text), code: mask(text, false) }
     }
-    places.at_offset(from)
+
+    /// The place of a message's most specific quoted id ('x'), looked up as "x" outside comments
+    /// (the last quoted id first: "character 'a': unknown weapon 'laser'" points at "laser"),
+    /// within the field the message begins with when there is one (`start: …`, `victory: …`),
+    /// so a name or description that happens to mention the id is passed over. "… used twice"
+    /// points at the second use.
+    pub fn locate(&self, message: &str) -> (usize, usize) {
+        let (places, code) = (&self.places, &self.code);
+        let section = message.split([':', ' ']).next().filter(|w| matches!(*w, "start" | "victory" | "commands" | "dice"));
+        let from = section.and_then(|k| places.key_offset(k)).or_else(|| places.key_offset("characters")).unwrap_or(0);
+        let twice = message.contains("used twice") || message.contains("already used");
+        for q in message.split('\'').skip(1).step_by(2).collect::<Vec<_>>().iter().rev() {
+            let needle = format!("\"{q}\"");
+            let mut hits = code[from..].match_indices(&needle).map(|(i, _)| from + i);
+            let hit = if twice { hits.nth(1).or_else(|| code[from..].find(&needle).map(|i| from + i)) } else { hits.next() };
+            if let Some(i) = hit.or_else(|| code.find(&needle)) {
+                return places.at_offset(i);
+            }
+        }
+        places.at_offset(from)
+    }
 }
 
 /// A file compiled into the binary: a broken copy is a build defect, caught by every test.

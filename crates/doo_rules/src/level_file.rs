@@ -352,20 +352,18 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     let mut map_ok = !level.floors.is_empty() && level.floors.len() <= max_floors;
     for (fi, rows) in level.floors.iter().enumerate().take(max_floors) {
         let width = rows.first().map_or(0, |r| r.chars().count());
-        let widest = rows.iter().map(|r| r.len()).max().unwrap_or(0);
         if rows.is_empty() || width == 0 {
             f.at(places.cell(Pos::on(0, 0, fi as u8)), format!("floor {fi} has no rows"));
             map_ok = false;
             continue;
         }
-        // `widest` counts bytes, an upper bound of characters: no row is walked before this.
-        if rows.len() > MAX_MAP_SIDE as usize || widest > 4 * MAX_MAP_SIDE as usize || width > MAX_MAP_SIDE as usize {
-            let w = if width > MAX_MAP_SIDE as usize { width } else { rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) };
-            if w > MAX_MAP_SIDE as usize || rows.len() > MAX_MAP_SIDE as usize {
-                f.at(places.cell(Pos::on(0, 0, fi as u8)), format!("floor {fi} is {w}×{} spaces; the most is {MAX_MAP_SIDE}×{MAX_MAP_SIDE}", rows.len()));
-                map_ok = false;
-                continue;
-            }
+        // Sizes before any row is translated or padded (counting characters is linear in the
+        // file, which is itself capped).
+        let widest = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        if rows.len() > MAX_MAP_SIDE as usize || widest > MAX_MAP_SIDE as usize {
+            f.at(places.cell(Pos::on(0, 0, fi as u8)), format!("floor {fi} is {widest}×{} spaces; the most is {MAX_MAP_SIDE}×{MAX_MAP_SIDE}", rows.len()));
+            map_ok = false;
+            continue;
         }
         let mut out = Vec::with_capacity(rows.len());
         for (y, row) in rows.iter().enumerate() {
@@ -736,11 +734,6 @@ pub fn reachable_from(board: &Board, starts: &[Pos], links: &[StairDef]) -> std:
         out.into_iter().filter(|q| board.walkable(*q)).map(Some).collect()
     };
     pathfinding::directed::bfs::bfs_reach(None, next).flatten().collect()
-}
-
-/// Can a walker get from `a` to `b` (closed doors can be opened; locked ones cannot), using stairs?
-pub fn reachable(board: &Board, a: Pos, b: Pos, links: &[StairDef]) -> bool {
-    reachable_from(board, &[a], links).contains(&b)
 }
 
 impl CheckedLevel {

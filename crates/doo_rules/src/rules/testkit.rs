@@ -1,12 +1,11 @@
 //! Test helpers: a match built from RON character definitions, started mid-phase, and driven
-//! through the same path the game uses (`close_stale`, `validate`, `apply`).
+//! through the same path the game uses (`rules::driver`).
 
 use super::command::Command;
 use super::dice::Dice;
-use super::engine;
 use super::event::Event;
 use super::state::Match;
-use super::turn::{Flow, ResetKind, advance, begin_action_phase, run_reset};
+use super::turn::advance;
 use super::violation::Violation;
 use crate::data::{RuleData, ron_options};
 use crate::level::{CharacterDef, build_match};
@@ -46,18 +45,9 @@ pub fn duel(profile: Option<&str>, width: usize, chars: &[&str], start: &str, fa
 }
 
 impl Duel {
-    /// Sends one command as the game does; the refusal, if any.
+    /// Sends one command as the game does (`driver::submit`); the refusal, if any.
     pub fn send(&mut self, text: &str) -> Result<(), Violation> {
-        let c = cmd(text);
-        if let Some(flow) = engine::close_stale(&mut self.m, &c, &mut self.dice, &mut self.ev) {
-            self.follow(flow);
-        }
-        let plan = engine::validate(&self.m, &c)?;
-        let flow = engine::apply(&mut self.m, plan, &mut self.dice, &mut self.ev);
-        // The goals are checked after every Apply, as the game's flow does.
-        let flow = super::victory::settle(&self.m, flow, &mut self.ev);
-        self.follow(flow);
-        Ok(())
+        super::driver::submit(&mut self.m, &mut self.dice, &cmd(text), &mut self.ev).map(|_| ())
     }
 
     /// Sends a command that must be legal.
@@ -76,14 +66,6 @@ impl Duel {
                 assert_eq!(self.m.fighters, before, "{text}: a refusal changes nothing (R-AP-1)");
                 v
             }
-        }
-    }
-
-    /// A phase end runs the reset and opens the next action phase, as the game's flow does.
-    fn follow(&mut self, flow: Flow) {
-        if flow == Flow::PhaseEnded {
-            run_reset(&mut self.m, &mut self.dice, ResetKind::Normal, &mut self.ev);
-            begin_action_phase(&mut self.m, &mut self.dice, &mut self.ev);
         }
     }
 
