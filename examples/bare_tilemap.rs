@@ -29,13 +29,24 @@ fn main() {
     App::new()
         .add_plugins(
             DefaultPlugins
-                .set(WindowPlugin { primary_window: Some(Window { title: "bare tilemap".into(), resolution: (1280, 720).into(), ..default() }), ..default() })
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "bare tilemap".into(),
+                        resolution: (1280, 720).into(),
+                        // As the game with --frame-stats: no vsync, so the frame time is the work.
+                        present_mode: bevy::window::PresentMode::AutoNoVsync,
+                        ..default()
+                    }),
+                    ..default()
+                })
                 .set(ImagePlugin::default_nearest())
                 // The game's art, wherever the binary runs from (run directly, Bevy would look
                 // for assets/ beside the executable, find nothing and draw an empty map).
                 .set(AssetPlugin { file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").into(), ..default() }),
         )
         .add_plugins(TilemapPlugin)
+        // As the game with --frame-stats: an unfocused window (Xvfb) is not held to 60 Hz.
+        .insert_resource(bevy::winit::WinitSettings { focused_mode: bevy::winit::UpdateMode::Continuous, unfocused_mode: bevy::winit::UpdateMode::Continuous })
         .insert_resource(args)
         .init_resource::<Frames>()
         .add_systems(Startup, spawn_map)
@@ -49,7 +60,8 @@ fn spawn_map(mut commands: Commands, assets: Res<AssetServer>, args: Res<Args>) 
     use doo::window::camera::{BOTTOM_BAR_PX, RIGHT_PANEL_PX, TOP_BAR_PX};
     let area = Vec2::new(1280.0 - RIGHT_PANEL_PX - 40.0, 720.0 - (TOP_BAR_PX + BOTTOM_BAR_PX) - 30.0).max(Vec2::splat(100.0));
     let scale = (args.width as f32 * 32.0 / area.x).max(args.height as f32 * 32.0 / area.y).clamp(0.25, 4.0);
-    commands.spawn((Camera2d, Transform::from_scale(Vec3::splat(scale))));
+    // The same camera as the game's (no multisampling: pixel art).
+    commands.spawn((Camera2d, Msaa::Off, Transform::from_scale(Vec3::splat(scale))));
     let texture = assets.load("art/tiles.png");
     let size = TilemapSize { x: args.width, y: args.height };
     let map = commands.spawn_empty().id();

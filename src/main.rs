@@ -37,7 +37,7 @@ enum Cmd {
         /// Append the match log (JSON lines) and the board's screen layout to this file.
         #[arg(long)]
         log: Option<PathBuf>,
-        /// With --frames: write the frame times (median, p95, mean, in ms) as JSON to this file.
+        /// With --frames: write the frame times (median, p95, mean, in ms) as JSON to this file (vsync off while measuring).
         #[arg(long)]
         frame_stats: Option<PathBuf>,
     },

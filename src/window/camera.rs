@@ -43,7 +43,9 @@ pub struct DragState {
 }
 
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Name::new("Camera"), Camera2d, Transform::from_xyz(0.0, 0.0, 100.0)));
+    // Pixel art on axis-aligned quads: multisampling smooths no edge here, and under a software
+    // renderer it multiplies the cost of every pixel drawn.
+    commands.spawn((Name::new("Camera"), Camera2d, Msaa::Off, Transform::from_xyz(0.0, 0.0, 100.0)));
 }
 
 /// The board area's centre relative to the window centre (screen px, y down) at this UI scale.

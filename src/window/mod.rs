@@ -70,18 +70,30 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     let data = std::sync::Arc::new(data);
     let level_dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_else(|| PathBuf::from("."));
     let first = if opts.menu { screens::Screen::Menu } else { screens::Screen::Match };
+    // Measuring frame times: draw as fast as possible, or every figure would be the display's
+    // refresh interval (vsync) or the 60 Hz that an unfocused window (Xvfb has no window manager
+    // to focus it) is held to, whatever the work.
+    let present_mode = if opts.frame_stats.is_some() { bevy::window::PresentMode::AutoNoVsync } else { bevy::window::PresentMode::default() };
     let mut app = App::new();
     // The level's folder is an asset source of its own, so levels need not live under assets/.
     app.register_asset_source(reload::LEVEL_SOURCE, bevy::asset::io::AssetSourceBuilder::platform_default(&level_dir.to_string_lossy(), None));
     app.add_plugins(
         DefaultPlugins
-            .set(WindowPlugin { primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), ..default() }), ..default() })
+            .set(WindowPlugin {
+                primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), present_mode, ..default() }),
+                ..default()
+            })
             .set(ImagePlugin::default_nearest())
             // Art is read from ./assets (the game runs from the project folder, like its levels).
             .set(AssetPlugin { file_path: assets_dir(), ..default() }),
     )
     .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
     .insert_resource(ClearColor(board::palette::BACKGROUND))
+    .insert_resource(if opts.frame_stats.is_some() {
+        bevy::winit::WinitSettings { focused_mode: bevy::winit::UpdateMode::Continuous, unfocused_mode: bevy::winit::UpdateMode::Continuous }
+    } else {
+        bevy::winit::WinitSettings::game()
+    })
     .insert_resource(opts)
     .insert_resource(screens::GameData(data.clone()))
     .insert_resource(screens::MatchSetup::new(path.clone(), checked.clone()))

@@ -34,6 +34,7 @@ pub(super) fn plugin(app: &mut App) {
             .run_if(in_state(Screen::Match)),
     )
     .add_systems(OnEnter(Screen::Match), spawn_hud)
+    .add_systems(PostUpdate, back_panels_over_board.after(bevy::ui::UiSystems::Layout).run_if(in_state(Screen::Match)))
     .add_plugins((input::plugin, top_bar::plugin, card::plugin, log::plugin, action_bar::plugin, prompt::plugin, overlays::plugin));
 }
 
@@ -57,6 +58,39 @@ fn names(q: &Query<(&CharacterId, &Name)>) -> BTreeMap<String, String> {
 }
 
 /// The HUD's panels: top bar, right panel (card, reload error, log), bottom (tooltip, bar).
+/// A side panel whose dark backing is drawn only while the board lies under it: beside a fitted
+/// board it would only repaint the background (and under a software renderer every pixel of
+/// a UI quad costs as much as a tile's).
+#[derive(Component)]
+struct BackedOverBoard;
+
+/// Gives the side panels their backing when the board is panned or zoomed under them.
+fn back_panels_over_board(
+    state: Res<crate::game::components::MatchState>,
+    shown: Res<super::board::ShownFloor>,
+    cams: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    mut panels: Query<(&ComputedNode, &UiGlobalTransform, &mut BackgroundColor), With<BackedOverBoard>>,
+) {
+    use super::board::TILE_PX;
+    let Ok((cam, cam_at)) = cams.single() else { return };
+    let floors = &state.board.floors;
+    let (Some(first), Some(f)) = (floors.first(), floors.get(shown.0 as usize)) else { return };
+    // The shown floor's rectangle in the world (floors are centred like the first, as drawn).
+    let centre = Vec2::new((f.width as f32 - first.width as f32) / 2.0, -(f.height as f32 - first.height as f32) / 2.0) * TILE_PX;
+    let half = Vec2::new(f.width as f32, f.height as f32) * TILE_PX / 2.0;
+    let (Ok(a), Ok(b)) = (cam.world_to_viewport(cam_at, (centre - half).extend(0.0)), cam.world_to_viewport(cam_at, (centre + half).extend(0.0))) else {
+        return;
+    };
+    let board = Rect::from_corners(a, b);
+    for (node, at, mut bg) in &mut panels {
+        // Node geometry is in physical pixels; the viewport in logical ones.
+        let size = node.size() * node.inverse_scale_factor();
+        let panel = Rect::from_center_size(at.translation * node.inverse_scale_factor(), size);
+        let under = !panel.intersect(board).is_empty();
+        bg.set_if_neq(BackgroundColor(if under { colors::PANEL } else { Color::NONE }));
+    }
+}
+
 fn spawn_hud(mut commands: Commands) {
     use super::camera::{BOTTOM_BAR_PX, RIGHT_PANEL_PX, TOP_BAR_PX};
     let root = DespawnOnExit(Screen::Match);
@@ -64,6 +98,7 @@ fn spawn_hud(mut commands: Commands) {
     commands
         .spawn((
             Name::new("Top bar"),
+            BackedOverBoard,
             root.clone(),
             panel(Node {
                 position_type: PositionType::Absolute,
@@ -84,6 +119,7 @@ fn spawn_hud(mut commands: Commands) {
     commands
         .spawn((
             Name::new("Right panel"),
+            BackedOverBoard,
             root.clone(),
             panel(Node {
                 position_type: PositionType::Absolute,
@@ -116,6 +152,7 @@ fn spawn_hud(mut commands: Commands) {
     commands
         .spawn((
             Name::new("Action bar"),
+            BackedOverBoard,
             root,
             panel(Node {
                 position_type: PositionType::Absolute,

@@ -157,6 +157,17 @@ const HELP: &str = "Controls
   R: skip the reset display;  Space: AI pace on/off;  F1 or H: this help;  Esc: cancel / close
 Every greyed entry says why, with the rule id from the rules (RULES.md).";
 
+/// Lines of the reset display kept on screen: the newest, like a ticker (all of them are in the
+/// combat log), so the panel never covers half the board.
+const RESET_LINES_SHOWN: usize = 8;
+
+fn reset_lines(all: &[String], shown: usize) -> String {
+    let end = shown.min(all.len());
+    let start = end.saturating_sub(RESET_LINES_SHOWN);
+    let more = if start > 0 { format!("({start} earlier in the log)\n") } else { String::new() };
+    more + &all[start..end].join("\n") + "\n[R] skip"
+}
+
 /// Help, handover and result overlays, and the reset steps panel.
 fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entity, With<OverlayRoot>>, mut reset_text: Query<&mut Text, With<ResetText>>) {
     if !overlay.is_changed() {
@@ -166,7 +177,7 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
     let only_reset_changed = old.iter().next().is_some() && overlay.reset.is_some() && overlay.blocks_board().is_none() && reset_text.iter().next().is_some();
     if only_reset_changed {
         if let (Some((shown, all, _)), Ok(mut t)) = (&overlay.reset, reset_text.single_mut()) {
-            let s = all[..(*shown).min(all.len())].join("\n") + "\n[R] skip";
+            let s = reset_lines(all, *shown);
             if t.0 != s {
                 t.0 = s;
             }
@@ -242,7 +253,7 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
                 }),
             ))
             .with_children(|c| {
-                c.spawn((ResetText, text(all[..(*shown).min(all.len())].join("\n") + "\n[R] skip", 14.0, colors::TEXT)));
+                c.spawn((ResetText, text(reset_lines(all, *shown), 14.0, colors::TEXT)));
             });
     }
 }
