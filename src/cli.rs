@@ -84,6 +84,145 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
     if bad == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }
 
+/// Where `simulate` keeps its games: a save per game in a folder, or one autosaved file.
+#[derive(Clone, Debug, Default)]
+pub struct SimSaves {
+    pub save_dir: Option<std::path::PathBuf>,
+    pub autosave: Option<std::path::PathBuf>,
+}
+
+/// The header of a save of `level` (read from `path`): level path and hash, seed, seats.
+pub fn save_header(
+    path: &Path,
+    level: &crate::level_file::CheckedLevel,
+    seed: u64,
+    seats: Vec<crate::save::Seat>,
+    watch: bool,
+) -> Result<crate::save::Save, String> {
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+    let abs = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(crate::save::Save {
+        version: crate::save::VERSION,
+        label: String::new(),
+        level: abs.display().to_string(),
+        level_name: level.level.name.clone(),
+        level_hash: crate::save::level_hash(&text),
+        profile: level.level.profile.clone(),
+        seed,
+        forced_dice: Vec::new(),
+        seats,
+        watch,
+        saved_unix: 0,
+        turn: 1,
+        commands: Vec::new(),
+        checkpoints: Vec::new(),
+        ai_plan: None,
+    })
+}
+
+/// `doo simulate --resume SAVE`: the saved game replayed, checked, and played to the end.
+pub fn simulate_resume(
+    save_path: &Path,
+    difficulty: crate::ai::Difficulty,
+    sides: std::collections::BTreeMap<String, crate::ai::Difficulty>,
+    autosave: Option<std::path::PathBuf>,
+) -> ExitCode {
+    let data = match RuleData::load(Path::new(".")) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (save, level) = match load_save(save_path, &data) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut sides = sides;
+    for s in &save.seats {
+        if let Some(d) = s.ai {
+            sides.entry(s.side.clone()).or_insert(d);
+        }
+    }
+    let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &sides, save.seed, data.ai.clone());
+    match crate::simulate::resume(&data, &level, cfg, &save, autosave) {
+        Ok(r) => {
+            println!("{}", serde_json::to_string(&r).unwrap_or_default());
+            if r.rejected > 0 || !r.ended { ExitCode::from(1) } else { ExitCode::SUCCESS }
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", save_path.display());
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// A save and its level, checked (the level still there and unchanged).
+pub fn load_save(path: &Path, data: &RuleData) -> Result<(crate::save::Save, crate::level_file::CheckedLevel), crate::data::LoadError> {
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
+    let file = path.display().to_string();
+    let save = crate::save::parse(&file, &text)?;
+    let (_, level) = crate::save::level_of(&save, &file, Some(&text), data)?;
+    Ok((save, level))
+}
+
+/// `doo replay SAVE… [--verify]`: one JSON line per save (commands, checkpoints, final hash).
+pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
+    let data = match RuleData::load(Path::new(".")) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut worst = 0u8;
+    for p in paths {
+        let (save, level) = match load_save(p, &data) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("{e}");
+                worst = worst.max(2);
+                continue;
+            }
+        };
+        let hm = match crate::replay::replay(&data, &save, &level) {
+            Ok(hm) => hm,
+            Err(e) => {
+                eprintln!("{}: {e}", p.display());
+                worst = worst.max(1);
+                continue;
+            }
+        };
+        let checked = if verify {
+            match crate::replay::verify(&save, &hm) {
+                Ok(n) => Some(n),
+                Err(e) => {
+                    eprintln!("{}: {e}", p.display());
+                    worst = worst.max(1);
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
+        let dice = &hm.app.world().resource::<crate::game::components::MatchDice>().0;
+        let line = serde_json::json!({
+            "save": p.display().to_string(),
+            "commands": save.commands.len(),
+            "turn": hm.snapshot_turn(),
+            "over": hm.status().over,
+            "winner": hm.outcome().and_then(|o| o.winner.clone()),
+            "checkpoints_verified": checked,
+            "final_hash": crate::save::state_hash(hm.state(), dice),
+        });
+        println!("{line}");
+    }
+    ExitCode::from(worst)
+}
+
 /// `doo simulate`: exit 0 when every game ended without an illegal AI command, 1 otherwise.
 pub fn simulate(
     path: &Path,
@@ -91,6 +230,7 @@ pub fn simulate(
     games: u32,
     difficulty: crate::ai::Difficulty,
     sides: std::collections::BTreeMap<String, crate::ai::Difficulty>,
+    saves: SimSaves,
 ) -> ExitCode {
     let data = match RuleData::load(Path::new(".")) {
         Ok(d) => d,
@@ -115,8 +255,31 @@ pub fn simulate(
     for g in 0..games {
         let s = seed.wrapping_add(g as u64);
         let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &sides, s, data.ai.clone());
-        match crate::simulate::play(&data, &level, cfg, s, g) {
+        let recording = if saves.save_dir.is_some() || saves.autosave.is_some() {
+            let seats = level
+                .sides
+                .iter()
+                .map(|d| crate::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(sides.get(&d.id).copied().unwrap_or(difficulty)) })
+                .collect();
+            match save_header(path, &level, s, seats, true) {
+                Ok(h) => crate::simulate::Recording { header: Some(h), autosave: saves.autosave.clone() },
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(2);
+                }
+            }
+        } else {
+            crate::simulate::Recording::default()
+        };
+        match crate::simulate::play_recorded(&data, &level, cfg, s, g, &recording) {
             Ok(r) => {
+                if let (Some(dir), Some(save)) = (&saves.save_dir, &r.save) {
+                    let file = dir.join(format!("game-{s}.ron"));
+                    if let Err(e) = crate::save::write_atomic(&file, &save.to_text()) {
+                        eprintln!("{}: {e}", file.display());
+                        return ExitCode::from(2);
+                    }
+                }
                 let _ = writeln!(out, "{}", serde_json::to_string(&r).unwrap_or_default());
                 results.push(r);
             }

@@ -43,7 +43,15 @@ pub struct HeadlessMatch {
 
 impl HeadlessMatch {
     pub fn new(m: Match, dice: Dice, mid_phase: bool) -> Self {
+        Self::recorded(m, dice, mid_phase, None)
+    }
+
+    /// A match whose commands and checkpoints are recorded under `header` (saves, replays).
+    pub fn recorded(m: Match, dice: Dice, mid_phase: bool, header: Option<doo_rules::save::Save>) -> Self {
         let mut app = headless_app();
+        if let Some(h) = header {
+            app.insert_resource(crate::game::record::MatchRecord::new(h));
+        }
         app.update();
         crate::game::setup::start_match(app.world_mut(), m, dice, mid_phase);
         let mut me = Self { app };

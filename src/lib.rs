@@ -2,10 +2,11 @@
 //! and the game window. The rules, the AI and the file formats live in the `doo_rules` crate
 //! (no Bevy) and are re-exported here under their old paths.
 
-pub use doo_rules::{ai, data, level, level_file, rules, script};
+pub use doo_rules::{ai, data, level, level_file, rules, save, script};
 
 pub mod cli;
 pub mod game;
 pub mod headless;
+pub mod replay;
 pub mod simulate;
 pub mod window;

@@ -48,7 +48,9 @@ enum Cmd {
     },
     /// AI against AI without a window: one JSON line per game, then a summary.
     Simulate {
-        level: PathBuf,
+        /// The level (not needed with --resume: the save names it).
+        #[arg(required_unless_present = "resume")]
+        level: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long, default_value_t = 1)]
@@ -59,6 +61,23 @@ enum Cmd {
         /// Per-side difficulty, e.g. --side heroes=hard --side monsters=easy
         #[arg(long = "side", value_parser = parse_side)]
         sides: Vec<(String, doo::ai::Difficulty)>,
+        /// Write each game as a save here (game-<seed>.ron), for `doo replay --verify`.
+        #[arg(long)]
+        save_dir: Option<PathBuf>,
+        /// Autosave the game to this file after every command (atomically).
+        #[arg(long)]
+        autosave: Option<PathBuf>,
+        /// Go on with this saved game (replayed and checked first), AI against AI.
+        #[arg(long)]
+        resume: Option<PathBuf>,
+    },
+    /// Replay saves headless; with --verify, compare every checkpoint (exit 1 naming the first
+    /// command whose state differs, 2 when a save cannot be read).
+    Replay {
+        #[arg(required = true)]
+        saves: Vec<PathBuf>,
+        #[arg(long)]
+        verify: bool,
     },
     /// Play a match script headless and print one JSON object per line (docs/scripts.md).
     Run {
@@ -91,6 +110,12 @@ fn main() -> ExitCode {
         ),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
-        Some(Cmd::Simulate { level, seed, games, difficulty, sides }) => doo::cli::simulate(&level, seed, games, difficulty, sides.into_iter().collect()),
+        Some(Cmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume }) => match resume {
+            Some(save) => doo::cli::simulate_resume(&save, difficulty, sides.into_iter().collect(), autosave),
+            None => {
+                doo::cli::simulate(&level.unwrap_or_default(), seed, games, difficulty, sides.into_iter().collect(), doo::cli::SimSaves { save_dir, autosave })
+            }
+        },
+        Some(Cmd::Replay { saves, verify }) => doo::cli::replay(&saves, verify),
     }
 }

@@ -31,20 +31,72 @@ pub struct GameResult {
     /// Decisions the thinking budget cut short.
     pub budget_cuts: usize,
     pub wall_ms: f64,
+    /// The state hash at the end, when the game was recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_hash: Option<String>,
+    /// The game as a save, when it was recorded.
+    #[serde(skip)]
+    pub save: Option<doo_rules::save::Save>,
+}
+
+/// How a game is recorded: the save's header, and a file to autosave to after every command.
+#[derive(Clone, Debug, Default)]
+pub struct Recording {
+    pub header: Option<doo_rules::save::Save>,
+    pub autosave: Option<std::path::PathBuf>,
 }
 
 /// Plays one game AI against AI.
 pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, game: u32) -> Result<GameResult, String> {
+    play_recorded(data, level, config, seed, game, &Recording::default())
+}
+
+/// Plays one game AI against AI, recorded as `rec` says.
+pub fn play_recorded(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, game: u32, rec: &Recording) -> Result<GameResult, String> {
     let t0 = Instant::now();
     let m = level.build(data).map_err(|e| e.join("; "))?;
-    let mut hm = HeadlessMatch::new(m, Dice::seeded(seed), false);
+    let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, rec.header.clone());
+    if let Some(p) = &rec.autosave {
+        hm.app.world_mut().insert_resource(crate::game::record::Autosave::to(p.clone()));
+    }
     hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None });
+    finish(hm, seed, game, t0)
+}
+
+/// Goes on with a saved game, AI against AI: the save is replayed (its checkpoints checked),
+/// then played to the end, autosaving to `autosave` if given.
+pub fn resume(
+    data: &RuleData,
+    level: &CheckedLevel,
+    config: AiConfig,
+    save: &doo_rules::save::Save,
+    autosave: Option<std::path::PathBuf>,
+) -> Result<GameResult, String> {
+    let t0 = Instant::now();
+    let mut hm = crate::replay::replay(data, save, level)?;
+    crate::replay::verify(save, &hm)?;
+    let plan = save.ai_plan.as_ref().map(|p| (p.actor, p.turn, p.round, p.commands.iter().cloned().collect()));
+    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan });
+    if let Some(p) = autosave {
+        hm.app.world_mut().insert_resource(crate::game::record::Autosave::to(p));
+    }
+    finish(hm, save.seed, 0, t0)
+}
+
+fn finish(mut hm: HeadlessMatch, seed: u64, game: u32, t0: Instant) -> Result<GameResult, String> {
     // The rules end the match (`Event::CrisisOver`, then the closing reset); a game that
     // outlasts MAX_TURNS is called a draw.
     let mut frames = 0;
     while frames < MAX_FRAMES && !hm.status().over && hm.snapshot_turn() <= MAX_TURNS {
         hm.app.update();
         frames += 1;
+    }
+    // A draw is called where the match next waits, the AI's plan kept for the save: a replay of
+    // the save ends in the same state.
+    let plan = crate::game::record::ai_plan(hm.app.world().get_resource::<AiControl>());
+    if !hm.status().over {
+        hm.app.world_mut().remove_resource::<AiControl>();
+        hm.settle();
     }
     let turns = hm.snapshot_turn();
     let win = hm.outcome().and_then(|o| o.winner.clone());
@@ -56,6 +108,14 @@ pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, 
     }
     let commands = lines.iter().filter(|l| l["type"] == "command").count();
     let rejected = lines.iter().filter(|l| l["type"] == "command" && l["result"] == "rejected").count();
+    let final_hash = {
+        let w = hm.app.world();
+        doo_rules::save::state_hash(hm.state(), &w.resource::<crate::game::components::MatchDice>().0)
+    };
+    let save = {
+        let w = hm.app.world();
+        w.resource::<crate::game::record::MatchRecord>().to_save(turns, plan)
+    };
     let stats = hm.app.world().resource::<AiStats>();
     let budget_cuts = stats.budget_cuts;
     let mut times = stats.decisions_us.clone();
@@ -74,5 +134,7 @@ pub fn play(data: &RuleData, level: &CheckedLevel, config: AiConfig, seed: u64, 
         max_decision_us: times.last().copied().unwrap_or(0),
         budget_cuts,
         wall_ms: t0.elapsed().as_secs_f64() * 1000.0,
+        final_hash: save.is_some().then_some(final_hash),
+        save,
     })
 }

@@ -57,6 +57,9 @@ pub struct FlowStatus {
     pub awaiting: bool,
     pub resume: bool,
     pub over: bool,
+    /// The match was rebuilt from a save: the next entry to `Action` waits for the next command
+    /// exactly where the replay stopped (no round opens, nothing is rolled).
+    pub restored: bool,
 }
 
 /// Everything a system needs to move the crisis on after the rules said what comes next.
@@ -121,6 +124,11 @@ fn run_reset_phase(
 fn open_action_phase(state: Option<ResMut<MatchState>>, mut dice: ResMut<MatchDice>, mut flow: FlowControl) {
     let Some(mut state) = state else { return };
     let m = &mut state.0;
+    if flow.status.restored {
+        flow.status.restored = false;
+        flow.handle(Flow::AwaitCommand, m);
+        return;
+    }
     let next = if flow.status.resume {
         flow.status.resume = false;
         flow.buffer.0.push(crate::rules::Event::Phase { phase: "action".into(), turn: m.clock.turn });

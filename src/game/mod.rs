@@ -10,6 +10,7 @@ pub mod flow;
 pub mod intent;
 pub mod log;
 pub mod pipeline;
+pub mod record;
 pub mod setup;
 
 /// The frame's order for match logic.
@@ -30,5 +31,5 @@ pub enum MatchSystems {
 /// The rules plugins: all a headless match needs.
 pub fn plugin(app: &mut App) {
     app.configure_sets(Update, (MatchSystems::Input, MatchSystems::Command, MatchSystems::Validate, MatchSystems::Apply, MatchSystems::Present).chain());
-    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, ai::plugin, intent::plugin));
+    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, ai::plugin, intent::plugin, record::plugin));
 }

@@ -58,7 +58,13 @@ pub(super) fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut
 
 /// Before the next command is checked: a reaction window it does not answer is declined, and
 /// an opportunity in which something was done ends if another character's command arrives.
-fn close_stale_windows(q: Res<CommandQueue>, state: Option<ResMut<MatchState>>, mut dice: ResMut<MatchDice>, mut log: ResMut<MatchLog>, mut flow: FlowControl) {
+pub(super) fn close_stale_windows(
+    q: Res<CommandQueue>,
+    state: Option<ResMut<MatchState>>,
+    mut dice: ResMut<MatchDice>,
+    mut log: ResMut<MatchLog>,
+    mut flow: FlowControl,
+) {
     let Some((i, cmd)) = q.queue.front() else { return };
     let Some(mut state) = state else { return };
     if !flow.status.awaiting {

@@ -33,7 +33,12 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     world.insert_resource(CommandQueue::default());
     world.insert_resource(CheckedCommand::default());
     world.insert_resource(NextReset(ResetKind::Opening));
-    world.insert_resource(FlowStatus { awaiting: false, resume: mid_phase, over: false });
+    world.insert_resource(FlowStatus { awaiting: false, resume: mid_phase, over: false, restored: false });
+    // A new match records anew (same header: the caller replaces it for another level).
+    if let Some(mut r) = world.get_resource_mut::<super::record::MatchRecord>() {
+        let header = r.header.take();
+        *r = header.map(super::record::MatchRecord::new).unwrap_or_default();
+    }
     let mut commands = world.commands();
     for (i, f) in m.fighters.iter().enumerate() {
         spawn_figure(&mut commands, f, i);
@@ -46,4 +51,28 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     world.resource_mut::<NextState<CrisisPhase>>().set(CrisisPhase::Setup);
     world.run_schedule(bevy::state::state::StateTransition);
     world.resource_mut::<NextState<CrisisPhase>>().set(target);
+}
+
+/// A match replayed elsewhere (a headless app, from a save), handed to the world that goes on
+/// playing it: its state, dice, log and record, and where the flow stood.
+pub struct Restored {
+    pub m: Match,
+    pub dice: Dice,
+    pub log: MatchLog,
+    pub outcome: MatchOutcome,
+    pub over: bool,
+    pub next_index: usize,
+    pub record: super::record::MatchRecord,
+}
+
+/// Replaces whatever match is running with a restored one, waiting for the next command exactly
+/// where the replay stopped (or over, as it ended).
+pub fn restore_match(world: &mut World, r: Restored) {
+    start_match(world, r.m, r.dice, false);
+    world.insert_resource(r.log);
+    world.insert_resource(r.outcome);
+    world.insert_resource(r.record);
+    world.resource_mut::<CommandQueue>().next_index = r.next_index;
+    world.insert_resource(FlowStatus { awaiting: false, resume: false, over: r.over, restored: !r.over });
+    world.resource_mut::<NextState<CrisisPhase>>().set(if r.over { CrisisPhase::Over } else { CrisisPhase::Action });
 }

@@ -8,4 +8,5 @@ pub mod data;
 pub mod level;
 pub mod level_file;
 pub mod rules;
+pub mod save;
 pub mod script;

@@ -81,6 +81,12 @@ impl Dice {
         self.forced.len()
     }
 
+    /// Where the dice stand: words drawn from the generator, and forced faces left (for the
+    /// state hash of saves and replays).
+    pub fn position(&self) -> (u128, usize) {
+        (self.rng.get_word_pos(), self.forced.len())
+    }
+
     /// One throw of a true uniform die of `rank` (R-DICE-4 default, R-DICE-7: d1 is always 1).
     pub fn throw(&mut self, rank: u32) -> u32 {
         let rank = rank.max(1);

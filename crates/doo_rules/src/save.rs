@@ -1,0 +1,273 @@
+//! Saves: a match kept as what makes it, not as its state. The level (its path and a hash of
+//! its text), the seed and forced dice, the seats, and every command sent so far, with a hash
+//! of the state at every turn as a checkpoint. The match is rebuilt by replaying the commands
+//! through the one command path. The format is versioned RON (`docs/saves.md`). Save files are
+//! shared like levels, so they are untrusted: read with `read_text`, capped, located errors.
+
+use crate::ai::Difficulty;
+use crate::data::{LoadError, Places, parse_ron};
+use crate::rules::state::Match;
+use crate::rules::{Command, Dice};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The format written by this version of the game.
+pub const VERSION: u32 = 1;
+
+/// Limits on what a save may hold, checked before any replay.
+pub mod caps {
+    /// Commands in one save (as in a script).
+    pub const COMMANDS: usize = crate::script::caps::COMMANDS;
+    /// Checkpoints: one per turn, and one at the end.
+    pub const CHECKPOINTS: usize = 20_000;
+    /// Seats: one per side.
+    pub const SEATS: usize = 16;
+    /// Forced die faces, and the largest face.
+    pub const FORCED_DICE: usize = crate::script::caps::FORCED_DICE;
+    pub const FACE: u32 = crate::script::caps::FACE;
+    /// Bytes of the level path.
+    pub const LEVEL_PATH: usize = crate::script::caps::LEVEL_PATH;
+    /// Commands in the AI's saved plan.
+    pub const PLAN: usize = 1_000;
+}
+
+/// One match, as a save file holds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Save {
+    /// The format's version ([`VERSION`]).
+    pub version: u32,
+    /// The slot's name, for the Load menu ("autosave" for the automatic one).
+    #[serde(default)]
+    pub label: String,
+    /// The level file, as an absolute path.
+    pub level: String,
+    /// The level's name, for the Load menu.
+    #[serde(default)]
+    pub level_name: String,
+    /// blake3 of the level file's text (hex): a changed level cannot replay the commands.
+    pub level_hash: String,
+    /// The rules profile the level plays (for the Load menu; the level decides it).
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// Seed of the dice (and of the AI's noise).
+    pub seed: u64,
+    /// Faces forced before the dice's own (scripts and tests).
+    #[serde(default)]
+    pub forced_dice: Vec<u32>,
+    /// Who plays each side.
+    pub seats: Vec<Seat>,
+    /// Every side played by the AI (a watched match).
+    #[serde(default)]
+    pub watch: bool,
+    /// When it was written (seconds since 1970, UTC).
+    #[serde(default)]
+    pub saved_unix: u64,
+    /// The turn when it was written (for the Load menu).
+    #[serde(default)]
+    pub turn: u32,
+    /// Every command sent, in order, refused ones included (they close windows as in play).
+    pub commands: Vec<Command>,
+    /// The state hash at the start of every turn and at the end.
+    #[serde(default)]
+    pub checkpoints: Vec<Checkpoint>,
+    /// The rest of the plan the AI was following, so a resumed match plays on as the
+    /// uninterrupted one would.
+    #[serde(default)]
+    pub ai_plan: Option<AiPlan>,
+}
+
+/// Who plays one side: a person (by name) or the AI at a difficulty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seat {
+    pub side: String,
+    #[serde(default)]
+    pub player: String,
+    #[serde(default)]
+    pub ai: Option<Difficulty>,
+}
+
+/// The state hash once `commands` commands had been played, and the turn it was: taken as the
+/// first command of each turn is about to be played, and at the end (hash `end:…`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpoint {
+    pub commands: usize,
+    pub turn: u32,
+    pub hash: String,
+}
+
+/// The AI's plan for the opportunity in progress: its actor (fighter index), turn, round, and
+/// the commands it still means to send.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AiPlan {
+    pub actor: usize,
+    pub turn: u32,
+    pub round: u32,
+    pub commands: Vec<Command>,
+}
+
+/// Just the version, read first so that a save from another version is refused by what it is.
+#[derive(Deserialize)]
+struct Probe {
+    version: Option<i64>,
+}
+
+impl Save {
+    /// Every cap and range this save breaks, each with the field it is under.
+    pub fn cap_problems(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if let Some(p) = crate::data::text_problem("the label", &self.label, crate::data::MAX_NAME_CHARS) {
+            out.push(("label", p));
+        }
+        if let Some(p) = crate::data::text_problem("the level's name", &self.level_name, crate::data::MAX_NAME_CHARS) {
+            out.push(("level_name", p));
+        }
+        if self.level.is_empty() || self.level.len() > caps::LEVEL_PATH || self.level.chars().any(char::is_control) {
+            out.push(("level", format!("the level path is empty, longer than {} bytes, or holds control characters", caps::LEVEL_PATH)));
+        }
+        if self.level_hash.len() != 64 || !self.level_hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            out.push(("level_hash", "the level hash is not 64 hexadecimal digits".into()));
+        }
+        if self.profile.as_deref().is_some_and(|p| crate::data::id_problem(p).is_some()) {
+            out.push(("profile", format!("the profile name is not an id of at most {} characters", crate::data::MAX_ID_CHARS)));
+        }
+        if self.forced_dice.len() > caps::FORCED_DICE {
+            out.push(("forced_dice", format!("{} forced faces; the most is {}", self.forced_dice.len(), caps::FORCED_DICE)));
+        } else if let Some(f) = self.forced_dice.iter().find(|&&f| f == 0 || f > caps::FACE) {
+            out.push(("forced_dice", format!("forced face {f} is out of range (1–{})", caps::FACE)));
+        }
+        if self.seats.is_empty() || self.seats.len() > caps::SEATS {
+            out.push(("seats", format!("{} seats; give one per side, at most {}", self.seats.len(), caps::SEATS)));
+        }
+        for s in self.seats.iter().take(caps::SEATS) {
+            if let Some(p) = crate::data::id_problem(&s.side) {
+                out.push(("seats", format!("seat '{}': {p}", s.side.chars().take(crate::data::MAX_ID_CHARS).collect::<String>())));
+            } else if let Some(p) = crate::data::text_problem("the player's name", &s.player, crate::data::MAX_NAME_CHARS) {
+                out.push(("seats", format!("seat '{}': {p}", s.side)));
+            }
+        }
+        let path_too_long = |cmds: &[Command]| cmds.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > crate::script::caps::PATH);
+        if self.commands.len() > caps::COMMANDS {
+            out.push(("commands", format!("{} commands; the most is {}", self.commands.len(), caps::COMMANDS)));
+        } else if let Some((i, n)) = path_too_long(&self.commands) {
+            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {}", crate::script::caps::PATH)));
+        }
+        if self.checkpoints.len() > caps::CHECKPOINTS {
+            out.push(("checkpoints", format!("{} checkpoints; the most is {}", self.checkpoints.len(), caps::CHECKPOINTS)));
+        } else if let Some(c) = self.checkpoints.iter().find(|c| c.commands > self.commands.len() || c.hash.len() > 80) {
+            out.push(("checkpoints", format!("a checkpoint after {} commands, but the save has {}", c.commands, self.commands.len())));
+        } else if self.checkpoints.windows(2).any(|w| w[1].commands < w[0].commands) {
+            out.push(("checkpoints", "checkpoints are not in the order of the commands".into()));
+        }
+        if let Some(p) = &self.ai_plan {
+            if p.commands.len() > caps::PLAN {
+                out.push(("ai_plan", format!("the AI's plan has {} commands; the most is {}", p.commands.len(), caps::PLAN)));
+            } else if path_too_long(&p.commands).is_some() {
+                out.push(("ai_plan", format!("a command of the AI's plan has a path over {} spaces", crate::script::caps::PATH)));
+            }
+        }
+        out
+    }
+
+    /// The save as RON text: one command per line.
+    pub fn to_text(&self) -> String {
+        let cfg = ron::ser::PrettyConfig::new().depth_limit(2).new_line(String::from("\n"));
+        let body = ron::ser::to_string_pretty(self, cfg).unwrap_or_default();
+        format!("// Dungeons of Olde save (docs/saves.md). Replayed command by command; edit at your own risk.\n{body}\n")
+    }
+}
+
+/// Parses and checks a save's text: the version first (another version is refused by name),
+/// then the fields, then the caps; every error at its `file:line:col`.
+pub fn parse(file: &str, text: &str) -> Result<Save, LoadError> {
+    let places = Places::new(text);
+    let at = |key: &str| places.key(key).unwrap_or((1, 1));
+    let fail = |(line, col): (usize, usize), message: String| LoadError { file: file.into(), line, col, message };
+    match parse_ron::<Probe>(file, text) {
+        Ok(Probe { version: None }) => return Err(fail((1, 1), "not a save file: it has no `version` field".into())),
+        Ok(Probe { version: Some(v) }) if v > VERSION as i64 => {
+            return Err(fail(at("version"), format!("this save is version {v}, written by a newer game; this game reads version {VERSION}")));
+        }
+        Ok(Probe { version: Some(v) }) if v < VERSION as i64 => {
+            return Err(fail(at("version"), format!("this save is version {v}, which this game no longer reads (it reads version {VERSION})")));
+        }
+        // Version 1, or text the probe cannot read: the full parse says where it is wrong.
+        _ => {}
+    }
+    let save: Save = parse_ron(file, text)?;
+    if let Some((key, message)) = save.cap_problems().into_iter().next() {
+        return Err(fail(at(key), message));
+    }
+    Ok(save)
+}
+
+/// Reads a save file (regular files only, size-capped, UTF-8).
+pub fn load(path: &Path) -> Result<Save, LoadError> {
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
+    parse(&path.display().to_string(), &text)
+}
+
+/// blake3 of a level file's text, as the save records it.
+pub fn level_hash(text: &str) -> String {
+    blake3::hash(text.as_bytes()).to_hex().to_string()
+}
+
+/// Reads and checks the level a save was played on: still there, unchanged (same hash).
+/// Errors name the save file and the `level` field.
+pub fn level_of(
+    save: &Save,
+    save_file: &str,
+    save_text: Option<&str>,
+    data: &crate::data::RuleData,
+) -> Result<(PathBuf, crate::level_file::CheckedLevel), LoadError> {
+    let (line, col) = save_text.and_then(|t| Places::new(t).key("level")).unwrap_or((1, 1));
+    let fail = |message: String| LoadError { file: save_file.into(), line, col, message };
+    let path = PathBuf::from(&save.level);
+    let text =
+        crate::data::read_text(&path, crate::data::MAX_FILE_BYTES).map_err(|e| fail(format!("cannot read the level '{}': {}", save.level, e.message)))?;
+    if level_hash(&text) != save.level_hash.to_ascii_lowercase() {
+        return Err(fail(format!(
+            "the level '{}' has changed since this save was written (its hash differs): the commands cannot be replayed on it",
+            save.level
+        )));
+    }
+    let root = crate::level_file::project_root(&path);
+    let checked = crate::level_file::check(&save.level, &text, data, &root).map_err(|errs| {
+        let e = &errs[0];
+        LoadError { file: save.level.clone(), line: e.line, col: e.col, message: e.message.clone() }
+    })?;
+    Ok((path, checked))
+}
+
+/// A hash of everything in a match that play changes (board, figures, clock, pending attack,
+/// goals) and of where the dice stand: equal hashes, equal matches. 16 hex digits.
+pub fn state_hash(m: &Match, dice: &Dice) -> String {
+    use std::io::Write;
+    let mut h = blake3::Hasher::new();
+    // Debug output is complete (every field) and ordered (no hash maps in the state).
+    let _ = write!(h, "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}", m.board, m.fighters, m.clock, m.pending, m.goals, dice.position());
+    h.finalize().to_hex()[..16].to_string()
+}
+
+/// Writes `text` to `path` so that a crash at any instant leaves either the old file or the new
+/// one, never a mix: a temporary file beside it, flushed to disk, then renamed over it.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, path)?;
+    // The rename itself reaches the disk when the folder is flushed.
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}

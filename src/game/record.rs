@@ -1,0 +1,157 @@
+//! The match's record, for saves and replays: every command that got a verdict, in order, and
+//! a state hash at the start of every turn and at the end (checkpoints). With an `Autosave`
+//! the record is written after every command, atomically, as soon as the match waits again.
+//! The same systems run in the window, in `simulate` and in replays.
+
+use super::ai::AiControl;
+use super::components::{MatchDice, MatchState};
+use super::flow::FlowStatus;
+use super::pipeline::{CheckedCommand, CommandQueue, CommandResolved};
+use crate::rules::Command;
+use bevy::prelude::*;
+use doo_rules::save::{self, AiPlan, Checkpoint, Save};
+use std::path::PathBuf;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MatchRecord>()
+        .add_systems(Update, record_commands.in_set(super::MatchSystems::Present).after(super::log::publish_events))
+        .add_systems(
+            Update,
+            checkpoint_turn.in_set(super::MatchSystems::Command).after(super::pipeline::queue_issued_commands).before(super::pipeline::close_stale_windows),
+        )
+        .add_systems(Last, (checkpoint_end, write_autosave).chain());
+}
+
+/// What makes the match: the save's header (level, seed, seats…), the commands so far and the
+/// checkpoints. `header` is `None` for matches that are not recorded (scripts, tests).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct MatchRecord {
+    pub header: Option<Save>,
+    pub commands: Vec<Command>,
+    pub checkpoints: Vec<Checkpoint>,
+    /// Commands written by the last autosave.
+    written: Option<usize>,
+}
+
+impl MatchRecord {
+    /// A fresh record for a match described by `header` (its commands and checkpoints are
+    /// ignored: the record fills them as the match is played).
+    pub fn new(header: Save) -> Self {
+        Self { header: Some(Save { commands: Vec::new(), checkpoints: Vec::new(), ai_plan: None, ..header }), ..default() }
+    }
+
+    /// The save as it stands (`None` when the match is not recorded).
+    pub fn to_save(&self, turn: u32, plan: Option<AiPlan>) -> Option<Save> {
+        let h = self.header.as_ref()?;
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        Some(Save { commands: self.commands.clone(), checkpoints: self.checkpoints.clone(), ai_plan: plan, saved_unix: now, turn, ..h.clone() })
+    }
+}
+
+/// Write the record here after every command (the window's autosave; `simulate --autosave`).
+#[derive(Resource, Debug, Clone)]
+pub struct Autosave {
+    pub path: PathBuf,
+    /// Writes that failed (the disk is full, the folder is gone): shown, never fatal.
+    pub last_error: Option<String>,
+}
+
+impl Autosave {
+    pub fn to(path: PathBuf) -> Self {
+        Self { path, last_error: None }
+    }
+}
+
+fn record_commands(mut resolved: MessageReader<CommandResolved>, mut record: ResMut<MatchRecord>) {
+    for r in resolved.read() {
+        if record.header.is_some() {
+            record.commands.push(r.command.clone());
+        }
+    }
+}
+
+/// True when the match waits for a command (or is over) with nothing in flight: the state then
+/// is the same whichever way the commands were sent (frame by frame, or a replay).
+pub fn settled(status: &FlowStatus, queue: &CommandQueue, checked: &CheckedCommand) -> bool {
+    (status.awaiting || status.over) && queue.queue.is_empty() && checked.current.is_none() && checked.verdict.is_none()
+}
+
+/// A checkpoint when the first command of a turn is about to be played: the state then is the
+/// same however the commands came (frame by frame from the AI, or all at once in a replay).
+fn checkpoint_turn(
+    state: Option<Res<MatchState>>,
+    dice: Option<Res<MatchDice>>,
+    status: Res<FlowStatus>,
+    queue: Res<CommandQueue>,
+    checked: Res<CheckedCommand>,
+    mut record: ResMut<MatchRecord>,
+) {
+    let (Some(state), Some(dice)) = (state, dice) else { return };
+    if record.header.is_none() || queue.queue.is_empty() || !status.awaiting || checked.current.is_some() {
+        return;
+    }
+    let turn = state.clock.turn;
+    if record.checkpoints.last().is_none_or(|c| c.turn != turn) {
+        let hash = save::state_hash(&state.0, &dice.0);
+        let n = record.commands.len();
+        record.checkpoints.push(Checkpoint { commands: n, turn, hash });
+    }
+}
+
+/// The last checkpoint, when the match is over.
+fn checkpoint_end(
+    state: Option<Res<MatchState>>,
+    dice: Option<Res<MatchDice>>,
+    status: Res<FlowStatus>,
+    queue: Res<CommandQueue>,
+    checked: Res<CheckedCommand>,
+    mut record: ResMut<MatchRecord>,
+) {
+    let (Some(state), Some(dice)) = (state, dice) else { return };
+    if record.header.is_none() || !status.over || !settled(&status, &queue, &checked) {
+        return;
+    }
+    let n = record.commands.len();
+    if record.checkpoints.last().is_none_or(|c| c.commands != n || !c.hash.starts_with("end:")) {
+        let hash = format!("end:{}", save::state_hash(&state.0, &dice.0));
+        record.checkpoints.push(Checkpoint { commands: n, turn: state.clock.turn, hash });
+    }
+}
+
+/// The AI's plan for the opportunity in progress, as a save keeps it.
+pub fn ai_plan(ai: Option<&AiControl>) -> Option<AiPlan> {
+    let (actor, turn, round, rest) = ai?.plan.as_ref()?;
+    Some(AiPlan { actor: *actor, turn: *turn, round: *round, commands: rest.iter().cloned().collect() })
+}
+
+fn write_autosave(
+    autosave: Option<ResMut<Autosave>>,
+    mut record: ResMut<MatchRecord>,
+    state: Option<Res<MatchState>>,
+    status: Res<FlowStatus>,
+    queue: Res<CommandQueue>,
+    checked: Res<CheckedCommand>,
+    ai: Option<Res<AiControl>>,
+) {
+    let (Some(mut autosave), Some(state)) = (autosave, state) else { return };
+    let n = record.commands.len();
+    if record.written == Some(n) || !settled(&status, &queue, &checked) {
+        return;
+    }
+    let Some(s) = record.to_save(state.clock.turn, ai_plan(ai.as_deref())) else { return };
+    match save::write_atomic(&autosave.path, &s.to_text()) {
+        Ok(()) => {
+            record.written = Some(n);
+            autosave.last_error = None;
+        }
+        Err(e) => {
+            let msg = format!("autosave to {} failed: {e}", autosave.path.display());
+            if autosave.last_error.as_deref() != Some(&msg) {
+                warn!("{msg}");
+            }
+            autosave.last_error = Some(msg);
+            // Tried once for these commands; the next command tries again.
+            record.written = Some(n);
+        }
+    }
+}
