@@ -43,7 +43,13 @@ pub fn verify(save: &Save, hm: &HeadlessMatch) -> Result<usize, String> {
                     g.commands, g.turn, g.hash, want.hash, want.commands, want.turn
                 ));
             }
-            None => return Err(format!("checkpoint {k} (after {} commands, turn {}) was never reached by the replay", want.commands, want.turn)),
+            None => {
+                let since = last_good.map_or("the start".to_string(), |c| format!("command {c}"));
+                return Err(format!(
+                    "checkpoint {k} (after {} commands, turn {}) was never reached by the replay: the first command whose state differs is between {since} and command {}",
+                    want.commands, want.turn, want.commands
+                ));
+            }
         }
     }
     Ok(save.checkpoints.len())

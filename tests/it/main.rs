@@ -17,6 +17,7 @@ mod levels;
 mod posture_defense;
 mod properties;
 mod rule_coverage;
+mod saves;
 mod scenarios;
 mod turn_structure;
 mod window;

@@ -225,19 +225,38 @@ pub fn level_of(
 ) -> Result<(PathBuf, crate::level_file::CheckedLevel), LoadError> {
     let (line, col) = save_text.and_then(|t| Places::new(t).key("level")).unwrap_or((1, 1));
     let fail = |message: String| LoadError { file: save_file.into(), line, col, message };
-    let path = PathBuf::from(&save.level);
-    let text =
-        crate::data::read_text(&path, crate::data::MAX_FILE_BYTES).map_err(|e| fail(format!("cannot read the level '{}': {}", save.level, e.message)))?;
-    if level_hash(&text) != save.level_hash.to_ascii_lowercase() {
-        return Err(fail(format!(
-            "the level '{}' has changed since this save was written (its hash differs): the commands cannot be replayed on it",
-            save.level
-        )));
+    // The path as saved; else a level of that file name in ./levels or beside the save (a save
+    // moved to another machine or checkout). The hash decides which is the same level.
+    let saved = PathBuf::from(&save.level);
+    let name = saved.file_name().map(PathBuf::from).unwrap_or_default();
+    let beside = Path::new(save_file).parent().map(|d| d.join(&name)).unwrap_or_default();
+    let candidates = [saved.clone(), Path::new(crate::script::LEVELS_DIR).join(&name), beside];
+    let mut first_error = None;
+    let mut found = None;
+    for c in candidates.iter().filter(|c| !c.as_os_str().is_empty()) {
+        match crate::data::read_text(c, crate::data::MAX_FILE_BYTES) {
+            Ok(text) if level_hash(&text) == save.level_hash.to_ascii_lowercase() => {
+                found = Some((c.clone(), text));
+                break;
+            }
+            Ok(_) => {
+                first_error.get_or_insert(format!(
+                    "the level '{}' has changed since this save was written (its hash differs): the commands cannot be replayed on it",
+                    c.display()
+                ));
+            }
+            Err(e) => {
+                first_error.get_or_insert(format!("cannot read the level '{}': {}", save.level, e.message));
+            }
+        }
     }
+    let Some((path, text)) = found else {
+        return Err(fail(first_error.unwrap_or_else(|| format!("the level '{}' is not there", save.level))));
+    };
     let root = crate::level_file::project_root(&path);
-    let checked = crate::level_file::check(&save.level, &text, data, &root).map_err(|errs| {
+    let checked = crate::level_file::check(&path.display().to_string(), &text, data, &root).map_err(|errs| {
         let e = &errs[0];
-        LoadError { file: save.level.clone(), line: e.line, col: e.col, message: e.message.clone() }
+        LoadError { file: path.display().to_string(), line: e.line, col: e.col, message: e.message.clone() }
     })?;
     Ok((path, checked))
 }

@@ -154,6 +154,9 @@ pub struct ExpectFinal {
 
 /// Caps on what a script may hold (docs/scripts.md, "Caps"), checked right after parsing and
 /// before any of it is played. Maps and characters share the level caps.
+/// The folder of shipped levels, relative to the project (where the game runs).
+pub const LEVELS_DIR: &str = "levels";
+
 pub mod caps {
     /// Commands in one script.
     pub const COMMANDS: usize = 100_000;
