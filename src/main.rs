@@ -37,6 +37,9 @@ enum Cmd {
         /// Append the match log (JSON lines) and the board's screen layout to this file.
         #[arg(long)]
         log: Option<PathBuf>,
+        /// Go on with a save (default: the autosave of the last match).
+        #[arg(long, num_args = 0..=1, default_missing_value = "@autosave")]
+        resume: Option<PathBuf>,
         /// With --frames: write the frame times (median, p95, mean, in ms) as JSON to this file (vsync off while measuring).
         #[arg(long)]
         frame_stats: Option<PathBuf>,
@@ -104,10 +107,13 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => doo::window::run(None),
-        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats }) => doo::window::run_with(
-            level,
-            doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu, seed, log, frame_stats },
-        ),
+        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats, resume }) => {
+            let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::replay::autosave_path() } else { p });
+            doo::window::run_with(
+                level,
+                doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu, seed, log, frame_stats, resume },
+            )
+        }
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
         Some(Cmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume }) => match resume {

@@ -35,6 +35,8 @@ pub struct WindowOptions {
     pub log: Option<PathBuf>,
     /// Write the frame times (median, 95th percentile, mean) as JSON here when `--frames` ends.
     pub frame_stats: Option<PathBuf>,
+    /// Go on with this save (its level replaces `level`).
+    pub resume: Option<PathBuf>,
 }
 
 /// `cargo run`: the main menu, with the default level ready for a quick start.
@@ -43,13 +45,27 @@ pub fn run(level: Option<PathBuf>) -> ExitCode {
 }
 
 pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
-    let path = level.unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL));
     let data = match RuleData::load(std::path::Path::new(".")) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);
         }
+    };
+    // `--resume`: the save names the level; a save that cannot be read stops here, said plainly.
+    let resume = match &opts.resume {
+        Some(p) => match crate::cli::load_save(p, &data) {
+            Ok((save, _)) => Some(save),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let path = match &resume {
+        Some(s) => crate::save::level_of(s, "", None, &data).map(|(p, _)| p).unwrap_or_else(|_| PathBuf::from(&s.level)),
+        None => level.unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL)),
     };
     let root = crate::level_file::project_root(&path);
     let checked = match crate::level_file::load(&path, &data, &root) {
@@ -96,7 +112,10 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     })
     .insert_resource(opts)
     .insert_resource(screens::GameData(data.clone()))
-    .insert_resource(screens::MatchSetup::new(path.clone(), checked.clone()))
+    .insert_resource(match &resume {
+        Some(save) => screens::MatchSetup::from_save(path.clone(), checked.clone(), save),
+        None => screens::MatchSetup::new(path.clone(), checked.clone()),
+    })
     .add_plugins(crate::game::plugin)
     .insert_resource(reload::LevelWatch::new(path.clone(), root.clone(), data.clone()))
     .register_asset_loader(reload::LevelAssetLoader { data: data.clone(), root: root.clone() })

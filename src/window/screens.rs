@@ -55,6 +55,8 @@ pub struct MatchSetup {
     pub path: PathBuf,
     pub checked: CheckedLevel,
     pub seats: Vec<Seat>,
+    /// A save to go on with instead of a new match (Continue, `--resume`).
+    pub resume: Option<Box<crate::save::Save>>,
 }
 
 impl MatchSetup {
@@ -71,7 +73,22 @@ impl MatchSetup {
                 player: s.player.clone().unwrap_or_else(|| format!("Player {}", k + 1)),
             })
             .collect();
-        Self { path, checked, seats }
+        Self { path, checked, seats, resume: None }
+    }
+
+    /// The seats a save was played with, and the save to go on with.
+    pub fn from_save(path: PathBuf, checked: CheckedLevel, save: &crate::save::Save) -> Self {
+        let mut me = Self::new(path, checked);
+        for seat in &mut me.seats {
+            if let Some(s) = save.seats.iter().find(|s| s.side == seat.side) {
+                seat.ai = s.ai;
+                if !s.player.is_empty() {
+                    seat.player = s.player.clone();
+                }
+            }
+        }
+        me.resume = Some(Box::new(save.clone()));
+        me
     }
 }
 
@@ -122,6 +139,9 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
         p.spawn(text("Crisis Mode tactics", 20.0, colors::DIM));
         p.spawn(Node { height: Val::Px(24.0), ..default() });
         p.spawn(button("Play a level  [Enter]", Act::Play));
+        if continue_save().is_some() {
+            p.spawn(button("Continue  (the last match, autosaved)", Act::Continue));
+        }
         p.spawn(button(quick, Act::QuickStart));
         p.spawn(button("Settings", Act::Settings));
         p.spawn(button("Quit", Act::Quit));
@@ -444,6 +464,12 @@ fn handle_screen_acts(
         match act {
             Act::Play | Act::ToLevels => next.set(Screen::Levels),
             Act::QuickStart if setup.is_some() => next.set(Screen::Setup),
+            Act::Continue => {
+                if let Some((save, path, checked)) = continue_save() {
+                    commands.insert_resource(MatchSetup::from_save(path, checked, &save));
+                    next.set(Screen::Match);
+                }
+            }
             Act::ToMenu => next.set(Screen::Menu),
             Act::Settings => open.0 = !open.0,
             Act::Quit => {
@@ -551,7 +577,43 @@ pub fn begin_match_world(world: &mut World) {
     world.insert_resource(PlayingLevel(setup.checked.clone()));
     world.insert_resource(crate::game::intent::PlayerView::default());
     super::reload::watch_level(world, &setup.path);
+    // Every match is recorded and autosaved after each command (Continue, `--resume`).
+    world.insert_resource(crate::game::record::Autosave::to(crate::replay::autosave_path()));
+    if let Some(save) = setup.resume.as_deref() {
+        match crate::replay::replay(&data, save, &setup.checked) {
+            Ok(hm) => {
+                if let Some(mut ai) = world.get_resource_mut::<crate::game::ai::AiControl>() {
+                    ai.config.seed = save.seed;
+                }
+                crate::replay::restore_into(world, hm, save);
+                if let Some(mut s) = world.get_resource_mut::<MatchSetup>() {
+                    s.resume = None; // "Play again" starts afresh
+                }
+                return;
+            }
+            Err(e) => error!("{}: cannot resume: {e}", setup.path.display()),
+        }
+    }
+    let seats = setup
+        .seats
+        .iter()
+        .map(|s| crate::save::Seat { side: s.side.clone(), player: if s.ai.is_some() { String::new() } else { s.player.clone() }, ai: s.ai })
+        .collect();
+    let header = crate::cli::save_header(&setup.path, &setup.checked, seed, seats, opts.watch).map_err(|e| warn!("not recorded: {e}")).ok();
+    world.insert_resource(header.map(crate::game::record::MatchRecord::new).unwrap_or_default());
     crate::game::setup::start_match(world, m, crate::rules::Dice::seeded(seed), false);
+}
+
+/// The autosave, when there is one this game can go on with (readable, its level unchanged).
+fn continue_save() -> Option<(crate::save::Save, PathBuf, CheckedLevel)> {
+    let p = crate::replay::autosave_path();
+    if !p.is_file() {
+        return None;
+    }
+    let data = crate::data::RuleData::builtin();
+    let (save, _) = crate::cli::load_save(&p, &data).ok()?;
+    let (path, checked) = crate::save::level_of(&save, &p.display().to_string(), None, &data).ok()?;
+    Some((save, path, checked))
 }
 
 /// Takes the match off the board.

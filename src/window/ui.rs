@@ -28,6 +28,8 @@ pub mod colors {
 #[derive(Component, Message, Clone, Debug, PartialEq)]
 pub enum Act {
     Play,
+    /// Go on with the autosaved match.
+    Continue,
     QuickStart,
     Settings,
     Quit,
