@@ -7,6 +7,14 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+/// The rule data from `./assets` (or the built-in copies); exit 2 with the error on stderr.
+fn rule_data() -> Result<RuleData, ExitCode> {
+    RuleData::load(Path::new(".")).map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::from(2)
+    })
+}
+
 /// `doo run <script> [--check]`: exit 0 when played (and checks pass), 1 on failed checks,
 /// 2 when the script cannot be read or set up.
 pub fn run(path: &Path, check: bool) -> ExitCode {
@@ -17,12 +25,9 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let data = match RuleData::load(Path::new(".")) {
+    let data = match rule_data() {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let lines = match run_script(&data, &s, level.as_ref()) {
         Ok(l) => l,
@@ -58,12 +63,9 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
 /// `doo validate <file.ron>…`: every problem of every file as `file:line:col: message`; exit 0
 /// when all are valid, 1 when any is not.
 pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
-    let data = match RuleData::load(Path::new(".")) {
+    let data = match rule_data() {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let mut bad = 0;
     let stdout = std::io::stdout();
@@ -127,14 +129,11 @@ pub fn simulate_resume(
     sides: std::collections::BTreeMap<String, crate::ai::Difficulty>,
     autosave: Option<std::path::PathBuf>,
 ) -> ExitCode {
-    let data = match RuleData::load(Path::new(".")) {
+    let data = match rule_data() {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    let (save, level) = match load_save(save_path, &data) {
+    let (save, _, level) = match load_save(save_path, &data) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("{e}");
@@ -161,26 +160,23 @@ pub fn simulate_resume(
 }
 
 /// A save and its level, checked (the level still there and unchanged).
-pub fn load_save(path: &Path, data: &RuleData) -> Result<(crate::save::Save, crate::level_file::CheckedLevel), crate::data::LoadError> {
+pub fn load_save(path: &Path, data: &RuleData) -> Result<(crate::save::Save, std::path::PathBuf, crate::level_file::CheckedLevel), crate::data::LoadError> {
     let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
     let file = path.display().to_string();
     let save = crate::save::parse(&file, &text)?;
-    let (_, level) = crate::save::level_of(&save, &file, Some(&text), data)?;
-    Ok((save, level))
+    let (level_path, level) = crate::save::level_of(&save, &file, Some(&text), data)?;
+    Ok((save, level_path, level))
 }
 
 /// `doo replay SAVE… [--verify]`: one JSON line per save (commands, checkpoints, final hash).
 pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
-    let data = match RuleData::load(Path::new(".")) {
+    let data = match rule_data() {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let mut worst = 0u8;
     for p in paths {
-        let (save, level) = match load_save(p, &data) {
+        let (save, _, level) = match load_save(p, &data) {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("{e}");
@@ -232,12 +228,9 @@ pub fn simulate(
     sides: std::collections::BTreeMap<String, crate::ai::Difficulty>,
     saves: SimSaves,
 ) -> ExitCode {
-    let data = match RuleData::load(Path::new(".")) {
+    let data = match rule_data() {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let root = crate::level_file::project_root(path);
     let level = match crate::level_file::load(path, &data, &root) {

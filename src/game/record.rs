@@ -76,46 +76,56 @@ pub fn settled(status: &FlowStatus, queue: &CommandQueue, checked: &CheckedComma
     (status.awaiting || status.over) && queue.queue.is_empty() && checked.current.is_none() && checked.verdict.is_none()
 }
 
-/// A checkpoint when the first command of a turn is about to be played: the state then is the
-/// same however the commands came (frame by frame from the AI, or all at once in a replay).
+/// A checkpoint when the first command of a turn is about to be played (the state then is the
+/// same however the commands came: frame by frame from the AI, or all at once in a replay).
 fn checkpoint_turn(
     state: Option<Res<MatchState>>,
     dice: Option<Res<MatchDice>>,
     status: Res<FlowStatus>,
     queue: Res<CommandQueue>,
     checked: Res<CheckedCommand>,
-    mut record: ResMut<MatchRecord>,
+    record: ResMut<MatchRecord>,
 ) {
-    let (Some(state), Some(dice)) = (state, dice) else { return };
-    if record.header.is_none() || queue.queue.is_empty() || !status.awaiting || checked.current.is_some() {
-        return;
-    }
-    let turn = state.clock.turn;
-    if record.checkpoints.last().is_none_or(|c| c.turn != turn) {
-        let hash = save::state_hash(&state.0, &dice.0);
-        let n = record.commands.len();
-        record.checkpoints.push(Checkpoint { commands: n, turn, hash });
-    }
+    let due = !queue.queue.is_empty() && status.awaiting && checked.current.is_none();
+    push_checkpoint(state, dice, record, due, |r, turn| r.checkpoints.last().is_none_or(|c| c.turn != turn), "");
 }
 
-/// The last checkpoint, when the match is over.
+/// The last checkpoint, when the match is over (hash `end:…`).
 fn checkpoint_end(
     state: Option<Res<MatchState>>,
     dice: Option<Res<MatchDice>>,
     status: Res<FlowStatus>,
     queue: Res<CommandQueue>,
     checked: Res<CheckedCommand>,
+    record: ResMut<MatchRecord>,
+) {
+    let due = status.over && settled(&status, &queue, &checked);
+    push_checkpoint(
+        state,
+        dice,
+        record,
+        due,
+        |r, _| r.checkpoints.last().is_none_or(|c| c.commands != r.commands.len() || !c.hash.starts_with("end:")),
+        "end:",
+    );
+}
+
+fn push_checkpoint(
+    state: Option<Res<MatchState>>,
+    dice: Option<Res<MatchDice>>,
     mut record: ResMut<MatchRecord>,
+    due: bool,
+    new: impl Fn(&MatchRecord, u32) -> bool,
+    prefix: &str,
 ) {
     let (Some(state), Some(dice)) = (state, dice) else { return };
-    if record.header.is_none() || !status.over || !settled(&status, &queue, &checked) {
+    let turn = state.clock.turn;
+    if record.header.is_none() || !due || !new(&record, turn) {
         return;
     }
-    let n = record.commands.len();
-    if record.checkpoints.last().is_none_or(|c| c.commands != n || !c.hash.starts_with("end:")) {
-        let hash = format!("end:{}", save::state_hash(&state.0, &dice.0));
-        record.checkpoints.push(Checkpoint { commands: n, turn: state.clock.turn, hash });
-    }
+    let hash = format!("{prefix}{}", save::state_hash(&state.0, &dice.0));
+    let commands = record.commands.len();
+    record.checkpoints.push(Checkpoint { commands, turn, hash });
 }
 
 /// The AI's plan for the opportunity in progress, as a save keeps it.

@@ -55,7 +55,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     // `--resume`: the save names the level; a save that cannot be read stops here, said plainly.
     let resume = match &opts.resume {
         Some(p) => match crate::cli::load_save(p, &data) {
-            Ok((save, _)) => Some(save),
+            Ok((save, level_path, _)) => Some((save, level_path)),
             Err(e) => {
                 eprintln!("{e}");
                 return ExitCode::from(2);
@@ -64,7 +64,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         None => None,
     };
     let path = match &resume {
-        Some(s) => crate::save::level_of(s, "", None, &data).map(|(p, _)| p).unwrap_or_else(|_| PathBuf::from(&s.level)),
+        Some((_, level_path)) => level_path.clone(),
         None => level.unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL)),
     };
     let root = crate::level_file::project_root(&path);
@@ -113,7 +113,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     .insert_resource(opts)
     .insert_resource(screens::GameData(data.clone()))
     .insert_resource(match &resume {
-        Some(save) => screens::MatchSetup::from_save(path.clone(), checked.clone(), save),
+        Some((save, _)) => screens::MatchSetup::from_save(path.clone(), checked.clone(), save),
         None => screens::MatchSetup::new(path.clone(), checked.clone()),
     })
     .add_plugins(crate::game::plugin)

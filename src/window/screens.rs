@@ -611,9 +611,7 @@ fn continue_save() -> Option<(crate::save::Save, PathBuf, CheckedLevel)> {
         return None;
     }
     let data = crate::data::RuleData::builtin();
-    let (save, _) = crate::cli::load_save(&p, &data).ok()?;
-    let (path, checked) = crate::save::level_of(&save, &p.display().to_string(), None, &data).ok()?;
-    Some((save, path, checked))
+    crate::cli::load_save(&p, &data).ok()
 }
 
 /// Takes the match off the board.

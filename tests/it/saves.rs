@@ -67,8 +67,8 @@ fn bad_saves_are_refused_with_their_place() {
             2,
             format!("otherlevel.ron:{}:5: the level 'levels/tutorial.ron' has changed since this save was written", line_of("    level:")),
         ),
-        ("junk.ron", (0..4000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect(), 2, "junk.ron:".into()),
-        ("unknown.ron", good.replace("seed: 3,", "seed: 3, cheat: true,").into_bytes(), 2, "unknown.ron:".into()),
+        ("junk.ron", (0..4000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect(), 2, "the file is not UTF-8 text".into()),
+        ("unknown.ron", good.replace("seed: 3,", "seed: 3, cheat: true,").into_bytes(), 2, format!("unknown.ron:{}:", line_of("seed: 3,"))),
         ("hugeface.ron", good.replace("forced_dice: [],", "forced_dice: [4294967295],").into_bytes(), 2, "forced face 4294967295 is out of range".into()),
     ];
     for (name, bytes, code, want) in cases {
