@@ -3,7 +3,7 @@
 //! handed to a window or a headless game that goes on playing it (resume, Continue).
 
 use crate::data::RuleData;
-use crate::game::record::MatchRecord;
+use crate::game::record::{MatchRecord, Origin};
 use crate::headless::HeadlessMatch;
 use crate::level_file::CheckedLevel;
 use crate::rules::Dice;
@@ -15,7 +15,12 @@ pub fn replay(data: &RuleData, save: &Save, level: &CheckedLevel) -> Result<Head
     let m = level.build(data).map_err(|e| e.join("; "))?;
     let mut dice = Dice::seeded(save.seed);
     dice.force(save.forced_dice.iter().copied());
-    let mut hm = HeadlessMatch::recorded(m, dice, false, Some(save.clone()));
+    replay_from(&Origin { m, dice, mid_phase: false }, save)
+}
+
+/// Replays a save's commands from the match as it was built (`MatchRecord::origin`).
+pub fn replay_from(origin: &Origin, save: &Save) -> Result<HeadlessMatch, String> {
+    let mut hm = HeadlessMatch::recorded(origin.m.clone(), origin.dice.clone(), origin.mid_phase, Some(save.clone()));
     hm.app.world_mut().init_resource::<crate::game::intent::Unwatched>();
     for (i, c) in save.commands.iter().enumerate() {
         if !hm.submit(c.clone()) {
@@ -56,8 +61,9 @@ pub fn verify(save: &Save, hm: &HeadlessMatch) -> Result<usize, String> {
 }
 
 /// Moves a replayed match into `world`, which goes on playing it from where the save stopped,
-/// with the AI's plan as it was.
-pub fn restore_into(world: &mut World, mut hm: HeadlessMatch, save: &Save) {
+/// with the AI's plan as it was. `same_board`: the match replaces itself (undo, the replay
+/// viewer), so the board and the camera stay.
+pub fn restore_into(world: &mut World, mut hm: HeadlessMatch, save: &Save, same_board: bool) {
     let w = hm.app.world_mut();
     let over = w.resource::<crate::game::flow::FlowStatus>().over;
     let restored = crate::game::setup::Restored {
@@ -68,6 +74,7 @@ pub fn restore_into(world: &mut World, mut hm: HeadlessMatch, save: &Save) {
         over,
         next_index: w.resource::<crate::game::pipeline::CommandQueue>().next_index,
         record: w.remove_resource::<MatchRecord>().unwrap_or_default(),
+        same_board,
     };
     crate::game::setup::restore_match(world, restored);
     if let (Some(p), Some(mut ai)) = (&save.ai_plan, world.get_resource_mut::<crate::game::ai::AiControl>()) {

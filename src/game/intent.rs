@@ -117,6 +117,10 @@ pub struct PlayerView {
     pub mode: Mode,
     /// The last refusal, shown until the next intent.
     pub feedback: Option<Violation>,
+    /// A message that is not a refusal (what Undo took back), shown until the next intent.
+    pub notice: Option<String>,
+    /// What Undo would take back now, or why nothing can be (`None`: nobody here decides).
+    pub undo: Option<Result<crate::rules::undo::Undo, Violation>>,
     /// Recompute on the next Present even if the match did not change (a refusal, a new aim).
     pub dirty: bool,
 }
@@ -152,6 +156,7 @@ pub fn human_decider(m: &Match, ai: Option<&AiControl>) -> Option<usize> {
 /// any; updates the mode and the feedback.
 pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Command> {
     view.feedback = None;
+    view.notice = None;
     let Some(a) = view.decider.as_deref().and_then(|id| m.index(id)) else {
         view.feedback = Some(Violation::new("R-TURN-9", "Nobody you control has to decide now."));
         return None;
@@ -300,7 +305,7 @@ pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
     }
 }
 
-fn handle_intents(
+pub(super) fn handle_intents(
     mut intents: MessageReader<Intent>,
     mut pending: ResMut<PendingIntents>,
     mut view: ResMut<PlayerView>,
@@ -357,6 +362,8 @@ fn refresh_player_view(
     ai: Option<Res<AiControl>>,
     state: Option<Res<MatchState>>,
     unwatched: Option<Res<Unwatched>>,
+    log: Res<super::log::MatchLog>,
+    record: Res<super::record::MatchRecord>,
 ) {
     if unwatched.is_some() {
         return;
@@ -373,8 +380,10 @@ fn refresh_player_view(
         view.choices.clear();
         view.reactions = None;
         view.mode = Mode::Idle;
+        view.undo = None;
         return;
     }
     let Some(state) = state else { return };
     compute_view(&state.0, ai.as_deref(), &mut view);
+    view.undo = (view.decider.is_some() && view.reactions.is_none()).then(|| super::undo::offer(&state, &log, &record));
 }

@@ -12,6 +12,7 @@ pub mod log;
 pub mod pipeline;
 pub mod record;
 pub mod setup;
+pub mod undo;
 
 /// The frame's order for match logic.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,5 +32,5 @@ pub enum MatchSystems {
 /// The rules plugins: all a headless match needs.
 pub fn plugin(app: &mut App) {
     app.configure_sets(Update, (MatchSystems::Input, MatchSystems::Command, MatchSystems::Validate, MatchSystems::Apply, MatchSystems::Present).chain());
-    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, ai::plugin, intent::plugin, record::plugin));
+    app.add_plugins((components::plugin, log::plugin, flow::plugin, pipeline::plugin, ai::plugin, intent::plugin, record::plugin, undo::plugin));
 }

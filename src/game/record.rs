@@ -29,8 +29,20 @@ pub struct MatchRecord {
     pub header: Option<Save>,
     pub commands: Vec<Command>,
     pub checkpoints: Vec<Checkpoint>,
+    /// The match as it was built, before its first command (undo and the replay viewer
+    /// rebuild from it). Set when the match starts.
+    pub origin: Option<std::sync::Arc<Origin>>,
     /// Commands written by the last autosave.
     written: Option<usize>,
+}
+
+/// A match as built from its level, with its dice, before anything was played.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    pub m: crate::rules::state::Match,
+    pub dice: crate::rules::Dice,
+    /// Started mid-phase (script start states) rather than by the opening reset.
+    pub mid_phase: bool,
 }
 
 impl MatchRecord {

@@ -19,13 +19,19 @@ pub fn configure_dice(dice: &mut Dice, m: &Match) {
 /// Replaces whatever match is running with `m`. With `mid_phase`, the action phase resumes at
 /// the match's clock (script start states); otherwise the opening reset runs (R-TURN-3).
 pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
+    start_match_on(world, m, dice, mid_phase, true);
+}
+
+/// `start_match`; with `new_board` false the board and the view stay as they are (the same
+/// match rebuilt: undo, the replay viewer).
+fn start_match_on(world: &mut World, m: Match, dice: Dice, mid_phase: bool, new_board: bool) {
     let old: Vec<Entity> = world.query_filtered::<Entity, With<CharacterId>>().iter(world).collect();
     for e in old {
         world.despawn(e);
     }
     let mut dice = dice;
     configure_dice(&mut dice, &m);
-    world.insert_resource(MatchDice(dice));
+    world.insert_resource(MatchDice(dice.clone()));
     world.insert_resource(EventBuffer::default());
     world.insert_resource(MatchLog::default());
     world.insert_resource(MatchOutcome::default());
@@ -38,6 +44,9 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     if let Some(mut r) = world.get_resource_mut::<super::record::MatchRecord>() {
         let header = r.header.take();
         *r = header.map(super::record::MatchRecord::new).unwrap_or_default();
+        if r.header.is_some() {
+            r.origin = Some(std::sync::Arc::new(super::record::Origin { m: m.clone(), dice: dice.clone(), mid_phase }));
+        }
     }
     let mut commands = world.commands();
     for (i, f) in m.fighters.iter().enumerate() {
@@ -45,7 +54,9 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     }
     world.flush();
     world.insert_resource(MatchState(m));
-    world.get_resource_or_init::<MatchGeneration>().0 += 1;
+    if new_board {
+        world.get_resource_or_init::<MatchGeneration>().0 += 1;
+    }
     let target = if mid_phase { CrisisPhase::Action } else { CrisisPhase::Reset };
     // Leave and re-enter so OnEnter runs even when the phase is the same as before.
     world.resource_mut::<NextState<CrisisPhase>>().set(CrisisPhase::Setup);
@@ -63,12 +74,14 @@ pub struct Restored {
     pub over: bool,
     pub next_index: usize,
     pub record: super::record::MatchRecord,
+    /// The same match as the one running (undo, the replay viewer): the board and the view stay.
+    pub same_board: bool,
 }
 
 /// Replaces whatever match is running with a restored one, waiting for the next command exactly
 /// where the replay stopped (or over, as it ended).
 pub fn restore_match(world: &mut World, r: Restored) {
-    start_match(world, r.m, r.dice, false);
+    start_match_on(world, r.m, r.dice, false, !r.same_board);
     world.insert_resource(r.log);
     world.insert_resource(r.outcome);
     world.insert_resource(r.record);

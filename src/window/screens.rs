@@ -585,7 +585,7 @@ pub fn begin_match_world(world: &mut World) {
                 if let Some(mut ai) = world.get_resource_mut::<crate::game::ai::AiControl>() {
                     ai.config.seed = save.seed;
                 }
-                crate::replay::restore_into(world, hm, save);
+                crate::replay::restore_into(world, hm, save, false);
                 if let Some(mut s) = world.get_resource_mut::<MatchSetup>() {
                     s.resume = None; // "Play again" starts afresh
                 }

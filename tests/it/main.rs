@@ -20,4 +20,5 @@ mod rule_coverage;
 mod saves;
 mod scenarios;
 mod turn_structure;
+mod undo;
 mod window;

@@ -27,6 +27,7 @@ pub mod tables;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod turn;
+pub mod undo;
 pub mod victory;
 pub mod violation;
 
