@@ -311,10 +311,15 @@ pub(super) fn handle_intents(
     mut view: ResMut<PlayerView>,
     status: Res<FlowStatus>,
     state: Option<Res<MatchState>>,
+    spectating: Option<Res<Spectating>>,
     mut out: MessageWriter<IssueCommand>,
 ) {
     pending.0.extend(intents.read().cloned());
     if pending.0.is_empty() {
+        return;
+    }
+    if spectating.is_some() {
+        pending.0.clear();
         return;
     }
     let Some(state) = state else {
@@ -351,6 +356,11 @@ fn note_verdicts(mut verdicts: MessageReader<CommandResolved>, mut view: ResMut<
     }
 }
 
+/// Present while a recorded match is watched (the replay viewer): nobody decides, every intent
+/// is dropped, and the view offers nothing.
+#[derive(Resource, Debug, Default)]
+pub struct Spectating;
+
 /// Present in runs nobody watches or clicks (`doo run`, replays): the view is not worked out,
 /// which is most of a command's cost on a large level. Everything else runs as in the window.
 #[derive(Resource, Debug, Default)]
@@ -364,6 +374,7 @@ fn refresh_player_view(
     unwatched: Option<Res<Unwatched>>,
     log: Res<super::log::MatchLog>,
     record: Res<super::record::MatchRecord>,
+    spectating: Option<Res<Spectating>>,
 ) {
     if unwatched.is_some() {
         return;
@@ -373,7 +384,7 @@ fn refresh_player_view(
         return;
     }
     view.dirty = false;
-    if !status.awaiting || status.over {
+    if !status.awaiting || status.over || spectating.is_some() {
         view.decider = None;
         view.side = None;
         view.destinations.clear();

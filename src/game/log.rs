@@ -26,6 +26,9 @@ pub struct MatchLog {
     lines: Vec<Value>,
     /// Index of the command being processed (events are tagged with it).
     pub index: Option<usize>,
+    /// Entries before this one were played elsewhere (a replay: resume, undo, the replay
+    /// viewer): displays of what just happened (the reset ticker) start here.
+    pub shown_from: usize,
 }
 
 /// One entry of the match log.
@@ -63,6 +66,12 @@ impl MatchLog {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// The first `len` entries (the log as it stood then: the replay viewer).
+    pub fn truncated(&self, len: usize) -> MatchLog {
+        let len = len.min(self.entries.len());
+        MatchLog { entries: self.entries[..len].to_vec(), lines: self.lines[..len].to_vec(), index: None, shown_from: len }
     }
 
     /// The verdict line comes before the events the command caused.

@@ -62,6 +62,12 @@ pub fn take_back(world: &mut World) -> Result<Undo, Violation> {
         return Err(Violation::new("UNDO-1", "The rules are still settling the last command; try again in a moment."));
     }
     let Some(state) = world.get_resource::<MatchState>() else { return Err(Violation::new("INPUT", "No match is running.")) };
+    // Hot-seat and against the AI: only the human whose opportunity it is takes back.
+    let ai = world.get_resource::<super::ai::AiControl>();
+    if let Some(c) = state.clock.current.filter(|_| super::intent::human_decider(&state.0, ai).is_none()) {
+        let who = &state.fighters[c].name;
+        return Err(Violation::new("UNDO-1", format!("It is {who}'s opportunity, played by the AI: only a player takes back their own commands.")));
+    }
     let record = world.resource::<MatchRecord>();
     let u = offer(state, world.resource::<MatchLog>(), record)?;
     let origin = record.origin.clone().expect("offer checked the origin");

@@ -75,7 +75,9 @@ fn write_log(
     let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
     if let Some(log) = &log {
         if log.len() < *written {
-            *written = 0;
+            // Undo (or a new match): the log goes on from its first `entries` entries.
+            let _ = writeln!(f, "{}", serde_json::json!({"type": "rewound", "entries": log.len()}));
+            *written = log.len();
         }
         for l in &log.lines()[*written..] {
             let _ = writeln!(f, "{l}");

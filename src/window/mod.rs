@@ -10,10 +10,12 @@ pub mod board;
 pub mod camera;
 pub mod capture;
 pub mod hud;
+pub mod load;
 pub mod reload;
 pub mod screens;
 pub mod settings;
 pub mod ui;
+pub mod viewer;
 
 pub const DEFAULT_LEVEL: &str = "levels/tutorial.ron";
 pub const WINDOW_TITLE: &str = "Dungeons of Olde";
@@ -120,7 +122,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     .insert_resource(reload::LevelWatch::new(path.clone(), root.clone(), data.clone()))
     .register_asset_loader(reload::LevelAssetLoader { data: data.clone(), root: root.clone() })
     .insert_state(first)
-    .add_plugins((ui::plugin, settings::plugin, screens::plugin, camera::plugin, board::plugin, hud::plugin, capture::plugin, reload::plugin));
+    .add_plugins((ui::plugin, settings::plugin, screens::plugin, load::plugin, viewer::plugin, camera::plugin, board::plugin, hud::plugin, capture::plugin, reload::plugin));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),

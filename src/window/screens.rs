@@ -34,6 +34,8 @@ pub enum Screen {
     Levels,
     Setup,
     Match,
+    /// The saves: continue one, or watch it.
+    Load,
 }
 
 /// Rule data for building matches.
@@ -57,6 +59,8 @@ pub struct MatchSetup {
     pub seats: Vec<Seat>,
     /// A save to go on with instead of a new match (Continue, `--resume`).
     pub resume: Option<Box<crate::save::Save>>,
+    /// Watch `resume` in the replay viewer instead of playing on.
+    pub replay: bool,
 }
 
 impl MatchSetup {
@@ -73,7 +77,7 @@ impl MatchSetup {
                 player: s.player.clone().unwrap_or_else(|| format!("Player {}", k + 1)),
             })
             .collect();
-        Self { path, checked, seats, resume: None }
+        Self { path, checked, seats, resume: None, replay: false }
     }
 
     /// The seats a save was played with, and the save to go on with.
@@ -142,6 +146,7 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
         if continue_save().is_some() {
             p.spawn(button("Continue  (the last match, autosaved)", Act::Continue));
         }
+        p.spawn(button("Load a saved match", Act::ToLoad));
         p.spawn(button(quick, Act::QuickStart));
         p.spawn(button("Settings", Act::Settings));
         p.spawn(button("Quit", Act::Quit));
@@ -446,7 +451,7 @@ fn handle_screen_acts(
             Screen::Menu => list.push(Act::Play),
             Screen::Levels => list.push(Act::ToSetup),
             Screen::Setup => list.push(Act::Start),
-            Screen::Match => {}
+            Screen::Match | Screen::Load => {}
         }
     }
     if keys.just_pressed(KeyCode::Escape) && *screen.get() != Screen::Match {
@@ -471,6 +476,20 @@ fn handle_screen_acts(
                 }
             }
             Act::ToMenu => next.set(Screen::Menu),
+            Act::ToLoad if *screen.get() != Screen::Match => next.set(Screen::Load),
+            Act::WatchThis => {
+                // The match just played, from its first command, in the replay viewer.
+                commands.queue(|w: &mut World| {
+                    let turn = w.get_resource::<crate::game::components::MatchState>().map_or(0, |s| s.clock.turn);
+                    let Some(save) = w.resource::<crate::game::record::MatchRecord>().to_save(turn, None) else { return };
+                    let Some(mut setup) = w.get_resource::<MatchSetup>().cloned() else { return };
+                    setup.resume = Some(Box::new(save));
+                    setup.replay = true;
+                    w.insert_resource(setup);
+                    end_match_world(w);
+                    begin_match_world(w);
+                });
+            }
             Act::Settings => open.0 = !open.0,
             Act::Quit => {
                 exit.write(AppExit::Success);
@@ -562,6 +581,24 @@ pub fn begin_match_world(world: &mut World) {
             return;
         }
     };
+    if let Some(save) = setup.resume.as_deref().filter(|_| setup.replay) {
+        // Watching, not playing: the replay viewer.
+        world.insert_resource(PlayingLevel(setup.checked.clone()));
+        world.insert_resource(crate::game::intent::PlayerView::default());
+        let mut dice = crate::rules::Dice::seeded(save.seed);
+        dice.force(save.forced_dice.iter().copied());
+        let origin = crate::game::record::Origin { m, dice, mid_phase: false };
+        let save = save.clone();
+        if let Some(mut s) = world.get_resource_mut::<MatchSetup>() {
+            s.resume = None;
+            s.replay = false;
+        }
+        if let Err(e) = super::viewer::start_viewer(world, origin, &save) {
+            error!("{}: cannot watch: {e}", setup.path.display());
+            world.resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        }
+        return;
+    }
     let opts = world.resource::<super::WindowOptions>().clone();
     let seed = opts.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0));
     let per_side: BTreeMap<String, Difficulty> = setup.seats.iter().filter_map(|s| s.ai.map(|d| (s.side.clone(), d))).collect();

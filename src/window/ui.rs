@@ -54,6 +54,34 @@ pub enum Act {
     Speed(f32),
     Prompts(bool),
     Timeout(u32),
+    /// Take back the last command (Ctrl+Z).
+    Undo,
+    /// Open or close the match menu (Esc).
+    MatchMenu,
+    /// Name a save slot for the match (Ctrl+S), then write it.
+    SaveAs,
+    SaveNow,
+    /// The Load screen; a slot there: go on with it, or watch it.
+    ToLoad,
+    LoadSlot(usize),
+    WatchSlot(usize),
+    /// Watch the match just played from its first command.
+    WatchThis,
+    /// Replay viewer controls.
+    Replay(ReplayAct),
+}
+
+/// What a replay viewer button does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ReplayAct {
+    PlayPause,
+    /// Step by this many commands (negative: back).
+    Step(i32),
+    /// To the start of the previous or next turn.
+    Turn(i32),
+    Start,
+    End,
+    Speed(f32),
 }
 
 /// A button that is shown but cannot be pressed (its reason is in the tooltip).

@@ -341,6 +341,13 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
     let _ = xdotool(&["mousemove", "--window", &win, "5", "5"]);
     std::thread::sleep(std::time::Duration::from_millis(600));
     let after_ok = !win.is_empty() && grab(&win, &shot);
+    // Undo (Ctrl+Z): the Step is taken back, the log rewinds to before it, and the miniature
+    // stands on (2,2) again.
+    let undo_png = dir.join("e2e-after-undo.png");
+    let _ = xdotool(&["windowfocus", "--sync", &win]);
+    let undone = xdotool(&["key", "ctrl+z"]) && wait_for(&log, "\"type\":\"rewound\"", 20);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let undo_ok = !win.is_empty() && grab(&win, &undo_png);
     let alive = child.try_wait().map(|s| s.is_none()).unwrap_or(false);
     let _ = child.kill();
     let _ = child.wait();
@@ -381,5 +388,14 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
     let rows = level_rows("tests/levels/window/e2e.ron");
     let highlighted: Vec<(usize, usize)> = (1..7).flat_map(|x| (1..5).map(move |y| (x, y))).collect();
     let summary = check_board(&before, &rows, at, &highlighted);
+    // Undo in the window: the log rewound to the entries before the Step, and the pixels show
+    // the miniature back on (2,2) and (4,2) bare again.
+    assert!(undone, "Ctrl+Z did not take the Step back (no rewound line):\n{}", std::fs::read_to_string(&log).unwrap_or_default());
+    assert!(undo_ok, "screenshot after undo");
+    let undo_img = decode(&undo_png);
+    let report = format!("after undo: (2,2) {:.0?}, (4,2) {:.0?}; token {token:.0?}", look(&undo_img, 2, 2), look(&undo_img, 4, 2));
+    println!("{report}");
+    assert!(distance(look(&undo_img, 2, 2), token) <= TILE_TOLERANCE, "the miniature is back on (2,2): {report}");
+    assert!(distance(look(&undo_img, 4, 2), token) > DIFFERENT, "(4,2) is bare again: {report}");
     println!("screenshots: {} {} ({summary})", before_png.display(), shot.display());
 }

@@ -172,12 +172,45 @@ impl Save {
         out
     }
 
+    /// Who plays: "Ann (heroes) vs AI, normal (monsters)".
+    pub fn players(&self) -> String {
+        let seat = |s: &Seat| match (&s.ai, s.player.is_empty()) {
+            (Some(d), _) => format!("AI, {} ({})", format!("{d:?}").to_lowercase(), s.side),
+            (None, false) => format!("{} ({})", s.player, s.side),
+            (None, true) => format!("a player ({})", s.side),
+        };
+        self.seats.iter().map(seat).collect::<Vec<_>>().join(" vs ")
+    }
+
+    /// One line for the Load menu: level, turn, players and the date it was written.
+    pub fn summary(&self) -> String {
+        let level = if self.level_name.is_empty() { self.level.as_str() } else { self.level_name.as_str() };
+        format!("{level} - turn {} - {} - {}", self.turn, self.players(), utc_date(self.saved_unix))
+    }
+
     /// The save as RON text: one command per line.
     pub fn to_text(&self) -> String {
         let cfg = ron::ser::PrettyConfig::new().depth_limit(2).new_line(String::from("\n"));
         let body = ron::ser::to_string_pretty(self, cfg).unwrap_or_default();
         format!("// Dungeons of Olde save (docs/saves.md). Replayed command by command; edit at your own risk.\n{body}\n")
     }
+}
+
+/// Seconds since 1970 as a date and time, UTC: "2026-11-24 14:05 UTC" (the civil-from-days
+/// algorithm of H. Hinnant, public domain).
+pub fn utc_date(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    let secs = unix % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", secs / 3600, secs % 3600 / 60)
 }
 
 /// Parses and checks a save's text: the version first (another version is refused by name),
@@ -289,4 +322,41 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test] // the Load menu's dates: known instants, leap days, the epoch
+    fn dates_are_civil_utc() {
+        assert_eq!(utc_date(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc_date(951_782_400), "2000-02-29 00:00 UTC");
+        assert_eq!(utc_date(1_795_530_300), "2026-11-24 14:25 UTC");
+    }
+
+    #[test] // the Load menu's line: level, turn, players (names, or the AI and its difficulty), date
+    fn the_summary_names_level_turn_players_and_date() {
+        let s = Save {
+            version: VERSION,
+            label: "evening".into(),
+            level: "/x/levels/ambush.ron".into(),
+            level_name: "Ambush".into(),
+            level_hash: "0".repeat(64),
+            profile: None,
+            seed: 1,
+            forced_dice: vec![],
+            seats: vec![
+                Seat { side: "heroes".into(), player: "Ann".into(), ai: None },
+                Seat { side: "monsters".into(), player: String::new(), ai: Some(Difficulty::Hard) },
+            ],
+            watch: false,
+            saved_unix: 1_795_530_300,
+            turn: 3,
+            commands: vec![],
+            checkpoints: vec![],
+            ai_plan: None,
+        };
+        assert_eq!(s.summary(), "Ambush - turn 3 - Ann (heroes) vs AI, hard (monsters) - 2026-11-24 14:25 UTC");
+    }
 }

@@ -31,7 +31,13 @@ fn key_name(i: usize) -> String {
 }
 
 /// The action bar: one button per entry with its key and cost; greyed with the rule that forbids it.
-fn rebuild_bar(mut commands: Commands, view: Res<PlayerView>, bar: Query<Entity, With<BarRow>>, seats: Res<Seats>) {
+fn rebuild_bar(
+    mut commands: Commands,
+    view: Res<PlayerView>,
+    bar: Query<Entity, With<BarRow>>,
+    seats: Res<Seats>,
+    spectating: Option<Res<crate::game::intent::Spectating>>,
+) {
     if !view.is_changed() {
         return;
     }
@@ -39,9 +45,15 @@ fn rebuild_bar(mut commands: Commands, view: Res<PlayerView>, bar: Query<Entity,
     commands.entity(row).despawn_children();
     commands.entity(row).with_children(|p| {
         if view.decider.is_none() {
-            let s = if seats.players.is_empty() { "Watching the AI (Space: skip the pace)" } else { "Waiting for the other side..." };
+            let s = if spectating.is_some() {
+                "Watching a replay: the controls are above the board (Space, comma, period, [ and ])"
+            } else if seats.players.is_empty() {
+                "Watching the AI (Space: skip the pace)"
+            } else {
+                "Waiting for the other side..."
+            };
             p.spawn(text(s, 15.0, colors::DIM));
-            p.spawn((button("Menu", Act::ToMenu), Tip("Leave the match".into())));
+            p.spawn((button("Menu", Act::MatchMenu), Tip("Save as, load, watch the replay, leave (the match is autosaved)".into())));
             return;
         }
         if view.reactions.is_some() {
@@ -81,8 +93,25 @@ fn rebuild_bar(mut commands: Commands, view: Res<PlayerView>, bar: Query<Entity,
                 Tip("End the opportunity; with nothing done it is a pass: you keep your AP and act later this round (R-TURN-13).".into()),
             ));
         }
+        if let Some(u) = &view.undo {
+            let (tip, ok) = match u {
+                Ok(u) => (
+                    format!(
+                        "Undo: take back {}{}. Moves, posture changes and free steps can be taken back while the opportunity lasts; nothing that threw dice.",
+                        u.label,
+                        crate::game::undo::gives_back(u)
+                    ),
+                    true,
+                ),
+                Err(v) => (format!("Undo - not now: {} - {}", v.reason, v.rule), false),
+            };
+            let mut b = p.spawn((bar_button("[Ctrl+Z] Undo", Act::Undo, ok), Tip(tip)));
+            if !ok {
+                b.insert(Disabled);
+            }
+        }
         p.spawn((bar_button("[F1] Help", Act::Help, true), Tip("Controls and shortcuts".into())));
-        p.spawn((bar_button("Menu", Act::ToMenu, true), Tip("Leave the match".into())));
+        p.spawn((bar_button("[Esc] Menu", Act::MatchMenu, true), Tip("Save as, load, watch the replay, leave (the match is autosaved)".into())));
     });
 }
 
@@ -109,6 +138,8 @@ fn show_tooltip(
         (format!("{s} - click to move"), colors::GOOD)
     } else if let Some(v) = &view.feedback {
         (format!("{} - {}", v.reason, v.rule), colors::BAD)
+    } else if let Some(n) = &view.notice {
+        (n.clone(), colors::GOOD)
     } else if let Some(a) = view.aiming() {
         (format!("{}: click a highlighted target (Esc or right click cancels)", a.label), colors::GOLD)
     } else if view.decider.is_some() {

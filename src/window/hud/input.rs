@@ -8,17 +8,96 @@ use crate::game::intent::{Intent, PlayerView, Seats};
 use crate::window::screens::Screen;
 use crate::window::settings::Settings;
 use crate::window::ui::Act;
+use crate::game::ai::AiControl;
+use crate::game::components::MatchState;
+use crate::game::record::{MatchRecord, ai_plan};
+use crate::game::undo::UndoLast;
+use bevy::ecs::system::SystemParam;
+use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
+
+/// What "Save as" needs: the record, the clock, the AI's plan, the level's name.
+#[derive(SystemParam)]
+struct SaveParams<'w> {
+    record: Res<'w, MatchRecord>,
+    state: Option<Res<'w, MatchState>>,
+    ai: Option<Res<'w, AiControl>>,
+}
+
+impl SaveParams<'_> {
+    /// "Ambush, turn 3".
+    fn default_name(&self) -> String {
+        let level = self.record.header.as_ref().map_or("match".to_string(), |h| h.level_name.clone());
+        let turn = self.state.as_ref().map_or(0, |s| s.clock.turn);
+        format!("{level}, turn {turn}").chars().take(MAX_SLOT_NAME).collect()
+    }
+
+    /// Writes the match to the slot `name`: what happened, for the menu (and whether it worked).
+    fn write(&self, name: &str) -> (String, bool) {
+        if name.is_empty() {
+            return ("Not saved: the name is empty.".into(), false);
+        }
+        let turn = self.state.as_ref().map_or(0, |s| s.clock.turn);
+        let Some(mut save) = self.record.to_save(turn, ai_plan(self.ai.as_deref())) else {
+            return ("Not saved: this match is not recorded.".into(), false);
+        };
+        save.label = name.to_string();
+        let path = crate::replay::slot_path(name);
+        let existed = path.exists();
+        match crate::save::write_atomic(&path, &save.to_text()) {
+            Ok(()) => {
+                info!("saved as {}", path.display());
+                (format!("Saved as \"{name}\"{}", if existed { " (it replaced the save of that name)" } else { "" }), true)
+            }
+            Err(e) => (format!("Not saved: {}: {e}", path.display()), false),
+        }
+    }
+}
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (match_keys, forward_acts).chain().in_set(MatchSystems::Input).before(crate::window::board::BoardInput).run_if(in_state(Screen::Match)),
+        (type_save_name, match_keys, forward_acts).chain().in_set(MatchSystems::Input).before(crate::window::board::BoardInput).run_if(in_state(Screen::Match)),
     );
 }
 
+/// Save as: the slot's name is typed (Enter saves, Esc goes back to the menu).
+fn type_save_name(mut keys: MessageReader<KeyboardInput>, mut overlay: ResMut<Overlay>, mut acts: MessageWriter<Act>) {
+    let Some(name) = overlay.save_name.as_ref() else {
+        keys.clear();
+        return;
+    };
+    let mut name = name.clone();
+    for e in keys.read() {
+        if !e.state.is_pressed() {
+            continue;
+        }
+        match &e.logical_key {
+            Key::Enter => {
+                acts.write(Act::SaveNow);
+            }
+            Key::Escape => {
+                acts.write(Act::MatchMenu);
+            }
+            Key::Backspace => {
+                name.pop();
+            }
+            Key::Character(c) if name.chars().count() < MAX_SLOT_NAME && c.chars().all(|c| !c.is_control()) => name.push_str(c),
+            Key::Space if name.chars().count() < MAX_SLOT_NAME => name.push(' '),
+            _ => {}
+        }
+    }
+    if overlay.save_name.as_ref() != Some(&name) {
+        overlay.save_name = Some(name);
+    }
+}
+
+/// Letters in a save slot's name.
+const MAX_SLOT_NAME: usize = 40;
+
 /// Keyboard: 1-9, 0 (and Shift for entries 11-20) choose bar entries, Enter ends/passes, Esc
-/// cancels or closes, F1 or H help, R skips the reset display, Y/N answer a reaction prompt.
+/// cancels an aim, closes what is open, or opens the match menu; F1 or H help, R skips the
+/// reset display, Y/N answer a reaction prompt; Ctrl+Z undo, Ctrl+S save as.
 fn match_keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut overlay: ResMut<Overlay>,
@@ -26,6 +105,19 @@ fn match_keys(
     mut acts: MessageWriter<Act>,
     mut intents: MessageWriter<Intent>,
 ) {
+    if overlay.save_name.is_some() {
+        return; // the name field has the keys
+    }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if ctrl {
+        if keys.just_pressed(KeyCode::KeyZ) {
+            acts.write(Act::Undo);
+        }
+        if keys.just_pressed(KeyCode::KeyS) {
+            acts.write(Act::SaveAs);
+        }
+        return;
+    }
     const DIGITS: [KeyCode; 10] = [
         KeyCode::Digit1,
         KeyCode::Digit2,
@@ -47,6 +139,8 @@ fn match_keys(
     if keys.just_pressed(KeyCode::Escape) {
         if overlay.help {
             overlay.help = false;
+        } else if overlay.menu || (view.aiming().is_none() && overlay.handover.is_none() && overlay.result.is_none()) {
+            acts.write(Act::MatchMenu);
         } else {
             intents.write(Intent::Cancel);
         }
@@ -90,11 +184,28 @@ fn forward_acts(
     mut settings: ResMut<Settings>,
     mut prompt: ResMut<PromptState>,
     mut next: ResMut<NextState<Screen>>,
-    view: Res<PlayerView>,
+    mut view: ResMut<PlayerView>,
     seats: Res<Seats>,
+    mut undo: MessageWriter<UndoLast>,
+    saving: SaveParams,
 ) {
     for act in acts.read() {
         match act {
+            Act::MatchMenu => {
+                if overlay.save_name.take().is_none() {
+                    overlay.menu = !overlay.menu;
+                    overlay.menu_note = None;
+                }
+            }
+            Act::SaveAs => {
+                overlay.menu = true;
+                overlay.save_name = Some(saving.default_name());
+            }
+            Act::SaveNow => {
+                let name = overlay.save_name.take().unwrap_or_default();
+                overlay.menu_note = Some(saving.write(name.trim()));
+            }
+            Act::ToLoad => next.set(Screen::Load),
             Act::Help => overlay.help = !overlay.help,
             Act::HandoverReady => {
                 prompt.last_player = overlay.handover.take();
@@ -122,6 +233,16 @@ fn forward_acts(
             Act::Decline => {
                 intents.write(Intent::Decline);
             }
+            // Only the human who decides now takes back, and only their own (the rules check the rest).
+            Act::Undo => match &view.undo {
+                Some(_) => {
+                    undo.write(UndoLast);
+                }
+                None => {
+                    view.feedback = Some(crate::rules::Violation::new("UNDO-1", "Nothing of yours can be taken back now: it is not your opportunity."));
+                    view.dirty = true;
+                }
+            },
             _ => {}
         }
     }

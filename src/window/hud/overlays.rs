@@ -37,6 +37,12 @@ pub struct Overlay {
     pub result: Option<String>,
     /// Reset-phase lines shown so far, all lines, seconds to the next.
     pub reset: Option<(usize, Vec<String>, f32)>,
+    /// The match menu (Esc): resume, save as, load, leave.
+    pub menu: bool,
+    /// Save as: the slot name being typed.
+    pub save_name: Option<String>,
+    /// What the last save did ("Saved as …", or why it failed), shown in the menu.
+    pub menu_note: Option<(String, bool)>,
 }
 
 impl Overlay {
@@ -44,6 +50,8 @@ impl Overlay {
     pub fn blocks_board(&self) -> Option<&'static str> {
         if self.handover.is_some() {
             Some("handover")
+        } else if self.menu || self.save_name.is_some() {
+            Some("menu")
         } else if self.result.is_some() {
             Some("result")
         } else if self.help {
@@ -56,8 +64,18 @@ impl Overlay {
 
 /// The result screen, once the rules have ended the match (`MatchOutcome`, from
 /// `Event::CrisisOver`).
-fn check_outcome(outcome: Res<MatchOutcome>, level: Option<Res<PlayingLevel>>, state: Option<Res<MatchState>>, mut overlay: ResMut<Overlay>) {
+fn check_outcome(
+    outcome: Res<MatchOutcome>,
+    level: Option<Res<PlayingLevel>>,
+    state: Option<Res<MatchState>>,
+    spectating: Option<Res<crate::game::intent::Spectating>>,
+    mut overlay: ResMut<Overlay>,
+) {
     if !outcome.is_changed() {
+        return;
+    }
+    if spectating.is_some() {
+        overlay.result = None; // the replay viewer shows the end in its own bar
         return;
     }
     let (Some(o), Some(state)) = (&outcome.0, state) else { return };
@@ -84,8 +102,10 @@ fn show_reset_steps(
     mut seen: Local<usize>,
 ) {
     if log.len() < *seen {
-        *seen = 0; // a new match
+        *seen = 0; // a new match, or the same one replayed shorter (undo)
     }
+    // What a replay rebuilt (resume, undo) was shown when it was played.
+    *seen = (*seen).max(log.shown_from);
     let new = &log.entries()[*seen..];
     *seen = log.len();
     let n = names(&chars);
@@ -133,7 +153,7 @@ fn hold_ai(
     hold: Option<ResMut<AiHold>>,
     ai: Option<ResMut<AiControl>>,
 ) {
-    let busy = overlay.handover.is_some() || overlay.help || overlay.result.is_some() || overlay.reset.is_some() || moving.0;
+    let busy = overlay.handover.is_some() || overlay.menu || overlay.save_name.is_some() || overlay.help || overlay.result.is_some() || overlay.reset.is_some() || moving.0;
     if let Some(mut h) = hold {
         if h.0 != busy {
             h.0 = busy;
@@ -215,6 +235,35 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
         });
         return;
     }
+    if let Some(name) = &overlay.save_name {
+        commands.spawn((Name::new("Save as"), full(Color::srgba(0.0, 0.0, 0.0, 0.8)))).with_children(|c| {
+            c.spawn(text("Save the match as", 30.0, colors::GOLD));
+            c.spawn(panel(Node { padding: UiRect::axes(Val::Px(14.0), Val::Px(8.0)), min_width: Val::Px(360.0), ..default() })).with_children(|f| {
+                f.spawn(text(format!("{name}|"), 20.0, colors::TEXT));
+            });
+            c.spawn(text(format!("Type a name. It goes to {}", crate::replay::slot_path(name).display()), 14.0, colors::DIM));
+            c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
+                b.spawn(button("Save  [Enter]", Act::SaveNow));
+                b.spawn(button("Cancel  [Esc]", Act::MatchMenu));
+            });
+        });
+        return;
+    }
+    if overlay.menu {
+        commands.spawn((Name::new("Match menu"), full(Color::srgba(0.0, 0.0, 0.0, 0.75)))).with_children(|c| {
+            c.spawn(text("Match menu", 36.0, colors::GOLD));
+            c.spawn(text("Every command is autosaved: leaving loses nothing (Continue on the main menu).", 15.0, colors::DIM));
+            if let Some((note, ok)) = &overlay.menu_note {
+                c.spawn(text(note.clone(), 16.0, if *ok { colors::GOOD } else { colors::BAD }));
+            }
+            c.spawn(button("Resume  [Esc]", Act::MatchMenu));
+            c.spawn(button("Save as...  [Ctrl+S]", Act::SaveAs));
+            c.spawn(button("Load a saved match", Act::ToLoad));
+            c.spawn(button("Watch this match from the start", Act::WatchThis));
+            c.spawn(button("Leave to the main menu", Act::ToMenu));
+        });
+        return;
+    }
     if let Some(r) = &overlay.result {
         commands.spawn((Name::new("Result"), full(Color::srgba(0.0, 0.0, 0.0, 0.75)))).with_children(|c| {
             let (title, detail) = r.split_once('\n').unwrap_or((r.as_str(), ""));
@@ -222,6 +271,7 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
             c.spawn(text(detail, 18.0, colors::TEXT));
             c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
                 b.spawn(button("Play again", Act::PlayAgain));
+                b.spawn(button("Watch the replay", Act::WatchThis));
                 b.spawn(button("Choose another level", Act::ToLevels));
                 b.spawn(button("Main menu", Act::ToMenu));
             });

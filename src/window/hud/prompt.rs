@@ -12,7 +12,10 @@ use crate::window::ui::{Act, Disabled, button, colors, panel, text};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PromptState>().add_systems(Update, (handover, reaction_prompt).chain().in_set(HudSystems::Prompt));
+    app.init_resource::<PromptState>()
+        // Every match (a new one, Continue, Load) starts with the handover in hot-seat.
+        .add_systems(OnEnter(Screen::Match), |mut p: ResMut<PromptState>| p.last_player = None)
+        .add_systems(Update, (handover, reaction_prompt).chain().in_set(HudSystems::Prompt));
 }
 
 /// The reaction prompt on screen: for which window (log length when it opened), time left; and

@@ -1,0 +1,268 @@
+//! The replay viewer: a save (or the match just played) replayed once through the headless app,
+//! the match kept after every command; the board, the HUD and the log then show any of those
+//! moments. Play and pause, one command forward or back, the previous or next turn, the first
+//! and last command, and the speed. Nobody decides while watching (`Spectating`): no AI, no
+//! autosave, every click is dropped.
+
+use super::screens::Screen;
+use super::ui::{Act, ReplayAct, Selected, bar_button, colors, panel, text};
+use crate::game::components::{MatchDice, MatchState};
+use crate::game::log::{MatchLog, MatchOutcome};
+use crate::game::record::{MatchRecord, Origin};
+use crate::rules::Dice;
+use crate::rules::state::Match;
+use crate::rules::victory::Outcome;
+use crate::save::Save;
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnExit(Screen::Match), leave_viewer).add_systems(
+        Update,
+        (control_viewer, show_viewer_frame, draw_viewer_bar)
+            .chain()
+            .in_set(crate::game::MatchSystems::Input)
+            .run_if(in_state(Screen::Match).and_then(resource_exists::<ReplayViewer>)),
+    );
+}
+
+/// Commands a save may have for the viewer to keep every moment of it (the match after each is
+/// kept in memory); longer saves are still checked by `doo replay --verify`.
+pub const MAX_VIEWER_COMMANDS: usize = 20_000;
+
+/// Speeds offered, in commands per second.
+pub const SPEEDS: [f32; 4] = [1.0, 2.0, 4.0, 8.0];
+
+/// The match after one command (frame 0: before the first).
+pub struct Frame {
+    pub m: Match,
+    pub dice: Dice,
+    pub log_len: usize,
+    pub over: bool,
+    pub outcome: Option<Outcome>,
+}
+
+/// The replay being watched.
+#[derive(Resource)]
+pub struct ReplayViewer {
+    pub frames: Vec<Frame>,
+    /// The whole match's log; each frame shows its beginning.
+    pub log: MatchLog,
+    /// The frame shown (the number of commands played).
+    pub at: usize,
+    pub playing: bool,
+    pub speed: f32,
+    timer: f32,
+    shown: Option<usize>,
+    pub label: String,
+}
+
+impl ReplayViewer {
+    /// Replays `save` from `origin`, keeping the match after every command.
+    pub fn build(origin: &Origin, save: &Save) -> Result<Self, String> {
+        if save.commands.len() > MAX_VIEWER_COMMANDS {
+            return Err(format!(
+                "{} commands: the viewer keeps at most {MAX_VIEWER_COMMANDS} (doo replay --verify checks longer saves)",
+                save.commands.len()
+            ));
+        }
+        let empty = Save { commands: Vec::new(), checkpoints: Vec::new(), ai_plan: None, ..save.clone() };
+        let mut hm = crate::replay::replay_from(origin, &empty)?;
+        hm.app.world_mut().init_resource::<crate::game::intent::Unwatched>();
+        let frame = |hm: &crate::headless::HeadlessMatch| {
+            let w = hm.app.world();
+            Frame {
+                m: w.resource::<MatchState>().0.clone(),
+                dice: w.resource::<MatchDice>().0.clone(),
+                log_len: w.resource::<MatchLog>().len(),
+                over: hm.status().over,
+                outcome: w.resource::<MatchOutcome>().0.clone(),
+            }
+        };
+        let mut frames = vec![frame(&hm)];
+        for (i, c) in save.commands.iter().enumerate() {
+            if !hm.submit(c.clone()) {
+                return Err(format!("command {i} left the match unsettled (engine bug)"));
+            }
+            frames.push(frame(&hm));
+        }
+        let log = hm.app.world_mut().remove_resource::<MatchLog>().unwrap_or_default();
+        let label = if save.label.is_empty() || save.label == "autosave" { save.level_name.clone() } else { save.label.clone() };
+        Ok(Self { frames, log, at: 0, playing: false, speed: 2.0, timer: 0.0, shown: None, label })
+    }
+
+    pub fn last(&self) -> usize {
+        self.frames.len() - 1
+    }
+
+    /// The frame where the turn before or after the shown one starts (`dir` −1 or +1).
+    pub fn turn_start(&self, dir: i32) -> usize {
+        let turn = |k: usize| self.frames[k].m.clock.turn;
+        let now = turn(self.at);
+        if dir > 0 {
+            (self.at..=self.last()).find(|&k| turn(k) > now).unwrap_or(self.last())
+        } else {
+            // The first frame of this turn; from there (or already there), of the turn before.
+            let start = (0..=self.at).rev().take_while(|&k| turn(k) == now).last().unwrap_or(0);
+            if start < self.at {
+                return start;
+            }
+            let before = start.saturating_sub(1);
+            (0..=before).rev().take_while(|&k| turn(k) == turn(before)).last().unwrap_or(0)
+        }
+    }
+}
+
+/// Starts watching `save` in the match screen (called by the match start).
+pub fn start_viewer(world: &mut World, origin: Origin, save: &Save) -> Result<(), String> {
+    let viewer = ReplayViewer::build(&origin, save)?;
+    world.remove_resource::<crate::game::ai::AiControl>();
+    world.remove_resource::<crate::game::record::Autosave>();
+    world.insert_resource(crate::game::intent::Seats::default());
+    world.init_resource::<crate::game::intent::Spectating>();
+    world.insert_resource(MatchRecord::default());
+    world.insert_resource(viewer);
+    show_frame(world, 0, false);
+    Ok(())
+}
+
+fn leave_viewer(mut commands: Commands) {
+    commands.remove_resource::<ReplayViewer>();
+    commands.remove_resource::<crate::game::intent::Spectating>();
+}
+
+/// Puts frame `k` on the board: the match, its dice, the log as it stood, the outcome
+/// (`same_board` false: the board is built and the view fitted, as for a new match).
+fn show_frame(world: &mut World, k: usize, same_board: bool) {
+    let Some(v) = world.get_resource::<ReplayViewer>() else { return };
+    let Some(f) = v.frames.get(k) else { return };
+    let restored = crate::game::setup::Restored {
+        m: f.m.clone(),
+        dice: f.dice.clone(),
+        log: v.log.truncated(f.log_len),
+        outcome: MatchOutcome(f.outcome.clone()),
+        over: f.over,
+        next_index: k,
+        record: MatchRecord::default(),
+        same_board,
+    };
+    crate::game::setup::restore_match(world, restored);
+    if let Some(mut v) = world.get_resource_mut::<ReplayViewer>() {
+        v.shown = Some(k);
+    }
+}
+
+/// Buttons and keys: Space play/pause, comma and period one command, [ and ] a turn.
+fn control_viewer(mut acts: MessageReader<Act>, keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut viewer: ResMut<ReplayViewer>) {
+    let mut list: Vec<ReplayAct> = acts.read().filter_map(|a| if let Act::Replay(r) = a { Some(*r) } else { None }).collect();
+    for (key, act) in [
+        (KeyCode::Space, ReplayAct::PlayPause),
+        (KeyCode::Comma, ReplayAct::Step(-1)),
+        (KeyCode::Period, ReplayAct::Step(1)),
+        (KeyCode::BracketLeft, ReplayAct::Turn(-1)),
+        (KeyCode::BracketRight, ReplayAct::Turn(1)),
+    ] {
+        if keys.just_pressed(key) {
+            list.push(act);
+        }
+    }
+    let v = viewer.as_mut();
+    for act in list {
+        match act {
+            ReplayAct::PlayPause => {
+                v.playing = !v.playing;
+                if v.playing && v.at == v.last() {
+                    v.at = 0;
+                }
+                v.timer = 0.0;
+            }
+            ReplayAct::Step(d) => {
+                v.playing = false;
+                v.at = v.at.saturating_add_signed(d as isize).min(v.last());
+            }
+            ReplayAct::Turn(d) => {
+                v.playing = false;
+                v.at = v.turn_start(d);
+            }
+            ReplayAct::Start => v.at = 0,
+            ReplayAct::End => {
+                v.playing = false;
+                v.at = v.last();
+            }
+            ReplayAct::Speed(s) => v.speed = s,
+        }
+    }
+    if v.playing {
+        v.timer += time.delta_secs() * v.speed;
+        if v.timer >= 1.0 {
+            v.timer = 0.0;
+            v.at = (v.at + 1).min(v.last());
+            if v.at == v.last() {
+                v.playing = false;
+            }
+        }
+    }
+}
+
+fn show_viewer_frame(world: &mut World) {
+    let Some(v) = world.get_resource::<ReplayViewer>() else { return };
+    if v.shown != Some(v.at) {
+        let at = v.at;
+        show_frame(world, at, true);
+    }
+}
+
+#[derive(Component)]
+struct ViewerBar;
+
+/// The viewer's panel at the top of the board: where the replay is, and its controls.
+fn draw_viewer_bar(mut commands: Commands, viewer: Res<ReplayViewer>, old: Query<Entity, With<ViewerBar>>) {
+    if !viewer.is_changed() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let v = viewer.as_ref();
+    let f = &v.frames[v.at];
+    let turn = f.m.clock.turn;
+    let status = if f.over { " - over".to_string() } else { format!(", round {}", f.m.clock.round) };
+    commands
+        .spawn((
+            Name::new("Replay viewer"),
+            ViewerBar,
+            DespawnOnExit(Screen::Match),
+            GlobalZIndex(35),
+            panel(Node {
+                position_type: PositionType::Absolute,
+                top: Val::Px(44.0),
+                left: Val::Percent(50.0),
+                margin: UiRect::left(Val::Px(-330.0)),
+                width: Val::Px(660.0),
+                padding: UiRect::all(Val::Px(6.0)),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                row_gap: Val::Px(4.0),
+                ..default()
+            }),
+        ))
+        .with_children(|p| {
+            p.spawn(text(format!("Replay: {} - command {} of {} - turn {turn}{status}", v.label, v.at, v.last()), 15.0, colors::GOLD));
+            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, justify_content: JustifyContent::Center, ..default() })
+                .with_children(|r| {
+                    r.spawn(bar_button("|< First", Act::Replay(ReplayAct::Start), v.at > 0));
+                    r.spawn(bar_button("[ Turn back", Act::Replay(ReplayAct::Turn(-1)), v.at > 0));
+                    r.spawn(bar_button(", Step back", Act::Replay(ReplayAct::Step(-1)), v.at > 0));
+                    r.spawn(bar_button(if v.playing { "Space Pause" } else { "Space Play" }, Act::Replay(ReplayAct::PlayPause), true));
+                    r.spawn(bar_button(". Step", Act::Replay(ReplayAct::Step(1)), v.at < v.last()));
+                    r.spawn(bar_button("] Next turn", Act::Replay(ReplayAct::Turn(1)), v.at < v.last()));
+                    r.spawn(bar_button("Last >|", Act::Replay(ReplayAct::End), v.at < v.last()));
+                    for s in SPEEDS {
+                        let mut b = r.spawn(bar_button(format!("{s}/s"), Act::Replay(ReplayAct::Speed(s)), true));
+                        if v.speed == s {
+                            b.insert(Selected);
+                        }
+                    }
+                    r.spawn(bar_button("Leave", Act::ToMenu, true));
+                });
+        });
+}
