@@ -65,6 +65,7 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(in_state(super::screens::Screen::Match))
                 .run_if(no_overlay),
         )
+        .add_systems(OnExit(super::screens::Screen::Match), despawn_board)
         .add_systems(Update, spawn_board.run_if(resource_exists::<MatchState>.and_then(resource_changed::<MatchGeneration>)).in_set(MatchSystems::Present))
         .add_systems(
             Update,
@@ -180,6 +181,13 @@ fn tile_index(t: Tile, x: i32, y: i32) -> u32 {
 }
 
 /// (Re)builds one tilemap per floor whenever a level is put on the board (start, hot reload).
+/// The board leaves with the match screen (menus and the Load screen show no stale board).
+fn despawn_board(mut commands: Commands, parts: Query<Entity, With<BoardPart>>) {
+    for e in &parts {
+        commands.entity(e).despawn();
+    }
+}
+
 fn spawn_board(
     mut commands: Commands,
     state: Res<MatchState>,

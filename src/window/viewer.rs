@@ -5,7 +5,7 @@
 //! autosave, every click is dropped.
 
 use super::screens::Screen;
-use super::ui::{Act, ReplayAct, Selected, bar_button, colors, panel, text};
+use super::ui::{Act, ReplayAct, Selected, bar_button, colors, text};
 use crate::game::components::{MatchDice, MatchState};
 use crate::game::log::{MatchLog, MatchOutcome};
 use crate::game::record::{MatchRecord, Origin};
@@ -232,22 +232,25 @@ fn draw_viewer_bar(mut commands: Commands, viewer: Res<ReplayViewer>, old: Query
             ViewerBar,
             DespawnOnExit(Screen::Match),
             GlobalZIndex(35),
-            panel(Node {
+            // Under the board, where the action bar would be: nobody acts while watching.
+            Node {
                 position_type: PositionType::Absolute,
-                top: Val::Px(44.0),
-                left: Val::Percent(50.0),
-                margin: UiRect::left(Val::Px(-330.0)),
-                width: Val::Px(660.0),
+                bottom: Val::Px(8.0),
+                left: Val::Px(8.0),
+                max_width: Val::Px(900.0),
                 padding: UiRect::all(Val::Px(6.0)),
                 flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
+                align_items: AlignItems::Start,
                 row_gap: Val::Px(4.0),
                 ..default()
-            }),
+            },
+            BackgroundColor(colors::PANEL_SOLID),
+            Interaction::default(),
+            super::ui::Blocks,
         ))
         .with_children(|p| {
             p.spawn(text(format!("Replay: {} - command {} of {} - turn {turn}{status}", v.label, v.at, v.last()), 15.0, colors::GOLD));
-            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, justify_content: JustifyContent::Center, ..default() })
+            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, ..default() })
                 .with_children(|r| {
                     r.spawn(bar_button("|< First", Act::Replay(ReplayAct::Start), v.at > 0));
                     r.spawn(bar_button("[ Turn back", Act::Replay(ReplayAct::Turn(-1)), v.at > 0));

@@ -175,6 +175,7 @@ impl Save {
     /// Who plays: "Ann (heroes) vs AI, normal (monsters)".
     pub fn players(&self) -> String {
         let seat = |s: &Seat| match (&s.ai, s.player.is_empty()) {
+            (None, _) if self.watch => format!("AI ({})", s.side),
             (Some(d), _) => format!("AI, {} ({})", format!("{d:?}").to_lowercase(), s.side),
             (None, false) => format!("{} ({})", s.player, s.side),
             (None, true) => format!("a player ({})", s.side),

@@ -46,7 +46,7 @@ fn rebuild_bar(
     commands.entity(row).with_children(|p| {
         if view.decider.is_none() {
             let s = if spectating.is_some() {
-                "Watching a replay: the controls are above the board (Space, comma, period, [ and ])"
+                "Watching a replay: Space plays or pauses, comma and period step, [ and ] jump a turn"
             } else if seats.players.is_empty() {
                 "Watching the AI (Space: skip the pace)"
             } else {

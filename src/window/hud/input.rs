@@ -28,8 +28,10 @@ impl SaveParams<'_> {
     /// "Ambush, turn 3".
     fn default_name(&self) -> String {
         let level = self.record.header.as_ref().map_or("match".to_string(), |h| h.level_name.clone());
-        let turn = self.state.as_ref().map_or(0, |s| s.clock.turn);
-        format!("{level}, turn {turn}").chars().take(MAX_SLOT_NAME).collect()
+        let turn = format!(", turn {}", self.state.as_ref().map_or(0, |s| s.clock.turn));
+        // The level's name shortened so that the turn always fits.
+        let room = MAX_SLOT_NAME.saturating_sub(turn.chars().count());
+        level.chars().take(room).collect::<String>().trim_end().to_string() + &turn
     }
 
     /// Writes the match to the slot `name`: what happened, for the menu (and whether it worked).
@@ -62,14 +64,22 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Save as: the slot's name is typed (Enter saves, Esc goes back to the menu).
-fn type_save_name(mut keys: MessageReader<KeyboardInput>, mut overlay: ResMut<Overlay>, mut acts: MessageWriter<Act>) {
+fn type_save_name(mut keys: MessageReader<KeyboardInput>, held: Res<ButtonInput<KeyCode>>, mut overlay: ResMut<Overlay>, mut acts: MessageWriter<Act>) {
     let Some(name) = overlay.save_name.as_ref() else {
         keys.clear();
         return;
     };
     let mut name = name.clone();
+    let ctrl = held.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     for e in keys.read() {
         if !e.state.is_pressed() {
+            continue;
+        }
+        if ctrl {
+            // Ctrl+A or Ctrl+U clears the field; other shortcuts type nothing.
+            if matches!(e.key_code, KeyCode::KeyA | KeyCode::KeyU) {
+                name.clear();
+            }
             continue;
         }
         match &e.logical_key {

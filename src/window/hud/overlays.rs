@@ -236,7 +236,7 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
         return;
     }
     if let Some(name) = &overlay.save_name {
-        commands.spawn((Name::new("Save as"), full(Color::srgba(0.0, 0.0, 0.0, 0.8)))).with_children(|c| {
+        commands.spawn((Name::new("Save as"), full(colors::PANEL_SOLID))).with_children(|c| {
             c.spawn(text("Save the match as", 30.0, colors::GOLD));
             c.spawn(panel(Node { padding: UiRect::axes(Val::Px(14.0), Val::Px(8.0)), min_width: Val::Px(360.0), ..default() })).with_children(|f| {
                 f.spawn(text(format!("{name}|"), 20.0, colors::TEXT));
@@ -250,7 +250,7 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
         return;
     }
     if overlay.menu {
-        commands.spawn((Name::new("Match menu"), full(Color::srgba(0.0, 0.0, 0.0, 0.75)))).with_children(|c| {
+        commands.spawn((Name::new("Match menu"), full(colors::PANEL_SOLID))).with_children(|c| {
             c.spawn(text("Match menu", 36.0, colors::GOLD));
             c.spawn(text("Every command is autosaved: leaving loses nothing (Continue on the main menu).", 15.0, colors::DIM));
             if let Some((note, ok)) = &overlay.menu_note {
@@ -265,21 +265,29 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
         return;
     }
     if let Some(r) = &overlay.result {
-        commands.spawn((Name::new("Result"), full(Color::srgba(0.0, 0.0, 0.0, 0.75)))).with_children(|c| {
+        // The final board stays in sight around a solid box (translucent full-screen backings
+        // do not darken what lies under them on every renderer).
+        commands.spawn((Name::new("Result"), full(Color::NONE))).with_children(|c| {
             let (title, detail) = r.split_once('\n').unwrap_or((r.as_str(), ""));
-            c.spawn(text(title, 36.0, colors::GOLD));
-            c.spawn(text(detail, 18.0, colors::TEXT));
-            c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
-                b.spawn(button("Play again", Act::PlayAgain));
-                b.spawn(button("Watch the replay", Act::WatchThis));
-                b.spawn(button("Choose another level", Act::ToLevels));
-                b.spawn(button("Main menu", Act::ToMenu));
+            c.spawn((
+                Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Center, padding: UiRect::all(Val::Px(18.0)), row_gap: Val::Px(8.0), ..default() },
+                BackgroundColor(colors::PANEL_SOLID),
+            ))
+            .with_children(|c| {
+                c.spawn(text(title, 36.0, colors::GOLD));
+                c.spawn(text(detail, 18.0, colors::TEXT));
+                c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
+                    b.spawn(button("Play again", Act::PlayAgain));
+                    b.spawn(button("Watch the replay", Act::WatchThis));
+                    b.spawn(button("Choose another level", Act::ToLevels));
+                    b.spawn(button("Main menu", Act::ToMenu));
+                });
             });
         });
         return;
     }
     if overlay.help {
-        commands.spawn((Name::new("Help"), full(Color::srgba(0.0, 0.0, 0.0, 0.8)))).with_children(|c| {
+        commands.spawn((Name::new("Help"), full(colors::PANEL_SOLID))).with_children(|c| {
             c.spawn(text(HELP, 16.0, colors::TEXT));
             c.spawn(button("Close  [Esc]", Act::Help));
         });
