@@ -75,12 +75,21 @@ enum Cmd {
         resume: Option<PathBuf>,
     },
     /// Replay saves headless; with --verify, compare every checkpoint (exit 1 naming the first
-    /// command whose state differs, 2 when a save cannot be read).
+    /// command whose state differs, 2 when a save cannot be read). With --watch, open the first
+    /// save in the window's replay viewer instead.
     Replay {
         #[arg(required = true)]
         saves: Vec<PathBuf>,
-        #[arg(long)]
+        #[arg(long, conflicts_with = "watch")]
         verify: bool,
+        /// Watch the save in the window (play, pause, step, jump to a turn, speed).
+        #[arg(long)]
+        watch: bool,
+        /// With --watch: save a screenshot of the window to this PNG at --screenshot-frame, then quit.
+        #[arg(long, requires = "watch")]
+        screenshot: Option<PathBuf>,
+        #[arg(long, requires = "watch")]
+        screenshot_frame: Option<u32>,
     },
     /// Play a match script headless and print one JSON object per line (docs/scripts.md).
     Run {
@@ -111,7 +120,7 @@ fn main() -> ExitCode {
             let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::replay::autosave_path() } else { p });
             doo::window::run_with(
                 level,
-                doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu, seed, log, frame_stats, resume },
+                doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu, seed, log, frame_stats, resume, replay: false },
             )
         }
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
@@ -122,6 +131,10 @@ fn main() -> ExitCode {
                 doo::cli::simulate(&level.unwrap_or_default(), seed, games, difficulty, sides.into_iter().collect(), doo::cli::SimSaves { save_dir, autosave })
             }
         },
-        Some(Cmd::Replay { saves, verify }) => doo::cli::replay(&saves, verify),
+        Some(Cmd::Replay { saves, watch: true, screenshot, screenshot_frame, .. }) => doo::window::run_with(
+            None,
+            doo::window::WindowOptions { resume: saves.into_iter().next(), replay: true, screenshot, screenshot_frame, ..Default::default() },
+        ),
+        Some(Cmd::Replay { saves, verify, .. }) => doo::cli::replay(&saves, verify),
     }
 }

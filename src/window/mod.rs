@@ -39,6 +39,8 @@ pub struct WindowOptions {
     pub frame_stats: Option<PathBuf>,
     /// Go on with this save (its level replaces `level`).
     pub resume: Option<PathBuf>,
+    /// Watch `resume` in the replay viewer instead of playing on (`doo replay --watch`).
+    pub replay: bool,
 }
 
 /// `cargo run`: the main menu, with the default level ready for a quick start.
@@ -54,6 +56,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let watch_replay = opts.replay;
     // `--resume`: the save names the level; a save that cannot be read stops here, said plainly.
     let resume = match &opts.resume {
         Some(p) => match crate::cli::load_save(p, &data) {
@@ -115,7 +118,11 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     .insert_resource(opts)
     .insert_resource(screens::GameData(data.clone()))
     .insert_resource(match &resume {
-        Some((save, _)) => screens::MatchSetup::from_save(path.clone(), checked.clone(), save),
+        Some((save, _)) => {
+            let mut setup = screens::MatchSetup::from_save(path.clone(), checked.clone(), save);
+            setup.replay = watch_replay;
+            setup
+        }
         None => screens::MatchSetup::new(path.clone(), checked.clone()),
     })
     .add_plugins(crate::game::plugin)

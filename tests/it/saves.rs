@@ -157,3 +157,44 @@ fn saved_and_resumed_plays_on_as_the_uninterrupted_match() {
         assert_eq!(resumed.final_hash.as_deref(), Some(doo::save::state_hash(straight.state(), dice).as_str()), "{level}: final states differ");
     }
 }
+
+#[test] // the Load screen's order: the autosave first, then the newest named slot; other files are not listed
+fn the_load_list_puts_the_autosave_first_then_the_newest() {
+    let dir = std::env::temp_dir().join(format!("doo-slots-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, age_secs) in [("old.ron", 300), ("autosave.ron", 200), ("new.ron", 10), ("notes.txt", 0)] {
+        let p = dir.join(name);
+        std::fs::write(&p, "x").unwrap();
+        let t = std::time::SystemTime::now() - std::time::Duration::from_secs(age_secs);
+        std::fs::File::options().write(true).open(&p).unwrap().set_modified(t).unwrap();
+    }
+    let names: Vec<String> =
+        doo::window::load::list_saves(&dir).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["autosave.ron", "new.ron", "old.ron"]);
+    assert_eq!(doo::window::load::list_saves(&dir.join("missing")).unwrap().len(), 0, "no folder yet: no saves, no error");
+}
+
+#[test] // the replay viewer keeps the match after every command; its last frame is the saved match's state
+fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
+    let data = RuleData::load(root()).unwrap();
+    let (save, hm) = play_until("levels/skirmish.ron", 4, 40);
+    let checked = doo::level_file::load(&root().join("levels/skirmish.ron"), &data, root()).unwrap();
+    let mut dice = Dice::seeded(save.seed);
+    dice.force(save.forced_dice.iter().copied());
+    let origin = doo::game::record::Origin { m: checked.build(&data).unwrap(), dice, mid_phase: false };
+    let mut v = doo::window::viewer::ReplayViewer::build(&origin, &save).unwrap();
+    assert_eq!(v.frames.len(), save.commands.len() + 1, "one frame before the first command and one after each");
+    let last = v.frames.last().unwrap();
+    let want = doo::save::state_hash(hm.state(), &hm.app.world().resource::<doo::game::components::MatchDice>().0);
+    assert_eq!(doo::save::state_hash(&last.m, &last.dice), want, "the last frame is the match as saved");
+    assert_eq!(last.log_len, hm.app.world().resource::<doo::game::log::MatchLog>().len(), "and its log is the whole log");
+    // Turn jumps land on the first frame of a turn.
+    let turns: Vec<u32> = v.frames.iter().map(|f| f.m.clock.turn).collect();
+    assert!(turns.windows(2).all(|w| w[0] <= w[1]), "turns never go back");
+    v.at = 0;
+    let next = v.turn_start(1);
+    assert!(next == v.last() || (turns[next] > turns[0] && turns[next - 1] == turns[0]), "next turn from the start: frame {next} of {turns:?}");
+    v.at = next;
+    assert_eq!(v.turn_start(-1), 0, "and back to the first turn");
+}

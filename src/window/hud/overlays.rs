@@ -174,7 +174,8 @@ const HELP: &str = "Controls
   Enter: end the opportunity (pass when nothing was done: keep your AP, act later this round)
   Reaction prompt: 1-9 choose, N decline
   Drag or WASD / arrows: pan;  wheel or + / -: zoom;  Home: fit the level;  PageUp / PageDown: floors
-  R: skip the reset display;  Space: AI pace on/off;  F1 or H: this help;  Esc: cancel / close
+  R: skip the reset display;  Space: AI pace on/off;  F1 or H: this help;  Esc: cancel / close / match menu
+  Ctrl+Z: undo the last move, free steps or posture change of this opportunity;  Ctrl+S: save as
 Every greyed entry says why, with the rule id from the rules (RULES.md).";
 
 /// Lines of the reset display kept on screen: the newest, like a ticker (all of them are in the
