@@ -79,6 +79,8 @@ pub enum ReplayAct {
     Step(i32),
     /// To the start of the previous or next turn.
     Turn(i32),
+    /// To the first command of this turn.
+    ToTurn(u32),
     Start,
     End,
     Speed(f32),

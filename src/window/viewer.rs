@@ -29,6 +29,9 @@ pub(super) fn plugin(app: &mut App) {
 /// kept in memory); longer saves are still checked by `doo replay --verify`.
 pub const MAX_VIEWER_COMMANDS: usize = 20_000;
 
+/// Turn buttons shown at once (around the turn on the board).
+const TURN_BUTTONS: usize = 24;
+
 /// Speeds offered, in commands per second.
 pub const SPEEDS: [f32; 4] = [1.0, 2.0, 4.0, 8.0];
 
@@ -92,6 +95,17 @@ impl ReplayViewer {
 
     pub fn last(&self) -> usize {
         self.frames.len() - 1
+    }
+
+    /// Each turn of the match and the frame where it starts, in order.
+    pub fn turn_starts(&self) -> Vec<(u32, usize)> {
+        let mut out: Vec<(u32, usize)> = Vec::new();
+        for (k, f) in self.frames.iter().enumerate() {
+            if out.last().is_none_or(|&(t, _)| t != f.m.clock.turn) {
+                out.push((f.m.clock.turn, k));
+            }
+        }
+        out
     }
 
     /// The frame where the turn before or after the shown one starts (`dir` −1 or +1).
@@ -183,6 +197,12 @@ fn control_viewer(mut acts: MessageReader<Act>, keys: Res<ButtonInput<KeyCode>>,
                 v.playing = false;
                 v.at = v.turn_start(d);
             }
+            ReplayAct::ToTurn(t) => {
+                v.playing = false;
+                if let Some(&(_, k)) = v.turn_starts().iter().find(|&&(x, _)| x == t) {
+                    v.at = k;
+                }
+            }
             ReplayAct::Start => v.at = 0,
             ReplayAct::End => {
                 v.playing = false;
@@ -266,6 +286,20 @@ fn draw_viewer_bar(mut commands: Commands, viewer: Res<ReplayViewer>, old: Query
                         }
                     }
                     r.spawn(bar_button("Leave", Act::ToMenu, true));
+                });
+            // Jump to a turn: the turns around the one shown (all of them in a short match).
+            let turns = v.turn_starts();
+            let here = turns.iter().rposition(|&(_, k)| k <= v.at).unwrap_or(0);
+            let from = here.saturating_sub(TURN_BUTTONS / 2).min(turns.len().saturating_sub(TURN_BUTTONS));
+            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, align_items: AlignItems::Center, ..default() })
+                .with_children(|r| {
+                    r.spawn(text("Jump to turn ", 13.0, colors::DIM));
+                    for &(t, _) in turns.iter().skip(from).take(TURN_BUTTONS) {
+                        let mut b = r.spawn(bar_button(format!("{t}"), Act::Replay(ReplayAct::ToTurn(t)), true));
+                        if t == turn {
+                            b.insert(Selected);
+                        }
+                    }
                 });
         });
 }

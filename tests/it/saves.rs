@@ -197,4 +197,12 @@ fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
     assert!(next == v.last() || (turns[next] > turns[0] && turns[next - 1] == turns[0]), "next turn from the start: frame {next} of {turns:?}");
     v.at = next;
     assert_eq!(v.turn_start(-1), 0, "and back to the first turn");
+    // The turn buttons: every turn once, in order, at its first frame.
+    let starts = v.turn_starts();
+    assert_eq!(starts.first(), Some(&(turns[0], 0)));
+    for &(t, k) in &starts {
+        assert_eq!(turns[k], t);
+        assert!(k == 0 || turns[k - 1] < t, "turn {t} starts at frame {k}");
+    }
+    assert_eq!(starts.len(), turns.iter().collect::<std::collections::BTreeSet<_>>().len());
 }
