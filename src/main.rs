@@ -120,7 +120,18 @@ fn main() -> ExitCode {
             let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::replay::autosave_path() } else { p });
             doo::window::run_with(
                 level,
-                doo::window::WindowOptions { screenshot, screenshot_frame, exit_after_frames: frames, watch, menu, seed, log, frame_stats, resume, replay: false },
+                doo::window::WindowOptions {
+                    screenshot,
+                    screenshot_frame,
+                    exit_after_frames: frames,
+                    watch,
+                    menu,
+                    seed,
+                    log,
+                    frame_stats,
+                    resume,
+                    replay: false,
+                },
             )
         }
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),

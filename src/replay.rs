@@ -69,10 +69,13 @@ pub fn restore_into(world: &mut World, mut hm: HeadlessMatch, save: &Save, same_
     let restored = crate::game::setup::Restored {
         m: w.remove_resource::<crate::game::components::MatchState>().map(|s| s.0).expect("a replayed match has a state"),
         dice: w.remove_resource::<crate::game::components::MatchDice>().map(|d| d.0).expect("a replayed match has dice"),
-        log: w.remove_resource::<crate::game::log::MatchLog>().map(|mut l| {
-            l.shown_from = l.len();
-            l
-        }).unwrap_or_default(),
+        log: w
+            .remove_resource::<crate::game::log::MatchLog>()
+            .map(|mut l| {
+                l.shown_from = l.len();
+                l
+            })
+            .unwrap_or_default(),
         outcome: w.remove_resource::<crate::game::log::MatchOutcome>().unwrap_or_default(),
         over,
         next_index: w.resource::<crate::game::pipeline::CommandQueue>().next_index,

@@ -95,10 +95,17 @@ fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
             if list.slots.is_empty() && list.error.is_none() {
                 p.spawn(text("No saves yet: every match is autosaved, and the match menu (Esc) saves it under a name.", 16.0, colors::TEXT));
             }
-            p.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(8.0)), overflow: Overflow::scroll_y(), max_height: Val::Percent(75.0), ..default() }))
-                .with_children(|l| {
-                    for (k, slot) in list.slots.iter().enumerate() {
-                        l.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(8.0), ..default() }).with_children(|r| {
+            p.spawn(panel(Node {
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(Val::Px(8.0)),
+                overflow: Overflow::scroll_y(),
+                max_height: Val::Percent(75.0),
+                ..default()
+            }))
+            .with_children(|l| {
+                for (k, slot) in list.slots.iter().enumerate() {
+                    l.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(8.0), ..default() }).with_children(
+                        |r| {
                             let file = slot.path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned());
                             match &slot.usable {
                                 Ok((save, _, _)) => {
@@ -118,9 +125,10 @@ fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
                                     });
                                 }
                             }
-                        });
-                    }
-                });
+                        },
+                    );
+                }
+            });
             p.spawn(button("Back  [Esc]", Act::ToMenu));
         });
 }

@@ -129,7 +129,18 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     .insert_resource(reload::LevelWatch::new(path.clone(), root.clone(), data.clone()))
     .register_asset_loader(reload::LevelAssetLoader { data: data.clone(), root: root.clone() })
     .insert_state(first)
-    .add_plugins((ui::plugin, settings::plugin, screens::plugin, load::plugin, viewer::plugin, camera::plugin, board::plugin, hud::plugin, capture::plugin, reload::plugin));
+    .add_plugins((
+        ui::plugin,
+        settings::plugin,
+        screens::plugin,
+        load::plugin,
+        viewer::plugin,
+        camera::plugin,
+        board::plugin,
+        hud::plugin,
+        capture::plugin,
+        reload::plugin,
+    ));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),

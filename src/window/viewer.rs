@@ -63,10 +63,7 @@ impl ReplayViewer {
     /// Replays `save` from `origin`, keeping the match after every command.
     pub fn build(origin: &Origin, save: &Save) -> Result<Self, String> {
         if save.commands.len() > MAX_VIEWER_COMMANDS {
-            return Err(format!(
-                "{} commands: the viewer keeps at most {MAX_VIEWER_COMMANDS} (doo replay --verify checks longer saves)",
-                save.commands.len()
-            ));
+            return Err(format!("{} commands: the viewer keeps at most {MAX_VIEWER_COMMANDS} (doo replay --verify checks longer saves)", save.commands.len()));
         }
         let empty = Save { commands: Vec::new(), checkpoints: Vec::new(), ai_plan: None, ..save.clone() };
         let mut hm = crate::replay::replay_from(origin, &empty)?;
@@ -270,36 +267,34 @@ fn draw_viewer_bar(mut commands: Commands, viewer: Res<ReplayViewer>, old: Query
         ))
         .with_children(|p| {
             p.spawn(text(format!("Replay: {} - command {} of {} - turn {turn}{status}", v.label, v.at, v.last()), 15.0, colors::GOLD));
-            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, ..default() })
-                .with_children(|r| {
-                    r.spawn(bar_button("|< First", Act::Replay(ReplayAct::Start), v.at > 0));
-                    r.spawn(bar_button("[ Turn back", Act::Replay(ReplayAct::Turn(-1)), v.at > 0));
-                    r.spawn(bar_button(", Step back", Act::Replay(ReplayAct::Step(-1)), v.at > 0));
-                    r.spawn(bar_button(if v.playing { "Space Pause" } else { "Space Play" }, Act::Replay(ReplayAct::PlayPause), true));
-                    r.spawn(bar_button(". Step", Act::Replay(ReplayAct::Step(1)), v.at < v.last()));
-                    r.spawn(bar_button("] Next turn", Act::Replay(ReplayAct::Turn(1)), v.at < v.last()));
-                    r.spawn(bar_button("Last >|", Act::Replay(ReplayAct::End), v.at < v.last()));
-                    for s in SPEEDS {
-                        let mut b = r.spawn(bar_button(format!("{s}/s"), Act::Replay(ReplayAct::Speed(s)), true));
-                        if v.speed == s {
-                            b.insert(Selected);
-                        }
+            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, ..default() }).with_children(|r| {
+                r.spawn(bar_button("|< First", Act::Replay(ReplayAct::Start), v.at > 0));
+                r.spawn(bar_button("[ Turn back", Act::Replay(ReplayAct::Turn(-1)), v.at > 0));
+                r.spawn(bar_button(", Step back", Act::Replay(ReplayAct::Step(-1)), v.at > 0));
+                r.spawn(bar_button(if v.playing { "Space Pause" } else { "Space Play" }, Act::Replay(ReplayAct::PlayPause), true));
+                r.spawn(bar_button(". Step", Act::Replay(ReplayAct::Step(1)), v.at < v.last()));
+                r.spawn(bar_button("] Next turn", Act::Replay(ReplayAct::Turn(1)), v.at < v.last()));
+                r.spawn(bar_button("Last >|", Act::Replay(ReplayAct::End), v.at < v.last()));
+                for s in SPEEDS {
+                    let mut b = r.spawn(bar_button(format!("{s}/s"), Act::Replay(ReplayAct::Speed(s)), true));
+                    if v.speed == s {
+                        b.insert(Selected);
                     }
-                    r.spawn(bar_button("Leave", Act::ToMenu, true));
-                });
+                }
+                r.spawn(bar_button("Leave", Act::ToMenu, true));
+            });
             // Jump to a turn: the turns around the one shown (all of them in a short match).
             let turns = v.turn_starts();
             let here = turns.iter().rposition(|&(_, k)| k <= v.at).unwrap_or(0);
             let from = here.saturating_sub(TURN_BUTTONS / 2).min(turns.len().saturating_sub(TURN_BUTTONS));
-            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, align_items: AlignItems::Center, ..default() })
-                .with_children(|r| {
-                    r.spawn(text("Jump to turn ", 13.0, colors::DIM));
-                    for &(t, _) in turns.iter().skip(from).take(TURN_BUTTONS) {
-                        let mut b = r.spawn(bar_button(format!("{t}"), Act::Replay(ReplayAct::ToTurn(t)), true));
-                        if t == turn {
-                            b.insert(Selected);
-                        }
+            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, align_items: AlignItems::Center, ..default() }).with_children(|r| {
+                r.spawn(text("Jump to turn ", 13.0, colors::DIM));
+                for &(t, _) in turns.iter().skip(from).take(TURN_BUTTONS) {
+                    let mut b = r.spawn(bar_button(format!("{t}"), Act::Replay(ReplayAct::ToTurn(t)), true));
+                    if t == turn {
+                        b.insert(Selected);
                     }
-                });
+                }
+            });
         });
 }

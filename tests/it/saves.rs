@@ -169,8 +169,7 @@ fn the_load_list_puts_the_autosave_first_then_the_newest() {
         let t = std::time::SystemTime::now() - std::time::Duration::from_secs(age_secs);
         std::fs::File::options().write(true).open(&p).unwrap().set_modified(t).unwrap();
     }
-    let names: Vec<String> =
-        doo::window::load::list_saves(&dir).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> = doo::window::load::list_saves(&dir).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
     assert_eq!(names, ["autosave.ron", "new.ron", "old.ron"]);
     assert_eq!(doo::window::load::list_saves(&dir.join("missing")).unwrap().len(), 0, "no folder yet: no saves, no error");
 }

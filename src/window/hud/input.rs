@@ -4,14 +4,14 @@
 use super::Overlay;
 use super::prompt::PromptState;
 use crate::game::MatchSystems;
+use crate::game::ai::AiControl;
+use crate::game::components::MatchState;
 use crate::game::intent::{Intent, PlayerView, Seats};
+use crate::game::record::{MatchRecord, ai_plan};
+use crate::game::undo::UndoLast;
 use crate::window::screens::Screen;
 use crate::window::settings::Settings;
 use crate::window::ui::Act;
-use crate::game::ai::AiControl;
-use crate::game::components::MatchState;
-use crate::game::record::{MatchRecord, ai_plan};
-use crate::game::undo::UndoLast;
 use bevy::ecs::system::SystemParam;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;

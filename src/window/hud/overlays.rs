@@ -153,7 +153,13 @@ fn hold_ai(
     hold: Option<ResMut<AiHold>>,
     ai: Option<ResMut<AiControl>>,
 ) {
-    let busy = overlay.handover.is_some() || overlay.menu || overlay.save_name.is_some() || overlay.help || overlay.result.is_some() || overlay.reset.is_some() || moving.0;
+    let busy = overlay.handover.is_some()
+        || overlay.menu
+        || overlay.save_name.is_some()
+        || overlay.help
+        || overlay.result.is_some()
+        || overlay.reset.is_some()
+        || moving.0;
     if let Some(mut h) = hold {
         if h.0 != busy {
             h.0 = busy;
@@ -271,7 +277,13 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
         commands.spawn((Name::new("Result"), full(Color::NONE))).with_children(|c| {
             let (title, detail) = r.split_once('\n').unwrap_or((r.as_str(), ""));
             c.spawn((
-                Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Center, padding: UiRect::all(Val::Px(18.0)), row_gap: Val::Px(8.0), ..default() },
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    padding: UiRect::all(Val::Px(18.0)),
+                    row_gap: Val::Px(8.0),
+                    ..default()
+                },
                 BackgroundColor(colors::PANEL_SOLID),
             ))
             .with_children(|c| {

@@ -83,9 +83,9 @@ fn blocker(step: &Step, m: &Match) -> Option<Violation> {
         return Some(Violation::new("UNDO-5", format!("{what} cannot be taken back: it revealed something new.")));
     }
     if let Some(v) = ev.iter().find_map(|e| match e {
-        Event::AttackDeclared { target, .. } | Event::ReflexWindow { defender: target, .. } | Event::ResponseWindow { defender: target, .. } => Some(
-            Violation::new("UNDO-4", format!("{what} cannot be taken back: it was an attack on {}, and attacks stand.", name(target))),
-        ),
+        Event::AttackDeclared { target, .. } | Event::ReflexWindow { defender: target, .. } | Event::ResponseWindow { defender: target, .. } => {
+            Some(Violation::new("UNDO-4", format!("{what} cannot be taken back: it was an attack on {}, and attacks stand.", name(target))))
+        }
         Event::Died { actor } => Some(Violation::new("UNDO-4", format!("{what} cannot be taken back: {} died of it.", name(actor)))),
         _ => None,
     }) {
