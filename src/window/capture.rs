@@ -67,12 +67,27 @@ fn write_log(
     opts: Res<WindowOptions>,
     log: Option<Res<MatchLog>>,
     state: Option<Res<MatchState>>,
+    view: Option<Res<crate::game::intent::PlayerView>>,
     cams: Query<(&Camera, &GlobalTransform, Ref<Transform>), With<Camera2d>>,
     mut written: Local<usize>,
     mut last_layout: Local<Option<(i32, i32, i32)>>,
+    mut last_said: Local<(Option<String>, Option<String>)>,
 ) {
     let Some(path) = &opts.log else { return };
     let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
+    // What the player was told (a refusal with its rule id, or a notice such as "Taken back: …").
+    if let Some(view) = view.filter(|v| v.is_changed()) {
+        let said = (view.feedback.as_ref().map(|v| format!("{}: {}", v.rule, v.reason)), view.notice.clone());
+        if said != *last_said {
+            if let Some(t) = said.0.as_ref().filter(|t| last_said.0.as_ref() != Some(t)) {
+                let _ = writeln!(f, "{}", serde_json::json!({"type": "refused", "text": t}));
+            }
+            if let Some(t) = said.1.as_ref().filter(|t| last_said.1.as_ref() != Some(t)) {
+                let _ = writeln!(f, "{}", serde_json::json!({"type": "notice", "text": t}));
+            }
+            *last_said = said;
+        }
+    }
     if let Some(log) = &log {
         if log.len() < *written {
             // Undo (or a new match): the log goes on from its first `entries` entries.

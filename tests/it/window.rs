@@ -344,8 +344,21 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
     // Undo (Ctrl+Z): the Step is taken back, the log rewinds to before it, and the miniature
     // stands on (2,2) again.
     let undo_png = dir.join("e2e-after-undo.png");
-    let _ = xdotool(&["windowfocus", "--sync", &win]);
-    let undone = xdotool(&["key", "ctrl+z"]) && wait_for(&log, "\"type\":\"rewound\"", 20);
+    // Ctrl is held across frames (keydown, a pause, z, a pause, keyup), as a person types it;
+    // a second try if the window had not taken the keyboard yet.
+    let ctrl_z = || {
+        let _ = xdotool(&["windowfocus", "--sync", &win]);
+        xdotool(&["keydown", "ctrl"])
+            && {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                xdotool(&["key", "z"])
+            }
+            && {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                xdotool(&["keyup", "ctrl"])
+            }
+    };
+    let undone = (0..2).any(|_| ctrl_z() && wait_for(&log, "\"type\":\"rewound\"", 10));
     std::thread::sleep(std::time::Duration::from_millis(800));
     let undo_ok = !win.is_empty() && grab(&win, &undo_png);
     let alive = child.try_wait().map(|s| s.is_none()).unwrap_or(false);

@@ -70,7 +70,7 @@ fn type_save_name(mut keys: MessageReader<KeyboardInput>, held: Res<ButtonInput<
         return;
     };
     let mut name = name.clone();
-    let ctrl = held.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let ctrl = ctrl_held(&held);
     for e in keys.read() {
         if !e.state.is_pressed() {
             continue;
@@ -102,6 +102,13 @@ fn type_save_name(mut keys: MessageReader<KeyboardInput>, held: Res<ButtonInput<
     }
 }
 
+/// Ctrl is down for this frame's keys: held, or pressed or released within the frame (a fast
+/// Ctrl+Z — a macro, or a slow frame — can press and release Ctrl before the frame reads it).
+fn ctrl_held(keys: &ButtonInput<KeyCode>) -> bool {
+    const CTRL: [KeyCode; 2] = [KeyCode::ControlLeft, KeyCode::ControlRight];
+    keys.any_pressed(CTRL) || keys.any_just_pressed(CTRL) || keys.any_just_released(CTRL)
+}
+
 /// Letters in a save slot's name.
 const MAX_SLOT_NAME: usize = 40;
 
@@ -118,8 +125,7 @@ fn match_keys(
     if overlay.save_name.is_some() {
         return; // the name field has the keys
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if ctrl {
+    if ctrl_held(&keys) {
         if keys.just_pressed(KeyCode::KeyZ) {
             acts.write(Act::Undo);
         }
