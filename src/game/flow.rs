@@ -16,7 +16,8 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<NextReset>()
         .init_resource::<FlowStatus>()
         .add_systems(OnEnter(CrisisPhase::Reset), run_reset_phase)
-        .add_systems(OnEnter(CrisisPhase::Action), open_action_phase);
+        .add_systems(OnEnter(CrisisPhase::Action), open_action_phase)
+        .add_systems(OnEnter(CrisisPhase::Exploring), open_exploration);
 }
 
 /// Where the crisis is (R-TURN-3).
@@ -28,6 +29,8 @@ pub enum CrisisPhase {
     Reset,
     Action,
     Over,
+    /// A crawl's Exploration Mode (R-EXP-1): entering it begins the crawl the first time.
+    Exploring,
 }
 
 /// Inside the action phase: an opportunity is open, or a defender decides on a reaction.
@@ -39,13 +42,14 @@ pub enum ActionStage {
     ReactionWindow,
 }
 
-/// Which reset runs on the next entry to `Reset`.
+/// Which reset runs on the next entry to `Reset`; for a closing reset, whether Exploration
+/// Mode resumes after it (a crawl's encounter is over, R-EXP-27).
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NextReset(pub ResetKind);
+pub struct NextReset(pub ResetKind, pub bool);
 
 impl Default for NextReset {
     fn default() -> Self {
-        Self(ResetKind::Opening)
+        Self(ResetKind::Opening, false)
     }
 }
 
@@ -66,6 +70,7 @@ pub struct FlowStatus {
 #[derive(SystemParam)]
 pub struct FlowControl<'w> {
     pub buffer: ResMut<'w, EventBuffer>,
+    phase: Res<'w, State<CrisisPhase>>,
     next_phase: ResMut<'w, NextState<CrisisPhase>>,
     next_reset: ResMut<'w, NextReset>,
     next_stage: Option<ResMut<'w, NextState<ActionStage>>>,
@@ -84,13 +89,31 @@ impl FlowControl<'_> {
             }
             Flow::PhaseEnded => {
                 self.status.awaiting = false;
-                self.next_reset.0 = ResetKind::Normal;
+                *self.next_reset = NextReset(ResetKind::Normal, false);
                 self.next_phase.set(CrisisPhase::Reset);
             }
             Flow::CrisisEnded => {
                 // R-TURN-17: the closing reset, then the crisis is over.
                 self.status.awaiting = false;
-                self.next_reset.0 = ResetKind::Closing;
+                *self.next_reset = NextReset(ResetKind::Closing, false);
+                self.next_phase.set(CrisisPhase::Reset);
+            }
+            Flow::Exploring => {
+                self.status.awaiting = true;
+                if *self.phase.get() != CrisisPhase::Exploring {
+                    self.next_phase.set(CrisisPhase::Exploring);
+                }
+            }
+            Flow::CrisisStarts => {
+                // R-EXP-25: the opening reset of the crawl's crisis.
+                self.status.awaiting = false;
+                *self.next_reset = NextReset(ResetKind::Opening, false);
+                self.next_phase.set(CrisisPhase::Reset);
+            }
+            Flow::EncounterEnded => {
+                // R-TURN-17, R-EXP-27: the closing reset, then exploration again.
+                self.status.awaiting = false;
+                *self.next_reset = NextReset(ResetKind::Closing, true);
                 self.next_phase.set(CrisisPhase::Reset);
             }
             Flow::Over => {
@@ -102,22 +125,57 @@ impl FlowControl<'_> {
     }
 }
 
-fn run_reset_phase(
-    state: Option<ResMut<MatchState>>,
-    mut dice: ResMut<MatchDice>,
-    mut buffer: ResMut<EventBuffer>,
-    mut next_phase: ResMut<NextState<CrisisPhase>>,
-    next_reset: Res<NextReset>,
-    mut status: ResMut<FlowStatus>,
-) {
+fn run_reset_phase(state: Option<ResMut<MatchState>>, mut dice: ResMut<MatchDice>, mut flow: FlowControl) {
     let Some(mut state) = state else { return };
-    status.awaiting = false;
-    turn::run_reset(&mut state.0, &mut dice.0, next_reset.0, &mut buffer.0);
-    if next_reset.0 == ResetKind::Closing {
-        status.over = true;
-        next_phase.set(CrisisPhase::Over);
+    flow.status.awaiting = false;
+    let m = &mut state.0;
+    let NextReset(mut kind, then_explore) = *flow.next_reset;
+    *flow.next_reset = NextReset(ResetKind::Opening, false);
+    loop {
+        turn::run_reset(m, &mut dice.0, kind, &mut flow.buffer.0);
+        if kind != ResetKind::Closing {
+            flow.next_phase.set(CrisisPhase::Action);
+            return;
+        }
+        if !then_explore {
+            flow.status.over = true;
+            flow.next_phase.set(CrisisPhase::Over);
+            return;
+        }
+        // R-EXP-27: exploration resumes; a hostile in sight at once starts the next crisis.
+        let next = crate::rules::explore::resume(m, &mut dice.0, &mut flow.buffer.0);
+        match victory::settle(m, next, &mut flow.buffer.0) {
+            Flow::CrisisStarts => kind = ResetKind::Opening,
+            Flow::Over => {
+                flow.status.over = true;
+                flow.next_phase.set(CrisisPhase::Over);
+                return;
+            }
+            _ => {
+                flow.status.awaiting = true;
+                flow.next_phase.set(CrisisPhase::Exploring);
+                return;
+            }
+        }
+    }
+}
+
+/// Entering Exploration Mode: a fresh crawl begins (R-EXP-1, R-EXP-4); a resumed or restored
+/// one waits for the next order.
+fn open_exploration(state: Option<ResMut<MatchState>>, mut dice: ResMut<MatchDice>, mut flow: FlowControl) {
+    let Some(mut state) = state else { return };
+    let m = &mut state.0;
+    if flow.status.restored {
+        flow.status.restored = false;
+        flow.status.awaiting = true;
+        return;
+    }
+    let fresh = m.explore.as_deref().is_some_and(|x| x.turn == 0);
+    if fresh {
+        let next = crate::rules::explore::begin(m, &mut dice.0, &mut flow.buffer.0);
+        flow.handle(next, m);
     } else {
-        next_phase.set(CrisisPhase::Action);
+        flow.status.awaiting = true;
     }
 }
 

@@ -123,6 +123,8 @@ pub struct PlayerView {
     pub undo: Option<Result<crate::rules::undo::Undo, Violation>>,
     /// Recompute on the next Present even if the match did not change (a refusal, a new aim).
     pub dirty: bool,
+    /// Exploration Mode: the hero the player picked to give orders to (clicking a hero).
+    pub pick: Option<String>,
 }
 
 impl PlayerView {
@@ -143,7 +145,16 @@ impl PlayerView {
 
 /// The human character who must decide now, if any.
 pub fn human_decider(m: &Match, ai: Option<&AiControl>) -> Option<usize> {
+    human_decider_picking(m, ai, None)
+}
+
+/// `human_decider`; in Exploration Mode the picked hero if he can still be ordered (any hero of
+/// the human side gives orders, in any order, R-EXP-3).
+pub fn human_decider_picking(m: &Match, ai: Option<&AiControl>, pick: Option<&str>) -> Option<usize> {
     let human = |i: usize| ai.is_none_or(|ai| ai.config.controls(m, i).is_none());
+    if crate::rules::explore::exploring(m) {
+        return crate::rules::explore::next_hero(m, pick.and_then(|p| m.index(p)), human);
+    }
     if let Some(p) = &m.pending {
         if p.window.is_some() {
             return human(p.defender).then_some(p.defender);
@@ -166,6 +177,9 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
         view.feedback = Some(v);
         None
     };
+    if crate::rules::explore::exploring(m) {
+        return interpret_exploring(m, view, intent, a);
+    }
     // Reaction window: only reactions, decline, pass.
     if let Some((_, list)) = &view.reactions {
         return match intent {
@@ -268,6 +282,78 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
     }
 }
 
+/// An intent in Exploration Mode: a click on one's own hero picks him; on a door next to him
+/// opens or closes it; on a closed chest next to him opens it; on a space walks there (the
+/// group follows its leader); Enter ends the turn.
+fn interpret_exploring(m: &Match, view: &mut PlayerView, intent: &Intent, a: usize) -> Option<Command> {
+    use crate::rules::Pos;
+    use crate::rules::explore::Task;
+    use crate::rules::grid::Tile;
+    let me = m.fighters[a].id.clone();
+    let x = m.explore.as_deref()?;
+    let shown = |o: usize| crate::rules::explore::side_view(m, &m.fighters[a].side).figures.contains(&o);
+    let pick = |view: &mut PlayerView, o: usize| {
+        view.pick = Some(m.fighters[o].id.clone());
+        view.mode = Mode::Idle;
+        view.dirty = true;
+        None
+    };
+    match intent {
+        Intent::Pass => Some(Command::EndTurn { actor: me }),
+        Intent::Cancel | Intent::React(_) | Intent::Decline => {
+            view.mode = Mode::Idle;
+            None
+        }
+        Intent::Choose(i) => {
+            let c = view.choices.get(*i).cloned()?;
+            match c.refusal {
+                Some(v) => {
+                    view.feedback = Some(v);
+                    None
+                }
+                None => Some(c.template),
+            }
+        }
+        Intent::ClickFigure(id) => {
+            let o = m.index(id)?;
+            if o != a && x.is_explorer(m, o) && m.fighters[o].side == m.fighters[a].side {
+                return pick(view, o);
+            }
+            interpret_exploring(m, view, &Intent::ClickSpace(m.fighters[o].pos), a)
+        }
+        Intent::ClickSpace(p) => {
+            let p: Pos = *p;
+            if let Some(o) = m.occupant(p).filter(|&o| o != a && x.is_explorer(m, o) && m.fighters[o].side == m.fighters[a].side) {
+                return pick(view, o);
+            }
+            let f = &m.fighters[a];
+            let hidden = x.door(p).is_some_and(|d| d.hidden);
+            if f.pos.distance(p) == 1 && !hidden {
+                match m.board.tile(p) {
+                    Some(Tile::DoorClosed | Tile::DoorLocked) => return Some(Command::Door { actor: me, at: p, open: true }),
+                    Some(Tile::DoorOpen) if m.occupant(p).is_none() && !view.destinations.contains_key(&p) => {
+                        return Some(Command::Door { actor: me, at: p, open: false });
+                    }
+                    _ => {}
+                }
+                if x.chest_at(p).is_some_and(|c| !x.chests[c].open) {
+                    return Some(Command::Task { actor: me, task: Task::OpenChest, at: p });
+                }
+            }
+            if let Some(d) = view.destinations.get(&p) {
+                return Some(d.command.clone());
+            }
+            if m.occupant(p).is_some_and(|o| shown(o) && !x.is_explorer(m, o)) {
+                view.feedback = Some(Violation::new("R-EXP-24", "Attacks happen in Crisis Mode: a hostile in sight starts it."));
+                return None;
+            }
+            let why = crate::rules::engine::validate(m, &Command::Walk { actor: me, path: vec![p], group: false }).err();
+            view.feedback = Some(why.unwrap_or_else(|| Violation::new("R-EXP-5", format!("{} cannot get to {p} this turn (a move is at most 6 spaces, through spaces the party has seen).", f.name))));
+            None
+        }
+    }
+}
+
 /// `template` aimed at figure `id`.
 pub fn aimed(template: &Command, id: &str) -> Command {
     let mut c = template.clone();
@@ -279,7 +365,25 @@ pub fn aimed(template: &Command, id: &str) -> Command {
 
 /// Recomputes the player's view from the rules.
 pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
-    let decider = human_decider(m, ai);
+    let decider = human_decider_picking(m, ai, view.pick.as_deref());
+    if crate::rules::explore::exploring(m) {
+        view.decider = decider.map(|a| m.fighters[a].id.clone());
+        view.pick = view.decider.clone();
+        view.side = decider.map(|a| m.fighters[a].side.clone());
+        view.reactions = None;
+        view.mode = Mode::Idle;
+        match decider {
+            Some(a) => {
+                view.destinations = crate::rules::explore::destinations(m, a);
+                view.choices = crate::rules::explore::choices(m, a);
+            }
+            None => {
+                view.destinations.clear();
+                view.choices.clear();
+            }
+        }
+        return;
+    }
     let id = decider.map(|a| m.fighters[a].id.clone());
     if id != view.decider {
         view.mode = Mode::Idle;

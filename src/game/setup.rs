@@ -38,7 +38,7 @@ fn start_match_on(world: &mut World, m: Match, dice: Dice, mid_phase: bool, new_
     world.insert_resource(super::intent::PendingIntents::default());
     world.insert_resource(CommandQueue::default());
     world.insert_resource(CheckedCommand::default());
-    world.insert_resource(NextReset(ResetKind::Opening));
+    world.insert_resource(NextReset(ResetKind::Opening, false));
     world.insert_resource(FlowStatus { awaiting: false, resume: mid_phase, over: false, restored: false });
     // A new match records anew (same header: the caller replaces it for another level).
     if let Some(mut r) = world.get_resource_mut::<super::record::MatchRecord>() {
@@ -57,7 +57,8 @@ fn start_match_on(world: &mut World, m: Match, dice: Dice, mid_phase: bool, new_
     if new_board {
         world.get_resource_or_init::<MatchGeneration>().0 += 1;
     }
-    let target = if mid_phase { CrisisPhase::Action } else { CrisisPhase::Reset };
+    let crawl = world.resource::<MatchState>().0.explore.is_some();
+    let target = if mid_phase { CrisisPhase::Action } else if crawl { CrisisPhase::Exploring } else { CrisisPhase::Reset };
     // Leave and re-enter so OnEnter runs even when the phase is the same as before.
     world.resource_mut::<NextState<CrisisPhase>>().set(CrisisPhase::Setup);
     world.run_schedule(bevy::state::state::StateTransition);
@@ -87,5 +88,13 @@ pub fn restore_match(world: &mut World, r: Restored) {
     world.insert_resource(r.record);
     world.resource_mut::<CommandQueue>().next_index = r.next_index;
     world.insert_resource(FlowStatus { awaiting: false, resume: false, over: r.over, restored: !r.over });
-    world.resource_mut::<NextState<CrisisPhase>>().set(if r.over { CrisisPhase::Over } else { CrisisPhase::Action });
+    let exploring = world.resource::<MatchState>().0.clock.phase == crate::rules::Phase::Exploration;
+    let phase = if r.over {
+        CrisisPhase::Over
+    } else if exploring {
+        CrisisPhase::Exploring
+    } else {
+        CrisisPhase::Action
+    };
+    world.resource_mut::<NextState<CrisisPhase>>().set(phase);
 }

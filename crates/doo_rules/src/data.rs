@@ -291,6 +291,8 @@ pub struct RuleData {
     pub spells: crate::rules::spells::SpellBook,
     /// The monster AI's behaviours and difficulties.
     pub ai: std::sync::Arc<crate::ai::AiBook>,
+    /// The numbers of Exploration Mode (§24).
+    pub exploration: std::sync::Arc<crate::rules::explore::ExploreBook>,
 }
 
 impl RuleData {
@@ -303,6 +305,7 @@ impl RuleData {
             tables: TableBook::builtin(),
             spells: crate::rules::spells::SpellBook::builtin(),
             ai: crate::ai::AiBook::builtin(),
+            exploration: std::sync::Arc::new(crate::rules::explore::ExploreBook::builtin()),
         }
     }
 
@@ -324,6 +327,7 @@ impl RuleData {
             tables: read(dir.join("rules/tables.ron"), TableBook::builtin)?,
             spells: read(dir.join("rules/spells.ron"), crate::rules::spells::SpellBook::builtin)?,
             ai: std::sync::Arc::new(read(dir.join("ai/behaviours.ron"), || (*crate::ai::AiBook::builtin()).clone())?),
+            exploration: std::sync::Arc::new(read(dir.join("rules/exploration.ron"), crate::rules::explore::ExploreBook::builtin)?),
         })
     }
 }

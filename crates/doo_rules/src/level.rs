@@ -230,6 +230,7 @@ pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset,
         recovery: None,
         mook: c.mook,
         spells: c.spells.clone(),
+        dormant: false,
     })
 }
 
@@ -282,6 +283,7 @@ pub fn build_match(
         clock: Clock::default(),
         pending: None,
         goals: Vec::new(),
+        explore: None,
     })
 }
 

@@ -33,6 +33,8 @@ pub enum TileSpec {
     DoorOpen,
     DoorClosed,
     DoorLocked,
+    /// A secret door (crawls): a closed door hidden until found (R-EXP-14).
+    SecretDoor,
     Pillar,
     Pit,
     Difficult,
@@ -207,6 +209,30 @@ pub struct Level {
     /// When empty: each side wins by routing all the others.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub victory: Vec<Victory>,
+    /// `exploration`: a crawl that starts in Exploration Mode (§24); `crisis` (default): one fight.
+    #[serde(default)]
+    pub mode: crate::level_crawl::LevelMode,
+    /// Crawls: the sides that explore (default: the first side).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explorers: Vec<String>,
+    /// Crawls: doors with locks or secrets (R-EXP-11, R-EXP-12).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doors: Vec<crate::level_crawl::DoorDef>,
+    /// Crawls: key items and their names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<crate::level_crawl::KeyDef>,
+    /// Crawls: chests (R-EXP-15).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chests: Vec<crate::level_crawl::ChestDef>,
+    /// Crawls: items lying in spaces (R-EXP-15).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<crate::level_crawl::ItemDef>,
+    /// Crawls: traps (R-EXP-16).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traps: Vec<crate::level_crawl::TrapDef>,
+    /// Crawls: encounters (R-EXP-23); an NPC in none is an encounter of his own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub encounters: Vec<crate::level_crawl::EncounterDef>,
 }
 
 /// One problem in a level, at a place in its file.
@@ -268,6 +294,8 @@ pub struct CheckedLevel {
     pub sides: Vec<SideDef>,
     /// Character id → AI behaviour (from the entry or its template).
     pub behaviours: BTreeMap<String, String>,
+    /// A crawl's doors, chests, traps, encounters (`mode: exploration`).
+    pub crawl: Option<crate::level_crawl::Crawl>,
 }
 
 /// Parses and checks a level file's text. Every problem is listed (the first
@@ -349,6 +377,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         f.key("floors", format!("{} floors; the most is {max_floors}", level.floors.len()));
     }
     let mut floors = Vec::new();
+    let mut secret: Vec<Pos> = Vec::new();
     let mut map_ok = !level.floors.is_empty() && level.floors.len() <= max_floors;
     for (fi, rows) in level.floors.iter().enumerate().take(max_floors) {
         let width = rows.first().map_or(0, |r| r.chars().count());
@@ -377,13 +406,21 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             let mut translated = String::with_capacity(width);
             for (x, c) in row.chars().take(width).enumerate() {
                 let t = match level.legend.get(&c) {
+                    Some(TileSpec::SecretDoor) => {
+                        secret.push(Pos::on(x as i32, y as i32, fi as u8));
+                        '+'
+                    }
                     Some(spec) => spec_char(*spec),
+                    None if c == 'S' => {
+                        secret.push(Pos::on(x as i32, y as i32, fi as u8));
+                        '+'
+                    }
                     None if Board::legend(c).is_some() => c,
                     None => {
                         let shown = if c.is_control() { format!("U+{:04X}", c as u32) } else { format!("'{c}'") };
                         f.lazy(
                             || places.cell(Pos::on(x as i32, y as i32, fi as u8)),
-                            || format!("unknown map character {shown} (add it to `legend`, or use . # / + L O _ ~ > <)"),
+                            || format!("unknown map character {shown} (add it to `legend`, or use . # / + L S O _ ~ > <)"),
                         );
                         '#'
                     }
@@ -653,9 +690,29 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             }
         }
     }
+    // A crawl's doors, keys, chests, items, traps and encounters.
+    let defs: Vec<CharacterDef> = chars.iter().map(|(_, c)| c.clone()).collect();
+    let side_names: Vec<String> = sides.iter().map(|s| s.id.clone()).collect();
+    let def = crate::level_crawl::CrawlDef {
+        mode: level.mode,
+        explorers: &level.explorers,
+        doors: &level.doors,
+        keys: &level.keys,
+        chests: &level.chests,
+        items: &level.items,
+        traps: &level.traps,
+        encounters: &level.encounters,
+    };
+    let crawl = crate::level_crawl::check(&def, board.as_ref(), &secret, &defs, &side_names, data, &places, &mut |at, m| f.at(at, m));
+    if let Some(c) = &crawl {
+        let explorer_goal = level.victory.iter().any(|v| c.explorers.contains(&v.side));
+        if !explorer_goal && level.victory.len() <= MAX_GOALS {
+            f.key("victory", "a crawl needs a victory goal for the explorers (e.g. `(side: \"heroes\", goal: ReachExit([(x, y)]))`)");
+        }
+    }
     found.into_result()?;
     let characters = chars.into_iter().map(|(_, c)| c).collect();
-    Ok(CheckedLevel { level, characters, floors, sides, behaviours })
+    Ok(CheckedLevel { level, characters, floors, sides, behaviours, crawl })
 }
 
 /// The longest survival goal.
@@ -678,7 +735,7 @@ fn clip_message(m: &str) -> String {
 }
 
 /// A tile as a designer calls it.
-fn tile_name(t: Tile) -> &'static str {
+pub(crate) fn tile_name(t: Tile) -> &'static str {
     match t {
         Tile::Floor => "floor",
         Tile::Wall => "a wall",
@@ -699,6 +756,7 @@ fn spec_char(s: TileSpec) -> char {
         TileSpec::DoorOpen => '/',
         TileSpec::DoorClosed => '+',
         TileSpec::DoorLocked => 'L',
+        TileSpec::SecretDoor => '+',
         TileSpec::Pillar => 'O',
         TileSpec::Pit => '_',
         TileSpec::Difficult => '~',
@@ -741,7 +799,8 @@ impl CheckedLevel {
     /// the last side with anyone able to act.
     pub fn goals(&self) -> Vec<Victory> {
         let mut goals = self.level.victory.clone();
-        if goals.iter().all(|v| matches!(v.goal, Goal::Rout(_))) {
+        // A crawl is won only by its goals: its sleeping monsters do not make anyone last standing.
+        if self.crawl.is_none() && goals.iter().all(|v| matches!(v.goal, Goal::Rout(_))) {
             goals.extend(self.sides.iter().map(|s| Victory { side: s.id.clone(), goal: Goal::LastStanding }));
         }
         goals
@@ -753,6 +812,9 @@ impl CheckedLevel {
         // Explicit links override the default "same space, next floor".
         m.board.links = self.level.stairs.iter().map(|s| (s.from, s.to)).collect();
         m.goals = self.goals();
+        if let Some(c) = &self.crawl {
+            m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
+        }
         Ok(m)
     }
 }

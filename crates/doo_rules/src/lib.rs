@@ -6,6 +6,7 @@
 pub mod ai;
 pub mod data;
 pub mod level;
+pub mod level_crawl;
 pub mod level_file;
 pub mod rules;
 pub mod save;

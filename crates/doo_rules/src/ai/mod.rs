@@ -9,6 +9,7 @@
 //! it gives up), hard (also weighs the enemies' answer next round).
 
 mod book;
+pub mod explore;
 pub mod odds;
 mod search;
 mod value;
@@ -136,6 +137,9 @@ impl AiConfig {
 
 /// Which AI-controlled character must decide now, if any.
 pub fn who_decides(m: &Match, cfg: &AiConfig) -> Option<usize> {
+    if crate::rules::explore::exploring(m) {
+        return explore::who_explores(m, cfg);
+    }
     if let Some(p) = &m.pending {
         if p.window.is_some() {
             return cfg.controls(m, p.defender).map(|_| p.defender);
@@ -158,6 +162,9 @@ pub fn decide_plan(m: &Match, a: usize, cfg: &AiConfig) -> Vec<Command> {
 
 /// `decide_plan` with its cost.
 pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
+    if crate::rules::explore::exploring(m) {
+        return Decision { commands: vec![explore::decide(m, a, cfg)], spots: 0, cut: false };
+    }
     let diff = cfg.controls(m, a).unwrap_or_default();
     let id = m.fighters[a].id.clone();
     if let Some(p) = &m.pending {

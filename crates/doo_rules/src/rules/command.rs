@@ -67,6 +67,33 @@ pub enum Command {
     /// Always refused (R-TURN-12: at his opportunity a character acts or passes) and changes
     /// nothing. Scripts and rule testers use it; the AI never issues it.
     Delay { actor: String },
+    /// Exploration Mode: walk up to 6 spaces (R-EXP-5); `group`: the group he leads follows.
+    Walk {
+        actor: String,
+        path: Vec<Pos>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        group: bool,
+    },
+    /// Open or close the door at `at` (R-EXP-11): a space of a move in Exploration Mode, a
+    /// 1-AP action in a crisis.
+    Door { actor: String, at: Pos, open: bool },
+    /// A one-turn exploration task at `at` (R-EXP-8): search, pick a lock, force, disarm, open
+    /// a chest. It takes effect at the end of the turn (R-EXP-20).
+    Task { actor: String, task: super::explore::Task, at: Pos },
+    /// Take an item from an open chest or a space at distance ≤ 1 (R-EXP-15).
+    Take { actor: String, at: Pos, item: String },
+    /// Drop a carried item into one's space (R-EXP-15).
+    Drop { actor: String, item: String },
+    /// Spend this exploration turn's action waiting (R-EXP-3).
+    Wait { actor: String },
+    /// End the exploration turn: the heroes who have not acted wait (R-EXP-3, R-EXP-20).
+    EndTurn { actor: String },
+    /// Leave one's group; with `leader`, join the end of the leader's group (R-EXP-4).
+    Follow {
+        actor: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        leader: Option<String>,
+    },
 }
 
 fn is_false(b: &bool) -> bool {
@@ -102,7 +129,7 @@ impl Command {
     /// Spaces in the command's path (free steps, Step, Run, Leap, Climb).
     pub fn path_len(&self) -> usize {
         match self {
-            Command::FreeSteps { path, .. } | Command::Move { path, .. } => path.len(),
+            Command::FreeSteps { path, .. } | Command::Move { path, .. } | Command::Walk { path, .. } => path.len(),
             _ => 0,
         }
     }
@@ -118,7 +145,15 @@ impl Command {
             | Command::Respond { actor, .. }
             | Command::Decline { actor }
             | Command::Recovery { actor, .. }
-            | Command::Delay { actor } => actor,
+            | Command::Delay { actor }
+            | Command::Walk { actor, .. }
+            | Command::Door { actor, .. }
+            | Command::Task { actor, .. }
+            | Command::Take { actor, .. }
+            | Command::Drop { actor, .. }
+            | Command::Wait { actor }
+            | Command::EndTurn { actor }
+            | Command::Follow { actor, .. } => actor,
         }
     }
 
@@ -135,6 +170,21 @@ impl Command {
             spell: None,
             critical: None,
         }
+    }
+
+    /// An order of Exploration Mode, or a door or item order (§24).
+    pub fn is_exploration(&self) -> bool {
+        matches!(
+            self,
+            Command::Walk { .. }
+                | Command::Door { .. }
+                | Command::Task { .. }
+                | Command::Take { .. }
+                | Command::Drop { .. }
+                | Command::Wait { .. }
+                | Command::EndTurn { .. }
+                | Command::Follow { .. }
+        )
     }
 
     pub fn step(actor: &str, movement: &str, path: Vec<Pos>) -> Self {

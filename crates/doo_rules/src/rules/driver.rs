@@ -16,6 +16,11 @@ use super::violation::Violation;
 /// Opens a freshly built match: the opening reset (R-TURN-4), then round 1 of the first action
 /// phase. True while the match waits for a command.
 pub fn open(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
+    if m.explore.is_some() {
+        // A crawl starts in Exploration Mode (R-EXP-1).
+        let flow = super::explore::begin(m, dice, ev);
+        return follow(m, dice, flow, ev);
+    }
     turn::run_reset(m, dice, ResetKind::Opening, ev);
     let flow = turn::begin_action_phase(m, dice, ev);
     follow(m, dice, flow, ev)
@@ -38,6 +43,17 @@ pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -
                 return false;
             }
             Flow::Over => return false,
+            Flow::Exploring => return true,
+            Flow::CrisisStarts => {
+                turn::run_reset(m, dice, ResetKind::Opening, ev);
+                let next = turn::begin_action_phase(m, dice, ev);
+                flow = victory::settle(m, next, ev);
+            }
+            Flow::EncounterEnded => {
+                turn::run_reset(m, dice, ResetKind::Closing, ev);
+                let next = super::explore::resume(m, dice, ev);
+                flow = victory::settle(m, next, ev);
+            }
         }
     }
 }

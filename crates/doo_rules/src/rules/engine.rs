@@ -19,14 +19,41 @@ use super::violation::{RuleResult, Violation};
 /// A checked command.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Plan {
-    FreeSteps { a: usize, path: Vec<super::grid::Pos> },
-    Move { a: usize, plan: MovePlan },
-    Action { a: usize, plan: ActionPlan },
-    End { a: usize },
-    Reflex { a: usize, row: ReactionRow },
-    Respond { a: usize, row: ReactionRow },
-    Decline { a: usize },
-    Recovery { a: usize, pool: super::fighter::Pool },
+    FreeSteps {
+        a: usize,
+        path: Vec<super::grid::Pos>,
+    },
+    Move {
+        a: usize,
+        plan: MovePlan,
+    },
+    Action {
+        a: usize,
+        plan: ActionPlan,
+    },
+    End {
+        a: usize,
+    },
+    Reflex {
+        a: usize,
+        row: ReactionRow,
+    },
+    Respond {
+        a: usize,
+        row: ReactionRow,
+    },
+    Decline {
+        a: usize,
+    },
+    Recovery {
+        a: usize,
+        pool: super::fighter::Pool,
+    },
+    /// An order of §24 (Exploration Mode, doors, items), carried out by `explore::apply`.
+    Explore {
+        a: usize,
+        cmd: Command,
+    },
 }
 
 fn actor(m: &Match, id: &str) -> RuleResult<usize> {
@@ -38,6 +65,10 @@ pub fn validate(m: &Match, cmd: &Command) -> RuleResult<Plan> {
     let a = actor(m, cmd.actor())?;
     if m.clock.phase == super::state::Phase::Over {
         return Err(Violation::new("R-TURN-17", "The crisis is over: play has returned to narrative time."));
+    }
+    if cmd.is_exploration() || super::explore::exploring(m) {
+        super::explore::validate(m, a, cmd)?;
+        return Ok(Plan::Explore { a, cmd: cmd.clone() });
     }
     match cmd {
         Command::Recovery { pool, .. } => {
@@ -206,6 +237,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
         m.clock.last_attack = None;
     }
     match plan {
+        Plan::Explore { a, cmd } => return super::explore::apply(m, a, &cmd, dice, ev),
         Plan::Recovery { a, pool } => {
             m.fighters[a].recovery = Some(pool);
             ev.push(Event::RecoveryChoice { actor: m.fighters[a].id.clone(), pool });
@@ -525,7 +557,16 @@ pub fn close_stale(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<E
     let had_window = m.pending.as_ref().is_some_and(|p| p.window.is_some());
     close_window_unless_answered(m, cmd, dice, ev);
     let mut moved = had_window && m.pending.is_none();
-    let opportunity_cmd = matches!(cmd, Command::FreeSteps { .. } | Command::Move { .. } | Command::Action { .. } | Command::Pass { .. } | Command::End { .. });
+    let opportunity_cmd = matches!(
+        cmd,
+        Command::FreeSteps { .. }
+            | Command::Move { .. }
+            | Command::Action { .. }
+            | Command::Pass { .. }
+            | Command::End { .. }
+            | Command::Door { .. }
+            | Command::Take { .. }
+    );
     if let Some(c) = m.clock.current {
         if opportunity_cmd && m.index(cmd.actor()).is_some_and(|a| a != c) && m.fighters[c].opp.anything() {
             close_opportunity(m, false, ev);

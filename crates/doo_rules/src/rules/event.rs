@@ -227,4 +227,78 @@ pub enum Event {
     Note {
         text: String,
     },
+    /// A new exploration turn (R-EXP-2, R-EXP-3): the clock reads `minute`.
+    ExplorationTurn {
+        turn: u32,
+        minute: u32,
+    },
+    /// A side saw spaces it had not seen (R-EXP-19); how many.
+    Revealed {
+        side: String,
+        spaces: u32,
+    },
+    /// A door opened, closed, unlocked (R-EXP-11..13).
+    DoorChanged {
+        actor: String,
+        at: Pos,
+        state: String,
+    },
+    /// A one-turn task was ordered; it takes effect at the end of the turn (R-EXP-20).
+    TaskOrdered {
+        actor: String,
+        task: super::explore::Task,
+        at: Pos,
+    },
+    /// A task took effect (R-EXP-20 step 1).
+    TaskDone {
+        actor: String,
+        task: super::explore::Task,
+        at: Pos,
+        success: bool,
+        text: String,
+    },
+    /// A hidden feature was found (R-EXP-14): `secret_door` or `trap`.
+    FeatureFound {
+        actor: String,
+        what: String,
+        at: Pos,
+    },
+    TrapSprung {
+        actor: String,
+        trap: String,
+        at: Pos,
+    },
+    ChestOpened {
+        actor: String,
+        at: Pos,
+        items: Vec<String>,
+    },
+    ItemTaken {
+        actor: String,
+        item: String,
+        at: Pos,
+    },
+    ItemDropped {
+        actor: String,
+        item: String,
+        at: Pos,
+    },
+    Waited {
+        actor: String,
+    },
+    /// The groups and their marching orders (R-EXP-4).
+    Groups {
+        groups: Vec<Vec<String>>,
+    },
+    /// Crisis Mode starts (R-EXP-24, R-EXP-25, R-EXP-26).
+    CrisisBegins {
+        reason: String,
+        participants: Vec<String>,
+        surprised: Vec<String>,
+    },
+    /// A crawl's crisis is over and the level goes on (R-EXP-27).
+    EncounterOver {
+        winner: Option<String>,
+        reason: String,
+    },
 }

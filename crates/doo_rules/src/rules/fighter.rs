@@ -264,6 +264,9 @@ pub struct Fighter {
     pub mook: bool,
     /// Spells known.
     pub spells: Vec<String>,
+    /// Not taking part in the crisis in progress (R-EXP-25): an inactive NPC of a crawl.
+    #[serde(default)]
+    pub dormant: bool,
 }
 
 impl Fighter {

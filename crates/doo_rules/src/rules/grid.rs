@@ -260,12 +260,68 @@ impl Board {
         Sight::None
     }
 
+    /// R-EXP-19: at least minimal line of sight from `from` to the space `to`, a wall or closed
+    /// door there counting as not blocking (one sees a wall's face).
+    pub fn sees_space(&self, from: Pos, to: Pos) -> bool {
+        if from.floor != to.floor {
+            return false;
+        }
+        if from.distance(to) <= 1 {
+            return true;
+        }
+        let c = |p: Pos| (p.x as f64 + 0.5, p.y as f64 + 0.5);
+        let points = |p: Pos| {
+            let (x, y) = (p.x as f64, p.y as f64);
+            [(x + 0.5, y + 0.5), (x, y), (x + 1.0, y), (x, y + 1.0), (x + 1.0, y + 1.0), (x + 0.5, y), (x + 0.5, y + 1.0), (x, y + 0.5), (x + 1.0, y + 0.5)]
+        };
+        let skip = Some((to.x, to.y));
+        if self.segment_clear_skip(c(from), c(to), from.floor, skip) {
+            return true;
+        }
+        points(from).iter().any(|&p| points(to).iter().any(|&q| self.segment_clear_skip(p, q, from.floor, skip)))
+    }
+
+    /// Index of a space in a flat list of every space of every floor (fog of war, searches).
+    pub fn index(&self, p: Pos) -> Option<usize> {
+        let mut base = 0usize;
+        for (i, f) in self.floors.iter().enumerate() {
+            if i == p.floor as usize {
+                if p.x < 0 || p.y < 0 || p.x as u32 >= f.width || p.y as u32 >= f.height {
+                    return None;
+                }
+                return Some(base + (p.y as u32 * f.width + p.x as u32) as usize);
+            }
+            base += (f.width * f.height) as usize;
+        }
+        None
+    }
+
+    /// Spaces on all floors (the length of a list indexed by [`Board::index`]).
+    pub fn spaces(&self) -> usize {
+        self.floors.iter().map(|f| (f.width * f.height) as usize).sum()
+    }
+
+    /// Changes a space (doors opening and closing, R-EXP-11).
+    pub fn set_tile(&mut self, p: Pos, t: Tile) {
+        if let Some(i) = self.tile(p).and_then(|_| {
+            let f = &self.floors[p.floor as usize];
+            Some((p.y as u32 * f.width + p.x as u32) as usize)
+        }) {
+            self.floors[p.floor as usize].tiles[i] = t;
+        }
+    }
+
     /// True when the segment crosses the interior of no sight-blocking space (corner touches are
     /// clear), and does not run along the face shared by two blockers (a solid wall face).
     fn segment_clear(&self, a: (f64, f64), b: (f64, f64), floor: u8) -> bool {
+        self.segment_clear_skip(a, b, floor, None)
+    }
+
+    /// `segment_clear` with one space (the one looked at) never blocking.
+    fn segment_clear_skip(&self, a: (f64, f64), b: (f64, f64), floor: u8, skip: Option<(i32, i32)>) -> bool {
         let (x0, x1) = (a.0.min(b.0).floor() as i32 - 1, a.0.max(b.0).ceil() as i32);
         let (y0, y1) = (a.1.min(b.1).floor() as i32 - 1, a.1.max(b.1).ceil() as i32);
-        let blocks = |x: i32, y: i32| self.tile(Pos::on(x, y, floor)).is_none_or(Tile::blocks_sight);
+        let blocks = |x: i32, y: i32| skip != Some((x, y)) && self.tile(Pos::on(x, y, floor)).is_none_or(Tile::blocks_sight);
         for y in y0..=y1 {
             for x in x0..=x1 {
                 if !blocks(x, y) {

@@ -12,6 +12,7 @@ pub mod driver;
 pub mod engine;
 pub mod equipment;
 pub mod event;
+pub mod explore;
 pub mod fighter;
 pub mod free_steps;
 pub mod grid;

@@ -18,6 +18,8 @@ pub enum Phase {
     Reset,
     Action,
     Over,
+    /// Exploration Mode (R-EXP-1): narrative time, a minute per turn; only explorers act.
+    Exploration,
 }
 
 /// Turn, phase, round and whose opportunity it is (R-TURN-3, R-TURN-8).
@@ -98,6 +100,9 @@ pub struct Match {
     pub pending: Option<PendingAttack>,
     /// How sides win besides G-15 (the level's or script's goals), checked after every Apply.
     pub goals: Vec<super::victory::Victory>,
+    /// A crawl's Exploration Mode state (§24): doors, chests, traps, fog, encounters, the
+    /// minute clock. `None` for a level that is one crisis.
+    pub explore: Option<Box<super::explore::Explore>>,
 }
 
 impl Match {
@@ -105,8 +110,14 @@ impl Match {
         self.fighters.iter().position(|f| f.id == id)
     }
 
-    /// R-TURN-11 / G-13.
+    /// R-TURN-11 / G-13; an NPC outside the crisis in progress (R-EXP-25) does not act in it.
     pub fn can_act(&self, i: usize) -> bool {
+        !self.fighters[i].dormant && self.standing(i)
+    }
+
+    /// Able to act as far as the character's conditions go, whether or not he takes part in
+    /// the crisis (goals count inactive NPCs, R-EXP-23).
+    pub fn standing(&self, i: usize) -> bool {
         self.conditions.can_act(&self.fighters[i], self.rules.options.conditions_adv)
     }
 

@@ -19,6 +19,14 @@ pub enum Flow {
     CrisisEnded,
     /// The crisis is over.
     Over,
+    /// Exploration Mode (R-EXP-1): waiting for the explorers' orders.
+    Exploring,
+    /// Something dangerous happened in Exploration Mode (R-EXP-24): the participants are set,
+    /// surprise decided (R-EXP-25, R-EXP-26); the opening reset runs next.
+    CrisisStarts,
+    /// The crisis of a crawl is over and the level goes on (`Event::EncounterOver` is out): the
+    /// closing reset runs, then Exploration Mode resumes (R-EXP-27).
+    EncounterEnded,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,10 +106,38 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
         .into(),
         turn: m.clock.turn,
     });
+    if kind == ResetKind::Normal {
+        // R-EXP-25: inactive NPCs who see or are seen by a participant join now, not surprised.
+        super::explore::join_crisis(m, ev);
+    }
+    upkeep(m, dice, true, ev);
+
+    if kind == ResetKind::Closing {
+        // R-TURN-17: no AP; every crisis-only adjustment goes.
+        for f in m.fighters.iter_mut() {
+            f.ap.current = 0;
+            f.ap.start = 0;
+            f.free_steps.available = false;
+        }
+        m.clock.phase = Phase::Over;
+        return;
+    }
+    reset_step_5(m, dice, kind, ev);
+}
+
+/// Reset steps 1–4 (R-TURN-4), which are also steps 2–5 of the end of an exploration turn
+/// (R-EXP-20): per-turn effects, temporary conditions and adjustments go, persistent condition
+/// checks, +1 MP or FP. `announce`: push the `ResetStep` events (the crisis reset display).
+pub fn upkeep(m: &mut Match, dice: &mut Dice, announce: bool, ev: &mut Vec<Event>) {
     let adv = m.rules.options.conditions_adv;
+    let step = |ev: &mut Vec<Event>, step: u32, name: &str| {
+        if announce {
+            ev.push(Event::ResetStep { step, name: name.into() });
+        }
+    };
 
     // Step 1: per-turn effects (bleeding, poison; R-COND-2, G-38).
-    ev.push(Event::ResetStep { step: 1, name: "per-turn effects".into() });
+    step(ev, 1, "per-turn effects");
     for i in 0..m.fighters.len() {
         if m.is_dead(i) {
             continue;
@@ -113,7 +149,7 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
     }
 
     // Step 2: temporary conditions and adjustments go (R-COND-1, R-DEF-4).
-    ev.push(Event::ResetStep { step: 2, name: "remove temporary conditions and adjustments".into() });
+    step(ev, 2, "remove temporary conditions and adjustments");
     for f in m.fighters.iter_mut() {
         for a in std::mem::take(&mut f.adjustments) {
             ev.push(Event::AdjustmentRemoved { actor: f.id.clone(), adjustment: a });
@@ -126,7 +162,7 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
     }
 
     // Step 3: persistent conditions roll for removal (Brawn-or-Nerve, the better; R-INJ-5, C-37).
-    ev.push(Event::ResetStep { step: 3, name: "persistent condition checks".into() });
+    step(ev, 3, "persistent condition checks");
     for i in 0..m.fighters.len() {
         if m.is_dead(i) {
             continue;
@@ -156,7 +192,7 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
     }
 
     // Step 4: +1 MP or FP, the player's choice, capped (R-MANA-2, G-23).
-    ev.push(Event::ResetStep { step: 4, name: "recover Mana or Faith".into() });
+    step(ev, 4, "recover Mana or Faith");
     let points = m.rules.limits.reset_recovery_points as i32;
     let mana_only = m.rules.options.reset_recovery == ResetRecovery::ManaOnly;
     for f in m.fighters.iter_mut() {
@@ -175,18 +211,10 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
             ev.push(Event::PoolChanged { actor: f.id.clone(), pool, from, to: *cur, reason: "reset step 4".into() });
         }
     }
+}
 
-    if kind == ResetKind::Closing {
-        // R-TURN-17: no AP; every crisis-only adjustment goes.
-        for f in m.fighters.iter_mut() {
-            f.ap.current = 0;
-            f.ap.start = 0;
-            f.free_steps.available = false;
-        }
-        m.clock.phase = Phase::Over;
-        return;
-    }
-
+/// Reset step 5 (R-TURN-4, R-TURN-6, R-FS-1): AP rolled, free steps granted; step 6 ends the turn.
+fn reset_step_5(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
     // Step 5: discard AP and free steps, roll AP, grant free steps to the standing (R-FS-2).
     ev.push(Event::ResetStep { step: 5, name: "roll action points, grant free steps".into() });
     for i in 0..m.fighters.len() {

@@ -102,6 +102,9 @@ fn blocker(step: &Step, m: &Match) -> Option<Violation> {
                 | Event::ResetStep { .. }
                 | Event::TieBroken { .. }
                 | Event::CrisisOver { .. }
+                | Event::ExplorationTurn { .. }
+                | Event::CrisisBegins { .. }
+                | Event::EncounterOver { .. }
         )
     });
     boundary.then(|| {
@@ -109,10 +112,18 @@ fn blocker(step: &Step, m: &Match) -> Option<Violation> {
     })
 }
 
-/// Events that show the player something not seen before (fog of war, hidden figures). None
-/// exist in Crisis Mode yet; Exploration Mode's reveals go here.
-fn reveals(_e: &Event) -> bool {
-    false
+/// Events that show the player something not seen before (fog of war, hidden features, a
+/// chest's contents, a crisis beginning): taking them back would unsee them.
+fn reveals(e: &Event) -> bool {
+    matches!(
+        e,
+        Event::Revealed { .. }
+            | Event::FeatureFound { .. }
+            | Event::TrapSprung { .. }
+            | Event::ChestOpened { .. }
+            | Event::CrisisBegins { .. }
+            | Event::TaskDone { .. }
+    )
 }
 
 /// A command in a few words: "Dara: Step to (3, 4)".
@@ -143,6 +154,16 @@ pub fn label(c: &Command, m: &Match) -> String {
         Command::Decline { .. } => "decline".into(),
         Command::Recovery { .. } => "recovery choice".into(),
         Command::Delay { .. } => "delay".into(),
+        Command::Walk { path, group, .. } => {
+            format!("{} to {}", if *group { "lead the group" } else { "walk" }, path.last().map_or("here".into(), |p| p.to_string()))
+        }
+        Command::Door { at, open, .. } => format!("{} the door at {at}", if *open { "open" } else { "close" }),
+        Command::Task { task, at, .. } => format!("{} at {at}", task.label()),
+        Command::Take { item, .. } => format!("take {item}"),
+        Command::Drop { item, .. } => format!("drop {item}"),
+        Command::Wait { .. } => "wait".into(),
+        Command::EndTurn { .. } => "end the exploration turn".into(),
+        Command::Follow { leader, .. } => leader.as_ref().map_or("leave the group".into(), |l| format!("follow {}", name(l))),
     };
     format!("{who}: {what}")
 }

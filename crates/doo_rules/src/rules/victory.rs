@@ -55,8 +55,9 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// Someone of the side is able to act (inactive NPCs of a crawl count, R-EXP-23).
 fn able(m: &Match, side: &str) -> bool {
-    (0..m.fighters.len()).any(|i| m.fighters[i].side == side && m.can_act(i))
+    (0..m.fighters.len()).any(|i| m.fighters[i].side == side && m.standing(i))
 }
 
 /// The problems of a match's goals (from a script): sides and characters that do not exist,
@@ -113,16 +114,27 @@ pub fn rout(m: &Match) -> Option<Outcome> {
 
 /// What the flow does next, goals considered: `CrisisEnded` (with `Event::CrisisOver` pushed)
 /// when a goal is met after this Apply, or G-15 holds as the action phase ends; else `flow`.
+///
+/// In a crawl (§24) a crisis that G-15 ends with the explorers standing is one encounter: it
+/// pushes `Event::EncounterOver` and returns `EncounterEnded` (the closing reset, then
+/// Exploration Mode, R-EXP-27). A goal met in Exploration Mode ends the level at once (`Over`).
 pub fn settle(m: &Match, flow: Flow, ev: &mut Vec<Event>) -> Flow {
     let outcome = match flow {
-        Flow::AwaitCommand => goal_met(m, false),
+        Flow::AwaitCommand | Flow::Exploring => goal_met(m, false),
         Flow::PhaseEnded => goal_met(m, true).or_else(|| rout(m)),
-        Flow::CrisisEnded | Flow::Over => None,
+        Flow::CrisisEnded | Flow::Over | Flow::CrisisStarts | Flow::EncounterEnded => None,
     };
     match outcome {
         Some(o) => {
+            if let Some(x) = m.explore.as_deref() {
+                let explorers_won = o.goal.is_none() && o.winner.as_ref().is_some_and(|w| x.explorers.contains(w));
+                if explorers_won {
+                    ev.push(Event::EncounterOver { winner: o.winner, reason: o.reason });
+                    return Flow::EncounterEnded;
+                }
+            }
             ev.push(Event::CrisisOver { winner: o.winner, goal: o.goal, reason: o.reason });
-            Flow::CrisisEnded
+            if flow == Flow::Exploring { Flow::Over } else { Flow::CrisisEnded }
         }
         None => flow,
     }

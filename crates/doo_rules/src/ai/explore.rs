@@ -1,0 +1,255 @@
+//! The AI explorer (§24): plays the heroes of a crawl in Exploration Mode. The party moves as
+//! one group behind its leader toward, in order: an exit it has seen; loot it has seen (open
+//! chests, items); the nearest unseen part of the map. Closed doors on the way are opened,
+//! locked ones picked (forced once jammed), known traps disarmed or walked around. With
+//! nothing left to explore it searches next to walls nobody has searched, then ends turns.
+//! Only what the side has seen is used (`explore::side_view`); every order is validated.
+
+use super::AiConfig;
+use crate::rules::command::Command;
+use crate::rules::engine;
+use crate::rules::explore::{self, Acted, Explore, Task};
+use crate::rules::grid::{Pos, Tile};
+use crate::rules::state::Match;
+
+/// The explorer who gives the next order, if the AI plays one.
+pub fn who_explores(m: &Match, cfg: &AiConfig) -> Option<usize> {
+    explore::next_hero(m, None, |i| cfg.controls(m, i).is_some())
+}
+
+fn ok(m: &Match, c: &Command) -> bool {
+    engine::validate(m, c).is_ok()
+}
+
+/// The next exploration order for hero `a`.
+pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
+    let id = m.fighters[a].id.clone();
+    let end = Command::EndTurn { actor: id.clone() };
+    let Some(x) = m.explore.as_deref() else { return end };
+    // Everyone follows one leader (free orders first).
+    let leader = x.groups.iter().filter_map(|g| g.first().copied()).find(|&l| !m.is_dead(l) && m.standing(l) && m.fighters[l].hp > 0);
+    let Some(leader) = leader else { return end };
+    for g in &x.groups {
+        for &i in g {
+            if i != leader && !m.is_dead(i) && !x.groups.iter().any(|g| g.first() == Some(&leader) && g.contains(&i)) {
+                let c = Command::Follow { actor: m.fighters[i].id.clone(), leader: Some(m.fighters[leader].id.clone()) };
+                if ok(m, &c) {
+                    return c;
+                }
+            }
+        }
+    }
+    let lid = m.fighters[leader].id.clone();
+    let here = m.fighters[leader].pos;
+    // Loot within reach: take it (free).
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let p = Pos::on(here.x + dx, here.y + dy, here.floor);
+            if let Some(c) = x.chest_at(p).filter(|&c| x.chests[c].open) {
+                if let Some(item) = x.chests[c].items.first() {
+                    let cmd = Command::Take { actor: lid.clone(), at: p, item: item.clone() };
+                    if ok(m, &cmd) {
+                        return cmd;
+                    }
+                }
+            }
+            if let Some((_, item)) = x.items.iter().find(|(q, _)| *q == p) {
+                let cmd = Command::Take { actor: lid.clone(), at: p, item: item.clone() };
+                if ok(m, &cmd) {
+                    return cmd;
+                }
+            }
+        }
+    }
+    if x.acted[leader] == Acted::Done {
+        return Command::EndTurn { actor: lid };
+    }
+    let view = explore::side_view(m, &m.fighters[leader].side);
+    let known = |p: Pos| m.board.index(p).is_some_and(|k| view.revealed[k]);
+    let traps: Vec<Pos> = view.traps.clone();
+    // Where to go: a seen exit, seen loot, the edge of the unseen.
+    let exits: Vec<Pos> = cfg.exits.get(&m.fighters[leader].side).cloned().unwrap_or_default();
+    let goal_exit: Vec<Pos> = exits.iter().copied().filter(|&p| known(p)).collect();
+    let loot: Vec<Pos> = x
+        .chests
+        .iter()
+        .filter(|c| known(c.pos) && (!c.open || !c.items.is_empty()))
+        .map(|c| c.pos)
+        .chain(x.items.iter().map(|i| i.0).filter(|&p| known(p)))
+        .collect();
+    let frontier: Vec<Pos> = frontier(m, &view.revealed, &view.hidden_doors);
+    let passable = |p: Pos| {
+        known(p)
+            && !view.hidden_doors.contains(&p)
+            && !traps.contains(&p)
+            && x.chest_at(p).is_none()
+            && m.occupant(p).is_none_or(|o| x.is_explorer(m, o) || !view.figures.contains(&o))
+            && matches!(m.board.tile(p), Some(t) if t.walkable() || matches!(t, Tile::DoorClosed | Tile::DoorLocked))
+    };
+    for targets in [goal_exit, loot, frontier] {
+        if targets.is_empty() {
+            continue;
+        }
+        // Chests are reached by standing next to them.
+        let near = |p: Pos| targets.iter().any(|&t| if x.chest_at(t).is_some() { t.distance(p) == 1 } else { t == p });
+        let Some(path) = route(m, here, &passable, &near) else { continue };
+        if let Some(cmd) = act_on_path(m, x, leader, &path, &targets) {
+            return cmd;
+        }
+    }
+    // Nothing to walk to: search walls nobody has searched, from the nearest spot.
+    let unsearched_wall = |p: Pos| {
+        (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+                matches!(m.board.tile(q), Some(Tile::Wall) | Some(Tile::DoorClosed)) && known(q) && m.board.index(q).is_some_and(|k| !x.searched[k])
+            })
+        })
+    };
+    if unsearched_wall(here) {
+        let c = Command::Task { actor: lid.clone(), task: Task::Search, at: here };
+        if ok(m, &c) {
+            return c;
+        }
+    }
+    if let Some(path) = route(m, here, &passable, &|p| m.board.walkable(p) && unsearched_wall(p)) {
+        if let Some(cmd) = walk_prefix(m, x, leader, &path) {
+            return cmd;
+        }
+    }
+    Command::EndTurn { actor: lid }
+}
+
+/// Revealed walkable spaces (or doors) next to an unrevealed space.
+fn frontier(m: &Match, revealed: &[bool], hidden_doors: &[Pos]) -> Vec<Pos> {
+    let mut out = Vec::new();
+    for (fi, f) in m.board.floors.iter().enumerate() {
+        for y in 0..f.height as i32 {
+            for x in 0..f.width as i32 {
+                let p = Pos::on(x, y, fi as u8);
+                let Some(k) = m.board.index(p) else { continue };
+                if !revealed[k] || hidden_doors.contains(&p) {
+                    continue;
+                }
+                let t = m.board.tile(p);
+                if !matches!(t, Some(t) if t.walkable() || matches!(t, Tile::DoorClosed | Tile::DoorLocked)) {
+                    continue;
+                }
+                let edge = (-1..=1).any(|dy| (-1..=1).any(|dx| m.board.index(Pos::on(x + dx, y + dy, fi as u8)).is_some_and(|q| !revealed[q])));
+                if edge {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A shortest path (spaces entered) from `from` to a space where `goal` holds, through
+/// `passable` spaces (doors count as passable: they are opened on the way).
+fn route(m: &Match, from: Pos, passable: &dyn Fn(Pos) -> bool, goal: &dyn Fn(Pos) -> bool) -> Option<Vec<Pos>> {
+    let succ = |p: &Pos| -> Vec<(Pos, u32)> {
+        let mut out = Vec::with_capacity(8);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+                if (dx, dy) == (0, 0) || !passable(q) {
+                    continue;
+                }
+                // Doors: straight in only; no corner cutting (G-01).
+                let door = matches!(m.board.tile(q), Some(Tile::DoorClosed | Tile::DoorLocked));
+                if door && dx != 0 && dy != 0 {
+                    continue;
+                }
+                if dx != 0 && dy != 0 {
+                    let a = m.board.tile(Pos::on(q.x, p.y, p.floor)).is_none_or(|t| t.blocks_corner());
+                    let b = m.board.tile(Pos::on(p.x, q.y, p.floor)).is_none_or(|t| t.blocks_corner());
+                    if a && b {
+                        continue;
+                    }
+                }
+                out.push((q, m.board.path_cost(&[q]) + if door { 2 } else { 0 }));
+            }
+        }
+        out
+    };
+    let (path, _) = pathfinding::directed::dijkstra::dijkstra(&from, succ, |p| *p != from && goal(*p)).or_else(|| goal(from).then(|| (vec![from], 0)))?;
+    Some(path.into_iter().skip(1).collect())
+}
+
+/// The order that follows `path` this turn: walk its open part, open (or unlock) the door in
+/// the way, pick or force a lock, open a chest at the end.
+fn act_on_path(m: &Match, x: &Explore, a: usize, path: &[Pos], targets: &[Pos]) -> Option<Command> {
+    let id = m.fighters[a].id.clone();
+    let here = m.fighters[a].pos;
+    if path.is_empty() {
+        // At the goal: a chest next to him is opened (or its lock worked on).
+        for &t in targets {
+            if let Some(c) = x.chest_at(t).filter(|_| t.distance(here) == 1) {
+                if !x.chests[c].open {
+                    return [Task::OpenChest, Task::PickLock, Task::Force]
+                        .into_iter()
+                        .map(|task| Command::Task { actor: id.clone(), task, at: t })
+                        .find(|c| ok(m, c) && !(matches!(c, Command::Task { task: Task::PickLock, .. }) && x.chests[x.chest_at(t).unwrap_or(0)].lock.as_ref().is_some_and(|l| l.jammed)));
+                }
+            }
+        }
+        return None;
+    }
+    let first = path[0];
+    match m.board.tile(first) {
+        Some(Tile::DoorClosed) => {
+            let c = Command::Door { actor: id.clone(), at: first, open: true };
+            return ok(m, &c).then_some(c);
+        }
+        Some(Tile::DoorLocked) => {
+            let open = Command::Door { actor: id.clone(), at: first, open: true };
+            if ok(m, &open) {
+                return Some(open);
+            }
+            let jammed = x.door(first).and_then(|d| d.lock.as_ref()).is_some_and(|l| l.jammed);
+            let task = if jammed || x.minute % 4 == 3 { Task::Force } else { Task::PickLock };
+            let c = Command::Task { actor: id, task, at: first };
+            return ok(m, &c).then_some(c);
+        }
+        _ => {}
+    }
+    walk_prefix(m, x, a, path)
+}
+
+/// Walks as much of `path` as the move allows, stopping before a door.
+fn walk_prefix(m: &Match, x: &Explore, a: usize, path: &[Pos]) -> Option<Command> {
+    let left = match x.acted[a] {
+        Acted::No => x.book.move_spaces,
+        Acted::Moving(u) => x.book.move_spaces.saturating_sub(u),
+        Acted::Done => 0,
+    };
+    let mut take = Vec::new();
+    let mut cost = 0;
+    for &p in path {
+        if matches!(m.board.tile(p), Some(Tile::DoorClosed | Tile::DoorLocked)) {
+            break;
+        }
+        let c = m.board.path_cost(&[p]);
+        if cost + c > left {
+            break;
+        }
+        cost += c;
+        take.push(p);
+    }
+    // Never end on a figure: shorten until legal.
+    let group = x.groups.iter().any(|g| g.first() == Some(&a) && g.len() > 1);
+    while !take.is_empty() {
+        let c = Command::Walk { actor: m.fighters[a].id.clone(), path: take.clone(), group };
+        if ok(m, &c) {
+            return Some(c);
+        }
+        take.pop();
+    }
+    None
+}
+
+/// For tests and tools: every space the AI's side has revealed, by floor.
+pub fn revealed_count(m: &Match, side: &str) -> usize {
+    m.explore.as_deref().and_then(|x| x.seen.get(side)).map_or(0, |s| s.iter().filter(|b| **b).count())
+}

@@ -1,0 +1,1596 @@
+//! Exploration Mode (RULES.md §24, `R-EXP-*`): a crawl walks the dungeon a minute per turn,
+//! opens doors, searches, picks locks, loots chests and springs traps, and drops into Crisis
+//! Mode the moment something dangerous happens (R-EXP-24), then comes back (R-EXP-27).
+//!
+//! The state lives in [`Explore`] (`Match::explore`); orders are ordinary `Command`s checked by
+//! [`validate`] and carried out by [`apply`], which return a violation naming the rule or the
+//! `Flow` the game follows: `Exploring`, or `CrisisStarts` when a trigger fired. Sight and the
+//! fog of war (R-EXP-19) are [`visible`], [`reveal`] and [`side_view`].
+
+use super::command::Command;
+use super::dice::Dice;
+use super::event::Event;
+use super::grid::{Pos, Tile};
+use super::state::{Match, Phase};
+use super::turn::{Flow, log_roll, stat_check};
+use super::violation::{RuleResult, Violation};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The numbers of Exploration Mode (`assets/rules/exploration.ron`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreBook {
+    /// R-EXP-5: spaces of one exploration move.
+    pub move_spaces: u32,
+    /// R-EXP-12: a lock's CR when the level gives none (Moderate).
+    pub lock_cr: i32,
+    /// R-EXP-12: failing a pick by this much or more jams the lock (Catastrophic).
+    pub jam_margin: i32,
+    /// R-EXP-13: the force CR when the level gives none (Hard).
+    pub force_cr: i32,
+    /// R-EXP-14, R-EXP-16: find, disarm and effect CRs when the level gives none.
+    pub find_cr: i32,
+    pub disarm_cr: i32,
+    pub effect_cr: i32,
+    /// R-EXP-16: trap damage when the level gives none, as (dice, sides).
+    pub trap_damage: (u32, u32),
+    /// R-EXP-17: failing a disarm by this much or more springs the trap.
+    pub spring_margin: i32,
+    /// R-EXP-14: spaces one search examines.
+    pub search_spaces: usize,
+    /// R-EXP-2: crisis turns per minute of the clock (rounded up).
+    pub crisis_turns_per_minute: u32,
+    /// Skills (ids of `skills` in character sheets) the checks of §24 use.
+    pub skills: ExploreSkills,
+}
+
+/// Which skill each check of §24 uses (the stat is the skill's, `skills.yml`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreSkills {
+    /// Picking locks and disarming traps (Savvy).
+    pub disable: String,
+    /// Forcing doors and chests (Brawn).
+    pub force: String,
+    /// Searching: the better of these (Savvy).
+    pub search: Vec<String>,
+    /// Dodging a trap (Finesse).
+    pub dodge: String,
+    /// Surprise (R-EXP-26): Sneak (Finesse) against Alertness (Savvy).
+    pub sneak: String,
+    pub alertness: String,
+}
+
+impl ExploreBook {
+    /// The copy of `assets/rules/exploration.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        crate::data::builtin_file("assets/rules/exploration.ron", include_str!("../../../../assets/rules/exploration.ron"))
+    }
+}
+
+/// How an encounter meets the party (R-EXP-23, R-EXP-26).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Awareness {
+    #[default]
+    Unaware,
+    Alert,
+    Ambush,
+}
+
+/// A group of NPCs that enters a crisis together (R-EXP-23, R-EXP-25).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Encounter {
+    pub id: String,
+    pub members: Vec<usize>,
+    pub awareness: Awareness,
+}
+
+/// A lock on a door or chest (R-EXP-12, R-EXP-13).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lock {
+    pub cr: i32,
+    pub force_cr: i32,
+    /// The key item that opens it.
+    pub key: Option<String>,
+    /// A pick failed by 9 or more: no more picking (key or force still work).
+    pub jammed: bool,
+}
+
+/// A door with more to it than its tile: a lock, a secret, a trap (R-EXP-11).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Door {
+    pub pos: Pos,
+    /// Still locked (the tile is `DoorLocked` while this is `Some`).
+    pub lock: Option<Lock>,
+    /// A secret door not yet found: shown and treated as wall by the heroes (R-EXP-14).
+    pub hidden: bool,
+}
+
+/// A chest: fills a space, blocks movement, not sight (R-EXP-15).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Chest {
+    pub id: String,
+    pub pos: Pos,
+    pub items: Vec<String>,
+    pub open: bool,
+    pub lock: Option<Lock>,
+}
+
+/// Where a trap sits (R-EXP-16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum TrapOn {
+    /// Triggers when a hero enters the space.
+    #[default]
+    Space,
+    /// Triggers when the door or chest in the space is opened.
+    Door,
+    Chest,
+}
+
+/// A trap (R-EXP-16, R-EXP-17).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trap {
+    pub id: String,
+    pub pos: Pos,
+    pub on: TrapOn,
+    /// Not yet found by the heroes.
+    pub hidden: bool,
+    pub find_cr: i32,
+    pub disarm_cr: i32,
+    pub effect_cr: i32,
+    pub damage: (u32, u32),
+    pub condition: Option<String>,
+    pub rearms: bool,
+    /// Disarmed for good, or fired and not re-arming.
+    pub spent: bool,
+}
+
+/// A one-turn task, carried out at the end of the turn (R-EXP-8, R-EXP-20 step 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    /// R-EXP-14: up to 4 spaces at distance ≤ 1.
+    Search,
+    /// R-EXP-12: a Disable check against a lock.
+    PickLock,
+    /// R-EXP-13: a Lift/Shift check against the force CR.
+    Force,
+    /// R-EXP-17: a Disable check against a known trap.
+    Disarm,
+    /// R-EXP-15: open an unlocked chest and survey its contents.
+    OpenChest,
+}
+
+impl Task {
+    pub fn label(self) -> &'static str {
+        match self {
+            Task::Search => "search",
+            Task::PickLock => "pick the lock",
+            Task::Force => "force it",
+            Task::Disarm => "disarm the trap",
+            Task::OpenChest => "open the chest",
+        }
+    }
+}
+
+/// What a hero has done with this exploration turn's action (R-EXP-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Acted {
+    #[default]
+    No,
+    /// Moving: spaces of the move used so far (a door uses one, R-EXP-11).
+    Moving(u32),
+    /// The action is spent (moved all the way, a task, waited).
+    Done,
+}
+
+/// A crawl's state (§24).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explore {
+    pub book: Arc<ExploreBook>,
+    /// Minutes since the level began (R-EXP-2).
+    pub minute: u32,
+    /// Exploration turns so far (1 in the first).
+    pub turn: u32,
+    /// The sides that explore (the heroes); every other side is hostile to them.
+    pub explorers: Vec<String>,
+    /// Groups in marching order, leader first (R-EXP-4).
+    pub groups: Vec<Vec<usize>>,
+    /// Per character: this turn's action.
+    pub acted: Vec<Acted>,
+    /// Tasks ordered this turn, in order.
+    pub tasks: Vec<(usize, Task, Pos)>,
+    pub doors: Vec<Door>,
+    pub chests: Vec<Chest>,
+    /// Items lying in spaces.
+    pub items: Vec<(Pos, String)>,
+    pub traps: Vec<Trap>,
+    pub encounters: Vec<Encounter>,
+    /// Per character: the encounter he belongs to.
+    pub encounter_of: Vec<Option<usize>>,
+    /// Per character: inactive and not hostile until woken (R-EXP-27).
+    pub calm: Vec<bool>,
+    /// Per side: every space it has seen (R-EXP-19), indexed by `Board::index`.
+    pub seen: BTreeMap<String, Vec<bool>>,
+    /// Spaces some hero has searched (R-EXP-14).
+    pub searched: Vec<bool>,
+    /// Key items by id: their names.
+    pub keys: BTreeMap<String, String>,
+    /// The crisis in progress began at this minute.
+    pub crisis_minute: Option<u32>,
+}
+
+fn refuse(rule: &str, text: impl Into<String>) -> Violation {
+    Violation::new(rule, text)
+}
+
+impl Explore {
+    pub fn is_explorer(&self, m: &Match, i: usize) -> bool {
+        self.explorers.contains(&m.fighters[i].side)
+    }
+    pub fn door(&self, p: Pos) -> Option<&Door> {
+        self.doors.iter().find(|d| d.pos == p)
+    }
+    pub fn chest_at(&self, p: Pos) -> Option<usize> {
+        self.chests.iter().position(|c| c.pos == p)
+    }
+    pub fn group_of(&self, i: usize) -> Option<usize> {
+        self.groups.iter().position(|g| g.contains(&i))
+    }
+    /// An armed trap at `p` of the given kind.
+    pub fn trap_at(&self, p: Pos, on: TrapOn) -> Option<usize> {
+        self.traps.iter().position(|t| t.pos == p && t.on == on && !t.spent)
+    }
+}
+
+/// The crawl of a match, or a refusal saying Exploration Mode is not on.
+fn crawl(m: &Match) -> RuleResult<&Explore> {
+    m.explore.as_deref().ok_or_else(|| refuse("R-EXP-1", "This level has no Exploration Mode: it is one crisis."))
+}
+
+/// True in Exploration Mode.
+pub fn exploring(m: &Match) -> bool {
+    m.clock.phase == Phase::Exploration && m.explore.is_some()
+}
+
+/// Characters on the map who are not dead.
+fn alive(m: &Match, i: usize) -> bool {
+    !m.is_dead(i)
+}
+
+/// A character who can see: alive and conscious.
+fn can_see(m: &Match, i: usize) -> bool {
+    alive(m, i) && m.fighters[i].hp > 0
+}
+
+/// R-EXP-19: the spaces character `i` sees now (every area is lit: dark areas and lights,
+/// R-EXP-18, are not part of the level format yet). Only spaces joined to his by see-through
+/// spaces are tried (with the walls and doors around them), so a closed room costs nothing.
+pub fn visible(m: &Match, i: usize) -> Vec<Pos> {
+    let from = m.fighters[i].pos;
+    let b = &m.board;
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = std::collections::VecDeque::from([from]);
+    seen.insert(from);
+    while let Some(p) = queue.pop_front() {
+        if !b.sees_space(from, p) {
+            continue;
+        }
+        out.push(p);
+        if p != from && b.tile(p).is_none_or(Tile::blocks_sight) {
+            continue; // a wall or closed door is seen, not seen through
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+                if b.tile(q).is_some() && seen.insert(q) {
+                    queue.push_back(q);
+                }
+            }
+        }
+        if seen.len() > 1 << 20 {
+            break;
+        }
+    }
+    out
+}
+
+/// Whether `a` sees the space of `b` (R-EXP-19), both on the map.
+pub fn sees(m: &Match, a: usize, b: usize) -> bool {
+    can_see(m, a) && m.board.sees_space(m.fighters[a].pos, m.fighters[b].pos)
+}
+
+/// Marks what the side's characters see as revealed; returns how many spaces were new.
+pub fn reveal(m: &mut Match, side: &str) -> usize {
+    let Some(x) = m.explore.as_deref() else { return 0 };
+    let n = m.board.spaces();
+    let mut fresh = Vec::new();
+    {
+        let seen = x.seen.get(side);
+        for i in (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side && can_see(m, i)) {
+            for p in visible(m, i) {
+                if let Some(k) = m.board.index(p) {
+                    if !seen.is_some_and(|s| s.get(k).copied().unwrap_or(false)) {
+                        fresh.push(k);
+                    }
+                }
+            }
+        }
+    }
+    fresh.sort_unstable();
+    fresh.dedup();
+    let x = m.explore.as_deref_mut().expect("checked");
+    let seen = x.seen.entry(side.to_string()).or_insert_with(|| vec![false; n]);
+    for &k in &fresh {
+        seen[k] = true;
+    }
+    fresh.len()
+}
+
+/// Reveals for every side with a character on the map, pushing one `Revealed` event per side
+/// that saw new spaces.
+fn reveal_all(m: &mut Match, ev: &mut Vec<Event>) {
+    let mut sides: Vec<String> = m.fighters.iter().map(|f| f.side.clone()).collect();
+    sides.sort();
+    sides.dedup();
+    for s in sides {
+        let n = reveal(m, &s);
+        if n > 0 {
+            ev.push(Event::Revealed { side: s, spaces: n as u32 });
+        }
+    }
+}
+
+/// What one side may be shown (R-EXP-19): the spaces it has revealed, the spaces it sees now,
+/// and the characters standing in those (its own always). Hidden features are not in it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SideView {
+    /// Per space (`Board::index`): revealed.
+    pub revealed: Vec<bool>,
+    /// Per space: seen now.
+    pub visible: Vec<bool>,
+    /// Characters shown.
+    pub figures: Vec<usize>,
+    /// Secret doors still hidden: drawn as wall.
+    pub hidden_doors: Vec<Pos>,
+    /// Traps the side knows of (found or sprung, not spent).
+    pub traps: Vec<Pos>,
+}
+
+/// The view model of side `side` (the whole board for a level without Exploration Mode).
+pub fn side_view(m: &Match, side: &str) -> SideView {
+    let n = m.board.spaces();
+    let Some(x) = m.explore.as_deref() else {
+        return SideView { revealed: vec![true; n], visible: vec![true; n], figures: (0..m.fighters.len()).collect(), ..Default::default() };
+    };
+    let mut visible = vec![false; n];
+    for i in (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side && can_see(m, i)) {
+        for p in visible_cached(m, i) {
+            if let Some(k) = m.board.index(p) {
+                visible[k] = true;
+            }
+        }
+    }
+    let revealed = x.seen.get(side).cloned().unwrap_or_else(|| vec![false; n]);
+    let figures = (0..m.fighters.len())
+        .filter(|&i| {
+            m.fighters[i].side == side
+                || m.board.index(m.fighters[i].pos).is_some_and(|k| visible[k] && !m.is_dead(i))
+                || (m.is_dead(i) && m.board.index(m.fighters[i].pos).is_some_and(|k| visible[k]))
+        })
+        .collect();
+    let explorer = x.explorers.iter().any(|s| s == side);
+    SideView {
+        revealed,
+        visible,
+        figures,
+        hidden_doors: x.doors.iter().filter(|d| d.hidden && explorer).map(|d| d.pos).collect(),
+        traps: x.traps.iter().filter(|t| !t.hidden && !t.spent).map(|t| t.pos).collect(),
+    }
+}
+
+fn visible_cached(m: &Match, i: usize) -> Vec<Pos> {
+    visible(m, i)
+}
+
+/// An active hostile (R-EXP-23): not an explorer, able to act, not calmed (R-EXP-27).
+pub fn active_hostile(m: &Match, x: &Explore, i: usize) -> bool {
+    !x.is_explorer(m, i) && m.standing(i) && !x.calm.get(i).copied().unwrap_or(false) && m.fighters[i].hp > 0
+}
+
+/// R-EXP-24(a): pairs (hero, hostile) in which one sees the other.
+fn sightings(m: &Match) -> Vec<(usize, usize)> {
+    let Some(x) = m.explore.as_deref() else { return Vec::new() };
+    let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && alive(m, i)).collect();
+    let mut out = Vec::new();
+    for n in (0..m.fighters.len()).filter(|&i| active_hostile(m, x, i)) {
+        for &h in &heroes {
+            if sees(m, h, n) || sees(m, n, h) {
+                out.push((h, n));
+            }
+        }
+    }
+    out
+}
+
+/// Starts Exploration Mode for a freshly built crawl: groups, the first turn, what the heroes
+/// see from where they stand (R-EXP-4, R-EXP-19). A hostile in sight at once starts a crisis.
+pub fn begin(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    m.clock.phase = Phase::Exploration;
+    m.clock.turn = 0;
+    for f in m.fighters.iter_mut() {
+        f.dormant = false;
+    }
+    let x = m.explore.as_deref_mut().expect("a crawl");
+    x.turn = 1;
+    x.acted = vec![Acted::No; m.fighters.len()];
+    ev.push(Event::ExplorationTurn { turn: x.turn, minute: x.minute });
+    reveal_all(m, ev);
+    check_triggers(m, dice, None, ev)
+}
+
+/// Checks an order in Exploration Mode (or a door or item order in a crisis).
+pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
+    let x = crawl(m)?;
+    let f = &m.fighters[a];
+    if !exploring(m) {
+        return validate_in_crisis(m, x, a, cmd);
+    }
+    if !x.is_explorer(m, a) {
+        return Err(refuse("R-EXP-23", format!("{} does not act in Exploration Mode: only the heroes explore.", f.name)));
+    }
+    if m.is_dead(a) || !m.standing(a) || f.hp <= 0 {
+        return Err(refuse("R-EXP-3", format!("{} is unable to act (stunned, incapacitated or dead).", f.name)));
+    }
+    let acted = x.acted.get(a).copied().unwrap_or_default();
+    let left = match acted {
+        Acted::No => x.book.move_spaces,
+        Acted::Moving(u) => x.book.move_spaces.saturating_sub(u),
+        Acted::Done => 0,
+    };
+    let used_up = || refuse("R-EXP-3", format!("{} has used his exploration action this turn: end the turn (Enter) for the next minute.", f.name));
+    match cmd {
+        Command::Walk { path, group, .. } => {
+            if left == 0 {
+                return Err(used_up());
+            }
+            if path.is_empty() {
+                return Err(refuse("INPUT", "The walk has no spaces."));
+            }
+            let members: Vec<usize> = if *group { x.groups.iter().find(|g| g.first() == Some(&a)).cloned().unwrap_or_else(|| vec![a]) } else { vec![a] };
+            if *group && members.len() > 1 && x.groups.iter().all(|g| g.first() != Some(&a)) {
+                return Err(refuse("R-EXP-5", format!("{} does not lead a group.", f.name)));
+            }
+            let cost = m.board.path_cost(path);
+            if cost > left {
+                return Err(refuse(
+                    "R-EXP-5",
+                    format!(
+                        "An exploration move is at most {} spaces; this path is {cost}{}.",
+                        x.book.move_spaces,
+                        if left < x.book.move_spaces { format!(" and {} has {left} left", f.name) } else { String::new() }
+                    ),
+                ));
+            }
+            let view = side_view(m, &f.side);
+            let mut at = f.pos;
+            for (k, &p) in path.iter().enumerate() {
+                if let Err(why) = m.board.step_geometry(at, p) {
+                    let why = if x.door(p).is_some_and(|d| d.hidden) { format!("{p} cannot be entered") } else { why };
+                    return Err(refuse("R-EXP-5", format!("Step {} of the walk: {why} (walls and closed doors block; open a door first, R-EXP-11).", k + 1)));
+                }
+                if x.chest_at(p).is_some() {
+                    return Err(refuse("R-EXP-15", format!("A chest fills {p}: walk around it.")));
+                }
+                // Only figures the side can see block the plan; the rest stop the walk when met.
+                if let Some(o) = m.occupant(p).filter(|&o| !members.contains(&o) && view.figures.contains(&o)) {
+                    if k + 1 == path.len() || !x.is_explorer(m, o) {
+                        return Err(refuse("G-02", format!("{} stands on {p}.", m.fighters[o].name)));
+                    }
+                }
+                at = p;
+            }
+            Ok(())
+        }
+        Command::Door { at, open, .. } => {
+            if left == 0 {
+                return Err(used_up());
+            }
+            check_door(m, x, a, *at, *open)
+        }
+        Command::Task { task, at, .. } => {
+            if acted != Acted::No {
+                return Err(refuse(
+                    "R-EXP-3",
+                    format!(
+                        "{} has already {} this turn; a task takes the whole exploration action.",
+                        f.name,
+                        if acted == Acted::Done { "acted" } else { "moved" }
+                    ),
+                ));
+            }
+            check_task(m, x, a, *task, *at)
+        }
+        Command::Take { at, item, .. } => check_take(m, x, a, *at, item),
+        Command::Drop { item, .. } => check_drop(m, a, item),
+        Command::Wait { .. } => {
+            if acted == Acted::Done {
+                return Err(used_up());
+            }
+            Ok(())
+        }
+        Command::EndTurn { .. } => Ok(()),
+        Command::Follow { leader, .. } => match leader {
+            None => Ok(()),
+            Some(l) => {
+                let Some(li) = m.index(l) else { return Err(refuse("INPUT", format!("There is no character with id '{l}'."))) };
+                if li == a {
+                    return Err(refuse("R-EXP-4", format!("{} cannot follow himself.", f.name)));
+                }
+                if !x.is_explorer(m, li) || m.is_dead(li) {
+                    return Err(refuse("R-EXP-4", format!("{} can only follow a living hero.", f.name)));
+                }
+                Ok(())
+            }
+        },
+        _ => Err(refuse(
+            "R-EXP-1",
+            format!(
+                "Exploration Mode: {} walks (up to {} spaces), opens doors, searches, picks locks, loots or waits; crisis actions wait for a crisis.",
+                f.name, x.book.move_spaces
+            ),
+        )),
+    }
+}
+
+/// Door, take and drop orders in a crisis (R-EXP-8: a door or a take is a 1-AP action; a drop
+/// costs nothing). Lengthy tasks are refused (R-EXP-10 is not built yet).
+fn validate_in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<()> {
+    let f = &m.fighters[a];
+    match cmd {
+        Command::Door { at, open, .. } => {
+            crisis_action(m, a, "Opening or closing a door")?;
+            check_door(m, x, a, *at, *open)
+        }
+        Command::Take { at, item, .. } => {
+            crisis_action(m, a, "Taking an item")?;
+            check_take(m, x, a, *at, item)
+        }
+        Command::Drop { item, .. } => {
+            super::spending::guard_opportunity(m, a)?;
+            check_drop(m, a, item)
+        }
+        Command::Task { task, .. } => Err(refuse(
+            "R-EXP-10",
+            format!("To {} in a crisis takes three turns of 3/Only actions; this game lets {} do it only in Exploration Mode.", task.label(), f.name),
+        )),
+        _ => Err(refuse("R-EXP-1", "That order is for Exploration Mode: a crisis is on.")),
+    }
+}
+
+/// A 1-AP action in a crisis: his opportunity, no action yet, the AP and the cap (R-AP-1..3).
+fn crisis_action(m: &Match, a: usize, what: &str) -> RuleResult<()> {
+    super::spending::guard_opportunity(m, a)?;
+    let f = &m.fighters[a];
+    if f.opp.action.is_some() {
+        return Err(refuse("R-AP-2", format!("{} has already taken an action in this opportunity.", f.name)));
+    }
+    let price = super::spending::Price { ap: 1, only: false };
+    super::spending::check_afford(f, price, what)?;
+    super::spending::check_cap(m, f, price, what)
+}
+
+fn carried(m: &Match, a: usize, item: &str) -> bool {
+    m.fighters[a].loadout.items.iter().any(|i| i == item)
+}
+
+fn check_door(m: &Match, x: &Explore, a: usize, at: Pos, open: bool) -> RuleResult<()> {
+    let f = &m.fighters[a];
+    let tile = m.board.tile(at);
+    let is_door = matches!(tile, Some(Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked)) && !x.door(at).is_some_and(|d| d.hidden);
+    if !is_door {
+        return Err(refuse("R-EXP-11", format!("There is no door at {at}.")));
+    }
+    if f.pos.distance(at) != 1 {
+        return Err(refuse("R-EXP-11", format!("{} must stand next to the door at {at} to {} it.", f.name, if open { "open" } else { "close" })));
+    }
+    match (open, tile) {
+        (true, Some(Tile::DoorOpen)) => Err(refuse("R-EXP-11", format!("The door at {at} is already open."))),
+        (false, Some(Tile::DoorClosed | Tile::DoorLocked)) => Err(refuse("R-EXP-11", format!("The door at {at} is already closed."))),
+        (false, _) if m.occupant(at).is_some() => Err(refuse("R-EXP-11", format!("Someone stands in the doorway at {at}: it cannot be closed."))),
+        (true, Some(Tile::DoorLocked)) => {
+            let lock = x.door(at).and_then(|d| d.lock.as_ref());
+            match lock.and_then(|l| l.key.as_deref()) {
+                Some(k) if carried(m, a, k) => Ok(()),
+                key => Err(refuse(
+                    "R-EXP-12",
+                    format!(
+                        "The door at {at} is locked: {}pick the lock (Disable) or force it (Lift/Shift).",
+                        key.map(|k| format!("the {} opens it, or ", x.keys.get(k).map_or(k, |s| s.as_str()))).unwrap_or_default()
+                    ),
+                )),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The lock a task works on at `at`: a locked door's or a locked chest's.
+fn lock_at<'a>(m: &Match, x: &'a Explore, at: Pos) -> Option<&'a Lock> {
+    if m.board.tile(at) == Some(Tile::DoorLocked) {
+        return x.door(at).filter(|d| !d.hidden).and_then(|d| d.lock.as_ref());
+    }
+    x.chest_at(at).and_then(|c| x.chests[c].lock.as_ref())
+}
+
+fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> RuleResult<()> {
+    let f = &m.fighters[a];
+    match task {
+        Task::Search => Ok(()),
+        Task::PickLock | Task::Force => {
+            if f.pos.distance(at) != 1 {
+                return Err(refuse(if task == Task::Force { "R-EXP-13" } else { "R-EXP-12" }, format!("{} must stand next to {at}.", f.name)));
+            }
+            let lock = lock_at(m, x, at).ok_or_else(|| refuse("R-EXP-12", format!("Nothing at {at} is locked.")))?;
+            if task == Task::PickLock && lock.jammed {
+                return Err(refuse("R-EXP-12", format!("The lock at {at} is jammed: only its key or force opens it now.")));
+            }
+            Ok(())
+        }
+        Task::Disarm => {
+            if f.pos.distance(at) > 1 {
+                return Err(refuse("R-EXP-17", format!("{} must be at most 1 space from the trap at {at}.", f.name)));
+            }
+            match x.traps.iter().find(|t| t.pos == at && !t.spent && !t.hidden) {
+                Some(_) => Ok(()),
+                None => Err(refuse("R-EXP-17", format!("No known trap at {at}."))),
+            }
+        }
+        Task::OpenChest => {
+            let c = x.chest_at(at).ok_or_else(|| refuse("R-EXP-15", format!("There is no chest at {at}.")))?;
+            if f.pos.distance(at) != 1 {
+                return Err(refuse("R-EXP-15", format!("{} must stand next to the chest at {at}.", f.name)));
+            }
+            let chest = &x.chests[c];
+            if chest.open {
+                return Err(refuse("R-EXP-15", format!("The chest at {at} is already open.")));
+            }
+            if let Some(l) = &chest.lock {
+                if !l.key.as_deref().is_some_and(|k| carried(m, a, k)) {
+                    return Err(refuse(
+                        "R-EXP-12",
+                        format!("The chest at {at} is locked: pick the lock or force it{}.", if l.key.is_some() { ", or bring its key" } else { "" }),
+                    ));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn check_take(m: &Match, x: &Explore, a: usize, at: Pos, item: &str) -> RuleResult<()> {
+    let f = &m.fighters[a];
+    if f.pos.distance(at) > 1 {
+        return Err(refuse("R-EXP-15", format!("{} can take items only from his space or one next to it.", f.name)));
+    }
+    let in_chest = x.chest_at(at).is_some_and(|c| x.chests[c].open && x.chests[c].items.iter().any(|i| i == item));
+    let on_floor = x.items.iter().any(|(p, i)| *p == at && i == item);
+    if !in_chest && !on_floor {
+        return Err(refuse(
+            "R-EXP-15",
+            format!("There is no {item} to take at {at}{}.", if x.chest_at(at).is_some_and(|c| !x.chests[c].open) { " (open the chest first)" } else { "" }),
+        ));
+    }
+    Ok(())
+}
+
+fn check_drop(m: &Match, a: usize, item: &str) -> RuleResult<()> {
+    if !carried(m, a, item) {
+        return Err(refuse("R-EXP-15", format!("{} carries no {item}.", m.fighters[a].name)));
+    }
+    Ok(())
+}
+
+/// Carries out a checked order. Returns the flow: exploration goes on, or a crisis starts.
+pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    if !exploring(m) {
+        apply_in_crisis(m, a, cmd, dice, ev);
+        return super::turn::advance(m, dice, ev);
+    }
+    let id = m.fighters[a].id.clone();
+    let flow = match cmd {
+        Command::Walk { path, group, .. } => walk(m, a, path, *group, dice, ev),
+        Command::Door { at, open, .. } => {
+            use_spaces(m, a, 1);
+            door(m, a, *at, *open, dice, ev)
+        }
+        Command::Task { task, at, .. } => {
+            let x = m.explore.as_deref_mut().expect("crawl");
+            x.acted[a] = Acted::Done;
+            x.tasks.push((a, *task, *at));
+            ev.push(Event::TaskOrdered { actor: id, task: *task, at: *at });
+            None
+        }
+        Command::Take { at, item, .. } => {
+            take(m, a, *at, item, ev);
+            None
+        }
+        Command::Drop { item, .. } => {
+            drop_item(m, a, item, ev);
+            None
+        }
+        Command::Wait { .. } => {
+            m.explore.as_deref_mut().expect("crawl").acted[a] = Acted::Done;
+            ev.push(Event::Waited { actor: id });
+            None
+        }
+        Command::EndTurn { .. } => return end_turn(m, dice, ev),
+        Command::Follow { leader, .. } => {
+            follow(m, a, leader.as_deref(), ev);
+            None
+        }
+        _ => None,
+    };
+    if let Some(f) = flow {
+        return f;
+    }
+    if let Some(f) = check_triggers(m, dice, None, ev).into_crisis() {
+        return f;
+    }
+    // Every hero able to act has acted: the turn ends (R-EXP-3).
+    let x = m.explore.as_deref().expect("crawl");
+    let all_done = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && m.standing(i) && m.fighters[i].hp > 0).all(|i| x.acted[i] == Acted::Done);
+    if all_done { end_turn(m, dice, ev) } else { Flow::Exploring }
+}
+
+trait IntoCrisis {
+    fn into_crisis(self) -> Option<Flow>;
+}
+impl IntoCrisis for Flow {
+    fn into_crisis(self) -> Option<Flow> {
+        (self == Flow::CrisisStarts).then_some(self)
+    }
+}
+
+fn use_spaces(m: &mut Match, a: usize, n: u32) {
+    let x = m.explore.as_deref_mut().expect("crawl");
+    let used = match x.acted[a] {
+        Acted::No => n,
+        Acted::Moving(u) => u + n,
+        Acted::Done => x.book.move_spaces,
+    };
+    x.acted[a] = if used >= x.book.move_spaces { Acted::Done } else { Acted::Moving(used) };
+}
+
+fn apply_in_crisis(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) {
+    let pay = |m: &mut Match, what: &str, ev: &mut Vec<Event>| {
+        let f = &mut m.fighters[a];
+        let amount = super::spending::pay(f, super::spending::Price { ap: 1, only: false }, true);
+        f.turn.did_anything = true;
+        f.opp.action = Some(what.to_string());
+        m.clock.last_closed = None;
+        ev.push(Event::ApSpent { actor: f.id.clone(), amount, ap: f.ap.current, for_what: what.to_string() });
+    };
+    match cmd {
+        Command::Door { at, open, .. } => {
+            pay(m, "door", ev);
+            let _ = door(m, a, *at, *open, dice, ev);
+            super::turn::close_opportunity(m, false, ev);
+        }
+        Command::Take { at, item, .. } => {
+            pay(m, "take_item", ev);
+            take(m, a, *at, item, ev);
+            super::turn::close_opportunity(m, false, ev);
+        }
+        Command::Drop { item, .. } => drop_item(m, a, item, ev),
+        _ => {}
+    }
+}
+
+/// Opens or closes a door (R-EXP-11): a key unlocks it for good; a trap on it springs.
+/// Returns `Some(flow)` when a crisis started.
+fn door(m: &mut Match, a: usize, at: Pos, open: bool, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<Flow> {
+    let id = m.fighters[a].id.clone();
+    if !open {
+        m.board.set_tile(at, Tile::DoorClosed);
+        ev.push(Event::DoorChanged { actor: id, at, state: "closed".into() });
+        return None;
+    }
+    if m.board.tile(at) == Some(Tile::DoorLocked) {
+        if let Some(d) = m.explore.as_deref_mut().and_then(|x| x.doors.iter_mut().find(|d| d.pos == at)) {
+            d.lock = None;
+        }
+        ev.push(Event::DoorChanged { actor: id.clone(), at, state: "unlocked".into() });
+    }
+    m.board.set_tile(at, Tile::DoorOpen);
+    ev.push(Event::DoorChanged { actor: id, at, state: "open".into() });
+    if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(at, TrapOn::Door)) {
+        spring(m, t, a, dice, ev);
+    }
+    reveal_all(m, ev);
+    None
+}
+
+fn take(m: &mut Match, a: usize, at: Pos, item: &str, ev: &mut Vec<Event>) {
+    let x = m.explore.as_deref_mut().expect("crawl");
+    if let Some(c) = x.chest_at(at).filter(|&c| x.chests[c].open && x.chests[c].items.iter().any(|i| i == item)) {
+        let k = x.chests[c].items.iter().position(|i| i == item).expect("checked");
+        x.chests[c].items.remove(k);
+    } else if let Some(k) = x.items.iter().position(|(p, i)| *p == at && i == item) {
+        x.items.remove(k);
+    }
+    m.fighters[a].loadout.items.push(item.to_string());
+    ev.push(Event::ItemTaken { actor: m.fighters[a].id.clone(), item: item.to_string(), at });
+}
+
+fn drop_item(m: &mut Match, a: usize, item: &str, ev: &mut Vec<Event>) {
+    let f = &mut m.fighters[a];
+    if let Some(k) = f.loadout.items.iter().position(|i| i == item) {
+        f.loadout.items.remove(k);
+    }
+    let at = f.pos;
+    ev.push(Event::ItemDropped { actor: f.id.clone(), item: item.to_string(), at });
+    if let Some(x) = m.explore.as_deref_mut() {
+        x.items.push((at, item.to_string()));
+    }
+}
+
+/// R-EXP-4: leaves his group; with a leader, joins the end of the leader's group.
+fn follow(m: &mut Match, a: usize, leader: Option<&str>, ev: &mut Vec<Event>) {
+    let li = leader.and_then(|l| m.index(l));
+    let x = m.explore.as_deref_mut().expect("crawl");
+    for g in x.groups.iter_mut() {
+        g.retain(|&i| i != a);
+    }
+    x.groups.retain(|g| !g.is_empty());
+    match li.and_then(|l| x.group_of(l)) {
+        Some(g) => x.groups[g].push(a),
+        None => x.groups.push(vec![a]),
+    }
+    let groups = x.groups.iter().map(|g| g.iter().map(|&i| m.fighters[i].id.clone()).collect()).collect();
+    ev.push(Event::Groups { groups });
+}
+
+/// R-EXP-5: a walk, alone or as a group's leader, step by step; the group follows by the
+/// trail; after each whole step traps spring and sight is tested (R-EXP-24).
+fn walk(m: &mut Match, a: usize, path: &[Pos], group: bool, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<Flow> {
+    let x = m.explore.as_deref().expect("crawl");
+    let mut members: Vec<usize> = if group { x.groups.iter().find(|g| g.first() == Some(&a)).cloned().unwrap_or_else(|| vec![a]) } else { vec![a] };
+    // R-EXP-6: a member who already used his action (or cannot act) stays behind, alone.
+    let behind: Vec<usize> = members.iter().copied().skip(1).filter(|&i| x.acted[i] != Acted::No || !m.standing(i) || m.fighters[i].hp <= 0).collect();
+    for &i in &behind {
+        let id = m.fighters[i].id.clone();
+        follow(m, i, None, ev);
+        ev.push(Event::Note { text: format!("{id} stays behind (R-EXP-6).") });
+    }
+    members.retain(|i| !behind.contains(i));
+    let starts: Vec<Pos> = members.iter().map(|&i| m.fighters[i].pos).collect();
+    let mut left: Vec<Pos> = Vec::new(); // spaces the leader left, oldest first
+    let mut walked = 0u32;
+    let mut moved: Vec<Vec<Pos>> = vec![Vec::new(); members.len()];
+    let mut crisis = None;
+    for &p in path {
+        if m.occupant(p).is_some_and(|o| !members.contains(&o)) || m.board.step_geometry(m.fighters[a].pos, p).is_err() {
+            ev.push(Event::Note { text: format!("{} stops: {p} is blocked.", m.fighters[a].name) });
+            break;
+        }
+        // A member standing there steps aside along the trail below; the leader goes first.
+        let from = m.fighters[a].pos;
+        if let Some(o) = m.occupant(p).filter(|&o| o != a) {
+            // swap: the member takes the leader's old space
+            m.fighters[o].pos = from;
+            if let Some(k) = members.iter().position(|&i| i == o) {
+                moved[k].push(from);
+            }
+        }
+        m.fighters[a].pos = p;
+        moved[0].push(p);
+        left.insert(0, from);
+        walked += m.board.path_cost(&[p]);
+        // Members follow in marching order (G-54).
+        let mut trail: Vec<Pos> = left.clone();
+        trail.extend(starts.iter().skip(1));
+        let mut entered: Vec<usize> = vec![a];
+        for k in 1..members.len() {
+            let i = members[k];
+            let slot = trail[k - 1];
+            let here = m.fighters[i].pos;
+            if here == slot {
+                continue;
+            }
+            if let Some(next) = step_toward(m, here, slot) {
+                if m.occupant(next).is_none() && m.board.step_geometry(here, next).is_ok() && !m.explore.as_deref().is_some_and(|x| x.chest_at(next).is_some())
+                {
+                    m.fighters[i].pos = next;
+                    moved[k].push(next);
+                    entered.push(i);
+                }
+            }
+        }
+        // Traps in the spaces entered, in marching order (R-EXP-16).
+        let mut sprang = false;
+        for &i in &entered {
+            if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(m.fighters[i].pos, TrapOn::Space)) {
+                spring(m, t, i, dice, ev);
+                sprang = true;
+            }
+        }
+        reveal_all(m, ev);
+        let flow = check_triggers(m, dice, None, ev);
+        if flow == Flow::CrisisStarts {
+            crisis = Some(flow);
+            break;
+        }
+        if sprang {
+            break;
+        }
+    }
+    for (k, &i) in members.iter().enumerate() {
+        if !moved[k].is_empty() {
+            ev.push(Event::Moved {
+                actor: m.fighters[i].id.clone(),
+                movement: "explore".into(),
+                from: starts[k],
+                to: m.fighters[i].pos,
+                path: moved[k].clone(),
+            });
+        }
+    }
+    if crisis.is_some() {
+        return crisis;
+    }
+    let x = m.explore.as_deref_mut().expect("crawl");
+    for (k, &i) in members.iter().enumerate() {
+        if k == 0 {
+            continue;
+        }
+        x.acted[i] = Acted::Done;
+    }
+    use_spaces(m, a, walked.max(1));
+    None
+}
+
+/// One step from `from` toward `to` along a shortest walkable path (ties: the step to the
+/// lowest row, then column; G-54).
+fn step_toward(m: &Match, from: Pos, to: Pos) -> Option<Pos> {
+    let b = &m.board;
+    let succ = |p: &Pos| -> Vec<(Pos, u32)> {
+        let mut out = Vec::with_capacity(8);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+                if (dx, dy) != (0, 0) && b.step_geometry(*p, q).is_ok() {
+                    out.push((q, 1));
+                }
+            }
+        }
+        out
+    };
+    // Distances from the goal, then the best neighbour of `from`.
+    let far = from.distance(to);
+    if far > 64 {
+        return None;
+    }
+    let dist = |q: Pos| {
+        pathfinding::directed::bfs::bfs(&q, |p| succ(p).into_iter().map(|x| x.0).filter(|s| s.distance(to) <= far + 8).collect::<Vec<_>>(), |p| *p == to)
+            .map(|p| p.len())
+    };
+    let mut best: Option<(usize, i32, i32, Pos)> = None;
+    for (q, _) in succ(&from) {
+        if let Some(d) = dist(q) {
+            let key = (d, q.y, q.x, q);
+            if best.is_none_or(|b| (key.0, key.1, key.2) < (b.0, b.1, b.2)) {
+                best = Some(key);
+            }
+        }
+    }
+    best.map(|b| b.3)
+}
+
+/// A skill check of a character: the skill's stat die, the skill's adjustment (untrained −2).
+fn skill_check(m: &Match, dice: &mut Dice, i: usize, skill: &str, stat: super::equipment::Stat, ev: &mut Vec<Event>, purpose: &str) -> i32 {
+    let rank = super::attack::stat_rank(m, i, stat);
+    let adj = m.fighters[i].skill(skill).adjustment();
+    let roll = stat_check(m, dice, rank, adj);
+    log_roll(ev, dice, &m.fighters[i].id.clone(), purpose, roll)
+}
+
+/// R-EXP-16: a trap springs on `victim`: a Dodge check against its effect CR, else damage
+/// (armor counts) and its condition. It is then spent unless it re-arms.
+pub fn spring(m: &mut Match, t: usize, victim: usize, dice: &mut Dice, ev: &mut Vec<Event>) {
+    let x = m.explore.as_deref().expect("crawl");
+    let trap = x.traps[t].clone();
+    let dodge = x.book.skills.dodge.clone();
+    ev.push(Event::TrapSprung { actor: m.fighters[victim].id.clone(), trap: trap.id.clone(), at: trap.pos });
+    let total = skill_check(m, dice, victim, &dodge, super::equipment::Stat::Finesse, ev, "dodge_trap");
+    if total < trap.effect_cr {
+        let explode = m.rules.options.damage_explodes;
+        let roll = dice.roll(trap.damage.0, trap.damage.1, explode, 0);
+        let raw = log_roll(ev, dice, &trap.id, "trap_damage", roll);
+        let armor = m.fighters[victim].loadout.armor.as_deref().and_then(|a| m.equipment.armor(a)).map_or(0, |a| a.reduction);
+        let dealt = (raw - armor).max(0);
+        if dealt > 0 {
+            super::attack::change_hp(m, victim, -dealt, "trap", ev);
+            super::attack::stun_check(m, dice, victim, dealt, ev);
+        }
+        if let Some(c) = &trap.condition {
+            if !m.fighters[victim].has_condition(c) && m.conditions.get(c).is_some() {
+                let duration = m.conditions.get(c).map(|r| r.duration).unwrap_or(super::fighter::Duration::Temporary);
+                let inst = super::fighter::ConditionInstance { id: c.clone(), duration, removal_cr: None };
+                ev.push(Event::ConditionAdded { actor: m.fighters[victim].id.clone(), condition: inst.clone() });
+                m.fighters[victim].conditions.push(inst);
+            }
+        }
+    } else {
+        ev.push(Event::Note { text: format!("{} dodges the trap.", m.fighters[victim].name) });
+    }
+    let x = m.explore.as_deref_mut().expect("crawl");
+    x.traps[t].hidden = false;
+    if !trap.rearms {
+        x.traps[t].spent = true;
+    }
+}
+
+/// R-EXP-24: a hero and an active hostile see each other (or `forced`, a trap or an attack
+/// order): Crisis Mode starts. Returns `CrisisStarts` or `Exploring`.
+pub fn check_triggers(m: &mut Match, dice: &mut Dice, forced: Option<&str>, ev: &mut Vec<Event>) -> Flow {
+    let seen = sightings(m);
+    if seen.is_empty() && forced.is_none() {
+        return Flow::Exploring;
+    }
+    let reason = match (forced, seen.first()) {
+        (Some(r), _) => r.to_string(),
+        (None, Some(&(h, n))) => format!("{} and {} see each other", m.fighters[h].name, m.fighters[n].name),
+        _ => unreachable!(),
+    };
+    begin_crisis(m, dice, &seen, &reason, ev);
+    Flow::CrisisStarts
+}
+
+/// R-EXP-25, R-EXP-26: the participants (every hero; the hostiles seen or seeing, and their
+/// encounters), surprise per encounter; everyone stays where he is. The opening reset follows.
+fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason: &str, ev: &mut Vec<Event>) {
+    let x = m.explore.as_deref().expect("crawl");
+    let mut part = vec![false; m.fighters.len()];
+    let mut encounters: Vec<usize> = Vec::new();
+    for i in 0..m.fighters.len() {
+        part[i] = x.is_explorer(m, i);
+    }
+    for &(_, n) in seen {
+        part[n] = true;
+        if let Some(e) = x.encounter_of[n] {
+            if !encounters.contains(&e) {
+                encounters.push(e);
+            }
+        }
+    }
+    for &e in &encounters {
+        for &i in &x.encounters[e].members {
+            if alive(m, i) {
+                part[i] = true;
+            }
+        }
+    }
+    // Surprise (R-EXP-26), per encounter.
+    let sneak = x.book.skills.sneak.clone();
+    let alert = x.book.skills.alertness.clone();
+    let check_adj =
+        |m: &Match, i: usize, skill: &str, stat: super::equipment::Stat| (super::attack::stat_rank(m, i, stat), m.fighters[i].skill(skill).adjustment());
+    let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && alive(m, i)).collect();
+    let mut surprised: Vec<usize> = Vec::new();
+    let enc_list: Vec<(Vec<usize>, Awareness, String)> = encounters
+        .iter()
+        .map(|&e| {
+            (x.encounters[e].members.iter().copied().filter(|&i| alive(m, i) && m.standing(i)).collect(), x.encounters[e].awareness, x.encounters[e].id.clone())
+        })
+        .collect();
+    use super::equipment::Stat;
+    // Lowest (or highest) by check adjustment, then stat, then listing order.
+    let pick = |m: &Match, who: &[usize], skill: &str, stat: Stat, lowest: bool| -> Option<usize> {
+        let key = |&i: &usize| {
+            let (r, a) = check_adj(m, i, skill, stat);
+            (a, r as i32)
+        };
+        if lowest { who.iter().copied().min_by_key(|i| key(i)) } else { who.iter().copied().max_by(|a, b| key(a).cmp(&key(b)).then(b.cmp(a))) }
+    };
+    for (members, awareness, eid) in &enc_list {
+        match awareness {
+            Awareness::Alert => {}
+            Awareness::Ambush => {
+                let (Some(s), Some(h)) = (pick(m, members, &sneak, Stat::Finesse, true), pick(m, &heroes, &alert, Stat::Savvy, false)) else { continue };
+                let o = super::checks::opposed(dice, check_adj(m, h, &alert, Stat::Savvy), check_adj(m, s, &sneak, Stat::Finesse));
+                ev.push(Event::Dice { actor: m.fighters[h].id.clone(), purpose: "alertness".into(), roll: o.target, parts: vec![] });
+                ev.push(Event::Dice { actor: m.fighters[s].id.clone(), purpose: "sneak".into(), roll: o.instigator, parts: vec![] });
+                if o.instigator_wins {
+                    surprised.extend(heroes.iter().copied());
+                    ev.push(Event::Note { text: format!("Ambush: the heroes are surprised by {eid} (R-EXP-26).") });
+                }
+            }
+            Awareness::Unaware => {
+                let spotters: Vec<usize> = heroes.iter().copied().filter(|&h| members.iter().any(|&n| sees(m, h, n) || sees(m, n, h))).collect();
+                let (Some(s), Some(w)) = (pick(m, &spotters, &sneak, Stat::Finesse, true), pick(m, members, &alert, Stat::Savvy, false)) else { continue };
+                let o = super::checks::opposed(dice, check_adj(m, w, &alert, Stat::Savvy), check_adj(m, s, &sneak, Stat::Finesse));
+                ev.push(Event::Dice { actor: m.fighters[w].id.clone(), purpose: "alertness".into(), roll: o.target, parts: vec![] });
+                ev.push(Event::Dice { actor: m.fighters[s].id.clone(), purpose: "sneak".into(), roll: o.instigator, parts: vec![] });
+                if o.instigator_wins {
+                    surprised.extend(members.iter().copied());
+                    ev.push(Event::Note { text: format!("{eid} is caught unaware (R-EXP-26).") });
+                }
+            }
+        }
+    }
+    let x = m.explore.as_deref_mut().expect("crawl");
+    x.tasks.clear(); // unfinished tasks are lost (R-EXP-9)
+    x.crisis_minute = Some(x.minute);
+    for i in 0..m.fighters.len() {
+        let f = &mut m.fighters[i];
+        f.dormant = !part[i];
+        f.surprised = surprised.contains(&i);
+        f.turn = Default::default();
+        f.opp = Default::default();
+    }
+    m.clock.phase = Phase::Setup;
+    m.clock.turn = 0;
+    m.clock.round = 0;
+    m.clock.current = None;
+    m.clock.last_closed = None;
+    ev.push(Event::CrisisBegins {
+        reason: reason.to_string(),
+        participants: (0..m.fighters.len()).filter(|&i| part[i]).map(|i| m.fighters[i].id.clone()).collect(),
+        surprised: surprised.iter().map(|&i| m.fighters[i].id.clone()).collect(),
+    });
+}
+
+/// R-EXP-25: at a normal reset, inactive hostiles who see or are seen by a participant join
+/// the crisis (with their encounters), not surprised.
+pub fn join_crisis(m: &mut Match, ev: &mut Vec<Event>) {
+    let Some(x) = m.explore.as_deref() else { return };
+    let mut join = Vec::new();
+    for n in (0..m.fighters.len()).filter(|&i| m.fighters[i].dormant && active_hostile(m, x, i)) {
+        if (0..m.fighters.len()).any(|p| !m.fighters[p].dormant && alive(m, p) && (sees(m, p, n) || sees(m, n, p))) {
+            join.push(n);
+            if let Some(e) = x.encounter_of[n] {
+                join.extend(x.encounters[e].members.iter().copied());
+            }
+        }
+    }
+    join.sort_unstable();
+    join.dedup();
+    for i in join {
+        if m.fighters[i].dormant && alive(m, i) {
+            m.fighters[i].dormant = false;
+            m.fighters[i].surprised = false;
+            ev.push(Event::Note { text: format!("{} joins the crisis (R-EXP-25).", m.fighters[i].name) });
+        }
+    }
+}
+
+/// R-EXP-27: after the closing reset of a crawl's crisis, Exploration Mode resumes with a new
+/// turn: the clock gains the crisis's minutes, the encounters that fought are alert.
+pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    let turns = m.clock.turn;
+    let x = m.explore.as_deref_mut().expect("crawl");
+    let per = x.book.crisis_turns_per_minute.max(1);
+    x.minute += turns.div_ceil(per);
+    x.crisis_minute = None;
+    for e in x.encounters.iter_mut() {
+        if e.members.iter().any(|&i| !m.fighters[i].dormant) {
+            e.awareness = Awareness::Alert;
+        }
+    }
+    // Hostiles still able to act (a script ended the crisis) become inactive (R-EXP-27).
+    let calm: Vec<usize> =
+        (0..m.fighters.len()).filter(|&i| !m.fighters[i].dormant && !x.explorers.contains(&m.fighters[i].side) && m.fighters[i].hp > 0).collect();
+    for i in calm {
+        if m.conditions.can_act(&m.fighters[i], m.rules.options.conditions_adv) {
+            x.calm[i] = true;
+        }
+    }
+    for f in m.fighters.iter_mut() {
+        f.dormant = false;
+        f.surprised = false;
+        f.turn = Default::default();
+        f.opp = Default::default();
+    }
+    // Mooks at 0 HP are removed (G-14): they are dead already; the dead stay where they fell.
+    m.clock.phase = Phase::Exploration;
+    m.clock.current = None;
+    m.clock.last_closed = None;
+    m.pending = None;
+    x.turn += 1;
+    x.acted = vec![Acted::No; m.fighters.len()];
+    x.tasks.clear();
+    ev.push(Event::ExplorationTurn { turn: x.turn, minute: x.minute });
+    reveal_all(m, ev);
+    check_triggers(m, dice, None, ev)
+}
+
+/// R-EXP-20: the end of an exploration turn: tasks take effect in order (1), then the minute's
+/// upkeep (2–5, as reset steps 1–4), the clock advances (6); sight is tested after (G-71).
+pub fn end_turn(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    let tasks = std::mem::take(&mut m.explore.as_deref_mut().expect("crawl").tasks);
+    for (a, task, at) in tasks {
+        let forced = resolve_task(m, a, task, at, dice, ev);
+        reveal_all(m, ev);
+        let flow = check_triggers(m, dice, forced.as_deref(), ev);
+        if flow == Flow::CrisisStarts {
+            return flow; // the rest of the minute is dropped (G-71)
+        }
+    }
+    super::turn::upkeep(m, dice, false, ev);
+    let x = m.explore.as_deref_mut().expect("crawl");
+    x.minute += 1;
+    x.turn += 1;
+    x.acted = vec![Acted::No; m.fighters.len()];
+    ev.push(Event::ExplorationTurn { turn: x.turn, minute: x.minute });
+    reveal_all(m, ev);
+    check_triggers(m, dice, None, ev)
+}
+
+/// One task at the end of the turn. Returns a crisis reason when a trap sprang.
+fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<String> {
+    use super::equipment::Stat;
+    if m.is_dead(a) || !m.standing(a) || m.fighters[a].hp <= 0 {
+        return None;
+    }
+    let book = m.explore.as_deref().expect("crawl").book.clone();
+    let id = m.fighters[a].id.clone();
+    let result = |ev: &mut Vec<Event>, success: bool, text: String| ev.push(Event::TaskDone { actor: id.clone(), task, at, success, text });
+    match task {
+        Task::Search => {
+            let spaces = search_spaces(m, a, book.search_spaces);
+            let x = m.explore.as_deref_mut().expect("crawl");
+            for p in &spaces {
+                if let Some(k) = m.board.index(*p) {
+                    x.searched[k] = true;
+                }
+            }
+            let mut found = Vec::new();
+            let hidden_doors: Vec<Pos> = x.doors.iter().filter(|d| d.hidden && spaces.contains(&d.pos)).map(|d| d.pos).collect();
+            let hidden_traps: Vec<usize> = (0..x.traps.len()).filter(|&t| x.traps[t].hidden && !x.traps[t].spent && spaces.contains(&x.traps[t].pos)).collect();
+            for p in hidden_doors {
+                let total = best_search(m, dice, a, &book, ev);
+                if total >= book.find_cr {
+                    m.explore.as_deref_mut().expect("crawl").doors.iter_mut().filter(|d| d.pos == p).for_each(|d| d.hidden = false);
+                    found.push(format!("a secret door at {p}"));
+                    ev.push(Event::FeatureFound { actor: m.fighters[a].id.clone(), what: "secret_door".into(), at: p });
+                }
+            }
+            for t in hidden_traps {
+                let (cr, p) = {
+                    let tr = &m.explore.as_deref().expect("crawl").traps[t];
+                    (tr.find_cr, tr.pos)
+                };
+                let total = best_search(m, dice, a, &book, ev);
+                if total >= cr {
+                    m.explore.as_deref_mut().expect("crawl").traps[t].hidden = false;
+                    found.push(format!("a trap at {p}"));
+                    ev.push(Event::FeatureFound { actor: m.fighters[a].id.clone(), what: "trap".into(), at: p });
+                }
+            }
+            let text = if found.is_empty() {
+                format!("{} searched {} spaces and found nothing.", m.fighters[a].name, spaces.len())
+            } else {
+                format!("{} found {}.", m.fighters[a].name, found.join(" and "))
+            };
+            result(ev, !found.is_empty(), text);
+            None
+        }
+        Task::PickLock => {
+            let Some(cr) = lock_at(m, m.explore.as_deref().expect("crawl"), at).map(|l| l.cr) else { return None };
+            let total = skill_check(m, dice, a, &book.skills.disable, Stat::Savvy, ev, "pick_lock");
+            let margin = total - cr;
+            if margin >= 0 {
+                unlock(m, at, ev, &id);
+                result(ev, true, format!("{} picks the lock at {at}.", m.fighters[a].name));
+            } else if -margin >= book.jam_margin {
+                if let Some(l) = lock_mut(m, at) {
+                    l.jammed = true;
+                }
+                result(ev, false, format!("{} jams the lock at {at}: no more picking (R-EXP-12).", m.fighters[a].name));
+            } else {
+                result(ev, false, format!("{} fails to pick the lock at {at}; he may try again.", m.fighters[a].name));
+            }
+            None
+        }
+        Task::Force => {
+            let Some(cr) = lock_at(m, m.explore.as_deref().expect("crawl"), at).map(|l| l.force_cr) else { return None };
+            let total = skill_check(m, dice, a, &book.skills.force, Stat::Brawn, ev, "force");
+            if total >= cr {
+                unlock(m, at, ev, &id);
+                if m.board.tile(at) == Some(Tile::DoorClosed) {
+                    m.board.set_tile(at, Tile::DoorOpen);
+                    ev.push(Event::DoorChanged { actor: id.clone(), at, state: "open".into() });
+                } else if let Some(c) = m.explore.as_deref().and_then(|x| x.chest_at(at)) {
+                    open_chest(m, a, c, ev);
+                }
+                result(ev, true, format!("{} forces it open; the lock is broken.", m.fighters[a].name));
+                if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(at, TrapOn::Door).or(x.trap_at(at, TrapOn::Chest))) {
+                    spring(m, t, a, dice, ev);
+                    return Some(format!("a trap sprang on {}", m.fighters[a].name));
+                }
+            } else {
+                result(ev, false, format!("{} fails to force it; he may try again.", m.fighters[a].name));
+            }
+            None
+        }
+        Task::Disarm => {
+            let Some(t) = m.explore.as_deref().and_then(|x| x.traps.iter().position(|t| t.pos == at && !t.spent && !t.hidden)) else { return None };
+            let cr = m.explore.as_deref().expect("crawl").traps[t].disarm_cr;
+            let total = skill_check(m, dice, a, &book.skills.disable, Stat::Savvy, ev, "disarm");
+            let margin = total - cr;
+            if margin >= 0 {
+                m.explore.as_deref_mut().expect("crawl").traps[t].spent = true;
+                result(ev, true, format!("{} disarms the trap at {at}.", m.fighters[a].name));
+            } else if -margin >= book.spring_margin {
+                result(ev, false, format!("{} sets the trap off (R-EXP-17).", m.fighters[a].name));
+                spring(m, t, a, dice, ev);
+                return Some(format!("a trap sprang on {}", m.fighters[a].name));
+            } else {
+                result(ev, false, format!("{} fails to disarm the trap at {at}; he may try again.", m.fighters[a].name));
+            }
+            None
+        }
+        Task::OpenChest => {
+            let Some(c) = m.explore.as_deref().and_then(|x| x.chest_at(at)) else { return None };
+            if let Some(l) = m.explore.as_deref().expect("crawl").chests[c].lock.clone() {
+                if l.key.as_deref().is_some_and(|k| carried(m, a, k)) {
+                    m.explore.as_deref_mut().expect("crawl").chests[c].lock = None;
+                } else {
+                    return None;
+                }
+            }
+            open_chest(m, a, c, ev);
+            let items = m.explore.as_deref().expect("crawl").chests[c].items.clone();
+            result(ev, true, format!("{} opens the chest: {}.", m.fighters[a].name, if items.is_empty() { "empty".to_string() } else { items.join(", ") }));
+            if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(at, TrapOn::Chest)) {
+                spring(m, t, a, dice, ev);
+                return Some(format!("a trap sprang on {}", m.fighters[a].name));
+            }
+            None
+        }
+    }
+}
+
+fn best_search(m: &Match, dice: &mut Dice, a: usize, book: &ExploreBook, ev: &mut Vec<Event>) -> i32 {
+    let best = book.skills.search.iter().max_by_key(|s| m.fighters[a].skill(s).adjustment()).cloned().unwrap_or_default();
+    skill_check(m, dice, a, &best, super::equipment::Stat::Savvy, ev, "search")
+}
+
+fn open_chest(m: &mut Match, a: usize, c: usize, ev: &mut Vec<Event>) {
+    let x = m.explore.as_deref_mut().expect("crawl");
+    x.chests[c].open = true;
+    x.chests[c].lock = None;
+    ev.push(Event::ChestOpened { actor: m.fighters[a].id.clone(), at: x.chests[c].pos, items: x.chests[c].items.clone() });
+}
+
+fn lock_mut(m: &mut Match, at: Pos) -> Option<&mut Lock> {
+    let door = m.board.tile(at) == Some(Tile::DoorLocked);
+    let x = m.explore.as_deref_mut()?;
+    if door {
+        return x.doors.iter_mut().find(|d| d.pos == at).and_then(|d| d.lock.as_mut());
+    }
+    let c = x.chest_at(at)?;
+    x.chests[c].lock.as_mut()
+}
+
+fn unlock(m: &mut Match, at: Pos, ev: &mut Vec<Event>, actor: &str) {
+    if m.board.tile(at) == Some(Tile::DoorLocked) {
+        m.board.set_tile(at, Tile::DoorClosed);
+        if let Some(d) = m.explore.as_deref_mut().and_then(|x| x.doors.iter_mut().find(|d| d.pos == at)) {
+            d.lock = None;
+        }
+        ev.push(Event::DoorChanged { actor: actor.to_string(), at, state: "unlocked".into() });
+    } else if let Some(x) = m.explore.as_deref_mut() {
+        if let Some(c) = x.chest_at(at) {
+            x.chests[c].lock = None;
+        }
+    }
+}
+
+/// R-EXP-14 default choice: unsearched wall and door spaces first, then other unsearched
+/// spaces (his own included), then searched ones; each lowest row, then column.
+pub fn search_spaces(m: &Match, a: usize, n: usize) -> Vec<Pos> {
+    let x = m.explore.as_deref().expect("crawl");
+    let at = m.fighters[a].pos;
+    let mut cands: Vec<(u8, i32, i32, Pos)> = Vec::new();
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let p = Pos::on(at.x + dx, at.y + dy, at.floor);
+            let Some(t) = m.board.tile(p) else { continue };
+            let searched = m.board.index(p).is_some_and(|k| x.searched[k]);
+            let wallish = matches!(t, Tile::Wall | Tile::DoorClosed | Tile::DoorLocked | Tile::DoorOpen);
+            let class = match (searched, wallish) {
+                (false, true) => 0,
+                (false, false) => 1,
+                (true, _) => 2,
+            };
+            cands.push((class, p.y, p.x, p));
+        }
+    }
+    cands.sort();
+    cands.into_iter().take(n).map(|c| c.3).collect()
+}
+
+/// Spaces hero `a` can walk to with his move left (R-EXP-5), through spaces his side has
+/// revealed, around the figures and chests it can see, with the path; every entry validated.
+pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, super::preview::Destination> {
+    let mut out = BTreeMap::new();
+    let Some(x) = m.explore.as_deref() else { return out };
+    if !exploring(m) {
+        return out;
+    }
+    let left = match x.acted.get(a).copied().unwrap_or_default() {
+        Acted::No => x.book.move_spaces,
+        Acted::Moving(u) => x.book.move_spaces.saturating_sub(u),
+        Acted::Done => 0,
+    };
+    if left == 0 {
+        return out;
+    }
+    let f = &m.fighters[a];
+    let view = side_view(m, &f.side);
+    let known = |p: Pos| m.board.index(p).is_some_and(|k| view.revealed[k]) && !view.hidden_doors.contains(&p);
+    let blocked = |p: Pos| x.chest_at(p).is_some() || m.occupant(p).is_some_and(|o| o != a && view.figures.contains(&o) && !x.is_explorer(m, o));
+    let group = x.groups.iter().any(|g| g.first() == Some(&a) && g.len() > 1);
+    // Dijkstra by movement cost over known spaces.
+    let mut best: BTreeMap<Pos, (u32, Vec<Pos>)> = BTreeMap::new();
+    let mut frontier = std::collections::BinaryHeap::new();
+    frontier.push(std::cmp::Reverse((0u32, f.pos, Vec::<Pos>::new())));
+    while let Some(std::cmp::Reverse((cost, p, path))) = frontier.pop() {
+        if best.get(&p).is_some_and(|b| b.0 <= cost) && p != f.pos {
+            continue;
+        }
+        if p != f.pos {
+            best.insert(p, (cost, path.clone()));
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+                if (dx, dy) == (0, 0) || !known(q) || blocked(q) || m.board.step_geometry(p, q).is_err() {
+                    continue;
+                }
+                let c = cost + m.board.path_cost(&[q]);
+                if c <= left && best.get(&q).is_none_or(|b| b.0 > c) && q != f.pos {
+                    let mut np = path.clone();
+                    np.push(q);
+                    frontier.push(std::cmp::Reverse((c, q, np)));
+                }
+            }
+        }
+    }
+    for (p, (cost, path)) in best {
+        if m.occupant(p).is_some_and(|o| o != a && view.figures.contains(&o)) {
+            continue; // allies may be passed, not stood on
+        }
+        let command = Command::Walk { actor: f.id.clone(), path: path.clone(), group };
+        if validate(m, a, &command).is_err() {
+            continue;
+        }
+        out.insert(
+            p,
+            super::preview::Destination {
+                pos: p,
+                kind: super::preview::MoveKind::FreeStep,
+                path,
+                ap: 0,
+                defense: 0,
+                label: format!("{} ({cost} of {} spaces)", if group { "Lead the group" } else { "Walk" }, x.book.move_spaces),
+                command,
+            },
+        );
+    }
+    out
+}
+
+/// The exploration action bar of hero `a`: doors, locks, chests, items and traps within reach,
+/// search, wait, the group, end of turn; each validated (the refusal shown when not open).
+pub fn choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
+    use super::preview::{Aim, Choice};
+    let mut out = Vec::new();
+    let Some(x) = m.explore.as_deref() else { return out };
+    if !exploring(m) {
+        return out;
+    }
+    let f = &m.fighters[a];
+    let id = f.id.clone();
+    let mut push = |label: String, row: &str, cost: &str, cmd: Command, description: String| {
+        let refusal = validate(m, a, &cmd).err();
+        out.push(Choice { label, row: row.into(), cost: cost.into(), only: false, defense: 0, template: cmd, aim: Aim::None, refusal, description });
+    };
+    let around: Vec<Pos> = (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| (dx, dy))).filter(|&d| d != (0, 0)).map(|(dx, dy)| Pos::on(f.pos.x + dx, f.pos.y + dy, f.pos.floor)).collect();
+    for &p in &around {
+        let hidden = x.door(p).is_some_and(|d| d.hidden);
+        match m.board.tile(p) {
+            Some(Tile::DoorClosed) if !hidden => push(format!("Open door {p}"), "open_door", "1 space", Command::Door { actor: id.clone(), at: p, open: true }, "R-EXP-11: opening uses 1 of the move's 6 spaces.".into()),
+            Some(Tile::DoorOpen) => push(format!("Close door {p}"), "close_door", "1 space", Command::Door { actor: id.clone(), at: p, open: false }, "R-EXP-11: the doorway must be empty.".into()),
+            Some(Tile::DoorLocked) if !hidden => {
+                let key = x.door(p).and_then(|d| d.lock.as_ref()).and_then(|l| l.key.clone()).filter(|k| carried(m, a, k));
+                if key.is_some() {
+                    push(format!("Unlock and open door {p}"), "open_door", "1 space", Command::Door { actor: id.clone(), at: p, open: true }, "R-EXP-12: the key opens it for good.".into());
+                }
+                push(format!("Pick the lock {p}"), "pick_lock", "1 turn", Command::Task { actor: id.clone(), task: Task::PickLock, at: p }, "R-EXP-12: a Disable check (Savvy) at the end of the turn.".into());
+                push(format!("Force door {p}"), "force", "1 turn", Command::Task { actor: id.clone(), task: Task::Force, at: p }, "R-EXP-13: a Lift/Shift check (Brawn) at the end of the turn.".into());
+            }
+            _ => {}
+        }
+        if let Some(c) = x.chest_at(p) {
+            let ch = &x.chests[c];
+            if !ch.open {
+                push(format!("Open chest {p}"), "open_chest", "1 turn", Command::Task { actor: id.clone(), task: Task::OpenChest, at: p }, "R-EXP-15: opened and surveyed at the end of the turn.".into());
+                if ch.lock.is_some() {
+                    push(format!("Pick the chest's lock {p}"), "pick_lock", "1 turn", Command::Task { actor: id.clone(), task: Task::PickLock, at: p }, "R-EXP-12".into());
+                    push(format!("Force chest {p}"), "force", "1 turn", Command::Task { actor: id.clone(), task: Task::Force, at: p }, "R-EXP-13".into());
+                }
+            }
+        }
+    }
+    for p in around.iter().copied().chain([f.pos]) {
+        if let Some(c) = x.chest_at(p).filter(|&c| x.chests[c].open) {
+            for item in &x.chests[c].items {
+                push(format!("Take {}", item_name(m, x, item)), "take", "free", Command::Take { actor: id.clone(), at: p, item: item.clone() }, "R-EXP-15: taking is free during any order.".into());
+            }
+        }
+        for (q, item) in x.items.iter().filter(|(q, _)| *q == p) {
+            push(format!("Pick up {}", item_name(m, x, item)), "take", "free", Command::Take { actor: id.clone(), at: *q, item: item.clone() }, "R-EXP-15".into());
+        }
+        for t in x.traps.iter().filter(|t| t.pos == p && !t.hidden && !t.spent) {
+            push(format!("Disarm trap {}", t.pos), "disarm", "1 turn", Command::Task { actor: id.clone(), task: Task::Disarm, at: t.pos }, "R-EXP-17: a Disable check; failing by 3 or more springs it.".into());
+        }
+    }
+    push("Search".into(), "search", "1 turn", Command::Task { actor: id.clone(), task: Task::Search, at: f.pos }, "R-EXP-14: 4 spaces next to him, for secret doors and traps.".into());
+    push("Wait".into(), "wait", "1 turn", Command::Wait { actor: id.clone() }, "R-EXP-3: his action this turn.".into());
+    if x.groups.iter().any(|g| g.len() > 1 && g.contains(&a)) {
+        push("Leave the group".into(), "follow", "free", Command::Follow { actor: id.clone(), leader: None }, "R-EXP-4: he moves alone until he follows someone again.".into());
+    } else if let Some(l) = x.groups.iter().filter(|g| !g.contains(&a)).filter_map(|g| g.first()).find(|&&l| x.is_explorer(m, l) && !m.is_dead(l)) {
+        push(format!("Follow {}", m.fighters[*l].name), "follow", "free", Command::Follow { actor: id.clone(), leader: Some(m.fighters[*l].id.clone()) }, "R-EXP-4: joins the end of that group's marching order.".into());
+    }
+    push("End the turn".into(), "end_turn", "1 minute", Command::EndTurn { actor: id }, "R-EXP-20: tasks take effect, a minute passes; heroes who did nothing wait.".into());
+    out
+}
+
+/// An item's name: a key's from the level, equipment's from the book.
+pub fn item_name(m: &Match, x: &Explore, id: &str) -> String {
+    x.keys.get(id).cloned().or_else(|| m.equipment.item(id).map(|i| i.name.clone())).unwrap_or_else(|| id.to_string())
+}
+
+/// The hero of `sides` who gives the next order: `pick` if he still can, else the first who
+/// has not used his action, else the first able to act.
+pub fn next_hero(m: &Match, pick: Option<usize>, human: impl Fn(usize) -> bool) -> Option<usize> {
+    let x = m.explore.as_deref()?;
+    let able = |i: usize| x.is_explorer(m, i) && !m.is_dead(i) && m.standing(i) && m.fighters[i].hp > 0 && human(i);
+    if let Some(p) = pick.filter(|&p| able(p)) {
+        return Some(p);
+    }
+    let leaders: Vec<usize> = x.groups.iter().filter_map(|g| g.first().copied()).collect();
+    leaders
+        .iter()
+        .copied()
+        .chain(0..m.fighters.len())
+        .find(|&i| able(i) && x.acted[i] != Acted::Done)
+        .or_else(|| (0..m.fighters.len()).find(|&i| able(i)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test] // R-EXP-14: the default search order: unsearched walls and doors first, lowest row then column
+    fn search_order() {
+        let mut m = super::super::testkit::crawl(&["#####", "#...#", "#...#", "#####"], &[("h", "heroes", (2, 1)), ("o", "monsters", (3, 2))]);
+        let got = search_spaces(&m, 0, 4);
+        assert_eq!(got, vec![Pos::new(1, 0), Pos::new(2, 0), Pos::new(3, 0), Pos::new(1, 1)]);
+        for p in [Pos::new(1, 0), Pos::new(2, 0), Pos::new(3, 0)] {
+            let k = m.board.index(p).unwrap();
+            m.explore.as_deref_mut().unwrap().searched[k] = true;
+        }
+        let got = search_spaces(&m, 0, 4);
+        assert_eq!(got, vec![Pos::new(1, 1), Pos::new(2, 1), Pos::new(3, 1), Pos::new(1, 2)], "then unsearched floor, his own space included");
+    }
+}
