@@ -12,6 +12,8 @@ use std::time::Instant;
 
 /// Games stop here if nobody has won (a draw).
 pub const MAX_TURNS: u32 = 40;
+/// A crawl whose exploration outlasts this many turns (minutes) is called a draw.
+pub const MAX_EXPLORATION_TURNS: u32 = 200;
 /// Frames allowed per game before it is called stuck (an engine or AI bug).
 const MAX_FRAMES: usize = 200_000;
 
@@ -87,7 +89,8 @@ fn finish(mut hm: HeadlessMatch, seed: u64, game: u32, t0: Instant) -> Result<Ga
     // The rules end the match (`Event::CrisisOver`, then the closing reset); a game that
     // outlasts MAX_TURNS is called a draw.
     let mut frames = 0;
-    while frames < MAX_FRAMES && !hm.status().over && hm.snapshot_turn() <= MAX_TURNS {
+    let minutes = |hm: &HeadlessMatch| hm.state().explore.as_deref().map_or(0, |x| x.turn);
+    while frames < MAX_FRAMES && !hm.status().over && hm.snapshot_turn() <= MAX_TURNS && minutes(&hm) <= MAX_EXPLORATION_TURNS {
         hm.app.update();
         frames += 1;
     }
@@ -125,7 +128,7 @@ fn finish(mut hm: HeadlessMatch, seed: u64, game: u32, t0: Instant) -> Result<Ga
         seed,
         winner: win.clone(),
         turns,
-        ended: hm.status().over || turns > MAX_TURNS,
+        ended: hm.status().over || turns > MAX_TURNS || minutes(&hm) > MAX_EXPLORATION_TURNS,
         commands,
         rejected,
         decisions: times.len(),

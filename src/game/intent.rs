@@ -348,7 +348,9 @@ fn interpret_exploring(m: &Match, view: &mut PlayerView, intent: &Intent, a: usi
                 return None;
             }
             let why = crate::rules::engine::validate(m, &Command::Walk { actor: me, path: vec![p], group: false }).err();
-            view.feedback = Some(why.unwrap_or_else(|| Violation::new("R-EXP-5", format!("{} cannot get to {p} this turn (a move is at most 6 spaces, through spaces the party has seen).", f.name))));
+            view.feedback = Some(why.unwrap_or_else(|| {
+                Violation::new("R-EXP-5", format!("{} cannot get to {p} this turn (a move is at most 6 spaces, through spaces the party has seen).", f.name))
+            }));
             None
         }
     }

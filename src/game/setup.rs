@@ -58,7 +58,13 @@ fn start_match_on(world: &mut World, m: Match, dice: Dice, mid_phase: bool, new_
         world.get_resource_or_init::<MatchGeneration>().0 += 1;
     }
     let crawl = world.resource::<MatchState>().0.explore.is_some();
-    let target = if mid_phase { CrisisPhase::Action } else if crawl { CrisisPhase::Exploring } else { CrisisPhase::Reset };
+    let target = if mid_phase {
+        CrisisPhase::Action
+    } else if crawl {
+        CrisisPhase::Exploring
+    } else {
+        CrisisPhase::Reset
+    };
     // Leave and re-enter so OnEnter runs even when the phase is the same as before.
     world.resource_mut::<NextState<CrisisPhase>>().set(CrisisPhase::Setup);
     world.run_schedule(bevy::state::state::StateTransition);

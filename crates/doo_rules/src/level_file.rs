@@ -675,7 +675,23 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
                     if let Some(b) = &board {
                         let reached = reach.entry(v.side.as_str()).or_insert_with(|| {
                             let starts: Vec<Pos> = chars.iter().filter(|(_, c)| c.side == v.side).map(|(_, c)| c.pos).collect();
-                            reachable_from(b, &starts, &level.stairs)
+                            if level.mode == crate::level_crawl::LevelMode::Exploration {
+                                // A crawl's heroes open doors (and find secret ones) on the way.
+                                let mut open = b.clone();
+                                for (fi, fl) in b.floors.iter().enumerate() {
+                                    for y in 0..fl.height as i32 {
+                                        for x in 0..fl.width as i32 {
+                                            let p = Pos::on(x, y, fi as u8);
+                                            if matches!(b.tile(p), Some(Tile::DoorClosed | Tile::DoorLocked)) {
+                                                open.set_tile(p, Tile::DoorOpen);
+                                            }
+                                        }
+                                    }
+                                }
+                                reachable_from(&open, &starts, &level.stairs)
+                            } else {
+                                reachable_from(b, &starts, &level.stairs)
+                            }
                         });
                         for e in exits {
                             if !b.walkable(*e) {

@@ -41,6 +41,21 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
     }
     let lid = m.fighters[leader].id.clone();
     let here = m.fighters[leader].pos;
+    // Healing: a hero down (or below half HP) gets a potion from anyone next to him.
+    let heals = |i: usize| m.fighters[i].loadout.items.iter().find(|it| m.equipment.item(it).is_some_and(|x| x.heals.is_some())).cloned();
+    let hurt: Vec<usize> = (0..m.fighters.len())
+        .filter(|&i| x.is_explorer(m, i) && !m.is_dead(i) && (m.fighters[i].hp <= 0 || m.fighters[i].hp * 2 < m.fighters[i].max_hp))
+        .collect();
+    for &p in &hurt {
+        for h in (0..m.fighters.len()).filter(|&h| x.is_explorer(m, h) && x.acted[h] == Acted::No && m.fighters[h].pos.distance(m.fighters[p].pos) <= 1) {
+            if let Some(item) = heals(h) {
+                let c = Command::Use { actor: m.fighters[h].id.clone(), item, target: (h != p).then(|| m.fighters[p].id.clone()) };
+                if ok(m, &c) {
+                    return c;
+                }
+            }
+        }
+    }
     // Loot within reach: take it (free).
     for dy in -1..=1 {
         for dx in -1..=1 {
@@ -86,6 +101,17 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
             && m.occupant(p).is_none_or(|o| x.is_explorer(m, o) || !view.figures.contains(&o))
             && matches!(m.board.tile(p), Some(t) if t.walkable() || matches!(t, Tile::DoorClosed | Tile::DoorLocked))
     };
+    // A hero down and a potion in the party: go to him first.
+    let patients: Vec<Pos> = if hurt.iter().any(|&p| m.fighters[p].hp <= 0) && (0..m.fighters.len()).any(|h| x.is_explorer(m, h) && heals(h).is_some()) {
+        hurt.iter().filter(|&&p| m.fighters[p].hp <= 0).map(|&p| m.fighters[p].pos).collect()
+    } else {
+        Vec::new()
+    };
+    if let Some(path) = route(m, here, &passable, &|p| patients.iter().any(|&q| q.distance(p) == 1)) {
+        if let Some(cmd) = walk_prefix(m, x, leader, &path) {
+            return cmd;
+        }
+    }
     for targets in [goal_exit, loot, frontier] {
         if targets.is_empty() {
             continue;
@@ -187,10 +213,11 @@ fn act_on_path(m: &Match, x: &Explore, a: usize, path: &[Pos], targets: &[Pos]) 
         for &t in targets {
             if let Some(c) = x.chest_at(t).filter(|_| t.distance(here) == 1) {
                 if !x.chests[c].open {
-                    return [Task::OpenChest, Task::PickLock, Task::Force]
-                        .into_iter()
-                        .map(|task| Command::Task { actor: id.clone(), task, at: t })
-                        .find(|c| ok(m, c) && !(matches!(c, Command::Task { task: Task::PickLock, .. }) && x.chests[x.chest_at(t).unwrap_or(0)].lock.as_ref().is_some_and(|l| l.jammed)));
+                    return [Task::OpenChest, Task::PickLock, Task::Force].into_iter().map(|task| Command::Task { actor: id.clone(), task, at: t }).find(|c| {
+                        ok(m, c)
+                            && !(matches!(c, Command::Task { task: Task::PickLock, .. })
+                                && x.chests[x.chest_at(t).unwrap_or(0)].lock.as_ref().is_some_and(|l| l.jammed))
+                    });
                 }
             }
         }

@@ -84,6 +84,14 @@ pub enum Command {
     Take { actor: String, at: Pos, item: String },
     /// Drop a carried item into one's space (R-EXP-15).
     Drop { actor: String, item: String },
+    /// Exploration Mode: use a healing item on oneself or, with `target`, on a hero next to him
+    /// (R-EXP-8, R-HEAL-6); it takes effect at the end of the turn.
+    Use {
+        actor: String,
+        item: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+    },
     /// Spend this exploration turn's action waiting (R-EXP-3).
     Wait { actor: String },
     /// End the exploration turn: the heroes who have not acted wait (R-EXP-3, R-EXP-20).
@@ -152,6 +160,7 @@ impl Command {
             | Command::Take { actor, .. }
             | Command::Drop { actor, .. }
             | Command::Wait { actor }
+            | Command::Use { actor, .. }
             | Command::EndTurn { actor }
             | Command::Follow { actor, .. } => actor,
         }
@@ -182,6 +191,7 @@ impl Command {
                 | Command::Take { .. }
                 | Command::Drop { .. }
                 | Command::Wait { .. }
+                | Command::Use { .. }
                 | Command::EndTurn { .. }
                 | Command::Follow { .. }
         )

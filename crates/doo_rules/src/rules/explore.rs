@@ -163,6 +163,8 @@ pub enum Task {
     Disarm,
     /// R-EXP-15: open an unlocked chest and survey its contents.
     OpenChest,
+    /// R-EXP-8: use an item (a potion) on oneself or a hero next to him (`Command::Use`).
+    UseItem,
 }
 
 impl Task {
@@ -173,6 +175,7 @@ impl Task {
             Task::Force => "force it",
             Task::Disarm => "disarm the trap",
             Task::OpenChest => "open the chest",
+            Task::UseItem => "use an item",
         }
     }
 }
@@ -204,7 +207,8 @@ pub struct Explore {
     /// Per character: this turn's action.
     pub acted: Vec<Acted>,
     /// Tasks ordered this turn, in order.
-    pub tasks: Vec<(usize, Task, Pos)>,
+    /// Tasks ordered this turn, in order: who, what, where, and the item used (`UseItem`).
+    pub tasks: Vec<(usize, Task, Pos, Option<String>)>,
     pub doors: Vec<Door>,
     pub chests: Vec<Chest>,
     /// Items lying in spaces.
@@ -336,9 +340,8 @@ pub fn reveal(m: &mut Match, side: &str) -> usize {
 /// Reveals for every side with a character on the map, pushing one `Revealed` event per side
 /// that saw new spaces.
 fn reveal_all(m: &mut Match, ev: &mut Vec<Event>) {
-    let mut sides: Vec<String> = m.fighters.iter().map(|f| f.side.clone()).collect();
-    sides.sort();
-    sides.dedup();
+    // The explorers' revealed map (R-EXP-19); other sides are shown what they see now.
+    let sides = m.explore.as_deref().map(|x| x.explorers.clone()).unwrap_or_default();
     for s in sides {
         let n = reveal(m, &s);
         if n > 0 {
@@ -519,6 +522,22 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
         }
         Command::Take { at, item, .. } => check_take(m, x, a, *at, item),
         Command::Drop { item, .. } => check_drop(m, a, item),
+        Command::Use { item, target, .. } => {
+            if acted != Acted::No {
+                return Err(refuse("R-EXP-3", format!("{} has already acted this turn; using an item takes the whole exploration action.", f.name)));
+            }
+            check_drop(m, a, item)?;
+            if m.equipment.item(item).is_none_or(|i| i.heals.is_none()) {
+                return Err(refuse("R-HEAL-6", format!("The {} has no use here.", item_name(m, x, item))));
+            }
+            if let Some(t) = target {
+                let Some(ti) = m.index(t) else { return Err(refuse("INPUT", format!("There is no character with id '{t}'."))) };
+                if m.is_dead(ti) || m.fighters[ti].pos.distance(f.pos) > 1 {
+                    return Err(refuse("G-24", format!("{} must be living and in the same or an adjacent space.", m.fighters[ti].name)));
+                }
+            }
+            Ok(())
+        }
         Command::Wait { .. } => {
             if acted == Acted::Done {
                 return Err(used_up());
@@ -633,6 +652,7 @@ fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> RuleResu
     let f = &m.fighters[a];
     match task {
         Task::Search => Ok(()),
+        Task::UseItem => Err(refuse("R-EXP-8", "Use an item with its own order (`use`).")),
         Task::PickLock | Task::Force => {
             if f.pos.distance(at) != 1 {
                 return Err(refuse(if task == Task::Force { "R-EXP-13" } else { "R-EXP-12" }, format!("{} must stand next to {at}.", f.name)));
@@ -713,7 +733,7 @@ pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut V
         Command::Task { task, at, .. } => {
             let x = m.explore.as_deref_mut().expect("crawl");
             x.acted[a] = Acted::Done;
-            x.tasks.push((a, *task, *at));
+            x.tasks.push((a, *task, *at, None));
             ev.push(Event::TaskOrdered { actor: id, task: *task, at: *at });
             None
         }
@@ -723,6 +743,14 @@ pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut V
         }
         Command::Drop { item, .. } => {
             drop_item(m, a, item, ev);
+            None
+        }
+        Command::Use { item, target, .. } => {
+            let at = target.as_deref().and_then(|t| m.index(t)).map_or(m.fighters[a].pos, |t| m.fighters[t].pos);
+            let x = m.explore.as_deref_mut().expect("crawl");
+            x.acted[a] = Acted::Done;
+            x.tasks.push((a, Task::UseItem, at, Some(item.clone())));
+            ev.push(Event::TaskOrdered { actor: id, task: Task::UseItem, at });
             None
         }
         Command::Wait { .. } => {
@@ -810,10 +838,14 @@ fn door(m: &mut Match, a: usize, at: Pos, open: bool, dice: &mut Dice, ev: &mut 
     }
     m.board.set_tile(at, Tile::DoorOpen);
     ev.push(Event::DoorChanged { actor: id, at, state: "open".into() });
-    if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(at, TrapOn::Door)) {
+    let sprang = m.explore.as_deref().and_then(|x| x.trap_at(at, TrapOn::Door));
+    if let Some(t) = sprang {
         spring(m, t, a, dice, ev);
     }
     reveal_all(m, ev);
+    if sprang.is_some() && exploring(m) {
+        return Some(check_triggers(m, dice, Some("a trap sprang"), ev));
+    }
     None
 }
 
@@ -863,7 +895,10 @@ fn walk(m: &mut Match, a: usize, path: &[Pos], group: bool, dice: &mut Dice, ev:
     let x = m.explore.as_deref().expect("crawl");
     let mut members: Vec<usize> = if group { x.groups.iter().find(|g| g.first() == Some(&a)).cloned().unwrap_or_else(|| vec![a]) } else { vec![a] };
     // R-EXP-6: a member who already used his action (or cannot act) stays behind, alone.
-    let behind: Vec<usize> = members.iter().copied().skip(1).filter(|&i| x.acted[i] != Acted::No || !m.standing(i) || m.fighters[i].hp <= 0).collect();
+    // Members who walked with him earlier this turn keep up: their action is his.
+    let lead = x.acted[a];
+    let behind: Vec<usize> =
+        members.iter().copied().skip(1).filter(|&i| (x.acted[i] != Acted::No && x.acted[i] != lead) || !m.standing(i) || m.fighters[i].hp <= 0).collect();
     for &i in &behind {
         let id = m.fighters[i].id.clone();
         follow(m, i, None, ev);
@@ -922,12 +957,10 @@ fn walk(m: &mut Match, a: usize, path: &[Pos], group: bool, dice: &mut Dice, ev:
             }
         }
         reveal_all(m, ev);
-        let flow = check_triggers(m, dice, None, ev);
+        // R-EXP-24 (a) and (b): a sighting, or a trap that sprang (resolved first).
+        let flow = check_triggers(m, dice, sprang.then_some("a trap sprang"), ev);
         if flow == Flow::CrisisStarts {
             crisis = Some(flow);
-            break;
-        }
-        if sprang {
             break;
         }
     }
@@ -945,14 +978,12 @@ fn walk(m: &mut Match, a: usize, path: &[Pos], group: bool, dice: &mut Dice, ev:
     if crisis.is_some() {
         return crisis;
     }
-    let x = m.explore.as_deref_mut().expect("crawl");
-    for (k, &i) in members.iter().enumerate() {
-        if k == 0 {
-            continue;
-        }
-        x.acted[i] = Acted::Done;
-    }
     use_spaces(m, a, walked.max(1));
+    let x = m.explore.as_deref_mut().expect("crawl");
+    let lead = x.acted[a];
+    for &i in members.iter().skip(1) {
+        x.acted[i] = lead;
+    }
     None
 }
 
@@ -1060,7 +1091,7 @@ fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason:
     let mut part = vec![false; m.fighters.len()];
     let mut encounters: Vec<usize> = Vec::new();
     for i in 0..m.fighters.len() {
-        part[i] = x.is_explorer(m, i);
+        part[i] = x.is_explorer(m, i) && alive(m, i);
     }
     for &(_, n) in seen {
         part[n] = true;
@@ -1207,16 +1238,39 @@ pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     x.acted = vec![Acted::No; m.fighters.len()];
     x.tasks.clear();
     ev.push(Event::ExplorationTurn { turn: x.turn, minute: x.minute });
+    drop_unable(m, ev);
     reveal_all(m, ev);
     check_triggers(m, dice, None, ev)
+}
+
+/// R-EXP-6: a hero unable to act leaves his group (a group of his own); the next member
+/// leads. Returns whether the groups changed.
+fn drop_unable(m: &mut Match, ev: &mut Vec<Event>) {
+    let Some(x) = m.explore.as_deref() else { return };
+    let unable: Vec<usize> =
+        x.groups.iter().filter(|g| g.len() > 1).flatten().copied().filter(|&i| m.is_dead(i) || !m.standing(i) || m.fighters[i].hp <= 0).collect();
+    if unable.is_empty() {
+        return;
+    }
+    let x = m.explore.as_deref_mut().expect("crawl");
+    for g in x.groups.iter_mut() {
+        g.retain(|i| !unable.contains(i));
+    }
+    x.groups.retain(|g| !g.is_empty());
+    for &i in &unable {
+        x.groups.push(vec![i]);
+    }
+    let groups = x.groups.iter().map(|g| g.iter().map(|&i| m.fighters[i].id.clone()).collect()).collect();
+    ev.push(Event::Groups { groups });
 }
 
 /// R-EXP-20: the end of an exploration turn: tasks take effect in order (1), then the minute's
 /// upkeep (2–5, as reset steps 1–4), the clock advances (6); sight is tested after (G-71).
 pub fn end_turn(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     let tasks = std::mem::take(&mut m.explore.as_deref_mut().expect("crawl").tasks);
-    for (a, task, at) in tasks {
-        let forced = resolve_task(m, a, task, at, dice, ev);
+    for (a, task, at, item) in tasks {
+        let forced =
+            if task == Task::UseItem { use_item(m, a, at, item.as_deref().unwrap_or_default(), dice, ev) } else { resolve_task(m, a, task, at, dice, ev) };
         reveal_all(m, ev);
         let flow = check_triggers(m, dice, forced.as_deref(), ev);
         if flow == Flow::CrisisStarts {
@@ -1224,6 +1278,7 @@ pub fn end_turn(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
         }
     }
     super::turn::upkeep(m, dice, false, ev);
+    drop_unable(m, ev);
     let x = m.explore.as_deref_mut().expect("crawl");
     x.minute += 1;
     x.turn += 1;
@@ -1337,6 +1392,7 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
             }
             None
         }
+        Task::UseItem => None,
         Task::OpenChest => {
             let Some(c) = m.explore.as_deref().and_then(|x| x.chest_at(at)) else { return None };
             if let Some(l) = m.explore.as_deref().expect("crawl").chests[c].lock.clone() {
@@ -1356,6 +1412,25 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
             None
         }
     }
+}
+
+/// R-EXP-8, R-HEAL-6: a healing item takes effect at the end of the turn on whoever stands at
+/// `at` (the user or a hero next to him): its dice in HP, and bleeding stops (R-INJ-7).
+fn use_item(m: &mut Match, a: usize, at: Pos, item: &str, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<String> {
+    let Some(t) = m.occupant(at).filter(|&t| !m.is_dead(t)) else { return None };
+    let Some(k) = m.fighters[a].loadout.items.iter().position(|i| i == item) else { return None };
+    let Some(it) = m.equipment.item(item).cloned() else { return None };
+    if it.consumable {
+        m.fighters[a].loadout.items.remove(k);
+    }
+    ev.push(Event::ItemUsed { actor: m.fighters[a].id.clone(), item: item.to_string() });
+    if let Some(h) = it.heals {
+        let r = dice.roll(h.0, h.1, m.rules.options.damage_explodes, 0);
+        let v = log_roll(ev, dice, &m.fighters[a].id.clone(), "healing", r);
+        super::attack::change_hp(m, t, v, item, ev);
+        super::healing::stop_bleeding(&mut m.fighters[t], "magical healing", ev);
+    }
+    None
 }
 
 fn best_search(m: &Match, dice: &mut Dice, a: usize, book: &ExploreBook, ev: &mut Vec<Event>) -> i32 {
@@ -1504,28 +1579,74 @@ pub fn choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
         let refusal = validate(m, a, &cmd).err();
         out.push(Choice { label, row: row.into(), cost: cost.into(), only: false, defense: 0, template: cmd, aim: Aim::None, refusal, description });
     };
-    let around: Vec<Pos> = (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| (dx, dy))).filter(|&d| d != (0, 0)).map(|(dx, dy)| Pos::on(f.pos.x + dx, f.pos.y + dy, f.pos.floor)).collect();
+    let around: Vec<Pos> = (-1..=1)
+        .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+        .filter(|&d| d != (0, 0))
+        .map(|(dx, dy)| Pos::on(f.pos.x + dx, f.pos.y + dy, f.pos.floor))
+        .collect();
     for &p in &around {
         let hidden = x.door(p).is_some_and(|d| d.hidden);
         match m.board.tile(p) {
-            Some(Tile::DoorClosed) if !hidden => push(format!("Open door {p}"), "open_door", "1 space", Command::Door { actor: id.clone(), at: p, open: true }, "R-EXP-11: opening uses 1 of the move's 6 spaces.".into()),
-            Some(Tile::DoorOpen) => push(format!("Close door {p}"), "close_door", "1 space", Command::Door { actor: id.clone(), at: p, open: false }, "R-EXP-11: the doorway must be empty.".into()),
+            Some(Tile::DoorClosed) if !hidden => push(
+                format!("Open door {p}"),
+                "open_door",
+                "1 space",
+                Command::Door { actor: id.clone(), at: p, open: true },
+                "R-EXP-11: opening uses 1 of the move's 6 spaces.".into(),
+            ),
+            Some(Tile::DoorOpen) => push(
+                format!("Close door {p}"),
+                "close_door",
+                "1 space",
+                Command::Door { actor: id.clone(), at: p, open: false },
+                "R-EXP-11: the doorway must be empty.".into(),
+            ),
             Some(Tile::DoorLocked) if !hidden => {
                 let key = x.door(p).and_then(|d| d.lock.as_ref()).and_then(|l| l.key.clone()).filter(|k| carried(m, a, k));
                 if key.is_some() {
-                    push(format!("Unlock and open door {p}"), "open_door", "1 space", Command::Door { actor: id.clone(), at: p, open: true }, "R-EXP-12: the key opens it for good.".into());
+                    push(
+                        format!("Unlock and open door {p}"),
+                        "open_door",
+                        "1 space",
+                        Command::Door { actor: id.clone(), at: p, open: true },
+                        "R-EXP-12: the key opens it for good.".into(),
+                    );
                 }
-                push(format!("Pick the lock {p}"), "pick_lock", "1 turn", Command::Task { actor: id.clone(), task: Task::PickLock, at: p }, "R-EXP-12: a Disable check (Savvy) at the end of the turn.".into());
-                push(format!("Force door {p}"), "force", "1 turn", Command::Task { actor: id.clone(), task: Task::Force, at: p }, "R-EXP-13: a Lift/Shift check (Brawn) at the end of the turn.".into());
+                push(
+                    format!("Pick the lock {p}"),
+                    "pick_lock",
+                    "1 turn",
+                    Command::Task { actor: id.clone(), task: Task::PickLock, at: p },
+                    "R-EXP-12: a Disable check (Savvy) at the end of the turn.".into(),
+                );
+                push(
+                    format!("Force door {p}"),
+                    "force",
+                    "1 turn",
+                    Command::Task { actor: id.clone(), task: Task::Force, at: p },
+                    "R-EXP-13: a Lift/Shift check (Brawn) at the end of the turn.".into(),
+                );
             }
             _ => {}
         }
         if let Some(c) = x.chest_at(p) {
             let ch = &x.chests[c];
             if !ch.open {
-                push(format!("Open chest {p}"), "open_chest", "1 turn", Command::Task { actor: id.clone(), task: Task::OpenChest, at: p }, "R-EXP-15: opened and surveyed at the end of the turn.".into());
+                push(
+                    format!("Open chest {p}"),
+                    "open_chest",
+                    "1 turn",
+                    Command::Task { actor: id.clone(), task: Task::OpenChest, at: p },
+                    "R-EXP-15: opened and surveyed at the end of the turn.".into(),
+                );
                 if ch.lock.is_some() {
-                    push(format!("Pick the chest's lock {p}"), "pick_lock", "1 turn", Command::Task { actor: id.clone(), task: Task::PickLock, at: p }, "R-EXP-12".into());
+                    push(
+                        format!("Pick the chest's lock {p}"),
+                        "pick_lock",
+                        "1 turn",
+                        Command::Task { actor: id.clone(), task: Task::PickLock, at: p },
+                        "R-EXP-12".into(),
+                    );
                     push(format!("Force chest {p}"), "force", "1 turn", Command::Task { actor: id.clone(), task: Task::Force, at: p }, "R-EXP-13".into());
                 }
             }
@@ -1534,24 +1655,83 @@ pub fn choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
     for p in around.iter().copied().chain([f.pos]) {
         if let Some(c) = x.chest_at(p).filter(|&c| x.chests[c].open) {
             for item in &x.chests[c].items {
-                push(format!("Take {}", item_name(m, x, item)), "take", "free", Command::Take { actor: id.clone(), at: p, item: item.clone() }, "R-EXP-15: taking is free during any order.".into());
+                push(
+                    format!("Take {}", item_name(m, x, item)),
+                    "take",
+                    "free",
+                    Command::Take { actor: id.clone(), at: p, item: item.clone() },
+                    "R-EXP-15: taking is free during any order.".into(),
+                );
             }
         }
         for (q, item) in x.items.iter().filter(|(q, _)| *q == p) {
-            push(format!("Pick up {}", item_name(m, x, item)), "take", "free", Command::Take { actor: id.clone(), at: *q, item: item.clone() }, "R-EXP-15".into());
+            push(
+                format!("Pick up {}", item_name(m, x, item)),
+                "take",
+                "free",
+                Command::Take { actor: id.clone(), at: *q, item: item.clone() },
+                "R-EXP-15".into(),
+            );
         }
         for t in x.traps.iter().filter(|t| t.pos == p && !t.hidden && !t.spent) {
-            push(format!("Disarm trap {}", t.pos), "disarm", "1 turn", Command::Task { actor: id.clone(), task: Task::Disarm, at: t.pos }, "R-EXP-17: a Disable check; failing by 3 or more springs it.".into());
+            push(
+                format!("Disarm trap {}", t.pos),
+                "disarm",
+                "1 turn",
+                Command::Task { actor: id.clone(), task: Task::Disarm, at: t.pos },
+                "R-EXP-17: a Disable check; failing by 3 or more springs it.".into(),
+            );
         }
     }
-    push("Search".into(), "search", "1 turn", Command::Task { actor: id.clone(), task: Task::Search, at: f.pos }, "R-EXP-14: 4 spaces next to him, for secret doors and traps.".into());
+    let potions: Vec<String> = f.loadout.items.iter().filter(|i| m.equipment.item(i).is_some_and(|it| it.heals.is_some())).cloned().collect();
+    if let Some(p) = potions.first() {
+        let hurt: Vec<usize> = (0..m.fighters.len())
+            .filter(|&t| x.is_explorer(m, t) && !m.is_dead(t) && m.fighters[t].pos.distance(f.pos) <= 1 && m.fighters[t].hp < m.fighters[t].max_hp)
+            .collect();
+        for t in hurt {
+            let target = (t != a).then(|| m.fighters[t].id.clone());
+            let label = if t == a { format!("Drink {}", item_name(m, x, p)) } else { format!("Give {} to {}", item_name(m, x, p), m.fighters[t].name) };
+            push(
+                label,
+                "use_item",
+                "1 turn",
+                Command::Use { actor: id.clone(), item: p.clone(), target },
+                "R-HEAL-6: heals at the end of the turn and stops bleeding.".into(),
+            );
+        }
+    }
+    push(
+        "Search".into(),
+        "search",
+        "1 turn",
+        Command::Task { actor: id.clone(), task: Task::Search, at: f.pos },
+        "R-EXP-14: 4 spaces next to him, for secret doors and traps.".into(),
+    );
     push("Wait".into(), "wait", "1 turn", Command::Wait { actor: id.clone() }, "R-EXP-3: his action this turn.".into());
     if x.groups.iter().any(|g| g.len() > 1 && g.contains(&a)) {
-        push("Leave the group".into(), "follow", "free", Command::Follow { actor: id.clone(), leader: None }, "R-EXP-4: he moves alone until he follows someone again.".into());
+        push(
+            "Leave the group".into(),
+            "follow",
+            "free",
+            Command::Follow { actor: id.clone(), leader: None },
+            "R-EXP-4: he moves alone until he follows someone again.".into(),
+        );
     } else if let Some(l) = x.groups.iter().filter(|g| !g.contains(&a)).filter_map(|g| g.first()).find(|&&l| x.is_explorer(m, l) && !m.is_dead(l)) {
-        push(format!("Follow {}", m.fighters[*l].name), "follow", "free", Command::Follow { actor: id.clone(), leader: Some(m.fighters[*l].id.clone()) }, "R-EXP-4: joins the end of that group's marching order.".into());
+        push(
+            format!("Follow {}", m.fighters[*l].name),
+            "follow",
+            "free",
+            Command::Follow { actor: id.clone(), leader: Some(m.fighters[*l].id.clone()) },
+            "R-EXP-4: joins the end of that group's marching order.".into(),
+        );
     }
-    push("End the turn".into(), "end_turn", "1 minute", Command::EndTurn { actor: id }, "R-EXP-20: tasks take effect, a minute passes; heroes who did nothing wait.".into());
+    push(
+        "End the turn".into(),
+        "end_turn",
+        "1 minute",
+        Command::EndTurn { actor: id },
+        "R-EXP-20: tasks take effect, a minute passes; heroes who did nothing wait.".into(),
+    );
     out
 }
 
@@ -1569,12 +1749,7 @@ pub fn next_hero(m: &Match, pick: Option<usize>, human: impl Fn(usize) -> bool) 
         return Some(p);
     }
     let leaders: Vec<usize> = x.groups.iter().filter_map(|g| g.first().copied()).collect();
-    leaders
-        .iter()
-        .copied()
-        .chain(0..m.fighters.len())
-        .find(|&i| able(i) && x.acted[i] != Acted::Done)
-        .or_else(|| (0..m.fighters.len()).find(|&i| able(i)))
+    leaders.iter().copied().chain(0..m.fighters.len()).find(|&i| able(i) && x.acted[i] != Acted::Done).or_else(|| (0..m.fighters.len()).find(|&i| able(i)))
 }
 
 #[cfg(test)]

@@ -92,7 +92,7 @@ pub fn goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
             Goal::Rout(s) if !able(m, s) => format!("side '{s}' has nobody able to act"),
             Goal::ReachExit(exits) => {
                 let i = (0..m.fighters.len()).find(|&i| m.fighters[i].side == v.side && m.can_act(i) && exits.contains(&m.fighters[i].pos))?;
-                format!("{} reached an exit at {:?}", m.fighters[i].name, m.fighters[i].pos)
+                format!("{} reached an exit at {}", m.fighters[i].name, m.fighters[i].pos)
             }
             Goal::SurviveTurns(n) if able(m, &v.side) && (m.clock.turn > *n || turn_ended && m.clock.turn >= *n) => {
                 format!("side '{}' survived {n} turns", v.side)
