@@ -23,8 +23,15 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<ReactionPolicy>()
         .init_resource::<Seats>()
         .add_systems(Update, (decline_unasked_reactions, handle_intents).chain().in_set(MatchSystems::Command).before(super::pipeline::queue_issued_commands))
-        .add_systems(Update, (note_verdicts, refresh_player_view).chain().in_set(MatchSystems::Present).after(super::log::publish_events));
+        .add_systems(
+            Update,
+            (note_verdicts, refresh_player_view).chain().in_set(MatchSystems::Present).in_set(ViewRefreshed).after(super::log::publish_events),
+        );
 }
+
+/// The player's view is up to date for this frame (the window draws after it).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ViewRefreshed;
 
 /// What a player asks for. Serializable, like `Command`, so tests can feed it as data.
 #[derive(Message, Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -66,16 +66,27 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(no_overlay),
         )
         .add_systems(OnExit(super::screens::Screen::Match), despawn_board)
-        .add_systems(Update, spawn_board.run_if(resource_exists::<MatchState>.and_then(resource_changed::<MatchGeneration>)).in_set(MatchSystems::Present))
         .add_systems(
             Update,
-            (show_floor, spawn_tokens, animate_events, move_tokens, show_token_state, show_highlights).chain().in_set(MatchSystems::Present).after(spawn_board),
+            spawn_board.run_if(resource_exists::<MatchState>.and_then(resource_changed::<MatchGeneration>)).in_set(MatchSystems::Present).in_set(BoardDrawn),
+        )
+        .add_systems(
+            Update,
+            (show_floor, spawn_tokens, animate_events, move_tokens, show_token_state, show_highlights)
+                .chain()
+                .in_set(MatchSystems::Present)
+                .after(spawn_board)
+                .after(super::fog::FogDrawn),
         );
 }
 
 /// Pointer and key input on the board.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct BoardInput;
+
+/// The board (re)built: the fog and the crawl's markers draw after it.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BoardDrawn;
 
 /// Whether a full-screen overlay (handover, help, result) takes the input.
 fn no_overlay(o: Res<super::hud::Overlay>) -> bool {
@@ -116,7 +127,7 @@ pub struct HoveredSpace(pub Option<Pos>);
 pub struct BoardPart;
 
 #[derive(Component)]
-struct FloorMap(u8);
+pub struct FloorMap(pub u8);
 
 #[derive(Component)]
 struct Highlight;
@@ -160,7 +171,7 @@ pub fn space_at(world: Vec2, board: &Board, floor: u8) -> Option<Pos> {
     (x >= 0.0 && y >= 0.0 && x < w && y < h).then(|| Pos::on(x as i32, y as i32, floor))
 }
 
-fn tile_index(t: Tile, x: i32, y: i32) -> u32 {
+pub(super) fn tile_index(t: Tile, x: i32, y: i32) -> u32 {
     match t {
         Tile::Floor => {
             if (x * 7 + y * 13) % 5 == 0 {
@@ -269,7 +280,8 @@ fn show_floor(
     view: Res<PlayerView>,
     chars: Query<(&CharacterId, &GridPos)>,
     mut maps: Query<(&FloorMap, &mut Visibility)>,
-    mut tokens: Query<(&GridPos, &mut Visibility), (With<Token>, Without<FloorMap>)>,
+    mut tokens: Query<(&CharacterId, &GridPos, &mut Visibility), (With<Token>, Without<FloorMap>)>,
+    fog: Res<super::fog::Fog>,
 ) {
     if view.is_changed() {
         if let Some(d) = &view.decider {
@@ -283,8 +295,9 @@ fn show_floor(
     for (f, mut v) in &mut maps {
         v.set_if_neq(if f.0 == shown.0 { Visibility::Inherited } else { Visibility::Hidden });
     }
-    for (p, mut v) in &mut tokens {
-        v.set_if_neq(if p.floor == shown.0 { Visibility::Inherited } else { Visibility::Hidden });
+    // Fog of war (R-EXP-19): a figure out of the viewing side's sight is not drawn.
+    for (c, p, mut v) in &mut tokens {
+        v.set_if_neq(if p.floor == shown.0 && fog.shows(c.order) { Visibility::Inherited } else { Visibility::Hidden });
     }
 }
 
@@ -589,7 +602,7 @@ fn show_highlights(
         _ => {
             for (p, d) in view.destinations.iter().filter(|(p, _)| p.floor == shown.0) {
                 let color = match d.kind {
-                    MoveKind::FreeStep => palette::FREE,
+                    MoveKind::FreeStep | MoveKind::Walk => palette::FREE,
                     MoveKind::Step => palette::STEP,
                     MoveKind::Run => palette::RUN,
                 };
@@ -599,7 +612,7 @@ fn show_highlights(
                 // names them): only spaces with a price carry a label, which keeps the board
                 // readable and spares the renderer dozens of text runs.
                 let label = match d.kind {
-                    MoveKind::FreeStep => None,
+                    MoveKind::FreeStep | MoveKind::Walk => None,
                     MoveKind::Step => Some(format!("{}", d.ap)),
                     MoveKind::Run => Some(format!("{} D{}", d.ap, d.defense)),
                 };

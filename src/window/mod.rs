@@ -9,6 +9,7 @@ use std::process::ExitCode;
 pub mod board;
 pub mod camera;
 pub mod capture;
+pub mod fog;
 pub mod hud;
 pub mod load;
 pub mod reload;
@@ -137,6 +138,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         viewer::plugin,
         camera::plugin,
         board::plugin,
+        fog::plugin,
         hud::plugin,
         capture::plugin,
         reload::plugin,

@@ -134,6 +134,7 @@ fn show_tooltip(
             }
             MoveKind::Step => format!("{} {spaces} space{}: {} AP", d.label, if spaces == 1 { "" } else { "s" }, d.ap),
             MoveKind::Run => format!("{} {spaces} spaces: {} AP, Defense {:+} until the next reset (R-MOVE-3)", d.label, d.ap, d.defense),
+            MoveKind::Walk => d.label.clone(),
         };
         (format!("{s} - click to move"), colors::GOOD)
     } else if let Some(v) = &view.feedback {
@@ -142,6 +143,14 @@ fn show_tooltip(
         (n.clone(), colors::GOOD)
     } else if let Some(a) = view.aiming() {
         (format!("{}: click a highlighted target (Esc or right click cancels)", a.label), colors::GOLD)
+    } else if view.decider.is_some() && !view.destinations.values().any(|d| d.kind == MoveKind::Walk) && view.choices.iter().any(|c| c.row == "end_turn") {
+        ("Exploration: this hero has done his part this minute. Click another hero, or End the turn (Enter).".into(), colors::DIM)
+    } else if view.choices.iter().any(|c| c.row == "end_turn") {
+        (
+            "Exploration: click a lit space to walk (the group follows its leader), a door next to him to open it, or choose an order. Enter ends the turn."
+                .into(),
+            colors::DIM,
+        )
     } else if view.decider.is_some() {
         ("Click a highlighted space to move (green free, blue step, orange run), an enemy to attack, or choose an action.".into(), colors::DIM)
     } else {

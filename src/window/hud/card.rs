@@ -54,6 +54,11 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
         crate::rules::equipment::Wielded::Ranged(x) => x.name.clone(),
     };
     s += &format!("Weapon: {weapon}\n");
+    if !f.loadout.items.is_empty() {
+        let names: Vec<String> =
+            f.loadout.items.iter().map(|i| m.explore.as_deref().map_or_else(|| i.replace('_', " "), |x| crate::rules::explore::item_name(m, x, i))).collect();
+        s += &format!("Carries: {}\n", names.join(", "));
+    }
     if !f.adjustments.is_empty() {
         let a: Vec<String> = f.adjustments.iter().map(|a| format!("{:?} {:+} ({})", a.target, a.value, a.source.replace('_', " "))).collect();
         s += &format!("Adjustments: {}\n", a.join(", "));

@@ -86,6 +86,25 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
             format!("The crisis is over: {} ({reason})", winner.as_ref().map_or("nobody wins".to_string(), |w| format!("{w} win")))
         }
         Event::Note { text } => text.clone(),
+        Event::ExplorationTurn { turn, minute } => format!("Exploration turn {turn} (minute {minute})"),
+        Event::DoorChanged { actor, at, state } => format!("{}: the door at ({}, {}) is {state}", name(actor), at.x, at.y),
+        Event::TaskOrdered { actor, task, .. } => format!("{} sets out to {} (done at the end of the turn)", name(actor), task.label()),
+        Event::TaskDone { text, .. } => text.clone(),
+        Event::FeatureFound { actor, what, at } => format!("{} finds a {} at ({}, {})", name(actor), words(what), at.x, at.y),
+        Event::TrapSprung { actor, at, .. } => format!("A trap springs on {} at ({}, {})!", name(actor), at.x, at.y),
+        Event::ChestOpened { actor, items, .. } => format!(
+            "{} opens a chest: {}",
+            name(actor),
+            if items.is_empty() { "empty".into() } else { items.iter().map(|i| words(i)).collect::<Vec<_>>().join(", ") }
+        ),
+        Event::ItemTaken { actor, item, .. } => format!("{} takes the {}", name(actor), words(item)),
+        Event::ItemDropped { actor, item, .. } => format!("{} drops the {}", name(actor), words(item)),
+        Event::Waited { actor } => format!("{} waits", name(actor)),
+        Event::CrisisBegins { reason, surprised, .. } => format!(
+            "CRISIS: {reason}!{}",
+            if surprised.is_empty() { String::new() } else { format!(" Surprised: {}", surprised.iter().map(|s| name(s)).collect::<Vec<_>>().join(", ")) }
+        ),
+        Event::EncounterOver { reason, .. } => format!("The fight is over ({reason}); exploring again"),
         _ => return None,
     })
 }

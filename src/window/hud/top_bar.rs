@@ -34,6 +34,36 @@ fn refresh_top(
     *last = (stamp.0, false);
     let Some(state) = state else { return };
     let m = &state.0;
+    if let Some(x) = m.explore.as_deref().filter(|_| crate::rules::explore::exploring(m)) {
+        // Exploration Mode (R-EXP-2, R-EXP-3): the minute, who gives orders, what he has left;
+        // the second line is the party's inventory (R-EXP-15).
+        let mut s = format!("Exploration | turn {} | minute {}", x.turn, x.minute);
+        if let Some(a) = view.decider.as_deref().and_then(|d| m.index(d)) {
+            let f = &m.fighters[a];
+            let who = seats.players.get(&f.side).map_or_else(|| format!("{} (AI)", f.side), |p| format!("{p} ({})", f.side));
+            let left = match x.acted[a] {
+                crate::rules::explore::Acted::No => format!("{} spaces or one task", x.book.move_spaces),
+                crate::rules::explore::Acted::Moving(u) => format!("{} spaces left", x.book.move_spaces.saturating_sub(u)),
+                crate::rules::explore::Acted::Done => "done this turn".into(),
+            };
+            s += &format!(" - {who}: {} ({left}); click a hero to order him, Enter ends the turn", f.name);
+        }
+        if let Ok(mut t) = top.single_mut() {
+            t.0 = s;
+        }
+        let party: Vec<String> = (0..m.fighters.len())
+            .filter(|&i| x.is_explorer(m, i))
+            .map(|i| {
+                let f = &m.fighters[i];
+                let items: Vec<String> = f.loadout.items.iter().map(|it| crate::rules::explore::item_name(m, x, it)).collect();
+                format!("{} {}/{} HP: {}", f.name, f.hp, f.max_hp, if items.is_empty() { "-".to_string() } else { items.join(", ") })
+            })
+            .collect();
+        if let Ok(mut t) = order.single_mut() {
+            t.0 = format!("Party: {}", party.join("  |  "));
+        }
+        return;
+    }
     let phase = match m.clock.phase {
         crate::rules::Phase::Action => "action phase",
         _ => "reset",

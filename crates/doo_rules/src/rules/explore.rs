@@ -1552,7 +1552,7 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, super::preview::Destin
             p,
             super::preview::Destination {
                 pos: p,
-                kind: super::preview::MoveKind::FreeStep,
+                kind: super::preview::MoveKind::Walk,
                 path,
                 ap: 0,
                 defense: 0,

@@ -22,6 +22,8 @@ pub enum MoveKind {
     Step,
     /// A Run: cheaper per space, costs Defense until the reset (R-MOVE-3).
     Run,
+    /// Exploration Mode: part of the hero's move of the minute (R-EXP-5).
+    Walk,
 }
 
 /// One space the character can move to with one command.

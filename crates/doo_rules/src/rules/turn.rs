@@ -218,7 +218,8 @@ fn reset_step_5(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Ev
     // Step 5: discard AP and free steps, roll AP, grant free steps to the standing (R-FS-2).
     ev.push(Event::ResetStep { step: 5, name: "roll action points, grant free steps".into() });
     for i in 0..m.fighters.len() {
-        if m.is_dead(i) {
+        // The dead, and NPCs outside a crawl's crisis (R-EXP-25, not even named: they are unseen).
+        if m.is_dead(i) || m.fighters[i].dormant {
             let f = &mut m.fighters[i];
             f.ap = Default::default();
             f.free_steps.available = false;

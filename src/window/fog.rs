@@ -1,0 +1,184 @@
+//! Fog of war and the crawl's map features (R-EXP-19): the board shows what the viewing side
+//! has seen. Spaces never seen are black, spaces seen before but not in sight now are dimmed,
+//! secret doors not yet found are drawn as wall, and figures are shown only while in sight
+//! (`rules::explore::side_view`, the one view model). Doors change their tile as they open and
+//! close; chests, loose items and known traps get markers. Hot-seat: the side shown is the side
+//! of the player deciding (the last one, between decisions), never another side's map.
+
+use super::board::{FloorMap, TILE_PX, world_of};
+use crate::game::MatchSystems;
+use crate::game::components::{MatchGeneration, MatchState};
+use crate::game::intent::{PlayerView, Seats};
+use crate::rules::Pos;
+use crate::rules::explore::{SideView, side_view};
+use crate::rules::grid::Tile;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Fog>().add_systems(
+        Update,
+        (update_fog, draw_tiles, draw_features)
+            .chain()
+            .in_set(MatchSystems::Present)
+            .in_set(FogDrawn)
+            .after(super::board::BoardDrawn)
+            .after(crate::game::intent::ViewRefreshed)
+            .run_if(resource_exists::<MatchState>),
+    );
+}
+
+/// The fog is worked out (the board's tokens read it).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FogDrawn;
+
+/// What the window shows: the viewing side and its view (`None`: a level without fog).
+#[derive(Resource, Debug, Default)]
+pub struct Fog {
+    pub side: Option<String>,
+    pub view: Option<SideView>,
+}
+
+impl Fog {
+    /// Whether figure `i` may be drawn.
+    pub fn shows(&self, i: usize) -> bool {
+        self.view.as_ref().is_none_or(|v| v.figures.contains(&i))
+    }
+    /// Whether space `k` (`Board::index`) has been revealed.
+    pub fn revealed(&self, k: usize) -> bool {
+        self.view.as_ref().is_none_or(|v| v.revealed.get(k).copied().unwrap_or(false))
+    }
+    pub fn in_sight(&self, k: usize) -> bool {
+        self.view.as_ref().is_none_or(|v| v.visible.get(k).copied().unwrap_or(false))
+    }
+}
+
+/// The side whose view is shown: the deciding player's; else the last one shown; else the
+/// first exploring side a person plays; else the first exploring side (a watched game).
+fn viewer(m: &crate::rules::Match, view: &PlayerView, seats: &Seats, last: Option<&String>) -> Option<String> {
+    let x = m.explore.as_deref()?;
+    if let Some(s) = &view.side {
+        return Some(s.clone());
+    }
+    if let Some(s) = last {
+        return Some(s.clone());
+    }
+    x.explorers.iter().find(|s| seats.players.contains_key(*s)).or(x.explorers.first()).cloned()
+}
+
+fn update_fog(state: Res<MatchState>, view: Res<PlayerView>, seats: Res<Seats>, generation: Res<MatchGeneration>, mut fog: ResMut<Fog>) {
+    if !state.is_changed() && !view.is_changed() && !generation.is_changed() {
+        return;
+    }
+    let m = &state.0;
+    if m.explore.is_none() {
+        if fog.view.is_some() || fog.side.is_some() {
+            *fog = Fog::default();
+        }
+        return;
+    }
+    let side = viewer(m, &view, &seats, fog.side.as_ref());
+    let v = side.as_deref().map(|s| side_view(m, s));
+    if fog.side != side || fog.view != v {
+        fog.side = side;
+        fog.view = v;
+    }
+}
+
+/// Tile art and shade per space: doors as they stand now, secret doors as wall, the fog.
+fn draw_tiles(
+    state: Res<MatchState>,
+    fog: Res<Fog>,
+    maps: Query<(&FloorMap, &TileStorage, &TilemapSize)>,
+    mut tiles: Query<(&mut TileTextureIndex, &mut TileColor)>,
+    added: Query<(), Added<FloorMap>>,
+) {
+    if !fog.is_changed() && !state.is_changed() && added.is_empty() {
+        return;
+    }
+    let b = &state.0.board;
+    let hidden = fog.view.as_ref().map(|v| v.hidden_doors.clone()).unwrap_or_default();
+    for (floor, storage, size) in &maps {
+        for row in 0..size.y as i32 {
+            for x in 0..size.x as i32 {
+                let p = Pos::on(x, row, floor.0);
+                let tp = TilePos { x: x as u32, y: (size.y as i32 - 1 - row) as u32 };
+                let Some(e) = storage.get(&tp) else { continue };
+                let Ok((mut index, mut colour)) = tiles.get_mut(e) else { continue };
+                let t = if hidden.contains(&p) { Tile::Wall } else { b.tile(p).unwrap_or(Tile::Wall) };
+                let want = TileTextureIndex(super::board::tile_index(t, x, row));
+                if *index != want {
+                    *index = want;
+                }
+                let k = b.index(p).unwrap_or(0);
+                let shade = if !fog.revealed(k) {
+                    Color::BLACK
+                } else if fog.in_sight(k) {
+                    Color::WHITE
+                } else {
+                    Color::srgb(0.42, 0.42, 0.5)
+                };
+                if colour.0 != shade {
+                    colour.0 = shade;
+                }
+            }
+        }
+    }
+}
+
+/// A chest, an item or a known trap on the board.
+#[derive(Component)]
+struct Feature;
+
+/// Markers for chests (closed: dark wood, open: light), items lying about (gold) and traps the
+/// side knows of (red), on revealed spaces only.
+fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, old: Query<Entity, With<Feature>>) {
+    if !fog.is_changed() && !state.is_changed() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let m = &state.0;
+    let Some(x) = m.explore.as_deref() else { return };
+    let b = &m.board;
+    let seen = |p: Pos| b.index(p).is_some_and(|k| fog.revealed(k));
+    let mut mark = |p: Pos, colour: Color, size: f32, label: &str, name: &str| {
+        commands
+            .spawn((
+                Name::new(name.to_string()),
+                Feature,
+                super::board::BoardPart,
+                FloorMap(p.floor),
+                Sprite::from_color(colour, Vec2::splat(TILE_PX * size)),
+                Transform::from_translation(world_of(p, b) + Vec3::Z * 2.0),
+            ))
+            .with_children(|c| {
+                c.spawn((
+                    Text2d::new(label.to_string()),
+                    TextFont { font_size: FontSize::Px(12.0), ..default() },
+                    TextColor(Color::srgb(0.98, 0.95, 0.85)),
+                    Transform::from_xyz(0.0, 0.0, 0.5),
+                ));
+            });
+    };
+    for c in x.chests.iter().filter(|c| seen(c.pos)) {
+        let colour = if c.open { Color::srgb(0.62, 0.48, 0.30) } else { Color::srgb(0.42, 0.26, 0.12) };
+        let label = if c.open {
+            if c.items.is_empty() { "empty" } else { "open" }
+        } else if c.lock.is_some() {
+            "lock"
+        } else {
+            "chest"
+        };
+        mark(c.pos, colour, 0.7, label, "Chest");
+    }
+    for (p, _) in x.items.iter().filter(|(p, _)| seen(*p)) {
+        mark(*p, Color::srgb(0.85, 0.7, 0.2), 0.35, "", "Item");
+    }
+    if let Some(v) = &fog.view {
+        for &p in v.traps.iter().filter(|p| seen(**p)) {
+            mark(p, Color::srgba(0.85, 0.15, 0.1, 0.75), 0.5, "trap", "Trap");
+        }
+    }
+}
