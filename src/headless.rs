@@ -134,6 +134,13 @@ pub fn script_match(data: &RuleData, script: &Script, level: Option<&CheckedLeve
     if !problems.is_empty() {
         return Err(problems);
     }
+    // A crawl level's Exploration Mode (its doors, chests, traps and encounters are placed on
+    // its own map, so a script that brings its own map plays one crisis).
+    if let (Some(l), true) = (level, script.map.is_none() && script.floors.is_none()) {
+        if let Some(c) = &l.crawl {
+            m.explore = Some(Box::new(doo_rules::level_crawl::build(c, &m, data.exploration.clone())));
+        }
+    }
     if let Some(start) = &script.start {
         apply_start(&mut m, start).map_err(|e| vec![e])?;
     }

@@ -52,3 +52,9 @@ fn every_scenario_script_meets_its_expectations() {
 fn every_rules_case_meets_its_expectations() {
     check_folder("tests/cases", 50);
 }
+
+#[test]
+fn every_crawl_script_meets_its_expectations() {
+    // R-EXP-*: Exploration Mode scripts on tests/levels/crawl/hall.ron
+    check_folder("tests/crawl", 7);
+}

@@ -178,8 +178,9 @@ pub(crate) fn check(
     let any = lists.iter().any(|l| l.1 > 0) || !secret.is_empty() || !def.explorers.is_empty();
     if def.mode == LevelMode::Crisis {
         if any {
+            let first = lists.iter().find(|l| l.1 > 0).map(|l| l.0).unwrap_or("explorers");
             err(
-                places.key("mode").unwrap_or((1, 1)),
+                places.key(first).or_else(|| places.key("mode")).unwrap_or((1, 1)),
                 "doors, keys, chests, items, traps, encounters, explorers and secret doors (S) need `mode: exploration`".into(),
             );
         }

@@ -301,7 +301,13 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
     use std::io::Write;
     let mut h = blake3::Hasher::new();
     // Debug output is complete (every field) and ordered (no hash maps in the state).
-    let _ = write!(h, "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}", m.board, m.fighters, m.clock, m.pending, m.goals, dice.position());
+    // A figure's `dormant: false` (every figure outside crawls) is left out, so that the hashes
+    // of saves written before crawls existed still match; a crawl's state is added when present.
+    let fighters = format!("{:?}", m.fighters).replace(", dormant: false", "");
+    let _ = write!(h, "{:?}|{fighters}|{:?}|{:?}|{:?}|{:?}", m.board, m.clock, m.pending, m.goals, dice.position());
+    if let Some(x) = &m.explore {
+        let _ = write!(h, "|{:?}", x);
+    }
     h.finalize().to_hex()[..16].to_string()
 }
 

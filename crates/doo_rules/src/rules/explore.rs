@@ -1338,7 +1338,11 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
             None
         }
         Task::PickLock => {
-            let Some(cr) = lock_at(m, m.explore.as_deref().expect("crawl"), at).map(|l| l.cr) else { return None };
+            let Some((cr, jammed)) = lock_at(m, m.explore.as_deref().expect("crawl"), at).map(|l| (l.cr, l.jammed)) else { return None };
+            if jammed {
+                result(ev, false, format!("The lock at {at} is jammed: {} cannot pick it (R-EXP-12).", m.fighters[a].name));
+                return None;
+            }
             let total = skill_check(m, dice, a, &book.skills.disable, Stat::Savvy, ev, "pick_lock");
             let margin = total - cr;
             if margin >= 0 {
@@ -1767,5 +1771,124 @@ mod tests {
         }
         let got = search_spaces(&m, 0, 4);
         assert_eq!(got, vec![Pos::new(1, 1), Pos::new(2, 1), Pos::new(3, 1), Pos::new(1, 2)], "then unsearched floor, his own space included");
+    }
+
+    fn vis(m: &Match, side: &str, p: Pos) -> (bool, bool) {
+        let v = side_view(m, side);
+        let k = m.board.index(p).unwrap();
+        (v.revealed[k], v.visible[k])
+    }
+
+    const ROOMS: [&str; 5] = ["#########", "#...#...#", "#...+...#", "#...#...#", "#########"];
+
+    #[test] // R-EXP-19: what a side sees after a move; seen spaces stay revealed; a closed door hides the room behind it
+    fn fog_after_a_move_and_behind_a_closed_door() {
+        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (6, 2))]);
+        let mut dice = Dice::seeded(1);
+        let mut ev = Vec::new();
+        assert_eq!(begin(&mut m, &mut dice, &mut ev), Flow::Exploring, "the orc is behind a closed door");
+        assert_eq!(vis(&m, "heroes", Pos::new(3, 1)), (true, true), "own room seen");
+        assert_eq!(vis(&m, "heroes", Pos::new(4, 2)), (true, true), "the door's face is seen");
+        assert_eq!(vis(&m, "heroes", Pos::new(6, 2)), (false, false), "the room behind the closed door is not");
+        assert!(!side_view(&m, "heroes").figures.contains(&1), "the orc behind the door is not in the heroes' view");
+        // a move within the room keeps everything revealed
+        let walk = Command::Walk { actor: "h".into(), path: vec![Pos::new(2, 2), Pos::new(3, 2)], group: false };
+        validate(&m, 0, &walk).unwrap();
+        assert_eq!(apply(&mut m, 0, &walk, &mut dice, &mut ev), Flow::Exploring);
+        assert_eq!(vis(&m, "heroes", Pos::new(1, 1)), (true, true));
+        // opening the door: the room and the orc are seen, and the crisis starts (R-EXP-24)
+        let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
+        validate(&m, 0, &door).unwrap();
+        assert_eq!(apply(&mut m, 0, &door, &mut dice, &mut ev), Flow::CrisisStarts);
+        assert_eq!(vis(&m, "heroes", Pos::new(6, 2)), (true, true));
+        assert!(side_view(&m, "heroes").figures.contains(&1));
+        assert!(ev.iter().any(|e| matches!(e, Event::CrisisBegins { participants, .. } if participants == &["h".to_string(), "o".to_string()])), "{ev:?}");
+    }
+
+    #[test] // R-EXP-19: a space seen before stays revealed but is no longer in sight once the door closes
+    fn revealed_stays_when_out_of_sight() {
+        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+        m.explore.as_deref_mut().unwrap().calm[1] = true; // an inactive orc (R-EXP-27): no crisis
+        let mut dice = Dice::seeded(1);
+        let mut ev = Vec::new();
+        begin(&mut m, &mut dice, &mut ev);
+        let door = |open| Command::Door { actor: "h".into(), at: Pos::new(4, 2), open };
+        assert_eq!(apply(&mut m, 0, &door(true), &mut dice, &mut ev), Flow::Exploring);
+        assert_eq!(vis(&m, "heroes", Pos::new(7, 3)), (true, true));
+        let x = m.explore.as_deref_mut().unwrap();
+        x.acted[0] = Acted::No;
+        apply(&mut m, 0, &door(false), &mut dice, &mut ev);
+        assert_eq!(vis(&m, "heroes", Pos::new(7, 3)), (true, false), "revealed, not in sight");
+        assert!(!side_view(&m, "heroes").figures.contains(&1), "figures only while in sight");
+    }
+
+    #[test] // R-EXP-27, R-EXP-2: the encounter's end: closing reset, exploration resumes a minute on per 3 crisis turns; the encounter is alert
+    fn the_crisis_ends_and_exploration_resumes() {
+        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+        let mut dice = Dice::seeded(3);
+        let mut ev = Vec::new();
+        begin(&mut m, &mut dice, &mut ev);
+        let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
+        let flow = apply(&mut m, 0, &door, &mut dice, &mut ev);
+        assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev), "the crisis waits for a command");
+        assert_eq!(m.clock.phase, Phase::Action);
+        m.clock.turn = 4; // four crisis turns: ceil(4 / 3) = 2 minutes
+        m.fighters[1].hp = -m.fighters[1].max_hp; // the orc dies
+        let minute = m.explore.as_deref().unwrap().minute;
+        let settled = super::super::victory::settle(&m, Flow::PhaseEnded, &mut ev);
+        assert_eq!(settled, Flow::EncounterEnded);
+        assert!(matches!(ev.last(), Some(Event::EncounterOver { winner: Some(w), .. }) if w == "heroes"));
+        assert!(super::super::driver::follow(&mut m, &mut dice, settled, &mut ev));
+        assert_eq!(m.clock.phase, Phase::Exploration);
+        assert_eq!(m.explore.as_deref().unwrap().minute, minute + 2);
+        assert_eq!(m.explore.as_deref().unwrap().encounters[0].awareness, Awareness::Alert);
+        assert!(m.fighters.iter().all(|f| !f.dormant));
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        // R-EXP-19: whatever the heroes do, no figure the side cannot see now (and no hidden
+        // secret door's true tile) reaches the side's view model.
+        #[test]
+        fn no_hidden_figure_reaches_the_view(steps in proptest::collection::vec((0usize..8, 0usize..3), 1..24), seed in 0u64..1000) {
+            let rows = ["###########", "#....#....#", "#....+....#", "#..O.#....#", "##+######+#", "#.........#", "###########"];
+            let mut m = super::super::testkit::crawl(&rows, &[("a", "heroes", (1, 1)), ("b", "heroes", (2, 2)), ("o1", "monsters", (8, 2)), ("o2", "monsters", (8, 5))]);
+            m.explore.as_deref_mut().unwrap().calm = vec![false, false, true, true]; // they never start a crisis here
+            m.explore.as_deref_mut().unwrap().doors.push(Door { pos: Pos::new(2, 4), lock: None, hidden: true });
+            let mut dice = Dice::seeded(seed);
+            let mut ev = Vec::new();
+            begin(&mut m, &mut dice, &mut ev);
+            for (dir, who) in steps {
+                let a = who.min(1);
+                let (dx, dy) = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)][dir];
+                let p = m.fighters[a].pos;
+                let q = Pos::new(p.x + dx, p.y + dy);
+                let cmd = if matches!(m.board.tile(q), Some(Tile::DoorClosed | Tile::DoorOpen)) && m.occupant(q).is_none() {
+                    Command::Door { actor: m.fighters[a].id.clone(), at: q, open: m.board.tile(q) == Some(Tile::DoorClosed) }
+                } else if who == 2 {
+                    Command::EndTurn { actor: "a".into() }
+                } else {
+                    Command::Walk { actor: m.fighters[a].id.clone(), path: vec![q], group: false }
+                };
+                if validate(&m, a, &cmd).is_ok() {
+                    apply(&mut m, a, &cmd, &mut dice, &mut ev);
+                }
+                let v = side_view(&m, "heroes");
+                for &i in &v.figures {
+                    let f = &m.fighters[i];
+                    if f.side != "heroes" {
+                        let seen = (0..2).any(|h| m.board.sees_space(m.fighters[h].pos, f.pos));
+                        prop_assert!(seen, "{} at {} is in the view but no hero sees it", f.id, f.pos);
+                    }
+                }
+                for i in 2..4 {
+                    let seen = (0..2).any(|h| m.board.sees_space(m.fighters[h].pos, m.fighters[i].pos));
+                    prop_assert_eq!(v.figures.contains(&i), seen, "figure {} shown iff seen", i);
+                }
+                prop_assert!(v.hidden_doors.contains(&Pos::new(2, 4)), "the secret door stays hidden (nobody searched)");
+            }
+        }
     }
 }

@@ -265,7 +265,7 @@ pub struct Fighter {
     /// Spells known.
     pub spells: Vec<String>,
     /// Not taking part in the crisis in progress (R-EXP-25): an inactive NPC of a crawl.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dormant: bool,
 }
 
