@@ -101,15 +101,22 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
             && m.occupant(p).is_none_or(|o| x.is_explorer(m, o) || !view.figures.contains(&o))
             && matches!(m.board.tile(p), Some(t) if t.walkable() || matches!(t, Tile::DoorClosed | Tile::DoorLocked))
     };
-    // A hero down and a potion in the party: go to him first.
-    let patients: Vec<Pos> = if hurt.iter().any(|&p| m.fighters[p].hp <= 0) && (0..m.fighters.len()).any(|h| x.is_explorer(m, h) && heals(h).is_some()) {
-        hurt.iter().filter(|&&p| m.fighters[p].hp <= 0).map(|&p| m.fighters[p].pos).collect()
-    } else {
-        Vec::new()
-    };
-    if let Some(path) = route(m, here, &passable, &|p| patients.iter().any(|&q| q.distance(p) == 1)) {
-        if let Some(cmd) = walk_prefix(m, x, leader, &path) {
-            return cmd;
+    // A hero down and a potion carried by another hero able to act: the carrier goes to him
+    // (and gives it next turn, above).
+    let able = |i: usize| x.is_explorer(m, i) && !m.is_dead(i) && m.standing(i) && m.fighters[i].hp > 0;
+    for &p in hurt.iter().filter(|&&p| m.fighters[p].hp <= 0) {
+        let target = m.fighters[p].pos;
+        for h in (0..m.fighters.len()).filter(|&h| h != p && able(h) && heals(h).is_some() && x.acted[h] != Acted::Done) {
+            if m.fighters[h].pos.distance(target) <= 1 {
+                // Next to him already: the potion goes at the start of the next turn.
+                return Command::EndTurn { actor: lid };
+            }
+            let passable_h = |q: Pos| passable(q) && m.occupant(q).is_none_or(|o| o == h || x.is_explorer(m, o));
+            if let Some(path) = route(m, m.fighters[h].pos, &passable_h, &|q| q.distance(target) == 1) {
+                if let Some(cmd) = walk_prefix(m, x, h, &path) {
+                    return cmd;
+                }
+            }
         }
     }
     for targets in [goal_exit, loot, frontier] {
@@ -199,7 +206,10 @@ fn route(m: &Match, from: Pos, passable: &dyn Fn(Pos) -> bool, goal: &dyn Fn(Pos
         }
         out
     };
-    let (path, _) = pathfinding::directed::dijkstra::dijkstra(&from, succ, |p| *p != from && goal(*p)).or_else(|| goal(from).then(|| (vec![from], 0)))?;
+    if goal(from) {
+        return Some(Vec::new());
+    }
+    let (path, _) = pathfinding::directed::dijkstra::dijkstra(&from, succ, |p| goal(*p))?;
     Some(path.into_iter().skip(1).collect())
 }
 
@@ -213,6 +223,9 @@ fn act_on_path(m: &Match, x: &Explore, a: usize, path: &[Pos], targets: &[Pos]) 
         for &t in targets {
             if let Some(c) = x.chest_at(t).filter(|_| t.distance(here) == 1) {
                 if !x.chests[c].open {
+                    if x.acted[a] != Acted::No {
+                        return Some(Command::EndTurn { actor: id }); // a task needs a fresh turn
+                    }
                     return [Task::OpenChest, Task::PickLock, Task::Force].into_iter().map(|task| Command::Task { actor: id.clone(), task, at: t }).find(|c| {
                         ok(m, c)
                             && !(matches!(c, Command::Task { task: Task::PickLock, .. })
@@ -233,6 +246,9 @@ fn act_on_path(m: &Match, x: &Explore, a: usize, path: &[Pos], targets: &[Pos]) 
             let open = Command::Door { actor: id.clone(), at: first, open: true };
             if ok(m, &open) {
                 return Some(open);
+            }
+            if x.acted[a] != Acted::No {
+                return Some(Command::EndTurn { actor: id });
             }
             let jammed = x.door(first).and_then(|d| d.lock.as_ref()).is_some_and(|l| l.jammed);
             let task = if jammed || x.minute % 4 == 3 { Task::Force } else { Task::PickLock };
