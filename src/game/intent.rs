@@ -250,6 +250,15 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
                     _ => refuse(view, Violation::new("R-ATK-2", format!("{} is aimed at a figure, not a space.", c.label))),
                 };
             }
+            // A crawl's crisis: a door next to him opens or closes as a 1-AP action (R-EXP-11).
+            if m.explore.is_some() && m.fighters[a].pos.distance(*p) == 1 && !view.destinations.contains_key(p) {
+                if let Some(c) = view.choices.iter().find(|c| matches!(&c.template, Command::Door { at, .. } if at == p)) {
+                    return match &c.refusal {
+                        Some(v) => refuse(view, v.clone()),
+                        None => Some(c.template.clone()),
+                    };
+                }
+            }
             match view.destinations.get(p) {
                 Some(d) => Some(d.command.clone()),
                 None => refuse(view, preview::why_not_move(m, a, *p)),
@@ -404,6 +413,7 @@ pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
         Some(a) if view.reactions.is_none() => {
             view.destinations = preview::destinations(m, a);
             view.choices = preview::choices(m, a);
+            view.choices.extend(crate::rules::explore::crisis_choices(m, a));
         }
         _ => {
             view.destinations.clear();

@@ -238,7 +238,8 @@ fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
     match catalog.entries.get(catalog.selected) {
         Some((_, Ok(c))) => {
             d.spawn(text(c.level.name.clone(), 24.0, colors::GOLD));
-            d.spawn(text(format!("Profile: {}", c.level.profile.clone().unwrap_or_else(|| "DOO-2017".into())), 16.0, colors::DIM));
+            let kind = if c.crawl.is_some() { "  |  a crawl: Exploration Mode, fights in Crisis Mode" } else { "  |  one crisis" };
+            d.spawn(text(format!("Profile: {}{kind}", c.level.profile.clone().unwrap_or_else(|| "DOO-2017".into())), 16.0, colors::DIM));
             d.spawn(text(c.level.briefing.clone(), 16.0, colors::TEXT));
             let sides: Vec<String> = c
                 .sides

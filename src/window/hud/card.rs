@@ -40,12 +40,23 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
     if f.max_fp > 0 {
         s += &format!("  FP {}/{}", f.fp, f.max_fp);
     }
-    s += &format!("\nAP {} (AP_start {})  |  {}\n", f.ap.current, f.ap.start, posture_text(f.posture));
-    s += &if f.free_steps.available && !f.opp.free_steps {
-        format!("Free steps: {} available (green)\n", f.free_steps.allowance)
+    if let Some(x) = m.explore.as_deref().filter(|_| crate::rules::explore::exploring(m)) {
+        // Exploration Mode: no AP; what is left of this minute's action (R-EXP-3).
+        let acted = match x.acted.get(i).copied().unwrap_or_default() {
+            crate::rules::explore::Acted::No if x.is_explorer(m, i) => format!("this minute: {} spaces or one task", x.book.move_spaces),
+            crate::rules::explore::Acted::Moving(u) => format!("this minute: {} spaces left", x.book.move_spaces.saturating_sub(u)),
+            crate::rules::explore::Acted::Done => "this minute: done".into(),
+            _ => "inactive".into(),
+        };
+        s += &format!("\n{acted}  |  {}\n", posture_text(f.posture));
     } else {
-        "Free steps: spent or lost (red)\n".to_string()
-    };
+        s += &format!("\nAP {} (AP_start {})  |  {}\n", f.ap.current, f.ap.start, posture_text(f.posture));
+        s += &if f.free_steps.available && !f.opp.free_steps {
+            format!("Free steps: {} available (green)\n", f.free_steps.allowance)
+        } else {
+            "Free steps: spent or lost (red)\n".to_string()
+        };
+    }
     s += &format!("Brawn d{}  Finesse d{}  Savvy d{}  Nerve d{}\n", f.stats.brawn, f.stats.finesse, f.stats.savvy, f.stats.nerve);
     let w = m.equipment.wielded(f);
     let weapon = match &w {

@@ -1739,6 +1739,45 @@ pub fn choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
     out
 }
 
+/// A crawl's crisis: the doors next to `a` as 1-AP actions (R-EXP-8, R-EXP-11) for the action
+/// bar, each validated.
+pub fn crisis_choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
+    use super::preview::{Aim, Choice};
+    let Some(x) = m.explore.as_deref() else { return Vec::new() };
+    if exploring(m) {
+        return Vec::new();
+    }
+    let f = &m.fighters[a];
+    let mut out = Vec::new();
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let p = Pos::on(f.pos.x + dx, f.pos.y + dy, f.pos.floor);
+            if (dx, dy) == (0, 0) || x.door(p).is_some_and(|d| d.hidden) {
+                continue;
+            }
+            let open = match m.board.tile(p) {
+                Some(Tile::DoorClosed | Tile::DoorLocked) => true,
+                Some(Tile::DoorOpen) => false,
+                _ => continue,
+            };
+            let cmd = Command::Door { actor: f.id.clone(), at: p, open };
+            let refusal = validate(m, a, &cmd).err();
+            out.push(Choice {
+                label: format!("{} door {p}", if open { "Open" } else { "Close" }),
+                row: "door".into(),
+                cost: "1 AP".into(),
+                only: false,
+                defense: 0,
+                template: cmd,
+                aim: Aim::None,
+                refusal,
+                description: "R-EXP-11: a 1-AP action; going through needs a later opportunity (R-AP-2).".into(),
+            });
+        }
+    }
+    out
+}
+
 /// An item's name: a key's from the level, equipment's from the book.
 pub fn item_name(m: &Match, x: &Explore, id: &str) -> String {
     x.keys.get(id).cloned().or_else(|| m.equipment.item(id).map(|i| i.name.clone())).unwrap_or_else(|| id.to_string())
