@@ -479,6 +479,7 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
         searched: vec![false; m.board.spaces()],
         keys: c.keys.iter().map(|k| (k.id.clone(), k.name.clone())).collect(),
         crisis_minute: None,
+        crisis_tasks: BTreeMap::new(),
         book,
     }
 }

@@ -117,16 +117,35 @@ fn refresh_log(
     mut offset: ResMut<LogScroll>,
     mut text: Query<&mut Text, With<LogText>>,
     mut last: Local<(usize, usize)>,
+    fog: Res<crate::window::fog::Fog>,
+    state: Option<Res<crate::game::components::MatchState>>,
 ) {
     let over = panel.iter().any(|i| *i != Interaction::None);
     if over && scroll.delta.y != 0.0 {
         offset.0 = if scroll.delta.y > 0.0 { offset.0 + 3 } else { offset.0.saturating_sub(3) };
     }
-    if *last == (log.len(), offset.0) {
+    if *last == (log.len(), offset.0) && !fog.is_changed() {
         return;
     }
     let n = names(&chars);
-    let lines: Vec<String> = log.entries().iter().filter_map(|l| describe(l, &n)).collect();
+    // Fog of war (R-EXP-19): what another side's figures out of sight do is not told.
+    let hidden: std::collections::BTreeSet<String> = match (&fog.view, &fog.side, &state) {
+        (Some(_), Some(side), Some(state)) => {
+            state.0.fighters.iter().enumerate().filter(|(i, f)| &f.side != side && !fog.shows(*i)).map(|(_, f)| f.id.clone()).collect()
+        }
+        _ => Default::default(),
+    };
+    let told = |l: &&LogEntry| {
+        if hidden.is_empty() {
+            return true;
+        }
+        let actor = match l {
+            LogEntry::Verdict { command, .. } => Some(command.actor().to_string()),
+            LogEntry::Event { event, .. } => serde_json::to_value(event).ok().and_then(|v| v.get("actor").and_then(|a| a.as_str()).map(str::to_string)),
+        };
+        actor.is_none_or(|a| !hidden.contains(&a))
+    };
+    let lines: Vec<String> = log.entries().iter().filter(told).filter_map(|l| describe(l, &n)).collect();
     offset.0 = offset.0.min(lines.len().saturating_sub(LOG_LINES));
     *last = (log.len(), offset.0);
     let end = lines.len() - offset.0;

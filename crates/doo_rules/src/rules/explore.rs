@@ -227,6 +227,9 @@ pub struct Explore {
     pub keys: BTreeMap<String, String>,
     /// The crisis in progress began at this minute.
     pub crisis_minute: Option<u32>,
+    /// Lengthy tasks in a crisis (R-EXP-10): per character, the task, where, how many of its
+    /// three turns are done, and the crisis turn of the last one.
+    pub crisis_tasks: BTreeMap<usize, (Task, Pos, u32, u32)>,
 }
 
 fn refuse(rule: &str, text: impl Into<String>) -> Violation {
@@ -585,10 +588,29 @@ fn validate_in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleRe
             super::spending::guard_opportunity(m, a)?;
             check_drop(m, a, item)
         }
-        Command::Task { task, .. } => Err(refuse(
-            "R-EXP-10",
-            format!("To {} in a crisis takes three turns of 3/Only actions; this game lets {} do it only in Exploration Mode.", task.label(), f.name),
-        )),
+        Command::Task { task: Task::OpenChest, at, .. } => {
+            // R-EXP-8 †: opening an unlocked chest is a 1-AP action in a crisis.
+            crisis_action(m, a, "Opening a chest")?;
+            check_task(m, x, a, Task::OpenChest, *at)
+        }
+        Command::Task { task, at, .. } => {
+            // R-EXP-10: a one-turn task is a 3/Only action taken in three consecutive turns.
+            if *task == Task::UseItem {
+                return Err(refuse("R-EXP-8", "In a crisis an item is used with the Use Item action."));
+            }
+            super::spending::guard_opportunity(m, a)?;
+            if f.opp.action.is_some() || f.opp.movement.is_some() {
+                return Err(refuse("R-AP-2", format!("{} has already moved or acted in this opportunity.", f.name)));
+            }
+            if x.crisis_tasks.get(&a).is_some_and(|t| t.3 == m.clock.turn) {
+                return Err(refuse("R-EXP-10", format!("{} has already worked at a lengthy task this turn: once per turn.", f.name)));
+            }
+            let what = format!("To {} (lengthy task)", task.label());
+            let price = super::spending::price_only(f, super::profile::Cost::XOnly(3), &what)?;
+            super::spending::check_afford(f, price, &what)?;
+            super::spending::check_cap(m, f, price, &what)?;
+            check_task(m, x, a, *task, *at)
+        }
         _ => Err(refuse("R-EXP-1", "That order is for Exploration Mode: a crisis is on.")),
     }
 }
@@ -817,6 +839,45 @@ fn apply_in_crisis(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: 
             super::turn::close_opportunity(m, false, ev);
         }
         Command::Drop { item, .. } => drop_item(m, a, item, ev),
+        Command::Task { task: Task::OpenChest, at, .. } => {
+            pay(m, "open_chest", ev);
+            if let Some(c) = m.explore.as_deref().and_then(|x| x.chest_at(*at)) {
+                open_chest(m, a, c, ev);
+                if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(*at, TrapOn::Chest)) {
+                    spring(m, t, a, dice, ev);
+                }
+            }
+            super::turn::close_opportunity(m, false, ev);
+        }
+        Command::Task { task, at, .. } => {
+            // R-EXP-10: the third consecutive turn rolls the check.
+            let f = &m.fighters[a];
+            let what = format!("{}_lengthy", task.label().replace(' ', "_"));
+            let price = super::spending::price_only(f, super::profile::Cost::XOnly(3), &what).unwrap_or(super::spending::Price { ap: 3, only: false });
+            let f = &mut m.fighters[a];
+            let amount = super::spending::pay(f, price, true);
+            f.turn.did_anything = true;
+            f.opp.action = Some(what.clone());
+            m.clock.last_closed = None;
+            if price.only {
+                ev.push(Event::OnlyMode { actor: f.id.clone(), action: what.clone() });
+            }
+            ev.push(Event::ApSpent { actor: f.id.clone(), amount, ap: f.ap.current, for_what: what });
+            let turn = m.clock.turn;
+            let x = m.explore.as_deref_mut().expect("crawl");
+            let done = match x.crisis_tasks.get(&a) {
+                Some(&(t, p, n, last)) if t == *task && p == *at && last + 1 == turn => n + 1,
+                _ => 1,
+            };
+            x.crisis_tasks.insert(a, (*task, *at, done, turn));
+            ev.push(Event::TaskOrdered { actor: m.fighters[a].id.clone(), task: *task, at: *at });
+            ev.push(Event::Note { text: format!("{}: turn {done} of 3 at the task (R-EXP-10).", m.fighters[a].name) });
+            if done >= 3 {
+                m.explore.as_deref_mut().expect("crawl").crisis_tasks.remove(&a);
+                let _ = resolve_task(m, a, *task, *at, dice, ev);
+            }
+            super::turn::close_opportunity(m, false, ev);
+        }
         _ => {}
     }
 }
@@ -1158,6 +1219,7 @@ fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason:
     }
     let x = m.explore.as_deref_mut().expect("crawl");
     x.tasks.clear(); // unfinished tasks are lost (R-EXP-9)
+    x.crisis_tasks.clear();
     x.crisis_minute = Some(x.minute);
     for i in 0..m.fighters.len() {
         let f = &mut m.fighters[i];
@@ -1210,6 +1272,7 @@ pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     let per = x.book.crisis_turns_per_minute.max(1);
     x.minute += turns.div_ceil(per);
     x.crisis_minute = None;
+    x.crisis_tasks.clear(); // progress left when the crisis ends is lost (R-EXP-10)
     for e in x.encounters.iter_mut() {
         if e.members.iter().any(|&i| !m.fighters[i].dormant) {
             e.awareness = Awareness::Alert;
@@ -1775,6 +1838,36 @@ pub fn crisis_choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
             });
         }
     }
+    // R-EXP-10: lengthy tasks, 3/Only in three consecutive turns.
+    let mut tasks = vec![(Task::Search, f.pos)];
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let p = Pos::on(f.pos.x + dx, f.pos.y + dy, f.pos.floor);
+            if lock_at(m, x, p).is_some() {
+                tasks.push((Task::PickLock, p));
+                tasks.push((Task::Force, p));
+            }
+            if x.traps.iter().any(|t| t.pos == p && !t.hidden && !t.spent) {
+                tasks.push((Task::Disarm, p));
+            }
+        }
+    }
+    for (task, at) in tasks {
+        let cmd = Command::Task { actor: f.id.clone(), task, at };
+        let refusal = validate(m, a, &cmd).err();
+        let done = x.crisis_tasks.get(&a).filter(|t| t.0 == task && t.1 == at && t.3 + 1 == m.clock.turn).map_or(0, |t| t.2);
+        out.push(Choice {
+            label: format!("{} {at} ({} of 3)", task.label(), done + 1),
+            row: "lengthy_task".into(),
+            cost: "3 AP (X/Only), 3 turns".into(),
+            only: f.ap.start < 3,
+            defense: 0,
+            template: cmd,
+            aim: Aim::None,
+            refusal,
+            description: "R-EXP-10: a 3/Only action in three consecutive turns; the check is rolled at the third.".into(),
+        });
+    }
     out
 }
 
@@ -1882,6 +1975,60 @@ mod tests {
         assert_eq!(m.explore.as_deref().unwrap().minute, minute + 2);
         assert_eq!(m.explore.as_deref().unwrap().encounters[0].awareness, Awareness::Alert);
         assert!(m.fighters.iter().all(|f| !f.dormant));
+    }
+
+    #[test] // R-EXP-10: in a crisis a lock is picked by a 3/Only action in three consecutive turns, the check at the third; once per turn
+    fn a_lengthy_task_takes_three_crisis_turns() {
+        let rows = ["#########", "#...#...#", "#...+...#", "#...#...#", "##L######", "#.......#", "#########"];
+        let mut m = super::super::testkit::crawl(&rows, &[("h", "heroes", (2, 3)), ("o", "monsters", (6, 2))]);
+        let x = m.explore.as_deref_mut().unwrap();
+        x.doors.push(Door { pos: Pos::new(2, 4), lock: Some(Lock { cr: 2, force_cr: 12, key: None, jammed: false }), hidden: false });
+        let mut dice = Dice::seeded(5);
+        let mut ev = Vec::new();
+        begin(&mut m, &mut dice, &mut ev);
+        // the orc comes into sight: a crisis
+        let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
+        let flow = apply(&mut m, 0, &Command::Walk { actor: "h".into(), path: vec![Pos::new(3, 2)], group: false }, &mut dice, &mut ev);
+        assert_eq!(flow, Flow::Exploring);
+        let flow = apply(&mut m, 0, &door, &mut dice, &mut ev);
+        assert_eq!(flow, Flow::CrisisStarts);
+        m.fighters[0].pos = Pos::new(2, 3); // back next to the lock
+        assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev));
+        let pick = super::super::testkit::cmd(r#"task(actor: "h", task: pick_lock, at: (2, 4))"#);
+        for turn in 1..=3 {
+            // pass whoever else is up until the hero's opportunity
+            for _ in 0..20 {
+                match m.clock.current {
+                    Some(0) => break,
+                    Some(c) => {
+                        let id = m.fighters[c].id.clone();
+                        super::super::driver::submit(&mut m, &mut dice, &Command::Pass { actor: id }, &mut ev).unwrap();
+                    }
+                    None => break,
+                }
+            }
+            assert_eq!(m.clock.turn, turn);
+            assert_eq!(m.board.tile(Pos::new(2, 4)), Some(Tile::DoorLocked), "still locked before the third turn's action");
+            super::super::driver::submit(&mut m, &mut dice, &pick, &mut ev).unwrap_or_else(|v| panic!("turn {turn}: {v:?}"));
+            if turn < 3 {
+                assert!(!ev.iter().any(|e| matches!(e, Event::Dice { purpose, .. } if purpose == "pick_lock")), "no check before the third turn");
+                // the rest of the turn: everyone passes
+                for _ in 0..20 {
+                    if m.clock.turn != turn {
+                        break;
+                    }
+                    let Some(c) = m.clock.current else { break };
+                    let id = m.fighters[c].id.clone();
+                    let again = super::super::driver::submit(&mut m, &mut dice, &pick.clone(), &mut ev);
+                    if c == 0 {
+                        assert!(again.is_err(), "once per turn (or nothing after an Only action)");
+                    }
+                    super::super::driver::submit(&mut m, &mut dice, &Command::Pass { actor: id }, &mut ev).ok();
+                }
+            }
+        }
+        assert!(ev.iter().any(|e| matches!(e, Event::Dice { purpose, .. } if purpose == "pick_lock")), "the check at the third turn");
+        assert_ne!(m.board.tile(Pos::new(2, 4)), Some(Tile::DoorLocked), "CR 2: picked");
     }
 
     use proptest::prelude::*;
