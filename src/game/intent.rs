@@ -359,9 +359,17 @@ fn interpret_exploring(m: &Match, view: &mut PlayerView, intent: &Intent, a: usi
             if let Some(d) = view.destinations.get(&p) {
                 return Some(d.command.clone());
             }
-            if m.occupant(p).is_some_and(|o| shown(o) && !x.is_explorer(m, o)) {
-                view.feedback = Some(Violation::new("R-EXP-24", "Attacks happen in Crisis Mode: a hostile in sight starts it."));
-                return None;
+            if let Some(o) = m.occupant(p).filter(|&o| shown(o) && !x.is_explorer(m, o) && !m.is_dead(o)) {
+                // R-EXP-24 (c): an attack order on an NPC not fighting yet starts the crisis.
+                let row = m.rules.actions.iter().find(|r| crate::rules::actions::is_attack(r)).map_or("attack".to_string(), |r| r.id.clone());
+                let cmd = Command::action(&me, &row, Some(&m.fighters[o].id));
+                return match crate::rules::engine::validate(m, &cmd) {
+                    Ok(_) => Some(cmd),
+                    Err(v) => {
+                        view.feedback = Some(v);
+                        None
+                    }
+                };
             }
             let why = crate::rules::engine::validate(m, &Command::Walk { actor: me, path: vec![p], group: false }).err();
             view.feedback = Some(why.unwrap_or_else(|| {

@@ -561,6 +561,17 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
                 Ok(())
             }
         },
+        Command::Action { action, target: Some(t), .. } if m.rules.action(action).is_some_and(super::actions::is_attack) => {
+            // R-EXP-24 (c): an attack order on an NPC not yet fighting starts the crisis.
+            let Some(ti) = m.index(t) else { return Err(refuse("INPUT", format!("There is no character with id '{t}'."))) };
+            if x.is_explorer(m, ti) || m.is_dead(ti) {
+                return Err(refuse("R-EXP-24", format!("{} attacks only someone not of the party.", f.name)));
+            }
+            if !sees(m, a, ti) {
+                return Err(refuse("R-EXP-19", format!("{} does not see {}: one attacks only whom one sees.", f.name, m.fighters[ti].name)));
+            }
+            Ok(())
+        }
         _ => Err(refuse(
             "R-EXP-1",
             format!(
@@ -781,6 +792,22 @@ pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut V
             None
         }
         Command::EndTurn { .. } => return end_turn(m, dice, ev),
+        Command::Action { target: Some(t), .. } => {
+            // R-EXP-24 (c), R-EXP-25: the target and his encounter take part (hostile now); the
+            // attack itself is made in the crisis, at the attacker's opportunity.
+            let ti = m.index(t).expect("validated");
+            let x = m.explore.as_deref_mut().expect("crawl");
+            if let Some(e) = x.encounter_of[ti] {
+                for i in x.encounters[e].members.clone() {
+                    x.calm[i] = false;
+                }
+            }
+            let reason = format!("{} attacks {}", m.fighters[a].name, m.fighters[ti].name);
+            let mut seen = sightings(m);
+            seen.push((a, ti));
+            begin_crisis(m, dice, &seen, &reason, Some(ti), ev);
+            return Flow::CrisisStarts;
+        }
         Command::Follow { leader, .. } => {
             follow(m, a, leader.as_deref(), ev);
             None
@@ -1141,13 +1168,15 @@ pub fn check_triggers(m: &mut Match, dice: &mut Dice, forced: Option<&str>, ev: 
         (None, Some(&(h, n))) => format!("{} and {} see each other", m.fighters[h].name, m.fighters[n].name),
         _ => unreachable!(),
     };
-    begin_crisis(m, dice, &seen, &reason, ev);
+    begin_crisis(m, dice, &seen, &reason, None, ev);
     Flow::CrisisStarts
 }
 
 /// R-EXP-25, R-EXP-26: the participants (every hero; the hostiles seen or seeing, and their
 /// encounters), surprise per encounter; everyone stays where he is. The opening reset follows.
-fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason: &str, ev: &mut Vec<Event>) {
+/// `attacked`: the target of an attack order (R-EXP-24c), whose encounter is surprised unless
+/// alert (R-EXP-26 (4)).
+fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason: &str, attacked: Option<usize>, ev: &mut Vec<Event>) {
     let x = m.explore.as_deref().expect("crawl");
     let mut part = vec![false; m.fighters.len()];
     let mut encounters: Vec<usize> = Vec::new();
@@ -1192,6 +1221,13 @@ fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason:
         if lowest { who.iter().copied().min_by_key(|i| key(i)) } else { who.iter().copied().max_by(|a, b| key(a).cmp(&key(b)).then(b.cmp(a))) }
     };
     for (members, awareness, eid) in &enc_list {
+        if attacked.is_some_and(|t| members.contains(&t)) {
+            if *awareness != Awareness::Alert {
+                surprised.extend(members.iter().copied());
+                ev.push(Event::Note { text: format!("{eid} is attacked unawares (R-EXP-26).") });
+            }
+            continue;
+        }
         match awareness {
             Awareness::Alert => {}
             Awareness::Ambush => {
@@ -2029,6 +2065,28 @@ mod tests {
         }
         assert!(ev.iter().any(|e| matches!(e, Event::Dice { purpose, .. } if purpose == "pick_lock")), "the check at the third turn");
         assert_ne!(m.board.tile(Pos::new(2, 4)), Some(Tile::DoorLocked), "CR 2: picked");
+    }
+
+    #[test] // R-EXP-24 (c), R-EXP-26 (4), R-EXP-27: an attack order on an inactive hostile starts the crisis; his unaware encounter is surprised
+    fn an_attack_order_starts_a_crisis_with_the_target_surprised() {
+        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (3, 2))]);
+        m.explore.as_deref_mut().unwrap().calm[1] = true; // left able to act by an earlier crisis: inactive
+        let mut dice = Dice::seeded(2);
+        let mut ev = Vec::new();
+        assert_eq!(begin(&mut m, &mut dice, &mut ev), Flow::Exploring, "an inactive hostile in sight starts nothing");
+        let attack = Command::action("h", "attack", Some("o"));
+        validate(&m, 0, &attack).unwrap();
+        assert_eq!(apply(&mut m, 0, &attack, &mut dice, &mut ev), Flow::CrisisStarts);
+        assert!(
+            ev.iter().any(|e| matches!(e, Event::CrisisBegins { surprised, reason, .. } if surprised == &["o".to_string()] && reason == "h attacks o")),
+            "{ev:?}"
+        );
+        assert!(!m.explore.as_deref().unwrap().calm[1], "hostile again");
+        // an attack order on a hero is refused
+        let mut m2 = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("g", "heroes", (2, 2)), ("o", "monsters", (6, 2))]);
+        begin(&mut m2, &mut dice, &mut ev);
+        assert_eq!(validate(&m2, 0, &Command::action("h", "attack", Some("g"))).unwrap_err().rule, "R-EXP-24");
+        assert_eq!(validate(&m2, 0, &Command::action("h", "attack", Some("o"))).unwrap_err().rule, "R-EXP-19", "behind a closed door: not seen");
     }
 
     use proptest::prelude::*;
