@@ -130,6 +130,23 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
             return cmd;
         }
     }
+    // Stairs to a floor with unseen spaces (R-EXP-7): go there and climb.
+    let unseen_floor = |f: u8| {
+        let fl = &m.board.floors[f as usize];
+        (0..fl.height as i32).any(|y| (0..fl.width as i32).any(|xx| m.board.walkable(Pos::on(xx, y, f)) && !known(Pos::on(xx, y, f))))
+    };
+    let good_stairs = |p: Pos| m.board.stairs_destination(p).is_some_and(|d| d.floor != p.floor && unseen_floor(d.floor) && m.occupant(d).is_none());
+    if good_stairs(here) {
+        let c = if x.acted[leader] == Acted::No { Command::Climb { actor: lid.clone() } } else { Command::EndTurn { actor: lid.clone() } };
+        if ok(m, &c) {
+            return c;
+        }
+    }
+    if let Some(path) = route(m, here, &passable, &good_stairs) {
+        if let Some(cmd) = act_on_path(m, x, leader, &path, &[]) {
+            return cmd;
+        }
+    }
     // Nothing to walk to: search walls nobody has searched, from the nearest spot.
     let unsearched_wall = |p: Pos| {
         (-1..=1).any(|dy| {

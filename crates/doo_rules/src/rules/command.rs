@@ -92,6 +92,9 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<String>,
     },
+    /// Exploration Mode: climb the stairs or ladder he stands on to the other floor, the group
+    /// he leads following when near (R-EXP-7); his whole exploration action.
+    Climb { actor: String },
     /// Spend this exploration turn's action waiting (R-EXP-3).
     Wait { actor: String },
     /// End the exploration turn: the heroes who have not acted wait (R-EXP-3, R-EXP-20).
@@ -160,6 +163,7 @@ impl Command {
             | Command::Take { actor, .. }
             | Command::Drop { actor, .. }
             | Command::Wait { actor }
+            | Command::Climb { actor }
             | Command::Use { actor, .. }
             | Command::EndTurn { actor }
             | Command::Follow { actor, .. } => actor,
@@ -191,6 +195,7 @@ impl Command {
                 | Command::Take { .. }
                 | Command::Drop { .. }
                 | Command::Wait { .. }
+                | Command::Climb { .. }
                 | Command::Use { .. }
                 | Command::EndTurn { .. }
                 | Command::Follow { .. }

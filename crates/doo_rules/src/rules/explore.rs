@@ -547,6 +547,18 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
             }
             Ok(())
         }
+        Command::Climb { .. } => {
+            if acted != Acted::No {
+                return Err(refuse("R-EXP-7", format!("{} has already acted this turn; climbing takes the whole exploration action.", f.name)));
+            }
+            let Some(dest) = m.board.stairs_destination(f.pos).filter(|d| m.board.walkable(*d)) else {
+                return Err(refuse("R-EXP-7", format!("{} does not stand on stairs or a ladder.", f.name)));
+            };
+            if let Some(o) = m.occupant(dest) {
+                return Err(refuse("G-02", format!("{} stands where the stairs arrive ({dest}).", m.fighters[o].name)));
+            }
+            Ok(())
+        }
         Command::EndTurn { .. } => Ok(()),
         Command::Follow { leader, .. } => match leader {
             None => Ok(()),
@@ -784,6 +796,10 @@ pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut V
             x.acted[a] = Acted::Done;
             x.tasks.push((a, Task::UseItem, at, Some(item.clone())));
             ev.push(Event::TaskOrdered { actor: id, task: Task::UseItem, at });
+            None
+        }
+        Command::Climb { .. } => {
+            climb(m, a, ev);
             None
         }
         Command::Wait { .. } => {
@@ -1073,6 +1089,77 @@ fn walk(m: &mut Match, a: usize, path: &[Pos], group: bool, dice: &mut Dice, ev:
         x.acted[i] = lead;
     }
     None
+}
+
+/// R-EXP-7: the climber reaches the other end of his stairs; as a group's leader, members
+/// within 6 walking spaces (through heroes, not walls or closed doors) who have not acted
+/// climb too, placed in marching order on the nearest free spaces to the arrival (ties: lowest
+/// row, then column); the others stay behind, each a group of his own.
+fn climb(m: &mut Match, a: usize, ev: &mut Vec<Event>) {
+    let from = m.fighters[a].pos;
+    let Some(dest) = m.board.stairs_destination(from) else { return };
+    let x = m.explore.as_deref().expect("crawl");
+    let reach = x.book.move_spaces;
+    let members: Vec<usize> = x.groups.iter().find(|g| g.first() == Some(&a)).map(|g| g[1..].to_vec()).unwrap_or_default();
+    // walking distance from the stairs, passing through heroes
+    let b = &m.board;
+    let near = |p: Pos| -> bool {
+        let found = pathfinding::directed::bfs::bfs(
+            &from,
+            |q: &Pos| {
+                let mut out = Vec::new();
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        let r = Pos::on(q.x + dx, q.y + dy, q.floor);
+                        if (dx, dy) != (0, 0) && r.distance(from) <= reach && b.step_geometry(*q, r).is_ok() {
+                            out.push(r);
+                        }
+                    }
+                }
+                out
+            },
+            |q| *q == p,
+        );
+        found.is_some_and(|path| path.len() as u32 - 1 <= reach)
+    };
+    let climbing: Vec<usize> =
+        members.iter().copied().filter(|&i| x.acted[i] == Acted::No && m.standing(i) && m.fighters[i].hp > 0 && near(m.fighters[i].pos)).collect();
+    let behind: Vec<usize> = members.iter().copied().filter(|i| !climbing.contains(i)).collect();
+    m.fighters[a].pos = dest;
+    ev.push(Event::Moved { actor: m.fighters[a].id.clone(), movement: "climb".into(), from, to: dest, path: vec![dest] });
+    for &i in &climbing {
+        // the nearest free walkable space to the arrival
+        let mut best: Option<(u32, i32, i32, Pos)> = None;
+        let fl = &m.board.floors[dest.floor as usize];
+        for y in 0..fl.height as i32 {
+            for xx in 0..fl.width as i32 {
+                let p = Pos::on(xx, y, dest.floor);
+                if !m.board.walkable(p) || m.occupant(p).is_some() || m.explore.as_deref().is_some_and(|x| x.chest_at(p).is_some()) {
+                    continue;
+                }
+                let key = (p.distance(dest), p.y, p.x, p);
+                if best.is_none_or(|b| (key.0, key.1, key.2) < (b.0, b.1, b.2)) {
+                    best = Some(key);
+                }
+            }
+        }
+        if let Some((_, _, _, p)) = best {
+            let old = m.fighters[i].pos;
+            m.fighters[i].pos = p;
+            ev.push(Event::Moved { actor: m.fighters[i].id.clone(), movement: "climb".into(), from: old, to: p, path: vec![p] });
+        }
+    }
+    let x = m.explore.as_deref_mut().expect("crawl");
+    x.acted[a] = Acted::Done;
+    for &i in &climbing {
+        x.acted[i] = Acted::Done;
+    }
+    for i in behind {
+        let id = m.fighters[i].id.clone();
+        follow(m, i, None, ev);
+        ev.push(Event::Note { text: format!("{id} stays behind (R-EXP-7).") });
+    }
+    reveal_all(m, ev);
 }
 
 /// One step from `from` toward `to` along a shortest walkable path (ties: the step to the
