@@ -111,6 +111,11 @@ fn yes() -> bool {
     true
 }
 
+/// A crawl lets the party camp unless it says `camp: false`.
+pub fn yes_camp() -> bool {
+    true
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EncounterDef {
@@ -124,6 +129,7 @@ pub struct EncounterDef {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct CrawlDef<'a> {
     pub mode: LevelMode,
+    pub camp: bool,
     pub explorers: &'a [String],
     pub doors: &'a [DoorDef],
     pub keys: &'a [KeyDef],
@@ -136,6 +142,8 @@ pub struct CrawlDef<'a> {
 /// A checked crawl, ready to build.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Crawl {
+    /// The party may camp (R-EXP-22).
+    pub camp: bool,
     pub explorers: Vec<String>,
     pub doors: Vec<DoorDef>,
     pub keys: Vec<KeyDef>,
@@ -381,6 +389,7 @@ pub(crate) fn check(
         }
     }
     Some(Crawl {
+        camp: def.camp,
         explorers,
         doors,
         keys: def.keys.to_vec(),
@@ -480,6 +489,8 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
         keys: c.keys.iter().map(|k| (k.id.clone(), k.name.clone())).collect(),
         crisis_minute: None,
         crisis_tasks: BTreeMap::new(),
+        camp_allowed: c.camp,
+        recuperated: BTreeMap::new(),
         book,
     }
 }

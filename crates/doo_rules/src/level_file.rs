@@ -212,6 +212,9 @@ pub struct Level {
     /// `exploration`: a crawl that starts in Exploration Mode (§24); `crisis` (default): one fight.
     #[serde(default)]
     pub mode: crate::level_crawl::LevelMode,
+    /// Crawls: whether the party may camp (R-EXP-22; default true).
+    #[serde(default = "crate::level_crawl::yes_camp")]
+    pub camp: bool,
     /// Crawls: the sides that explore (default: the first side).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub explorers: Vec<String>,
@@ -711,6 +714,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     let side_names: Vec<String> = sides.iter().map(|s| s.id.clone()).collect();
     let def = crate::level_crawl::CrawlDef {
         mode: level.mode,
+        camp: level.camp,
         explorers: &level.explorers,
         doors: &level.doors,
         keys: &level.keys,

@@ -101,6 +101,14 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
             && m.occupant(p).is_none_or(|o| x.is_explorer(m, o) || !view.figures.contains(&o))
             && matches!(m.board.tile(p), Some(t) if t.walkable() || matches!(t, Tile::DoorClosed | Tile::DoorLocked))
     };
+    // Hurt and safe, and not rested today: camp (R-EXP-22).
+    let rested = |i: usize| x.recuperated.get(&i).is_some_and(|&t| x.minute < t + x.book.recuperation_every_minutes);
+    if hurt.iter().any(|&p| !rested(p)) {
+        let c = Command::Camp { actor: lid.clone() };
+        if ok(m, &c) {
+            return c;
+        }
+    }
     // A hero down and a potion carried by another hero able to act: the carrier goes to him
     // (and gives it next turn, above).
     let able = |i: usize| x.is_explorer(m, i) && !m.is_dead(i) && m.standing(i) && m.fighters[i].hp > 0;

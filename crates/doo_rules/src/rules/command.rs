@@ -95,6 +95,8 @@ pub enum Command {
     /// Exploration Mode: climb the stairs or ladder he stands on to the other floor, the group
     /// he leads following when near (R-EXP-7); his whole exploration action.
     Climb { actor: String },
+    /// Exploration Mode: the party camps for the night (R-EXP-22).
+    Camp { actor: String },
     /// Spend this exploration turn's action waiting (R-EXP-3).
     Wait { actor: String },
     /// End the exploration turn: the heroes who have not acted wait (R-EXP-3, R-EXP-20).
@@ -164,6 +166,7 @@ impl Command {
             | Command::Drop { actor, .. }
             | Command::Wait { actor }
             | Command::Climb { actor }
+            | Command::Camp { actor }
             | Command::Use { actor, .. }
             | Command::EndTurn { actor }
             | Command::Follow { actor, .. } => actor,
@@ -196,6 +199,7 @@ impl Command {
                 | Command::Drop { .. }
                 | Command::Wait { .. }
                 | Command::Climb { .. }
+                | Command::Camp { .. }
                 | Command::Use { .. }
                 | Command::EndTurn { .. }
                 | Command::Follow { .. }

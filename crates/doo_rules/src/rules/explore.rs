@@ -42,6 +42,13 @@ pub struct ExploreBook {
     pub search_spaces: usize,
     /// R-EXP-2: crisis turns per minute of the clock (rounded up).
     pub crisis_turns_per_minute: u32,
+    /// R-EXP-22: minutes a camp adds (set-up 15 + rest 480 + break 10).
+    pub camp_minutes: u32,
+    /// R-EXP-22, R-HEAL-7: the recuperation CR at camp (difficult conditions) and how often.
+    pub camp_recuperation_cr: i32,
+    pub recuperation_every_minutes: u32,
+    /// R-HEAL-8: the caregiver's CR by the patient's injury: bruised, wounded, incapacitated.
+    pub caregiver_cr: (i32, i32, i32),
     /// Skills (ids of `skills` in character sheets) the checks of §24 use.
     pub skills: ExploreSkills,
 }
@@ -230,6 +237,10 @@ pub struct Explore {
     /// Lengthy tasks in a crisis (R-EXP-10): per character, the task, where, how many of its
     /// three turns are done, and the crisis turn of the last one.
     pub crisis_tasks: BTreeMap<usize, (Task, Pos, u32, u32)>,
+    /// R-EXP-22: whether the level lets the party camp.
+    pub camp_allowed: bool,
+    /// Per hero: the minute of his last recuperation check (R-HEAL-7, once a day).
+    pub recuperated: BTreeMap<usize, u32>,
 }
 
 fn refuse(rule: &str, text: impl Into<String>) -> Violation {
@@ -547,6 +558,21 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
             }
             Ok(())
         }
+        Command::Camp { .. } => {
+            if !x.camp_allowed {
+                return Err(refuse("R-EXP-22", "This level does not let the party camp."));
+            }
+            if let Some(h) = (0..m.fighters.len()).find(|&i| x.is_explorer(m, i) && !m.is_dead(i) && m.fighters[i].has_condition("bleeding")) {
+                return Err(refuse("R-EXP-22", format!("{} is bleeding: stop the bleeding before camping.", m.fighters[h].name)));
+            }
+            let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && !m.is_dead(i)).collect();
+            let watcher = (0..m.fighters.len())
+                .find(|&n| !x.is_explorer(m, n) && m.standing(n) && m.fighters[n].hp > 0 && heroes.iter().any(|&h| sees(m, n, h) || sees(m, h, n)));
+            if let Some(n) = watcher {
+                return Err(refuse("R-EXP-22", format!("{} is able to act and in sight: no camp here.", m.fighters[n].name)));
+            }
+            Ok(())
+        }
         Command::Climb { .. } => {
             if acted != Acted::No {
                 return Err(refuse("R-EXP-7", format!("{} has already acted this turn; climbing takes the whole exploration action.", f.name)));
@@ -801,6 +827,10 @@ pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut V
         Command::Climb { .. } => {
             climb(m, a, ev);
             None
+        }
+        Command::Camp { .. } => {
+            camp(m, dice, ev);
+            return Flow::Exploring;
         }
         Command::Wait { .. } => {
             m.explore.as_deref_mut().expect("crawl").acted[a] = Acted::Done;
@@ -1160,6 +1190,66 @@ fn climb(m: &mut Match, a: usize, ev: &mut Vec<Event>) {
         ev.push(Event::Note { text: format!("{id} stays behind (R-EXP-7).") });
     }
     reveal_all(m, ev);
+}
+
+/// R-EXP-22: the party camps: 505 minutes pass at once (no end-of-turn steps); MP and FP fill,
+/// temporary and persistent conditions end; each injured hero not recuperated in the last day
+/// makes a recuperation check (R-HEAL-7: scaling Brawn-or-Nerve against CR 12), helped by the
+/// best other healer able to act (R-HEAL-8: his scaling Healing check against the patient's
+/// injury CR gives +1 per rank of success).
+fn camp(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) {
+    use super::attack::Injury;
+    let x = m.explore.as_deref().expect("crawl");
+    let book = x.book.clone();
+    let start = x.minute;
+    let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && !m.is_dead(i)).collect();
+    let end = start + book.camp_minutes;
+    ev.push(Event::Note { text: format!("The party camps: {} minutes pass (R-EXP-22).", book.camp_minutes) });
+    for &i in &heroes {
+        let f = &mut m.fighters[i];
+        f.mp = f.max_mp;
+        f.fp = f.max_fp;
+        for c in std::mem::take(&mut f.conditions) {
+            ev.push(Event::ConditionRemoved { actor: f.id.clone(), condition: c.id, reason: "camp".into() });
+        }
+    }
+    for &p in &heroes {
+        let recent = m.explore.as_deref().expect("crawl").recuperated.get(&p).is_some_and(|&t| end < t + book.recuperation_every_minutes);
+        if m.fighters[p].hp >= m.fighters[p].max_hp || recent {
+            continue;
+        }
+        let cr = match super::attack::injury(&m.fighters[p]) {
+            Injury::Healthy | Injury::Bruised => book.caregiver_cr.0,
+            Injury::Wounded => book.caregiver_cr.1,
+            _ => book.caregiver_cr.2,
+        };
+        // the best other healer able to act: Healing adjustment, then Savvy, then hero order
+        let healer = heroes.iter().copied().filter(|&h| h != p && m.standing(h) && m.fighters[h].hp > 0).max_by(|&a, &b| {
+            let k = |i: usize| (m.fighters[i].skill("healing").adjustment(), m.fighters[i].stats.savvy);
+            k(a).cmp(&k(b)).then(b.cmp(&a))
+        });
+        let mut bonus = 0i32;
+        if let Some(h) = healer {
+            let f = &m.fighters[h];
+            let roll = stat_check(m, dice, f.stats.savvy, f.skill("healing").adjustment());
+            let total = log_roll(ev, dice, &f.id.clone(), "caregiver", roll);
+            bonus = super::checks::scaling_steps(total - cr) as i32;
+        }
+        let f = &m.fighters[p];
+        let roll = stat_check(m, dice, f.stats.brawn.max(f.stats.nerve), bonus);
+        let total = log_roll(ev, dice, &f.id.clone(), "recuperation", roll);
+        let gained = super::checks::scaling_steps(total - book.camp_recuperation_cr) as i32;
+        if gained > 0 {
+            super::attack::change_hp(m, p, gained, "recuperation", ev);
+        }
+        m.explore.as_deref_mut().expect("crawl").recuperated.insert(p, end);
+    }
+    let x = m.explore.as_deref_mut().expect("crawl");
+    x.minute = end;
+    x.turn += 1;
+    x.acted = vec![Acted::No; m.fighters.len()];
+    x.tasks.clear();
+    ev.push(Event::ExplorationTurn { turn: x.turn, minute: x.minute });
 }
 
 /// One step from `from` toward `to` along a shortest walkable path (ties: the step to the
@@ -2174,6 +2264,25 @@ mod tests {
         begin(&mut m2, &mut dice, &mut ev);
         assert_eq!(validate(&m2, 0, &Command::action("h", "attack", Some("g"))).unwrap_err().rule, "R-EXP-24");
         assert_eq!(validate(&m2, 0, &Command::action("h", "attack", Some("o"))).unwrap_err().rule, "R-EXP-19", "behind a closed door: not seen");
+    }
+
+    #[test] // R-EXP-22: no camp while a hostile able to act sees a hero (inactive ones included) or a hero bleeds
+    fn no_camp_in_sight_of_a_hostile_or_while_bleeding() {
+        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (3, 2))]);
+        m.explore.as_deref_mut().unwrap().calm[1] = true;
+        let mut dice = Dice::seeded(2);
+        let mut ev = Vec::new();
+        begin(&mut m, &mut dice, &mut ev);
+        let camp = Command::Camp { actor: "h".into() };
+        assert_eq!(validate(&m, 0, &camp).unwrap_err().rule, "R-EXP-22", "the inactive orc is in sight");
+        m.fighters[1].hp = -m.fighters[1].max_hp; // dead
+        assert_eq!(validate(&m, 0, &camp).err(), None);
+        m.fighters[0].conditions.push(super::super::fighter::ConditionInstance {
+            id: "bleeding".into(),
+            duration: super::super::fighter::Duration::Persistent,
+            removal_cr: None,
+        });
+        assert_eq!(validate(&m, 0, &camp).unwrap_err().rule, "R-EXP-22", "bleeding");
     }
 
     use proptest::prelude::*;

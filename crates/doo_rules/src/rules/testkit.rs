@@ -89,7 +89,7 @@ pub fn crawl(rows: &[&str], chars: &[(&str, &str, (i32, i32))]) -> Match {
         .map(|(id, side, (x, y))| ch(&format!(r#"(id: "{id}", side: "{side}", pos: ({x}, {y}), stats: (brawn: 7, finesse: 7, savvy: 7, nerve: 7))"#)))
         .collect();
     let mut m = build_match(&data, &floors, &defs, None, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
-    let c = crate::level_crawl::Crawl { explorers: vec![chars[0].1.to_string()], ..Default::default() };
+    let c = crate::level_crawl::Crawl { explorers: vec![chars[0].1.to_string()], camp: true, ..Default::default() };
     m.explore = Some(Box::new(crate::level_crawl::build(&c, &m, data.exploration.clone())));
     m
 }

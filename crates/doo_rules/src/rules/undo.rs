@@ -163,6 +163,7 @@ pub fn label(c: &Command, m: &Match) -> String {
         Command::Drop { item, .. } => format!("drop {item}"),
         Command::Wait { .. } => "wait".into(),
         Command::Climb { .. } => "climb".into(),
+        Command::Camp { .. } => "camp".into(),
         Command::Use { item, .. } => format!("use {item}"),
         Command::EndTurn { .. } => "end the exploration turn".into(),
         Command::Follow { leader, .. } => leader.as_ref().map_or("leave the group".into(), |l| format!("follow {}", name(l))),
