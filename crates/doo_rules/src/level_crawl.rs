@@ -130,6 +130,7 @@ pub struct EncounterDef {
 pub struct CrawlDef<'a> {
     pub mode: LevelMode,
     pub camp: bool,
+    pub dark: &'a [AreaDef],
     pub explorers: &'a [String],
     pub doors: &'a [DoorDef],
     pub keys: &'a [KeyDef],
@@ -139,11 +140,21 @@ pub struct CrawlDef<'a> {
     pub encounters: &'a [EncounterDef],
 }
 
+/// A dark area (R-EXP-18): the rectangle between two corners, on their floor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AreaDef {
+    pub from: Pos,
+    pub to: Pos,
+}
+
 /// A checked crawl, ready to build.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Crawl {
     /// The party may camp (R-EXP-22).
     pub camp: bool,
+    /// Dark areas (R-EXP-18).
+    pub dark: Vec<AreaDef>,
     pub explorers: Vec<String>,
     pub doors: Vec<DoorDef>,
     pub keys: Vec<KeyDef>,
@@ -172,6 +183,7 @@ pub(crate) fn check(
         ("items", def.items.len()),
         ("traps", def.traps.len()),
         ("encounters", def.encounters.len()),
+        ("dark", def.dark.len()),
     ];
     let mut capped = false;
     for (name, n) in lists {
@@ -381,6 +393,17 @@ pub(crate) fn check(
             }
         }
     }
+    // Dark areas: both corners on the map, on one floor.
+    for (k, d) in def.dark.iter().enumerate() {
+        let at = places.item("dark", k);
+        if let Some(b) = board {
+            if b.tile(d.from).is_none() || b.tile(d.to).is_none() {
+                err(at, format!("dark area {}–{}: a corner is outside the map", d.from, d.to));
+            } else if d.from.floor != d.to.floor {
+                err(at, format!("dark area {}–{}: both corners must be on one floor", d.from, d.to));
+            }
+        }
+    }
     let mut doors = def.doors.to_vec();
     for &p in secret {
         match doors.iter_mut().find(|d| d.pos == p) {
@@ -390,6 +413,7 @@ pub(crate) fn check(
     }
     Some(Crawl {
         camp: def.camp,
+        dark: def.dark.to_vec(),
         explorers,
         doors,
         keys: def.keys.to_vec(),
@@ -491,6 +515,8 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
         crisis_tasks: BTreeMap::new(),
         camp_allowed: c.camp,
         recuperated: BTreeMap::new(),
+        dark: c.dark.iter().map(|d| (d.from, d.to)).collect(),
+        burning: BTreeMap::new(),
         book,
     }
 }

@@ -215,6 +215,9 @@ pub struct Level {
     /// Crawls: whether the party may camp (R-EXP-22; default true).
     #[serde(default = "crate::level_crawl::yes_camp")]
     pub camp: bool,
+    /// Crawls: dark areas (R-EXP-18), `(from: (x, y), to: (x, y))`; elsewhere is lit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dark: Vec<crate::level_crawl::AreaDef>,
     /// Crawls: the sides that explore (default: the first side).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub explorers: Vec<String>,
@@ -715,6 +718,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     let def = crate::level_crawl::CrawlDef {
         mode: level.mode,
         camp: level.camp,
+        dark: &level.dark,
         explorers: &level.explorers,
         doors: &level.doors,
         keys: &level.keys,

@@ -101,6 +101,16 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
             && m.occupant(p).is_none_or(|o| x.is_explorer(m, o) || !view.figures.contains(&o))
             && matches!(m.board.tile(p), Some(t) if t.walkable() || matches!(t, Tile::DoorClosed | Tile::DoorLocked))
     };
+    // In the dark with no light burning: whoever carries a torch or lantern lights it (R-EXP-18).
+    let group: Vec<usize> = x.groups.iter().find(|g| g.first() == Some(&leader)).cloned().unwrap_or_else(|| vec![leader]);
+    if x.in_dark(here) && !group.iter().any(|i| x.burning.contains_key(i)) {
+        for &i in &group {
+            let c = Command::Task { actor: m.fighters[i].id.clone(), task: Task::Light, at: m.fighters[i].pos };
+            if x.acted[i] == Acted::No && ok(m, &c) {
+                return c;
+            }
+        }
+    }
     // Hurt and safe, and not rested today: camp (R-EXP-22).
     let rested = |i: usize| x.recuperated.get(&i).is_some_and(|&t| x.minute < t + x.book.recuperation_every_minutes);
     if hurt.iter().any(|&p| !rested(p)) {

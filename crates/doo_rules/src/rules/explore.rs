@@ -49,8 +49,19 @@ pub struct ExploreBook {
     pub recuperation_every_minutes: u32,
     /// R-HEAL-8: the caregiver's CR by the patient's injury: bruised, wounded, incapacitated.
     pub caregiver_cr: (i32, i32, i32),
+    /// R-EXP-18: the lights (an item id, the spaces it lights, the minutes it burns).
+    pub lights: Vec<LightRow>,
     /// Skills (ids of `skills` in character sheets) the checks of §24 use.
     pub skills: ExploreSkills,
+}
+
+/// A light (R-EXP-18).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LightRow {
+    pub item: String,
+    pub radius: u32,
+    pub minutes: u32,
 }
 
 /// Which skill each check of §24 uses (the stat is the skill's, `skills.yml`).
@@ -172,6 +183,8 @@ pub enum Task {
     OpenChest,
     /// R-EXP-8: use an item (a potion) on oneself or a hero next to him (`Command::Use`).
     UseItem,
+    /// R-EXP-18: get out a torch or lantern and light it.
+    Light,
 }
 
 impl Task {
@@ -183,6 +196,7 @@ impl Task {
             Task::Disarm => "disarm the trap",
             Task::OpenChest => "open the chest",
             Task::UseItem => "use an item",
+            Task::Light => "light a torch or lantern",
         }
     }
 }
@@ -241,6 +255,17 @@ pub struct Explore {
     pub camp_allowed: bool,
     /// Per hero: the minute of his last recuperation check (R-HEAL-7, once a day).
     pub recuperated: BTreeMap<usize, u32>,
+    /// R-EXP-18: the dark areas (inclusive corners, one floor each); elsewhere is lit.
+    pub dark: Vec<(Pos, Pos)>,
+    /// R-EXP-18: burning lights by holder: the item and the minutes left.
+    pub burning: BTreeMap<usize, (String, u32)>,
+}
+
+impl Explore {
+    /// R-EXP-18: the space lies in a dark area.
+    pub fn in_dark(&self, p: Pos) -> bool {
+        self.dark.iter().any(|(a, b)| p.floor == a.floor && p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y))
+    }
 }
 
 fn refuse(rule: &str, text: impl Into<String>) -> Violation {
@@ -289,6 +314,20 @@ fn can_see(m: &Match, i: usize) -> bool {
 /// R-EXP-19: the spaces character `i` sees now (every area is lit: dark areas and lights,
 /// R-EXP-18, are not part of the level format yet). Only spaces joined to his by see-through
 /// spaces are tried (with the walls and doors around them), so a closed room costs nothing.
+/// R-EXP-18, R-EXP-19: space `p` is lit for viewer `i`: outside every dark area, next to him,
+/// within reach of a burning light with minimal line of sight from it, or he has darkvision.
+pub fn lit_for(m: &Match, i: usize, p: Pos) -> bool {
+    let Some(x) = m.explore.as_deref() else { return true };
+    if x.dark.is_empty() || !x.in_dark(p) || m.fighters[i].pos.distance(p) <= 1 || m.fighters[i].abilities.iter().any(|a| a == "darkvision") {
+        return true;
+    }
+    x.burning.iter().any(|(&h, (item, _))| {
+        let at = m.fighters[h].pos;
+        let r = x.book.lights.iter().find(|l| &l.item == item).map_or(0, |l| l.radius);
+        !m.is_dead(h) && at.distance(p) <= r && m.board.sees_space(at, p)
+    })
+}
+
 pub fn visible(m: &Match, i: usize) -> Vec<Pos> {
     let from = m.fighters[i].pos;
     let b = &m.board;
@@ -300,7 +339,9 @@ pub fn visible(m: &Match, i: usize) -> Vec<Pos> {
         if !b.sees_space(from, p) {
             continue;
         }
-        out.push(p);
+        if lit_for(m, i, p) {
+            out.push(p);
+        }
         if p != from && b.tile(p).is_none_or(Tile::blocks_sight) {
             continue; // a wall or closed door is seen, not seen through
         }
@@ -321,7 +362,7 @@ pub fn visible(m: &Match, i: usize) -> Vec<Pos> {
 
 /// Whether `a` sees the space of `b` (R-EXP-19), both on the map.
 pub fn sees(m: &Match, a: usize, b: usize) -> bool {
-    can_see(m, a) && m.board.sees_space(m.fighters[a].pos, m.fighters[b].pos)
+    can_see(m, a) && m.board.sees_space(m.fighters[a].pos, m.fighters[b].pos) && lit_for(m, a, m.fighters[b].pos)
 }
 
 /// Marks what the side's characters see as revealed; returns how many spaces were new.
@@ -724,6 +765,15 @@ fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> RuleResu
     match task {
         Task::Search => Ok(()),
         Task::UseItem => Err(refuse("R-EXP-8", "Use an item with its own order (`use`).")),
+        Task::Light => {
+            if x.burning.contains_key(&a) {
+                return Err(refuse("R-EXP-18", format!("{} already holds a burning light.", f.name)));
+            }
+            if !x.book.lights.iter().any(|l| carried(m, a, &l.item)) {
+                return Err(refuse("R-EXP-18", format!("{} carries no torch or lantern.", f.name)));
+            }
+            Ok(())
+        }
         Task::PickLock | Task::Force => {
             if f.pos.distance(at) != 1 {
                 return Err(refuse(if task == Task::Force { "R-EXP-13" } else { "R-EXP-12" }, format!("{} must stand next to {at}.", f.name)));
@@ -1419,6 +1469,11 @@ fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason:
             }
             Awareness::Unaware => {
                 let spotters: Vec<usize> = heroes.iter().copied().filter(|&h| members.iter().any(|&n| sees(m, h, n) || sees(m, n, h))).collect();
+                // R-EXP-26 (3): a spotter carrying a burning light in a dark area loses at once.
+                if spotters.iter().any(|&h| x.burning.contains_key(&h) && x.in_dark(m.fighters[h].pos)) {
+                    ev.push(Event::Note { text: format!("{eid} sees the light coming: no surprise (R-EXP-26).") });
+                    continue;
+                }
                 let (Some(s), Some(w)) = (pick(m, &spotters, &sneak, Stat::Finesse, true), pick(m, members, &alert, Stat::Savvy, false)) else { continue };
                 let o = super::checks::opposed(dice, check_adj(m, w, &alert, Stat::Savvy), check_adj(m, s, &sneak, Stat::Finesse));
                 ev.push(Event::Dice { actor: m.fighters[w].id.clone(), purpose: "alertness".into(), roll: o.target, parts: vec![] });
@@ -1484,6 +1539,7 @@ pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     let x = m.explore.as_deref_mut().expect("crawl");
     let per = x.book.crisis_turns_per_minute.max(1);
     x.minute += turns.div_ceil(per);
+    let burnt = turns.div_ceil(per);
     x.crisis_minute = None;
     x.crisis_tasks.clear(); // progress left when the crisis ends is lost (R-EXP-10)
     for e in x.encounters.iter_mut() {
@@ -1506,6 +1562,8 @@ pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
         f.opp = Default::default();
     }
     // Mooks at 0 HP are removed (G-14): they are dead already; the dead stay where they fell.
+    burn_lights(m, burnt, ev); // G-51: lights burn the crisis's minutes too
+    let x = m.explore.as_deref_mut().expect("crawl");
     m.clock.phase = Phase::Exploration;
     m.clock.current = None;
     m.clock.last_closed = None;
@@ -1517,6 +1575,22 @@ pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     drop_unable(m, ev);
     reveal_all(m, ev);
     check_triggers(m, dice, None, ev)
+}
+
+/// R-EXP-18 (step 6 of R-EXP-20): burning lights lose `minutes`; a spent one goes out.
+fn burn_lights(m: &mut Match, minutes: u32, ev: &mut Vec<Event>) {
+    let Some(x) = m.explore.as_deref_mut() else { return };
+    let mut out = Vec::new();
+    for (&h, (item, left)) in x.burning.iter_mut() {
+        *left = left.saturating_sub(minutes);
+        if *left == 0 {
+            out.push((h, item.clone()));
+        }
+    }
+    for (h, item) in out {
+        x.burning.remove(&h);
+        ev.push(Event::Note { text: format!("{}'s {} burns out (R-EXP-18).", m.fighters[h].name, item.replace('_', " ")) });
+    }
 }
 
 /// R-EXP-6: a hero unable to act leaves his group (a group of his own); the next member
@@ -1555,6 +1629,7 @@ pub fn end_turn(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     }
     super::turn::upkeep(m, dice, false, ev);
     drop_unable(m, ev);
+    burn_lights(m, 1, ev);
     let x = m.explore.as_deref_mut().expect("crawl");
     x.minute += 1;
     x.turn += 1;
@@ -1673,6 +1748,15 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
             None
         }
         Task::UseItem => None,
+        Task::Light => {
+            let x = m.explore.as_deref().expect("crawl");
+            let Some(l) = x.book.lights.iter().find(|l| carried(m, a, &l.item)).cloned() else { return None };
+            let k = m.fighters[a].loadout.items.iter().position(|i| *i == l.item).expect("carried");
+            m.fighters[a].loadout.items.remove(k);
+            m.explore.as_deref_mut().expect("crawl").burning.insert(a, (l.item.clone(), l.minutes));
+            result(ev, true, format!("{} lights a {} ({} minutes).", m.fighters[a].name, l.item.replace('_', " "), l.minutes));
+            None
+        }
         Task::OpenChest => {
             let Some(c) = m.explore.as_deref().and_then(|x| x.chest_at(at)) else { return None };
             if let Some(l) = m.explore.as_deref().expect("crawl").chests[c].lock.clone() {
@@ -2283,6 +2367,30 @@ mod tests {
             removal_cr: None,
         });
         assert_eq!(validate(&m, 0, &camp).unwrap_err().rule, "R-EXP-22", "bleeding");
+    }
+
+    #[test] // R-EXP-18, R-EXP-19: in a dark area a hero sees only the spaces next to him until a torch burns; a light lit at the end of the turn shows the orc: a crisis
+    fn a_torch_lights_the_dark() {
+        let rows = ["##########", "#........#", "#........#", "##########"];
+        let mut m = super::super::testkit::crawl(&rows, &[("h", "heroes", (1, 1)), ("o", "monsters", (7, 2))]);
+        m.explore.as_deref_mut().unwrap().dark = vec![(Pos::new(0, 0), Pos::new(9, 3))];
+        m.fighters[0].loadout.items.push("torch".into());
+        let mut dice = Dice::seeded(4);
+        let mut ev = Vec::new();
+        assert_eq!(begin(&mut m, &mut dice, &mut ev), Flow::Exploring, "the orc is in the dark");
+        assert_eq!(vis(&m, "heroes", Pos::new(2, 2)), (true, true), "next to him");
+        assert_eq!(vis(&m, "heroes", Pos::new(4, 1)), (false, false), "the dark");
+        let light = Command::Task { actor: "h".into(), task: Task::Light, at: Pos::new(1, 1) };
+        validate(&m, 0, &light).unwrap();
+        // the only hero has acted: the turn ends, the torch burns, the orc 6 spaces off is seen
+        assert_eq!(apply(&mut m, 0, &light, &mut dice, &mut ev), Flow::CrisisStarts);
+        assert_eq!(vis(&m, "heroes", Pos::new(4, 1)), (true, true));
+        assert_eq!(
+            m.explore.as_deref().unwrap().burning.get(&0).map(|b| b.1),
+            Some(120),
+            "the crisis began at step 1: the rest of the minute, burning included, is dropped (G-71)"
+        );
+        assert!(!m.fighters[0].loadout.items.contains(&"torch".to_string()), "in his hand now");
     }
 
     use proptest::prelude::*;
