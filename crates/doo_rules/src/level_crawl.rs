@@ -517,6 +517,11 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
         recuperated: BTreeMap::new(),
         dark: c.dark.iter().map(|d| (d.from, d.to)).collect(),
         burning: BTreeMap::new(),
+        busy: BTreeMap::new(),
+        last_crisis_end: None,
+        hurt_in_crisis: Default::default(),
+        bound: Default::default(),
+        hp_at_crisis: BTreeMap::new(),
         book,
     }
 }

@@ -51,8 +51,22 @@ pub struct ExploreBook {
     pub caregiver_cr: (i32, i32, i32),
     /// R-EXP-18: the lights (an item id, the spaces it lights, the minutes it burns).
     pub lights: Vec<LightRow>,
+    /// R-EXP-21, R-HEAL-5: binding wounds.
+    pub binding: BindingRow,
     /// Skills (ids of `skills` in character sheets) the checks of §24 use.
     pub skills: ExploreSkills,
+}
+
+/// Binding wounds (R-EXP-21, R-HEAL-5): turns per HP it restores, the minutes after a crisis
+/// it may begin, the CRs (bruised, wounded or worse) for another's wounds and one's own, the HP.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindingRow {
+    pub turns_per_hp: u32,
+    pub within_minutes: u32,
+    pub cr: (i32, i32),
+    pub own_cr: (i32, i32),
+    pub hp: (i32, i32),
 }
 
 /// A light (R-EXP-18).
@@ -185,6 +199,8 @@ pub enum Task {
     UseItem,
     /// R-EXP-18: get out a torch or lantern and light it.
     Light,
+    /// R-EXP-21: bind the wounds of the hero at `at` (healer and patient busy 3 turns per HP).
+    Bind,
 }
 
 impl Task {
@@ -197,6 +213,7 @@ impl Task {
             Task::OpenChest => "open the chest",
             Task::UseItem => "use an item",
             Task::Light => "light a torch or lantern",
+            Task::Bind => "bind wounds",
         }
     }
 }
@@ -259,6 +276,15 @@ pub struct Explore {
     pub dark: Vec<(Pos, Pos)>,
     /// R-EXP-18: burning lights by holder: the item and the minutes left.
     pub burning: BTreeMap<usize, (String, u32)>,
+    /// R-EXP-9, R-EXP-21: heroes busy with a task of several turns: (healer, patient, turns
+    /// left), under both their indices.
+    pub busy: BTreeMap<usize, (usize, usize, u32)>,
+    /// R-EXP-21: the minute the last crisis ended, the heroes it hurt, and those bound since.
+    pub last_crisis_end: Option<u32>,
+    pub hurt_in_crisis: std::collections::BTreeSet<usize>,
+    pub bound: std::collections::BTreeSet<usize>,
+    /// HP of each character when the crisis in progress began.
+    pub hp_at_crisis: BTreeMap<usize, i32>,
 }
 
 impl Explore {
@@ -512,6 +538,20 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
         Acted::Moving(u) => x.book.move_spaces.saturating_sub(u),
         Acted::Done => 0,
     };
+    if let Some(&(h, p, left)) = x.busy.get(&a) {
+        if !matches!(cmd, Command::EndTurn { .. } | Command::Wait { .. } | Command::Follow { .. } | Command::Take { .. } | Command::Drop { .. }) {
+            let other = if h == a { p } else { h };
+            return Err(refuse(
+                "R-EXP-9",
+                format!(
+                    "{} is busy binding wounds with {} for {left} more turn{} (Wait aborts it, losing the progress).",
+                    f.name,
+                    m.fighters[other].name,
+                    if left == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+    }
     let used_up = || refuse("R-EXP-3", format!("{} has used his exploration action this turn: end the turn (Enter) for the next minute.", f.name));
     match cmd {
         Command::Walk { path, group, .. } => {
@@ -594,7 +634,7 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
             Ok(())
         }
         Command::Wait { .. } => {
-            if acted == Acted::Done {
+            if acted == Acted::Done && !x.busy.contains_key(&a) {
                 return Err(used_up());
             }
             Ok(())
@@ -765,6 +805,34 @@ fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> RuleResu
     match task {
         Task::Search => Ok(()),
         Task::UseItem => Err(refuse("R-EXP-8", "Use an item with its own order (`use`).")),
+        Task::Bind => {
+            let Some(p) = m.occupant(at).filter(|&p| x.is_explorer(m, p) && !m.is_dead(p)) else {
+                return Err(refuse("R-EXP-21", format!("No hero to bind at {at}.")));
+            };
+            let pf = &m.fighters[p];
+            if f.pos.distance(at) > 1 {
+                return Err(refuse("R-EXP-21", format!("{} must be next to {}.", f.name, pf.name)));
+            }
+            if pf.hp >= pf.max_hp || !x.hurt_in_crisis.contains(&p) {
+                return Err(refuse("R-HEAL-5", format!("{} has no wounds from the last crisis to bind.", pf.name)));
+            }
+            if x.last_crisis_end.is_none_or(|e| x.minute > e + x.book.binding.within_minutes) {
+                return Err(refuse(
+                    "R-EXP-21",
+                    format!("Binding must begin within {} minutes of the crisis that hurt {}.", x.book.binding.within_minutes, pf.name),
+                ));
+            }
+            if pf.has_condition("bleeding") {
+                return Err(refuse("R-EXP-21", format!("{} is bleeding: stabilize first.", pf.name)));
+            }
+            if x.bound.contains(&p) {
+                return Err(refuse("R-HEAL-5", format!("{}'s wounds have been bound once since that crisis: once per crisis.", pf.name)));
+            }
+            if p != a && (x.busy.contains_key(&p) || x.acted[p] != Acted::No) && m.standing(p) && pf.hp > 0 {
+                return Err(refuse("R-EXP-21", format!("{} is not free this turn: patient and healer are both busy.", pf.name)));
+            }
+            Ok(())
+        }
         Task::Light => {
             if x.burning.contains_key(&a) {
                 return Err(refuse("R-EXP-18", format!("{} already holds a burning light.", f.name)));
@@ -851,6 +919,20 @@ pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut V
             use_spaces(m, a, 1);
             door(m, a, *at, *open, dice, ev)
         }
+        Command::Task { task: Task::Bind, at, .. } => {
+            // R-EXP-21: healer and patient busy 3 turns per HP it can restore.
+            let p = m.occupant(*at).expect("validated");
+            let gain = bind_gain(m, p);
+            let x = m.explore.as_deref_mut().expect("crawl");
+            let turns = x.book.binding.turns_per_hp * gain as u32;
+            x.busy.insert(a, (a, p, turns));
+            x.busy.insert(p, (a, p, turns));
+            x.acted[a] = Acted::Done;
+            x.acted[p] = Acted::Done;
+            ev.push(Event::TaskOrdered { actor: id, task: Task::Bind, at: *at });
+            ev.push(Event::Note { text: format!("{} binds {}'s wounds: {turns} turns (R-EXP-21).", m.fighters[a].name, m.fighters[p].name) });
+            None
+        }
         Command::Task { task, at, .. } => {
             let x = m.explore.as_deref_mut().expect("crawl");
             x.acted[a] = Acted::Done;
@@ -881,6 +963,16 @@ pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut V
         Command::Camp { .. } => {
             camp(m, dice, ev);
             return Flow::Exploring;
+        }
+        Command::Wait { .. } if m.explore.as_deref().is_some_and(|x| x.busy.contains_key(&a)) => {
+            // R-EXP-9: aborting loses all progress.
+            let x = m.explore.as_deref_mut().expect("crawl");
+            if let Some((h, p, _)) = x.busy.remove(&a) {
+                x.busy.remove(&h);
+                x.busy.remove(&p);
+            }
+            ev.push(Event::Note { text: format!("{} stops binding wounds: the work is lost (R-EXP-9).", m.fighters[a].name) });
+            None
         }
         Command::Wait { .. } => {
             m.explore.as_deref_mut().expect("crawl").acted[a] = Acted::Done;
@@ -1488,6 +1580,8 @@ fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason:
     let x = m.explore.as_deref_mut().expect("crawl");
     x.tasks.clear(); // unfinished tasks are lost (R-EXP-9)
     x.crisis_tasks.clear();
+    x.busy.clear();
+    x.hp_at_crisis = m.fighters.iter().enumerate().map(|(i, f)| (i, f.hp)).collect();
     x.crisis_minute = Some(x.minute);
     for i in 0..m.fighters.len() {
         let f = &mut m.fighters[i];
@@ -1542,6 +1636,10 @@ pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     let burnt = turns.div_ceil(per);
     x.crisis_minute = None;
     x.crisis_tasks.clear(); // progress left when the crisis ends is lost (R-EXP-10)
+    // R-EXP-21: who this crisis hurt, and when it ended (binding may begin within 30 minutes).
+    x.last_crisis_end = Some(x.minute);
+    x.hurt_in_crisis = x.hp_at_crisis.iter().filter(|(i, hp)| m.fighters[**i].hp < **hp).map(|(i, _)| *i).collect();
+    x.bound.clear();
     for e in x.encounters.iter_mut() {
         if e.members.iter().any(|&i| !m.fighters[i].dormant) {
             e.awareness = Awareness::Alert;
@@ -1593,6 +1691,71 @@ fn burn_lights(m: &mut Match, minutes: u32, ev: &mut Vec<Event>) {
     }
 }
 
+/// R-HEAL-5: the HP binding restores: bruised 1, wounded or incapacitated 2.
+fn bind_gain(m: &Match, p: usize) -> i32 {
+    let b = &m.explore.as_deref().expect("crawl").book.binding;
+    match super::attack::injury(&m.fighters[p]) {
+        super::attack::Injury::Healthy | super::attack::Injury::Bruised => b.hp.0,
+        _ => b.hp.1,
+    }
+}
+
+/// R-EXP-9, R-EXP-21: a turn of the multi-turn tasks passes (end of turn, step 1); a binding
+/// whose last turn this was is resolved: the healer's Healing check (Savvy) against R-HEAL-5's
+/// CR (one's own wounds harder); success restores its HP. Once per patient per crisis.
+fn advance_busy(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) {
+    let Some(x) = m.explore.as_deref_mut() else { return };
+    let mut done = Vec::new();
+    for (&i, (h, p, left)) in x.busy.iter_mut() {
+        if i == *h {
+            *left = left.saturating_sub(1);
+            if *left == 0 {
+                done.push((*h, *p));
+            }
+        } else {
+            *left = left.saturating_sub(1);
+        }
+    }
+    for (h, p) in done {
+        let x = m.explore.as_deref_mut().expect("crawl");
+        x.busy.remove(&h);
+        x.busy.remove(&p);
+        if m.is_dead(p) || m.is_dead(h) {
+            continue;
+        }
+        let b = m.explore.as_deref().expect("crawl").book.binding.clone();
+        let wounded = !matches!(super::attack::injury(&m.fighters[p]), super::attack::Injury::Healthy | super::attack::Injury::Bruised);
+        let cr = match (h == p, wounded) {
+            (false, false) => b.cr.0,
+            (false, true) => b.cr.1,
+            (true, false) => b.own_cr.0,
+            (true, true) => b.own_cr.1,
+        };
+        let gain = bind_gain(m, p);
+        let f = &m.fighters[h];
+        let roll = stat_check(m, dice, f.stats.savvy, f.skill("healing").adjustment());
+        let total = log_roll(ev, dice, &f.id.clone(), "binding", roll);
+        m.explore.as_deref_mut().expect("crawl").bound.insert(p);
+        let (ok, text) = if total >= cr {
+            super::attack::change_hp(m, p, gain, "binding wounds", ev);
+            (true, format!("{} binds {}'s wounds: +{gain} HP.", m.fighters[h].name, m.fighters[p].name))
+        } else {
+            (false, format!("{}'s binding of {}'s wounds does no good (R-HEAL-5: one check only).", m.fighters[h].name, m.fighters[p].name))
+        };
+        let at = m.fighters[p].pos;
+        ev.push(Event::TaskDone { actor: m.fighters[h].id.clone(), task: Task::Bind, at, success: ok, text });
+    }
+}
+
+/// Heroes busy with a task of several turns spend the new turn's action on it (R-EXP-3, R-EXP-9).
+fn mark_busy(m: &mut Match) {
+    if let Some(x) = m.explore.as_deref_mut() {
+        for &i in x.busy.keys() {
+            x.acted[i] = Acted::Done;
+        }
+    }
+}
+
 /// R-EXP-6: a hero unable to act leaves his group (a group of his own); the next member
 /// leads. Returns whether the groups changed.
 fn drop_unable(m: &mut Match, ev: &mut Vec<Event>) {
@@ -1627,6 +1790,7 @@ pub fn end_turn(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
             return flow; // the rest of the minute is dropped (G-71)
         }
     }
+    advance_busy(m, dice, ev);
     super::turn::upkeep(m, dice, false, ev);
     drop_unable(m, ev);
     burn_lights(m, 1, ev);
@@ -1634,6 +1798,8 @@ pub fn end_turn(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     x.minute += 1;
     x.turn += 1;
     x.acted = vec![Acted::No; m.fighters.len()];
+    mark_busy(m);
+    let x = m.explore.as_deref_mut().expect("crawl");
     ev.push(Event::ExplorationTurn { turn: x.turn, minute: x.minute });
     reveal_all(m, ev);
     check_triggers(m, dice, None, ev)
@@ -1747,7 +1913,7 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
             }
             None
         }
-        Task::UseItem => None,
+        Task::UseItem | Task::Bind => None,
         Task::Light => {
             let x = m.explore.as_deref().expect("crawl");
             let Some(l) = x.book.lights.iter().find(|l| carried(m, a, &l.item)).cloned() else { return None };
@@ -2391,6 +2557,37 @@ mod tests {
             "the crisis began at step 1: the rest of the minute, burning included, is dropped (G-71)"
         );
         assert!(!m.fighters[0].loadout.items.contains(&"torch".to_string()), "in his hand now");
+    }
+
+    #[test] // R-EXP-9, R-EXP-21, R-HEAL-5: binding a bruised hero's wounds keeps healer and patient busy 3 turns, then a Healing check: +1 HP; once per crisis; only within 30 minutes
+    fn binding_wounds_takes_turns_and_heals_once() {
+        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("g", "heroes", (2, 2)), ("o", "monsters", (6, 2))]);
+        let mut dice = Dice::seeded(9);
+        let mut ev = Vec::new();
+        begin(&mut m, &mut dice, &mut ev);
+        m.fighters[1].hp = m.fighters[1].max_hp - 1; // bruised in the last crisis
+        let x = m.explore.as_deref_mut().unwrap();
+        x.hurt_in_crisis.insert(1);
+        x.last_crisis_end = Some(x.minute);
+        let bind = Command::Task { actor: "h".into(), task: Task::Bind, at: Pos::new(2, 2) };
+        validate(&m, 0, &bind).unwrap();
+        dice.force([6, 6]); // h's Healing 2d7!-2: 6, 6 = 10 ≥ 6
+        // both busy: the turn ends by itself (every hero has acted)
+        assert_eq!(apply(&mut m, 0, &bind, &mut dice, &mut ev), Flow::Exploring);
+        assert_eq!(validate(&m, 1, &Command::Walk { actor: "g".into(), path: vec![Pos::new(3, 2)], group: false }).unwrap_err().rule, "R-EXP-9");
+        let hp = m.fighters[1].hp;
+        for _ in 0..2 {
+            assert_eq!(m.fighters[1].hp, hp, "not before the last turn");
+            apply(&mut m, 0, &Command::EndTurn { actor: "h".into() }, &mut dice, &mut ev);
+        }
+        assert_eq!(m.fighters[1].hp, hp + 1, "bruised: +1 HP");
+        assert!(m.explore.as_deref().unwrap().busy.is_empty());
+        assert_eq!(validate(&m, 0, &bind).unwrap_err().rule, "R-HEAL-5", "at full HP now, and once per crisis");
+        // too late: more than 30 minutes after the crisis
+        m.fighters[1].hp -= 1;
+        m.explore.as_deref_mut().unwrap().bound.clear();
+        m.explore.as_deref_mut().unwrap().minute += 31;
+        assert_eq!(validate(&m, 0, &bind).unwrap_err().rule, "R-EXP-21");
     }
 
     use proptest::prelude::*;
