@@ -913,6 +913,9 @@ pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut V
         return super::turn::advance(m, dice, ev);
     }
     let id = m.fighters[a].id.clone();
+    // R-EXP-21: a crisis this order starts counts the harm done on the way in (a trap) as its own.
+    let hp: BTreeMap<usize, i32> = m.fighters.iter().enumerate().map(|(i, f)| (i, f.hp)).collect();
+    m.explore.as_deref_mut().expect("crawl").hp_at_crisis = hp;
     let flow = match cmd {
         Command::Walk { path, group, .. } => walk(m, a, path, *group, dice, ev),
         Command::Door { at, open, .. } => {
@@ -1581,7 +1584,6 @@ fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason:
     x.tasks.clear(); // unfinished tasks are lost (R-EXP-9)
     x.crisis_tasks.clear();
     x.busy.clear();
-    x.hp_at_crisis = m.fighters.iter().enumerate().map(|(i, f)| (i, f.hp)).collect();
     x.crisis_minute = Some(x.minute);
     for i in 0..m.fighters.len() {
         let f = &mut m.fighters[i];
@@ -1672,6 +1674,8 @@ pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     ev.push(Event::ExplorationTurn { turn: x.turn, minute: x.minute });
     drop_unable(m, ev);
     reveal_all(m, ev);
+    let hp: BTreeMap<usize, i32> = m.fighters.iter().enumerate().map(|(i, f)| (i, f.hp)).collect();
+    m.explore.as_deref_mut().expect("crawl").hp_at_crisis = hp;
     check_triggers(m, dice, None, ev)
 }
 
