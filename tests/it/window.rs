@@ -267,6 +267,22 @@ fn hot_reload_keeps_a_broken_edit_out_and_applies_a_good_one() {
     assert!(reloaded, "a good edit is applied:\n{text}");
 }
 
+/// The game on `level` with a fixed seed, its match log in `log` (removed first), stderr in
+/// `stderr`, settings in `settings`.
+fn start_logged(level: &str, seed: &str, log: &Path, stderr: &Path, settings: &Path) -> std::process::Child {
+    let _ = std::fs::remove_file(log);
+    Command::new(env!("CARGO_BIN_EXE_doo"))
+        .args(["play", level, "--seed", seed, "--frames", "100000", "--log"])
+        .arg(log)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("WGPU_BACKEND", backend())
+        .env("DOO_SETTINGS", settings)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(stderr).unwrap())
+        .spawn()
+        .expect("start the game")
+}
+
 fn xdotool(args: &[&str]) -> bool {
     Command::new("xdotool").args(args).status().is_ok_and(|s| s.success())
 }
@@ -290,17 +306,7 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
     let stderr = dir.join("e2e-game.stderr");
     let before_png = dir.join("e2e-before-move.png");
     let shot = dir.join("e2e-after-move.png");
-    let _ = std::fs::remove_file(&log);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_doo"))
-        .args(["play", "tests/levels/window/e2e.ron", "--seed", "5", "--frames", "100000", "--log"])
-        .arg(&log)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("WGPU_BACKEND", backend())
-        .env("DOO_SETTINGS", dir.join("e2e-settings.ron"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .spawn()
-        .expect("start the game");
+    let mut child = start_logged("tests/levels/window/e2e.ron", "5", &log, &stderr, &dir.join("e2e-settings.ron"));
     let lunk_up = |t: &str| t.lines().any(|l| l.contains("\"event\":\"opportunity\"") && l.contains("\"actor\":\"lunk\""));
     let end = std::time::Instant::now() + std::time::Duration::from_secs(90);
     while !lunk_up(&std::fs::read_to_string(&log).unwrap_or_default()) && std::time::Instant::now() < end {
@@ -427,17 +433,7 @@ fn e2e_clicking_a_door_opens_it_and_reveals_the_room() {
     let stderr = dir.join("door-game.stderr");
     let before_png = dir.join("crawl-before-door.png");
     let after_png = dir.join("crawl-after-door.png");
-    let _ = std::fs::remove_file(&log);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_doo"))
-        .args(["play", "tests/levels/window/crawl.ron", "--seed", "1", "--frames", "100000", "--log"])
-        .arg(&log)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("WGPU_BACKEND", backend())
-        .env("DOO_SETTINGS", dir.join("door-settings.ron"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .spawn()
-        .expect("start the game");
+    let mut child = start_logged("tests/levels/window/crawl.ron", "1", &log, &stderr, &dir.join("door-settings.ron"));
     let ready = wait_for(&log, "\"exploration_turn\"", 90) && wait_for(&log, "\"layout\"", 30);
     std::thread::sleep(std::time::Duration::from_secs(2));
     let at = layout(&log).unwrap_or((0.0, 0.0, 0.0));
