@@ -61,7 +61,12 @@ impl HeadlessMatch {
 
     /// Runs frames until the match waits for a command or is over; false if it never settled.
     pub fn settle(&mut self) -> bool {
-        for _ in 0..SETTLE_FRAMES_MAX {
+        self.settle_within(SETTLE_FRAMES_MAX)
+    }
+
+    /// `settle` with a frame budget (a batch of queued commands takes a frame each).
+    pub fn settle_within(&mut self, frames: usize) -> bool {
+        for _ in 0..frames {
             self.app.update();
             let s = *self.app.world().resource::<FlowStatus>();
             let queued = !self.app.world().resource::<crate::game::pipeline::CommandQueue>().queue.is_empty();
@@ -78,6 +83,15 @@ impl HeadlessMatch {
     pub fn submit(&mut self, cmd: Command) -> bool {
         self.app.world_mut().write_message(IssueCommand(cmd));
         self.settle()
+    }
+
+    /// Issues commands in order, queued together: the pipeline takes one per frame, each when
+    /// the flow waits for it, exactly as if they came one at a time (replays: half the frames).
+    pub fn submit_all(&mut self, cmds: &[Command]) -> bool {
+        for c in cmds {
+            self.app.world_mut().write_message(IssueCommand(c.clone()));
+        }
+        self.settle_within(SETTLE_FRAMES_MAX * (cmds.len() + 1))
     }
 
     pub fn lines(&self) -> &[Value] {

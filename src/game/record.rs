@@ -160,6 +160,16 @@ fn write_autosave(
     if record.written == Some(n) || !settled(&status, &queue, &checked) {
         return;
     }
+    if n > crate::save::caps::COMMANDS {
+        // A save past the cap would be refused when loaded: keep the last good one, and say so.
+        let msg = format!("this match passed {} commands, the most a save holds: the autosave keeps its last good state", crate::save::caps::COMMANDS);
+        if autosave.last_error.as_deref() != Some(&msg) {
+            warn!("{msg}");
+        }
+        autosave.last_error = Some(msg);
+        record.written = Some(n);
+        return;
+    }
     let Some(s) = record.to_save(state.clock.turn, ai_plan(ai.as_deref())) else { return };
     match save::write_atomic(&autosave.path, &s.to_text()) {
         Ok(()) => {

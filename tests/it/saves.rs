@@ -205,3 +205,27 @@ fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
     }
     assert_eq!(starts.len(), turns.iter().collect::<std::collections::BTreeSet<_>>().len());
 }
+
+/// A save at the command cap (every added command a refused `delay`, R-TURN-12) replays and
+/// verifies, its checkpoints intact: the replay queues commands in batches exactly as one by
+/// one. One command over the cap is refused before any replay, naming the cap. (How long the
+/// cap takes is a figure in the README, not a timed test.)
+#[test]
+fn a_save_at_the_command_cap_verifies_and_one_over_is_refused() {
+    let cap = doo::save::caps::COMMANDS;
+    let text = good_text();
+    let at = text.find("    commands: [\n").unwrap() + "    commands: [\n".len();
+    let with = |n: usize| {
+        let mut t = text.clone();
+        t.insert_str(at, &"        delay(actor: \"lunk\"),\n".repeat(n));
+        t.replace("(commands: 5, turn: 1, hash: \"end:56fc2f9264f1e349\")", &format!("(commands: {}, turn: 1, hash: \"end:56fc2f9264f1e349\")", n + 5))
+    };
+    let p = scratch("at-cap.ron", with(cap - 5).as_bytes());
+    let (code, out, err) = replay(&p);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("\"commands\":{cap}")) && out.contains("\"checkpoints_verified\":2"), "{out}");
+    let p = scratch("over-cap.ron", with(cap - 4).as_bytes());
+    let (code, _, err) = replay(&p);
+    assert_eq!(code, 2, "refused: {err}");
+    assert!(err.contains(&format!("the most is {cap}")), "{err}");
+}
