@@ -293,6 +293,8 @@ pub struct RuleData {
     pub ai: std::sync::Arc<crate::ai::AiBook>,
     /// The numbers of Exploration Mode (§24).
     pub exploration: std::sync::Arc<crate::rules::explore::ExploreBook>,
+    /// Heroes and character points (§25).
+    pub heroes: std::sync::Arc<crate::rules::heroes::HeroBook>,
 }
 
 impl RuleData {
@@ -306,6 +308,7 @@ impl RuleData {
             spells: crate::rules::spells::SpellBook::builtin(),
             ai: crate::ai::AiBook::builtin(),
             exploration: std::sync::Arc::new(crate::rules::explore::ExploreBook::builtin()),
+            heroes: std::sync::Arc::new(crate::rules::heroes::HeroBook::builtin()),
         }
     }
 
@@ -328,6 +331,7 @@ impl RuleData {
             spells: read(dir.join("rules/spells.ron"), crate::rules::spells::SpellBook::builtin)?,
             ai: std::sync::Arc::new(read(dir.join("ai/behaviours.ron"), || (*crate::ai::AiBook::builtin()).clone())?),
             exploration: std::sync::Arc::new(read(dir.join("rules/exploration.ron"), crate::rules::explore::ExploreBook::builtin)?),
+            heroes: std::sync::Arc::new(read(dir.join("rules/heroes.ron"), crate::rules::heroes::HeroBook::builtin)?),
         })
     }
 }

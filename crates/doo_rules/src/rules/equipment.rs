@@ -112,6 +112,9 @@ pub struct Item {
     pub consumable: bool,
     #[serde(default)]
     pub description: String,
+    /// Price in $ when bought as starting gear (R-CP-14); `None`: not for sale.
+    #[serde(default)]
+    pub cost: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]

@@ -243,6 +243,14 @@ pub enum Event {
         at: Pos,
         state: String,
     },
+    /// A task's check and its margin against the CR (R-CHK-5): what character points read
+    /// (R-CP-9, G-79). `object` names the lock, trap, feature or patient.
+    TaskCheck {
+        actor: String,
+        check: String,
+        object: String,
+        margin: i32,
+    },
     /// A one-turn task was ordered; it takes effect at the end of the turn (R-EXP-20).
     TaskOrdered {
         actor: String,

@@ -1434,6 +1434,11 @@ fn step_toward(m: &Match, from: Pos, to: Pos) -> Option<Pos> {
     best.map(|b| b.3)
 }
 
+/// Records a task check's margin for character points (R-CP-9).
+fn task_check(ev: &mut Vec<Event>, actor: &str, check: &str, object: String, margin: i32) {
+    ev.push(Event::TaskCheck { actor: actor.to_string(), check: check.to_string(), object, margin });
+}
+
 /// A skill check of a character: the skill's stat die, the skill's adjustment (untrained −2).
 fn skill_check(m: &Match, dice: &mut Dice, i: usize, skill: &str, stat: super::equipment::Stat, ev: &mut Vec<Event>, purpose: &str) -> i32 {
     let rank = super::attack::stat_rank(m, i, stat);
@@ -1739,6 +1744,7 @@ fn advance_busy(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) {
         let f = &m.fighters[h];
         let roll = stat_check(m, dice, f.stats.savvy, f.skill("healing").adjustment());
         let total = log_roll(ev, dice, &f.id.clone(), "binding", roll);
+        task_check(ev, &m.fighters[h].id.clone(), "binding", format!("patient:{}", m.fighters[p].id), total - cr);
         m.explore.as_deref_mut().expect("crawl").bound.insert(p);
         let (ok, text) = if total >= cr {
             super::attack::change_hp(m, p, gain, "binding wounds", ev);
@@ -1832,6 +1838,7 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
             let hidden_traps: Vec<usize> = (0..x.traps.len()).filter(|&t| x.traps[t].hidden && !x.traps[t].spent && spaces.contains(&x.traps[t].pos)).collect();
             for p in hidden_doors {
                 let total = best_search(m, dice, a, &book, ev);
+                task_check(ev, &m.fighters[a].id.clone(), "search", format!("door@{p}"), total - book.find_cr);
                 if total >= book.find_cr {
                     m.explore.as_deref_mut().expect("crawl").doors.iter_mut().filter(|d| d.pos == p).for_each(|d| d.hidden = false);
                     found.push(format!("a secret door at {p}"));
@@ -1844,6 +1851,8 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
                     (tr.find_cr, tr.pos)
                 };
                 let total = best_search(m, dice, a, &book, ev);
+                let trap_id = m.explore.as_deref().expect("crawl").traps[t].id.clone();
+                task_check(ev, &m.fighters[a].id.clone(), "search", format!("trap:{trap_id}"), total - cr);
                 if total >= cr {
                     m.explore.as_deref_mut().expect("crawl").traps[t].hidden = false;
                     found.push(format!("a trap at {p}"));
@@ -1866,6 +1875,7 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
             }
             let total = skill_check(m, dice, a, &book.skills.disable, Stat::Savvy, ev, "pick_lock");
             let margin = total - cr;
+            task_check(ev, &id, "pick_lock", format!("lock@{at}"), margin);
             if margin >= 0 {
                 unlock(m, at, ev, &id);
                 result(ev, true, format!("{} picks the lock at {at}.", m.fighters[a].name));
@@ -1882,6 +1892,7 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
         Task::Force => {
             let Some(cr) = lock_at(m, m.explore.as_deref().expect("crawl"), at).map(|l| l.force_cr) else { return None };
             let total = skill_check(m, dice, a, &book.skills.force, Stat::Brawn, ev, "force");
+            task_check(ev, &id, "force", format!("lock@{at}"), total - cr);
             if total >= cr {
                 unlock(m, at, ev, &id);
                 if m.board.tile(at) == Some(Tile::DoorClosed) {
@@ -1905,6 +1916,8 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
             let cr = m.explore.as_deref().expect("crawl").traps[t].disarm_cr;
             let total = skill_check(m, dice, a, &book.skills.disable, Stat::Savvy, ev, "disarm");
             let margin = total - cr;
+            let trap_id = m.explore.as_deref().expect("crawl").traps[t].id.clone();
+            task_check(ev, &id, "disarm", format!("trap:{trap_id}"), margin);
             if margin >= 0 {
                 m.explore.as_deref_mut().expect("crawl").traps[t].spent = true;
                 result(ev, true, format!("{} disarms the trap at {at}.", m.fighters[a].name));

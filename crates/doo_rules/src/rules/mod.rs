@@ -17,6 +17,7 @@ pub mod fighter;
 pub mod free_steps;
 pub mod grid;
 pub mod healing;
+pub mod heroes;
 pub mod movement;
 pub mod preview;
 pub mod profile;

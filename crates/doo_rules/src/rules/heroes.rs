@@ -1,0 +1,714 @@
+//! Heroes and character points (RULES.md §25, R-CP-*): making a hero the Core way (a stat array
+//! and a skill package, R-CP-2/3) or by point-buy (R-CP-4), spending CP between levels (R-CP-11)
+//! with set rank-ups (R-CP-8), CP earned in play (R-CP-9) and per level (R-CP-10), and the rest
+//! between levels (R-CP-13). Pure functions: every refusal is a `Violation` naming its rule.
+//! The numbers are data (`assets/rules/heroes.ron`).
+
+use super::dice::Dice;
+use super::equipment::Stat;
+use super::event::Event;
+use super::fighter::Stats;
+use super::profile::Rank;
+use super::violation::{RuleResult, Violation};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One rank's CP costs (R-CP-5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RankCost {
+    pub rank: Rank,
+    /// Total cost when a hero is made with this rank.
+    pub creation: u32,
+    /// Cost from the rank below.
+    pub upgrade: u32,
+}
+
+/// A skill set (R-CP-6).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillSet {
+    pub id: String,
+    pub name: String,
+    pub skills: Vec<String>,
+    pub cost: u32,
+    /// The number for rank (R-CP-8).
+    pub n: usize,
+}
+
+/// One part of a skill package (R-CP-3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    Skill(String),
+    Set(String),
+    /// "Journeyman in one skill": +1 rank with one skill the hero has (G-76).
+    Journeyman,
+    /// A choice of one of these.
+    OneOf(Vec<Part>),
+}
+
+impl Part {
+    /// The word that chooses this option in a hero file.
+    pub fn key(&self) -> &str {
+        match self {
+            Part::Skill(s) | Part::Set(s) => s,
+            Part::Journeyman => "journeyman",
+            Part::OneOf(_) => "one_of",
+        }
+    }
+}
+
+/// A skill package (R-CP-3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Package {
+    pub id: String,
+    pub name: String,
+    pub parts: Vec<Part>,
+}
+
+/// The numbers of §25 (`assets/rules/heroes.ron`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeroBook {
+    pub stat_range: (u32, u32),
+    pub stat_arrays: Vec<[u32; 4]>,
+    /// Creation cost of each stat value from `stat_range.0` up (R-CP-4).
+    pub stat_costs: Vec<i32>,
+    pub point_buy_budget: u32,
+    pub point_buy_base: u32,
+    pub ranks: Vec<RankCost>,
+    pub common: Vec<String>,
+    pub skills: BTreeMap<String, Stat>,
+    pub sets: Vec<SkillSet>,
+    pub packages: Vec<Package>,
+    pub win_cp: u32,
+    pub objective_cp: u32,
+    pub major_cp: u32,
+    pub rest_days: u32,
+    pub rest_cr: i32,
+    pub allowance: u32,
+    pub starting_ammo: u32,
+}
+
+impl HeroBook {
+    /// The copy of `assets/rules/heroes.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        crate::data::builtin_file("assets/rules/heroes.ron", include_str!("../../../../assets/rules/heroes.ron"))
+    }
+
+    pub fn set(&self, id: &str) -> Option<&SkillSet> {
+        self.sets.iter().find(|s| s.id == id)
+    }
+
+    pub fn package(&self, id: &str) -> Option<&Package> {
+        self.packages.iter().find(|p| p.id == id)
+    }
+
+    /// Creation cost of a stat value (R-CP-4); `None` outside the heroes' range.
+    pub fn stat_cost(&self, v: u32) -> Option<i32> {
+        v.checked_sub(self.stat_range.0).and_then(|k| self.stat_costs.get(k as usize)).copied()
+    }
+
+    fn rank_cost(&self, r: Rank) -> Option<&RankCost> {
+        self.ranks.iter().find(|c| c.rank == r)
+    }
+
+    /// The rank above `r` (Untrained → Apprentice …), `None` at the top.
+    pub fn next_rank(&self, r: Rank) -> Option<Rank> {
+        if r == Rank::Untrained {
+            return self.ranks.first().map(|c| c.rank);
+        }
+        let k = self.ranks.iter().position(|c| c.rank == r)?;
+        self.ranks.get(k + 1).map(|c| c.rank)
+    }
+
+    /// What a purchase costs now, or why it cannot be bought (R-CP-11).
+    pub fn price(&self, sheet: &Sheet, p: &Purchase) -> RuleResult<u32> {
+        match p {
+            Purchase::Stat(s) => {
+                let v = stat_of(&sheet.stats, *s);
+                let (Some(now), Some(next)) = (self.stat_cost(v), self.stat_cost(v + 1)) else {
+                    return Err(Violation::new("R-CP-11", format!("{} is already {v}: a hero's stat goes up to {} at most.", stat_name(*s), self.stat_range.1)));
+                };
+                Ok((next - now).max(0) as u32)
+            }
+            Purchase::Skill(id) => {
+                if !self.skills.contains_key(id) {
+                    return Err(Violation::new("R-STAT-7", format!("There is no skill '{id}'.")));
+                }
+                let now = sheet.rank(id);
+                let Some(next) = self.next_rank(now) else {
+                    return Err(Violation::new("R-CP-5", format!("{} is already at the highest rank.", skill_name(id))));
+                };
+                Ok(self.rank_cost(next).map_or(0, |c| c.upgrade))
+            }
+            Purchase::Set(id) => {
+                let Some(set) = self.set(id) else {
+                    return Err(Violation::new("R-CP-6", format!("There is no skill set '{id}'.")));
+                };
+                if sheet.sets.contains(id) {
+                    return Err(Violation::new("R-CP-7", format!("The hero already owns the {} set.", set.name)));
+                }
+                Ok(set.cost)
+            }
+        }
+    }
+}
+
+/// Something CP buy between levels (R-CP-11).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purchase {
+    /// The stat +1.
+    Stat(Stat),
+    /// A new skill at Apprentice, or the skill's next rank.
+    Skill(String),
+    /// A skill set.
+    Set(String),
+}
+
+impl Purchase {
+    pub fn describe(&self, book: &HeroBook) -> String {
+        match self {
+            Purchase::Stat(s) => format!("{} +1", stat_name(*s)),
+            Purchase::Skill(k) => format!("{} up a rank", skill_name(k)),
+            Purchase::Set(k) => format!("the {} set", book.set(k).map_or(k.as_str(), |s| s.name.as_str())),
+        }
+    }
+}
+
+/// How a hero was made (R-CP-2, R-CP-4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Make {
+    /// A stat array in any order and a skill package with its choices (R-CP-2, R-CP-3).
+    Core {
+        stats: Stats,
+        package: String,
+        /// One option per `one_of` part of the package, in order.
+        #[serde(default)]
+        choices: Vec<String>,
+        /// The skill raised to Journeyman by the package (G-76).
+        #[serde(default)]
+        journeyman: Option<String>,
+    },
+    /// Point-buy (R-CP-4): stats, skills and sets bought from a budget.
+    PointBuy {
+        stats: Stats,
+        #[serde(default, deserialize_with = "crate::data::unique_keys")]
+        skills: BTreeMap<String, Rank>,
+        #[serde(default)]
+        sets: Vec<String>,
+        /// The campaign's budget if not the rules' 20 CP.
+        #[serde(default)]
+        budget: Option<u32>,
+    },
+}
+
+/// What a hero is: stats, skills and ranks, owned sets, package, and the CP the making left.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct Sheet {
+    pub stats: Stats,
+    pub skills: BTreeMap<String, Rank>,
+    pub sets: BTreeSet<String>,
+    pub package: Option<String>,
+    /// CP the making left unspent (point-buy), banked (R-CP-4).
+    pub left: u32,
+}
+
+impl Sheet {
+    pub fn rank(&self, skill: &str) -> Rank {
+        self.skills.get(skill).copied().unwrap_or(Rank::Untrained)
+    }
+
+    fn raise(&mut self, skill: &str, to: Rank) {
+        let r = self.skills.entry(skill.to_string()).or_insert(Rank::Untrained);
+        if *r < to {
+            *r = to;
+        }
+    }
+}
+
+pub fn stat_of(s: &Stats, k: Stat) -> u32 {
+    match k {
+        Stat::Brawn => s.brawn,
+        Stat::Finesse => s.finesse,
+        Stat::Savvy => s.savvy,
+        Stat::Nerve => s.nerve,
+    }
+}
+
+fn stat_mut(s: &mut Stats, k: Stat) -> &mut u32 {
+    match k {
+        Stat::Brawn => &mut s.brawn,
+        Stat::Finesse => &mut s.finesse,
+        Stat::Savvy => &mut s.savvy,
+        Stat::Nerve => &mut s.nerve,
+    }
+}
+
+pub fn stat_name(k: Stat) -> &'static str {
+    match k {
+        Stat::Brawn => "Brawn",
+        Stat::Finesse => "Finesse",
+        Stat::Savvy => "Savvy",
+        Stat::Nerve => "Nerve",
+    }
+}
+
+/// A skill id as players read it: `lift_shift` → "Lift shift".
+pub fn skill_name(id: &str) -> String {
+    let s = id.replace('_', " ");
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+}
+
+pub const STATS: [Stat; 4] = [Stat::Brawn, Stat::Finesse, Stat::Savvy, Stat::Nerve];
+
+/// R-STAT-3: HP, MP and FP of these stats (fractions round down).
+pub fn pools(s: &Stats) -> (i32, i32, i32) {
+    let (b, f, sv, n) = (s.brawn as i32, s.finesse as i32, s.savvy as i32, s.nerve as i32);
+    let _ = f;
+    (b + n / 2, sv + n / 2, n + sv / 2)
+}
+
+/// R-CP-8: while at least n members of an owned set have rank R or better (R above Apprentice),
+/// every member below R rises to R; repeated until nothing changes.
+pub fn rank_up_sets(book: &HeroBook, sheet: &mut Sheet) {
+    loop {
+        let mut changed = false;
+        for id in sheet.sets.clone() {
+            let Some(set) = book.set(&id) else { continue };
+            for rc in book.ranks.iter().skip(1) {
+                let r = rc.rank;
+                let at_least = set.skills.iter().filter(|k| sheet.rank(k) >= r).count();
+                if at_least >= set.n {
+                    for k in &set.skills {
+                        if sheet.rank(k) < r {
+                            sheet.raise(k, r);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
+}
+
+fn own_set(book: &HeroBook, sheet: &mut Sheet, id: &str) -> RuleResult {
+    let set = book.set(id).ok_or_else(|| Violation::new("R-CP-6", format!("There is no skill set '{id}'.")))?;
+    for k in &set.skills {
+        sheet.raise(k, Rank::Apprentice);
+    }
+    sheet.sets.insert(id.to_string());
+    Ok(())
+}
+
+fn check_stats(book: &HeroBook, s: &Stats, rule: &str) -> RuleResult {
+    for k in STATS {
+        let v = stat_of(s, k);
+        if v < book.stat_range.0 || v > book.stat_range.1 {
+            return Err(Violation::new(rule, format!("{} {v}: a hero's stats lie between {} and {}.", stat_name(k), book.stat_range.0, book.stat_range.1)));
+        }
+    }
+    Ok(())
+}
+
+/// R-CP-2, R-CP-3 (G-75, G-76): a Core hero. The stats must be one of the arrays in some order;
+/// `choices` picks one option of each `one_of` part of the package, in order; `journeyman` names
+/// the skill the package raises to Journeyman, one the hero has from the package or the
+/// common skills.
+pub fn make_core(book: &HeroBook, stats: &Stats, package: &str, choices: &[String], journeyman: Option<&str>) -> RuleResult<Sheet> {
+    check_stats(book, stats, "R-STAT-2")?;
+    let mut mine = [stats.brawn, stats.finesse, stats.savvy, stats.nerve];
+    mine.sort_unstable_by(|a, b| b.cmp(a));
+    if !book.stat_arrays.iter().any(|a| {
+        let mut a = *a;
+        a.sort_unstable_by(|x, y| y.cmp(x));
+        a == mine
+    }) {
+        let shown = mine.iter().map(u32::to_string).collect::<Vec<_>>().join("-");
+        return Err(Violation::new("R-STAT-2", format!("{shown} is not one of the Core stat arrays (7-7-7-6, 8-7-7-5 … 12-4-4-3).")));
+    }
+    let pkg = book.package(package).ok_or_else(|| {
+        let names = book.packages.iter().map(|p| p.id.as_str()).collect::<Vec<_>>().join(", ");
+        Violation::new("R-CP-3", format!("There is no skill package '{package}' (the packages: {names})."))
+    })?;
+    let mut sheet = Sheet { stats: *stats, package: Some(pkg.id.clone()), ..Default::default() };
+    for k in &book.common {
+        sheet.raise(k, Rank::Apprentice);
+    }
+    let mut picks = choices.iter();
+    let mut wants_journeyman = false;
+    let mut parts: Vec<Part> = Vec::new();
+    for part in &pkg.parts {
+        if let Part::OneOf(options) = part {
+            let options_text = || options.iter().map(Part::key).collect::<Vec<_>>().join(", ");
+            let Some(pick) = picks.next() else {
+                return Err(Violation::new("R-CP-3", format!("The {} package asks for a choice of one of: {}.", pkg.name, options_text())));
+            };
+            let Some(opt) = options.iter().find(|o| o.key() == pick) else {
+                return Err(Violation::new("R-CP-3", format!("'{pick}' is not a choice here: the {} package offers one of {}.", pkg.name, options_text())));
+            };
+            parts.push(opt.clone());
+        } else {
+            parts.push(part.clone());
+        }
+    }
+    if let Some(extra) = picks.next() {
+        return Err(Violation::new("R-CP-3", format!("The {} package has no more choices to make ('{extra}' is one too many).", pkg.name)));
+    }
+    for part in &parts {
+        match part {
+            Part::Skill(k) => sheet.raise(k, Rank::Apprentice),
+            Part::Set(k) => own_set(book, &mut sheet, k)?,
+            Part::Journeyman => wants_journeyman = true,
+            Part::OneOf(_) => {}
+        }
+    }
+    match (wants_journeyman, journeyman) {
+        (true, None) => return Err(Violation::new("R-CP-3", format!("The {} package makes the hero Journeyman in one skill: name it.", pkg.name))),
+        (false, Some(k)) => return Err(Violation::new("R-CP-3", format!("The {} package, as chosen, gives no Journeyman rank (asked for '{k}').", pkg.name))),
+        (true, Some(k)) => {
+            if sheet.rank(k) < Rank::Apprentice {
+                return Err(Violation::new(
+                    "R-CP-3",
+                    format!("{} must be a skill the hero has from the package or the common skills to be raised to Journeyman (G-76).", skill_name(k)),
+                ));
+            }
+            sheet.raise(k, Rank::Journeyman);
+        }
+        (false, None) => {}
+    }
+    rank_up_sets(book, &mut sheet);
+    Ok(sheet)
+}
+
+/// R-CP-4 (G-77): a point-buy hero. Each stat costs its creation cost (from 5), each skill its
+/// rank's creation cost (a common skill one less), each set its cost; the total may not exceed
+/// the budget and what is left is banked.
+pub fn make_point_buy(book: &HeroBook, stats: &Stats, skills: &BTreeMap<String, Rank>, sets: &[String], budget: Option<u32>) -> RuleResult<Sheet> {
+    check_stats(book, stats, "R-CP-4")?;
+    let budget = budget.unwrap_or(book.point_buy_budget);
+    let mut sheet = Sheet { stats: *stats, ..Default::default() };
+    let mut cost: i64 = 0;
+    for k in STATS {
+        cost += book.stat_cost(stat_of(stats, k)).unwrap_or(0) as i64;
+    }
+    for k in &book.common {
+        sheet.raise(k, Rank::Apprentice);
+    }
+    for id in sets {
+        if sheet.sets.contains(id) {
+            return Err(Violation::new("R-CP-7", format!("The {id} set is listed twice.")));
+        }
+        let set = book.set(id).ok_or_else(|| Violation::new("R-CP-6", format!("There is no skill set '{id}'.")))?;
+        cost += set.cost as i64;
+        own_set(book, &mut sheet, id)?;
+    }
+    for (k, &r) in skills {
+        if !book.skills.contains_key(k) {
+            return Err(Violation::new("R-STAT-7", format!("There is no skill '{k}'.")));
+        }
+        let Some(rc) = book.rank_cost(r) else {
+            return Err(Violation::new("R-CP-5", format!("{} cannot be bought Untrained: list it at Apprentice or above, or leave it out.", skill_name(k))));
+        };
+        let common = book.common.contains(k);
+        cost += rc.creation as i64 - common as i64;
+        sheet.raise(k, r);
+    }
+    if cost > budget as i64 {
+        return Err(Violation::new("R-CP-4", format!("This hero costs {cost} CP; the budget is {budget} CP.")));
+    }
+    sheet.left = (budget as i64 - cost) as u32;
+    rank_up_sets(book, &mut sheet);
+    Ok(sheet)
+}
+
+/// Makes the hero `make` describes.
+pub fn make(book: &HeroBook, make: &Make) -> RuleResult<Sheet> {
+    match make {
+        Make::Core { stats, package, choices, journeyman } => make_core(book, stats, package, choices, journeyman.as_deref()),
+        Make::PointBuy { stats, skills, sets, budget } => make_point_buy(book, stats, skills, sets, *budget),
+    }
+}
+
+/// R-CP-11: buys `p` with banked CP; the purchase applies at once, then set rank-ups (R-CP-8).
+/// Returns its cost.
+pub fn buy(book: &HeroBook, sheet: &mut Sheet, banked: u32, p: &Purchase) -> RuleResult<u32> {
+    let cost = book.price(sheet, p)?;
+    if cost > banked {
+        return Err(Violation::new("R-CP-11", format!("{} costs {cost} CP; the hero has {banked} CP banked.", p.describe(book))));
+    }
+    match p {
+        Purchase::Stat(s) => *stat_mut(&mut sheet.stats, *s) += 1,
+        Purchase::Skill(k) => {
+            let next = book.next_rank(sheet.rank(k)).expect("priced");
+            sheet.raise(k, next);
+        }
+        Purchase::Set(k) => own_set(book, sheet, k)?,
+    }
+    rank_up_sets(book, sheet);
+    Ok(cost)
+}
+
+/// CP of a result by its margin (R-ATK-7's and R-CHK-5's CP columns): ±6..8 earn 1, ±9 or more 2.
+pub fn cp_of_margin(margin: i32) -> u32 {
+    match margin.unsigned_abs() {
+        0..=5 => 0,
+        6..=8 => 1,
+        _ => 2,
+    }
+}
+
+/// CP a hero earned, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CpLine {
+    pub hero: String,
+    pub cp: u32,
+    /// The rule that gives it.
+    pub rule: String,
+    pub why: String,
+}
+
+fn category(margin: i32, attack: bool) -> &'static str {
+    match (attack, margin) {
+        (true, m) if m >= 9 => "a Legendary Hit",
+        (true, m) if m >= 6 => "a Critical Hit",
+        (true, m) if m <= -9 => "a Disastrous Miss",
+        (true, _) => "a Critical Miss",
+        (false, m) if m >= 9 => "a Legendary Success",
+        (false, m) if m >= 6 => "a Critical Success",
+        (false, m) if m <= -9 => "a Catastrophic Failure",
+        (false, _) => "a Critical Failure",
+    }
+}
+
+/// R-CP-9 (G-79): the CP `heroes` earned in play, from the match's events, in order: attacks they
+/// made or suffered with a critical or legendary outcome, and their own task checks, once per
+/// hero and object per level. `names` gives each id's name for the sentences.
+pub fn cp_from_events(events: &[Event], heroes: &BTreeSet<String>, names: &BTreeMap<String, String>) -> Vec<CpLine> {
+    let name = |id: &str| names.get(id).cloned().unwrap_or_else(|| id.to_string());
+    let mut out = Vec::new();
+    let mut objects: BTreeSet<(String, String)> = BTreeSet::new();
+    for e in events {
+        match e {
+            Event::AttackResolved { actor, target, margin, .. } => {
+                let cp = cp_of_margin(*margin);
+                if cp == 0 {
+                    continue;
+                }
+                let what = category(*margin, true);
+                if heroes.contains(actor) {
+                    out.push(CpLine { hero: actor.clone(), cp, rule: "R-CP-9".into(), why: format!("{what} on {}", name(target)) });
+                }
+                if heroes.contains(target) && target != actor {
+                    out.push(CpLine { hero: target.clone(), cp, rule: "R-CP-9".into(), why: format!("suffered {what} from {}", name(actor)) });
+                }
+            }
+            Event::TaskCheck { actor, check, object, margin } => {
+                let cp = cp_of_margin(*margin);
+                if cp == 0 || !heroes.contains(actor) || !objects.insert((actor.clone(), object.clone())) {
+                    continue;
+                }
+                out.push(CpLine { hero: actor.clone(), cp, rule: "R-CP-9".into(), why: format!("{} ({})", category(*margin, false), check.replace('_', " ")) });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// R-CP-13: one day's recuperation check of a hero at `hp` of `max_hp` (imperfect conditions,
+/// CR from the data), helped by a caregiver's bonus (R-HEAL-8). Returns the HP gained.
+pub fn recuperate(book: &HeroBook, dice: &mut Dice, stats: &Stats, bonus: i32) -> (i32, i32) {
+    let roll = dice.check(stats.brawn.max(stats.nerve), bonus);
+    let gained = super::checks::scaling_steps(roll.total - book.rest_cr) as i32;
+    (gained, roll.total)
+}
+
+/// R-HEAL-8: a caregiver's bonus: his scaling Healing check (Savvy) against the patient's
+/// injury CR (bruised, wounded, incapacitated, from the exploration data).
+pub fn caregiver_bonus(dice: &mut Dice, savvy: u32, healing: Rank, hp: i32, max_hp: i32, crs: (i32, i32, i32)) -> i32 {
+    let cr = if hp <= 0 {
+        crs.2
+    } else if 2 * hp >= max_hp {
+        crs.0
+    } else {
+        crs.1
+    };
+    let roll = dice.check(savvy, healing.adjustment());
+    super::checks::scaling_steps(roll.total - cr) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn book() -> HeroBook {
+        HeroBook::builtin()
+    }
+    fn st(b: u32, f: u32, s: u32, n: u32) -> Stats {
+        Stats { brawn: b, finesse: f, savvy: s, nerve: n }
+    }
+    fn strs(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    // R-CP-2, R-STAT-2: the stats must be one of the arrays, in any order.
+    #[test]
+    fn core_stats_must_be_an_array() {
+        let b = book();
+        let ok = make_core(&b, &st(4, 9, 7, 6), "warrior", &strs(&["bows"]), Some("axes"));
+        assert!(ok.is_ok(), "{ok:?}");
+        let e = make_core(&b, &st(9, 9, 7, 6), "warrior", &strs(&["bows"]), Some("axes")).unwrap_err();
+        assert_eq!(e.rule, "R-STAT-2");
+        assert!(e.reason.contains("9-9-7-6"), "{}", e.reason);
+        assert_eq!(make_core(&b, &st(13, 4, 4, 3), "warrior", &strs(&["bows"]), Some("axes")).unwrap_err().rule, "R-STAT-2");
+    }
+
+    // R-CP-2, R-CP-3, R-CP-8: a Warrior gets Melee Combat and Might sets, his ranged choice, the
+    // common skills, and his Journeyman skill.
+    #[test]
+    fn core_warrior_gets_his_package() {
+        let b = book();
+        let s = make_core(&b, &st(9, 7, 6, 4), "warrior", &strs(&["crossbows"]), Some("swords")).unwrap();
+        assert_eq!(s.rank("swords"), Rank::Journeyman);
+        assert_eq!(s.rank("axes"), Rank::Apprentice);
+        assert_eq!(s.rank("crossbows"), Rank::Apprentice);
+        assert_eq!(s.rank("bows"), Rank::Untrained);
+        assert_eq!(s.rank("burst"), Rank::Apprentice, "Might set");
+        assert_eq!(s.rank("native_language"), Rank::Apprentice, "common skill");
+        assert_eq!(s.sets, ["melee_combat", "might"].iter().map(|s| s.to_string()).collect());
+        assert_eq!(s.left, 0);
+    }
+
+    // R-CP-3: every choice is checked: missing, not offered, one too many; G-76 Journeyman skill.
+    #[test]
+    fn core_choices_are_checked() {
+        let b = book();
+        let e = make_core(&b, &st(9, 7, 6, 4), "warrior", &[], Some("swords")).unwrap_err();
+        assert_eq!(e.rule, "R-CP-3");
+        assert!(e.reason.contains("bows, crossbows, thrown_weapons"), "{}", e.reason);
+        let e = make_core(&b, &st(9, 7, 6, 4), "warrior", &strs(&["swords"]), Some("swords")).unwrap_err();
+        assert!(e.reason.contains("'swords' is not a choice"), "{}", e.reason);
+        let e = make_core(&b, &st(9, 7, 6, 4), "warrior", &strs(&["bows", "bows"]), Some("swords")).unwrap_err();
+        assert!(e.reason.contains("one too many"), "{}", e.reason);
+        let e = make_core(&b, &st(9, 7, 6, 4), "warrior", &strs(&["bows"]), None).unwrap_err();
+        assert!(e.reason.contains("Journeyman in one skill"), "{}", e.reason);
+        let e = make_core(&b, &st(9, 7, 6, 4), "warrior", &strs(&["bows"]), Some("healing")).unwrap_err();
+        assert_eq!(e.rule, "R-CP-3");
+        assert!(e.reason.contains("G-76"), "{}", e.reason);
+        // the Wizard package has no Journeyman part
+        let e = make_core(&b, &st(5, 5, 10, 5), "wizard", &strs(&["quarterstaff"]), Some("literacy")).unwrap_err();
+        assert!(e.reason.contains("gives no Journeyman"), "{}", e.reason);
+        assert_eq!(make_core(&b, &st(5, 5, 10, 5), "bard", &[], None).unwrap_err().rule, "R-CP-3");
+        // a Priest who takes the Journeyman option instead of Shields
+        let s = make_core(&b, &st(6, 6, 7, 8), "priest", &strs(&["maces", "journeyman"]), Some("healing")).unwrap();
+        assert_eq!(s.rank("healing"), Rank::Journeyman);
+        assert_eq!(s.rank("shields"), Rank::Untrained);
+    }
+
+    // R-CP-4: point-buy from 20 CP; CPP's example: stats 6, 6, 7, 8 cost 10 CP.
+    #[test]
+    fn point_buy_costs() {
+        let b = book();
+        let s = make_point_buy(&b, &st(6, 6, 7, 8), &BTreeMap::new(), &[], None).unwrap();
+        assert_eq!(s.left, 10);
+        let skills: BTreeMap<String, Rank> = [("swords".to_string(), Rank::Foreman), ("alertness".to_string(), Rank::Journeyman)].into();
+        // 10 + Foreman 4 + common skill at Journeyman 2 - 1 + Melee Combat 4 = 19
+        let s = make_point_buy(&b, &st(6, 6, 7, 8), &skills, &strs(&["melee_combat"]), None).unwrap();
+        assert_eq!(s.left, 1);
+        assert_eq!(s.rank("swords"), Rank::Foreman);
+        // R-CP-8 needs 3 members at Journeyman+: only swords is, so axes stay Apprentice
+        assert_eq!(s.rank("axes"), Rank::Apprentice);
+        let e = make_point_buy(&b, &st(8, 8, 8, 9), &BTreeMap::new(), &[], None).unwrap_err();
+        assert_eq!(e.rule, "R-CP-4");
+        assert!(e.reason.contains("costs 23 CP; the budget is 20 CP"), "{}", e.reason);
+        assert!(make_point_buy(&b, &st(8, 8, 8, 8), &BTreeMap::new(), &[], None).is_ok(), "exactly the budget");
+        // low values give CP back: 3 = -5
+        let s = make_point_buy(&b, &st(12, 3, 3, 5), &BTreeMap::new(), &[], None).unwrap();
+        assert_eq!(s.left, 10);
+        assert_eq!(make_point_buy(&b, &st(13, 3, 3, 5), &BTreeMap::new(), &[], None).unwrap_err().rule, "R-CP-4");
+        assert_eq!(make_point_buy(&b, &st(5, 5, 5, 5), &[("flying".to_string(), Rank::Apprentice)].into(), &[], None).unwrap_err().rule, "R-STAT-7");
+    }
+
+    // R-CP-11, R-CP-4: a stat +1 costs the upgrade cost of the new value: 6 → 8 costs 2 + 2.
+    #[test]
+    fn buying_stats() {
+        let b = book();
+        let mut s = make_core(&b, &st(9, 7, 6, 4), "warrior", &strs(&["bows"]), Some("axes")).unwrap();
+        assert_eq!(buy(&b, &mut s, 10, &Purchase::Stat(Stat::Savvy)).unwrap(), 2);
+        assert_eq!(buy(&b, &mut s, 10, &Purchase::Stat(Stat::Savvy)).unwrap(), 2);
+        assert_eq!(s.stats.savvy, 8);
+        let e = buy(&b, &mut s, 2, &Purchase::Stat(Stat::Brawn)).unwrap_err();
+        assert_eq!(e.rule, "R-CP-11");
+        assert!(e.reason.contains("costs 3 CP"), "{}", e.reason);
+        assert_eq!(s.stats.brawn, 9, "a refused purchase changes nothing");
+        let mut top = s.clone();
+        top.stats.brawn = 12;
+        assert_eq!(buy(&b, &mut top, 99, &Purchase::Stat(Stat::Brawn)).unwrap_err().rule, "R-CP-11");
+    }
+
+    // R-CP-11, R-CP-5, R-CP-8: skills and ranks; the third Melee Combat member at Journeyman
+    // makes all six Journeyman.
+    #[test]
+    fn buying_skills_and_set_rank_up() {
+        let b = book();
+        let mut s = make_core(&b, &st(9, 7, 6, 4), "warrior", &strs(&["bows"]), Some("axes")).unwrap();
+        assert_eq!(buy(&b, &mut s, 5, &Purchase::Skill("healing".into())).unwrap(), 1, "a new skill");
+        assert_eq!(s.rank("healing"), Rank::Apprentice);
+        assert_eq!(buy(&b, &mut s, 5, &Purchase::Skill("swords".into())).unwrap(), 1);
+        assert_eq!(s.rank("maces"), Rank::Apprentice, "two members at Journeyman");
+        assert_eq!(buy(&b, &mut s, 5, &Purchase::Skill("maces".into())).unwrap(), 1);
+        for k in ["axes", "knives", "maces", "shields", "spears", "swords"] {
+            assert_eq!(s.rank(k), Rank::Journeyman, "{k}");
+        }
+        assert_eq!(buy(&b, &mut s, 5, &Purchase::Skill("axes".into())).unwrap(), 2, "Foreman costs 2");
+        assert_eq!(buy(&b, &mut s, 5, &Purchase::Set("melee_combat".into())).unwrap_err().rule, "R-CP-7");
+        assert_eq!(buy(&b, &mut s, 5, &Purchase::Set("grace".into())).unwrap(), 4);
+        assert!(s.sets.contains("grace"));
+        assert_eq!(buy(&b, &mut s, 0, &Purchase::Set("acumen".into())).unwrap_err().rule, "R-CP-11");
+    }
+
+    // R-CP-9: CP for critical results made or suffered, and for task checks once per object.
+    #[test]
+    fn cp_from_play() {
+        let heroes: BTreeSet<String> = ["h".to_string()].into();
+        let names = BTreeMap::new();
+        let atk = |actor: &str, target: &str, margin: i32| Event::AttackResolved {
+            actor: actor.into(),
+            target: target.into(),
+            defense_cr: 10,
+            attack_total: 10 + margin,
+            margin,
+            outcome: String::new(),
+            raw_damage: 0,
+            reduction: 0,
+            damage: 0,
+            target_hp: 5,
+        };
+        let task = |margin: i32, object: &str| Event::TaskCheck { actor: "h".into(), check: "pick_lock".into(), object: object.into(), margin };
+        let ev = vec![
+            atk("h", "orc", 9),
+            atk("h", "orc", 5),
+            atk("orc", "h", -7),
+            atk("orc", "h", 6),
+            atk("orc", "goblin", 12),
+            task(7, "lock@(1, 1)"),
+            task(-9, "lock@(1, 1)"),
+            task(-10, "lock@(2, 2)"),
+        ];
+        let lines = cp_from_events(&ev, &heroes, &names);
+        let cps: Vec<u32> = lines.iter().map(|l| l.cp).collect();
+        assert_eq!(cps, vec![2, 1, 1, 1, 2], "{lines:#?}");
+        assert!(lines.iter().all(|l| l.hero == "h" && l.rule == "R-CP-9"));
+        assert!(lines[0].why.contains("Legendary Hit"));
+        assert!(lines[1].why.contains("suffered a Critical Miss"));
+    }
+}
