@@ -71,6 +71,21 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for p in paths {
+        // Hero and campaign files are told apart by their first word (`Hero(`, `Campaign(`).
+        let text = crate::data::read_text(p, crate::data::MAX_FILE_BYTES).unwrap_or_default();
+        let kind = first_word(&text);
+        if kind == "Hero" || kind == "Campaign" {
+            let r = if kind == "Hero" {
+                crate::campaign::check_hero(&p.display().to_string(), &text, &data, data.heroes.allowance).map(|_| ())
+            } else {
+                crate::campaign::check_campaign(p, &text, &data).map(|_| ())
+            };
+            if let Err(e) = r {
+                bad += 1;
+                let _ = writeln!(out, "{e}");
+            }
+            continue;
+        }
         let root = crate::level_file::project_root(p);
         match crate::level_file::load(p, &data, &root) {
             Ok(_) => {}
@@ -84,6 +99,22 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
     }
     eprintln!("{} valid, {} invalid", paths.len() - bad, bad);
     if bad == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+/// The first word of a RON file outside comments (`Level`, `Hero`, `Campaign`, …).
+fn first_word(text: &str) -> String {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |x| x.1);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |x| x.1);
+        } else {
+            break;
+        }
+    }
+    rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
 }
 
 /// Where `simulate` keeps its games: a save per game in a folder, or one autosaved file.
@@ -119,6 +150,7 @@ pub fn save_header(
         commands: Vec::new(),
         checkpoints: Vec::new(),
         ai_plan: None,
+        campaign: None,
     })
 }
 

@@ -44,7 +44,7 @@ enum Cmd {
         #[arg(long)]
         frame_stats: Option<PathBuf>,
     },
-    /// Check level files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
+    /// Check level, hero and campaign files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
     Validate {
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -91,12 +91,37 @@ enum Cmd {
         #[arg(long, requires = "watch")]
         screenshot_frame: Option<u32>,
     },
+    /// Campaigns without a window (docs/campaigns.md).
+    Campaign {
+        #[command(subcommand)]
+        action: CampaignCmd,
+    },
     /// Play a match script headless and print one JSON object per line (docs/scripts.md).
     Run {
         script: PathBuf,
         /// Also check the script's `expect` section; exit 1 on any mismatch.
         #[arg(long)]
         check: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum CampaignCmd {
+    /// Play a whole campaign AI against AI (the party too), spending CP between levels, and check
+    /// carry-over at every level start: one JSON line per level, then a summary (exit 1 on a
+    /// carry-over mismatch, 2 when a file cannot be read).
+    Simulate {
+        campaign: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Hero files for the party (default: the campaign's ready-made heroes).
+        #[arg(long = "hero")]
+        heroes: Vec<PathBuf>,
+        #[arg(long, default_value = "normal")]
+        difficulty: doo::ai::Difficulty,
+        /// Where the level files and the autosave go (default: a temporary folder).
+        #[arg(long)]
+        dir: Option<PathBuf>,
     },
 }
 
@@ -133,6 +158,9 @@ fn main() -> ExitCode {
                     replay: false,
                 },
             )
+        }
+        Some(Cmd::Campaign { action: CampaignCmd::Simulate { campaign, seed, heroes, difficulty, dir } }) => {
+            doo::campaign_sim::simulate(&campaign, seed, &heroes, difficulty, dir)
         }
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),

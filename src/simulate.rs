@@ -39,6 +39,12 @@ pub struct GameResult {
     /// The game as a save, when it was recorded.
     #[serde(skip)]
     pub save: Option<doo_rules::save::Save>,
+    /// The match as it ended, and every rules event in order (campaigns read CP and carry-over
+    /// from them).
+    #[serde(skip)]
+    pub end_state: Option<Box<crate::rules::state::Match>>,
+    #[serde(skip)]
+    pub events: Vec<crate::rules::Event>,
 }
 
 /// How a game is recorded: the save's header, and a file to autosave to after every command.
@@ -139,5 +145,17 @@ fn finish(mut hm: HeadlessMatch, seed: u64, game: u32, t0: Instant) -> Result<Ga
         wall_ms: t0.elapsed().as_secs_f64() * 1000.0,
         final_hash: save.is_some().then_some(final_hash),
         save,
+        end_state: Some(Box::new(hm.snapshot())),
+        events: hm
+            .app
+            .world()
+            .resource::<crate::game::log::MatchLog>()
+            .entries()
+            .iter()
+            .filter_map(|e| match e {
+                crate::game::log::LogEntry::Event { event, .. } => Some(event.clone()),
+                _ => None,
+            })
+            .collect(),
     })
 }

@@ -4,6 +4,7 @@
 //! renders, opens a window or depends on an engine: the compiler keeps it that way.
 
 pub mod ai;
+pub mod campaign;
 pub mod data;
 pub mod level;
 pub mod level_crawl;

@@ -76,6 +76,9 @@ pub struct Save {
     /// uninterrupted one would.
     #[serde(default)]
     pub ai_plan: Option<AiPlan>,
+    /// A campaign's progress when the match is one of its levels (docs/campaigns.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<crate::campaign::Progress>,
 }
 
 /// Who plays one side: a person (by name) or the AI at a difficulty.
@@ -120,6 +123,9 @@ impl Save {
     /// Every cap and range this save breaks, each with the field it is under.
     pub fn cap_problems(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
+        if let Some(c) = &self.campaign {
+            out.extend(c.cap_problems());
+        }
         if let Some(p) = crate::data::text_problem("the label", &self.label, crate::data::MAX_NAME_CHARS) {
             out.push(("label", p));
         }
@@ -364,6 +370,7 @@ mod tests {
             commands: vec![],
             checkpoints: vec![],
             ai_plan: None,
+            campaign: None,
         };
         assert_eq!(s.summary(), "Ambush - turn 3 - Ann (heroes) vs AI, hard (monsters) - 2026-11-24 14:25 UTC");
     }

@@ -1,0 +1,214 @@
+//! Campaigns without a window: `doo campaign simulate` plays a whole campaign AI against AI
+//! (the party too) through the same headless app as `simulate`, spends CP between levels the
+//! way the advancement screen's "spend for me" does, and checks carry-over at every level
+//! start: each hero's HP, items and CP equal what the last level's match left plus the rules'
+//! awards and rest (R-CP-10, R-CP-12, R-CP-13). Also `doo campaign level`, which writes the
+//! level file a campaign's next level is played as (the window uses the same function).
+
+use crate::campaign::{self, CheckedCampaign, Hero, Progress};
+use crate::data::RuleData;
+use crate::level_file::CheckedLevel;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Levels played before a simulated campaign is called abandoned (a party that keeps losing).
+pub const MAX_PLAYS: usize = 12;
+
+/// What the last level left each hero with, for the carry-over check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expected {
+    pub hp: i32,
+    pub items: Vec<String>,
+    pub cp_earned: u32,
+}
+
+/// Writes the level file a campaign level is played as, beside the progress, and checks it.
+pub fn prepare_level(c: &CheckedCampaign, progress: &Progress, dir: &Path, data: &RuleData) -> Result<(PathBuf, CheckedLevel), String> {
+    let id = progress.level.clone().ok_or("the campaign is over")?;
+    let text = campaign::level_for(c, progress, &id, data)?;
+    let n = progress.history.len() + 1;
+    let path = dir.join(format!("level-{n:03}-{id}.ron"));
+    crate::save::write_atomic(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let root = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let level = crate::level_file::check(&path.display().to_string(), &text, data, &root)
+        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e[0].line, e[0].col, e[0].message))?;
+    Ok((path, level))
+}
+
+/// The carry-over check (R-CP-12, R-CP-13): the match built for the level has every playing
+/// hero with the HP, items and CP expected. Returns the mismatches.
+pub fn check_carry_over(progress: &Progress, level: &CheckedLevel, expected: &BTreeMap<String, Expected>, data: &RuleData) -> Vec<String> {
+    let mut bad = Vec::new();
+    let Ok(m) = level.build(data) else { return vec!["the level does not build".into()] };
+    for h in &progress.roster {
+        let Some(want) = expected.get(&h.name) else { continue };
+        if h.cp_earned != want.cp_earned {
+            bad.push(format!("{}: CP earned {} at the level start, expected {}", h.name, h.cp_earned, want.cp_earned));
+        }
+        if progress.sitting_out.contains(&h.name) {
+            continue;
+        }
+        let Some(i) = m.index(&h.id()) else {
+            bad.push(format!("{} is not in the level", h.name));
+            continue;
+        };
+        let f = &m.fighters[i];
+        if f.hp != want.hp {
+            bad.push(format!("{}: {} HP at the level start, expected {}", h.name, f.hp, want.hp));
+        }
+        if f.loadout.items != want.items {
+            bad.push(format!("{}: items {:?} at the level start, expected {:?}", h.name, f.loadout.items, want.items));
+        }
+    }
+    bad
+}
+
+/// `doo campaign simulate FILE`: one JSON line per level played, then a summary. Exit 0 when
+/// every carry-over check held, 1 when one failed, 2 when a file cannot be read.
+pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai::Difficulty, dir: Option<PathBuf>) -> ExitCode {
+    let data = match RuleData::load(Path::new(".")) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let c = match campaign::load_campaign(path, &data) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let allowance = c.campaign.allowance(&data.heroes);
+    let mut roster: Vec<Hero> = Vec::new();
+    for p in party {
+        match campaign::load_hero(p, &data, allowance) {
+            Ok((h, _, _)) => roster.push(h),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if roster.is_empty() {
+        roster = c.heroes.clone();
+    }
+    roster.truncate(c.campaign.party_max);
+    if roster.len() < c.campaign.party_min {
+        eprintln!("{}: the party needs at least {} heroes", path.display(), c.campaign.party_min);
+        return ExitCode::from(2);
+    }
+    let dir = dir.unwrap_or_else(|| std::env::temp_dir().join(format!("doo-campaign-{}-{seed}", std::process::id())));
+    let mut progress = Progress::start(&c, roster, Vec::new(), seed);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut expected: BTreeMap<String, Expected> = BTreeMap::new();
+    let mut failures = 0usize;
+    let mut plays = 0usize;
+    while progress.level.is_some() && plays < MAX_PLAYS {
+        plays += 1;
+        let (level_path, level) = match prepare_level(&c, &progress, &dir, &data) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        };
+        let problems = check_carry_over(&progress, &level, &expected, &data);
+        failures += problems.len();
+        for p in &problems {
+            eprintln!("carry-over: {p}");
+        }
+        let id = progress.level.clone().unwrap_or_default();
+        let s = seed.wrapping_add(plays as u64);
+        let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &BTreeMap::new(), s, data.ai.clone());
+        progress.playing = true;
+        let seats = level.sides.iter().map(|d| crate::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(difficulty) }).collect();
+        let mut header = match crate::cli::save_header(&level_path, &level, s, seats, true) {
+            Ok(h) => h,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        };
+        header.campaign = Some(progress.clone());
+        let rec = crate::simulate::Recording { header: Some(header), autosave: Some(dir.join("campaign-autosave.ron")) };
+        let r = match crate::simulate::play_recorded(&data, &level, cfg, s, plays as u32, &rec) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{}: {e}", level_path.display());
+                return ExitCode::from(1);
+            }
+        };
+        let won = r.winner.as_deref() == Some(c.campaign.party_side.as_str());
+        let end = r.end_state.as_deref().expect("the simulator keeps the end state");
+        let before: BTreeMap<String, u32> = progress.roster.iter().map(|h| (h.name.clone(), h.cp_earned)).collect();
+        let report = campaign::finish_level(&c, &mut progress, end, &r.events, won, &data);
+        // What the next level must start with: the match's end state, the CP lines, the rest.
+        expected.clear();
+        for h in &progress.roster {
+            let hid = h.id();
+            let cp: u32 = report.record.cp.iter().filter(|l| l.hero == hid).map(|l| l.cp).sum();
+            let (sheet, _) = h.sheet(&data.heroes).unwrap_or_default();
+            let max_hp = crate::rules::heroes::pools(&sheet.stats).0;
+            let (hp, items) = match end.index(&hid) {
+                Some(i) if won => {
+                    let f = &end.fighters[i];
+                    let keys: Vec<&String> = end.explore.as_deref().map(|x| x.keys.keys().collect()).unwrap_or_default();
+                    let gained: i32 = report.rest_gains.get(&h.name).copied().unwrap_or(0);
+                    ((f.hp + gained).min(max_hp), f.loadout.items.iter().filter(|i| !keys.contains(i)).cloned().collect())
+                }
+                // a lost level starts again from the roster it began with; a hero sitting out keeps his
+                _ => (h.hp.unwrap_or(max_hp), h.items.clone()),
+            };
+            let cp_earned = if won { before.get(&h.name).copied().unwrap_or(0) + cp } else { h.cp_earned };
+            expected.insert(h.name.clone(), Expected { hp, items, cp_earned });
+        }
+        // Advancement: CP spent as the advancement screen's "spend for me" does.
+        let mut bought = BTreeMap::new();
+        for h in progress.roster.iter_mut() {
+            let b = campaign::auto_spend(h, &data);
+            if !b.is_empty() {
+                bought.insert(h.name.clone(), b.iter().map(|(p, c)| format!("{} ({c} CP)", p.describe(&data.heroes))).collect::<Vec<_>>());
+            }
+            // R-CP-11: a stat rise that raises max HP raises the current HP as much.
+            if let Some(e) = expected.get_mut(&h.name)
+                && !b.is_empty()
+            {
+                let max_of = |h: &Hero| crate::rules::heroes::pools(&h.sheet(&data.heroes).unwrap_or_default().0.stats).0;
+                let mut before = h.clone();
+                before.bought.truncate(h.bought.len() - b.len());
+                e.hp += max_of(h) - max_of(&before);
+            }
+        }
+        progress.start_roster = progress.roster.clone();
+        let cps: BTreeMap<String, u32> = report.record.cp.iter().fold(BTreeMap::new(), |mut acc, l| {
+            *acc.entry(l.hero.clone()).or_default() += l.cp;
+            acc
+        });
+        let line = json!({
+            "type": "level", "level": id, "play": plays, "won": won, "winner": r.winner, "turns": r.turns,
+            "cp": cps, "fallen": report.record.fallen, "rest": report.record.rest, "bought": bought,
+            "carry_over": if problems.is_empty() { "ok" } else { "mismatch" },
+        });
+        let _ = writeln!(out, "{line}");
+    }
+    let banked: Vec<serde_json::Value> = progress
+        .roster
+        .iter()
+        .map(|h| {
+            let (_, banked) = h.sheet(&data.heroes).unwrap_or_default();
+            json!({"hero": h.name, "cp_earned": h.cp_earned, "cp_banked": banked, "hp": h.hp, "items": h.items, "bought": h.bought.len()})
+        })
+        .collect();
+    let summary = json!({
+        "type": "campaign", "campaign": c.campaign.name, "won": progress.won, "levels_played": plays,
+        "abandoned": progress.level.is_some(), "heroes": banked, "carry_over_failures": failures,
+    });
+    let _ = writeln!(out, "{summary}");
+    if failures > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
