@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 mod action_economy;
+mod campaigns;
 mod ai;
 mod cli;
 mod combat;

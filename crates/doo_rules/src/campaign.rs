@@ -429,6 +429,9 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
             return Err(at_id(format!("level '{}': the level file must be a .ron file: '{}'", l.id, l.level)));
         }
         let p = dir.join(&l.level);
+        if let Err(e) = crate::data::read_text(&p, crate::data::MAX_FILE_BYTES) {
+            return Err(at_id(format!("level '{}': '{}': {}", l.id, l.level, e.message)));
+        }
         let checked = crate::level_file::load(&p, data, &crate::level_file::project_root(&p)).map_err(|e| {
             let first = &e[0];
             LoadError { file: p.display().to_string(), line: first.line, col: first.col, message: first.message.clone() }
@@ -456,6 +459,9 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
     for h in &c.heroes {
         if !h.ends_with(".ron") {
             return Err(at_id(format!("hero file '{h}' must be a .ron file")));
+        }
+        if let Err(e) = crate::data::read_text(&dir.join(h), crate::data::MAX_FILE_BYTES) {
+            return Err(at_id(format!("hero file '{h}': {}", e.message)));
         }
         let (hero, _, _) = load_hero(&dir.join(h), data, allowance)?;
         heroes.push(hero);
@@ -592,6 +598,10 @@ pub fn level_for(c: &CheckedCampaign, progress: &Progress, id: &str, data: &Rule
     if playing.is_empty() {
         return Err("no hero is able to play the level".into());
     }
+    let mut ids = BTreeSet::new();
+    if let Some(h) = playing.iter().find(|h| !ids.insert(h.id())) {
+        return Err(format!("two heroes of the party share the name '{}' (or one too like it): rename one", h.name));
+    }
     let starts = party_starts(&checked, side, playing.len());
     if starts.len() < playing.len() {
         return Err(format!("the level has room for {} heroes on side '{side}', not {}", starts.len(), playing.len()));
@@ -662,7 +672,8 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
         progress.level = Some(c.campaign.after_loss(&id));
         progress.playing = false;
         progress.sitting_out.clear();
-        record.cp = cp;
+        drop(cp);
+        record.rest.push("The level was lost: the party plays on from where it stood at the level's start, keeping nothing of the attempt (R-CP-13).".into());
         progress.history.push(record.clone());
         return LevelReport { record, after_level: progress.roster.clone(), rest_gains: BTreeMap::new() };
     }
