@@ -40,6 +40,9 @@ enum Cmd {
         /// Go on with a save (default: the autosave of the last match).
         #[arg(long, num_args = 0..=1, default_missing_value = "@autosave")]
         resume: Option<PathBuf>,
+        /// Open on this campaign's party screen (e.g. campaigns/drowned_crown.ron).
+        #[arg(long)]
+        campaign: Option<PathBuf>,
         /// With --frames: write the frame times (median, p95, mean, in ms) as JSON to this file (vsync off while measuring).
         #[arg(long)]
         frame_stats: Option<PathBuf>,
@@ -141,7 +144,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => doo::window::run(None),
-        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats, resume }) => {
+        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats, resume, campaign }) => {
             let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::replay::autosave_path() } else { p });
             doo::window::run_with(
                 level,
@@ -156,6 +159,7 @@ fn main() -> ExitCode {
                     frame_stats,
                     resume,
                     replay: false,
+                    campaign,
                 },
             )
         }

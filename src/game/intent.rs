@@ -97,6 +97,23 @@ fn decline_unasked_reactions(view: Res<PlayerView>, policy: Res<ReactionPolicy>,
 pub struct Seats {
     /// side id → player name (human sides only).
     pub players: BTreeMap<String, String>,
+    /// Hot-seat campaigns: character id → the player who owns that hero (wins over the side's).
+    pub owners: BTreeMap<String, String>,
+}
+
+impl Seats {
+    /// The player who decides for `view`'s decider: the hero's owner, else his side's player.
+    pub fn player_of(&self, view: &PlayerView) -> Option<&String> {
+        view.decider.as_ref().and_then(|d| self.owners.get(d)).or_else(|| view.side.as_ref().and_then(|s| self.players.get(s)))
+    }
+    /// The player of a figure (its owner, else its side's).
+    pub fn player_of_figure(&self, id: &str, side: &str) -> Option<&String> {
+        self.owners.get(id).or_else(|| self.players.get(side))
+    }
+    /// Every human player, once each.
+    pub fn distinct(&self) -> std::collections::BTreeSet<&String> {
+        self.players.values().chain(self.owners.values()).collect()
+    }
 }
 
 /// What the player is doing with the selected character.

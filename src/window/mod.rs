@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 pub mod board;
 pub mod camera;
+pub mod campaign;
 pub mod capture;
 pub mod fog;
 pub mod hud;
@@ -42,6 +43,8 @@ pub struct WindowOptions {
     pub resume: Option<PathBuf>,
     /// Watch `resume` in the replay viewer instead of playing on (`doo replay --watch`).
     pub replay: bool,
+    /// Open on this campaign's party screen (`doo play --campaign FILE`).
+    pub campaign: Option<PathBuf>,
 }
 
 /// `cargo run`: the main menu, with the default level ready for a quick start.
@@ -91,7 +94,23 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     }
     let data = std::sync::Arc::new(data);
     let level_dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_else(|| PathBuf::from("."));
-    let first = if opts.menu { screens::Screen::Menu } else { screens::Screen::Match };
+    let campaign_run = match &opts.campaign {
+        Some(c) => match crate::campaign::load_campaign(c, &data) {
+            Ok(c) => Some(campaign::CampaignRun::new(c, &data)),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let first = if campaign_run.is_some() {
+        screens::Screen::Campaign
+    } else if opts.menu {
+        screens::Screen::Menu
+    } else {
+        screens::Screen::Match
+    };
     // Measuring frame times: draw as fast as possible, or every figure would be the display's
     // refresh interval (vsync) or the 60 Hz that an unfocused window (Xvfb has no window manager
     // to focus it) is held to, whatever the work.
@@ -134,6 +153,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         ui::plugin,
         settings::plugin,
         screens::plugin,
+        campaign::plugin,
         load::plugin,
         viewer::plugin,
         camera::plugin,
@@ -143,6 +163,9 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         capture::plugin,
         reload::plugin,
     ));
+    if let Some(run) = campaign_run {
+        app.insert_resource(run);
+    }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),

@@ -36,6 +36,8 @@ pub enum Screen {
     Match,
     /// The saves: continue one, or watch it.
     Load,
+    /// A campaign between its levels: party, briefing, result, advancement.
+    Campaign,
 }
 
 /// Rule data for building matches.
@@ -61,6 +63,9 @@ pub struct MatchSetup {
     pub resume: Option<Box<crate::save::Save>>,
     /// Watch `resume` in the replay viewer instead of playing on.
     pub replay: bool,
+    /// A campaign level: the progress the match's saves carry, and who owns which hero.
+    pub campaign: Option<Box<crate::campaign::Progress>>,
+    pub owners: BTreeMap<String, String>,
 }
 
 impl MatchSetup {
@@ -77,7 +82,7 @@ impl MatchSetup {
                 player: s.player.clone().unwrap_or_else(|| format!("Player {}", k + 1)),
             })
             .collect();
-        Self { path, checked, seats, resume: None, replay: false }
+        Self { path, checked, seats, resume: None, replay: false, campaign: None, owners: BTreeMap::new() }
     }
 
     /// The seats a save was played with, and the save to go on with.
@@ -145,6 +150,10 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
         p.spawn(button("Play a level  [Enter]", Act::Play));
         if continue_save().is_some() {
             p.spawn(button("Continue  (the last match, autosaved)", Act::Continue));
+        }
+        p.spawn(button("New campaign", Act::NewCampaign));
+        if super::campaign::campaign_save_path().is_file() {
+            p.spawn(button("Continue the campaign", Act::ContinueCampaign));
         }
         p.spawn(button("Load a saved match", Act::ToLoad));
         p.spawn(button(quick, Act::QuickStart));
@@ -452,7 +461,7 @@ fn handle_screen_acts(
             Screen::Menu => list.push(Act::Play),
             Screen::Levels => list.push(Act::ToSetup),
             Screen::Setup => list.push(Act::Start),
-            Screen::Match | Screen::Load => {}
+            Screen::Match | Screen::Load | Screen::Campaign => {}
         }
     }
     if keys.just_pressed(KeyCode::Escape) && *screen.get() != Screen::Match {
@@ -611,12 +620,15 @@ pub fn begin_match_world(world: &mut World) {
     world.insert_resource(crate::game::ai::AiControl { config, pace_secs: super::reload::AI_PACE_SECS, waited: 0.0, plan: None });
     world.insert_resource(crate::game::intent::Seats {
         players: setup.seats.iter().filter(|s| s.ai.is_none() && !opts.watch).map(|s| (s.side.clone(), s.player.clone())).collect(),
+        owners: if opts.watch { BTreeMap::new() } else { setup.owners.clone() },
     });
     world.insert_resource(PlayingLevel(setup.checked.clone()));
     world.insert_resource(crate::game::intent::PlayerView::default());
     super::reload::watch_level(world, &setup.path);
     // Every match is recorded and autosaved after each command (Continue, `--resume`).
-    world.insert_resource(crate::game::record::Autosave::to(crate::replay::autosave_path()));
+    // A campaign level autosaves to the campaign's save, which carries its progress.
+    let autosave = if setup.campaign.is_some() { super::campaign::campaign_save_path() } else { crate::replay::autosave_path() };
+    world.insert_resource(crate::game::record::Autosave::to(autosave));
     if let Some(save) = setup.resume.as_deref() {
         match crate::replay::replay(&data, save, &setup.checked) {
             Ok(hm) => {
@@ -637,7 +649,13 @@ pub fn begin_match_world(world: &mut World) {
         .iter()
         .map(|s| crate::save::Seat { side: s.side.clone(), player: if s.ai.is_some() { String::new() } else { s.player.clone() }, ai: s.ai })
         .collect();
-    let header = crate::cli::save_header(&setup.path, &setup.checked, seed, seats, opts.watch).map_err(|e| warn!("not recorded: {e}")).ok();
+    let header = crate::cli::save_header(&setup.path, &setup.checked, seed, seats, opts.watch)
+        .map(|mut h| {
+            h.campaign = setup.campaign.as_deref().cloned();
+            h
+        })
+        .map_err(|e| warn!("not recorded: {e}"))
+        .ok();
     world.insert_resource(header.map(crate::game::record::MatchRecord::new).unwrap_or_default());
     crate::game::setup::start_match(world, m, crate::rules::Dice::seeded(seed), false);
 }

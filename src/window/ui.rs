@@ -69,6 +69,56 @@ pub enum Act {
     WatchThis,
     /// Replay viewer controls.
     Replay(ReplayAct),
+    /// Campaigns: the menu's entries, and the campaign screens' buttons.
+    NewCampaign,
+    ContinueCampaign,
+    Campaign(CampaignAct),
+}
+
+/// What a campaign screen button does (window/campaign.rs).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CampaignAct {
+    /// Party screen: take a ready-made or saved hero into the party, or leave him out.
+    ToggleHero(usize),
+    /// Party screen: the owner of party member k (next player).
+    CycleOwner(usize),
+    Players(i32),
+    /// Hero maker: Core or point-buy.
+    Way(bool),
+    EditName,
+    Array(i32),
+    Swap(usize),
+    Package(i32),
+    Choice(usize),
+    Journeyman(i32),
+    /// Point-buy: a stat up or down.
+    StatStep(usize, i32),
+    /// Point-buy: the skill picker, and the picked skill's rank up or down.
+    PickSkill(i32),
+    SkillRank(i32),
+    PickSet(i32),
+    ToggleSet,
+    /// Gear: weapon, armor, shield pickers; potions and torches.
+    Weapon(i32),
+    Armor(i32),
+    Shield(i32),
+    Potions(i32),
+    Torches(i32),
+    AddHero,
+    SaveHero,
+    Begin,
+    Play,
+    /// The result screen after a level (from the match's result overlay).
+    LevelDone,
+    Advance,
+    Briefing,
+    /// Advancement: the hero shown, and a purchase for him.
+    ShowHero(usize),
+    Buy(crate::rules::heroes::Purchase),
+    PickNewSkill(i32),
+    PickNewSet(i32),
+    SpendForMe,
+    NextPlayer,
 }
 
 /// What a replay viewer button does.

@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 mod action_economy;
-mod campaigns;
 mod ai;
+mod campaigns;
 mod cli;
 mod combat;
 mod combat_properties;

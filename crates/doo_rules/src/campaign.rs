@@ -156,7 +156,9 @@ pub fn check_hero(file: &str, text: &str, data: &RuleData, allowance: u32) -> Re
     if hero.version != VERSION {
         return Err(fail("version", format!("hero files are version {VERSION}; this one is version {}", hero.version)));
     }
-    if let Some(p) = crate::data::text_problem("the name", &hero.name, crate::data::MAX_ID_CHARS).or_else(|| hero.name.trim().is_empty().then(|| "the name is empty".to_string())) {
+    if let Some(p) = crate::data::text_problem("the name", &hero.name, crate::data::MAX_ID_CHARS)
+        .or_else(|| hero.name.trim().is_empty().then(|| "the name is empty".to_string()))
+    {
         return Err(fail("name", p));
     }
     if hero.bought.len() > MAX_BOUGHT {
@@ -350,7 +352,8 @@ impl CheckedCampaign {
     /// The level file of a campaign level, checked.
     pub fn load_level(&self, id: &str, data: &RuleData) -> Result<crate::level_file::CheckedLevel, String> {
         let p = self.level_paths.get(id).ok_or_else(|| format!("no level '{id}' in the campaign"))?;
-        crate::level_file::load(p, data, &crate::level_file::project_root(p)).map_err(|e| format!("{}:{}:{}: {}", p.display(), e[0].line, e[0].col, e[0].message))
+        crate::level_file::load(p, data, &crate::level_file::project_root(p))
+            .map_err(|e| format!("{}:{}:{}: {}", p.display(), e[0].line, e[0].col, e[0].message))
     }
 }
 
@@ -373,7 +376,9 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
     if c.version != VERSION {
         return Err(at_key("version", format!("campaign files are version {VERSION}; this one is version {}", c.version)));
     }
-    if let Some(p) = crate::data::text_problem("the name", &c.name, crate::data::MAX_NAME_CHARS).or_else(|| crate::data::text_problem("the story", &c.story, crate::data::MAX_TEXT_CHARS)) {
+    if let Some(p) = crate::data::text_problem("the name", &c.name, crate::data::MAX_NAME_CHARS)
+        .or_else(|| crate::data::text_problem("the story", &c.story, crate::data::MAX_TEXT_CHARS))
+    {
         return Err(at_key("name", p));
     }
     if c.levels.is_empty() {
@@ -388,7 +393,8 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
     if c.heroes.len() > MAX_PARTY * 4 {
         return Err(at_key("heroes", format!("{} ready-made heroes; the most is {}", c.heroes.len(), MAX_PARTY * 4)));
     }
-    if c.start_cp > MAX_CP || c.allowance.is_some_and(|a| a > MAX_PURSE) || c.rest_days.is_some_and(|d| d > 365) || c.point_buy_budget.is_some_and(|b| b > 1000) {
+    if c.start_cp > MAX_CP || c.allowance.is_some_and(|a| a > MAX_PURSE) || c.rest_days.is_some_and(|d| d > 365) || c.point_buy_budget.is_some_and(|b| b > 1000)
+    {
         return Err(at_key("start_cp", "start_cp ≤ 100000, allowance ≤ 1000000, rest_days ≤ 365, point_buy_budget ≤ 1000".into()));
     }
     let mut ids = BTreeSet::new();
@@ -581,9 +587,9 @@ fn party_starts(level: &crate::level_file::CheckedLevel, side: &str, n: usize) -
             .filter(|q| board.walkable(*q))
             .collect::<Vec<_>>()
     })
-        .filter(|p| !taken.contains(p) && !starts.contains(p))
-        .take(n - starts.len())
-        .collect();
+    .filter(|p| !taken.contains(p) && !starts.contains(p))
+    .take(n - starts.len())
+    .collect();
     starts.extend(more);
     starts
 }
@@ -648,7 +654,9 @@ pub struct LevelReport {
 
 fn objective_met(o: &Objective, m: &Match, hero_ids: &BTreeSet<String>) -> bool {
     match o {
-        Objective::Carry(item) => m.fighters.iter().any(|f| hero_ids.contains(&f.id) && !m.is_dead(m.index(&f.id).unwrap_or(0)) && f.loadout.items.contains(item)),
+        Objective::Carry(item) => {
+            m.fighters.iter().any(|f| hero_ids.contains(&f.id) && !m.is_dead(m.index(&f.id).unwrap_or(0)) && f.loadout.items.contains(item))
+        }
         Objective::NoneFallen => m.fighters.iter().enumerate().all(|(i, f)| !hero_ids.contains(&f.id) || !m.is_dead(i)),
         Objective::Slay(id) => m.index(id).is_some_and(|i| m.is_dead(i)),
     }
@@ -708,7 +716,9 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
                 continue;
             }
             h.hp = (f.hp < f.max_hp).then_some(f.hp);
-            h.weapon = f.loadout.weapon.clone();
+            // Choice: a weapon dropped in the fight (G-19) is picked up once the level is won;
+            // one that broke is gone.
+            h.weapon = f.loadout.weapon.clone().or_else(|| f.loadout.dropped.first().map(|d| d.0.clone()));
             h.weapon_skill = f.loadout.weapon_skill.clone();
             h.shield = f.loadout.shield.clone();
             h.armor = f.loadout.armor.clone();
@@ -740,7 +750,9 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
             let healer = (0..roster.len())
                 .filter(|&q| q != p && roster[q].hp.is_none_or(|h| h > 0))
                 .filter_map(|q| roster[q].sheet(book).ok().map(|(s, _)| (q, s)))
-                .max_by(|a, b| (a.1.rank("healing").adjustment(), a.1.stats.savvy).cmp(&(b.1.rank("healing").adjustment(), b.1.stats.savvy)).then(b.0.cmp(&a.0)));
+                .max_by(|a, b| {
+                    (a.1.rank("healing").adjustment(), a.1.stats.savvy).cmp(&(b.1.rank("healing").adjustment(), b.1.stats.savvy)).then(b.0.cmp(&a.0))
+                });
             let bonus = healer.map_or(0, |(_, s)| heroes::caregiver_bonus(&mut dice, s.stats.savvy, s.rank("healing"), hp, max_hp, crs));
             let (gained, total) = heroes::recuperate(book, &mut dice, &sheet.stats, bonus);
             let now = (hp + gained).min(max_hp);
@@ -773,7 +785,10 @@ pub fn auto_spend(h: &mut Hero, data: &RuleData) -> Vec<(Purchase, u32)> {
             .weapon
             .as_ref()
             .and_then(|w| {
-                data.equipment.melee(w).map(|x| (x.modes[0].skill.clone(), x.modes[0].check)).or_else(|| data.equipment.ranged(w).map(|x| (x.skill.clone(), crate::rules::equipment::Stat::Finesse)))
+                data.equipment
+                    .melee(w)
+                    .map(|x| (x.modes[0].skill.clone(), x.modes[0].check))
+                    .or_else(|| data.equipment.ranged(w).map(|x| (x.skill.clone(), crate::rules::equipment::Stat::Finesse)))
             })
             .unwrap_or(("brawling".into(), crate::rules::equipment::Stat::Brawn));
         let wishes = [Purchase::Skill(skill), Purchase::Stat(stat), Purchase::Skill("dodge".into())];

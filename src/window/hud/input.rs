@@ -226,7 +226,7 @@ fn forward_acts(
             Act::HandoverReady => {
                 prompt.last_player = overlay.handover.take();
                 if prompt.last_player.is_none() {
-                    prompt.last_player = view.side.as_ref().and_then(|s| seats.players.get(s).cloned());
+                    prompt.last_player = seats.player_of(&view).cloned();
                 }
             }
             Act::SkipReset => overlay.reset = None,

@@ -196,7 +196,13 @@ fn reset_lines(all: &[String], shown: usize) -> String {
 }
 
 /// Help, handover and result overlays, and the reset steps panel.
-fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entity, With<OverlayRoot>>, mut reset_text: Query<&mut Text, With<ResetText>>) {
+fn show_overlays(
+    mut commands: Commands,
+    overlay: Res<Overlay>,
+    old: Query<Entity, With<OverlayRoot>>,
+    mut reset_text: Query<&mut Text, With<ResetText>>,
+    campaign: Option<Res<crate::window::campaign::CampaignRun>>,
+) {
     if !overlay.is_changed() {
         return;
     }
@@ -290,6 +296,11 @@ fn show_overlays(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entit
                 c.spawn(text(title, 36.0, colors::GOLD));
                 c.spawn(text(detail, 18.0, colors::TEXT));
                 c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
+                    if campaign.is_some() {
+                        b.spawn(button("Back to the campaign  [Enter]", Act::Campaign(crate::window::ui::CampaignAct::LevelDone)));
+                        b.spawn(button("Watch the replay", Act::WatchThis));
+                        return;
+                    }
                     b.spawn(button("Play again", Act::PlayAgain));
                     b.spawn(button("Watch the replay", Act::WatchThis));
                     b.spawn(button("Choose another level", Act::ToLevels));

@@ -35,8 +35,8 @@ fn handover(view: Res<PlayerView>, seats: Res<Seats>, mut overlay: ResMut<Overla
     if !view.is_changed() {
         return;
     }
-    let distinct: std::collections::BTreeSet<&String> = seats.players.values().collect();
-    let Some(player) = view.side.as_ref().and_then(|s| seats.players.get(s)) else { return };
+    let distinct = seats.distinct();
+    let Some(player) = seats.player_of(&view) else { return };
     if distinct.len() < 2 {
         prompt.last_player = Some(player.clone());
         return;
@@ -93,7 +93,7 @@ fn reaction_prompt(
     prompt.left = settings.prompt_timeout_secs as f32;
     let n = names(&chars);
     let name = n.get(&who).cloned().unwrap_or(who.clone());
-    let player = view.side.as_ref().and_then(|s| seats.players.get(s)).cloned().unwrap_or_default();
+    let player = seats.player_of(&view).cloned().unwrap_or_default();
     let attack = log
         .entries()
         .iter()

@@ -40,7 +40,7 @@ fn refresh_top(
         let mut s = format!("Exploration | turn {} | minute {}", x.turn, x.minute);
         if let Some(a) = view.decider.as_deref().and_then(|d| m.index(d)) {
             let f = &m.fighters[a];
-            let who = seats.players.get(&f.side).map_or_else(|| format!("{} (AI)", f.side), |p| format!("{p} ({})", f.side));
+            let who = seats.player_of_figure(&f.id, &f.side).map_or_else(|| format!("{} (AI)", f.side), |p| format!("{p} ({})", f.side));
             let left = match x.acted[a] {
                 crate::rules::explore::Acted::No => format!("{} spaces or one task", x.book.move_spaces),
                 crate::rules::explore::Acted::Moving(u) => format!("{} spaces left", x.book.move_spaces.saturating_sub(u)),
@@ -72,7 +72,7 @@ fn refresh_top(
     let up = m.pending.as_ref().filter(|p| p.window.is_some()).map(|p| p.defender).or(m.clock.current);
     if let Some(a) = up {
         let f = &m.fighters[a];
-        let who = seats.players.get(&f.side).map_or_else(|| format!("{} (AI)", f.side), |p| format!("{p} ({})", f.side));
+        let who = seats.player_of_figure(&f.id, &f.side).map_or_else(|| format!("{} (AI)", f.side), |p| format!("{p} ({})", f.side));
         let what = if m.pending.as_ref().is_some_and(|p| p.window.is_some()) { "reacts" } else { "acts" };
         s += &format!(" - {who}: {} {what}", f.name);
     } else if status.over {

@@ -644,7 +644,12 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
             let roll = stat_check(m, dice, f.stats.savvy, f.skill("healing").adjustment());
             let total = log_roll(ev, dice, &f.id.clone(), "first_aid", roll);
             // R-CP-9 (G-79): first aid is a task check for character points, once per patient.
-            ev.push(Event::TaskCheck { actor: m.fighters[a].id.clone(), check: "first_aid".into(), object: format!("patient:{}", m.fighters[t].id), margin: total - cr });
+            ev.push(Event::TaskCheck {
+                actor: m.fighters[a].id.clone(),
+                check: "first_aid".into(),
+                object: format!("patient:{}", m.fighters[t].id),
+                margin: total - cr,
+            });
             if total >= cr {
                 super::healing::stop_bleeding(&mut m.fighters[t], "first aid", ev);
             }

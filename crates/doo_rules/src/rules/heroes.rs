@@ -130,7 +130,10 @@ impl HeroBook {
             Purchase::Stat(s) => {
                 let v = stat_of(&sheet.stats, *s);
                 let (Some(now), Some(next)) = (self.stat_cost(v), self.stat_cost(v + 1)) else {
-                    return Err(Violation::new("R-CP-11", format!("{} is already {v}: a hero's stat goes up to {} at most.", stat_name(*s), self.stat_range.1)));
+                    return Err(Violation::new(
+                        "R-CP-11",
+                        format!("{} is already {v}: a hero's stat goes up to {} at most.", stat_name(*s), self.stat_range.1),
+                    ));
                 };
                 Ok((next - now).max(0) as u32)
             }
