@@ -272,7 +272,11 @@ fn save_progress(run: &CampaignRun) {
         profile: None,
         seed: run.progress.seed,
         forced_dice: Vec::new(),
-        seats: Vec::new(),
+        seats: vec![crate::save::Seat {
+            side: run.checked.campaign.party_side.clone(),
+            player: run.progress.players.first().cloned().unwrap_or_default(),
+            ai: None,
+        }],
         watch: false,
         saved_unix: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
         turn: 0,
@@ -398,6 +402,7 @@ fn handle_campaign_acts(
     if keys.just_pressed(KeyCode::Enter) && run.as_ref().is_some_and(|r| !r.editing_name) {
         match (screen.get(), run.as_ref().map(|r| r.stage.clone())) {
             (Screen::Match, Some(_)) if overlay.as_ref().is_some_and(|o| o.result.is_some()) => list.push(Act::Campaign(CampaignAct::LevelDone)),
+            (Screen::Campaign, Some(Stage::Party)) => list.push(Act::Campaign(CampaignAct::Begin)),
             (Screen::Campaign, Some(Stage::Briefing)) => list.push(Act::Campaign(CampaignAct::Play)),
             (Screen::Campaign, Some(Stage::Result)) => list.push(Act::Campaign(CampaignAct::Advance)),
             _ => {}
@@ -757,7 +762,7 @@ fn draw_party(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::dat
                         b.insert(Selected);
                     }
                     if players.len() > 1 && run.chosen[k] {
-                        small(r, owner(h, players), CampaignAct::CycleOwner(k));
+                        small(r, format!("played by {}", owner(h, players)), CampaignAct::CycleOwner(k));
                     }
                 });
             }
@@ -778,7 +783,7 @@ fn draw_party(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::dat
     });
     row(p, |r| {
         r.spawn(button("Back", Act::ToMenu));
-        r.spawn(button("Begin the campaign", Act::Campaign(CampaignAct::Begin)));
+        r.spawn(button("Begin the campaign  [Enter]", Act::Campaign(CampaignAct::Begin)));
     });
 }
 
@@ -918,7 +923,9 @@ fn roster_panel(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::d
                 } else {
                     ""
                 };
-                l.spawn(text(format!("{}{out}", hero_line(h, data)), 15.0, if out.is_empty() { colors::TEXT } else { colors::BAD }));
+                let players = &run.progress.players;
+                let by = if players.len() > 1 { format!("  [{}]", owner(h, players)) } else { String::new() };
+                l.spawn(text(format!("{}{by}{out}", hero_line(h, data)), 15.0, if out.is_empty() { colors::TEXT } else { colors::BAD }));
                 if !h.items.is_empty() || h.purse > 0 {
                     l.spawn(text(
                         format!("    carries: {}; ${}", h.items.iter().map(|i| i.replace('_', " ")).collect::<Vec<_>>().join(", "), h.purse),
