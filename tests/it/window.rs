@@ -499,7 +499,7 @@ fn e2e_a_campaign_level_is_played_and_recorded() {
     require_display();
     require_xdotool();
     let dir = artifacts("campaign");
-    let saves = dir.join("saves");
+    let saves = dir.join("campaign-saves");
     let _ = std::fs::remove_dir_all(&saves);
     let log = dir.join("campaign.jsonl");
     let stderr = dir.join("campaign.stderr");
