@@ -532,7 +532,11 @@ pub struct Progress {
 
 impl Progress {
     /// A new campaign with this party.
-    pub fn start(c: &CheckedCampaign, roster: Vec<Hero>, players: Vec<String>, seed: u64) -> Self {
+    /// New heroes get the campaign's `start_cp`, banked and earned (R-CP-14).
+    pub fn start(c: &CheckedCampaign, mut roster: Vec<Hero>, players: Vec<String>, seed: u64) -> Self {
+        for h in roster.iter_mut().filter(|h| h.is_new()) {
+            h.cp_earned = c.campaign.start_cp;
+        }
         Self {
             campaign: c.path.canonicalize().unwrap_or_else(|_| c.path.clone()).display().to_string(),
             campaign_hash: c.hash.clone(),
