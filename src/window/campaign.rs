@@ -43,6 +43,8 @@ pub fn heroes_dir() -> PathBuf {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stage {
     Party,
+    /// Between levels: new heroes join a party with room (R-CP-14).
+    Recruit,
     Briefing,
     Result,
     Advance,
@@ -457,11 +459,20 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
     let d = &mut run.draft;
     run.message = None;
     match c {
+        CampaignAct::ToggleHero(k) if run.stage == Stage::Recruit => {
+            let Some(h) = run.offered.get(k).cloned() else { return };
+            match campaign::recruit(&run.checked, &mut run.progress, h) {
+                Ok(()) => run.message = Some((true, "Recruited.".into())),
+                Err(v) => run.message = Some((false, format!("{} — {}", v.reason, v.rule))),
+            }
+            save_progress(run);
+        }
         CampaignAct::ToggleHero(k) => {
             if let Some(x) = run.chosen.get_mut(k) {
                 *x = !*x;
             }
         }
+        CampaignAct::Recruit => run.stage = Stage::Recruit,
         CampaignAct::CycleOwner(k) => {
             let players = run.progress.players.clone();
             if let Some(h) = run.offered.get_mut(k) {
@@ -555,9 +566,18 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
                             Err(e) => run.message = Some((false, format!("{}: {e}", file.display()))),
                         }
                     }
-                    run.offered.push(h);
-                    let room = run.chosen.iter().filter(|c| **c).count() < run.checked.campaign.party_max;
-                    run.chosen.push(room);
+                    run.offered.push(h.clone());
+                    if run.stage == Stage::Recruit {
+                        run.chosen.push(false);
+                        match campaign::recruit(&run.checked, &mut run.progress, h) {
+                            Ok(()) => run.message = Some((true, "Recruited.".into())),
+                            Err(v) => run.message = Some((false, format!("{} — {}", v.reason, v.rule))),
+                        }
+                        save_progress(run);
+                    } else {
+                        let room = run.chosen.iter().filter(|c| **c).count() < run.checked.campaign.party_max;
+                        run.chosen.push(room);
+                    }
                 }
             }
         }
@@ -728,7 +748,7 @@ fn draw_campaign(
         .with_children(|p| {
             p.spawn(text(run.checked.campaign.name.clone(), 34.0, colors::GOLD));
             match run.stage {
-                Stage::Party => draw_party(p, &run, &data),
+                Stage::Party | Stage::Recruit => draw_party(p, &run, &data),
                 Stage::Briefing => draw_briefing(p, &run, &data),
                 Stage::Result => draw_result(p, &run, &data),
                 Stage::Advance => draw_advance(p, &run, &data),
@@ -753,9 +773,25 @@ fn draw_party(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::dat
             ..default()
         }))
         .with_children(|l| {
-            l.spawn(text(format!("The party ({} to {} heroes) - click to take or leave", c.party_min, c.party_max), 18.0, colors::GOLD));
+            let recruiting = run.stage == Stage::Recruit;
+            if recruiting {
+                l.spawn(text(
+                    format!(
+                        "Recruit (R-CP-14): {} of {} places taken; a recruit starts with the lowest CP earned in the party",
+                        run.progress.roster.len(),
+                        c.party_max
+                    ),
+                    18.0,
+                    colors::GOLD,
+                ));
+            } else {
+                l.spawn(text(format!("The party ({} to {} heroes) - click to take or leave", c.party_min, c.party_max), 18.0, colors::GOLD));
+            }
             let players = &run.progress.players;
             for (k, h) in run.offered.iter().enumerate() {
+                if recruiting && (run.progress.roster.iter().any(|r| r.id() == h.id()) || run.progress.history.iter().any(|r| r.fallen.contains(&h.name))) {
+                    continue;
+                }
                 row(l, |r| {
                     let mut b = r.spawn(bar_button(hero_line(h, data), Act::Campaign(CampaignAct::ToggleHero(k)), true));
                     if run.chosen[k] {
@@ -782,8 +818,12 @@ fn draw_party(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::dat
         .with_children(|m| draw_maker(m, run, data, allowance));
     });
     row(p, |r| {
-        r.spawn(button("Back", Act::ToMenu));
-        r.spawn(button("Begin the campaign  [Enter]", Act::Campaign(CampaignAct::Begin)));
+        if run.stage == Stage::Recruit {
+            r.spawn(button("Done", Act::Campaign(CampaignAct::Briefing)));
+        } else {
+            r.spawn(button("Back", Act::ToMenu));
+            r.spawn(button("Begin the campaign  [Enter]", Act::Campaign(CampaignAct::Begin)));
+        }
     });
 }
 
@@ -960,6 +1000,9 @@ fn draw_briefing(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::
     row(p, |r| {
         r.spawn(button("Play the level  [Enter]", Act::Campaign(CampaignAct::Play)));
         r.spawn(button("Spend CP", Act::Campaign(CampaignAct::Advance)));
+        if run.progress.roster.len() < run.checked.campaign.party_max {
+            r.spawn(button("Recruit a hero", Act::Campaign(CampaignAct::Recruit)));
+        }
         r.spawn(button("Save and leave", Act::ToMenu));
     });
 }

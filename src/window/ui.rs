@@ -112,6 +112,8 @@ pub enum CampaignAct {
     LevelDone,
     Advance,
     Briefing,
+    /// Between levels: recruit new heroes (R-CP-14).
+    Recruit,
     /// Advancement: the hero shown, and a purchase for him.
     ShowHero(usize),
     Buy(crate::rules::heroes::Purchase),

@@ -778,6 +778,25 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
     LevelReport { record, after_level, rest_gains }
 }
 
+/// R-CP-14 (G-84): a new or replacement hero joins between levels with banked and earned CP
+/// equal to the lowest "CP earned" among the living heroes (the campaign's `start_cp` when there
+/// are none). Refused when the party is full or a hero already has his name.
+pub fn recruit(c: &CheckedCampaign, progress: &mut Progress, mut hero: Hero) -> Result<(), Violation> {
+    if progress.roster.len() >= c.campaign.party_max {
+        return Err(Violation::new("R-CP-14", format!("The party is full ({} heroes at most).", c.campaign.party_max)));
+    }
+    if progress.roster.iter().any(|h| h.id() == hero.id()) {
+        return Err(Violation::new("R-CP-14", format!("A hero called {} is already in the party.", hero.name)));
+    }
+    if !hero.is_new() {
+        return Err(Violation::new("R-CP-14", format!("{} has played before: a recruit is a new hero.", hero.name)));
+    }
+    hero.cp_earned = progress.roster.iter().map(|h| h.cp_earned).min().unwrap_or(c.campaign.start_cp);
+    progress.roster.push(hero.clone());
+    progress.start_roster.push(hero);
+    Ok(())
+}
+
 /// The AI's (and the "spend for me" button's) choice of what to buy with banked CP: the weapon
 /// skill's next rank, then the weapon's stat, then Dodge, while anything is affordable.
 pub fn auto_spend(h: &mut Hero, data: &RuleData) -> Vec<(Purchase, u32)> {
@@ -851,4 +870,97 @@ pub fn sample_hero(name: &str, package: &str, data: &RuleData) -> Option<Hero> {
     let cost = h.gear_cost(data).ok()?;
     h.purse = data.heroes.allowance.checked_sub(cost)?;
     Some(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shipped() -> (RuleData, CheckedCampaign) {
+        let data = RuleData::builtin();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../campaigns/drowned_crown.ron");
+        let c = load_campaign(&path, &data).unwrap_or_else(|e| panic!("{e}"));
+        (data, c)
+    }
+
+    /// The match of the progress's level, as the game builds it.
+    fn level_match(c: &CheckedCampaign, p: &Progress, data: &RuleData) -> Match {
+        let id = p.level.clone().unwrap();
+        let text = level_for(c, p, &id, data).unwrap();
+        let root = crate::level_file::project_root(&c.level_paths[&id]);
+        crate::level_file::check("level.ron", &text, data, &root).unwrap_or_else(|e| panic!("{e:?}")).build(data).unwrap()
+    }
+
+    #[test] // R-CP-14 (G-84): a recruit gets the lowest CP earned among the living, banked and earned
+    fn recruits_start_with_the_lowest_cp_earned() {
+        let (data, c) = shipped();
+        let mut a = sample_hero("Ann", "warrior", &data).unwrap();
+        a.cp_earned = 5;
+        let mut b = sample_hero("Bo", "rogue", &data).unwrap();
+        b.cp_earned = 3;
+        let mut p = Progress::start(&c, vec![a, b], vec![], 1);
+        recruit(&c, &mut p, sample_hero("Cy", "priest", &data).unwrap()).unwrap();
+        let cy = p.roster.last().unwrap();
+        assert_eq!(cy.cp_earned, 3);
+        assert_eq!(cy.sheet(&data.heroes).unwrap().1, 3, "banked too");
+        assert_eq!(recruit(&c, &mut p, sample_hero("Cy", "ranger", &data).unwrap()).unwrap_err().rule, "R-CP-14", "same name");
+        recruit(&c, &mut p, sample_hero("Di", "templar", &data).unwrap()).unwrap();
+        let e = recruit(&c, &mut p, sample_hero("Ed", "ranger", &data).unwrap()).unwrap_err();
+        assert!(e.reason.contains("full"), "{}", e.reason);
+    }
+
+    #[test] // R-CP-10, R-CP-12: a won level: +1 CP each and the objective's CP; HP as left; the
+    // level's keys are not carried; the next level follows; the heroes stand in the level
+    fn a_won_level_awards_and_carries_over() {
+        let (data, c) = shipped();
+        let party = vec![sample_hero("Ann", "warrior", &data).unwrap(), sample_hero("Bo", "rogue", &data).unwrap()];
+        let mut p = Progress::start(&c, party, vec![], 7);
+        let mut m = level_match(&c, &p, &data);
+        let ann = m.index("hero_ann").expect("the hero is in the level");
+        let max = m.fighters[ann].max_hp;
+        m.fighters[ann].hp = max - 3;
+        m.fighters[ann].loadout.items.push("gemstone".into());
+        let rep = finish_level(&c, &mut p, &m, &[], true, &data);
+        let cp = |id: &str| rep.record.cp.iter().filter(|l| l.hero == id).map(|l| l.cp).sum::<u32>();
+        // the level won (1) and "Nobody falls on the road" (1)
+        assert_eq!((cp("hero_ann"), cp("hero_bo")), (2, 2), "{:?}", rep.record.cp);
+        assert!(rep.record.cp.iter().all(|l| l.rule == "R-CP-10"));
+        assert_eq!(p.level.as_deref(), Some("vault"));
+        let a = &p.roster[0];
+        assert_eq!(a.cp_earned, 2);
+        assert_eq!(a.hp.unwrap_or(max), (max - 3 + rep.rest_gains.get("Ann").copied().unwrap_or(0)).min(max), "HP kept, then the rest (R-CP-13)");
+        assert!(a.items.contains(&"gemstone".to_string()));
+        // the next level has them, hurt as they are
+        let m2 = level_match(&c, &p, &data);
+        let i = m2.index("hero_ann").unwrap();
+        assert_eq!(m2.fighters[i].hp, a.hp.unwrap_or(max));
+        assert!(m2.fighters[i].loadout.items.contains(&"gemstone".to_string()));
+    }
+
+    #[test] // R-CP-13: a lost level is played again from the roster it started with
+    fn a_lost_level_keeps_nothing() {
+        let (data, c) = shipped();
+        let party = vec![sample_hero("Ann", "warrior", &data).unwrap()];
+        let mut p = Progress::start(&c, party.clone(), vec![], 7);
+        let mut m = level_match(&c, &p, &data);
+        let ann = m.index("hero_ann").unwrap();
+        m.fighters[ann].hp = 1;
+        m.fighters[ann].loadout.items.clear();
+        let ev = vec![Event::AttackResolved {
+            actor: "hero_ann".into(),
+            target: "x".into(),
+            defense_cr: 6,
+            attack_total: 16,
+            margin: 10,
+            outcome: String::new(),
+            raw_damage: 0,
+            reduction: 0,
+            damage: 0,
+            target_hp: 0,
+        }];
+        let rep = finish_level(&c, &mut p, &m, &ev, false, &data);
+        assert!(rep.record.cp.is_empty());
+        assert_eq!(p.roster, party, "nothing of the attempt is kept");
+        assert_eq!(p.level.as_deref(), Some("road"));
+    }
 }
