@@ -172,8 +172,12 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         let mut bought = BTreeMap::new();
         for h in progress.roster.iter_mut() {
             let b = campaign::auto_spend(h, &data);
-            if !b.is_empty() {
-                bought.insert(h.name.clone(), b.iter().map(|(p, c)| format!("{} ({c} CP)", p.describe(&data.heroes))).collect::<Vec<_>>());
+            let mut lines: Vec<String> = b.iter().map(|(p, c)| format!("{} ({c} CP)", p.describe(&data.heroes))).collect();
+            if let Some((w, c)) = campaign::rearm(h, &data) {
+                lines.push(format!("a {} (${c})", w.replace('_', " ")));
+            }
+            if !lines.is_empty() {
+                bought.insert(h.name.clone(), lines);
             }
             // R-CP-11: a stat rise that raises max HP raises the current HP as much.
             if let Some(e) = expected.get_mut(&h.name)

@@ -93,6 +93,18 @@ pub struct CampaignRun {
     pub player: usize,
     pub new_skill: usize,
     pub new_set: usize,
+    pub gear_pick: usize,
+}
+
+/// Everything the shop sells: weapons, shields, armor, items with a price.
+fn shop(data: &crate::data::RuleData) -> Vec<(String, String, u32)> {
+    let eq = &data.equipment;
+    let mut v: Vec<(String, String, u32)> = eq.melee.iter().map(|w| (w.id.clone(), w.name.clone(), w.cost)).collect();
+    v.extend(eq.ranged.iter().map(|w| (w.id.clone(), w.name.clone(), w.cost)));
+    v.extend(eq.shields.iter().map(|w| (w.id.clone(), w.name.clone(), w.cost)));
+    v.extend(eq.armor.iter().map(|w| (w.id.clone(), w.name.clone(), w.cost)));
+    v.extend(eq.items.iter().filter_map(|w| w.cost.map(|c| (w.id.clone(), w.name.clone(), c))));
+    v
 }
 
 #[derive(Component)]
@@ -237,6 +249,7 @@ impl CampaignRun {
             player: 0,
             new_skill: 0,
             new_set: 0,
+            gear_pick: 0,
         }
     }
 
@@ -643,6 +656,22 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
                         b.iter().map(|(p, c)| format!("{} ({c} CP)", p.describe(book))).collect::<Vec<_>>().join(", ")
                     },
                 ));
+            }
+            run.progress.start_roster = run.progress.roster.clone();
+            save_progress(run);
+        }
+        CampaignAct::PickGear(n) => run.gear_pick = step(run.gear_pick, n, shop(data).len()),
+        CampaignAct::BuyGear => {
+            let k = run.shown;
+            let Some((id, _, _)) = shop(data).get(run.gear_pick).cloned() else { return };
+            if !run.mine().contains(&k) {
+                return;
+            }
+            if let Some(h) = run.progress.roster.get_mut(k) {
+                match campaign::buy_gear(h, &id, data) {
+                    Ok(c) => run.message = Some((true, format!("{} buys a {} for ${c}.", h.name, id.replace('_', " ")))),
+                    Err(e) => run.message = Some((false, e)),
+                }
             }
             run.progress.start_roster = run.progress.roster.clone();
             save_progress(run);
@@ -1117,6 +1146,21 @@ fn draw_advance(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::d
             small(r, "<", CampaignAct::PickNewSet(-1));
             buy(r, format!("{} set", set.name), Purchase::Set(set.id.clone()));
             small(r, ">", CampaignAct::PickNewSet(1));
+        });
+        l.spawn(text(format!("Gear from the purse (${}): a weapon, shield or armor replaces the one carried", h.purse), 16.0, colors::GOLD));
+        row(l, |r| {
+            let items = shop(data);
+            if let Some((_, name, cost)) = items.get(run.gear_pick) {
+                small(r, "<", CampaignAct::PickGear(-1));
+                let ok = *cost <= h.purse;
+                let mut b = r.spawn(bar_button(format!("buy {name} (${cost})"), Act::Campaign(CampaignAct::BuyGear), ok));
+                if !ok {
+                    b.insert(Disabled);
+                }
+                small(r, ">", CampaignAct::PickGear(1));
+            }
+            let gear = [h.weapon.clone(), h.shield.clone(), h.armor.clone()].into_iter().flatten().map(|g| g.replace('_', " ")).collect::<Vec<_>>();
+            r.spawn(text(format!("  carries: {}", if gear.is_empty() { "no weapon".into() } else { gear.join(", ") }), 13.0, colors::DIM));
         });
         let owned: Vec<String> = sheet.sets.iter().map(|s| book.set(s).map_or(s.clone(), |x| x.name.clone())).collect();
         l.spawn(text(format!("Sets owned: {}", if owned.is_empty() { "none".into() } else { owned.join(", ") }), 13.0, colors::DIM));

@@ -121,6 +121,9 @@ pub enum CampaignAct {
     PickNewSet(i32),
     SpendForMe,
     NextPlayer,
+    /// Advancement: the shop (gear from the purse).
+    PickGear(i32),
+    BuyGear,
 }
 
 /// What a replay viewer button does.

@@ -824,6 +824,56 @@ pub fn auto_spend(h: &mut Hero, data: &RuleData) -> Vec<(Purchase, u32)> {
     out
 }
 
+/// Choice: between levels a hero may buy gear from his purse at the data's costs (the money he
+/// carries is kept, R-CP-12): a weapon, a shield or armor (replacing what he has) or an item. A
+/// ranged weapon comes with the starting shots. Returns the cost.
+pub fn buy_gear(h: &mut Hero, id: &str, data: &RuleData) -> Result<u32, String> {
+    let eq = &data.equipment;
+    let cost = if let Some(w) = eq.melee(id) {
+        w.cost
+    } else if let Some(w) = eq.ranged(id) {
+        w.cost
+    } else if let Some(s) = eq.shield(id) {
+        s.cost
+    } else if let Some(a) = eq.armor(id) {
+        a.cost
+    } else if let Some(i) = eq.item(id) {
+        i.cost.ok_or_else(|| format!("'{id}' is not for sale"))?
+    } else {
+        return Err(format!("unknown gear '{id}'"));
+    };
+    if cost > h.purse {
+        return Err(format!("{} costs ${cost}; {} has ${}.", id.replace('_', " "), h.name, h.purse));
+    }
+    if eq.melee(id).is_some() || eq.ranged(id).is_some() {
+        h.weapon = Some(id.to_string());
+        h.weapon_skill = None;
+        h.ammo = eq.ranged(id).map(|_| data.heroes.starting_ammo);
+    } else if eq.shield(id).is_some() {
+        h.shield = Some(id.to_string());
+    } else if eq.armor(id).is_some() {
+        h.armor = Some(id.to_string());
+    } else {
+        if h.items.len() >= MAX_ITEMS {
+            return Err(format!("{} carries {MAX_ITEMS} items already.", h.name));
+        }
+        h.items.push(id.to_string());
+    }
+    h.purse -= cost;
+    Ok(cost)
+}
+
+/// The AI's choice of a weapon for a hero who lost his (broken in a fight): the affordable
+/// melee weapon of his best weapon skill, the cheapest of those.
+pub fn rearm(h: &mut Hero, data: &RuleData) -> Option<(String, u32)> {
+    if h.weapon.is_some() {
+        return None;
+    }
+    let (sheet, _) = h.sheet(&data.heroes).ok()?;
+    let best = data.equipment.melee.iter().filter(|w| w.cost <= h.purse).max_by_key(|w| (sheet.rank(&w.modes[0].skill), std::cmp::Reverse(w.cost)))?.id.clone();
+    buy_gear(h, &best, data).ok().map(|c| (best, c))
+}
+
 /// Buys `p` for the hero if the rules allow it (R-CP-11); refused with the rule otherwise.
 pub fn spend(h: &mut Hero, p: Purchase, book: &HeroBook) -> Result<u32, Violation> {
     let (mut sheet, banked) = h.sheet(book)?;
@@ -962,5 +1012,23 @@ mod tests {
         assert!(rep.record.cp.is_empty());
         assert_eq!(p.roster, party, "nothing of the attempt is kept");
         assert_eq!(p.level.as_deref(), Some("road"));
+    }
+
+    #[test] // R-CP-12: money carries over and buys gear between levels; a hero who lost his weapon
+    // is rearmed with the best affordable weapon of his skills
+    fn the_purse_buys_gear_between_levels() {
+        let (data, _) = shipped();
+        let mut h = sample_hero("Ann", "warrior", &data).unwrap();
+        let purse = h.purse;
+        assert!(buy_gear(&mut h, "greatsword", &data).unwrap_err().contains("costs $75"), "the purse is ${purse}");
+        assert_eq!(buy_gear(&mut h, "torch", &data).unwrap(), 1);
+        assert_eq!(h.purse, purse - 1);
+        assert!(buy_gear(&mut h, "gold_coins", &data).unwrap_err().contains("not for sale"));
+        h.weapon = None;
+        let (w, c) = rearm(&mut h, &data).expect("rearmed");
+        assert_eq!(h.weapon.as_deref(), Some(w.as_str()));
+        // his Journeyman skill is swords (the sample warrior): a sword he can afford
+        assert!(data.equipment.melee(&w).unwrap().modes[0].skill == "swords", "{w}");
+        assert_eq!(h.purse, purse - 1 - c);
     }
 }
