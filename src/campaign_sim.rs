@@ -171,11 +171,12 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         // Advancement: CP spent as the advancement screen's "spend for me" does.
         let mut bought = BTreeMap::new();
         for h in progress.roster.iter_mut() {
-            let b = campaign::auto_spend(h, &data);
-            let mut lines: Vec<String> = b.iter().map(|(p, c)| format!("{} ({c} CP)", p.describe(&data.heroes))).collect();
+            let mut lines: Vec<String> = Vec::new();
             if let Some((w, c)) = campaign::rearm(h, &data) {
                 lines.push(format!("a {} (${c})", w.replace('_', " ")));
             }
+            let b = campaign::auto_spend(h, &data);
+            lines.extend(b.iter().map(|(p, c)| format!("{} ({c} CP)", p.describe(&data.heroes))));
             if !lines.is_empty() {
                 bought.insert(h.name.clone(), lines);
             }

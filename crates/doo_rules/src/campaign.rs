@@ -870,7 +870,15 @@ pub fn rearm(h: &mut Hero, data: &RuleData) -> Option<(String, u32)> {
         return None;
     }
     let (sheet, _) = h.sheet(&data.heroes).ok()?;
-    let best = data.equipment.melee.iter().filter(|w| w.cost <= h.purse).max_by_key(|w| (sheet.rank(&w.modes[0].skill), std::cmp::Reverse(w.cost)))?.id.clone();
+    // the best weapon of his best weapon skill that he can afford and wield one-handed
+    let best = data
+        .equipment
+        .melee
+        .iter()
+        .filter(|w| w.cost <= h.purse && !w.small_improvised && w.modes[0].one_hand_brawn <= sheet.stats.brawn)
+        .max_by_key(|w| (sheet.rank(&w.modes[0].skill), w.cost))?
+        .id
+        .clone();
     buy_gear(h, &best, data).ok().map(|c| (best, c))
 }
 
