@@ -69,12 +69,9 @@ pub fn check_carry_over(progress: &Progress, level: &CheckedLevel, expected: &BT
 /// `doo campaign simulate FILE`: one JSON line per level played, then a summary. Exit 0 when
 /// every carry-over check held, 1 when one failed, 2 when a file cannot be read.
 pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai::Difficulty, dir: Option<PathBuf>) -> ExitCode {
-    let data = match RuleData::load(Path::new(".")) {
+    let data = match crate::cli::rule_data() {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let c = match campaign::load_campaign(path, &data) {
         Ok(c) => c,
@@ -98,8 +95,8 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         roster = c.heroes.clone();
     }
     roster.truncate(c.campaign.party_max);
-    if roster.len() < c.campaign.party_min {
-        eprintln!("{}: the party needs at least {} heroes", path.display(), c.campaign.party_min);
+    if let Err(e) = Progress::check_party(&c, &roster) {
+        eprintln!("{}: {e}", path.display());
         return ExitCode::from(2);
     }
     let dir = dir.unwrap_or_else(|| std::env::temp_dir().join(format!("doo-campaign-{}-{seed}", std::process::id())));
@@ -126,7 +123,7 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         let id = progress.level.clone().unwrap_or_default();
         let s = seed.wrapping_add(plays as u64);
         let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &BTreeMap::new(), s, data.ai.clone());
-        progress.playing = true;
+        progress.begin_level();
         let seats = level.sides.iter().map(|d| crate::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(difficulty) }).collect();
         let mut header = match crate::cli::save_header(&level_path, &level, s, seats, true) {
             Ok(h) => h,
@@ -190,7 +187,6 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
                 e.hp += max_of(h) - max_of(&before);
             }
         }
-        progress.start_roster = progress.roster.clone();
         let cps: BTreeMap<String, u32> = report.record.cp.iter().fold(BTreeMap::new(), |mut acc, l| {
             *acc.entry(l.hero.clone()).or_default() += l.cp;
             acc

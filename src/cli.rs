@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// The rule data from `./assets` (or the built-in copies); exit 2 with the error on stderr.
-fn rule_data() -> Result<RuleData, ExitCode> {
+pub(crate) fn rule_data() -> Result<RuleData, ExitCode> {
     RuleData::load(Path::new(".")).map_err(|e| {
         eprintln!("{e}");
         ExitCode::from(2)
@@ -76,7 +76,7 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
         let kind = first_word(&text);
         if kind == "Hero" || kind == "Campaign" {
             let r = if kind == "Hero" {
-                crate::campaign::check_hero(&p.display().to_string(), &text, &data, data.heroes.allowance).map(|_| ())
+                crate::campaign::check_hero(&p.display().to_string(), &text, &data, Some(data.heroes.allowance)).map(|_| ())
             } else {
                 crate::campaign::check_campaign(p, &text, &data).map(|_| ())
             };

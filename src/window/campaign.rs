@@ -8,7 +8,6 @@
 use super::screens::{GameData, MatchSetup, Screen};
 use super::ui::{Act, CampaignAct, Disabled, Selected, bar_button, button, colors, panel, text};
 use crate::campaign::{self, CheckedCampaign, Hero, LevelReport, Progress};
-use crate::rules::equipment::Stat;
 use crate::rules::heroes::{self, Make, Purchase, STATS};
 use crate::rules::profile::Rank;
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -216,7 +215,7 @@ impl Draft {
 
 /// Checks a hero as `doo validate` does (the same function), from his text.
 fn check(h: &Hero, data: &crate::data::RuleData, allowance: u32) -> Result<(heroes::Sheet, u32), String> {
-    campaign::check_hero("hero", &campaign::hero_text(h), data, allowance).map(|(_, s, b)| (s, b)).map_err(|e| e.message)
+    campaign::check_hero("hero", &campaign::hero_text(h), data, Some(allowance)).map(|(_, s, b)| (s, b)).map_err(|e| e.message)
 }
 
 fn saved_heroes(data: &crate::data::RuleData, allowance: u32) -> Vec<Hero> {
@@ -319,7 +318,7 @@ fn play_level(world: &mut World) {
             return;
         }
     };
-    run.progress.playing = true;
+    run.progress.begin_level();
     let players = run.progress.players.clone();
     let mut setup = MatchSetup::new(path, checked);
     for s in &mut setup.seats {
@@ -372,6 +371,7 @@ fn continue_campaign(world: &mut World) -> Result<(), String> {
     let path = campaign_save_path();
     let save = crate::save::load(&path).map_err(|e| e.to_string())?;
     let progress = save.campaign.clone().ok_or("the campaign save holds no campaign")?;
+    progress.check_heroes(&data).map_err(|e| format!("{}: {e}", path.display()))?;
     let cpath = PathBuf::from(&progress.campaign);
     let checked = campaign::load_campaign(&cpath, &data).map_err(|e| e.to_string())?;
     if checked.hash != progress.campaign_hash {
@@ -379,7 +379,7 @@ fn continue_campaign(world: &mut World) -> Result<(), String> {
     }
     let mut run = CampaignRun::new(checked, &data);
     run.progress = progress.clone();
-    if progress.playing && !save.commands.is_empty() || progress.playing {
+    if progress.playing {
         let (save, lpath, level) = crate::cli::load_save(&path, &data).map_err(|e| e.to_string())?;
         let mut setup = MatchSetup::from_save(lpath, level, &save);
         let players = progress.players.clone();
@@ -596,12 +596,8 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
         }
         CampaignAct::Begin => {
             let party = run.party();
-            let c = &run.checked.campaign;
-            let mut names = std::collections::BTreeSet::new();
-            if party.len() < c.party_min || party.len() > c.party_max {
-                run.message = Some((false, format!("The party is {} to {} heroes; {} are chosen.", c.party_min, c.party_max, party.len())));
-            } else if let Some(h) = party.iter().find(|h| !names.insert(h.id())) {
-                run.message = Some((false, format!("Two heroes share the name {}.", h.name)));
+            if let Err(e) = Progress::check_party(&run.checked, &party) {
+                run.message = Some((false, e));
             } else {
                 let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1);
                 let players = run.progress.players.clone();
@@ -639,7 +635,6 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
                     Err(v) => run.message = Some((false, format!("{} — {}", v.reason, v.rule))),
                 }
             }
-            run.progress.start_roster = run.progress.roster.clone();
             save_progress(run);
         }
         CampaignAct::PickNewSkill(n) => run.new_skill = step(run.new_skill, n, book.skills.len()),
@@ -657,7 +652,6 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
                     },
                 ));
             }
-            run.progress.start_roster = run.progress.roster.clone();
             save_progress(run);
         }
         CampaignAct::PickGear(n) => run.gear_pick = step(run.gear_pick, n, shop(data).len()),
@@ -673,7 +667,6 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
                     Err(e) => run.message = Some((false, e)),
                 }
             }
-            run.progress.start_roster = run.progress.roster.clone();
             save_progress(run);
         }
         CampaignAct::NextPlayer => {
@@ -1175,5 +1168,4 @@ fn draw_advance(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::d
         }
         r.spawn(button("Done", Act::Campaign(CampaignAct::Briefing)));
     });
-    let _ = Stat::Brawn;
 }

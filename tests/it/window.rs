@@ -283,6 +283,15 @@ fn start_logged(level: &str, seed: &str, log: &Path, stderr: &Path, settings: &P
         .expect("start the game")
 }
 
+/// The game's window id (xdotool waits for it); empty when there is none.
+fn game_window() -> String {
+    Command::new("xdotool")
+        .args(["search", "--sync", "--name", "Dungeons of Olde"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string())
+        .unwrap_or_default()
+}
+
 fn xdotool(args: &[&str]) -> bool {
     Command::new("xdotool").args(args).status().is_ok_and(|s| s.success())
 }
@@ -319,11 +328,7 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
         let (cx, cy) = centre(at, x, y);
         (format!("{}", cx.round()), format!("{}", cy.round()))
     };
-    let win = Command::new("xdotool")
-        .args(["search", "--sync", "--name", "Dungeons of Olde"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string())
-        .unwrap_or_default();
+    let win = game_window();
     let before_ok = !win.is_empty() && grab(&win, &before_png);
     let (lx, ly) = px(2, 2);
     let (dx, dy) = px(4, 2);
@@ -437,11 +442,7 @@ fn e2e_clicking_a_door_opens_it_and_reveals_the_room() {
     let ready = wait_for(&log, "\"exploration_turn\"", 90) && wait_for(&log, "\"layout\"", 30);
     std::thread::sleep(std::time::Duration::from_secs(2));
     let at = layout(&log).unwrap_or((0.0, 0.0, 0.0));
-    let win = Command::new("xdotool")
-        .args(["search", "--sync", "--name", "Dungeons of Olde"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string())
-        .unwrap_or_default();
+    let win = game_window();
     let _ = xdotool(&["mousemove", "--window", &win, "5", "5"]);
     std::thread::sleep(std::time::Duration::from_millis(600));
     let before_ok = !win.is_empty() && grab(&win, &before_png);
@@ -515,12 +516,7 @@ fn e2e_a_campaign_level_is_played_and_recorded() {
         .stderr(std::fs::File::create(&stderr).unwrap())
         .spawn()
         .expect("start the game");
-    let win = Command::new("xdotool")
-        .args(["search", "--sync", "--name", "Dungeons of Olde"])
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8_lossy(&o.stdout).lines().next().map(str::to_string))
-        .unwrap_or_default();
+    let win = game_window();
     std::thread::sleep(std::time::Duration::from_secs(3));
     let enter = |what: &str| {
         let _ = xdotool(&["windowfocus", "--sync", &win]);

@@ -88,10 +88,11 @@ impl Hero {
         Ok((sheet, (have - spent) as u32))
     }
 
-    /// The id the hero's figure has in a level.
+    /// The id the hero's figure has in a level (within the ids' length cap, whatever the name).
     pub fn id(&self) -> String {
         let slug: String = self.name.to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-        format!("hero_{}", slug.trim_matches('_'))
+        let slug: String = slug.trim_matches('_').chars().take(crate::data::MAX_ID_CHARS - "hero_".len()).collect();
+        format!("hero_{slug}")
     }
 
     /// His figure in a level, at `pos`, on `side`.
@@ -123,17 +124,17 @@ impl Hero {
         let eq = &data.equipment;
         let mut total = 0u32;
         if let Some(w) = &self.weapon {
-            total += eq.melee(w).map(|x| x.cost).or_else(|| eq.ranged(w).map(|x| x.cost)).ok_or_else(|| format!("unknown weapon '{w}'"))?;
+            total = total.saturating_add(eq.melee(w).map(|x| x.cost).or_else(|| eq.ranged(w).map(|x| x.cost)).ok_or_else(|| format!("unknown weapon '{w}'"))?);
         }
         if let Some(s) = &self.shield {
-            total += eq.shield(s).map(|x| x.cost).ok_or_else(|| format!("unknown shield '{s}'"))?;
+            total = total.saturating_add(eq.shield(s).map(|x| x.cost).ok_or_else(|| format!("unknown shield '{s}'"))?);
         }
         if let Some(a) = &self.armor {
-            total += eq.armor(a).map(|x| x.cost).ok_or_else(|| format!("unknown armor '{a}'"))?;
+            total = total.saturating_add(eq.armor(a).map(|x| x.cost).ok_or_else(|| format!("unknown armor '{a}'"))?);
         }
         for i in &self.items {
             let item = eq.item(i).ok_or_else(|| format!("unknown item '{i}'"))?;
-            total += item.cost.ok_or_else(|| format!("'{i}' is not for sale: a new hero cannot start with it (R-CP-14)"))?;
+            total = total.saturating_add(item.cost.ok_or_else(|| format!("'{i}' is not for sale: a new hero cannot start with it (R-CP-14)"))?);
         }
         Ok(total)
     }
@@ -145,8 +146,9 @@ impl Hero {
 }
 
 /// Reads and checks a hero file: the fields, the caps, the gear, and the making and purchases
-/// by the rules (the rule id in the message). `allowance`: a new hero's money for gear.
-pub fn check_hero(file: &str, text: &str, data: &RuleData, allowance: u32) -> Result<(Hero, Sheet, u32), LoadError> {
+/// by the rules (the rule id in the message). `allowance`: a new hero's money for gear (`None`:
+/// the gear is not checked against it, for heroes already in a campaign).
+pub fn check_hero(file: &str, text: &str, data: &RuleData, allowance: Option<u32>) -> Result<(Hero, Sheet, u32), LoadError> {
     let places = Places::new(text);
     let fail = |key: &str, message: String| {
         let (line, col) = places.key(key).unwrap_or((1, 1));
@@ -205,7 +207,7 @@ pub fn check_hero(file: &str, text: &str, data: &RuleData, allowance: u32) -> Re
     if let Some(hp) = hero.hp.filter(|&h| h > max_hp || h <= -max_hp) {
         return Err(fail("hp", format!("hp {hp}: a living hero has more than -{max_hp} and at most {max_hp} HP (R-STAT-3)")));
     }
-    if hero.is_new() {
+    if let Some(allowance) = allowance.filter(|_| hero.is_new()) {
         let cost = hero.gear_cost(data).map_err(|e| fail("items", e))?;
         if cost as u64 + hero.purse as u64 > allowance as u64 {
             return Err(fail(
@@ -220,7 +222,7 @@ pub fn check_hero(file: &str, text: &str, data: &RuleData, allowance: u32) -> Re
 /// Reads a hero file from disk (size-capped, regular files only).
 pub fn load_hero(path: &Path, data: &RuleData, allowance: u32) -> Result<(Hero, Sheet, u32), LoadError> {
     let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
-    check_hero(&path.display().to_string(), &text, data, allowance)
+    check_hero(&path.display().to_string(), &text, data, Some(allowance))
 }
 
 /// The hero file's text.
@@ -508,7 +510,8 @@ pub struct Progress {
     pub name: String,
     /// The living heroes, as they are now.
     pub roster: Vec<Hero>,
-    /// The roster as the level in progress started (a lost level is replayed from it, R-CP-13).
+    /// The roster as the level in progress started (a lost level is replayed from it, R-CP-13);
+    /// set by `begin_level` only.
     #[serde(default)]
     pub start_roster: Vec<Hero>,
     /// The level to play next, or being played; `None`: the campaign is over.
@@ -541,7 +544,7 @@ impl Progress {
             campaign: c.path.canonicalize().unwrap_or_else(|_| c.path.clone()).display().to_string(),
             campaign_hash: c.hash.clone(),
             name: c.campaign.name.clone(),
-            start_roster: roster.clone(),
+            start_roster: Vec::new(),
             roster,
             level: Some(c.campaign.levels[0].id.clone()),
             playing: false,
@@ -551,6 +554,37 @@ impl Progress {
             players,
             seed,
         }
+    }
+
+    /// Whether `party` may begin the campaign: its size within the campaign's bounds, and no two
+    /// heroes whose figures would share an id.
+    pub fn check_party(c: &CheckedCampaign, party: &[Hero]) -> Result<(), String> {
+        let k = &c.campaign;
+        if party.len() < k.party_min || party.len() > k.party_max {
+            return Err(format!("The party is {} to {} heroes; {} are chosen.", k.party_min, k.party_max, party.len()));
+        }
+        let mut ids = BTreeSet::new();
+        if let Some(h) = party.iter().find(|h| !ids.insert(h.id())) {
+            return Err(format!("Two heroes share the name {} (or one too like it): rename one.", h.name));
+        }
+        Ok(())
+    }
+
+    /// The level starts: the roster as it stands is what a loss goes back to (R-CP-13).
+    pub fn begin_level(&mut self) {
+        self.start_roster = self.roster.clone();
+        self.playing = true;
+    }
+
+    /// Every hero of a progress read from a save (untrusted) checked as a hero file is: numbers
+    /// in range, gear known, the making and purchases legal (the rule id in the message).
+    pub fn check_heroes(&self, data: &RuleData) -> Result<(), String> {
+        for h in self.roster.iter().chain(&self.start_roster) {
+            // their gear was bought when they were made, from the campaign's allowance
+            check_hero(&format!("hero '{}'", h.name.chars().take(crate::data::MAX_ID_CHARS).collect::<String>()), &hero_text(h), data, None)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
     }
 
     /// Caps and sanity of a progress read from a save (untrusted): problems as (field, sentence).
@@ -672,10 +706,6 @@ fn objective_met(o: &Objective, m: &Match, hero_ids: &BTreeSet<String>) -> bool 
 pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, events: &[Event], won: bool, data: &RuleData) -> LevelReport {
     let book = &data.heroes;
     let id = progress.level.clone().unwrap_or_default();
-    let hero_ids: BTreeMap<String, String> = progress.roster.iter().map(|h| (h.id(), h.name.clone())).collect();
-    let in_level: BTreeSet<String> = hero_ids.keys().filter(|k| m.index(k).is_some()).cloned().collect();
-    let names: BTreeMap<String, String> = m.fighters.iter().map(|f| (f.id.clone(), f.name.clone())).collect();
-    let mut cp = heroes::cp_from_events(events, &in_level, &names);
     let mut record = LevelRecord { level: id.clone(), won, cp: Vec::new(), fallen: Vec::new(), rest: Vec::new() };
     if !won {
         // R-CP-13: a lost level is played again (or where the campaign says) from the roster as
@@ -684,11 +714,13 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
         progress.level = Some(c.campaign.after_loss(&id));
         progress.playing = false;
         progress.sitting_out.clear();
-        drop(cp);
         record.rest.push("The level was lost: the party plays on from where it stood at the level's start, keeping nothing of the attempt (R-CP-13).".into());
         progress.history.push(record.clone());
         return LevelReport { record, after_level: progress.roster.clone(), rest_gains: BTreeMap::new() };
     }
+    let in_level: BTreeSet<String> = progress.roster.iter().map(Hero::id).filter(|k| m.index(k).is_some()).collect();
+    let names: BTreeMap<String, String> = m.fighters.iter().map(|f| (f.id.clone(), f.name.clone())).collect();
+    let mut cp = heroes::cp_from_events(events, &in_level, &names);
     let lvl = c.campaign.level(&id);
     for hid in &in_level {
         let i = m.index(hid).expect("in level");
@@ -773,7 +805,6 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
     progress.level = c.campaign.after_win(&id);
     progress.won = progress.level.is_none();
     progress.playing = false;
-    progress.start_roster = progress.roster.clone();
     progress.history.push(record.clone());
     LevelReport { record, after_level, rest_gains }
 }
@@ -792,8 +823,7 @@ pub fn recruit(c: &CheckedCampaign, progress: &mut Progress, mut hero: Hero) -> 
         return Err(Violation::new("R-CP-14", format!("{} has played before: a recruit is a new hero.", hero.name)));
     }
     hero.cp_earned = progress.roster.iter().map(|h| h.cp_earned).min().unwrap_or(c.campaign.start_cp);
-    progress.roster.push(hero.clone());
-    progress.start_roster.push(hero);
+    progress.roster.push(hero);
     Ok(())
 }
 
@@ -967,17 +997,27 @@ mod tests {
         assert!(e.reason.contains("full"), "{}", e.reason);
     }
 
-    #[test] // R-CP-10, R-CP-12: a won level: +1 CP each and the objective's CP; HP as left; the
-    // level's keys are not carried; the next level follows; the heroes stand in the level
+    #[test] // R-CP-10, R-CP-12: a won level: +1 CP each and the objective's CP; HP as left;
+    // permanent conditions stay, the others end; a dropped weapon is picked up (the game's
+    // choice); the next level follows and the heroes stand in it as they were
     fn a_won_level_awards_and_carries_over() {
         let (data, c) = shipped();
         let party = vec![sample_hero("Ann", "warrior", &data).unwrap(), sample_hero("Bo", "rogue", &data).unwrap()];
         let mut p = Progress::start(&c, party, vec![], 7);
+        p.begin_level();
         let mut m = level_match(&c, &p, &data);
         let ann = m.index("hero_ann").expect("the hero is in the level");
         let max = m.fighters[ann].max_hp;
         m.fighters[ann].hp = max - 3;
         m.fighters[ann].loadout.items.push("gemstone".into());
+        let pos = m.fighters[ann].pos;
+        let sword = m.fighters[ann].loadout.weapon.take().unwrap();
+        m.fighters[ann].loadout.dropped.push((sword.clone(), pos));
+        use crate::rules::fighter::ConditionInstance;
+        m.fighters[ann].conditions = vec![
+            ConditionInstance { id: "slowed".into(), duration: Duration::Permanent, removal_cr: None },
+            ConditionInstance { id: "poisoned".into(), duration: Duration::Persistent, removal_cr: Some(9) },
+        ];
         let rep = finish_level(&c, &mut p, &m, &[], true, &data);
         let cp = |id: &str| rep.record.cp.iter().filter(|l| l.hero == id).map(|l| l.cp).sum::<u32>();
         // the level won (1) and "Nobody falls on the road" (1)
@@ -988,6 +1028,9 @@ mod tests {
         assert_eq!(a.cp_earned, 2);
         assert_eq!(a.hp.unwrap_or(max), (max - 3 + rep.rest_gains.get("Ann").copied().unwrap_or(0)).min(max), "HP kept, then the rest (R-CP-13)");
         assert!(a.items.contains(&"gemstone".to_string()));
+        assert_eq!(a.conditions, vec!["slowed".to_string()], "only the permanent condition stays");
+        assert_eq!(a.weapon.as_deref(), Some(sword.as_str()), "the dropped weapon is picked up");
+        p.check_heroes(&data).expect("the carried-over heroes are valid hero files");
         // the next level has them, hurt as they are
         let m2 = level_match(&c, &p, &data);
         let i = m2.index("hero_ann").unwrap();
@@ -995,11 +1038,29 @@ mod tests {
         assert!(m2.fighters[i].loadout.items.contains(&"gemstone".to_string()));
     }
 
+    #[test] // R-CP-12, R-CP-10: a hero dead at the end of a won level leaves the roster and earns
+    // nothing; the "nobody falls" objective is missed
+    fn the_dead_leave_the_roster() {
+        let (data, c) = shipped();
+        let party = vec![sample_hero("Ann", "warrior", &data).unwrap(), sample_hero("Bo", "rogue", &data).unwrap()];
+        let mut p = Progress::start(&c, party, vec![], 7);
+        p.begin_level();
+        let mut m = level_match(&c, &p, &data);
+        let bo = m.index("hero_bo").unwrap();
+        m.fighters[bo].hp = -m.fighters[bo].max_hp;
+        let rep = finish_level(&c, &mut p, &m, &[], true, &data);
+        assert_eq!(rep.record.fallen, vec!["Bo".to_string()]);
+        assert_eq!(p.roster.iter().map(|h| h.name.as_str()).collect::<Vec<_>>(), vec!["Ann"]);
+        assert!(rep.record.cp.iter().all(|l| l.hero == "hero_ann"));
+        assert_eq!(p.roster[0].cp_earned, 1, "the level won, not the objective");
+    }
+
     #[test] // R-CP-13: a lost level is played again from the roster it started with
     fn a_lost_level_keeps_nothing() {
         let (data, c) = shipped();
         let party = vec![sample_hero("Ann", "warrior", &data).unwrap()];
         let mut p = Progress::start(&c, party.clone(), vec![], 7);
+        p.begin_level();
         let mut m = level_match(&c, &p, &data);
         let ann = m.index("hero_ann").unwrap();
         m.fighters[ann].hp = 1;
@@ -1038,5 +1099,43 @@ mod tests {
         // his Journeyman skill is swords (the sample warrior): a sword he can afford
         assert!(data.equipment.melee(&w).unwrap().modes[0].skill == "swords", "{w}");
         assert_eq!(h.purse, purse - 1 - c);
+    }
+
+    #[test] // R-CP-11: a stat rise that raises max HP raises the current HP as much; CP are spent
+    // only when banked
+    fn a_stat_rise_raises_current_hp() {
+        let (data, _) = shipped();
+        let mut h = sample_hero("Ann", "warrior", &data).unwrap();
+        h.cp_earned = 3;
+        h.hp = Some(4);
+        let max = heroes::pools(&h.sheet(&data.heroes).unwrap().0.stats).0;
+        assert_eq!(spend(&mut h, Purchase::Stat(crate::rules::equipment::Stat::Brawn), &data.heroes).unwrap(), 3, "Brawn 9 -> 10 costs 3");
+        assert_eq!(heroes::pools(&h.sheet(&data.heroes).unwrap().0.stats).0, max + 1);
+        assert_eq!(h.hp, Some(5));
+        let e = spend(&mut h, Purchase::Skill("healing".into()), &data.heroes).unwrap_err();
+        assert_eq!(e.rule, "R-CP-11");
+        assert_eq!(h.bought.len(), 1, "a refused purchase is not recorded");
+    }
+
+    #[test] // a save's heroes are checked like hero files: a tampered one is refused, with its rule
+    fn a_tampered_hero_in_a_save_is_refused() {
+        let (data, c) = shipped();
+        let mut p = Progress::start(&c, vec![sample_hero("Ann", "warrior", &data).unwrap()], vec![], 1);
+        p.check_heroes(&data).unwrap();
+        p.roster[0].hp = Some(i32::MAX);
+        assert!(p.check_heroes(&data).unwrap_err().contains("hp 2147483647"));
+        p.roster[0].hp = None;
+        p.roster[0].bought = vec![Purchase::Stat(crate::rules::equipment::Stat::Brawn); 3];
+        assert!(p.check_heroes(&data).unwrap_err().contains("(R-CP-11)"));
+    }
+
+    #[test] // a hero's name of any length and script gives a usable figure id
+    fn long_names_give_ids_within_the_cap() {
+        let (data, _) = shipped();
+        let mut h = sample_hero("Ann", "warrior", &data).unwrap();
+        h.name = "Ä".repeat(64);
+        assert!(crate::data::id_problem(&h.id()).is_none(), "{}", h.id());
+        h.name = "x".repeat(64);
+        assert!(crate::data::id_problem(&h.id()).is_none(), "{}", h.id());
     }
 }

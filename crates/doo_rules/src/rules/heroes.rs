@@ -272,8 +272,7 @@ pub const STATS: [Stat; 4] = [Stat::Brawn, Stat::Finesse, Stat::Savvy, Stat::Ner
 
 /// R-STAT-3: HP, MP and FP of these stats (fractions round down).
 pub fn pools(s: &Stats) -> (i32, i32, i32) {
-    let (b, f, sv, n) = (s.brawn as i32, s.finesse as i32, s.savvy as i32, s.nerve as i32);
-    let _ = f;
+    let (b, sv, n) = (s.brawn as i32, s.savvy as i32, s.nerve as i32);
     (b + n / 2, sv + n / 2, n + sv / 2)
 }
 
