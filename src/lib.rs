@@ -2,7 +2,7 @@
 //! and the game window. The rules, the AI and the file formats live in the `doo_rules` crate
 //! (no Bevy) and are re-exported here under their old paths.
 
-pub use doo_rules::{ai, campaign, data, level, level_file, rules, save, script};
+pub use doo_rules::{ai, campaign, data, level, level_file, reference, rules, save, script};
 
 pub mod campaign_sim;
 pub mod cli;

@@ -1,21 +1,18 @@
-//! The board: the level's floors as bevy_ecs_tilemap maps drawn with the generated art, one
-//! miniature per character (side colour, side shape and a label, so sides read without colour),
-//! the rules' previews as highlights (reachable spaces with their cost, targets), short move and
-//! attack animations, and the pointer: the hovered space and clicks become `Intent`s.
+//! The board: the level's floors as bevy_ecs_tilemap maps drawn with the generated art, the
+//! rules' previews as highlights (reachable spaces with their cost, targets), and the pointer
+//! and the keyboard cursor: the hovered space and clicks become `Intent`s. The miniatures are
+//! in `figures.rs`.
 
-use super::settings::Settings;
 use super::ui::PointerOverUi;
 use crate::game::MatchSystems;
-use crate::game::components::{CharacterId, GridPos, MatchGeneration, MatchState, Side, Vitals};
+use crate::game::components::{CharacterId, GridPos, MatchGeneration, MatchState};
 use crate::game::intent::{Intent, PlayerView};
-use crate::game::log::RulesEvent;
 use crate::rules::Board;
+use crate::rules::Pos;
 use crate::rules::grid::Tile;
 use crate::rules::preview::{Aim, MoveKind};
-use crate::rules::{Event, Pos};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
-use std::collections::{BTreeMap, VecDeque};
 
 /// World units per space (the art is 32 px: 1:1 at zoom 1).
 pub const TILE_PX: f32 = 32.0;
@@ -35,7 +32,7 @@ pub mod palette {
 }
 
 /// Tile atlas indices of `assets/art/tiles.png` (see examples/gen_art.rs).
-mod atlas {
+pub(super) mod atlas {
     pub const FLOOR: u32 = 0;
     pub const FLOOR_ALT: u32 = 1;
     pub const WALL: u32 = 2;
@@ -55,10 +52,11 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ShownFloor>()
         .init_resource::<HoveredSpace>()
         .init_resource::<TokensMoving>()
+        .init_resource::<KeyCursor>()
         .add_systems(Startup, load_art)
         .add_systems(
             Update,
-            (track_hover, click_board, switch_floor)
+            (track_hover, key_cursor, click_board, switch_floor)
                 .chain()
                 .in_set(MatchSystems::Input)
                 .in_set(BoardInput)
@@ -72,11 +70,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            (show_floor, spawn_tokens, animate_events, move_tokens, show_token_state, show_highlights)
-                .chain()
-                .in_set(MatchSystems::Present)
-                .after(spawn_board)
-                .after(super::fog::FogDrawn),
+            (show_floor, show_highlights, show_key_cursor).chain().in_set(MatchSystems::Present).after(spawn_board).after(super::fog::FogDrawn),
         );
 }
 
@@ -100,7 +94,13 @@ pub struct Art {
     pub tiles_layout: Handle<TextureAtlasLayout>,
     pub tokens: Handle<Image>,
     pub tokens_layout: Handle<TextureAtlasLayout>,
+    /// The figures and their marks (`assets/art/figures.png`, see `assets/art/figures.ron`).
+    pub figures: Handle<Image>,
+    pub figures_layout: Handle<TextureAtlasLayout>,
 }
+
+/// Cells of `assets/art/figures.png`: the kinds and marks of `assets/art/figures.ron`.
+const FIGURE_CELLS: u32 = 18;
 
 fn load_art(mut commands: Commands, server: Res<AssetServer>, mut layouts: ResMut<Assets<TextureAtlasLayout>>) {
     commands.insert_resource(Art {
@@ -108,6 +108,8 @@ fn load_art(mut commands: Commands, server: Res<AssetServer>, mut layouts: ResMu
         tiles_layout: layouts.add(TextureAtlasLayout::from_grid(UVec2::splat(32), 12, 1, None, None)),
         tokens: server.load("art/tokens.png"),
         tokens_layout: layouts.add(TextureAtlasLayout::from_grid(UVec2::splat(64), 6, 1, None, None)),
+        figures: server.load("art/figures.png"),
+        figures_layout: layouts.add(TextureAtlasLayout::from_grid(UVec2::splat(64), FIGURE_CELLS, 1, None, None)),
     });
 }
 
@@ -131,31 +133,6 @@ pub struct FloorMap(pub u8);
 
 #[derive(Component)]
 struct Highlight;
-
-/// A miniature; `label` is shown on it.
-#[derive(Component)]
-pub struct Token {
-    pub label: String,
-}
-
-#[derive(Component)]
-struct Ring;
-#[derive(Component)]
-struct HpBar;
-
-/// Where a token is going: the spaces of its path, in order.
-#[derive(Component, Default)]
-struct Motion {
-    waypoints: VecDeque<Vec3>,
-    /// A short lunge toward a target and back (attack), seconds left.
-    lunge: Option<(Vec3, f32)>,
-    /// Flash after being hit or missed, seconds left.
-    flash: f32,
-    hit: bool,
-}
-
-#[derive(Component)]
-struct FloatText(f32);
 
 pub fn world_of(p: Pos, board: &Board) -> Vec3 {
     let f = board.floors.first();
@@ -275,12 +252,12 @@ fn switch_floor(keys: Res<ButtonInput<KeyCode>>, state: Option<Res<MatchState>>,
 }
 
 /// Only the floor on screen is drawn; it follows the character who must decide.
-fn show_floor(
+pub(super) fn show_floor(
     mut shown: ResMut<ShownFloor>,
     view: Res<PlayerView>,
     chars: Query<(&CharacterId, &GridPos)>,
     mut maps: Query<(&FloorMap, &mut Visibility)>,
-    mut tokens: Query<(&CharacterId, &GridPos, &mut Visibility), (With<Token>, Without<FloorMap>)>,
+    mut tokens: Query<(&CharacterId, &GridPos, &mut Visibility), (With<super::figures::Token>, Without<FloorMap>)>,
     fog: Res<super::fog::Fog>,
 ) {
     if view.is_changed() {
@@ -301,244 +278,9 @@ fn show_floor(
     }
 }
 
-/// Short labels: the name's initial, numbered when several figures of a side share it.
-fn labels(chars: &[(String, String, String)]) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    for (id, name, side) in chars {
-        let initial: String = name.chars().next().unwrap_or('?').to_uppercase().collect();
-        let same: Vec<&String> = chars
-            .iter()
-            .filter(|(_, n, s)| s == side && n.chars().next().map(|c| c.to_uppercase().collect::<String>()) == Some(initial.clone()))
-            .map(|(i, _, _)| i)
-            .collect();
-        let label = if same.len() > 1 { format!("{initial}{}", same.iter().position(|i| *i == id).unwrap_or(0) + 1) } else { initial };
-        out.insert(id.clone(), label);
-    }
-    out
-}
-
 /// Side order for colours and shapes: the level's sides in order.
 pub fn side_index(side: &str, sides: &[String]) -> usize {
     sides.iter().position(|s| s == side).unwrap_or(0) % 4
-}
-
-fn spawn_tokens(
-    mut commands: Commands,
-    new: Query<(Entity, &CharacterId, &Side, &Name, &GridPos), Added<CharacterId>>,
-    all: Query<(&CharacterId, &Side, &Name)>,
-    art: Res<Art>,
-    state: Option<Res<MatchState>>,
-    level: Option<Res<super::screens::PlayingLevel>>,
-) {
-    if new.is_empty() {
-        return;
-    }
-    let Some(state) = state else { return };
-    let board = &state.board;
-    let sides: Vec<String> = level.map(|l| l.0.sides.iter().map(|s| s.id.clone()).collect()).unwrap_or_default();
-    let list: Vec<(String, String, String)> = all.iter().map(|(c, s, n)| (c.id.clone(), n.to_string(), s.0.clone())).collect();
-    let names = labels(&list);
-    for (e, c, side, _, pos) in &new {
-        let k = side_index(&side.0, &sides);
-        let label = names.get(&c.id).cloned().unwrap_or_default();
-        let mut sprite = Sprite::from_atlas_image(art.tokens.clone(), TextureAtlas { layout: art.tokens_layout.clone(), index: k });
-        sprite.custom_size = Some(Vec2::splat(TILE_PX * 0.9));
-        sprite.color = palette::SIDES[k];
-        commands
-            .entity(e)
-            .insert((
-                Token { label: label.clone() },
-                Motion::default(),
-                sprite,
-                Transform::from_translation(world_of(pos.0, board) + Vec3::Z * 10.0),
-                Visibility::default(),
-            ))
-            .with_children(|p| {
-                p.spawn((
-                    Text2d::new(label),
-                    TextFont { font_size: FontSize::Px(13.0), ..default() },
-                    TextColor(Color::srgb(0.05, 0.05, 0.08)),
-                    Transform::from_xyz(0.0, 0.0, 1.0),
-                ));
-                p.spawn((
-                    Ring,
-                    Sprite {
-                        image: art.tokens.clone(),
-                        texture_atlas: Some(TextureAtlas { layout: art.tokens_layout.clone(), index: atlas::RING }),
-                        custom_size: Some(Vec2::splat(TILE_PX * 1.12)),
-                        color: Color::srgb(1.0, 0.9, 0.3),
-                        ..default()
-                    },
-                    Transform::from_xyz(0.0, 0.0, -0.5),
-                    Visibility::Hidden,
-                ));
-                p.spawn((
-                    HpBar,
-                    Sprite::from_color(Color::srgb(0.3, 0.9, 0.35), Vec2::new(TILE_PX * 0.8, 3.0)),
-                    Transform::from_xyz(0.0, -TILE_PX * 0.46, 2.0),
-                ));
-            });
-    }
-}
-
-/// Movement follows the path the rules report; attacks lunge and flash; damage floats up.
-fn animate_events(
-    mut commands: Commands,
-    mut events: MessageReader<RulesEvent>,
-    state: Option<Res<MatchState>>,
-    settings: Res<Settings>,
-    mut tokens: Query<(&CharacterId, &mut Motion, &Transform)>,
-) {
-    let Some(state) = state else {
-        events.clear();
-        return;
-    };
-    let board = &state.board;
-    let animate = settings.animation_speed > 0.0;
-    for RulesEvent(e) in events.read() {
-        match e {
-            Event::Moved { actor, path, to, .. } if animate => {
-                if let Some((_, mut m, _)) = tokens.iter_mut().find(|(c, _, _)| &c.id == actor) {
-                    let pts: Vec<Pos> = if path.is_empty() { vec![*to] } else { path.clone() };
-                    for p in pts {
-                        m.waypoints.push_back(world_of(p, board) + Vec3::Z * 10.0);
-                    }
-                }
-            }
-            Event::AttackResolved { actor, target, damage, outcome, .. } => {
-                let tpos = tokens.iter().find(|(c, _, _)| &c.id == target).map(|(_, _, t)| t.translation);
-                if let (Some(tp), true) = (tpos, animate) {
-                    if let Some((_, mut m, t)) = tokens.iter_mut().find(|(c, _, _)| &c.id == actor) {
-                        m.lunge = Some(((tp - t.translation).with_z(0.0) * 0.35, 0.25));
-                    }
-                    if let Some((_, mut m, _)) = tokens.iter_mut().find(|(c, _, _)| &c.id == target) {
-                        m.flash = 0.45;
-                        m.hit = *damage > 0;
-                    }
-                }
-                if let Some(tp) = tpos {
-                    let (s, color) = if outcome.contains("miss") { ("miss".to_string(), Color::WHITE) } else { (format!("-{damage}"), palette::TARGET) };
-                    commands.spawn((
-                        Name::new("Damage text"),
-                        FloatText(1.0),
-                        BoardPart,
-                        Text2d::new(s),
-                        TextFont { font_size: FontSize::Px(16.0), ..default() },
-                        TextColor(color),
-                        Transform::from_translation(tp + Vec3::new(0.0, TILE_PX * 0.5, 30.0)),
-                    ));
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Slides tokens along their waypoints (quick: about 12 spaces a second at normal speed) and
-/// snaps them to their space when idle (hot reload, no animation).
-fn move_tokens(
-    time: Res<Time>,
-    settings: Res<Settings>,
-    state: Option<Res<MatchState>>,
-    mut q: Query<(&GridPos, &mut Motion, &mut Transform, &mut Sprite), With<Token>>,
-    mut floats: Query<(Entity, &mut FloatText, &mut Transform, &mut TextColor), Without<Token>>,
-    mut commands: Commands,
-    mut moving: ResMut<TokensMoving>,
-) {
-    let Some(state) = state else { return };
-    let board = &state.board;
-    let dt = time.delta_secs();
-    let speed = TILE_PX * 12.0 * settings.animation_speed.max(0.01);
-    let busy = q.iter().any(|(_, m, _, _)| !m.waypoints.is_empty() || m.lunge.is_some());
-    if moving.0 != busy {
-        moving.0 = busy;
-    }
-    for (p, mut m, mut t, mut sprite) in &mut q {
-        let home = world_of(p.0, board) + Vec3::Z * 10.0;
-        if let Some(next) = m.waypoints.front().copied() {
-            let d = next - t.translation;
-            let step = speed * dt;
-            if d.length() <= step || settings.animation_speed == 0.0 {
-                t.translation = next;
-                m.waypoints.pop_front();
-            } else {
-                t.translation += d.normalize() * step;
-            }
-        } else if let Some((off, left)) = m.lunge {
-            let left = left - dt * settings.animation_speed.max(0.01);
-            let k = (left / 0.25).clamp(0.0, 1.0);
-            let out = if k > 0.5 { (1.0 - k) * 2.0 } else { k * 2.0 };
-            t.translation = home + off * out;
-            m.lunge = (left > 0.0).then_some((off, left));
-        } else if t.translation != home {
-            t.translation = home;
-        }
-        let base = sprite.color.with_alpha(1.0);
-        if m.flash > 0.0 {
-            m.flash -= dt;
-            let pulse = (m.flash * 20.0).sin() > 0.0;
-            sprite.color = if pulse { if m.hit { palette::TARGET } else { Color::WHITE } } else { base };
-        }
-    }
-    for (e, mut f, mut t, mut c) in &mut floats {
-        f.0 -= dt * settings.animation_speed.max(0.5);
-        t.translation.y += dt * 24.0;
-        c.0 = c.0.with_alpha(f.0.clamp(0.0, 1.0));
-        if f.0 <= 0.0 {
-            commands.entity(e).despawn();
-        }
-    }
-}
-
-/// Selection ring on the character who must decide, HP bars, faded dead figures, side colour
-/// restored after a flash.
-fn show_token_state(
-    view: Res<PlayerView>,
-    level: Option<Res<super::screens::PlayingLevel>>,
-    mut tokens: Query<(&CharacterId, &Side, &Vitals, &Children, &mut Sprite, &Motion), With<Token>>,
-    mut rings: Query<&mut Visibility, With<Ring>>,
-    mut bars: Query<(&mut Sprite, &mut Transform), (With<HpBar>, Without<Token>)>,
-) {
-    let sides: Vec<String> = level.map(|l| l.0.sides.iter().map(|s| s.id.clone()).collect()).unwrap_or_default();
-    for (c, side, v, children, mut sprite, motion) in &mut tokens {
-        let dead = v.hp <= -10 || v.hp <= 0 && v.max_hp <= 0;
-        if motion.flash <= 0.0 {
-            let mut col = palette::SIDES[side_index(&side.0, &sides)];
-            if v.hp <= 0 {
-                col = col.mix(&Color::srgb(0.2, 0.2, 0.2), if dead { 0.8 } else { 0.55 });
-            }
-            if sprite.color != col {
-                sprite.color = col;
-            }
-        }
-        for child in children.iter() {
-            if let Ok(mut vis) = rings.get_mut(child) {
-                vis.set_if_neq(if view.decider.as_deref() == Some(c.id.as_str()) { Visibility::Inherited } else { Visibility::Hidden });
-            }
-            if let Ok((mut s, mut t)) = bars.get_mut(child) {
-                let frac = (v.hp.max(0) as f32 / v.max_hp.max(1) as f32).clamp(0.0, 1.0);
-                let w = TILE_PX * 0.8 * frac;
-                let color = if frac > 0.5 {
-                    Color::srgb(0.3, 0.9, 0.35)
-                } else if frac > 0.25 {
-                    Color::srgb(0.95, 0.8, 0.2)
-                } else {
-                    Color::srgb(0.95, 0.3, 0.25)
-                };
-                // Written only when they differ, so an unchanged bar is not re-extracted and its
-                // transform not propagated every frame.
-                let size = Some(Vec2::new(w.max(0.5), 3.0));
-                if s.custom_size != size || s.color != color {
-                    s.custom_size = size;
-                    s.color = color;
-                }
-                let x = -(TILE_PX * 0.8 - w) / 2.0;
-                if t.translation.x != x {
-                    t.translation.x = x;
-                }
-            }
-        }
-    }
 }
 
 /// Reachable spaces with their cost (green free steps, blue steps, orange runs with the Defense
@@ -633,6 +375,116 @@ fn show_highlights(
     }
 }
 
+/// The keyboard cursor: the arrows move it (it starts on the figure who decides), Space clicks
+/// the space under it, F puts it on the next figure of the side deciding. While it is in use it
+/// is the hovered space (previews, paths, the card); moving the mouse hands over to the pointer.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct KeyCursor {
+    pub at: Option<Pos>,
+    pub active: bool,
+}
+
+fn key_cursor(
+    keys: Res<ButtonInput<KeyCode>>,
+    view: Res<PlayerView>,
+    state: Option<Res<MatchState>>,
+    chars: Query<(&CharacterId, &crate::game::components::Side, &GridPos)>,
+    shown: Res<ShownFloor>,
+    mut cursor: ResMut<KeyCursor>,
+    mut hovered: ResMut<HoveredSpace>,
+    mut out: MessageWriter<Intent>,
+) {
+    let Some(state) = state else { return };
+    let Some(decider) = view.decider.clone() else { return };
+    if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {
+        return;
+    }
+    let me = chars.iter().find(|(c, _, _)| c.id == decider).map(|(_, s, p)| (s.0.clone(), p.0));
+    let mut d = (0, 0);
+    for (k, step) in [(KeyCode::ArrowLeft, (-1, 0)), (KeyCode::ArrowRight, (1, 0)), (KeyCode::ArrowUp, (0, -1)), (KeyCode::ArrowDown, (0, 1))] {
+        if keys.just_pressed(k) {
+            d = (d.0 + step.0, d.1 + step.1);
+        }
+    }
+    let mut moved = false;
+    if d != (0, 0) {
+        let from = cursor.at.filter(|_| cursor.active).or(me.as_ref().map(|m| m.1)).unwrap_or(Pos::on(0, 0, shown.0));
+        let f = state.board.floors.get(from.floor as usize);
+        let (w, h) = f.map_or((1, 1), |f| (f.width as i32, f.height as i32));
+        cursor.at = Some(Pos::on((from.x + d.0).clamp(0, w - 1), (from.y + d.1).clamp(0, h - 1), from.floor));
+        moved = true;
+    }
+    if keys.just_pressed(KeyCode::KeyF) {
+        // The next figure of the deciding side, in level order, after the one under the cursor.
+        if let Some((side, _)) = &me {
+            let mut mine: Vec<(usize, Pos)> =
+                chars.iter().filter(|(c, s, _)| &s.0 == side && !state.is_dead(c.order)).map(|(c, _, p)| (c.order, p.0)).collect();
+            mine.sort_by_key(|x| x.0);
+            let now = cursor.at.filter(|_| cursor.active).and_then(|p| mine.iter().position(|m| m.1 == p));
+            if let Some(next) = mine.get(now.map_or(0, |k| (k + 1) % mine.len().max(1))) {
+                cursor.at = Some(next.1);
+                moved = true;
+            }
+        }
+    }
+    if moved {
+        cursor.active = true;
+        if hovered.0 != cursor.at {
+            hovered.0 = cursor.at;
+        }
+    }
+    if cursor.active && keys.just_pressed(KeyCode::Space) {
+        if let Some(p) = cursor.at {
+            out.write(Intent::ClickSpace(p));
+        }
+    }
+}
+
+/// The keyboard cursor's frame.
+#[derive(Component)]
+struct CursorMark;
+
+fn show_key_cursor(
+    mut commands: Commands,
+    cursor: Res<KeyCursor>,
+    state: Option<Res<MatchState>>,
+    mut mark: Query<(Entity, &mut Transform), With<CursorMark>>,
+) {
+    let Some(state) = state else { return };
+    let at = cursor.at.filter(|_| cursor.active);
+    match (at, mark.single_mut()) {
+        (Some(p), Ok((_, mut t))) => {
+            let want = world_of(p, &state.board) + Vec3::Z * 40.0;
+            if t.translation != want {
+                t.translation = want;
+            }
+        }
+        (Some(p), Err(_)) => {
+            commands
+                .spawn((
+                    Name::new("Keyboard cursor"),
+                    CursorMark,
+                    BoardPart,
+                    Transform::from_translation(world_of(p, &state.board) + Vec3::Z * 40.0),
+                    Visibility::default(),
+                ))
+                .with_children(|c| {
+                    // Four gold corner bars.
+                    for (x, y, w, h) in [(0.0, 0.47, 1.0, 0.06), (0.0, -0.47, 1.0, 0.06), (0.47, 0.0, 0.06, 1.0), (-0.47, 0.0, 0.06, 1.0)] {
+                        c.spawn((
+                            Sprite::from_color(Color::srgb(1.0, 0.85, 0.25), Vec2::new(w * TILE_PX, h * TILE_PX)),
+                            Transform::from_xyz(x * TILE_PX, y * TILE_PX, 0.0),
+                        ));
+                    }
+                });
+        }
+        (None, Ok((e, _))) => {
+            commands.entity(e).despawn();
+        }
+        (None, Err(_)) => {}
+    }
+}
+
 fn track_hover(
     windows: Query<&Window>,
     cams: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
@@ -640,13 +492,24 @@ fn track_hover(
     state: Option<Res<MatchState>>,
     shown: Res<ShownFloor>,
     mut hovered: ResMut<HoveredSpace>,
+    mut cursor: ResMut<KeyCursor>,
+    mut last: Local<Option<Vec2>>,
 ) {
+    // The keyboard cursor keeps the hover until the mouse moves.
+    let pointer = windows.single().ok().and_then(|w| w.cursor_position());
+    if cursor.active {
+        if pointer == *last {
+            return;
+        }
+        cursor.active = false;
+    }
+    *last = pointer;
     let space = (|| {
         if over_ui.0 {
             return None;
         }
         let board = &state.as_ref()?.board;
-        let cursor = windows.single().ok()?.cursor_position()?;
+        let cursor = pointer?;
         let (cam, gt) = cams.single().ok()?;
         let world = cam.viewport_to_world_2d(gt, cursor).ok()?;
         space_at(world, board, shown.0)

@@ -1,16 +1,23 @@
 //! The camera: fitted to the level (in the part of the window the panels leave free) when a
-//! level is put on the board; pan by dragging, WASD or the arrows; zoom with the wheel or +/-;
-//! Home fits again.
+//! level is put on the board; pan by dragging or WASD; zoom with the wheel or +/-; Home fits
+//! again. It follows the action (a figure walking or striking, the keyboard cursor) when that
+//! leaves the board area.
 
 use super::ui::PointerOverUi;
 use crate::game::components::{MatchGeneration, MatchState};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 
-/// Panel sizes in logical pixels at UI scale 1 (the board area is what they leave).
-pub const RIGHT_PANEL_PX: f32 = 360.0;
+/// Panel sizes in logical pixels (the board area is what they leave): the right panel takes
+/// 28 % of the window's logical width, between 200 and 360, so a large UI scale still leaves the
+/// board and the action bar room (1280×720 at 2× is 640×360 logical pixels).
 pub const TOP_BAR_PX: f32 = 48.0;
-pub const BOTTOM_BAR_PX: f32 = 184.0;
+pub const BOTTOM_BAR_PX: f32 = 136.0;
+
+/// The right panel's width for a window of `logical_width` UI pixels.
+pub fn right_panel_px(logical_width: f32) -> f32 {
+    (logical_width * 0.28).clamp(200.0, 360.0)
+}
 /// Pointer travel (px) after which a press is a drag, not a click.
 const DRAG_PX: f32 = 6.0;
 
@@ -25,6 +32,7 @@ pub(super) fn plugin(app: &mut App) {
                     .and_then(resource_changed::<MatchGeneration>.or_else(resource_changed::<FitRequest>).or_else(resource_changed::<UiScale>)),
             ),
         )
+        .add_systems(Update, follow_action.in_set(crate::game::MatchSystems::Present).run_if(in_state(super::screens::Screen::Match)))
         .add_systems(
             Update,
             (drag_camera, key_camera).in_set(crate::game::MatchSystems::Input).before(super::board::BoardInput).run_if(in_state(super::screens::Screen::Match)),
@@ -49,16 +57,17 @@ fn spawn_camera(mut commands: Commands) {
 }
 
 /// The board area's centre relative to the window centre (screen px, y down) at this UI scale.
-fn area_offset(ui_scale: f32) -> Vec2 {
-    Vec2::new(-RIGHT_PANEL_PX * ui_scale / 2.0, (TOP_BAR_PX - BOTTOM_BAR_PX) * ui_scale / 2.0)
+fn area_offset(ui_scale: f32, right: f32) -> Vec2 {
+    Vec2::new(-right * ui_scale / 2.0, (TOP_BAR_PX - BOTTOM_BAR_PX) * ui_scale / 2.0)
 }
 
 fn fit_camera(state: Res<MatchState>, windows: Query<&Window>, ui: Res<UiScale>, mut cam: Query<&mut Transform, With<Camera2d>>) {
     let (ww, wh) = windows.single().map_or((1280.0, 720.0), |w| (w.width(), w.height()));
+    let right = right_panel_px(ww / ui.0.max(0.1));
     let (w, h) = state.board.floors.first().map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
-    let area = Vec2::new(ww - RIGHT_PANEL_PX * ui.0 - 40.0, wh - (TOP_BAR_PX + BOTTOM_BAR_PX) * ui.0 - 30.0).max(Vec2::splat(100.0));
+    let area = Vec2::new(ww - right * ui.0 - 40.0, wh - (TOP_BAR_PX + BOTTOM_BAR_PX) * ui.0 - 30.0).max(Vec2::splat(100.0));
     let scale = ((w * super::board::TILE_PX) / area.x).max((h * super::board::TILE_PX) / area.y).clamp(0.25, 4.0);
-    let off = area_offset(ui.0);
+    let off = area_offset(ui.0, right);
     for mut t in &mut cam {
         // The level's centre (world 0,0) sits at the board area's centre.
         *t = Transform::from_xyz(-off.x * scale, off.y * scale, 100.0).with_scale(Vec3::splat(scale));
@@ -107,16 +116,16 @@ fn drag_camera(
 fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<FitRequest>, mut cam: Query<&mut Transform, With<Camera2d>>) {
     let Ok(mut t) = cam.single_mut() else { return };
     let mut d = Vec2::ZERO;
-    if keys.any_pressed([KeyCode::KeyA, KeyCode::ArrowLeft]) {
+    if keys.any_pressed([KeyCode::KeyA]) {
         d.x -= 1.0;
     }
-    if keys.any_pressed([KeyCode::KeyD, KeyCode::ArrowRight]) {
+    if keys.any_pressed([KeyCode::KeyD]) {
         d.x += 1.0;
     }
-    if keys.any_pressed([KeyCode::KeyW, KeyCode::ArrowUp]) {
+    if keys.any_pressed([KeyCode::KeyW]) {
         d.y += 1.0;
     }
-    if keys.any_pressed([KeyCode::KeyS, KeyCode::ArrowDown]) {
+    if keys.any_pressed([KeyCode::KeyS]) {
         d.y -= 1.0;
     }
     if d != Vec2::ZERO {
@@ -134,4 +143,35 @@ fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<
     if keys.just_pressed(KeyCode::Home) {
         fit.set_changed();
     }
+}
+
+/// Keeps the action in view: when the figure walking or striking, or the keyboard cursor, is
+/// outside the board area (the window less the panels, a space's margin in), the camera glides
+/// toward it (an exponential ease, quick but not a jump).
+fn follow_action(
+    focus: Res<super::figures::ActionFocus>,
+    cursor: Res<super::board::KeyCursor>,
+    state: Res<MatchState>,
+    windows: Query<&Window>,
+    ui: Res<UiScale>,
+    time: Res<Time>,
+    mut cam: Query<(&Camera, &GlobalTransform, &mut Transform), With<Camera2d>>,
+) {
+    let target = cursor.at.filter(|_| cursor.active).map(|p| super::board::world_of(p, &state.board)).or(focus.0);
+    let (Some(target), Ok(w), Ok((camera, at, mut t))) = (target, windows.single(), cam.single_mut()) else { return };
+    let Ok(on_screen) = camera.world_to_viewport(at, target.with_z(0.0)) else { return };
+    let margin = super::board::TILE_PX / t.scale.x.max(0.01) * 1.5;
+    let right = right_panel_px(w.width() / ui.0.max(0.1)) * ui.0;
+    let area = Rect::new(margin, TOP_BAR_PX * ui.0 + margin, w.width() - right - margin, w.height() - BOTTOM_BAR_PX * ui.0 - margin);
+    if area.width() <= 0.0 || area.height() <= 0.0 {
+        return;
+    }
+    let clamped = on_screen.clamp(area.min, area.max);
+    let off = on_screen - clamped;
+    if off.length_squared() < 1.0 {
+        return;
+    }
+    let k = 1.0 - (-time.delta_secs() * 8.0).exp();
+    t.translation.x += off.x * t.scale.x * k;
+    t.translation.y -= off.y * t.scale.y * k;
 }

@@ -10,6 +10,7 @@ pub mod board;
 pub mod camera;
 pub mod campaign;
 pub mod capture;
+pub mod figures;
 pub mod fog;
 pub mod hud;
 pub mod load;
@@ -158,6 +159,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         viewer::plugin,
         camera::plugin,
         board::plugin,
+        figures::plugin,
         fog::plugin,
         hud::plugin,
         capture::plugin,

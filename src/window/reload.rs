@@ -114,10 +114,11 @@ impl LevelWatch {
     }
 }
 
-/// Space: watch the AI's moves at a readable pace, or skip through them.
-fn toggle_ai_pace(keys: Res<ButtonInput<KeyCode>>, ai: Option<ResMut<crate::game::ai::AiControl>>) {
+/// Space: watch the AI's moves at a readable pace, or skip through them (while no human decides:
+/// then Space is the keyboard cursor's click).
+fn toggle_ai_pace(keys: Res<ButtonInput<KeyCode>>, view: Res<crate::game::intent::PlayerView>, ai: Option<ResMut<crate::game::ai::AiControl>>) {
     if let Some(mut ai) = ai {
-        if keys.just_pressed(KeyCode::Space) {
+        if keys.just_pressed(KeyCode::Space) && view.decider.is_none() {
             ai.pace_secs = if ai.pace_secs > 0.0 { 0.0 } else { AI_PACE_SECS };
         }
     }

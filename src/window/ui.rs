@@ -43,6 +43,10 @@ pub enum Act {
     Start,
     PlayAgain,
     Choose(usize),
+    /// Open a group of the action bar (index in `preview::Group::ALL`).
+    BarGroup(usize),
+    /// Open the rules reference (at a rule id, or at the last one shown).
+    Rules(Option<String>),
     Pass,
     React(usize),
     Decline,

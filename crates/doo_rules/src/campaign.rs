@@ -115,6 +115,11 @@ impl Hero {
             ammo: self.ammo,
             hp: self.hp.filter(|&h| h < max_hp),
             conditions: (!self.conditions.is_empty()).then(|| self.conditions.clone()),
+            // A Core hero is drawn as his package (warrior, ranger …; assets/art/figures.ron).
+            sprite: match &self.make {
+                Make::Core { package, .. } => Some(package.clone()),
+                _ => None,
+            },
             ..Default::default()
         }
     }

@@ -295,6 +295,8 @@ pub struct RuleData {
     pub exploration: std::sync::Arc<crate::rules::explore::ExploreBook>,
     /// Heroes and character points (§25).
     pub heroes: std::sync::Arc<crate::rules::heroes::HeroBook>,
+    /// The figure sprites levels may name.
+    pub figures: std::sync::Arc<FigureBook>,
 }
 
 impl RuleData {
@@ -309,6 +311,7 @@ impl RuleData {
             ai: crate::ai::AiBook::builtin(),
             exploration: std::sync::Arc::new(crate::rules::explore::ExploreBook::builtin()),
             heroes: std::sync::Arc::new(crate::rules::heroes::HeroBook::builtin()),
+            figures: std::sync::Arc::new(FigureBook::builtin()),
         }
     }
 
@@ -332,6 +335,7 @@ impl RuleData {
             ai: std::sync::Arc::new(read(dir.join("ai/behaviours.ron"), || (*crate::ai::AiBook::builtin()).clone())?),
             exploration: std::sync::Arc::new(read(dir.join("rules/exploration.ron"), crate::rules::explore::ExploreBook::builtin)?),
             heroes: std::sync::Arc::new(read(dir.join("rules/heroes.ron"), crate::rules::heroes::HeroBook::builtin)?),
+            figures: std::sync::Arc::new(read(dir.join("art/figures.ron"), FigureBook::builtin)?),
         })
     }
 }
@@ -555,4 +559,66 @@ fn row_positions(text: &str, start: usize) -> Vec<Vec<usize>> {
         j += 1;
     }
     floors
+}
+
+/// The figure sprites there are, and how a character without one gets his
+/// (`assets/art/figures.ron`): the window draws them; levels are checked against the names.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureBook {
+    /// Kinds in atlas order.
+    pub kinds: Vec<String>,
+    pub marks: FigureMarks,
+    #[serde(deserialize_with = "unique_keys")]
+    pub by_skill: std::collections::BTreeMap<String, String>,
+    pub arcane: String,
+    pub divine: String,
+    pub default: String,
+}
+
+/// Atlas cells of the marks drawn over or instead of a figure.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureMarks {
+    pub remains: usize,
+    pub stunned: usize,
+    pub bleeding: usize,
+    pub dropped_weapon: usize,
+}
+
+impl FigureBook {
+    /// The copy of `assets/art/figures.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        builtin_file("assets/art/figures.ron", include_str!("../../../assets/art/figures.ron"))
+    }
+
+    /// The atlas cell of a kind.
+    pub fn index(&self, kind: &str) -> Option<usize> {
+        self.kinds.iter().position(|k| k == kind)
+    }
+
+    /// A level's `sprite` value names a kind or a PNG under assets/.
+    pub fn known(&self, sprite: &str) -> bool {
+        self.index(sprite).is_some() || sprite.ends_with(".png")
+    }
+
+    /// The kind for a character: `sprite` (a kind), else by his weapon's skill, then by his
+    /// spells, else the default.
+    pub fn pick(&self, sprite: Option<&str>, weapon_skill: Option<&str>, caster: crate::rules::fighter::Caster) -> usize {
+        let by = |k: &str| self.index(k);
+        sprite
+            .and_then(by)
+            .or_else(|| weapon_skill.and_then(|s| self.by_skill.get(s)).and_then(|k| by(k)))
+            .or_else(|| {
+                if caster.arcane() {
+                    by(&self.arcane)
+                } else if caster.divine() {
+                    by(&self.divine)
+                } else {
+                    None
+                }
+            })
+            .or_else(|| by(&self.default))
+            .unwrap_or(0)
+    }
 }

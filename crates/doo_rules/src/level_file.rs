@@ -300,6 +300,9 @@ pub struct CheckedLevel {
     pub sides: Vec<SideDef>,
     /// Character id → AI behaviour (from the entry or its template).
     pub behaviours: BTreeMap<String, String>,
+    /// Character id → the figure he is drawn as: his `sprite` (or his template's), else his
+    /// template's name (see `assets/art/figures.ron`).
+    pub sprites: BTreeMap<String, String>,
     /// A crawl's doors, chests, traps, encounters (`mode: exploration`).
     pub crawl: Option<crate::level_crawl::Crawl>,
 }
@@ -492,6 +495,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     // Characters: the count first; then templates, required fields, ids, numbers, equipment.
     let mut chars = Vec::new();
     let mut behaviours: BTreeMap<String, String> = BTreeMap::new();
+    let mut sprites: BTreeMap<String, String> = BTreeMap::new();
     if level.characters.len() > MAX_ENTITIES {
         f.key("characters", format!("{} characters; the most is {MAX_ENTITIES}", level.characters.len()));
     } else {
@@ -529,6 +533,15 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
                     f.at(
                         at,
                         format!("character '{label}': sprite '{}' must be a relative path inside assets/ (no '..', no absolute paths, no 'scheme:')", clip(s)),
+                    );
+                } else if !data.figures.known(s) {
+                    f.at(
+                        at,
+                        format!(
+                            "character '{label}': sprite '{}' is neither a figure of assets/art/figures.ron ({}) nor a .png under assets/",
+                            clip(s),
+                            data.figures.kinds.join(", ")
+                        ),
                     );
                 }
             }
@@ -586,6 +599,9 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
             }
             if let Some(b) = &merged.behaviour {
                 behaviours.insert(def.id.clone(), b.clone());
+            }
+            if let Some(s) = merged.sprite.clone().or_else(|| e.template.clone()) {
+                sprites.insert(def.id.clone(), s);
             }
             chars.push((i, def));
         }
@@ -736,7 +752,7 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     }
     found.into_result()?;
     let characters = chars.into_iter().map(|(_, c)| c).collect();
-    Ok(CheckedLevel { level, characters, floors, sides, behaviours, crawl })
+    Ok(CheckedLevel { level, characters, floors, sides, behaviours, sprites, crawl })
 }
 
 /// The longest survival goal.

@@ -9,6 +9,7 @@ pub mod data;
 pub mod level;
 pub mod level_crawl;
 pub mod level_file;
+pub mod reference;
 pub mod rules;
 pub mod save;
 pub mod script;

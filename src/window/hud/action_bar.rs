@@ -1,24 +1,126 @@
-//! The action bar (one button per entry, its key and cost; greyed entries carry the rule that
-//! forbids them) and the tooltip line under the board (hovered button, move preview, the last
-//! refusal, or what to do).
+//! The action bar, grouped (Move / Attack / Defend & react / Items & other, as tabs with how many
+//! entries are available): the open group's entries with their key and cost, available ones
+//! first, greyed ones with the rule that forbids them, and those this figure can never use
+//! hidden; and the tooltip line under the board (hovered button, move preview, the last refusal,
+//! or what to do).
 
 use super::{HudSystems, Tip};
 use crate::game::intent::{PlayerView, Seats};
-use crate::rules::preview::{Aim, MoveKind};
+use crate::rules::preview::{Aim, Group, MoveKind};
 use crate::window::board::HoveredSpace;
-use crate::window::ui::{Act, Disabled, bar_button, button, colors, text};
+use crate::window::ui::Act;
+use crate::window::ui::{Disabled, bar_button, button, colors, text};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (rebuild_bar, show_tooltip).in_set(HudSystems::Draw));
+    app.init_resource::<BarState>()
+        .add_systems(Update, (open_group, rebuild_bar, show_tooltip).chain().in_set(HudSystems::Draw))
+        .add_systems(PostUpdate, log_bar_layout.after(bevy::ui::UiSystems::Layout).run_if(in_state(crate::window::screens::Screen::Match)));
 }
 
+/// With `--log`: a `bar` line whenever the action bar's layout changes: the window and the
+/// panel in physical pixels, the UI scale, and the rectangle of every tab and entry, so a test
+/// can check that the grouped bar fits the window at any UI scale.
+fn log_bar_layout(
+    opts: Res<crate::window::WindowOptions>,
+    windows: Query<&Window>,
+    ui: Res<UiScale>,
+    panel: Query<(&ComputedNode, &UiGlobalTransform), With<BarPanel>>,
+    items: Query<(Entity, &ComputedNode, &UiGlobalTransform, Has<BarTab>), With<Button>>,
+    parents: Query<&ChildOf>,
+    mut last: Local<String>,
+) {
+    let (Some(path), Ok(w), Ok((pn, pt))) = (&opts.log, windows.single(), panel.single()) else { return };
+    let rect = |n: &ComputedNode, t: &UiGlobalTransform| {
+        let (c, s) = (t.translation, n.size());
+        [(c.x - s.x / 2.0).round(), (c.y - s.y / 2.0).round(), (c.x + s.x / 2.0).round(), (c.y + s.y / 2.0).round()]
+    };
+    let (mut tabs, mut buttons) = (Vec::new(), Vec::new());
+    for (e, n, t, tab) in &items {
+        if n.size().x <= 0.0 || !parents.iter_ancestors(e).any(|a| panel.contains(a)) {
+            continue;
+        }
+        if tab {
+            tabs.push(rect(n, t));
+        }
+        buttons.push(rect(n, t));
+    }
+    let line = serde_json::json!({
+        "type": "bar",
+        "window": [w.physical_width(), w.physical_height()],
+        "scale": ui.0,
+        "panel": rect(pn, pt),
+        "tabs": tabs,
+        "buttons": buttons,
+    })
+    .to_string();
+    if *last != line {
+        use std::io::Write;
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+            let _ = writeln!(f, "{line}");
+        }
+        *last = line;
+    }
+}
+
+/// The bottom panel.
+#[derive(Component)]
+pub(super) struct BarPanel;
 #[derive(Component)]
 pub(super) struct BarRow;
 #[derive(Component)]
 struct PassLabel;
 #[derive(Component)]
 pub(super) struct TipText;
+
+/// Which group of the bar is open, for whom, and the entries it shows in order (indices into
+/// `PlayerView::choices`: the number keys 1-9, 0 pick them).
+#[derive(Resource, Debug, Default)]
+pub(super) struct BarState {
+    pub open: Group,
+    decider: Option<String>,
+    pub slots: Vec<usize>,
+    /// Set when the player picked a group (the bar then keeps it for this figure).
+    picked: bool,
+    /// The page of the open group shown (a group longer than the bar's rows has pages).
+    pub page: usize,
+    /// Pages of the open group.
+    pub pages: usize,
+}
+
+/// Rows of entries the bar shows under its tabs.
+const ENTRY_ROWS: usize = 3;
+/// Width in UI pixels of a bar button with `chars` characters (the UI font is monospaced:
+/// 0.6 em at 12 px, plus padding, border and margin).
+fn button_width(chars: usize) -> f32 {
+    chars as f32 * 7.2 + 15.0
+}
+
+/// Splits entries of the given widths into pages of at most `rows` rows of `avail` pixels.
+fn paginate(widths: &[f32], avail: f32, rows: usize) -> Vec<std::ops::Range<usize>> {
+    let mut pages = Vec::new();
+    let (mut start, mut row, mut x) = (0, 1, 0.0);
+    for (i, w) in widths.iter().enumerate() {
+        if x > 0.0 && x + w > avail {
+            row += 1;
+            x = 0.0;
+            if row > rows {
+                pages.push(start..i);
+                (start, row) = (i, 1);
+            }
+        }
+        x += w;
+    }
+    pages.push(start..widths.len());
+    pages
+}
+
+/// The bar's entries' labels.
+fn entry_label(c: &crate::rules::preview::Choice, slot: usize) -> String {
+    let k = key_name(slot);
+    let def = if c.defense != 0 { format!(" | Def {:+}", c.defense) } else { String::new() };
+    format!("{}{} | {}{def}", if k.is_empty() { String::new() } else { format!("[{k}] ") }, c.label, c.cost)
+}
 
 fn key_name(i: usize) -> String {
     match i {
@@ -30,19 +132,78 @@ fn key_name(i: usize) -> String {
     }
 }
 
-/// The action bar: one button per entry with its key and cost; greyed with the rule that forbids it.
+/// The entries a group shows: those that can apply to the figure, the available ones first.
+fn shown(view: &PlayerView, g: Group) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..view.choices.len()).filter(|&i| view.choices[i].group == g && view.choices[i].applies).collect();
+    v.sort_by_key(|&i| !view.choices[i].available());
+    v
+}
+
+/// A new figure to decide opens the group most likely wanted: Attack when an attack can be made,
+/// else the first group with something available; Tab and the tabs switch groups.
+fn open_group(mut acts: MessageReader<Act>, view: Res<PlayerView>, mut bar: ResMut<BarState>) {
+    for a in acts.read() {
+        if let Act::BarGroup(k) = a {
+            let g = Group::ALL[*k % Group::ALL.len()];
+            // The open group's tab again: its next page.
+            bar.page = if g == bar.open && bar.pages > 1 { (bar.page + 1) % bar.pages } else { 0 };
+            bar.open = g;
+            bar.picked = true;
+        }
+    }
+    if view.decider != bar.decider {
+        bar.decider = view.decider.clone();
+        bar.picked = false;
+        bar.page = 0;
+    }
+    if !bar.picked && view.is_changed() {
+        let has = |g: Group| view.choices.iter().any(|c| c.group == g && c.applies && c.available());
+        let best = if has(Group::Attack) { Group::Attack } else { Group::ALL.into_iter().find(|&g| has(g)).unwrap_or(Group::Attack) };
+        if bar.open != best {
+            bar.open = best;
+            bar.page = 0;
+        }
+    }
+}
+
+/// The action bar: the group tabs (with how many entries each has available), End / Undo / Help /
+/// Menu, then the open group's entries with their key and cost; greyed with the rule that forbids
+/// them now. Entries the figure can never use (no missile weapon, no shield, no spells …) are
+/// not shown.
 fn rebuild_bar(
     mut commands: Commands,
     view: Res<PlayerView>,
-    bar: Query<Entity, With<BarRow>>,
+    mut bar: ResMut<BarState>,
+    rows: Query<Entity, With<BarRow>>,
     seats: Res<Seats>,
     spectating: Option<Res<crate::game::intent::Spectating>>,
+    windows: Query<&Window>,
+    ui: Res<UiScale>,
 ) {
-    if !view.is_changed() {
+    if !view.is_changed() && !bar.is_changed() && !ui.is_changed() {
         return;
     }
-    let Ok(row) = bar.single() else { return };
+    let Ok(row) = rows.single() else { return };
     commands.entity(row).despawn_children();
+    // The bar's width in UI pixels: the window's less the right panel and the padding.
+    let logical = windows.single().map_or(1280.0, |w| w.width()) / ui.0.max(0.1);
+    let avail = logical - crate::window::camera::right_panel_px(logical) - 14.0;
+    let compact = avail < 700.0;
+    let all = if view.decider.is_some() && view.reactions.is_none() { shown(&view, bar.open) } else { Vec::new() };
+    let widths: Vec<f32> = all.iter().enumerate().map(|(k, &i)| button_width(entry_label(&view.choices[i], k % 20).chars().count())).collect();
+    let mut pages = paginate(&widths, avail, ENTRY_ROWS);
+    if pages.len() > 1 {
+        // Room for the "More" button.
+        pages = paginate(&widths, avail - button_width(9), ENTRY_ROWS);
+    }
+    let page = bar.page.min(pages.len().saturating_sub(1));
+    let range = pages.get(page).cloned().unwrap_or(0..0);
+    let slots: Vec<usize> = all[range.clone()].to_vec();
+    if bar.slots != slots || bar.pages != pages.len() || bar.page != page {
+        bar.slots = slots.clone();
+        bar.pages = pages.len();
+        bar.page = page;
+    }
     commands.entity(row).with_children(|p| {
         if view.decider.is_none() {
             let s = if spectating.is_some() {
@@ -52,68 +213,103 @@ fn rebuild_bar(
             } else {
                 "Waiting for the other side..."
             };
-            p.spawn(text(s, 15.0, colors::DIM));
+            p.spawn(text(s, 14.0, colors::DIM));
             p.spawn((button("Menu", Act::MatchMenu), Tip("Save as, load, watch the replay, leave (the match is autosaved)".into())));
             return;
         }
         if view.reactions.is_some() {
-            p.spawn(text("Answer the prompt above (1-9 or N to decline).", 15.0, colors::GOLD));
+            p.spawn(text("Answer the prompt above (1-9 or N to decline).", 14.0, colors::GOLD));
             return;
         }
-        for (i, c) in view.choices.iter().enumerate() {
-            let k = key_name(i);
-            let only = "";
-            let def = if c.defense != 0 { format!(" | Def {:+}", c.defense) } else { String::new() };
-            let label = format!("{}{} | {}{only}{def}", if k.is_empty() { String::new() } else { format!("[{k}] ") }, c.label, c.cost);
-            let tip = match &c.refusal {
-                Some(v) => format!("{} - not now: {} - {}", c.label, v.reason, v.rule),
-                None => {
-                    let aim = match &c.aim {
-                        Aim::Figure(t) => format!(" Then click one of {} highlighted target{}.", t.len(), if t.len() == 1 { "" } else { "s" }),
-                        Aim::Space(s) => format!(" Then click one of {} highlighted spaces.", s.len()),
-                        Aim::None => String::new(),
-                    };
-                    let only = if c.only { " Only action: it takes all your AP and nothing more this turn (R-ONLY-6)." } else { "" };
-                    format!("{}: {}.{only}{aim} {}", c.label, c.cost, c.description)
+        // Tabs and the commands that are always there.
+        p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, width: Val::Percent(100.0), ..default() }).with_children(|t| {
+            for (k, g) in Group::ALL.into_iter().enumerate() {
+                let all = shown(&view, g);
+                if all.is_empty() {
+                    continue;
                 }
-            };
-            let mut b = p.spawn((bar_button(label, Act::Choose(i), c.refusal.is_none()), Tip(tip)));
-            if c.refusal.is_some() {
-                b.insert(Disabled);
+                let ready = all.iter().filter(|&&i| view.choices[i].available()).count();
+                let name = if compact { g.short() } else { g.label() };
+                let more = if g == bar.open && pages.len() > 1 { format!(" {}/{}", page + 1, pages.len()) } else { String::new() };
+                let label = format!("{name} {ready}{more}");
+                let tip = format!(
+                    "{}: {ready} of {} available now (Tab switches groups and pages). Entries this figure can never use are not shown.",
+                    g.label(),
+                    all.len()
+                );
+                let mut b = t.spawn((bar_button(label, Act::BarGroup(k), true), Tip(tip), BarTab));
+                if g == bar.open {
+                    b.insert(crate::window::ui::Selected);
+                }
             }
-            if view.aiming().is_some_and(|a| a.label == c.label) {
-                b.insert(crate::window::ui::Selected);
-            }
-        }
-        let pass = view.decider.is_some();
-        if pass {
-            p.spawn((
-                bar_button("[Enter] End / Pass", Act::Pass, true),
+            t.spawn(Node { flex_grow: 1.0, ..default() });
+            t.spawn((
+                bar_button(if compact { "End" } else { "[Enter] End" }, Act::Pass, true),
                 PassLabel,
                 Tip("End the opportunity; with nothing done it is a pass: you keep your AP and act later this round (R-TURN-13).".into()),
             ));
-        }
-        if let Some(u) = &view.undo {
-            let (tip, ok) = match u {
-                Ok(u) => (
-                    format!(
-                        "Undo: take back {}{}. Moves, posture changes and free steps can be taken back while the opportunity lasts; nothing that threw dice.",
-                        u.label,
-                        crate::game::undo::gives_back(u)
+            if let Some(u) = &view.undo {
+                let (tip, ok) = match u {
+                    Ok(u) => (
+                        format!(
+                            "Undo: take back {}{}. Moves, posture changes and free steps can be taken back while the opportunity lasts; nothing that threw dice.",
+                            u.label,
+                            crate::game::undo::gives_back(u)
+                        ),
+                        true,
                     ),
-                    true,
-                ),
-                Err(v) => (format!("Undo - not now: {} - {}", v.reason, v.rule), false),
-            };
-            let mut b = p.spawn((bar_button("[Ctrl+Z] Undo", Act::Undo, ok), Tip(tip)));
-            if !ok {
-                b.insert(Disabled);
+                    Err(v) => (format!("Undo - not now: {} - {}", v.reason, v.rule), false),
+                };
+                let mut b = t.spawn((bar_button("Undo", Act::Undo, ok), Tip(format!("[Ctrl+Z] {tip}"))));
+                if !ok {
+                    b.insert(Disabled);
+                }
             }
-        }
-        p.spawn((bar_button("[F1] Help", Act::Help, true), Tip("Controls and shortcuts".into())));
-        p.spawn((bar_button("[Esc] Menu", Act::MatchMenu, true), Tip("Save as, load, watch the replay, leave (the match is autosaved)".into())));
+        });
+        // The open group's entries.
+        p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, width: Val::Percent(100.0), ..default() }).with_children(|e| {
+            for (slot, &i) in slots.iter().enumerate() {
+                let c = &view.choices[i];
+                let label = entry_label(c, slot);
+                let tip = match &c.refusal {
+                    Some(v) => format!("{} - {}: not now - {} (F2 explains {})", v.rule, c.label, v.reason, v.rule),
+                    None => {
+                        let aim = match &c.aim {
+                            Aim::Figure(t) => format!(" Then click one of {} highlighted target{}.", t.len(), if t.len() == 1 { "" } else { "s" }),
+                            Aim::Space(s) => format!(" Then click one of {} highlighted spaces.", s.len()),
+                            Aim::None => String::new(),
+                        };
+                        let only = if c.only { " Only action: it takes all your AP and nothing more this turn (R-ONLY-6)." } else { "" };
+                        format!("{}: {}.{only}{aim} {}", c.label, c.cost, c.description)
+                    }
+                };
+                let mut b = e.spawn((bar_button(label, Act::Choose(i), c.refusal.is_none()), Tip(tip), BarEntry));
+                if c.refusal.is_some() {
+                    b.insert(Disabled);
+                }
+                if view.aiming().is_some_and(|a| a.label == c.label) {
+                    b.insert(crate::window::ui::Selected);
+                }
+            }
+            if slots.is_empty() {
+                e.spawn(text("Nothing in this group for this figure.", 12.0, colors::DIM));
+            }
+            if pages.len() > 1 {
+                e.spawn((
+                    bar_button(format!("More {}/{}", page + 1, pages.len()), Act::BarGroup(Group::ALL.iter().position(|g| *g == bar.open).unwrap_or(0)), true),
+                    Tip("The next page of this group (or click its tab again, or press Tab)".into()),
+                ));
+            }
+        });
     });
 }
+
+/// A group tab of the bar.
+#[derive(Component)]
+pub struct BarTab;
+/// An entry of the bar.
+#[derive(Component)]
+pub struct BarEntry;
 
 /// Tooltip line: the hovered button's tip, else the hovered space's move preview, else the last
 /// refusal, else what to do.
@@ -138,7 +334,7 @@ fn show_tooltip(
         };
         (format!("{s} - click to move"), colors::GOOD)
     } else if let Some(v) = &view.feedback {
-        (format!("{} - {}", v.reason, v.rule), colors::BAD)
+        (format!("{} - {} (F2 explains it)", v.rule, v.reason), colors::BAD)
     } else if let Some(n) = &view.notice {
         (n.clone(), colors::GOOD)
     } else if let Some(a) = view.aiming() {

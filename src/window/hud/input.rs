@@ -112,13 +112,15 @@ fn ctrl_held(keys: &ButtonInput<KeyCode>) -> bool {
 /// Letters in a save slot's name.
 const MAX_SLOT_NAME: usize = 40;
 
-/// Keyboard: 1-9, 0 (and Shift for entries 11-20) choose bar entries, Enter ends/passes, Esc
+/// Keyboard: 1-9, 0 (and Shift for entries 11-20) choose the open group's bar entries, Tab and
+/// Shift+Tab switch groups (Tab shows a long group's next page first), F2 opens the rules reference, Enter ends/passes, Esc
 /// cancels an aim, closes what is open, or opens the match menu; F1 or H help, R skips the
 /// reset display, Y/N answer a reaction prompt; Ctrl+Z undo, Ctrl+S save as.
 fn match_keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut overlay: ResMut<Overlay>,
     view: Res<PlayerView>,
+    bar: Res<super::action_bar::BarState>,
     mut acts: MessageWriter<Act>,
     mut intents: MessageWriter<Intent>,
 ) {
@@ -149,11 +151,16 @@ fn match_keys(
     if keys.any_just_pressed([KeyCode::F1, KeyCode::KeyH]) {
         overlay.help = !overlay.help;
     }
+    if keys.just_pressed(KeyCode::F2) {
+        acts.write(Act::Rules(None));
+    }
     if keys.just_pressed(KeyCode::KeyR) {
         acts.write(Act::SkipReset);
     }
     if keys.just_pressed(KeyCode::Escape) {
-        if overlay.help {
+        if overlay.rules.is_some() {
+            overlay.rules = None;
+        } else if overlay.help {
             overlay.help = false;
         } else if overlay.menu || (view.aiming().is_none() && overlay.handover.is_none() && overlay.result.is_none()) {
             acts.write(Act::MatchMenu);
@@ -187,7 +194,21 @@ fn match_keys(
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     for (k, d) in DIGITS.iter().enumerate() {
         if keys.just_pressed(*d) {
-            acts.write(Act::Choose(k + if shift { 10 } else { 0 }));
+            if let Some(&i) = bar.slots.get(k + if shift { 10 } else { 0 }) {
+                acts.write(Act::Choose(i));
+            }
+        }
+    }
+    // Tab / Shift+Tab: the next or previous group of the bar that has entries.
+    if keys.just_pressed(KeyCode::Tab) {
+        let n = crate::rules::preview::Group::ALL.len();
+        let at = crate::rules::preview::Group::ALL.iter().position(|g| *g == bar.open).unwrap_or(0);
+        let has = |g: crate::rules::preview::Group| view.choices.iter().any(|c| c.group == g && c.applies);
+        let next = (1..=n).map(|d| if shift { (at + n * 2 - d) % n } else { (at + d) % n }).find(|&k| has(crate::rules::preview::Group::ALL[k]));
+        if !shift && bar.page + 1 < bar.pages {
+            acts.write(Act::BarGroup(at)); // the open group's next page
+        } else if let Some(k) = next {
+            acts.write(Act::BarGroup(k));
         }
     }
 }

@@ -18,6 +18,7 @@ mod input;
 mod log;
 mod overlays;
 mod prompt;
+mod reference;
 mod top_bar;
 
 pub use card::card;
@@ -34,8 +35,9 @@ pub(super) fn plugin(app: &mut App) {
             .run_if(in_state(Screen::Match)),
     )
     .add_systems(OnEnter(Screen::Match), spawn_hud)
+    .add_systems(Update, size_panels.run_if(in_state(Screen::Match)))
     .add_systems(PostUpdate, back_panels_over_board.after(bevy::ui::UiSystems::Layout).run_if(in_state(Screen::Match)))
-    .add_plugins((input::plugin, top_bar::plugin, card::plugin, log::plugin, action_bar::plugin, prompt::plugin, overlays::plugin));
+    .add_plugins((input::plugin, top_bar::plugin, card::plugin, log::plugin, action_bar::plugin, prompt::plugin, overlays::plugin, reference::plugin));
 }
 
 /// The HUD's order inside Present: the result and reset overlays, then the prompt and handover,
@@ -91,13 +93,35 @@ fn back_panels_over_board(
     }
 }
 
+/// The right panel (its width follows the window and the UI scale).
+#[derive(Component)]
+struct RightPanel;
+/// A panel that ends where the right panel begins.
+#[derive(Component)]
+struct RightInset;
+
+/// Sizes the right panel for the window's logical width (see `camera::right_panel_px`).
+fn size_panels(windows: Query<&Window>, ui: Res<UiScale>, mut panels: Query<(&mut Node, Has<RightPanel>), Or<(With<RightPanel>, With<RightInset>)>>) {
+    let Ok(w) = windows.single() else { return };
+    let px = Val::Px(super::camera::right_panel_px(w.width() / ui.0.max(0.1)));
+    for (mut node, is_panel) in &mut panels {
+        if is_panel && node.width != px {
+            node.width = px;
+        } else if !is_panel && node.right != px {
+            node.right = px;
+        }
+    }
+}
+
 fn spawn_hud(mut commands: Commands) {
-    use super::camera::{BOTTOM_BAR_PX, RIGHT_PANEL_PX, TOP_BAR_PX};
+    use super::camera::{BOTTOM_BAR_PX, TOP_BAR_PX};
+    const RIGHT_PANEL_PX: f32 = 360.0; // `size_panels` fits it to the window
     let root = DespawnOnExit(Screen::Match);
     // Top bar.
     commands
         .spawn((
             Name::new("Top bar"),
+            RightInset,
             BackedOverBoard,
             root.clone(),
             panel(Node {
@@ -107,18 +131,37 @@ fn spawn_hud(mut commands: Commands) {
                 right: Val::Px(RIGHT_PANEL_PX),
                 height: Val::Px(TOP_BAR_PX),
                 padding: UiRect::axes(Val::Px(10.0), Val::Px(4.0)),
-                flex_direction: FlexDirection::Column,
+                flex_direction: FlexDirection::Row,
+                column_gap: Val::Px(6.0),
                 ..default()
             }),
         ))
         .with_children(|p| {
-            p.spawn((top_bar::TopText, text("", 16.0, colors::TEXT)));
-            p.spawn((top_bar::OrderText, text("", 14.0, colors::DIM)));
+            // One line each, clipped: at a large UI scale they must not run over the board.
+            p.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                flex_grow: 1.0,
+                flex_shrink: 1.0,
+                min_width: Val::Px(0.0),
+                overflow: Overflow::clip(),
+                ..default()
+            })
+            .with_children(|t| {
+                t.spawn((top_bar::TopText, text("", 16.0, colors::TEXT), TextLayout::no_wrap()));
+                t.spawn((top_bar::OrderText, text("", 14.0, colors::DIM), TextLayout::no_wrap()));
+            });
+            use super::ui::{Act, bar_button};
+            p.spawn(Node { flex_direction: FlexDirection::Row, flex_shrink: 0.0, align_items: AlignItems::FlexStart, ..default() }).with_children(|b| {
+                b.spawn((bar_button("Rules", Act::Rules(None), true), Tip("[F2] The rules reference: every rule id the game shows, explained".into())));
+                b.spawn((bar_button("Help", Act::Help, true), Tip("[F1] Controls and shortcuts".into())));
+                b.spawn((bar_button("Menu", Act::MatchMenu, true), Tip("[Esc] Save as, load, watch the replay, leave (the match is autosaved)".into())));
+            });
         });
     // Right panel: card, then log.
     commands
         .spawn((
             Name::new("Right panel"),
+            RightPanel,
             BackedOverBoard,
             root.clone(),
             panel(Node {
@@ -152,6 +195,8 @@ fn spawn_hud(mut commands: Commands) {
     commands
         .spawn((
             Name::new("Action bar"),
+            RightInset,
+            action_bar::BarPanel,
             BackedOverBoard,
             root,
             panel(Node {
@@ -166,7 +211,13 @@ fn spawn_hud(mut commands: Commands) {
             }),
         ))
         .with_children(|p| {
-            p.spawn((action_bar::TipText, text("", 15.0, colors::TEXT), Node { min_height: Val::Px(20.0), ..default() }));
-            p.spawn((action_bar::BarRow, Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, ..default() }));
+            // The tooltip line: one line, clipped (a refusal puts its rule id first).
+            p.spawn(Node { width: Val::Percent(100.0), height: Val::Px(19.0), overflow: Overflow::clip(), flex_shrink: 0.0, ..default() }).with_children(|t| {
+                t.spawn((action_bar::TipText, text("", 14.0, colors::TEXT), TextLayout::no_wrap()));
+            });
+            p.spawn((
+                action_bar::BarRow,
+                Node { flex_direction: FlexDirection::Column, align_items: AlignItems::FlexStart, row_gap: Val::Px(2.0), ..default() },
+            ));
         });
 }

@@ -43,6 +43,8 @@ pub struct Overlay {
     pub save_name: Option<String>,
     /// What the last save did ("Saved as …", or why it failed), shown in the menu.
     pub menu_note: Option<(String, bool)>,
+    /// The rules reference, open at this rule id (F2).
+    pub rules: Option<String>,
 }
 
 impl Overlay {
@@ -56,6 +58,8 @@ impl Overlay {
             Some("result")
         } else if self.help {
             Some("help")
+        } else if self.rules.is_some() {
+            Some("rules")
         } else {
             None
         }
@@ -157,6 +161,7 @@ fn hold_ai(
         || overlay.menu
         || overlay.save_name.is_some()
         || overlay.help
+        || overlay.rules.is_some()
         || overlay.result.is_some()
         || overlay.reset.is_some()
         || moving.0;
@@ -179,10 +184,12 @@ const HELP: &str = "Controls
   1-9, 0 (Shift for 11-20): action bar entries;  then click a highlighted target (Esc / right click cancels)
   Enter: end the opportunity (pass when nothing was done: keep your AP, act later this round)
   Reaction prompt: 1-9 choose, N decline
-  Drag or WASD / arrows: pan;  wheel or + / -: zoom;  Home: fit the level;  PageUp / PageDown: floors
-  R: skip the reset display;  Space: AI pace on/off;  F1 or H: this help;  Esc: cancel / close / match menu
+  Drag or WASD: pan;  wheel or + / -: zoom;  Home: fit the level;  PageUp / PageDown: floors
+  Tab / Shift+Tab: the bar's groups (Move, Attack, Defend & react, Items & other)
+  Arrows: move the board cursor (it starts on the figure who acts);  Space: click the space under it;  F: next own figure
+  R: skip the reset display;  F1 or H: this help;  F2: the rules reference (at the rule id shown last);  Esc: cancel / close / match menu
   Ctrl+Z: undo the last move, free steps or posture change of this opportunity;  Ctrl+S: save as
-Every greyed entry says why, with the rule id from the rules (RULES.md).";
+Every greyed entry says why, with its rule id: F2 opens that rule in the rules reference.";
 
 /// Lines of the reset display kept on screen: the newest, like a ticker (all of them are in the
 /// combat log), so the panel never covers half the board.
@@ -328,7 +335,7 @@ fn show_overlays(
                     position_type: PositionType::Absolute,
                     left: Val::Px(60.0),
                     top: Val::Px(70.0),
-                    max_width: Val::Px(560.0),
+                    max_width: Val::Percent(50.0),
                     padding: UiRect::all(Val::Px(10.0)),
                     flex_direction: FlexDirection::Column,
                     ..default()

@@ -2124,7 +2124,19 @@ pub fn choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
     let id = f.id.clone();
     let mut push = |label: String, row: &str, cost: &str, cmd: Command, description: String| {
         let refusal = validate(m, a, &cmd).err();
-        out.push(Choice { label, row: row.into(), cost: cost.into(), only: false, defense: 0, template: cmd, aim: Aim::None, refusal, description });
+        out.push(Choice {
+            label,
+            row: row.into(),
+            cost: cost.into(),
+            only: false,
+            defense: 0,
+            template: cmd,
+            aim: Aim::None,
+            refusal,
+            description,
+            group: super::preview::Group::Other,
+            applies: true,
+        });
     };
     let around: Vec<Pos> = (-1..=1)
         .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
@@ -2315,6 +2327,8 @@ pub fn crisis_choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
                 aim: Aim::None,
                 refusal,
                 description: "R-EXP-11: a 1-AP action; going through needs a later opportunity (R-AP-2).".into(),
+                group: super::preview::Group::Other,
+                applies: true,
             });
         }
     }
@@ -2346,6 +2360,8 @@ pub fn crisis_choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
             aim: Aim::None,
             refusal,
             description: "R-EXP-10: a 3/Only action in three consecutive turns; the check is rolled at the third.".into(),
+            group: super::preview::Group::Other,
+            applies: true,
         });
     }
     out

@@ -7,7 +7,7 @@
 use super::command::Command;
 use super::engine::{self, Plan};
 use super::grid::Pos;
-use super::profile::{ActionEffect, Cost, MovementEffect, Posture, ReactionKind};
+use super::profile::{ActionEffect, Cost, MovementEffect, Posture, ReactionKind, WeaponUse};
 use super::state::Match;
 use super::violation::Violation;
 use pathfinding::prelude::dijkstra_reach;
@@ -196,11 +196,80 @@ pub struct Choice {
     /// Why it cannot be chosen now (None: it can).
     pub refusal: Option<Violation>,
     pub description: String,
+    /// Where it sits on the action bar.
+    pub group: Group,
+    /// False when this figure can never use it here, whatever happens this turn: a shot with no
+    /// missile weapon, Shield Block with no shield, spells for one who knows none, items for one
+    /// who carries none, Climb on a one-level board, reloading with no crossbow. The bar hides
+    /// those and keeps the rest, greyed with their rule, when they are only not possible now.
+    pub applies: bool,
 }
 
 impl Choice {
     pub fn available(&self) -> bool {
         self.refusal.is_none()
+    }
+}
+
+/// The action bar's groups, in bar order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Group {
+    /// Movements other than walking, posture changes.
+    Move,
+    /// Attacks, shots, spells, reloading.
+    #[default]
+    Attack,
+    /// Shield Block, recovering, flopping down.
+    Defend,
+    /// Items, first aid, guiding an ally, doors, tasks, the crawl's orders.
+    Other,
+}
+
+impl Group {
+    pub const ALL: [Group; 4] = [Group::Move, Group::Attack, Group::Defend, Group::Other];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Group::Move => "Move",
+            Group::Attack => "Attack",
+            Group::Defend => "Defend & react",
+            Group::Other => "Items & other",
+        }
+    }
+
+    /// A short label for a narrow bar.
+    pub fn short(self) -> &'static str {
+        match self {
+            Group::Move => "Move",
+            Group::Attack => "Attack",
+            Group::Defend => "Defend",
+            Group::Other => "Items",
+        }
+    }
+
+    /// The group of an action row's effect.
+    pub fn of_action(e: &ActionEffect) -> Group {
+        match e {
+            ActionEffect::Attack { .. } | ActionEffect::CastSpell | ActionEffect::ResetCrossbow => Group::Attack,
+            ActionEffect::ShieldBlock | ActionEffect::Recover { .. } | ActionEffect::Flop => Group::Defend,
+            ActionEffect::UseItem | ActionEffect::FirstAid | ActionEffect::GuideStunned | ActionEffect::ReadyItem => Group::Other,
+        }
+    }
+}
+
+/// Whether an action row can ever apply to fighter `a` in this match (see `Choice::applies`).
+fn action_applies(m: &Match, a: usize, e: &ActionEffect) -> bool {
+    let f = &m.fighters[a];
+    let ranged = || matches!(m.equipment.wielded(f), super::equipment::Wielded::Ranged(_));
+    match e {
+        ActionEffect::Attack { weapon: WeaponUse::Ranged, .. } => ranged(),
+        ActionEffect::ResetCrossbow => matches!(m.equipment.wielded(f), super::equipment::Wielded::Ranged(r) if r.hand_reload_brawn.is_some()),
+        ActionEffect::ShieldBlock => f.loadout.shield.is_some(),
+        ActionEffect::CastSpell => f.caster != super::fighter::Caster::None,
+        ActionEffect::UseItem | ActionEffect::ReadyItem => !f.loadout.items.is_empty(),
+        ActionEffect::Recover { mana_only: true, .. } => f.caster != super::fighter::Caster::None,
+        ActionEffect::GuideStunned => (0..m.fighters.len()).any(|i| i != a && !m.enemies(a, i) && !m.is_dead(i)),
+        _ => true,
     }
 }
 
@@ -247,7 +316,13 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     // Movements other than walking: Climb, Drop, Rise/Stand, Leap.
     for row in &m.rules.movements {
         let (cost, only) = cost_label(m, a, row.cost);
-        let base = |label: String, template: Command| entry(label, &row.id, &cost, only, 0, template, &row.description);
+        let base = |label: String, template: Command| {
+            let mut c = entry(label, &row.id, &cost, only, 0, template, &row.description);
+            c.group = Group::Move;
+            // Climbing needs a second map level.
+            c.applies = !matches!(row.effect, MovementEffect::Climb) || m.board.floors.len() > 1;
+            c
+        };
         match &row.effect {
             MovementEffect::Path => {}
             MovementEffect::Drop => {
@@ -285,7 +360,12 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     }
     for row in &m.rules.actions {
         let (cost, only) = cost_label(m, a, row.cost);
-        let base = |label: String, template: Command| entry(label, &row.id, &cost, only, row.defense, template, &row.description);
+        let (group, applies) = (Group::of_action(&row.effect), action_applies(m, a, &row.effect));
+        let base = |label: String, template: Command| {
+            let mut c = entry(label, &row.id, &cost, only, row.defense, template, &row.description);
+            (c.group, c.applies) = (group, applies);
+            c
+        };
         let plain = Command::action(&f.id, &row.id, None);
         let targets_of = |kind: &ActionEffect| -> Vec<usize> {
             let mut t: Vec<usize> = (0..m.fighters.len()).filter(|&i| !m.is_dead(i)).collect();
@@ -344,7 +424,19 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
 
 /// A bar entry before its aim and price are worked out.
 fn entry(label: String, row: &str, cost: &str, only: bool, defense: i32, template: Command, description: &str) -> Choice {
-    Choice { label, row: row.into(), cost: cost.into(), only, defense, template, aim: Aim::None, refusal: None, description: description.into() }
+    Choice {
+        label,
+        row: row.into(),
+        cost: cost.into(),
+        only,
+        defense,
+        template,
+        aim: Aim::None,
+        refusal: None,
+        description: description.into(),
+        group: Group::Other,
+        applies: true,
+    }
 }
 
 fn posture_name(p: Posture) -> &'static str {

@@ -1,0 +1,162 @@
+//! The in-game rules reference: every rule id the game shows (a greyed entry's tooltip, a
+//! refusal, the log) opens to a short explanation in our own words (`assets/rules/reference/`).
+//! F2 or the bar's Rules button opens it at the id shown last; its page lists the other rules of
+//! the family and the ids shown recently, each a button; Up / Down step through every id, Esc
+//! closes.
+
+use super::overlays::Overlay;
+use super::{HudSystems, Tip};
+use crate::reference::Reference;
+use crate::window::screens::Screen;
+use crate::window::ui::{Act, Blocks, bar_button, button, colors, text};
+use bevy::prelude::*;
+use std::collections::VecDeque;
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(RulesRef { book: load_reference(), recent: VecDeque::new() })
+        .add_systems(Update, (note_shown_ids, open_reference, reference_keys, show_reference).chain().in_set(HudSystems::Draw));
+}
+
+/// Rule ids remembered as "recently shown".
+const RECENT: usize = 10;
+
+/// The reference and the rule ids shown lately (newest first).
+#[derive(Resource, Debug, Default)]
+pub struct RulesRef {
+    pub book: Reference,
+    pub recent: VecDeque<String>,
+}
+
+fn load_reference() -> Reference {
+    let dir = std::path::Path::new("assets/rules/reference");
+    Reference::load(dir).unwrap_or_else(|e| {
+        warn!("rules reference not read: {e}");
+        Reference::default()
+    })
+}
+
+#[derive(Component)]
+struct ReferenceRoot;
+
+/// Remembers the rule ids in what the player is shown: the tooltip line (a greyed entry's rule, a
+/// refusal) and the newest lines of the log.
+fn note_shown_ids(
+    tips: Query<&Text, (Changed<Text>, Or<(With<super::action_bar::TipText>, With<super::log::LogText>)>)>,
+    hovered: Query<(&Interaction, &Tip), Changed<Interaction>>,
+    mut r: ResMut<RulesRef>,
+) {
+    let mut seen: Vec<String> = Vec::new();
+    for t in &tips {
+        // The log's newest lines are at its end.
+        let tail: String = t.0.lines().rev().take(6).collect::<Vec<_>>().join(" ");
+        seen.extend(crate::reference::ids_in(&tail));
+    }
+    for (i, tip) in &hovered {
+        if *i != Interaction::None {
+            seen.extend(crate::reference::ids_in(&tip.0));
+        }
+    }
+    if seen.is_empty() {
+        return;
+    }
+    for id in seen.into_iter().rev() {
+        r.recent.retain(|x| x != &id);
+        r.recent.push_front(id);
+    }
+    r.recent.truncate(RECENT);
+}
+
+fn open_reference(mut acts: MessageReader<Act>, r: Res<RulesRef>, mut overlay: ResMut<Overlay>) {
+    for a in acts.read() {
+        if let Act::Rules(id) = a {
+            let at = id.clone().or_else(|| r.recent.front().cloned()).or_else(|| r.book.ids().first().map(|s| s.to_string()));
+            overlay.rules = if overlay.rules.is_some() && id.is_none() { None } else { at };
+        }
+    }
+}
+
+/// Up / Down: the previous or next rule id; Esc closes (handled with the other overlays).
+fn reference_keys(keys: Res<ButtonInput<KeyCode>>, r: Res<RulesRef>, mut overlay: ResMut<Overlay>) {
+    let Some(at) = overlay.rules.clone() else { return };
+    let ids = r.book.ids();
+    let k = ids.iter().position(|i| *i == at);
+    let step = |d: isize| k.map(|k| ids[(k as isize + d).rem_euclid(ids.len() as isize) as usize].to_string());
+    if keys.just_pressed(KeyCode::ArrowDown) {
+        overlay.rules = step(1).or(overlay.rules.clone());
+    } else if keys.just_pressed(KeyCode::ArrowUp) {
+        overlay.rules = step(-1).or(overlay.rules.clone());
+    }
+}
+
+fn show_reference(mut commands: Commands, overlay: Res<Overlay>, r: Res<RulesRef>, old: Query<Entity, With<ReferenceRoot>>) {
+    if !overlay.is_changed() && !r.is_changed() {
+        return;
+    }
+    let want = overlay.rules.clone();
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let Some(id) = want else { return };
+    let entry = r.book.get(&id);
+    commands
+        .spawn((
+            Name::new("Rules reference"),
+            ReferenceRoot,
+            DespawnOnExit(Screen::Match),
+            GlobalZIndex(45),
+            Interaction::default(),
+            Blocks,
+            Node {
+                position_type: PositionType::Absolute,
+                width: Val::Percent(100.0),
+                height: Val::Percent(100.0),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                justify_content: JustifyContent::Center,
+                padding: UiRect::all(Val::Px(16.0)),
+                row_gap: Val::Px(8.0),
+                ..default()
+            },
+            BackgroundColor(colors::PANEL_SOLID),
+        ))
+        .with_children(|c| {
+            c.spawn(text("Rules reference", 15.0, colors::DIM));
+            match entry {
+                Some(e) => {
+                    c.spawn(text(format!("{id}  {}", e.title), 24.0, colors::GOLD));
+                    c.spawn((text(e.text.clone(), 17.0, colors::TEXT), Node { max_width: Val::Px(760.0), ..default() }));
+                }
+                None => {
+                    c.spawn(text(id.clone(), 24.0, colors::GOLD));
+                    c.spawn(text("This id has no entry in the reference (assets/rules/reference/).", 16.0, colors::BAD));
+                }
+            }
+            let row = |c: &mut ChildSpawnerCommands, title: &str, ids: Vec<String>| {
+                if ids.is_empty() {
+                    return;
+                }
+                c.spawn(text(title.to_string(), 13.0, colors::DIM));
+                c.spawn(Node {
+                    flex_direction: FlexDirection::Row,
+                    flex_wrap: FlexWrap::Wrap,
+                    justify_content: JustifyContent::Center,
+                    max_width: Val::Px(900.0),
+                    ..default()
+                })
+                .with_children(|b| {
+                    for i in ids {
+                        let tip = r.book.get(&i).map_or_else(|| i.clone(), |e| format!("{i}: {}", e.title));
+                        let mut n = b.spawn((bar_button(i.clone(), Act::Rules(Some(i.clone())), true), Tip(tip)));
+                        if i == id {
+                            n.insert(crate::window::ui::Selected);
+                        }
+                    }
+                });
+            };
+            let fam: Vec<String> = r.book.family(&id).into_iter().map(str::to_string).collect();
+            row(c, &format!("The {} rules", crate::reference::family_of(&id)), fam);
+            row(c, "Shown to you lately", r.recent.iter().filter(|i| **i != id).cloned().collect());
+            c.spawn(text("Up / Down: the previous or next rule.   F2 or Esc: close.", 13.0, colors::DIM));
+            c.spawn(button("Close  [Esc]", Act::Rules(None)));
+        });
+}
