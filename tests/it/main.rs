@@ -17,6 +17,7 @@ mod intents;
 mod levels;
 mod posture_defense;
 mod properties;
+mod reference;
 mod rule_coverage;
 mod saves;
 mod scenarios;

@@ -1,0 +1,74 @@
+//! The in-game rules reference (issue 17): every rule id the game can show a player — in a
+//! refusal (`Violation::new("R-…", …)`), a description or tooltip, a log line, a rule table's
+//! `rule` field — has an entry in `assets/rules/reference/`, and the files load (no id twice,
+//! no over-long text).
+
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs" || x == "ron") {
+            out.push(p);
+        }
+    }
+}
+
+/// Words shaped like rule ids that are not rules: the profiles' names, an encoding.
+const NOT_RULES: [&str; 6] = ["DOO-2017", "ADV-2017", "LEGACY-2016", "CORE-2017", "UTF-8", "UTF-16"];
+
+/// The rule ids inside string literals of the game's code and data (what a player can be shown).
+fn shown_ids() -> std::collections::BTreeMap<String, String> {
+    let mut all = Vec::new();
+    for d in ["src", "crates/doo_rules/src", "assets"] {
+        files(&root().join(d), &mut all);
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for f in all {
+        let rel = f.strip_prefix(root()).unwrap().display().to_string();
+        // The reference itself, and the reference module's tests (made-up ids).
+        if rel.starts_with("assets/rules/reference") || rel.ends_with("reference.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        for line in text.lines() {
+            let code = if rel.ends_with(".rs") { line.split("//").next().unwrap_or("") } else { line };
+            // Odd pieces between quotes are inside string literals.
+            for s in code.split('"').skip(1).step_by(2) {
+                for id in doo::reference::ids_in(s) {
+                    if !NOT_RULES.contains(&id.as_str()) && !id.starts_with("S-") {
+                        out.entry(id).or_insert_with(|| rel.clone());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_rule_id_the_game_shows_has_a_reference_entry() {
+    let r = doo::reference::Reference::load(&root().join("assets/rules/reference")).unwrap_or_else(|e| panic!("{e}"));
+    let shown = shown_ids();
+    assert!(shown.len() > 100, "the scan finds the rule ids of the code ({} found)", shown.len());
+    let missing: Vec<String> = shown.iter().filter(|(id, _)| r.get(id).is_none()).map(|(id, f)| format!("{id} (in {f})")).collect();
+    assert!(missing.is_empty(), "{} rule ids the game shows have no entry in assets/rules/reference/: {}", missing.len(), missing.join(", "));
+    // Spot checks that the text is about the rule (not any text under any id).
+    assert!(r.get("R-FS-5").is_some_and(|e| e.text.to_lowercase().contains("free step")), "{:?}", r.get("R-FS-5"));
+    assert!(r.get("UNDO-1").is_some_and(|e| e.text.to_lowercase().contains("undo") || e.text.to_lowercase().contains("take")), "{:?}", r.get("UNDO-1"));
+}
+
+#[test]
+fn the_reference_covers_every_family_in_order() {
+    let r = doo::reference::Reference::load(&root().join("assets/rules/reference")).unwrap();
+    assert!(r.len() >= 350, "conflicts, gaps and every rule: {} entries", r.len());
+    let fs = r.family("R-FS-5");
+    assert!(fs.len() >= 5 && fs.windows(2).all(|w| w[0] != w[1]), "{fs:?}");
+    assert_eq!(fs.first().copied(), Some("R-FS-1"), "{fs:?}");
+}
