@@ -18,6 +18,8 @@ pub const BOTTOM_BAR_PX: f32 = 136.0;
 pub fn right_panel_px(logical_width: f32) -> f32 {
     (logical_width * 0.28).clamp(200.0, 360.0)
 }
+/// The widest view the fit gives (world units per screen pixel): 1 shows the 32-px art 1:1.
+const MAX_FIT_SCALE: f32 = 1.0;
 /// Pointer travel (px) after which a press is a drag, not a click.
 const DRAG_PX: f32 = 6.0;
 
@@ -66,11 +68,16 @@ fn fit_camera(state: Res<MatchState>, windows: Query<&Window>, ui: Res<UiScale>,
     let right = right_panel_px(ww / ui.0.max(0.1));
     let (w, h) = state.board.floors.first().map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
     let area = Vec2::new(ww - right * ui.0 - 40.0, wh - (TOP_BAR_PX + BOTTOM_BAR_PX) * ui.0 - 30.0).max(Vec2::splat(100.0));
-    let scale = ((w * super::board::TILE_PX) / area.x).max((h * super::board::TILE_PX) / area.y).clamp(0.25, 4.0);
+    let fit = ((w * super::board::TILE_PX) / area.x).max((h * super::board::TILE_PX) / area.y);
+    // A level too big to show whole at one art pixel per screen pixel is shown at that size
+    // (spaces of 32 px: figures stay recognisable), around the first figure; the camera then
+    // follows the action.
+    let scale = fit.clamp(0.25, MAX_FIT_SCALE);
+    let centre = if fit > MAX_FIT_SCALE { state.fighters.first().map_or(Vec3::ZERO, |f| super::board::world_of(f.pos, &state.board)) } else { Vec3::ZERO };
     let off = area_offset(ui.0, right);
     for mut t in &mut cam {
         // The level's centre (world 0,0) sits at the board area's centre.
-        *t = Transform::from_xyz(-off.x * scale, off.y * scale, 100.0).with_scale(Vec3::splat(scale));
+        *t = Transform::from_xyz(centre.x - off.x * scale, centre.y + off.y * scale, 100.0).with_scale(Vec3::splat(scale));
     }
 }
 
