@@ -412,9 +412,10 @@ fn handle_campaign_acts(
     data: Res<GameData>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
+    focus: Res<super::ui::KeyFocus>,
 ) {
     let mut list: Vec<Act> = acts.read().cloned().collect();
-    if keys.just_pressed(KeyCode::Enter) && run.as_ref().is_some_and(|r| !r.editing_name) {
+    if keys.just_pressed(KeyCode::Enter) && run.as_ref().is_some_and(|r| !r.editing_name) && focus.0.is_none() {
         match (screen.get(), run.as_ref().map(|r| r.stage.clone())) {
             (Screen::Match, Some(_)) if overlay.as_ref().is_some_and(|o| o.result.is_some()) => list.push(Act::Campaign(CampaignAct::LevelDone)),
             (Screen::Campaign, Some(Stage::Party)) => list.push(Act::Campaign(CampaignAct::Begin)),

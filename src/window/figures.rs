@@ -21,11 +21,12 @@ use bevy::prelude::*;
 use std::collections::{BTreeMap, VecDeque};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<ActionFocus>().add_systems(
+    app.init_resource::<ActionFocus>().add_message::<FigureStepped>().add_systems(
         Update,
         (spawn_tokens, animate_events, move_tokens, show_token_state, show_dropped_weapons, fade_effects)
             .chain()
             .in_set(MatchSystems::Present)
+            .in_set(FiguresMoved)
             .after(super::board::BoardDrawn)
             .before(super::board::show_floor),
     );
@@ -44,6 +45,14 @@ const HOP: f32 = 3.0;
 /// z of standing figures, of the remains of the dead (under everyone).
 const Z_FIGURE: f32 = 10.0;
 const Z_REMAINS: f32 = 4.0;
+
+/// The miniatures drawn and moved this frame (sound plays after).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FiguresMoved;
+
+/// A miniature was set down on the next space of its path (the step sound).
+#[derive(Message, Debug, Clone, Copy)]
+pub struct FigureStepped;
 
 /// Where the action is (a figure walking or striking), for the camera to follow.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
@@ -373,6 +382,7 @@ fn move_tokens(
     mut q: Query<(&GridPos, &mut Motion, &mut Transform, &Look), With<Token>>,
     mut moving: ResMut<TokensMoving>,
     mut focus: ResMut<ActionFocus>,
+    mut stepped: MessageWriter<FigureStepped>,
 ) {
     let Some(state) = state else { return };
     let board = &state.board;
@@ -405,6 +415,9 @@ fn move_tokens(
             let curve = EasingCurve::new(from, to, EaseFunction::QuadraticInOut);
             at = curve.sample_clamped(k) + Vec3::Y * HOP * (k * std::f32::consts::PI).sin();
             m.step = (k < 1.0).then_some((from, to, done));
+            if m.step.is_none() {
+                stepped.write(FigureStepped);
+            }
             if m.step.is_none() && !m.waypoints.is_empty() {
                 at = to;
             }

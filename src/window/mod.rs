@@ -17,6 +17,8 @@ pub mod load;
 pub mod reload;
 pub mod screens;
 pub mod settings;
+#[cfg(feature = "audio")]
+mod sound;
 pub mod ui;
 pub mod viewer;
 
@@ -165,6 +167,8 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         capture::plugin,
         reload::plugin,
     ));
+    #[cfg(feature = "audio")]
+    app.add_plugins(sound::plugin);
     if let Some(run) = campaign_run {
         app.insert_resource(run);
     }

@@ -2,7 +2,7 @@
 //! (each side human with a player name, or AI with a difficulty) -> match -> result, plus the
 //! settings panel. Starting a match builds it from the checked level and the seats chosen.
 
-use super::settings::{ANIMATION_SPEEDS, PROMPT_TIMEOUTS, Settings, UI_SCALES};
+use super::settings::{ANIMATION_SPEEDS, PROMPT_TIMEOUTS, Settings, UI_SCALES, VOLUMES};
 use super::ui::{Act, Selected, button, colors, panel, text};
 use crate::ai::Difficulty;
 use crate::level_file::{CheckedLevel, Control};
@@ -409,6 +409,8 @@ fn show_settings(mut commands: Commands, open: Res<SettingsOpen>, settings: Res<
             p.spawn(text("Settings", 24.0, colors::GOLD));
             row(p, "UI scale", UI_SCALES.iter().map(|&s| (format!("{s}x"), Act::UiScale(s), settings.ui_scale == s)).collect());
             row(p, "Animations", ANIMATION_SPEEDS.iter().map(|&(s, l)| (l.to_string(), Act::Speed(s), settings.animation_speed == s)).collect());
+            let sound = if cfg!(feature = "audio") { "Sound" } else { "Sound (audio feature)" };
+            row(p, sound, VOLUMES.iter().map(|&(v, l)| (l.to_string(), Act::Volume(v), settings.volume == v)).collect());
             row(
                 p,
                 "Reaction prompts",
@@ -453,10 +455,11 @@ fn handle_screen_acts(
     details: Query<Entity, With<LevelDetails>>,
     mut exit: MessageWriter<AppExit>,
     mut picks: Query<(&Act, Entity, Has<Selected>), With<Button>>,
+    focus: Res<super::ui::KeyFocus>,
 ) {
     let mut list: Vec<Act> = acts.read().cloned().collect();
-    // Keyboard paths of the screen buttons.
-    if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() {
+    // Keyboard paths of the screen buttons (Enter presses the focused button when there is one).
+    if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {
         match screen.get() {
             Screen::Menu => list.push(Act::Play),
             Screen::Levels => list.push(Act::ToSetup),
@@ -553,6 +556,7 @@ fn handle_screen_acts(
             }
             Act::UiScale(s) => settings.ui_scale = s,
             Act::Speed(s) => settings.animation_speed = s,
+            Act::Volume(v) => settings.volume = v,
             Act::Prompts(b) => settings.reaction_prompts = b,
             Act::Timeout(t) => settings.prompt_timeout_secs = t,
             _ => {}

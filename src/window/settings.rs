@@ -1,4 +1,4 @@
-//! Player settings: UI scale, animation speed, reaction prompts (with a timeout and per-character
+//! Player settings: UI scale, animation speed, sound volume, reaction prompts (with a timeout and per-character
 //! "never ask"). Saved as RON in the user's config folder whenever they change; a missing or
 //! broken file gives the defaults and a warning, never a crash.
 
@@ -21,6 +21,8 @@ fn set_reaction_policy(settings: Res<Settings>, mut policy: ResMut<crate::game::
 pub const UI_SCALES: [f32; 3] = [1.0, 1.5, 2.0];
 /// Animation speeds offered: multiplier of the base speed (0: no animation).
 pub const ANIMATION_SPEEDS: [(f32, &str); 4] = [(0.5, "slow"), (1.0, "normal"), (2.0, "fast"), (0.0, "off")];
+/// Sound volumes offered (with the `audio` feature).
+pub const VOLUMES: [(f32, &str); 5] = [(0.0, "off"), (0.25, "25%"), (0.5, "50%"), (0.8, "80%"), (1.0, "100%")];
 /// Reaction prompt timeouts offered, seconds (0: wait for the player).
 pub const PROMPT_TIMEOUTS: [u32; 3] = [0, 10, 20];
 
@@ -35,11 +37,13 @@ pub struct Settings {
     pub prompt_timeout_secs: u32,
     /// Characters (by id) whose reactions are never asked about.
     pub never_ask: BTreeSet<String>,
+    /// Sound effects' volume, 0–1 (with the `audio` feature).
+    pub volume: f32,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Self { ui_scale: 1.0, animation_speed: 1.0, reaction_prompts: true, prompt_timeout_secs: 0, never_ask: BTreeSet::new() }
+        Self { ui_scale: 1.0, animation_speed: 1.0, reaction_prompts: true, prompt_timeout_secs: 0, never_ask: BTreeSet::new(), volume: 0.8 }
     }
 }
 

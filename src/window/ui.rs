@@ -5,7 +5,10 @@
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<Act>().init_resource::<PointerOverUi>().add_systems(PreUpdate, (press_buttons, colour_buttons, track_pointer_over_ui));
+    app.add_message::<Act>()
+        .init_resource::<PointerOverUi>()
+        .init_resource::<KeyFocus>()
+        .add_systems(PreUpdate, (press_buttons, focus_keys, colour_buttons, track_pointer_over_ui).chain().after(bevy::input::InputSystems));
 }
 
 pub mod colors {
@@ -56,6 +59,7 @@ pub enum Act {
     SkipReset,
     UiScale(f32),
     Speed(f32),
+    Volume(f32),
     Prompts(bool),
     Timeout(u32),
     /// Take back the last command (Ctrl+Z).
@@ -214,8 +218,62 @@ fn press_buttons(q: Query<(&Interaction, &Act, Has<Disabled>), (Changed<Interact
     }
 }
 
-fn colour_buttons(mut q: Query<(&Interaction, &mut BackgroundColor, Has<Disabled>, Has<Selected>), With<Button>>) {
-    for (i, mut bg, disabled, selected) in &mut q {
+/// The button the keyboard is on, in menus, screens and the match's overlays: the arrows (or Tab
+/// off the board) move it in reading order, Enter or Space presses it. `None` until an arrow is
+/// pressed, so Enter keeps each screen's own default (Play, Start …) for mouse players.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct KeyFocus(pub Option<Entity>);
+
+fn focus_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    screen: Res<State<super::screens::Screen>>,
+    overlay: Option<Res<super::hud::Overlay>>,
+    buttons: Query<(Entity, &Act, &UiGlobalTransform, &ComputedNode, &InheritedVisibility, Has<Disabled>), With<Button>>,
+    mut focus: ResMut<KeyFocus>,
+    mut out: MessageWriter<Act>,
+) {
+    // On the board the arrows move the board cursor; in the rules reference they page; while a
+    // name is typed the keys are the name's.
+    let on_board = *screen.get() == super::screens::Screen::Match && overlay.as_ref().is_none_or(|o| o.blocks_board().is_none());
+    let busy = overlay.as_ref().is_some_and(|o| o.rules.is_some() || o.save_name.is_some());
+    if on_board || busy || screen.is_changed() {
+        if focus.0.is_some() {
+            focus.0 = None;
+        }
+        return;
+    }
+    let mut list: Vec<(Entity, Vec2)> =
+        buttons.iter().filter(|(_, _, _, n, v, off)| v.get() && !off && n.size().x > 0.0).map(|(e, _, t, _, _, _)| (e, t.translation)).collect();
+    list.sort_by(|a, b| ((a.1.y / 8.0).round(), a.1.x).partial_cmp(&((b.1.y / 8.0).round(), b.1.x)).unwrap_or(std::cmp::Ordering::Equal));
+    if focus.0.is_some_and(|e| !list.iter().any(|(x, _)| *x == e)) {
+        focus.0 = None;
+    }
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let next = keys.any_just_pressed([KeyCode::ArrowDown, KeyCode::ArrowRight]) || (keys.just_pressed(KeyCode::Tab) && !shift);
+    let prev = keys.any_just_pressed([KeyCode::ArrowUp, KeyCode::ArrowLeft]) || (keys.just_pressed(KeyCode::Tab) && shift);
+    if (next || prev) && !list.is_empty() {
+        let at = focus.0.and_then(|e| list.iter().position(|(x, _)| *x == e));
+        let k = match (at, next) {
+            (None, true) => 0,
+            (None, false) => list.len() - 1,
+            (Some(k), true) => (k + 1) % list.len(),
+            (Some(k), false) => (k + list.len() - 1) % list.len(),
+        };
+        focus.0 = Some(list[k].0);
+    }
+    if let Some(e) = focus.0 {
+        if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space]) {
+            if let Ok((_, act, ..)) = buttons.get(e) {
+                out.write(act.clone());
+            }
+        }
+    }
+}
+
+fn colour_buttons(mut q: Query<(Entity, &Interaction, &mut BackgroundColor, Has<Disabled>, Has<Selected>), With<Button>>, focus: Res<KeyFocus>) {
+    for (e, i, mut bg, disabled, selected) in &mut q {
+        // The keyboard's button shows as pressed-in, brighter than a hovered one.
+        let i = if focus.0 == Some(e) { &Interaction::Pressed } else { i };
         let c = match (*i, disabled, selected) {
             (_, true, _) => colors::BUTTON_OFF,
             (Interaction::Pressed, _, _) => colors::BUTTON_PRESSED,

@@ -72,3 +72,27 @@ fn the_reference_covers_every_family_in_order() {
     assert!(fs.len() >= 5 && fs.windows(2).all(|w| w[0] != w[1]), "{fs:?}");
     assert_eq!(fs.first().copied(), Some("R-FS-1"), "{fs:?}");
 }
+
+/// The sound effects (issue 17, the `audio` feature) are real sounds: every one the window plays
+/// (`src/window/sound.rs`) is a 16-bit mono PCM WAV at 22 050 Hz under `assets/sfx/`, between
+/// 50 ms and 2 s long, neither silent nor clipped.
+#[test]
+fn the_sound_effects_are_short_clean_wavs() {
+    let code = std::fs::read_to_string(root().join("src/window/sound.rs")).unwrap();
+    let names: Vec<&str> = code.split("l(\"").skip(1).filter_map(|s| s.split('"').next()).collect();
+    assert!(names.len() >= 8, "steps, hits, misses, reflexes, spells, doors, victory, defeat: {names:?}");
+    for n in names {
+        let path = root().join(format!("assets/sfx/{n}.wav"));
+        let b = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        assert!(&b[0..4] == b"RIFF" && &b[8..16] == b"WAVEfmt ", "{n}: a WAV file");
+        assert_eq!((u16_at(20), u16_at(22), u32_at(24), u16_at(34)), (1, 1, 22_050, 16), "{n}: PCM, mono, 22 050 Hz, 16-bit");
+        assert_eq!(&b[36..40], b"data", "{n}");
+        let data: Vec<i16> = b[44..44 + u32_at(40) as usize].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+        let secs = data.len() as f64 / 22_050.0;
+        let peak = data.iter().map(|s| s.unsigned_abs()).max().unwrap_or(0) as f64 / 32_767.0;
+        assert!((0.05..=2.0).contains(&secs), "{n}: {secs:.2} s");
+        assert!((0.2..0.999).contains(&peak), "{n}: peak {peak:.3} (silent or clipped)");
+    }
+}

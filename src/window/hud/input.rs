@@ -121,6 +121,7 @@ fn match_keys(
     mut overlay: ResMut<Overlay>,
     view: Res<PlayerView>,
     bar: Res<super::action_bar::BarState>,
+    focus: Res<crate::window::ui::KeyFocus>,
     mut acts: MessageWriter<Act>,
     mut intents: MessageWriter<Intent>,
 ) {
@@ -169,7 +170,7 @@ fn match_keys(
         }
     }
     if overlay.handover.is_some() {
-        if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space]) {
+        if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space]) && focus.0.is_none() {
             acts.write(Act::HandoverReady);
         }
         return;

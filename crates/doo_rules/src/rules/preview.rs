@@ -542,3 +542,59 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
         .collect();
     Some((kind, list))
 }
+
+#[cfg(test)]
+mod bar_tests {
+    use super::*;
+    use crate::rules::testkit::duel;
+
+    const ORC: &str =
+        r#"(id: "orc", side: "monsters", pos: (4, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;
+
+    fn entries(hero: &str) -> Vec<Choice> {
+        let g = duel(None, 8, &[hero, ORC], r#"(characters: {"h": (ap: 3), "orc": (ap: 1)})"#, &[1, 1, 1, 1]);
+        let a = g.m.index("h").unwrap();
+        choices(&g.m, a)
+    }
+
+    fn row<'a>(c: &'a [Choice], id: &str) -> Vec<&'a Choice> {
+        c.iter().filter(|c| c.row == id).collect()
+    }
+
+    // R-ACT-1 (the action table), R-ACT-3 (ranged-only attacks), R-RNG-8 (crossbow resets),
+    // G-26 (spells), R-MOVE-1 (Climb between levels): entries a figure can never use are marked
+    // so the bar hides them; the others stay, greyed with their rule when only "not now".
+    #[test]
+    fn entries_a_figure_can_never_use_are_marked_and_the_rest_grouped() {
+        let axe = r#"(id: "h", side: "heroes", pos: (0, 0), stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6), skills: {"axes": journeyman}, weapon: Some("broad_axe"))"#;
+        let c = entries(axe);
+        for id in ["snapshot", "aimed_shot", "shield_block", "cast_spell", "reset_crossbow", "use_item", "climb"] {
+            for e in row(&c, id) {
+                assert!(!e.applies, "{id} cannot apply to an axeman with no shield, spells, items or stairs: {e:?}");
+            }
+        }
+        let attack = row(&c, "attack");
+        assert!(attack.iter().all(|e| e.applies && e.group == Group::Attack), "{attack:?}");
+        for e in row(&c, "drop") {
+            assert!(e.applies && e.group == Group::Move, "{e:?}");
+        }
+        // Rise applies (he may be knocked down) but is refused while he stands: shown greyed.
+        let rise = row(&c, "rise");
+        assert!(!rise.is_empty() && rise.iter().all(|e| e.applies && e.refusal.as_ref().is_some_and(|v| v.rule == "R-POS-2")), "{rise:?}");
+
+        let archer = r#"(id: "h", side: "heroes", pos: (0, 0), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5), skills: {"crossbows": apprentice}, weapon: Some("crossbow"), items: ["potion_of_healing"])"#;
+        let c = entries(archer);
+        for id in ["snapshot", "reset_crossbow", "use_item"] {
+            let r = row(&c, id);
+            assert!(!r.is_empty() && r.iter().all(|e| e.applies), "{id} applies to a crossbowman with a potion: {r:?}");
+        }
+        assert!(row(&c, "use_item").iter().all(|e| e.group == Group::Other));
+        let shield = r#"(id: "h", side: "heroes", pos: (0, 0), stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6), skills: {"swords": journeyman, "shields": journeyman}, weapon: Some("shortsword"), shield: Some("buckler"))"#;
+        let block = row(&entries(shield), "shield_block").into_iter().cloned().collect::<Vec<_>>();
+        assert!(!block.is_empty() && block.iter().all(|e| e.applies && e.group == Group::Defend), "{block:?}");
+        // Reloading a loaded crossbow: applies, refused now with its rule.
+        let c = entries(archer);
+        let reset = row(&c, "reset_crossbow");
+        assert!(reset.iter().all(|e| e.refusal.as_ref().is_some_and(|v| v.rule == "R-RNG-8")), "{reset:?}");
+    }
+}
