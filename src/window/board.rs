@@ -56,7 +56,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, load_art)
         .add_systems(
             Update,
-            (track_hover, key_cursor, click_board, switch_floor)
+            (track_hover, move_key_cursor, click_board, switch_floor)
                 .chain()
                 .in_set(MatchSystems::Input)
                 .in_set(BoardInput)
@@ -99,17 +99,16 @@ pub struct Art {
     pub figures_layout: Handle<TextureAtlasLayout>,
 }
 
-/// Cells of `assets/art/figures.png`: the kinds and marks of `assets/art/figures.ron`.
-const FIGURE_CELLS: u32 = 18;
-
-fn load_art(mut commands: Commands, server: Res<AssetServer>, mut layouts: ResMut<Assets<TextureAtlasLayout>>) {
+fn load_art(mut commands: Commands, server: Res<AssetServer>, mut layouts: ResMut<Assets<TextureAtlasLayout>>, data: Res<super::screens::GameData>) {
+    // The figures' cells: the kinds and marks of `assets/art/figures.ron`.
+    let figure_cells = data.0.figures.cells() as u32;
     commands.insert_resource(Art {
         tiles: server.load("art/tiles.png"),
         tiles_layout: layouts.add(TextureAtlasLayout::from_grid(UVec2::splat(32), 12, 1, None, None)),
         tokens: server.load("art/tokens.png"),
         tokens_layout: layouts.add(TextureAtlasLayout::from_grid(UVec2::splat(64), 6, 1, None, None)),
         figures: server.load("art/figures.png"),
-        figures_layout: layouts.add(TextureAtlasLayout::from_grid(UVec2::splat(64), FIGURE_CELLS, 1, None, None)),
+        figures_layout: layouts.add(TextureAtlasLayout::from_grid(UVec2::splat(64), figure_cells, 1, None, None)),
     });
 }
 
@@ -384,16 +383,26 @@ pub struct KeyCursor {
     pub active: bool,
 }
 
-fn key_cursor(
+#[allow(clippy::too_many_arguments)]
+fn move_key_cursor(
     keys: Res<ButtonInput<KeyCode>>,
     view: Res<PlayerView>,
     state: Option<Res<MatchState>>,
+    generation: Option<Res<MatchGeneration>>,
     chars: Query<(&CharacterId, &crate::game::components::Side, &GridPos)>,
     shown: Res<ShownFloor>,
     mut cursor: ResMut<KeyCursor>,
     mut hovered: ResMut<HoveredSpace>,
     mut out: MessageWriter<Intent>,
+    mut last: Local<Option<String>>,
 ) {
+    // A new figure to decide (or a new match) starts the cursor afresh on him.
+    if *last != view.decider || generation.is_some_and(|g| g.is_changed()) {
+        last.clone_from(&view.decider);
+        if *cursor != KeyCursor::default() {
+            *cursor = KeyCursor::default();
+        }
+    }
     let Some(state) = state else { return };
     let Some(decider) = view.decider.clone() else { return };
     if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {

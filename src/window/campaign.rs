@@ -677,12 +677,19 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
     }
 }
 
-fn type_hero_name(mut keys: MessageReader<KeyboardInput>, run: Option<ResMut<CampaignRun>>) {
+fn type_hero_name(mut keys: MessageReader<KeyboardInput>, run: Option<ResMut<CampaignRun>>, mut was_editing: Local<bool>) {
     let Some(mut run) = run else {
         keys.clear();
         return;
     };
     if !run.editing_name {
+        *was_editing = false;
+        keys.clear();
+        return;
+    }
+    // The key that started the editing (Enter or Space on the focused button) is not typed.
+    if !*was_editing {
+        *was_editing = true;
         keys.clear();
         return;
     }

@@ -23,10 +23,11 @@ use std::collections::{BTreeMap, VecDeque};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ActionFocus>().add_message::<FigureStepped>().add_systems(
         Update,
-        (spawn_tokens, animate_events, move_tokens, show_token_state, show_dropped_weapons, fade_effects)
+        (spawn_tokens, animate_events, move_tokens, show_token_state, log_looks, show_dropped_weapons, fade_effects)
             .chain()
             .in_set(MatchSystems::Present)
             .in_set(FiguresMoved)
+            .after(crate::game::intent::ViewRefreshed)
             .after(super::board::BoardDrawn)
             .before(super::board::show_floor),
     );
@@ -64,6 +65,8 @@ pub struct Token {
     pub badge: String,
     /// The atlas cell of his figure.
     pub kind: usize,
+    /// His own image, when the level names a PNG (the dead still leave the remains).
+    pub custom: Option<Handle<Image>>,
 }
 
 /// The side-coloured, side-shaped base under a figure.
@@ -183,8 +186,9 @@ fn spawn_tokens(
         let badge = names.get(&c.id).cloned().unwrap_or_default();
         // A level may name its own PNG (a path under assets/) instead of a kind.
         let custom = sprite_of(&c.id).filter(|s| s.ends_with(".png") && crate::level_file::safe_asset_path(s));
-        let figure = match custom {
-            Some(path) => Sprite { image: server.load(path), custom_size: Some(Vec2::splat(TILE_PX)), ..default() },
+        let custom = custom.map(|path| server.load(path));
+        let figure = match &custom {
+            Some(image) => Sprite { image: image.clone(), custom_size: Some(Vec2::splat(TILE_PX)), ..default() },
             None => Sprite {
                 image: art.figures.clone(),
                 texture_atlas: Some(TextureAtlas { layout: art.figures_layout.clone(), index: kind }),
@@ -195,7 +199,7 @@ fn spawn_tokens(
         commands
             .entity(e)
             .insert((
-                Token { badge: badge.clone(), kind },
+                Token { badge: badge.clone(), kind, custom },
                 Motion::default(),
                 Look::default(),
                 Transform::from_translation(world_of(pos.0, board) + Vec3::Z * Z_FIGURE),
@@ -454,6 +458,7 @@ fn show_token_state(
     state: Option<Res<MatchState>>,
     level: Option<Res<super::screens::PlayingLevel>>,
     data: Res<super::screens::GameData>,
+    art: Res<Art>,
     mut tokens: Query<(&CharacterId, &Side, &Vitals, &Posture, &Conditions, &Children, &Motion, &mut Look, &Token)>,
     mut parts: ParamSet<(
         Query<(&mut Sprite, &mut Transform, &mut Visibility), With<Figure>>,
@@ -469,7 +474,8 @@ fn show_token_state(
     let marks = data.0.figures.marks;
     for (c, side, v, posture, conds, children, motion, mut look, token) in &mut tokens {
         let dead = c.order < state.fighters.len() && state.is_dead(c.order);
-        let down = v.hp <= 0 || conds.iter().any(|x| x.id == "incapacitated");
+        // Down as the rules say it: they give the incapacitated condition (R-INJ-3 at 0 HP).
+        let down = conds.iter().any(|x| x.id == "incapacitated");
         let new_look = if dead {
             Look::Dead
         } else if down {
@@ -495,6 +501,18 @@ fn show_token_state(
                     Look::Standing => (None, 0.0, Vec3::ONE, TILE_PX * 0.06, Color::WHITE),
                 };
                 let index = index.unwrap_or(token.kind);
+                // A level's own PNG is the figure while he lives; the dead leave the remains.
+                match (&token.custom, new_look == Look::Dead) {
+                    (Some(own), false) if s.image != *own => {
+                        s.image = own.clone();
+                        s.texture_atlas = None;
+                    }
+                    (Some(_), true) if s.texture_atlas.is_none() => {
+                        s.image = art.figures.clone();
+                        s.texture_atlas = Some(TextureAtlas { layout: art.figures_layout.clone(), index });
+                    }
+                    _ => {}
+                }
                 if let Some(a) = s.texture_atlas.as_mut() {
                     if a.index != index {
                         a.index = index;
@@ -562,6 +580,33 @@ fn show_token_state(
     }
 }
 
+/// With `--log`: a `figure` line whenever a figure's look changes (its id, the look, the atlas
+/// cell drawn), for tests and tools.
+fn log_looks(
+    opts: Res<super::WindowOptions>,
+    looks: Query<(&CharacterId, &Look, &Children), Changed<Look>>,
+    figures: Query<&Sprite, With<Figure>>,
+    token: Query<&Token>,
+    mut pending: Local<Vec<Entity>>,
+    ids: Query<(Entity, &CharacterId, &Look, &Children)>,
+) {
+    let Some(path) = &opts.log else { return };
+    // A look is logged once its sprite shows it (the cell is set in the same frame).
+    pending.extend(looks.iter().filter_map(|(c, _, _)| ids.iter().find(|x| x.1.id == c.id).map(|x| x.0)));
+    if pending.is_empty() {
+        return;
+    }
+    use std::io::Write;
+    let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
+    for e in pending.drain(..) {
+        let Ok((_, c, look, children)) = ids.get(e) else { continue };
+        let cell = children.iter().find_map(|ch| figures.get(ch).ok()).and_then(|s| s.texture_atlas.as_ref().map(|a| a.index));
+        let custom = token.get(e).is_ok_and(|t| t.custom.is_some());
+        let _ =
+            writeln!(f, "{}", serde_json::json!({"type": "figure", "id": c.id, "look": format!("{look:?}").to_lowercase(), "cell": cell, "custom": custom}));
+    }
+}
+
 /// Weapons dropped on a Critical Miss lie on their space until picked up (G-19, G-22).
 fn show_dropped_weapons(
     mut commands: Commands,
@@ -575,7 +620,9 @@ fn show_dropped_weapons(
     let Some(state) = state else { return };
     let mut now: Vec<(Pos, u8)> = state.fighters.iter().flat_map(|f| f.loadout.dropped.iter().map(|(_, p)| (*p, shown.0))).collect();
     now.sort();
-    if *last == now {
+    // Redrawn when the weapons change, and when the board was rebuilt under them (a new match,
+    // a loaded save: the marks went with the board).
+    if *last == now && (now.is_empty() || !old.is_empty()) {
         return;
     }
     *last = now.clone();

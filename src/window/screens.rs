@@ -351,6 +351,11 @@ fn type_player_name(mut keys: MessageReader<KeyboardInput>, mut editing: ResMut<
         editing.0 = None;
         return;
     }
+    // The key that started the editing (Enter or Space on the focused button) is not typed.
+    if editing.is_changed() {
+        keys.clear();
+        return;
+    }
     for e in keys.read() {
         if !e.state.is_pressed() {
             continue;

@@ -228,6 +228,8 @@ fn focus_keys(
     keys: Res<ButtonInput<KeyCode>>,
     screen: Res<State<super::screens::Screen>>,
     overlay: Option<Res<super::hud::Overlay>>,
+    editing: Option<Res<super::screens::NameEditing>>,
+    run: Option<Res<super::campaign::CampaignRun>>,
     buttons: Query<(Entity, &Act, &UiGlobalTransform, &ComputedNode, &InheritedVisibility, Has<Disabled>), With<Button>>,
     mut focus: ResMut<KeyFocus>,
     mut out: MessageWriter<Act>,
@@ -235,7 +237,9 @@ fn focus_keys(
     // On the board the arrows move the board cursor; in the rules reference they page; while a
     // name is typed the keys are the name's.
     let on_board = *screen.get() == super::screens::Screen::Match && overlay.as_ref().is_none_or(|o| o.blocks_board().is_none());
-    let busy = overlay.as_ref().is_some_and(|o| o.rules.is_some() || o.save_name.is_some());
+    let busy = overlay.as_ref().is_some_and(|o| o.rules.is_some() || o.save_name.is_some())
+        || editing.is_some_and(|e| e.0.is_some())
+        || run.is_some_and(|r| r.editing_name);
     if on_board || busy || screen.is_changed() {
         if focus.0.is_some() {
             focus.0 = None;

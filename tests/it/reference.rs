@@ -96,3 +96,27 @@ fn the_sound_effects_are_short_clean_wavs() {
         assert!((0.2..0.999).contains(&peak), "{n}: peak {peak:.3} (silent or clipped)");
     }
 }
+
+/// The figure book (issue 17) is whole, its weapon skills are real ones, and the atlas has a
+/// 64-pixel cell for every kind and mark it names.
+#[test]
+fn the_figure_book_matches_the_art_and_the_equipment() {
+    let data = doo::data::RuleData::load(root()).unwrap_or_else(|e| panic!("{e}"));
+    let f = &data.figures;
+    f.check().unwrap_or_else(|e| panic!("{e}"));
+    let png = std::fs::read(root().join("assets/art/figures.png")).unwrap();
+    let (w, h) = (u32::from_be_bytes(png[16..20].try_into().unwrap()), u32::from_be_bytes(png[20..24].try_into().unwrap()));
+    assert_eq!((w, h), (64 * f.cells() as u32, 64), "figures.png is one row of {} cells of 64 px", f.cells());
+    let eq = std::fs::read_to_string(root().join("assets/equipment/equipment.ron")).unwrap();
+    for skill in f.by_skill.keys() {
+        assert!(eq.contains(&format!("skill: \"{skill}\"")), "by_skill names '{skill}', a skill no weapon uses");
+    }
+    // Every monster template is drawn as itself.
+    for e in std::fs::read_dir(root().join("assets/monsters")).unwrap().flatten() {
+        let name = e.path().file_stem().unwrap().to_string_lossy().to_string();
+        assert!(f.index(&name).is_some(), "the template '{name}' has no figure of its own");
+    }
+    let mut broken = (**f).clone();
+    broken.marks.remains = 3;
+    assert!(broken.check().is_err(), "a mark on a kind's cell is refused");
+}

@@ -677,6 +677,22 @@ fn figures_show_death_the_grouped_bar_fits_at_2x_and_the_keyboard_plays() {
     assert!(dead > 12.0 && dead > 4.0 * alike.max(1.0), "a dead goblin's sprite differs from a live one's: {report}");
     assert!(distance(mean(&snag), floor) > 8.0, "the remains are drawn (not bare floor): {report}");
 
+    // What the game says it drew: Snag's figure is the remains cell of assets/art/figures.ron,
+    // Grub's the goblin's (its template's figure).
+    let figures = doo::data::RuleData::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap().figures;
+    let last_look = |id: &str| {
+        text.lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["type"] == "figure" && v["id"] == id)
+            .last()
+            .unwrap_or_else(|| panic!("no figure line for {id} in the log:\n{text}"))
+    };
+    let (snag_look, grub_look) = (last_look("snag"), last_look("grub"));
+    assert_eq!(snag_look["look"], "dead", "{snag_look}");
+    assert_eq!(snag_look["cell"].as_u64(), Some(figures.marks.remains as u64), "the dead leave the remains: {snag_look}");
+    assert_eq!(grub_look["look"], "standing", "{grub_look}");
+    assert_eq!(grub_look["cell"].as_u64(), figures.index("goblin").map(|i| i as u64), "a live goblin is drawn as a goblin: {grub_look}");
+
     // Keyboard play.
     assert!(keyed, "xdotool could not press the keys");
     assert!(moved, "Right, Right, Space did not move Lunk to (4,2):\n{text}");

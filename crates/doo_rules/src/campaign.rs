@@ -674,7 +674,13 @@ pub fn level_for(c: &CheckedCampaign, progress: &Progress, id: &str, data: &Rule
     }
     for (h, pos) in playing.iter().zip(starts) {
         let (sheet, _) = h.sheet(&data.heroes).map_err(|v| format!("{}: {v}", h.name))?;
-        characters.push(h.entry(&sheet, side, pos));
+        let mut e = h.entry(&sheet, side, pos);
+        // A package without a figure of its own (added to heroes.ron alone) is drawn by the
+        // figure book's other rules, not refused.
+        if e.sprite.as_deref().is_some_and(|s| !data.figures.known(s)) {
+            e.sprite = None;
+        }
+        characters.push(e);
     }
     level.characters = characters;
     let title = c.campaign.level(id).map(|l| l.briefing.clone()).unwrap_or_default();

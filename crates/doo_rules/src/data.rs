@@ -335,7 +335,11 @@ impl RuleData {
             ai: std::sync::Arc::new(read(dir.join("ai/behaviours.ron"), || (*crate::ai::AiBook::builtin()).clone())?),
             exploration: std::sync::Arc::new(read(dir.join("rules/exploration.ron"), crate::rules::explore::ExploreBook::builtin)?),
             heroes: std::sync::Arc::new(read(dir.join("rules/heroes.ron"), crate::rules::heroes::HeroBook::builtin)?),
-            figures: std::sync::Arc::new(read(dir.join("art/figures.ron"), FigureBook::builtin)?),
+            figures: std::sync::Arc::new({
+                let f: FigureBook = read(dir.join("art/figures.ron"), FigureBook::builtin)?;
+                f.check().map_err(|e| format!("{}: {e}", dir.join("art/figures.ron").display()))?;
+                f
+            }),
         })
     }
 }
@@ -590,6 +594,33 @@ impl FigureBook {
     /// The copy of `assets/art/figures.ron` compiled into the binary.
     pub fn builtin() -> Self {
         builtin_file("assets/art/figures.ron", include_str!("../../../assets/art/figures.ron"))
+    }
+
+    /// Cells of the atlas: every kind, then the marks.
+    pub fn cells(&self) -> usize {
+        let m = self.marks;
+        self.kinds.len().max([m.remains, m.stunned, m.bleeding, m.dropped_weapon].into_iter().max().unwrap_or(0) + 1)
+    }
+
+    /// The book is whole: kinds are named once, the marks are four distinct cells after the
+    /// kinds (at most 64 cells in all), and every kind it picks is one of its kinds.
+    pub fn check(&self) -> Result<(), String> {
+        let m = self.marks;
+        let marks = [m.remains, m.stunned, m.bleeding, m.dropped_weapon];
+        if self.kinds.is_empty() || self.kinds.len() > 60 {
+            return Err(format!("{} kinds: between 1 and 60", self.kinds.len()));
+        }
+        if let Some(k) = self.kinds.iter().enumerate().find(|(i, k)| self.kinds[..*i].contains(k)).map(|x| x.1) {
+            return Err(format!("the kind '{k}' is listed twice"));
+        }
+        if marks.iter().any(|&x| x < self.kinds.len() || x >= 64) || (1..4).any(|i| marks[..i].contains(&marks[i])) {
+            return Err(format!("marks {marks:?} must be four different cells after the {} kinds, below 64", self.kinds.len()));
+        }
+        let picked = [&self.default, &self.arcane, &self.divine].into_iter().chain(self.by_skill.values());
+        if let Some(k) = picked.into_iter().find(|k| self.index(k).is_none()) {
+            return Err(format!("'{k}' is not one of the kinds"));
+        }
+        Ok(())
     }
 
     /// The atlas cell of a kind.

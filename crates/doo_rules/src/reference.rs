@@ -1,7 +1,7 @@
 //! The rules reference: every rule id the game shows (in refusals, tooltips, the log) with a
 //! short explanation in our own words, read from `assets/rules/reference/*.ron` (maps of id →
 //! `(title, text)`; an id written twice, in one file or across files, is an error). The window
-//! opens it at a rule id; `doo rule ID` prints an entry.
+//! opens it at a rule id.
 
 use serde::Deserialize;
 use std::collections::BTreeMap;

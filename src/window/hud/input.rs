@@ -117,7 +117,7 @@ const MAX_SLOT_NAME: usize = 40;
 /// cancels an aim, closes what is open, or opens the match menu; F1 or H help, R skips the
 /// reset display, Y/N answer a reaction prompt; Ctrl+Z undo, Ctrl+S save as.
 fn match_keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    mut keys: ResMut<ButtonInput<KeyCode>>,
     mut overlay: ResMut<Overlay>,
     view: Res<PlayerView>,
     bar: Res<super::action_bar::BarState>,
@@ -172,6 +172,9 @@ fn match_keys(
     if overlay.handover.is_some() {
         if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space]) && focus.0.is_none() {
             acts.write(Act::HandoverReady);
+            // The key shows the board; it does not also click it or end the opportunity.
+            keys.clear_just_pressed(KeyCode::Enter);
+            keys.clear_just_pressed(KeyCode::Space);
         }
         return;
     }

@@ -13,8 +13,15 @@ use bevy::prelude::*;
 use std::collections::VecDeque;
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(RulesRef { book: load_reference(), recent: VecDeque::new() })
-        .add_systems(Update, (note_shown_ids, open_reference, reference_keys, show_reference).chain().in_set(HudSystems::Draw));
+    let (book, error) = match Reference::load(std::path::Path::new("assets/rules/reference")) {
+        Ok(b) => (b, None),
+        Err(e) => {
+            warn!("rules reference not read: {e}");
+            (Reference::default(), Some(e))
+        }
+    };
+    app.insert_resource(RulesRef { book, error, recent: VecDeque::new() })
+        .add_systems(Update, (note_shown_ids, open_reference, step_reference, show_reference).chain().in_set(HudSystems::Draw));
 }
 
 /// Rule ids remembered as "recently shown".
@@ -24,15 +31,9 @@ const RECENT: usize = 10;
 #[derive(Resource, Debug, Default)]
 pub struct RulesRef {
     pub book: Reference,
+    /// Why the reference could not be read (shown in the overlay).
+    pub error: Option<String>,
     pub recent: VecDeque<String>,
-}
-
-fn load_reference() -> Reference {
-    let dir = std::path::Path::new("assets/rules/reference");
-    Reference::load(dir).unwrap_or_else(|e| {
-        warn!("rules reference not read: {e}");
-        Reference::default()
-    })
 }
 
 #[derive(Component)]
@@ -42,7 +43,7 @@ struct ReferenceRoot;
 /// refusal) and the newest lines of the log.
 fn note_shown_ids(
     tips: Query<&Text, (Changed<Text>, Or<(With<super::action_bar::TipText>, With<super::log::LogText>)>)>,
-    hovered: Query<(&Interaction, &Tip), Changed<Interaction>>,
+    hovered: Query<(&Interaction, &Tip), (Changed<Interaction>, With<super::action_bar::BarEntry>)>,
     mut r: ResMut<RulesRef>,
 ) {
     let mut seen: Vec<String> = Vec::new();
@@ -56,7 +57,8 @@ fn note_shown_ids(
             seen.extend(crate::reference::ids_in(&tip.0));
         }
     }
-    if seen.is_empty() {
+    // Only a new id changes the list (the overlay is rebuilt when it changes).
+    if seen.is_empty() || seen.iter().all(|id| r.recent.contains(id)) && r.recent.front() == seen.first() {
         return;
     }
     for id in seen.into_iter().rev() {
@@ -66,17 +68,31 @@ fn note_shown_ids(
     r.recent.truncate(RECENT);
 }
 
-fn open_reference(mut acts: MessageReader<Act>, r: Res<RulesRef>, mut overlay: ResMut<Overlay>) {
+/// Opens at the id asked for, else the one shown last, else the rule of the last refusal or of
+/// the first greyed entry of the bar, else the first rule of the turn.
+fn open_reference(
+    mut acts: MessageReader<Act>,
+    r: Res<RulesRef>,
+    view: Res<crate::game::intent::PlayerView>,
+    bar: Res<super::action_bar::BarState>,
+    mut overlay: ResMut<Overlay>,
+) {
     for a in acts.read() {
         if let Act::Rules(id) = a {
-            let at = id.clone().or_else(|| r.recent.front().cloned()).or_else(|| r.book.ids().first().map(|s| s.to_string()));
+            let greyed = bar.slots.iter().filter_map(|&i| view.choices.get(i)).find_map(|c| c.refusal.as_ref().map(|v| v.rule.clone()));
+            let at = id
+                .clone()
+                .or_else(|| r.recent.front().cloned())
+                .or_else(|| view.feedback.as_ref().map(|v| v.rule.clone()))
+                .or(greyed)
+                .or_else(|| Some("R-TURN-1".to_string()));
             overlay.rules = if overlay.rules.is_some() && id.is_none() { None } else { at };
         }
     }
 }
 
 /// Up / Down: the previous or next rule id; Esc closes (handled with the other overlays).
-fn reference_keys(keys: Res<ButtonInput<KeyCode>>, r: Res<RulesRef>, mut overlay: ResMut<Overlay>) {
+fn step_reference(keys: Res<ButtonInput<KeyCode>>, r: Res<RulesRef>, mut overlay: ResMut<Overlay>) {
     let Some(at) = overlay.rules.clone() else { return };
     let ids = r.book.ids();
     let k = ids.iter().position(|i| *i == at);
@@ -128,7 +144,11 @@ fn show_reference(mut commands: Commands, overlay: Res<Overlay>, r: Res<RulesRef
                 }
                 None => {
                     c.spawn(text(id.clone(), 24.0, colors::GOLD));
-                    c.spawn(text("This id has no entry in the reference (assets/rules/reference/).", 16.0, colors::BAD));
+                    let why = match &r.error {
+                        Some(e) => format!("The reference could not be read: {e}"),
+                        None => "This id has no entry in the reference (assets/rules/reference/).".to_string(),
+                    };
+                    c.spawn((text(why, 16.0, colors::BAD), Node { max_width: Val::Px(760.0), ..default() }));
                 }
             }
             let row = |c: &mut ChildSpawnerCommands, title: &str, ids: Vec<String>| {

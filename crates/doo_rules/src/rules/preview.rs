@@ -199,7 +199,7 @@ pub struct Choice {
     /// Where it sits on the action bar.
     pub group: Group,
     /// False when this figure can never use it here, whatever happens this turn: a shot with no
-    /// missile weapon, Shield Block with no shield, spells for one who knows none, items for one
+    /// missile weapon, Shield Block with no shield, spells for one who is no caster, items for one
     /// who carries none, Climb on a one-level board, reloading with no crossbow. The bar hides
     /// those and keeps the rest, greyed with their rule, when they are only not possible now.
     pub applies: bool,
