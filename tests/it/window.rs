@@ -217,6 +217,16 @@ fn window_opens_the_default_level_and_saves_a_screenshot() {
     println!("screenshot: {} ({summary})", shot.display());
 }
 
+/// Waits until the game's log (`log`) shows an opportunity of `actor`, up to `secs`.
+fn wait_for_opportunity(log: &Path, actor: &str, secs: u64) -> bool {
+    let up = |t: &str| t.lines().any(|l| l.contains("\"event\":\"opportunity\"") && l.contains(&format!("\"actor\":\"{actor}\"")));
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while !up(&std::fs::read_to_string(log).unwrap_or_default()) && std::time::Instant::now() < end {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    up(&std::fs::read_to_string(log).unwrap_or_default())
+}
+
 /// Waits until `log` contains `needle` (the game writes its log there), up to `secs`.
 fn wait_for(log: &Path, needle: &str, secs: u64) -> bool {
     let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
@@ -316,12 +326,7 @@ fn e2e_clicking_a_miniature_and_a_space_moves_it() {
     let before_png = dir.join("e2e-before-move.png");
     let shot = dir.join("e2e-after-move.png");
     let mut child = start_logged("tests/levels/window/e2e.ron", "5", &log, &stderr, &dir.join("e2e-settings.ron"));
-    let lunk_up = |t: &str| t.lines().any(|l| l.contains("\"event\":\"opportunity\"") && l.contains("\"actor\":\"lunk\""));
-    let end = std::time::Instant::now() + std::time::Duration::from_secs(90);
-    while !lunk_up(&std::fs::read_to_string(&log).unwrap_or_default()) && std::time::Instant::now() < end {
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
-    let ready = lunk_up(&std::fs::read_to_string(&log).unwrap_or_default());
+    let ready = wait_for_opportunity(&log, "lunk", 90);
     std::thread::sleep(std::time::Duration::from_secs(2));
     let at = layout(&log).unwrap_or((0.0, 0.0, 0.0));
     let px = |x: usize, y: usize| {
@@ -594,14 +599,7 @@ fn figures_show_death_the_grouped_bar_fits_at_2x_and_the_keyboard_plays() {
     let settings = dir.join("looks-settings.ron");
     std::fs::write(&settings, "(ui_scale: 2.0)").unwrap();
     let mut child = start_logged("tests/levels/window/looks.ron", "5", &log, &stderr, &settings);
-    let ready = wait_for(&log, "\"event\":\"opportunity\"", 90) && {
-        let lunk = |t: &str| t.lines().any(|l| l.contains("\"event\":\"opportunity\"") && l.contains("\"actor\":\"lunk\""));
-        let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        while !lunk(&std::fs::read_to_string(&log).unwrap_or_default()) && std::time::Instant::now() < end {
-            std::thread::sleep(std::time::Duration::from_millis(200));
-        }
-        lunk(&std::fs::read_to_string(&log).unwrap_or_default())
-    };
+    let ready = wait_for_opportunity(&log, "lunk", 90);
     // Let the reset display go and the bar settle.
     std::thread::sleep(std::time::Duration::from_secs(4));
     let win = game_window();

@@ -202,6 +202,27 @@ fn reset_lines(all: &[String], shown: usize) -> String {
     more + &all[start..end].join("\n") + "\n[R] skip"
 }
 
+/// A panel over the whole match screen that takes the pointer, its contents centred in a column.
+pub(super) fn full_screen(c: Color) -> impl Bundle {
+    (
+        DespawnOnExit(Screen::Match),
+        Interaction::default(),
+        Blocks,
+        Node {
+            position_type: PositionType::Absolute,
+            width: Val::Percent(100.0),
+            height: Val::Percent(100.0),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            row_gap: Val::Px(10.0),
+            padding: UiRect::all(Val::Px(16.0)),
+            ..default()
+        },
+        BackgroundColor(c),
+    )
+}
+
 /// Help, handover and result overlays, and the reset steps panel.
 fn show_overlays(
     mut commands: Commands,
@@ -227,26 +248,7 @@ fn show_overlays(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let full = |c: Color| {
-        (
-            OverlayRoot,
-            DespawnOnExit(Screen::Match),
-            GlobalZIndex(40),
-            Interaction::default(),
-            Blocks,
-            Node {
-                position_type: PositionType::Absolute,
-                width: Val::Percent(100.0),
-                height: Val::Percent(100.0),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                justify_content: JustifyContent::Center,
-                row_gap: Val::Px(10.0),
-                ..default()
-            },
-            BackgroundColor(c),
-        )
-    };
+    let full = |c: Color| (OverlayRoot, GlobalZIndex(40), full_screen(c));
     if let Some(p) = &overlay.handover {
         commands.spawn((Name::new("Handover"), full(colors::PANEL_SOLID))).with_children(|c| {
             c.spawn(text(format!("Pass to {p}"), 42.0, colors::GOLD));

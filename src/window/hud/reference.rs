@@ -7,8 +7,7 @@
 use super::overlays::Overlay;
 use super::{HudSystems, Tip};
 use crate::reference::Reference;
-use crate::window::screens::Screen;
-use crate::window::ui::{Act, Blocks, bar_button, button, colors, text};
+use crate::window::ui::{Act, bar_button, button, colors, text};
 use bevy::prelude::*;
 use std::collections::VecDeque;
 
@@ -114,69 +113,48 @@ fn show_reference(mut commands: Commands, overlay: Res<Overlay>, r: Res<RulesRef
     }
     let Some(id) = want else { return };
     let entry = r.book.get(&id);
-    commands
-        .spawn((
-            Name::new("Rules reference"),
-            ReferenceRoot,
-            DespawnOnExit(Screen::Match),
-            GlobalZIndex(45),
-            Interaction::default(),
-            Blocks,
-            Node {
-                position_type: PositionType::Absolute,
-                width: Val::Percent(100.0),
-                height: Val::Percent(100.0),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                justify_content: JustifyContent::Center,
-                padding: UiRect::all(Val::Px(16.0)),
-                row_gap: Val::Px(8.0),
-                ..default()
-            },
-            BackgroundColor(colors::PANEL_SOLID),
-        ))
-        .with_children(|c| {
-            c.spawn(text("Rules reference", 15.0, colors::DIM));
-            match entry {
-                Some(e) => {
-                    c.spawn(text(format!("{id}  {}", e.title), 24.0, colors::GOLD));
-                    c.spawn((text(e.text.clone(), 17.0, colors::TEXT), Node { max_width: Val::Px(760.0), ..default() }));
-                }
-                None => {
-                    c.spawn(text(id.clone(), 24.0, colors::GOLD));
-                    let why = match &r.error {
-                        Some(e) => format!("The reference could not be read: {e}"),
-                        None => "This id has no entry in the reference (assets/rules/reference/).".to_string(),
-                    };
-                    c.spawn((text(why, 16.0, colors::BAD), Node { max_width: Val::Px(760.0), ..default() }));
-                }
+    commands.spawn((Name::new("Rules reference"), ReferenceRoot, GlobalZIndex(45), super::overlays::full_screen(colors::PANEL_SOLID))).with_children(|c| {
+        c.spawn(text("Rules reference", 15.0, colors::DIM));
+        match entry {
+            Some(e) => {
+                c.spawn(text(format!("{id}  {}", e.title), 24.0, colors::GOLD));
+                c.spawn((text(e.text.clone(), 17.0, colors::TEXT), Node { max_width: Val::Px(760.0), ..default() }));
             }
-            let row = |c: &mut ChildSpawnerCommands, title: &str, ids: Vec<String>| {
-                if ids.is_empty() {
-                    return;
-                }
-                c.spawn(text(title.to_string(), 13.0, colors::DIM));
-                c.spawn(Node {
-                    flex_direction: FlexDirection::Row,
-                    flex_wrap: FlexWrap::Wrap,
-                    justify_content: JustifyContent::Center,
-                    max_width: Val::Px(900.0),
-                    ..default()
-                })
-                .with_children(|b| {
-                    for i in ids {
-                        let tip = r.book.get(&i).map_or_else(|| i.clone(), |e| format!("{i}: {}", e.title));
-                        let mut n = b.spawn((bar_button(i.clone(), Act::Rules(Some(i.clone())), true), Tip(tip)));
-                        if i == id {
-                            n.insert(crate::window::ui::Selected);
-                        }
+            None => {
+                c.spawn(text(id.clone(), 24.0, colors::GOLD));
+                let why = match &r.error {
+                    Some(e) => format!("The reference could not be read: {e}"),
+                    None => "This id has no entry in the reference (assets/rules/reference/).".to_string(),
+                };
+                c.spawn((text(why, 16.0, colors::BAD), Node { max_width: Val::Px(760.0), ..default() }));
+            }
+        }
+        let row = |c: &mut ChildSpawnerCommands, title: &str, ids: Vec<String>| {
+            if ids.is_empty() {
+                return;
+            }
+            c.spawn(text(title.to_string(), 13.0, colors::DIM));
+            c.spawn(Node {
+                flex_direction: FlexDirection::Row,
+                flex_wrap: FlexWrap::Wrap,
+                justify_content: JustifyContent::Center,
+                max_width: Val::Px(900.0),
+                ..default()
+            })
+            .with_children(|b| {
+                for i in ids {
+                    let tip = r.book.get(&i).map_or_else(|| i.clone(), |e| format!("{i}: {}", e.title));
+                    let mut n = b.spawn((bar_button(i.clone(), Act::Rules(Some(i.clone())), true), Tip(tip)));
+                    if i == id {
+                        n.insert(crate::window::ui::Selected);
                     }
-                });
-            };
-            let fam: Vec<String> = r.book.family(&id).into_iter().map(str::to_string).collect();
-            row(c, &format!("The {} rules", crate::reference::family_of(&id)), fam);
-            row(c, "Shown to you lately", r.recent.iter().filter(|i| **i != id).cloned().collect());
-            c.spawn(text("Up / Down: the previous or next rule.   F2 or Esc: close.", 13.0, colors::DIM));
-            c.spawn(button("Close  [Esc]", Act::Rules(None)));
-        });
+                }
+            });
+        };
+        let fam: Vec<String> = r.book.family(&id).into_iter().map(str::to_string).collect();
+        row(c, &format!("The {} rules", crate::reference::family_of(&id)), fam);
+        row(c, "Shown to you lately", r.recent.iter().filter(|i| **i != id).cloned().collect());
+        c.spawn(text("Up / Down: the previous or next rule.   F2 or Esc: close.", 13.0, colors::DIM));
+        c.spawn(button("Close  [Esc]", Act::Rules(None)));
+    });
 }
