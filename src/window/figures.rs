@@ -582,28 +582,19 @@ fn show_token_state(
 
 /// With `--log`: a `figure` line whenever a figure's look changes (its id, the look, the atlas
 /// cell drawn), for tests and tools.
-fn log_looks(
-    opts: Res<super::WindowOptions>,
-    looks: Query<(&CharacterId, &Look, &Children), Changed<Look>>,
-    figures: Query<&Sprite, With<Figure>>,
-    token: Query<&Token>,
-    mut pending: Local<Vec<Entity>>,
-    ids: Query<(Entity, &CharacterId, &Look, &Children)>,
-) {
+fn log_looks(opts: Res<super::WindowOptions>, looks: Query<(&CharacterId, &Look, &Children, &Token), Changed<Look>>, figures: Query<&Sprite, With<Figure>>) {
+    // `show_token_state` runs just before: the cell logged is the one drawn this frame.
     let Some(path) = &opts.log else { return };
-    // A look is logged once its sprite shows it (the cell is set in the same frame).
-    pending.extend(looks.iter().filter_map(|(c, _, _)| ids.iter().find(|x| x.1.id == c.id).map(|x| x.0)));
-    if pending.is_empty() {
+    if looks.is_empty() {
         return;
     }
     use std::io::Write;
     let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
-    for e in pending.drain(..) {
-        let Ok((_, c, look, children)) = ids.get(e) else { continue };
+    for (c, look, children, token) in &looks {
         let cell = children.iter().find_map(|ch| figures.get(ch).ok()).and_then(|s| s.texture_atlas.as_ref().map(|a| a.index));
-        let custom = token.get(e).is_ok_and(|t| t.custom.is_some());
-        let _ =
-            writeln!(f, "{}", serde_json::json!({"type": "figure", "id": c.id, "look": format!("{look:?}").to_lowercase(), "cell": cell, "custom": custom}));
+        let line =
+            serde_json::json!({"type": "figure", "id": c.id, "look": format!("{look:?}").to_lowercase(), "cell": cell, "custom": token.custom.is_some()});
+        let _ = writeln!(f, "{line}");
     }
 }
 
@@ -615,21 +606,22 @@ fn show_dropped_weapons(
     art: Res<Art>,
     data: Res<super::screens::GameData>,
     old: Query<Entity, With<DroppedMark>>,
-    mut last: Local<Vec<(Pos, u8)>>,
+    mut last: Local<Vec<Pos>>,
 ) {
     let Some(state) = state else { return };
-    let mut now: Vec<(Pos, u8)> = state.fighters.iter().flat_map(|f| f.loadout.dropped.iter().map(|(_, p)| (*p, shown.0))).collect();
+    // The weapons on the floor shown.
+    let mut now: Vec<Pos> = state.fighters.iter().flat_map(|f| f.loadout.dropped.iter().map(|(_, p)| *p)).filter(|p| p.floor == shown.0).collect();
     now.sort();
-    // Redrawn when the weapons change, and when the board was rebuilt under them (a new match,
-    // a loaded save: the marks went with the board).
+    // Redrawn when they change, and when the board was rebuilt under them (a new match, a
+    // loaded save: the marks went with the board).
     if *last == now && (now.is_empty() || !old.is_empty()) {
         return;
     }
-    *last = now.clone();
+    last.clone_from(&now);
     for e in &old {
         commands.entity(e).despawn();
     }
-    for (p, _) in now.into_iter().filter(|(p, _)| p.floor == shown.0) {
+    for p in now {
         commands.spawn((
             Name::new("Dropped weapon"),
             DroppedMark,

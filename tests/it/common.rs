@@ -9,6 +9,22 @@ use doo::rules::profile::OptionOverrides;
 use doo::rules::state::Match;
 use doo::script::{StartState, apply_start};
 use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Every file under `dir` (recursively) whose extension is one of `exts`, in path order.
+pub fn files_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
+    entries.sort();
+    let mut out = Vec::new();
+    for p in entries {
+        if p.is_dir() {
+            out.extend(files_with(&p, exts));
+        } else if p.extension().is_some_and(|x| exts.iter().any(|e| x == *e)) {
+            out.push(p);
+        }
+    }
+    out
+}
 
 pub fn ch(ron_text: &str) -> CharacterDef {
     doo::data::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad character: {e}"))

@@ -9,26 +9,12 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs" || x == "ron") {
-            out.push(p);
-        }
-    }
-}
-
 /// Words shaped like rule ids that are not rules: the profiles' names, an encoding.
 const NOT_RULES: [&str; 6] = ["DOO-2017", "ADV-2017", "LEGACY-2016", "CORE-2017", "UTF-8", "UTF-16"];
 
 /// The rule ids inside string literals of the game's code and data (what a player can be shown).
 fn shown_ids() -> std::collections::BTreeMap<String, String> {
-    let mut all = Vec::new();
-    for d in ["src", "crates/doo_rules/src", "assets"] {
-        files(&root().join(d), &mut all);
-    }
+    let all: Vec<PathBuf> = ["src", "crates/doo_rules/src", "assets"].iter().flat_map(|d| crate::common::files_with(&root().join(d), &["rs", "ron"])).collect();
     let mut out = std::collections::BTreeMap::new();
     for f in all {
         let rel = f.strip_prefix(root()).unwrap().display().to_string();

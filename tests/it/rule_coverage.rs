@@ -27,15 +27,7 @@ fn root() -> &'static Path {
 }
 
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files(&p, ext, out);
-        } else if p.extension().is_some_and(|x| x == ext) {
-            out.push(p);
-        }
-    }
+    out.extend(crate::common::files_with(dir, &[ext]));
 }
 
 /// `id` occurs in `text` not followed by another digit (R-FS-1 is not R-FS-10).
