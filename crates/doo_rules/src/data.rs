@@ -297,6 +297,8 @@ pub struct RuleData {
     pub heroes: std::sync::Arc<crate::rules::heroes::HeroBook>,
     /// The figure sprites levels may name.
     pub figures: std::sync::Arc<FigureBook>,
+    /// Ruleset A4's numbers (`assets/rules/a4.ron`, docs/ruleset-a4.md).
+    pub a4: std::sync::Arc<crate::rules::a4::book::A4Book>,
 }
 
 impl RuleData {
@@ -312,6 +314,7 @@ impl RuleData {
             exploration: std::sync::Arc::new(crate::rules::explore::ExploreBook::builtin()),
             heroes: std::sync::Arc::new(crate::rules::heroes::HeroBook::builtin()),
             figures: std::sync::Arc::new(FigureBook::builtin()),
+            a4: std::sync::Arc::new(crate::rules::a4::book::A4Book::builtin()),
         }
     }
 
@@ -339,6 +342,11 @@ impl RuleData {
                 let f: FigureBook = read(dir.join("art/figures.ron"), FigureBook::builtin)?;
                 f.check().map_err(|e| format!("{}: {e}", dir.join("art/figures.ron").display()))?;
                 f
+            }),
+            a4: std::sync::Arc::new({
+                let b: crate::rules::a4::book::A4Book = read(dir.join("rules/a4.ron"), crate::rules::a4::book::A4Book::builtin)?;
+                b.check().map_err(|e| format!("{}: {e}", dir.join("rules/a4.ron").display()))?;
+                b
             }),
         })
     }

@@ -246,7 +246,10 @@ pub fn build_match(
         return Err(vec![format!("{} characters; the most is {}", characters.len(), crate::level_file::MAX_ENTITIES)]);
     }
     let mut errors = Vec::new();
-    let rules = data.profiles.ruleset(profile, options).map_err(|e| vec![e])?;
+    // Ruleset A4 borrows its base profile's tables (A4-8).
+    let a4 = profile.filter(|p| *p == data.a4.name).map(|_| data.a4.clone());
+    let base = a4.as_ref().map(|b| b.base_profile.as_str()).or(profile);
+    let rules = data.profiles.ruleset(base, options).map_err(|e| vec![e])?;
     let board = Board::from_rows(floors).map_err(|e| vec![e])?;
     let mut fighters: Vec<Fighter> = Vec::new();
     let mut ids: std::collections::HashSet<&str> = std::collections::HashSet::new();
@@ -284,6 +287,7 @@ pub fn build_match(
         pending: None,
         goals: Vec::new(),
         explore: None,
+        a4: a4.map(|b| Box::new(crate::rules::a4::A4::new(b, characters.len()))),
     })
 }
 

@@ -372,8 +372,8 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         f.key("briefing", p);
     }
     if let Some(p) = &level.profile {
-        if !data.profiles.profiles.contains_key(p) {
-            let known = data.profiles.profiles.keys().cloned().collect::<Vec<_>>().join(", ");
+        if !data.profiles.profiles.contains_key(p) && *p != data.a4.name {
+            let known = data.profiles.profiles.keys().chain(std::iter::once(&data.a4.name)).cloned().collect::<Vec<_>>().join(", ");
             f.key("profile", format!("unknown profile '{}' (known: {known})", clip(p)));
         }
     }
@@ -502,7 +502,8 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         let tdir = templates_dir(root);
         let mut templates: BTreeMap<&str, Result<CharacterEntry, String>> = BTreeMap::new();
         let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-        let rules = data.profiles.ruleset(level.profile.as_deref(), &level.options).or_else(|_| data.profiles.ruleset(None, &level.options));
+        let base = level.profile.as_deref().map(|p| if p == data.a4.name { data.a4.base_profile.as_str() } else { p });
+        let rules = data.profiles.ruleset(base, &level.options).or_else(|_| data.profiles.ruleset(None, &level.options));
         for (i, e) in level.characters.iter().enumerate() {
             if f.full() {
                 f.problems.more += 1;
@@ -852,6 +853,9 @@ impl CheckedLevel {
         // Explicit links override the default "same space, next floor".
         m.board.links = self.level.stairs.iter().map(|s| (s.from, s.to)).collect();
         m.goals = self.goals();
+        if let (Some(_), Some(_)) = (&self.crawl, &m.a4) {
+            return Err(vec![format!("ruleset {} does not play crawl levels yet: pick a DoO profile for this level (A4-G-39)", data.a4.name)]);
+        }
         if let Some(c) = &self.crawl {
             m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
         }

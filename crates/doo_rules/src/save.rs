@@ -315,6 +315,9 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
     if let Some(x) = &m.explore {
         let _ = write!(h, "|{:?}", x);
     }
+    if let Some(x) = &m.a4 {
+        let _ = write!(h, "|a4 {:?} {:?}", x.figs, x.tasks);
+    }
     h.finalize().to_hex()[..16].to_string()
 }
 

@@ -107,6 +107,8 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         leader: Option<String>,
     },
+    /// Ruleset A4: one act of the figure's round (`round(actor: "lunk", act: attack(target: "orc"))`).
+    Round { actor: String, act: super::a4::acts::RoundAct },
 }
 
 fn is_false(b: &bool) -> bool {
@@ -169,7 +171,8 @@ impl Command {
             | Command::Camp { actor }
             | Command::Use { actor, .. }
             | Command::EndTurn { actor }
-            | Command::Follow { actor, .. } => actor,
+            | Command::Follow { actor, .. }
+            | Command::Round { actor, .. } => actor,
         }
     }
 

@@ -54,6 +54,11 @@ pub enum Plan {
         a: usize,
         cmd: Command,
     },
+    /// A command of an A4 match, carried out by `a4::acts::apply`.
+    A4 {
+        a: usize,
+        cmd: Command,
+    },
 }
 
 fn actor(m: &Match, id: &str) -> RuleResult<usize> {
@@ -65,6 +70,10 @@ pub fn validate(m: &Match, cmd: &Command) -> RuleResult<Plan> {
     let a = actor(m, cmd.actor())?;
     if m.clock.phase == super::state::Phase::Over {
         return Err(Violation::new("R-TURN-17", "The crisis is over: play has returned to narrative time."));
+    }
+    if m.a4.is_some() && !super::explore::exploring(m) {
+        super::a4::acts::validate(m, a, cmd)?;
+        return Ok(Plan::A4 { a, cmd: cmd.clone() });
     }
     if cmd.is_exploration() || super::explore::exploring(m) {
         super::explore::validate(m, a, cmd)?;
@@ -238,6 +247,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
     }
     match plan {
         Plan::Explore { a, cmd } => return super::explore::apply(m, a, &cmd, dice, ev),
+        Plan::A4 { a, cmd } => return super::a4::acts::apply(m, a, &cmd, dice, ev),
         Plan::Recovery { a, pool } => {
             m.fighters[a].recovery = Some(pool);
             ev.push(Event::RecoveryChoice { actor: m.fighters[a].id.clone(), pool });
@@ -550,7 +560,8 @@ fn continue_after_decline(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) {
 /// an opportunity in which something was done ends when another character's command arrives
 /// (the holder acted; R-TURN-12). Returns the flow when the turn structure moved on.
 pub fn close_stale(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<Flow> {
-    if matches!(cmd, Command::Delay { .. }) {
+    // A4: a window waits for its answer; other commands are refused (A4-4.1), not declining it.
+    if matches!(cmd, Command::Delay { .. }) || m.a4.is_some() {
         // Always refused (R-TURN-12), so it must not decline windows or end opportunities either.
         return None;
     }

@@ -227,6 +227,19 @@ pub enum Event {
     Note {
         text: String,
     },
+    /// A4-5.1: initiative for the round `turn` (A4 counts rounds as turns), best first: each
+    /// figure's id and score.
+    Initiative {
+        turn: u32,
+        order: Vec<(String, i32)>,
+    },
+    /// A4-2.1: an A4 act taken and the slots it used (`standard`, `move`, `minor`).
+    SlotsUsed {
+        actor: String,
+        act: String,
+        slots: Vec<String>,
+        counted: u32,
+    },
     /// A new exploration turn (R-EXP-2, R-EXP-3): the clock reads `minute`.
     ExplorationTurn {
         turn: u32,

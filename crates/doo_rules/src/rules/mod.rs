@@ -1,6 +1,7 @@
 //! The Crisis Mode rules as plain Rust: no rendering, window or UI. Pure functions decide
 //! legality (returning a `Violation` with the rule id) and outcomes; Bevy systems call them.
 
+pub mod a4;
 pub mod actions;
 pub mod attack;
 pub mod checks;

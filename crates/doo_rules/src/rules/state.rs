@@ -103,6 +103,9 @@ pub struct Match {
     /// A crawl's Exploration Mode state (§24): doors, chests, traps, fog, encounters, the
     /// minute clock. `None` for a level that is one crisis.
     pub explore: Option<Box<super::explore::Explore>>,
+    /// Ruleset A4's state when the match plays under A4 (`profile: "A4"`); `None` under the
+    /// DoO profiles. Code branches on this, never on a name.
+    pub a4: Option<Box<super::a4::A4>>,
 }
 
 impl Match {

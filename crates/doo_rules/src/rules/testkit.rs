@@ -93,3 +93,17 @@ pub fn crawl(rows: &[&str], chars: &[(&str, &str, (i32, i32))]) -> Match {
     m.explore = Some(Box::new(crate::level_crawl::build(&c, &m, data.exploration.clone())));
     m
 }
+
+/// A match under ruleset A4 on `rows` (one floor), opened as the game opens it (round 1's
+/// initiative rolled with the forced `faces` first).
+pub fn a4(rows: &[&str], chars: &[&str], faces: &[u32]) -> Duel {
+    let data = RuleData::builtin();
+    let floors = vec![rows.iter().map(|r| r.to_string()).collect::<Vec<_>>()];
+    let chars: Vec<CharacterDef> = chars.iter().map(|c| ch(c)).collect();
+    let mut m = build_match(&data, &floors, &chars, Some("A4"), &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut dice = Dice::seeded(7);
+    dice.force(faces.iter().copied());
+    let mut ev = Vec::new();
+    super::driver::open(&mut m, &mut dice, &mut ev);
+    Duel { m, dice, ev }
+}

@@ -91,6 +91,10 @@ pub fn roll_ap(m: &Match, i: usize, dice: &mut Dice, ev: &mut Vec<Event>) -> u32
 
 /// R-TURN-4: the reset phase, steps in order, applied to every character in level order.
 pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
+    if m.a4.is_some() {
+        // A4-6.1: the round boundary (round-end upkeep, initiative).
+        return super::a4::round::reset(m, dice, kind, ev);
+    }
     m.clock.phase = Phase::Reset;
     m.clock.current = None;
     m.clock.last_closed = None;
@@ -335,6 +339,9 @@ pub fn close_opportunity(m: &mut Match, passed: bool, ev: &mut Vec<Event>) {
 
 /// Moves the flow on until a command is needed: next opportunity, round end, phase end.
 pub fn advance(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    if m.a4.is_some() {
+        return super::a4::round::advance(m, ev);
+    }
     if m.clock.phase != Phase::Action {
         return if m.clock.phase == Phase::Over { Flow::Over } else { Flow::AwaitCommand };
     }

@@ -1,0 +1,160 @@
+//! A4-5 and A4-6.1, the round: initiative (1d6 + the Athletics dice, ties to the better
+//! Athletics, then level order), each figure's turn in that order, and the round's end. It runs
+//! on the engine's flow: the reset phase is the round boundary, the action phase the turns, so
+//! the Bevy states (`CrisisPhase::Reset` → `Action`) and the goals work unchanged; a DoO "turn"
+//! is one A4 round (A4-G-40).
+
+use super::super::dice::Dice;
+use super::super::event::Event;
+use super::super::state::{Match, Phase};
+use super::super::turn::{Flow, ResetKind, log_roll};
+use super::{RoundState, st, st_mut};
+use std::cmp::Reverse;
+
+/// Sort key of the order: higher initiative first, a delayer after the others at its number
+/// (A4-G-17), then the better Athletics (A4-5.2), then level order (A4-G-26).
+pub fn order_key(m: &Match, i: usize) -> (Reverse<i32>, bool, Reverse<i32>, usize) {
+    let r = st(m, i);
+    (Reverse(r.initiative), r.delayed, Reverse(r.tie), i)
+}
+
+/// Figures still to act this round, in order.
+pub fn order(m: &Match) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..m.fighters.len()).filter(|&i| eligible(m, i)).collect();
+    v.sort_by_key(|&i| order_key(m, i));
+    v
+}
+
+/// Everyone in the round, in initiative order (those done included), for the window's strip.
+pub fn full_order(m: &Match) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..m.fighters.len()).filter(|&i| !m.is_dead(i) && !m.fighters[i].dormant).collect();
+    v.sort_by_key(|&i| order_key(m, i));
+    v
+}
+
+fn eligible(m: &Match, i: usize) -> bool {
+    let r = st(m, i);
+    !m.fighters[i].dormant && !m.is_dead(i) && m.can_act(i) && !r.done && !r.surprised
+}
+
+/// The round boundary, in place of DoO's reset phase (A4-6.1): the last round's upkeep (DoO's
+/// per-turn effects and condition checks, A4-G-41), then initiative for the new round. The
+/// closing kind ends the crisis.
+pub fn reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
+    m.clock.phase = Phase::Reset;
+    m.clock.current = None;
+    m.clock.last_closed = None;
+    m.clock.last_attack = None;
+    m.pending = None;
+    if let Some(x) = m.a4.as_deref_mut() {
+        x.tasks.clear();
+    }
+    ev.push(Event::Phase {
+        phase: match kind {
+            ResetKind::Opening => "opening_reset",
+            ResetKind::Normal => "reset",
+            ResetKind::Closing => "closing_reset",
+        }
+        .into(),
+        turn: m.clock.turn,
+    });
+    if kind != ResetKind::Opening {
+        // A4-G-41: bleeding, poison and condition checks at each round end; temporary
+        // adjustments go.
+        super::super::turn::upkeep(m, dice, false, ev);
+    }
+    if kind == ResetKind::Closing {
+        for r in m.a4.as_deref_mut().map(|x| x.figs.iter_mut()).into_iter().flatten() {
+            *r = RoundState::default();
+        }
+        m.clock.phase = Phase::Over;
+        return;
+    }
+    new_round(m, dice, kind == ResetKind::Opening, ev);
+}
+
+/// A4-5.1, A4-G-25: initiative rolled again each round; A4-5.3/5.4: round 1 flat-footed and
+/// surprised (A4-G-27, A4-G-28).
+fn new_round(m: &mut Match, dice: &mut Dice, first: bool, ev: &mut Vec<Event>) {
+    m.clock.turn += 1;
+    let b = super::book(m).expect("an A4 match").clone();
+    let n = m.fighters.len();
+    // A4-G-28: if every side is surprised, nobody is.
+    let mut sides: Vec<&str> = (0..n).filter(|&i| !m.fighters[i].dormant).map(|i| m.fighters[i].side.as_str()).collect();
+    sides.sort();
+    sides.dedup();
+    let all_surprised = sides.iter().all(|s| (0..n).any(|i| m.fighters[i].side == *s && m.fighters[i].surprised));
+    for i in 0..n {
+        let carry = st(m, i).penalty_next;
+        let surprised = first && m.fighters[i].surprised && !all_surprised;
+        let alive = !m.is_dead(i) && !m.fighters[i].dormant;
+        *st_mut(m, i) = RoundState { penalty_now: carry, flat_footed: first && alive, surprised, ..RoundState::default() };
+        if first {
+            m.fighters[i].surprised = false;
+        }
+    }
+    let mut order = Vec::new();
+    for i in 0..n {
+        if m.is_dead(i) || m.fighters[i].dormant || !m.can_act(i) {
+            continue;
+        }
+        let ath = super::skill_pool(m, i, &b.initiative.skill);
+        let roll = dice.roll(1, b.initiative.die, false, ath.dice);
+        let id = m.fighters[i].id.clone();
+        let score = log_roll(ev, dice, &id, "initiative", roll);
+        let r = st_mut(m, i);
+        r.initiative = score;
+        r.tie = ath.total_pips(b.pools.pips_per_die);
+        order.push(i);
+    }
+    order.sort_by_key(|&i| order_key(m, i));
+    ev.push(Event::Initiative { turn: m.clock.turn, order: order.iter().map(|&i| (m.fighters[i].id.clone(), st(m, i).initiative)).collect() });
+    for i in (0..n).filter(|&i| st(m, i).surprised) {
+        ev.push(Event::Note { text: format!("{} is surprised and loses round 1 (A4-5.4).", m.fighters[i].name) });
+    }
+}
+
+/// Moves the round on until a command is needed: the acting figure's turn, the next figure's,
+/// or the round's end (then the engine runs `reset` and the next round opens).
+pub fn advance(m: &mut Match, ev: &mut Vec<Event>) -> Flow {
+    if m.clock.phase != Phase::Action {
+        return if m.clock.phase == Phase::Over { Flow::Over } else { Flow::AwaitCommand };
+    }
+    let waiting = m.pending.as_ref().is_some_and(|p| p.window.is_some()) || m.a4.as_deref().is_some_and(|x| !x.tasks.is_empty());
+    if waiting {
+        return Flow::AwaitCommand;
+    }
+    if let Some(c) = m.clock.current {
+        if !st(m, c).done && m.can_act(c) {
+            return Flow::AwaitCommand;
+        }
+        end_turn(m, c, ev);
+    }
+    match order(m).first().copied() {
+        Some(i) => {
+            m.clock.current = Some(i);
+            let r = st_mut(m, i);
+            // A4-5.3: no longer flat-footed; full defense and a charge last until now.
+            r.flat_footed = false;
+            r.full_defense = None;
+            r.charged = false;
+            ev.push(Event::Opportunity { actor: m.fighters[i].id.clone(), ap: 0 });
+            Flow::AwaitCommand
+        }
+        None => {
+            ev.push(Event::PhaseEnded { turn: m.clock.turn, rounds: 1, lost_ap: Vec::new() });
+            m.clock.current = None;
+            m.clock.last_closed = None;
+            Flow::PhaseEnded
+        }
+    }
+}
+
+/// Closes `c`'s turn (it may come back this round only after a delay).
+pub fn end_turn(m: &mut Match, c: usize, ev: &mut Vec<Event>) {
+    if m.clock.current == Some(c) {
+        m.clock.current = None;
+        m.clock.last_closed = Some(c);
+        ev.push(Event::OpportunityEnded { actor: m.fighters[c].id.clone(), passed: !st(m, c).acted(), ap: 0 });
+    }
+}
