@@ -8,6 +8,7 @@
 //! reactions, noisy), normal (evaluates every reachable position and action, weighs the Defense
 //! it gives up), hard (also weighs the enemies' answer next round).
 
+pub mod a4;
 mod book;
 pub mod explore;
 pub mod odds;
@@ -164,6 +165,9 @@ pub fn decide_plan(m: &Match, a: usize, cfg: &AiConfig) -> Vec<Command> {
 pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
     if crate::rules::explore::exploring(m) {
         return Decision { commands: vec![explore::decide(m, a, cfg)], spots: 0, cut: false };
+    }
+    if m.a4.is_some() {
+        return Decision { commands: vec![a4::decide(m, a, cfg)], spots: 0, cut: false };
     }
     let diff = cfg.controls(m, a).unwrap_or_default();
     let id = m.fighters[a].id.clone();

@@ -2105,6 +2105,8 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, super::preview::Destin
                 defense: 0,
                 label: format!("{} ({cost} of {} spaces)", if group { "Lead the group" } else { "Walk" }, x.book.move_spaces),
                 command,
+                provokes: Vec::new(),
+                note: None,
             },
         );
     }

@@ -39,12 +39,19 @@ pub struct Destination {
     /// Movement row name ("Step", "Run", "Free steps").
     pub label: String,
     pub command: Command,
+    /// Ruleset A4: who would get an attack of opportunity along the path (A4-4.1), by name.
+    pub provokes: Vec<String>,
+    /// A short mark drawn on the space instead of the AP price (A4: "M" move, "R" run).
+    pub note: Option<String>,
 }
 
 /// Spaces `a` can reach from where it stands with one command, cheapest way first (free steps,
 /// then Step, then Run; least AP, then least Defense lost). Enemies block; allies may be
 /// passed but not stopped on. Every entry was accepted by `engine::validate`.
 pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
+    if m.a4.is_some() {
+        return super::a4::preview::destinations(m, a);
+    }
     let mut out: BTreeMap<Pos, Destination> = BTreeMap::new();
     if engine::validate(m, &Command::Pass { actor: m.fighters[a].id.clone() }).is_err() {
         return out;
@@ -60,7 +67,17 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
         for (pos, path) in paths(m, a, f.free_steps.allowance) {
             let command = Command::FreeSteps { actor: f.id.clone(), path: path.clone() };
             if engine::validate(m, &command).is_ok() {
-                offer(Destination { pos, kind: MoveKind::FreeStep, path, ap: 0, defense: 0, label: "Free steps".into(), command });
+                offer(Destination {
+                    pos,
+                    kind: MoveKind::FreeStep,
+                    path,
+                    ap: 0,
+                    defense: 0,
+                    label: "Free steps".into(),
+                    command,
+                    provokes: Vec::new(),
+                    note: None,
+                });
             }
         }
     }
@@ -76,7 +93,17 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
             let command = Command::step(&f.id, &row.id, path.clone());
             if let Ok(Plan::Move { plan, .. }) = engine::validate(m, &command) {
                 let kind = if run { MoveKind::Run } else { MoveKind::Step };
-                offer(Destination { pos, kind, path, ap: plan.price.ap, defense: plan.defense, label: row.name.clone(), command });
+                offer(Destination {
+                    pos,
+                    kind,
+                    path,
+                    ap: plan.price.ap,
+                    defense: plan.defense,
+                    label: row.name.clone(),
+                    command,
+                    provokes: Vec::new(),
+                    note: None,
+                });
             }
         }
     }
@@ -135,6 +162,9 @@ fn paths(m: &Match, a: usize, max: u32) -> Vec<(Pos, Vec<Pos>)> {
 /// Why `a` cannot move to `to` now, in the validator's words: the cheapest walking path there is
 /// tried as a Step (or a plain "no way there" when walls and enemies cut it off).
 pub fn why_not_move(m: &Match, a: usize, to: Pos) -> Violation {
+    if m.a4.is_some() {
+        return super::a4::preview::why_not_move(m, a, to);
+    }
     let f = &m.fighters[a];
     if let Err(v) = engine::validate(m, &Command::Pass { actor: f.id.clone() }) {
         return v;
@@ -311,6 +341,9 @@ fn set_target(cmd: &Command, id: &str) -> Command {
 /// The action bar for `a`: non-walking movements, then every action of the profile (spells and
 /// items each their own entry), in table order.
 pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
+    if m.a4.is_some() {
+        return super::a4::preview::choices(m, a);
+    }
     let f = &m.fighters[a];
     let mut out = Vec::new();
     // Movements other than walking: Climb, Drop, Rise/Stand, Leap.
@@ -423,7 +456,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
 }
 
 /// A bar entry before its aim and price are worked out.
-fn entry(label: String, row: &str, cost: &str, only: bool, defense: i32, template: Command, description: &str) -> Choice {
+pub(crate) fn entry(label: String, row: &str, cost: &str, only: bool, defense: i32, template: Command, description: &str) -> Choice {
     Choice {
         label,
         row: row.into(),
@@ -511,6 +544,9 @@ pub struct ReactionChoice {
 
 /// The open reflex or response window, if `a` is the one asked: its choices (valid or not).
 pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<ReactionChoice>)> {
+    if m.a4.is_some() {
+        return super::a4::preview::reaction_choices(m, a);
+    }
     let p = m.pending.as_ref()?;
     if p.defender != a {
         return None;

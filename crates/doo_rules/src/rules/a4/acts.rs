@@ -33,7 +33,12 @@ pub enum RoundAct {
     /// A4-3.13: up to 2× speed, leaving the first square safely (full round).
     Withdraw { path: Vec<Pos> },
     /// A4-3.2: a straight line of 2 to 2× speed squares ending in reach, then one attack at +1D.
-    Charge { target: String, path: Vec<Pos> },
+    /// With no path, the shortest straight charge at the target.
+    Charge {
+        target: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        path: Vec<Pos>,
+    },
     /// A4-3.19: the five-foot step, one square that never provokes.
     Step { to: Pos },
     /// A4-3.5.
@@ -239,6 +244,10 @@ fn target(m: &Match, a: usize, id: &str) -> RuleResult<usize> {
 
 /// A4-3.1: `a` can attack `t` with its ready weapon now.
 fn check_attack(m: &Match, a: usize, t: usize) -> RuleResult<()> {
+    check_attack_at(m, a, m.fighters[a].pos, t)
+}
+
+fn check_attack_at(m: &Match, a: usize, at: Pos, t: usize) -> RuleResult<()> {
     let f = &m.fighters[a];
     if let Wielded::Ranged(r) = m.equipment.wielded(f) {
         if r.hand_reload_brawn.is_some() && !f.loadout.loaded {
@@ -248,7 +257,7 @@ fn check_attack(m: &Match, a: usize, t: usize) -> RuleResult<()> {
             return Err(v("A4-3.1", format!("{} has nothing left to shoot or throw.", f.name)));
         }
     }
-    if super::target_number(m, a, t).is_none() {
+    if super::target_number_at(m, a, at, t).is_none() {
         let what = if m.equipment.wielded(f).is_melee() { "reach" } else { "range or sight" };
         return Err(v("A4-3.1", format!("{} is out of {}'s {what}.", name(m, t), f.name)).also("A4-G-22"));
     }
@@ -315,6 +324,19 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
         RoundAct::Charge { target: tid, path } => {
             moving("A4-3.2")?;
             let t = target(m, a, tid)?;
+            let auto;
+            let path = if path.is_empty() {
+                auto = charge_path(m, a, t).ok_or_else(|| {
+                    v(
+                        "A4-3.2",
+                        format!("No straight charge of {} to {} squares reaches {}.", b.movement.charge_min, speed * b.movement.charge_times, name(m, t)),
+                    )
+                    .also("A4-G-08")
+                })?;
+                &auto
+            } else {
+                path
+            };
             if !m.equipment.wielded(f).is_melee() {
                 return Err(v("A4-3.2", format!("A charge ends in a melee attack, and {} holds a ranged weapon.", f.name)));
             }
@@ -330,9 +352,7 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
                 }
                 at = q;
             }
-            let mut moved = m.clone();
-            moved.fighters[a].pos = at;
-            check_attack(&moved, a, t).map_err(|_| v("A4-3.2", format!("The charge must end with {} in reach.", name(m, t))).also("A4-G-08"))
+            check_attack_at(m, a, at, t).map_err(|_| v("A4-3.2", format!("The charge must end with {} in reach.", name(m, t))).also("A4-G-08"))
         }
         RoundAct::Step { to } => {
             if r.moved || r.stepped {
@@ -401,6 +421,31 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
         }
         RoundAct::EndTurn => Ok(()),
     }
+}
+
+/// A4-3.2, A4-G-08: the shortest straight charge path from `a` that ends with `t` in reach.
+pub fn charge_path(m: &Match, a: usize, t: usize) -> Option<Vec<Pos>> {
+    let b = book(m)?;
+    let max = super::speed(m, a) * b.movement.charge_times;
+    let from = m.fighters[a].pos;
+    let mut best: Option<Vec<Pos>> = None;
+    for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+        let mut path = Vec::new();
+        for k in 1..=max as i32 {
+            let q = Pos::on(from.x + dx * k, from.y + dy * k, from.floor);
+            path.push(q);
+            if check_path(m, a, &path, max, "A4-3.2").is_err() {
+                break;
+            }
+            if k as u32 >= b.movement.charge_min && check_attack_at(m, a, q, t).is_ok() {
+                if best.as_ref().is_none_or(|p| p.len() > path.len()) {
+                    best = Some(path.clone());
+                }
+                break;
+            }
+        }
+    }
+    best
 }
 
 /// A4-G-05: the full-attack row for the figure's attack pool before penalties.
@@ -479,11 +524,12 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
         }
         RoundAct::Charge { target: tid, path } => {
             let t = m.index(tid).expect("validated");
+            let path = if path.is_empty() { charge_path(m, a, t).unwrap_or_default() } else { path.clone() };
             let r = st_mut(m, a);
             r.moved = true;
             r.stepped = true; // A4-G-08: nothing else this round, no five-foot step either
             r.charged = true;
-            tasks(m).push_back(Task::Walk { actor: a, rest: path.clone(), safe: false, kind: "charge".into(), provokes: row.provokes == Provokes::Movement });
+            tasks(m).push_back(Task::Walk { actor: a, rest: path, safe: false, kind: "charge".into(), provokes: row.provokes == Provokes::Movement });
             tasks(m).push_back(attack(t, b.movement.charge_attack_dice, "charge"));
         }
         RoundAct::Step { to } => {

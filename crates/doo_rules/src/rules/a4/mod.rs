@@ -8,6 +8,9 @@
 pub mod acts;
 pub mod book;
 pub mod pool;
+pub mod preview;
+#[cfg(test)]
+mod props;
 pub mod round;
 #[cfg(test)]
 mod tests;
@@ -263,13 +266,18 @@ pub fn in_melee(m: &Match, shooter: usize, t: usize) -> bool {
 /// The target number of an attack by `a` on `t`, with its parts (A4-G-30, A4-G-13, A4-G-36,
 /// A4-G-37, A4-3.12, A4-G-08); `None` when the target is out of range or sight.
 pub fn target_number(m: &Match, a: usize, t: usize) -> Option<(i32, Vec<(String, i32)>)> {
+    target_number_at(m, a, m.fighters[a].pos, t)
+}
+
+/// `target_number` with the attacker standing at `at` (a charge's last square).
+pub fn target_number_at(m: &Match, a: usize, at: Pos, t: usize) -> Option<(i32, Vec<(String, i32)>)> {
     let b = book(m).expect("an A4 match");
     let (fa, ft) = (&m.fighters[a], &m.fighters[t]);
-    let d = fa.pos.distance(ft.pos);
+    let d = at.distance(ft.pos);
     let w = m.equipment.wielded(fa);
     let melee = w.is_melee();
-    let sight = m.board.line_of_sight(fa.pos, ft.pos);
-    if sight == Sight::None || fa.pos.floor != ft.pos.floor {
+    let sight = m.board.line_of_sight(at, ft.pos);
+    if sight == Sight::None || at.floor != ft.pos.floor {
         return None;
     }
     let mut parts: Vec<(String, i32)> = Vec::new();

@@ -1,0 +1,137 @@
+//! The monster AI under ruleset A4: one act at a time, each checked with `engine::validate`
+//! before it is returned. It always takes its attack of opportunity (A4-4.1), defends
+//! reactively when the attack would likely hit and its own penalty is still low (A4-3.21), and
+//! in its turn shoots, attacks (a full attack when it has the whole round), charges, or closes
+//! in by the path that draws the fewest attacks of opportunity.
+
+use super::AiConfig;
+use crate::rules::a4::acts::{OPPORTUNITY, REACTIVE, RoundAct};
+use crate::rules::a4::{self, Task};
+use crate::rules::command::Command;
+use crate::rules::engine;
+use crate::rules::equipment::Wielded;
+use crate::rules::grid::Pos;
+use crate::rules::profile::Posture;
+use crate::rules::state::Match;
+
+fn ok(m: &Match, c: Command) -> Option<Command> {
+    engine::validate(m, &c).is_ok().then_some(c)
+}
+
+fn act(m: &Match, a: usize, act: RoundAct) -> Option<Command> {
+    ok(m, Command::Round { actor: m.fighters[a].id.clone(), act })
+}
+
+/// The next command for `a` (the figure whose turn it is, or the one a window asks).
+pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
+    let id = m.fighters[a].id.clone();
+    let end = Command::Round { actor: id.clone(), act: RoundAct::EndTurn };
+    if let Some(p) = m.pending.as_ref().filter(|p| p.window.is_some() && p.defender == a) {
+        let decline = Command::Decline { actor: id.clone() };
+        let reacts = cfg.book.thinking(cfg.controls(m, a).unwrap_or_default()).reacts;
+        let choice = match m.a4.as_deref().and_then(|x| x.tasks.front()) {
+            Some(Task::OfferAoo { .. }) => ok(m, Command::Reflex { actor: id, reflex: OPPORTUNITY.into() }),
+            Some(Task::Attack(spec)) if reacts => {
+                let hit = a4::odds(m, p.attacker, a, spec.dice).map_or(0.0, |o| o.hit);
+                let spent = a4::st(m, a).reactive;
+                (hit >= 0.5 && spent == 0).then(|| ok(m, Command::Reflex { actor: id, reflex: REACTIVE.into() })).flatten()
+            }
+            _ => None,
+        };
+        return choice.unwrap_or(decline);
+    }
+    turn(m, a).unwrap_or(end)
+}
+
+/// Expected damage of one attack on `t` with `extra` dice (undefended odds are an upper bound;
+/// the reactive chance is used when the target can react).
+fn value(m: &Match, a: usize, t: usize, extra: i32) -> f64 {
+    a4::odds(m, a, t, extra).map_or(0.0, |o| {
+        let hit = o.hit_defended.map_or(o.hit, |d| d.1);
+        o.expected_damage * if o.hit > 0.0 { hit / o.hit } else { 0.0 }
+    })
+}
+
+fn enemies(m: &Match, a: usize) -> Vec<usize> {
+    (0..m.fighters.len()).filter(|&t| t != a && m.enemies(a, t) && !m.is_dead(t) && !m.fighters[t].dormant).collect()
+}
+
+fn turn(m: &Match, a: usize) -> Option<Command> {
+    let r = a4::st(m, a).clone();
+    let f = &m.fighters[a];
+    if f.posture == Posture::Prone {
+        if let Some(c) = act(m, a, RoundAct::StandUp) {
+            return Some(c);
+        }
+    }
+    let foes = enemies(m, a);
+    if foes.is_empty() {
+        return None;
+    }
+    let ranged = matches!(m.equipment.wielded(f), Wielded::Ranged(_));
+    if let Wielded::Ranged(w) = m.equipment.wielded(f) {
+        if w.hand_reload_brawn.is_some() && !f.loadout.loaded {
+            if let Some(c) = act(m, a, RoundAct::Reload) {
+                return Some(c);
+            }
+        }
+    }
+    // A shooter next to a foe steps away first when it can (A4-3.19).
+    if ranged && !r.stepped && !r.moved && !a4::threateners(m, a, f.pos).is_empty() {
+        let here = f.pos;
+        let step = (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| Pos::on(here.x + dx, here.y + dy, here.floor)))
+            .filter(|&q| q != here && a4::threateners(m, a, q).is_empty())
+            .find_map(|q| act(m, a, RoundAct::Step { to: q }));
+        if step.is_some() {
+            return step;
+        }
+    }
+    // Attack the best target in reach or range.
+    let best = foes
+        .iter()
+        .filter(|&&t| act(m, a, RoundAct::Attack { target: m.fighters[t].id.clone() }).is_some())
+        .map(|&t| (t, value(m, a, t, 0)))
+        .max_by(|x, y| x.1.total_cmp(&y.1));
+    if let Some((t, one)) = best {
+        let tid = m.fighters[t].id.clone();
+        if !r.acted() {
+            let fa = crate::rules::a4::acts::full_attack_row(m, a);
+            let full = value(m, a, t, -fa.penalty_dice) * fa.attacks as f64;
+            if full > one {
+                if let Some(c) = act(m, a, RoundAct::FullAttack { targets: vec![tid.clone()] }) {
+                    return Some(c);
+                }
+            }
+        }
+        if let Some(c) = act(m, a, RoundAct::Attack { target: tid }) {
+            return Some(c);
+        }
+    }
+    if best.is_some() || r.standard && r.move_ {
+        return None;
+    }
+    // A charge at the nearest foe it can reach in a straight line.
+    if !ranged && !r.acted() {
+        let mut targets = foes.clone();
+        targets.sort_by_key(|&t| f.pos.distance(m.fighters[t].pos));
+        for t in targets {
+            if let Some(c) = act(m, a, RoundAct::Charge { target: m.fighters[t].id.clone(), path: Vec::new() }) {
+                return Some(c);
+            }
+        }
+    }
+    // Close in: the reachable square nearest a foe, then fewest provokers, then a move over a run.
+    let near = |p: Pos| foes.iter().map(|&t| p.distance(m.fighters[t].pos)).min().unwrap_or(u32::MAX);
+    let now = near(f.pos);
+    let dests = crate::rules::a4::preview::destinations(m, a);
+    let pick = dests
+        .values()
+        .filter(|d| !matches!(d.command, Command::Round { act: RoundAct::Run { .. }, .. }) || !ranged)
+        .min_by_key(|d| (near(d.pos).max(1), d.provokes.len(), d.kind, d.path.len()))?;
+    if near(pick.pos) >= now {
+        return None;
+    }
+    // A shooter stops where it can shoot, if it gets closer at all.
+    Some(pick.command.clone())
+}

@@ -1,0 +1,275 @@
+//! What a player may do now under A4, worked out by the rules: the squares a figure can reach
+//! (five-foot step, move, run) with who would get an attack of opportunity on the way, the
+//! action bar's entries with their slots or the `A4-*` rule that forbids them, and the open
+//! reaction window's choices. Every offer is a command `validate` accepted.
+
+use super::super::command::Command;
+use super::super::engine;
+use super::super::grid::Pos;
+use super::super::preview::{Aim, Choice, Destination, Group, MoveKind, ReactionChoice, entry};
+use super::super::profile::{Posture, ReactionKind};
+use super::super::state::Match;
+use super::super::violation::Violation;
+use super::acts::{OPPORTUNITY, REACTIVE, RoundAct};
+use super::{Task, book, st};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+fn round(m: &Match, a: usize, act: RoundAct) -> Command {
+    Command::Round { actor: m.fighters[a].id.clone(), act }
+}
+
+/// Shortest paths (8-way, free walkable squares only, A4-G-01) to every square within `max`.
+fn paths(m: &Match, a: usize, max: u32) -> Vec<(Pos, Vec<Pos>)> {
+    let start = m.fighters[a].pos;
+    let mut parent: HashMap<Pos, Pos> = HashMap::new();
+    let mut dist: HashMap<Pos, u32> = HashMap::from([(start, 0)]);
+    let mut q = VecDeque::from([start]);
+    let mut out = Vec::new();
+    while let Some(p) = q.pop_front() {
+        let d = dist[&p];
+        if d >= max {
+            continue;
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let n = Pos::on(p.x + dx, p.y + dy, p.floor);
+                if (dx, dy) == (0, 0) || dist.contains_key(&n) || m.board.step_geometry(p, n).is_err() || m.occupant(n).is_some() {
+                    continue;
+                }
+                dist.insert(n, d + 1);
+                parent.insert(n, p);
+                q.push_back(n);
+                let mut path = vec![n];
+                let mut at = n;
+                while let Some(&b) = parent.get(&at) {
+                    if b == start {
+                        break;
+                    }
+                    path.push(b);
+                    at = b;
+                }
+                path.reverse();
+                out.push((n, path));
+            }
+        }
+    }
+    out
+}
+
+/// A4-4.1, A4-G-23: who would get an attack of opportunity along `path` (each threatener
+/// once, A4-4.2), leaving the start safely when `safe_start`.
+pub fn provokers(m: &Match, a: usize, path: &[Pos], safe_start: bool) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    let mut at = m.fighters[a].pos;
+    for (k, &next) in path.iter().enumerate() {
+        if !(k == 0 && safe_start) {
+            for x in super::threateners(m, a, at) {
+                if !out.contains(&x) {
+                    out.push(x);
+                }
+            }
+        }
+        at = next;
+    }
+    out
+}
+
+/// Squares `a` can reach with one act now, the cheapest way first: the five-foot step (green,
+/// never provokes), a move ("M"), a run ("R").
+pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
+    let mut out = BTreeMap::new();
+    let Some(b) = book(m) else { return out };
+    let end = round(m, a, RoundAct::EndTurn);
+    if engine::validate(m, &end).is_err() {
+        return out;
+    }
+    let speed = super::speed(m, a);
+    let max = (speed * b.movement.run_times).min(crate::script::caps::PATH as u32);
+    let names = |v: Vec<usize>| v.into_iter().map(|i| m.fighters[i].name.clone()).collect::<Vec<_>>();
+    for (pos, path) in paths(m, a, max) {
+        let tries: [(RoundAct, MoveKind, &str, Option<&str>); 3] = [
+            (RoundAct::Step { to: pos }, MoveKind::FreeStep, "Five-foot step", None),
+            (RoundAct::Move { path: path.clone() }, MoveKind::Step, "Move", Some("M")),
+            (RoundAct::Run { path: path.clone() }, MoveKind::Run, "Run", Some("R")),
+        ];
+        for (act, kind, label, note) in tries {
+            if matches!(act, RoundAct::Step { .. }) && path.len() != 1 {
+                continue;
+            }
+            let command = round(m, a, act.clone());
+            if engine::validate(m, &command).is_ok() {
+                let provokes = if kind == MoveKind::FreeStep { Vec::new() } else { names(provokers(m, a, &path, false)) };
+                let note = note.map(|n| if provokes.is_empty() { n.to_string() } else { format!("{n}!") });
+                out.insert(pos, Destination { pos, kind, path: path.clone(), ap: 0, defense: 0, label: label.into(), command, provokes, note });
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Why `a` cannot move to `to` now: the validator's refusal for a move there.
+pub fn why_not_move(m: &Match, a: usize, to: Pos) -> Violation {
+    let end = round(m, a, RoundAct::EndTurn);
+    if let Err(v) = engine::validate(m, &end) {
+        return v;
+    }
+    match paths(m, a, 64).into_iter().find(|(q, _)| *q == to) {
+        Some((_, path)) => engine::validate(m, &round(m, a, RoundAct::Run { path: path.clone() }))
+            .and_then(|_| engine::validate(m, &round(m, a, RoundAct::Move { path })))
+            .err()
+            .unwrap_or_else(|| Violation::new("A4-1.3", "Too far for one act.")),
+        None if m.occupant(to).is_some_and(|o| o != a) => Violation::new("A4-1.2", "Only one figure may stand in a square.").also("A4-G-01"),
+        None => Violation::new("A4-1.2", format!("{} has no way there: walls or figures block every path.", m.fighters[a].name)).also("A4-G-01"),
+    }
+}
+
+fn slots_label(m: &Match, id: &str) -> String {
+    let b = book(m).expect("an A4 match");
+    let Some(r) = b.row(id) else { return String::new() };
+    match r.uses.len() {
+        0 => "free".into(),
+        3 => "full round".into(),
+        _ => r.uses.iter().map(|s| s.name()).collect::<Vec<_>>().join(" + "),
+    }
+}
+
+fn choice(m: &Match, a: usize, act: RoundAct, group: Group, description: &str) -> Choice {
+    let id = act.row_id(m, a);
+    let rule = book(m).and_then(|b| b.row(id)).map(|r| r.rule.clone()).unwrap_or_default();
+    let cmd = round(m, a, act.clone());
+    let mut c = entry(act.label().into(), id, &slots_label(m, id), false, 0, cmd.clone(), &format!("{rule}: {description}"));
+    c.group = group;
+    c.refusal = engine::validate(m, &cmd).err();
+    c
+}
+
+/// A figure-aimed entry: valid targets, or the refusal for the first enemy.
+fn aimed(m: &Match, a: usize, make: impl Fn(String) -> RoundAct, group: Group, description: &str) -> Choice {
+    let enemies: Vec<usize> = (0..m.fighters.len()).filter(|&t| t != a && m.enemies(a, t) && !m.is_dead(t)).collect();
+    let valid: Vec<String> =
+        enemies.iter().map(|&t| m.fighters[t].id.clone()).filter(|id| engine::validate(m, &round(m, a, make(id.clone()))).is_ok()).collect();
+    let first = enemies.first().map(|&t| m.fighters[t].id.clone()).unwrap_or_default();
+    let mut c = choice(m, a, make(first), group, description);
+    if !valid.is_empty() {
+        c.refusal = None;
+    } else if enemies.is_empty() {
+        c.refusal = Some(Violation::new("A4-3.1", "No enemy is left."));
+    }
+    c.aim = Aim::Figure(valid);
+    c
+}
+
+/// The action bar under A4, in bar order.
+pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
+    let mut out = Vec::new();
+    let Some(b) = book(m) else { return out };
+    let f = &m.fighters[a];
+    let crossbow = matches!(m.equipment.wielded(f), super::super::equipment::Wielded::Ranged(r) if r.hand_reload_brawn.is_some());
+    let melee = m.equipment.wielded(f).is_melee();
+    out.push(aimed(m, a, |t| RoundAct::Attack { target: t }, Group::Attack, "one melee or ranged attack (standard action)."));
+    let fa = super::acts::full_attack_row(m, a);
+    let mut full = aimed(
+        m,
+        a,
+        |t| RoundAct::FullAttack { targets: vec![t] },
+        Group::Attack,
+        &format!("{} attacks at −{}D each; uses the whole round (a five-foot step is still allowed).", fa.attacks, fa.penalty_dice),
+    );
+    full.label = format!("Full attack ×{}", fa.attacks);
+    full.applies = !crossbow;
+    out.push(full);
+    let mut charge = aimed(
+        m,
+        a,
+        |t| RoundAct::Charge { target: t, path: Vec::new() },
+        Group::Attack,
+        &format!(
+            "run straight at a foe (2 to {}× speed) and attack at +{}D; attacks on you are at {} TN until your next turn.",
+            b.movement.charge_times, b.movement.charge_attack_dice, b.movement.charged_tn
+        ),
+    );
+    charge.applies = melee;
+    out.push(charge);
+    let mut reload = choice(m, a, RoundAct::Reload, Group::Attack, "reload the crossbow; it provokes.");
+    reload.applies = crossbow;
+    out.push(reload);
+    let prone = f.posture == Posture::Prone;
+    let mut stand = choice(m, a, RoundAct::StandUp, Group::Move, "stand up (move action); it provokes.");
+    stand.applies = true;
+    out.push(stand);
+    let _ = prone;
+    out.push(choice(m, a, RoundAct::DropProne, Group::Move, "drop prone (minor action): harder to shoot, easier to stab."));
+    // Withdraw: aimed at a square
+    let speed = super::speed(m, a);
+    let mut w = choice(m, a, RoundAct::Withdraw { path: Vec::new() }, Group::Move, "up to 2× speed; leaving the first square does not provoke (whole round).");
+    let spots: Vec<(Pos, Command)> = paths(m, a, speed * b.movement.withdraw_times)
+        .into_iter()
+        .map(|(p, path)| (p, round(m, a, RoundAct::Withdraw { path })))
+        .filter(|(_, c)| engine::validate(m, c).is_ok())
+        .collect();
+    if !spots.is_empty() {
+        w.refusal = None;
+    } else if w.refusal.as_ref().is_some_and(|v| v.rule == "A4-3.13") {
+        w.refusal = Some(Violation::new("A4-3.13", "No square to withdraw to."));
+    }
+    w.aim = Aim::Space(spots);
+    out.push(w);
+    out.push(choice(
+        m,
+        a,
+        RoundAct::FullDefense,
+        Group::Defend,
+        "throw your melee defense now; it adds to the TN of every attack on you until your next turn.",
+    ));
+    // Delay: to just after the next figure in the order
+    let next = super::round::order(m).into_iter().find(|&i| i != a);
+    let init = next.map_or(st(m, a).initiative - 1, |i| st(m, i).initiative.min(st(m, a).initiative - 1));
+    let mut d = choice(m, a, RoundAct::Delay { initiative: init }, Group::Other, "act later this round, at a lower initiative.");
+    if let Some(i) = next {
+        d.label = format!("Delay (after {})", m.fighters[i].name);
+    }
+    out.push(d);
+    out
+}
+
+/// The open window, if `a` is the one asked: the attack of opportunity or the reactive defence
+/// (A4-4.1, A4-3.21).
+pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<ReactionChoice>)> {
+    let p = m.pending.as_ref().filter(|p| p.window.is_some() && p.defender == a)?;
+    let task = m.a4.as_deref()?.tasks.front()?;
+    let id = m.fighters[a].id.clone();
+    let other = &m.fighters[p.attacker].name;
+    let c = match task {
+        Task::OfferAoo { .. } => {
+            let cmd = Command::Reflex { actor: id, reflex: OPPORTUNITY.into() };
+            let odds = super::odds(m, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
+            ReactionChoice {
+                label: format!("Attack of opportunity on {other}{odds}"),
+                kind: ReactionKind::Reflex,
+                cost: "your one this round".into(),
+                refusal: engine::validate(m, &cmd).err(),
+                command: cmd,
+                description: format!("A4-4.1: {other} leaves a square you threaten, or does something that provokes: one melee attack at your full pool."),
+            }
+        }
+        Task::Attack(spec) => {
+            let cmd = Command::Reflex { actor: id, reflex: REACTIVE.into() };
+            let pool = super::reactive_pool(m, a, spec.attacker).map(|p| p.label()).unwrap_or_default();
+            let odds = super::odds(m, spec.attacker, a, spec.dice)
+                .and_then(|o| o.hit_defended.map(|d| format!("; their hit chance {:.0}% → {:.0}%", o.hit * 100.0, d.1 * 100.0)))
+                .unwrap_or_default();
+            let b = book(m)?;
+            ReactionChoice {
+                label: format!("Reactive defense {pool}{odds}"),
+                kind: ReactionKind::Reflex,
+                cost: format!("−{}D on your own rolls", b.reactive_defense.own_penalty_dice),
+                refusal: engine::validate(m, &cmd).err(),
+                command: cmd,
+                description: format!("A4-3.21: dodge, parry or block {other}'s attack: your roll adds to its TN."),
+            }
+        }
+        _ => return None,
+    };
+    Some((ReactionKind::Reflex, vec![c]))
+}
