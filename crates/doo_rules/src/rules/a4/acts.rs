@@ -210,8 +210,13 @@ fn check_path(m: &Match, a: usize, path: &[Pos], max: u32, rule: &str) -> RuleRe
     if path.is_empty() {
         return Err(v(rule, "The path is empty: name the squares entered, in order.".into()));
     }
-    if path.len() > crate::script::caps::PATH || path.len() as u32 > max {
-        return Err(v(rule, format!("{} squares is more than {} may cover with this ({max} at most).", path.len(), name(m, a))).also("A4-1.3"));
+    let cost = m.board.path_cost(path);
+    if path.len() > crate::script::caps::PATH || cost > max {
+        return Err(v(
+            rule,
+            format!("{cost} squares of movement (difficult ground counts 2) is more than {} may cover with this ({max} at most).", name(m, a)),
+        )
+        .also("A4-1.3"));
     }
     let mut at = m.fighters[a].pos;
     for &q in path {
