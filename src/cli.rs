@@ -122,6 +122,8 @@ fn first_word(text: &str) -> String {
 pub struct SimSaves {
     pub save_dir: Option<std::path::PathBuf>,
     pub autosave: Option<std::path::PathBuf>,
+    /// Play the level under this profile or ruleset instead of its own (`--profile A4`).
+    pub profile: Option<String>,
 }
 
 /// The header of a save of `level` (read from `path`): level path and hash, seed, seats.
@@ -265,7 +267,7 @@ pub fn simulate(
         Err(code) => return code,
     };
     let root = crate::level_file::project_root(path);
-    let level = match crate::level_file::load(path, &data, &root) {
+    let mut level = match crate::level_file::load(path, &data, &root) {
         Ok(l) => l,
         Err(errs) => {
             for e in errs {
@@ -274,6 +276,13 @@ pub fn simulate(
             return ExitCode::from(2);
         }
     };
+    if let Some(p) = &saves.profile {
+        if !data.profiles.profiles.contains_key(p) && *p != data.a4.name {
+            eprintln!("--profile {p}: unknown (known: {}, {})", data.profiles.profiles.keys().cloned().collect::<Vec<_>>().join(", "), data.a4.name);
+            return ExitCode::from(2);
+        }
+        level.level.profile = Some(p.clone());
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut results = Vec::new();

@@ -76,6 +76,9 @@ enum Cmd {
         /// Go on with this saved game (replayed and checked first), AI against AI.
         #[arg(long)]
         resume: Option<PathBuf>,
+        /// Play the level under this rules profile or ruleset instead of its own (e.g. A4).
+        #[arg(long)]
+        profile: Option<String>,
     },
     /// Replay saves headless; with --verify, compare every checkpoint (exit 1 naming the first
     /// command whose state differs, 2 when a save cannot be read). With --watch, open the first
@@ -168,11 +171,16 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
-        Some(Cmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume }) => match resume {
+        Some(Cmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume, profile }) => match resume {
             Some(save) => doo::cli::simulate_resume(&save, difficulty, sides.into_iter().collect(), autosave),
-            None => {
-                doo::cli::simulate(&level.unwrap_or_default(), seed, games, difficulty, sides.into_iter().collect(), doo::cli::SimSaves { save_dir, autosave })
-            }
+            None => doo::cli::simulate(
+                &level.unwrap_or_default(),
+                seed,
+                games,
+                difficulty,
+                sides.into_iter().collect(),
+                doo::cli::SimSaves { save_dir, autosave, profile },
+            ),
         },
         Some(Cmd::Replay { saves, watch: true, screenshot, screenshot_frame, .. }) => doo::window::run_with(
             None,

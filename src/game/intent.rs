@@ -400,8 +400,14 @@ fn interpret_exploring(m: &Match, view: &mut PlayerView, intent: &Intent, a: usi
 /// `template` aimed at figure `id`.
 pub fn aimed(template: &Command, id: &str) -> Command {
     let mut c = template.clone();
-    if let Command::Action { target, .. } = &mut c {
-        *target = Some(id.to_string());
+    match &mut c {
+        Command::Action { target, .. } => *target = Some(id.to_string()),
+        Command::Round { act, .. } => match act {
+            crate::rules::a4::acts::RoundAct::Attack { target } | crate::rules::a4::acts::RoundAct::Charge { target, .. } => *target = id.to_string(),
+            crate::rules::a4::acts::RoundAct::FullAttack { targets } => *targets = vec![id.to_string()],
+            _ => {}
+        },
+        _ => {}
     }
     c
 }

@@ -29,6 +29,8 @@ pub mod palette {
     pub const AIM_SPACE: Color = Color::srgba(0.80, 0.40, 0.95, 0.45);
     pub const PATH: Color = Color::srgba(1.0, 1.0, 1.0, 0.85);
     pub const TARGET: Color = Color::srgb(1.0, 0.30, 0.25);
+    /// A4: a square the planned walk leaves under threat (an attack of opportunity).
+    pub const THREAT: Color = Color::srgba(1.0, 0.15, 0.15, 0.55);
 }
 
 /// Tile atlas indices of `assets/art/tiles.png` (see examples/gen_art.rs).
@@ -352,16 +354,20 @@ fn show_highlights(
                 // Free steps cost nothing and are told by their green alone (the hover line
                 // names them): only spaces with a price carry a label, which keeps the board
                 // readable and spares the renderer dozens of text runs.
-                let label = match d.kind {
+                let label = d.note.clone().or_else(|| match d.kind {
                     MoveKind::FreeStep | MoveKind::Walk => None,
                     MoveKind::Step => Some(format!("{}", d.ap)),
                     MoveKind::Run => Some(format!("{} D{}", d.ap, d.defense)),
-                };
+                });
                 if let Some(label) = label {
                     spawn_label(&mut commands, at, label);
                 }
             }
             if let Some(d) = hovered.0.and_then(|h| view.destinations.get(&h)) {
+                // A4-4.1: the squares whose leaving draws an attack of opportunity.
+                for p in &d.threatened {
+                    commands.spawn((Highlight, square(palette::THREAT), Transform::from_translation(world_of(*p, board) + Vec3::Z * 2.5)));
+                }
                 for p in &d.path {
                     commands.spawn((
                         Highlight,

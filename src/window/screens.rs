@@ -110,6 +110,10 @@ pub struct PlayingLevel(pub CheckedLevel);
 pub struct LevelCatalog {
     pub entries: Vec<(PathBuf, Result<CheckedLevel, String>)>,
     pub selected: usize,
+    /// The rulesets a level may be played under (the DoO profiles, then A4), with a line each.
+    pub rulesets: Vec<(String, String)>,
+    /// The default profile (a level that names none plays it).
+    pub default_ruleset: String,
 }
 
 #[derive(Resource, Default)]
@@ -168,6 +172,9 @@ const MAX_LISTED_LEVELS: usize = 200;
 const SCAN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Option<Res<MatchSetup>>) {
+    catalog.default_ruleset = data.0.profiles.default.clone();
+    catalog.rulesets = data.0.profiles.profiles.iter().map(|(k, p)| (k.clone(), p.description.clone())).collect();
+    catalog.rulesets.push((data.0.a4.name.clone(), data.0.a4.description.clone()));
     let mut files: Vec<PathBuf> = std::fs::read_dir(LEVELS_DIR)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
         .unwrap_or_default();
@@ -248,7 +255,13 @@ fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
         Some((_, Ok(c))) => {
             d.spawn(text(c.level.name.clone(), 24.0, colors::GOLD));
             let kind = if c.crawl.is_some() { "  |  a crawl: Exploration Mode, fights in Crisis Mode" } else { "  |  one crisis" };
-            d.spawn(text(format!("Profile: {}{kind}", c.level.profile.clone().unwrap_or_else(|| "DOO-2017".into())), 16.0, colors::DIM));
+            let profile = c.level.profile.clone().unwrap_or_else(|| catalog.default_ruleset.clone());
+            let about = catalog.rulesets.iter().find(|r| r.0 == profile).map(|r| r.1.clone()).unwrap_or_default();
+            d.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(8.0), ..default() }).with_children(|r| {
+                r.spawn(button(format!("Rules: {profile}  (change: R)"), Act::CycleRuleset));
+                r.spawn(text(kind.trim_start_matches("  |  ").to_string(), 14.0, colors::DIM));
+            });
+            d.spawn(text(about, 14.0, colors::DIM));
             d.spawn(text(c.level.briefing.clone(), 16.0, colors::TEXT));
             let sides: Vec<String> = c
                 .sides
@@ -461,8 +474,12 @@ fn handle_screen_acts(
     mut exit: MessageWriter<AppExit>,
     mut picks: Query<(&Act, Entity, Has<Selected>), With<Button>>,
     focus: Res<super::ui::KeyFocus>,
+    data: Res<GameData>,
 ) {
     let mut list: Vec<Act> = acts.read().cloned().collect();
+    if keys.just_pressed(KeyCode::KeyR) && *screen.get() == Screen::Levels && editing.0.is_none() {
+        list.push(Act::CycleRuleset);
+    }
     // Keyboard paths of the screen buttons (Enter presses the focused button when there is one).
     if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {
         match screen.get() {
@@ -526,7 +543,39 @@ fn handle_screen_acts(
                 }
                 for e in &details {
                     commands.entity(e).despawn_children();
-                    let snapshot = LevelCatalog { entries: catalog.entries.clone(), selected: k };
+                    let snapshot = LevelCatalog {
+                        entries: catalog.entries.clone(),
+                        selected: k,
+                        rulesets: catalog.rulesets.clone(),
+                        default_ruleset: catalog.default_ruleset.clone(),
+                    };
+                    commands.entity(e).with_children(|d| level_details(d, &snapshot));
+                }
+            }
+            Act::CycleRuleset => {
+                // The level's rules for this match: the next profile or ruleset (a crawl cannot
+                // be played under a ruleset that has no Exploration Mode, A4-G-39).
+                let k = catalog.selected;
+                let names: Vec<String> = catalog.rulesets.iter().map(|r| r.0.clone()).collect();
+                let default = catalog.default_ruleset.clone();
+                if let Some((_, Ok(c))) = catalog.entries.get_mut(k) {
+                    let now = c.level.profile.clone().unwrap_or(default);
+                    let at = names.iter().position(|n| *n == now).unwrap_or(0);
+                    let crawl = c.crawl.is_some();
+                    let next_name =
+                        (1..=names.len()).map(|d| &names[(at + d) % names.len()]).find(|n| !crawl || data.0.profiles.profiles.contains_key(*n)).cloned();
+                    if let Some(n) = next_name {
+                        c.level.profile = Some(n);
+                    }
+                }
+                for e in &details {
+                    commands.entity(e).despawn_children();
+                    let snapshot = LevelCatalog {
+                        entries: catalog.entries.clone(),
+                        selected: k,
+                        rulesets: catalog.rulesets.clone(),
+                        default_ruleset: catalog.default_ruleset.clone(),
+                    };
                     commands.entity(e).with_children(|d| level_details(d, &snapshot));
                 }
             }

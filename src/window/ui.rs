@@ -37,6 +37,8 @@ pub enum Act {
     Settings,
     Quit,
     PickLevel(usize),
+    /// Play the selected level under the next profile or ruleset.
+    CycleRuleset,
     ToSetup,
     ToLevels,
     ToMenu,

@@ -58,3 +58,9 @@ fn every_crawl_script_meets_its_expectations() {
     // R-EXP-*: Exploration Mode scripts on tests/levels/crawl/hall.ron
     check_folder("tests/crawl", 7);
 }
+
+#[test]
+fn every_a4_script_meets_its_expectations() {
+    // A4-*: one script per rule of ruleset A4 and per gap decision (docs/ruleset-a4.md)
+    check_folder("tests/a4", 1);
+}

@@ -48,7 +48,9 @@ pub struct Save {
     pub level_name: String,
     /// blake3 of the level file's text (hex): a changed level cannot replay the commands.
     pub level_hash: String,
-    /// The rules profile the level plays (for the Load menu; the level decides it).
+    /// The rules profile or ruleset the match was played under: the level's own, or the one the
+    /// players picked on the level-select screen (a DoO profile or A4). A loaded save replays
+    /// under it.
     #[serde(default)]
     pub profile: Option<String>,
     /// Seed of the dice (and of the AI's noise).
@@ -299,6 +301,14 @@ pub fn level_of(
         let e = &errs[0];
         LoadError { file: path.display().to_string(), line: e.line, col: e.col, message: e.message.clone() }
     })?;
+    let mut checked = checked;
+    if let Some(p) = &save.profile {
+        // the ruleset the players picked for this level (level select), not only its own
+        if !data.profiles.profiles.contains_key(p) && *p != data.a4.name {
+            return Err(fail(format!("the save names the rules '{p}', which this game does not know")));
+        }
+        checked.level.profile = Some(p.clone());
+    }
     Ok((path, checked))
 }
 

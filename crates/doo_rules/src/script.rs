@@ -380,10 +380,8 @@ pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
 /// The documented final-state object.
 pub fn final_state(m: &Match) -> Value {
     let mut chars = serde_json::Map::new();
-    for f in &m.fighters {
-        chars.insert(
-            f.id.clone(),
-            json!({
+    for (i, f) in m.fighters.iter().enumerate() {
+        let mut c = json!({
                 "name": f.name,
                 "side": f.side,
                 "pos": f.pos,
@@ -406,8 +404,13 @@ pub fn final_state(m: &Match) -> Value {
                 "acted_this_turn": f.turn.did_anything,
                 "took_only": f.turn.took_only,
                 "round_status": f.turn.round,
-            }),
-        );
+        });
+        if let Some(x) = &m.a4 {
+            // Ruleset A4: the figure's round (initiative, slots used, step, AoO, penalties).
+            c["a4"] = serde_json::to_value(&x.figs[i]).unwrap_or(Value::Null);
+            c["speed"] = json!(crate::rules::a4::speed(m, i));
+        }
+        chars.insert(f.id.clone(), c);
     }
     json!({
         "type": "final",

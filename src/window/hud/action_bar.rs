@@ -324,13 +324,23 @@ fn show_tooltip(
         (tip.0.clone(), colors::TEXT)
     } else if let Some(d) = hovered.0.and_then(|h| view.destinations.get(&h)).filter(|_| view.aiming().is_none()) {
         let spaces = d.path.len();
-        let s = match d.kind {
-            MoveKind::FreeStep => {
-                format!("Free steps, {spaces} space{}: 0 AP (only before anything else this opportunity)", if spaces == 1 { "" } else { "s" })
+        let a4 = matches!(d.command, crate::rules::Command::Round { .. });
+        let s = if a4 {
+            let risk = if d.provokes.is_empty() {
+                "no attack of opportunity".to_string()
+            } else {
+                format!("provokes an attack of opportunity from {} (A4-4.1, red squares)", d.provokes.join(", "))
+            };
+            format!("{}, {spaces} square{}: {risk}", d.label, if spaces == 1 { "" } else { "s" })
+        } else {
+            match d.kind {
+                MoveKind::FreeStep => {
+                    format!("Free steps, {spaces} space{}: 0 AP (only before anything else this opportunity)", if spaces == 1 { "" } else { "s" })
+                }
+                MoveKind::Step => format!("{} {spaces} space{}: {} AP", d.label, if spaces == 1 { "" } else { "s" }, d.ap),
+                MoveKind::Run => format!("{} {spaces} spaces: {} AP, Defense {:+} until the next reset (R-MOVE-3)", d.label, d.ap, d.defense),
+                MoveKind::Walk => d.label.clone(),
             }
-            MoveKind::Step => format!("{} {spaces} space{}: {} AP", d.label, if spaces == 1 { "" } else { "s" }, d.ap),
-            MoveKind::Run => format!("{} {spaces} spaces: {} AP, Defense {:+} until the next reset (R-MOVE-3)", d.label, d.ap, d.defense),
-            MoveKind::Walk => d.label.clone(),
         };
         (format!("{s} - click to move"), colors::GOOD)
     } else if let Some(v) = &view.feedback {

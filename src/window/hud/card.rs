@@ -49,6 +49,41 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
             _ => "inactive".into(),
         };
         s += &format!("\n{acted}  |  {}\n", posture_text(f.posture));
+    } else if m.a4.is_some() {
+        // A4-2.1: the slots left this round, the five-foot step, the attack of opportunity.
+        let r = crate::rules::a4::st(m, i);
+        let slot = |used: bool, name: &str| if used { format!("{name} used") } else { format!("{name} ready") };
+        s += &format!(
+            "\nInitiative {}  |  {}  |  speed {}\n{}, {}, {}; step {}; AoO {}\n",
+            r.initiative,
+            posture_text(f.posture),
+            crate::rules::a4::speed(m, i),
+            slot(r.standard, "standard"),
+            slot(r.move_, "move"),
+            slot(r.minor, "minor"),
+            if r.stepped || r.moved { "no" } else { "yes" },
+            if r.aoo > 0 { "used" } else { "ready" },
+        );
+        let mut flags = Vec::new();
+        if r.flat_footed {
+            flags.push("flat-footed".to_string());
+        }
+        if r.surprised {
+            flags.push("surprised".into());
+        }
+        if let Some(fd) = r.full_defense {
+            flags.push(format!("full defense +{fd} TN"));
+        }
+        if r.charged {
+            flags.push("charged: attacks on it -5 TN".into());
+        }
+        let pen = crate::rules::a4::penalty_dice(m, i);
+        if pen > 0 {
+            flags.push(format!("-{pen}D on its rolls"));
+        }
+        if !flags.is_empty() {
+            s += &format!("{}\n", flags.join(", "));
+        }
     } else {
         s += &format!("\nAP {} (AP_start {})  |  {}\n", f.ap.current, f.ap.start, posture_text(f.posture));
         s += &if f.free_steps.available && !f.opp.free_steps {
@@ -78,7 +113,26 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
         let c: Vec<String> = f.conditions.iter().map(|c| c.id.replace('_', " ")).collect();
         s += &format!("Conditions: {}\n", c.join(", "));
     }
-    if let Some(a) = decider.filter(|&a| a != i && m.enemies(a, i)) {
+    if let Some(a) = decider.filter(|&a| a != i && m.enemies(a, i) && m.a4.is_some()) {
+        // A4-6.2, A4-6.6: the exact odds of the d6 pool against the TN.
+        s += &format!("\nIf {} attacks now:\n", m.fighters[a].name);
+        let cmd = crate::rules::Command::Round { actor: m.fighters[a].id.clone(), act: crate::rules::a4::acts::RoundAct::Attack { target: f.id.clone() } };
+        match crate::rules::a4::odds(m, a, i, 0) {
+            Some(o) => {
+                s += &format!("  {} vs TN {}: {:.1}% to hit", o.pool, o.tn, o.hit * 100.0);
+                if let Some((d, h)) = o.hit_defended {
+                    s += &format!(" ({:.1}% if it defends with {d})", h * 100.0);
+                }
+                let names: Vec<String> = m.a4.as_ref().map(|x| x.book.damage.bands.iter().map(|b| b.name.clone()).collect()).unwrap_or_default();
+                let bands: Vec<String> = names.iter().zip(o.bands.iter().skip(1)).map(|(n, p)| format!("{n} {:.0}%", p * 100.0)).collect();
+                s += &format!("\n  {}; avg damage {:.1}\n", bands.join(", "), o.expected_damage);
+                if let Err(v) = crate::rules::engine::validate(m, &cmd) {
+                    s += &format!("  not now: {} ({})\n", v.reason, v.rule);
+                }
+            }
+            None => s += "  out of reach, range or sight\n",
+        }
+    } else if let Some(a) = decider.filter(|&a| a != i && m.enemies(a, i)) {
         s += &format!("\nIf {} attacks now:\n", m.fighters[a].name);
         for row in m.rules.actions.iter().filter(|r| matches!(r.effect, ActionEffect::Attack { .. })) {
             let cmd = crate::rules::Command::action(&m.fighters[a].id, &row.id, Some(&f.id));

@@ -54,8 +54,15 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::ApSet { actor, ap, .. } => format!("{} has {ap} AP", name(actor)),
         Event::ApSpent { actor, amount, ap, for_what } => format!("{} spends {amount} AP on {} ({ap} left)", name(actor), words(for_what)),
         Event::OnlyMode { actor, action } => format!("{}: {} is an Only action - nothing more this turn", name(actor), words(action)),
+        // Ruleset A4 opens turns without AP (DoO never opens an opportunity at 0 AP).
+        Event::Opportunity { actor, ap: 0 } => format!("- {}'s turn", name(actor)),
         Event::Opportunity { actor, ap } => format!("- {}'s opportunity ({ap} AP)", name(actor)),
+        Event::Initiative { turn, order } => {
+            format!("Round {turn} initiative: {}", order.iter().map(|(id, n)| format!("{} {n}", name(id))).collect::<Vec<_>>().join(", "))
+        }
+        Event::SlotsUsed { actor, act, slots, .. } if !slots.is_empty() => format!("{}: {} ({})", name(actor), words(act), slots.join(" + ")),
         Event::Round { round, .. } => format!("Round {round}"),
+        Event::Phase { phase, .. } if phase.starts_with("round") => format!("The {}", words(phase)),
         Event::Phase { phase, turn } => format!("Turn {turn}: {}", words(phase)),
         Event::Moved { actor, movement, to, .. } => format!("{}: {} to ({}, {})", name(actor), words(movement), to.x, to.y),
         Event::FreeStepsLost { actor, reason } => format!("{} loses the free steps: {reason}", name(actor)),

@@ -117,7 +117,7 @@ fn show_reset_steps(
     let mut lines = Vec::new();
     for l in new {
         if let LogEntry::Event { event: Event::Phase { phase, .. }, .. } = l {
-            in_reset = phase.contains("reset");
+            in_reset = phase.contains("reset") || phase.starts_with("round");
             if !in_reset {
                 continue;
             }

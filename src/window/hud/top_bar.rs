@@ -68,7 +68,11 @@ fn refresh_top(
         crate::rules::Phase::Action => "action phase",
         _ => "reset",
     };
-    let mut s = format!("Turn {} | Round {} | {phase}", m.clock.turn, m.clock.round);
+    let mut s = if m.a4.is_some() {
+        format!("Round {} | ruleset {}", m.clock.turn, m.a4.as_ref().map_or("", |x| x.book.name.as_str()))
+    } else {
+        format!("Turn {} | Round {} | {phase}", m.clock.turn, m.clock.round)
+    };
     let up = m.pending.as_ref().filter(|p| p.window.is_some()).map(|p| p.defender).or(m.clock.current);
     if let Some(a) = up {
         let f = &m.fighters[a];
@@ -80,6 +84,30 @@ fn refresh_top(
     }
     if let Ok(mut t) = top.single_mut() {
         t.0 = s;
+    }
+    if m.a4.is_some() {
+        // A4-5.1: the initiative order of this round; those done are marked.
+        let chips: Vec<String> = crate::rules::a4::round::full_order(&m)
+            .into_iter()
+            .map(|i| {
+                let r = crate::rules::a4::st(&m, i);
+                let mark = if Some(i) == m.clock.current { ">" } else { "" };
+                let state = if r.surprised {
+                    " (surprised)"
+                } else if r.done {
+                    " (done)"
+                } else if r.delayed {
+                    " (delayed)"
+                } else {
+                    ""
+                };
+                format!("{mark}{} {}{state}", m.fighters[i].name, r.initiative)
+            })
+            .collect();
+        if let Ok(mut t) = order.single_mut() {
+            t.0 = format!("Initiative: {}", chips.join("  |  "));
+        }
+        return;
     }
     // Order: the one acting, then who would be offered the next opportunity (most AP first).
     let mut able: Vec<usize> =

@@ -2106,6 +2106,7 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, super::preview::Destin
                 label: format!("{} ({cost} of {} spaces)", if group { "Lead the group" } else { "Walk" }, x.book.move_spaces),
                 command,
                 provokes: Vec::new(),
+                threatened: Vec::new(),
                 note: None,
             },
         );

@@ -41,6 +41,8 @@ pub struct Destination {
     pub command: Command,
     /// Ruleset A4: who would get an attack of opportunity along the path (A4-4.1), by name.
     pub provokes: Vec<String>,
+    /// Ruleset A4: the squares of the walk whose leaving draws those attacks (A4-G-23).
+    pub threatened: Vec<Pos>,
     /// A short mark drawn on the space instead of the AP price (A4: "M" move, "R" run).
     pub note: Option<String>,
 }
@@ -76,6 +78,7 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
                     label: "Free steps".into(),
                     command,
                     provokes: Vec::new(),
+                    threatened: Vec::new(),
                     note: None,
                 });
             }
@@ -102,6 +105,7 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
                     label: row.name.clone(),
                     command,
                     provokes: Vec::new(),
+                    threatened: Vec::new(),
                     note: None,
                 });
             }

@@ -136,7 +136,8 @@ pub fn book(m: &Match) -> Option<&A4Book> {
     m.a4.as_deref().map(|x| &*x.book)
 }
 
-pub(crate) fn st(m: &Match, i: usize) -> &RoundState {
+/// Figure `i`'s round (an A4 match only).
+pub fn st(m: &Match, i: usize) -> &RoundState {
     &m.a4.as_deref().expect("an A4 match").figs[i]
 }
 

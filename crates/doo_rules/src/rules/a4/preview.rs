@@ -58,20 +58,21 @@ fn paths(m: &Match, a: usize, max: u32) -> Vec<(Pos, Vec<Pos>)> {
 
 /// A4-4.1, A4-G-23: who would get an attack of opportunity along `path` (each threatener
 /// once, A4-4.2), leaving the start safely when `safe_start`.
-pub fn provokers(m: &Match, a: usize, path: &[Pos], safe_start: bool) -> Vec<usize> {
+pub fn provokers(m: &Match, a: usize, path: &[Pos], safe_start: bool) -> (Vec<usize>, Vec<Pos>) {
     let mut out: Vec<usize> = Vec::new();
+    let mut squares = Vec::new();
     let mut at = m.fighters[a].pos;
     for (k, &next) in path.iter().enumerate() {
         if !(k == 0 && safe_start) {
-            for x in super::threateners(m, a, at) {
-                if !out.contains(&x) {
-                    out.push(x);
-                }
+            let new: Vec<usize> = super::threateners(m, a, at).into_iter().filter(|x| !out.contains(x)).collect();
+            if !new.is_empty() {
+                squares.push(at);
+                out.extend(new);
             }
         }
         at = next;
     }
-    out
+    (out, squares)
 }
 
 /// Squares `a` can reach with one act now, the cheapest way first: the five-foot step (green,
@@ -98,9 +99,10 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
             }
             let command = round(m, a, act.clone());
             if engine::validate(m, &command).is_ok() {
-                let provokes = if kind == MoveKind::FreeStep { Vec::new() } else { names(provokers(m, a, &path, false)) };
+                let (who, threatened) = if kind == MoveKind::FreeStep { (Vec::new(), Vec::new()) } else { provokers(m, a, &path, false) };
+                let provokes = names(who);
                 let note = note.map(|n| if provokes.is_empty() { n.to_string() } else { format!("{n}!") });
-                out.insert(pos, Destination { pos, kind, path: path.clone(), ap: 0, defense: 0, label: label.into(), command, provokes, note });
+                out.insert(pos, Destination { pos, kind, path: path.clone(), ap: 0, defense: 0, label: label.into(), command, provokes, threatened, note });
                 break;
             }
         }
@@ -176,7 +178,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
         Group::Attack,
         &format!("{} attacks at −{}D each; uses the whole round (a five-foot step is still allowed).", fa.attacks, fa.penalty_dice),
     );
-    full.label = format!("Full attack ×{}", fa.attacks);
+    full.label = format!("Full attack x{}", fa.attacks);
     full.applies = !crossbow;
     out.push(full);
     let mut charge = aimed(

@@ -51,8 +51,8 @@ pub fn reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event
     }
     ev.push(Event::Phase {
         phase: match kind {
-            ResetKind::Opening => "opening_reset",
-            ResetKind::Normal => "reset",
+            ResetKind::Opening => "round_start",
+            ResetKind::Normal => "round_end",
             ResetKind::Closing => "closing_reset",
         }
         .into(),
