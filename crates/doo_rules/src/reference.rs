@@ -101,7 +101,14 @@ pub fn family_of(id: &str) -> &str {
 
 fn sort_key(id: &str) -> (String, u32) {
     match id.rsplit_once('-') {
-        Some((f, n)) => (f.to_string(), n.parse().unwrap_or(u32::MAX)),
+        Some((f, n)) => (
+            f.to_string(),
+            match n.split_once('.') {
+                // A4-3.19 after A4-3.9, before A4-4.1
+                Some((a, b)) => a.parse::<u32>().unwrap_or(999).saturating_mul(1000).saturating_add(b.parse().unwrap_or(999)),
+                None => n.parse::<u32>().map_or(u32::MAX, |x| x.saturating_mul(1000)),
+            },
+        ),
         None => (id.to_string(), 0),
     }
 }
@@ -114,15 +121,19 @@ pub fn looks_like_rule_id(id: &str) -> bool {
         && fam.chars().all(|c| c.is_ascii_uppercase() || c == '-' || c.is_ascii_digit())
         && fam.starts_with(|c: char| c.is_ascii_uppercase())
         && !n.is_empty()
-        && n.len() <= 4
-        && n.chars().all(|c| c.is_ascii_digit())
+        && n.len() <= 5
+        // `R-FS-5`, or a numbered sub-rule such as ruleset A4's `A4-3.19`
+        && match n.split_once('.') {
+            None => n.chars().all(|c| c.is_ascii_digit()),
+            Some((a, b)) => !a.is_empty() && !b.is_empty() && a.chars().chain(b.chars()).all(|c| c.is_ascii_digit()),
+        }
 }
 
 /// The rule ids in a text (a refusal, a tooltip, a log line), in order, each once.
 pub fn ids_in(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
-        let w = word.trim_matches('-');
+    for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '.')) {
+        let w = word.trim_matches(['-', '.']);
         if looks_like_rule_id(w) && w.contains(|c: char| c.is_ascii_uppercase()) && !out.iter().any(|o| o == w) {
             out.push(w.to_string());
         }
