@@ -543,13 +543,7 @@ fn handle_screen_acts(
                 }
                 for e in &details {
                     commands.entity(e).despawn_children();
-                    let snapshot = LevelCatalog {
-                        entries: catalog.entries.clone(),
-                        selected: k,
-                        rulesets: catalog.rulesets.clone(),
-                        default_ruleset: catalog.default_ruleset.clone(),
-                    };
-                    commands.entity(e).with_children(|d| level_details(d, &snapshot));
+                    commands.entity(e).with_children(|d| level_details(d, &catalog));
                 }
             }
             Act::CycleRuleset => {
@@ -570,13 +564,7 @@ fn handle_screen_acts(
                 }
                 for e in &details {
                     commands.entity(e).despawn_children();
-                    let snapshot = LevelCatalog {
-                        entries: catalog.entries.clone(),
-                        selected: k,
-                        rulesets: catalog.rulesets.clone(),
-                        default_ruleset: catalog.default_ruleset.clone(),
-                    };
-                    commands.entity(e).with_children(|d| level_details(d, &snapshot));
+                    commands.entity(e).with_children(|d| level_details(d, &catalog));
                 }
             }
             Act::ToSetup => {

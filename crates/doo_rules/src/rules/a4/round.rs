@@ -85,10 +85,19 @@ fn new_round(m: &mut Match, dice: &mut Dice, first: bool, ev: &mut Vec<Event>) {
     sides.dedup();
     let all_surprised = sides.iter().all(|s| (0..n).any(|i| m.fighters[i].side == *s && m.fighters[i].surprised));
     for i in 0..n {
-        let carry = st(m, i).penalty_next;
+        // A4-G-21: the reactive penalty carried over; A4-3.12, A4-G-08: a full defense and a
+        // charge last until the figure's next turn starts, across the round boundary.
+        let last = st(m, i).clone();
         let surprised = first && m.fighters[i].surprised && !all_surprised;
         let alive = !m.is_dead(i) && !m.fighters[i].dormant;
-        *st_mut(m, i) = RoundState { penalty_now: carry, flat_footed: first && alive, surprised, ..RoundState::default() };
+        *st_mut(m, i) = RoundState {
+            penalty_now: last.penalty_next,
+            full_defense: last.full_defense,
+            charged: last.charged,
+            flat_footed: first && alive,
+            surprised,
+            ..RoundState::default()
+        };
         if first {
             m.fighters[i].surprised = false;
         }

@@ -192,3 +192,20 @@ fn doo_orders_are_refused_under_a4() {
     let v = g.refused(r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#);
     assert_eq!(v.rule, "A4-8", "{}", v.reason);
 }
+
+#[test] // A4-G-08, A4-3.12: a charge and a full defense last until the figure's next turn, across the round's end
+fn charge_lasts_into_the_next_round() {
+    let orc = ORC.replace("(1, 1)", "(5, 0)");
+    let mut g = duel(true, LUNK, &orc);
+    g.ok(r#"round(actor: "orc", act: end_turn)"#);
+    // the charge's 10 dice miss; then round 2: the orc first (1 + 7 vs 6 + 6)
+    g.dice.force([1; 10]);
+    g.dice.force([1, 6]);
+    g.ok(r#"round(actor: "lunk", act: charge(target: "orc"))"#);
+    g.ok(r#"decline(actor: "orc")"#);
+    let lunk = idx(&g, "lunk");
+    assert_eq!(g.current(), Some("orc"), "{:?}", g.ev.iter().map(|e| format!("{e:?}").chars().take(60).collect::<String>()).collect::<Vec<_>>());
+    assert!(st(&g.m, lunk).charged, "the charge lasts until Lunk's next turn");
+    let (tn, _) = super::target_number(&g.m, idx(&g, "orc"), lunk).unwrap();
+    assert_eq!(tn, 10, "15 − 5 for the charge");
+}
