@@ -474,7 +474,6 @@ fn handle_screen_acts(
     mut exit: MessageWriter<AppExit>,
     mut picks: Query<(&Act, Entity, Has<Selected>), With<Button>>,
     focus: Res<super::ui::KeyFocus>,
-    data: Res<GameData>,
 ) {
     let mut list: Vec<Act> = acts.read().cloned().collect();
     if keys.just_pressed(KeyCode::KeyR) && *screen.get() == Screen::Levels && editing.0.is_none() {
@@ -547,20 +546,15 @@ fn handle_screen_acts(
                 }
             }
             Act::CycleRuleset => {
-                // The level's rules for this match: the next profile or ruleset (a crawl cannot
-                // be played under a ruleset that has no Exploration Mode, A4-G-39).
+                // The level's rules for this match: the next profile or ruleset (crawls too:
+                // under A4 a crawl explores as usual and fights in rounds, A4-G-39).
                 let k = catalog.selected;
                 let names: Vec<String> = catalog.rulesets.iter().map(|r| r.0.clone()).collect();
                 let default = catalog.default_ruleset.clone();
                 if let Some((_, Ok(c))) = catalog.entries.get_mut(k) {
                     let now = c.level.profile.clone().unwrap_or(default);
                     let at = names.iter().position(|n| *n == now).unwrap_or(0);
-                    let crawl = c.crawl.is_some();
-                    let next_name =
-                        (1..=names.len()).map(|d| &names[(at + d) % names.len()]).find(|n| !crawl || data.0.profiles.profiles.contains_key(*n)).cloned();
-                    if let Some(n) = next_name {
-                        c.level.profile = Some(n);
-                    }
+                    c.level.profile = Some(names[(at + 1) % names.len().max(1)].clone());
                 }
                 for e in &details {
                     commands.entity(e).despawn_children();

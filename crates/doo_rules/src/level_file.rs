@@ -853,9 +853,6 @@ impl CheckedLevel {
         // Explicit links override the default "same space, next floor".
         m.board.links = self.level.stairs.iter().map(|s| (s.from, s.to)).collect();
         m.goals = self.goals();
-        if let (Some(_), Some(_)) = (&self.crawl, &m.a4) {
-            return Err(vec![format!("ruleset {} does not play crawl levels yet: pick a DoO profile for this level (A4-G-39)", data.a4.name)]);
-        }
         if let Some(c) = &self.crawl {
             m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
         }

@@ -5,7 +5,7 @@
 //! in by the path that draws the fewest attacks of opportunity.
 
 use super::AiConfig;
-use crate::rules::a4::acts::{OPPORTUNITY, REACTIVE, RoundAct};
+use crate::rules::a4::acts::{HELD, OPPORTUNITY, REACTIVE, RoundAct};
 use crate::rules::a4::{self, Task};
 use crate::rules::command::Command;
 use crate::rules::engine;
@@ -31,6 +31,7 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
         let reacts = cfg.book.thinking(cfg.controls(m, a).unwrap_or_default()).reacts;
         let choice = match m.a4.as_deref().and_then(|x| x.tasks.front()) {
             Some(Task::OfferAoo { .. }) => ok(m, Command::Reflex { actor: id, reflex: OPPORTUNITY.into() }),
+            Some(Task::OfferHeld { .. }) => ok(m, Command::Reflex { actor: id, reflex: HELD.into() }),
             Some(Task::Attack(spec)) if reacts => {
                 let hit = a4::odds(m, p.attacker, a, spec.dice).map_or(0.0, |o| o.hit);
                 let spent = a4::st(m, a).reactive;
@@ -59,6 +60,17 @@ fn enemies(m: &Match, a: usize) -> Vec<usize> {
 fn turn(m: &Match, a: usize) -> Option<Command> {
     let r = a4::st(m, a).clone();
     let f = &m.fighters[a];
+    // A4-3.20: a dying friend next to it is stabilized first (free).
+    let dying = (0..m.fighters.len()).find_map(|t| act(m, a, RoundAct::Stabilize { target: m.fighters[t].id.clone() }).filter(|_| !m.enemies(a, t)));
+    if dying.is_some() {
+        return dying;
+    }
+    // A4-3.7: a sheathed weapon is drawn.
+    if r.sheathed {
+        if let Some(c) = act(m, a, RoundAct::Draw) {
+            return Some(c);
+        }
+    }
     if f.posture == Posture::Prone {
         if let Some(c) = act(m, a, RoundAct::StandUp) {
             return Some(c);

@@ -761,7 +761,7 @@ fn carried(m: &Match, a: usize, item: &str) -> bool {
     m.fighters[a].loadout.items.iter().any(|i| i == item)
 }
 
-fn check_door(m: &Match, x: &Explore, a: usize, at: Pos, open: bool) -> RuleResult<()> {
+pub(crate) fn check_door(m: &Match, x: &Explore, a: usize, at: Pos, open: bool) -> RuleResult<()> {
     let f = &m.fighters[a];
     let tile = m.board.tile(at);
     let is_door = matches!(tile, Some(Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked)) && !x.door(at).is_some_and(|d| d.hidden);
@@ -883,7 +883,7 @@ fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> RuleResu
     }
 }
 
-fn check_take(m: &Match, x: &Explore, a: usize, at: Pos, item: &str) -> RuleResult<()> {
+pub(crate) fn check_take(m: &Match, x: &Explore, a: usize, at: Pos, item: &str) -> RuleResult<()> {
     let f = &m.fighters[a];
     if f.pos.distance(at) > 1 {
         return Err(refuse("R-EXP-15", format!("{} can take items only from his space or one next to it.", f.name)));
@@ -899,7 +899,7 @@ fn check_take(m: &Match, x: &Explore, a: usize, at: Pos, item: &str) -> RuleResu
     Ok(())
 }
 
-fn check_drop(m: &Match, a: usize, item: &str) -> RuleResult<()> {
+pub(crate) fn check_drop(m: &Match, a: usize, item: &str) -> RuleResult<()> {
     if !carried(m, a, item) {
         return Err(refuse("R-EXP-15", format!("{} carries no {item}.", m.fighters[a].name)));
     }
@@ -1102,7 +1102,7 @@ fn apply_in_crisis(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: 
 
 /// Opens or closes a door (R-EXP-11): a key unlocks it for good; a trap on it springs.
 /// Returns `Some(flow)` when a crisis started.
-fn door(m: &mut Match, a: usize, at: Pos, open: bool, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<Flow> {
+pub(crate) fn door(m: &mut Match, a: usize, at: Pos, open: bool, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<Flow> {
     let id = m.fighters[a].id.clone();
     if !open {
         m.board.set_tile(at, Tile::DoorClosed);
@@ -1128,7 +1128,7 @@ fn door(m: &mut Match, a: usize, at: Pos, open: bool, dice: &mut Dice, ev: &mut 
     None
 }
 
-fn take(m: &mut Match, a: usize, at: Pos, item: &str, ev: &mut Vec<Event>) {
+pub(crate) fn take(m: &mut Match, a: usize, at: Pos, item: &str, ev: &mut Vec<Event>) {
     let x = m.explore.as_deref_mut().expect("crawl");
     if let Some(c) = x.chest_at(at).filter(|&c| x.chests[c].open && x.chests[c].items.iter().any(|i| i == item)) {
         let k = x.chests[c].items.iter().position(|i| i == item).expect("checked");
@@ -1140,7 +1140,7 @@ fn take(m: &mut Match, a: usize, at: Pos, item: &str, ev: &mut Vec<Event>) {
     ev.push(Event::ItemTaken { actor: m.fighters[a].id.clone(), item: item.to_string(), at });
 }
 
-fn drop_item(m: &mut Match, a: usize, item: &str, ev: &mut Vec<Event>) {
+pub(crate) fn drop_item(m: &mut Match, a: usize, item: &str, ev: &mut Vec<Event>) {
     let f = &mut m.fighters[a];
     if let Some(k) = f.loadout.items.iter().position(|i| i == item) {
         f.loadout.items.remove(k);
@@ -1638,9 +1638,13 @@ pub fn join_crisis(m: &mut Match, ev: &mut Vec<Event>) {
 pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     let turns = m.clock.turn;
     let x = m.explore.as_deref_mut().expect("crawl");
-    let per = x.book.crisis_turns_per_minute.max(1);
-    x.minute += turns.div_ceil(per);
-    let burnt = turns.div_ceil(per);
+    // A4-1.1, A4-G-39: under A4 a crisis turn is a round of `seconds_per_round`.
+    let (per, least) = match m.a4.as_deref() {
+        Some(a4) => ((60 / a4.book.time.seconds_per_round.max(1)).max(1), 1),
+        None => (x.book.crisis_turns_per_minute.max(1), 0),
+    };
+    x.minute += turns.div_ceil(per).max(least);
+    let burnt = turns.div_ceil(per).max(least);
     x.crisis_minute = None;
     x.crisis_tasks.clear(); // progress left when the crisis ends is lost (R-EXP-10)
     // R-EXP-21: who this crisis hurt, and when it ended (binding may begin within 30 minutes).
@@ -1963,7 +1967,7 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
 
 /// R-EXP-8, R-HEAL-6: a healing item takes effect at the end of the turn on whoever stands at
 /// `at` (the user or a hero next to him): its dice in HP, and bleeding stops (R-INJ-7).
-fn use_item(m: &mut Match, a: usize, at: Pos, item: &str, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<String> {
+pub(crate) fn use_item(m: &mut Match, a: usize, at: Pos, item: &str, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<String> {
     let Some(t) = m.occupant(at).filter(|&t| !m.is_dead(t)) else { return None };
     let Some(k) = m.fighters[a].loadout.items.iter().position(|i| i == item) else { return None };
     let Some(it) = m.equipment.item(item).cloned() else { return None };
@@ -2302,7 +2306,8 @@ pub fn choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
 pub fn crisis_choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
     use super::preview::{Aim, Choice};
     let Some(x) = m.explore.as_deref() else { return Vec::new() };
-    if exploring(m) {
+    if exploring(m) || m.a4.is_some() {
+        // Under A4 the doors and items are in the A4 bar (a4::preview::choices).
         return Vec::new();
     }
     let f = &m.fighters[a];
@@ -2371,6 +2376,34 @@ pub fn crisis_choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
 }
 
 /// An item's name: a key's from the level, equipment's from the book.
+/// The doors next to `a` (`(space, open it?)`) and the loose items it could pick up, for the
+/// A4 bar (A4-3.9, A4-3.10).
+pub fn reachable_doors_and_items(m: &Match, a: usize) -> (Vec<(Pos, bool)>, Vec<(Pos, String)>) {
+    let Some(x) = m.explore.as_deref() else { return (Vec::new(), Vec::new()) };
+    let f = &m.fighters[a];
+    let mut doors = Vec::new();
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let p = Pos::on(f.pos.x + dx, f.pos.y + dy, f.pos.floor);
+            if (dx, dy) == (0, 0) || x.door(p).is_some_and(|d| d.hidden) {
+                continue;
+            }
+            match m.board.tile(p) {
+                Some(Tile::DoorClosed | Tile::DoorLocked) => doors.push((p, true)),
+                Some(Tile::DoorOpen) => doors.push((p, false)),
+                _ => {}
+            }
+        }
+    }
+    let mut items: Vec<(Pos, String)> = x.items.iter().filter(|(p, _)| p.floor == f.pos.floor && p.distance(f.pos) <= 1).cloned().collect();
+    for c in x.chests.iter().filter(|c| c.open && c.pos.floor == f.pos.floor && c.pos.distance(f.pos) <= 1) {
+        items.extend(c.items.iter().map(|i| (c.pos, i.clone())));
+    }
+    items.sort();
+    items.dedup();
+    (doors, items)
+}
+
 pub fn item_name(m: &Match, x: &Explore, id: &str) -> String {
     x.keys.get(id).cloned().or_else(|| m.equipment.item(id).map(|i| i.name.clone())).unwrap_or_else(|| id.to_string())
 }

@@ -21,6 +21,8 @@ use serde::{Deserialize, Serialize};
 pub const OPPORTUNITY: &str = "a4_opportunity";
 /// The reaction id of a reactive defence (A4-3.21).
 pub const REACTIVE: &str = "a4_reactive_defense";
+/// The reaction id of a held action's strike when its trigger comes (A4-3.16).
+pub const HELD: &str = "a4_held_action";
 
 /// One act of a figure's A4 turn (`round(actor: "lunk", act: attack(target: "orc"))`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,6 +57,35 @@ pub enum RoundAct {
     Reload,
     /// A4-3.15: act later this round at a lower initiative.
     Delay { initiative: i32 },
+    /// A4-3.16, A4-G-18: wait for a trigger, then strike before the mover goes on.
+    Hold { trigger: super::book::Trigger },
+    /// A4-6.5, A4-G-33: move up to ¾ speed with an Athletics roll added to ranged TNs.
+    MovingDefense { path: Vec<Pos> },
+    /// A4-3.7, A4-G-12: draw the sheathed weapon.
+    Draw,
+    /// A4-3.7, A4-G-12: sheathe the weapon.
+    Sheathe,
+    /// A4-3.20, A4-G-20: stop a dying figure's bleeding.
+    Stabilize { target: String },
+    /// A4-3.6, A4-G-11: mount or dismount (no steeds in this game).
+    Mount,
+    /// A4-3.18: say something (free, any time, unless flat-footed or surprised).
+    Speak { text: String },
+    /// A4-3.9, A4-G-14: open or close a door (minor; a crawl's crisis).
+    Door { at: Pos, open: bool },
+    /// A4-3.10, A4-G-14: pick up an item (minor; a crawl's crisis).
+    Take { at: Pos, item: String },
+    /// A4-3.17, A4-G-14: drop a carried item into one's square (free).
+    Drop { item: String },
+    /// A4-3.11, A4-G-14: take out and use a healing item on oneself or a figure next to one
+    /// (standard; provokes).
+    UseItem {
+        item: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+    },
+    /// A4-7.2, A4-G-38: begin a spell (switched off in a4.ron).
+    CastSpell { spell: String },
     /// Ends the figure's turn.
     EndTurn,
 }
@@ -81,6 +112,23 @@ impl RoundAct {
                 }
             }
             RoundAct::Delay { .. } => "delay",
+            RoundAct::Hold { .. } => "hold",
+            RoundAct::MovingDefense { .. } => "moving_defense",
+            RoundAct::Draw | RoundAct::Sheathe => {
+                if great_draw(m, a) {
+                    "draw_great"
+                } else {
+                    "draw"
+                }
+            }
+            RoundAct::Stabilize { .. } => "stabilize",
+            RoundAct::Mount => "mount",
+            RoundAct::Speak { .. } => "speak",
+            RoundAct::Door { .. } => "door",
+            RoundAct::Take { .. } => "take",
+            RoundAct::Drop { .. } => "drop",
+            RoundAct::UseItem { .. } => "use_item",
+            RoundAct::CastSpell { .. } => "cast_spell",
             RoundAct::EndTurn => "end_turn",
         }
     }
@@ -100,19 +148,42 @@ impl RoundAct {
             RoundAct::FullDefense => "Full defense",
             RoundAct::Reload => "Reload",
             RoundAct::Delay { .. } => "Delay",
+            RoundAct::Hold { .. } => "Hold",
+            RoundAct::MovingDefense { .. } => "Moving defense",
+            RoundAct::Draw => "Draw weapon",
+            RoundAct::Sheathe => "Sheathe weapon",
+            RoundAct::Stabilize { .. } => "Stabilize",
+            RoundAct::Mount => "Mount",
+            RoundAct::Speak { .. } => "Speak",
+            RoundAct::Door { open: true, .. } => "Open door",
+            RoundAct::Door { open: false, .. } => "Close door",
+            RoundAct::Take { .. } => "Pick up",
+            RoundAct::Drop { .. } => "Drop",
+            RoundAct::UseItem { .. } => "Use item",
+            RoundAct::CastSpell { .. } => "Cast a spell",
             RoundAct::EndTurn => "End turn",
         }
     }
+}
+
+/// A4-G-12: drawing and sheathing are free and safe when both Athletics and the weapon's attack
+/// pool are "Great".
+pub fn great_draw(m: &Match, a: usize) -> bool {
+    let Some(b) = book(m) else { return false };
+    super::skill_pool(m, a, "athletics").dice >= b.pools.great_dice && super::skill_pool(m, a, super::attack_skill(m, a)).dice >= b.pools.great_dice
 }
 
 /// An act in a few words: "Charge Orc", "Move to (3, 4)".
 pub fn describe(act: &RoundAct, name: &dyn Fn(&str) -> String) -> String {
     let l = act.label();
     match act {
-        RoundAct::Move { path } | RoundAct::Run { path } | RoundAct::Withdraw { path } => {
+        RoundAct::Move { path } | RoundAct::Run { path } | RoundAct::Withdraw { path } | RoundAct::MovingDefense { path } => {
             format!("{l} to {}", path.last().map_or("here".into(), |p| p.to_string()))
         }
-        RoundAct::Charge { target, .. } | RoundAct::Attack { target } => format!("{l} {}", name(target)),
+        RoundAct::Charge { target, .. } | RoundAct::Attack { target } | RoundAct::Stabilize { target } => format!("{l} {}", name(target)),
+        RoundAct::Hold { trigger } => format!("{l} for {}", trigger.describe()),
+        RoundAct::Door { at, .. } => format!("{l} at {at}"),
+        RoundAct::Take { item, .. } | RoundAct::Drop { item } | RoundAct::UseItem { item, .. } => format!("{l} {}", item.replace('_', " ")),
         RoundAct::FullAttack { targets } => format!("{l} on {}", targets.iter().map(|t| name(t)).collect::<Vec<_>>().join(", ")),
         RoundAct::Step { to } => format!("{l} to {to}"),
         RoundAct::Delay { initiative } => format!("{l} to initiative {initiative}"),
@@ -152,6 +223,9 @@ pub fn allocate(b: &A4Book, r: &super::RoundState, uses: &[Slot]) -> Result<Vec<
 
 /// Checks a command of an A4 match (the engine's validation hands them here).
 pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
+    if let Some(act) = as_act(cmd) {
+        return validate_act(m, a, &act);
+    }
     match cmd {
         Command::Round { act, .. } => validate_act(m, a, act),
         Command::Pass { .. } | Command::End { .. } => validate_act(m, a, &RoundAct::EndTurn),
@@ -167,6 +241,18 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
             ),
         )),
     }
+}
+
+/// The DoO item orders a crawl's window and scripts send (door, take, drop, use), as A4 acts
+/// (A4-3.9, A4-3.10, A4-3.11, A4-3.17).
+fn as_act(cmd: &Command) -> Option<RoundAct> {
+    Some(match cmd {
+        Command::Door { at, open, .. } => RoundAct::Door { at: *at, open: *open },
+        Command::Take { at, item, .. } => RoundAct::Take { at: *at, item: item.clone() },
+        Command::Drop { item, .. } => RoundAct::Drop { item: item.clone() },
+        Command::Use { item, target, .. } => RoundAct::UseItem { item: item.clone(), target: target.clone() },
+        _ => return None,
+    })
 }
 
 fn command_name(c: &Command) -> String {
@@ -192,6 +278,13 @@ fn validate_answer(m: &Match, a: usize, reflex: Option<&String>) -> RuleResult<(
                     name(m, a),
                     name(m, *mover)
                 ),
+            )),
+        },
+        Some((who, Task::OfferHeld { mover, .. })) if who == a => match reflex.map(String::as_str) {
+            None | Some(HELD) => Ok(()),
+            Some(r) => Err(v(
+                "A4-3.16",
+                format!("{} may strike {} with its held action ('{HELD}') or keep holding; '{r}' is not an A4 reaction here.", name(m, a), name(m, *mover)),
             )),
         },
         Some((who, Task::Attack(spec))) if who == a => match reflex.map(String::as_str) {
@@ -254,6 +347,9 @@ fn check_attack(m: &Match, a: usize, t: usize) -> RuleResult<()> {
 
 fn check_attack_at(m: &Match, a: usize, at: Pos, t: usize) -> RuleResult<()> {
     let f = &m.fighters[a];
+    if st(m, a).sheathed {
+        return Err(v("A4-3.7", format!("{}'s weapon is sheathed: draw it first.", f.name)).also("A4-G-12"));
+    }
     if let Wielded::Ranged(r) = m.equipment.wielded(f) {
         if r.hand_reload_brawn.is_some() && !f.loadout.loaded {
             return Err(v("A4-4.1", format!("{}'s {} is not loaded: reload it first.", f.name, r.name)).also("A4-G-14"));
@@ -271,6 +367,9 @@ fn check_attack_at(m: &Match, a: usize, at: Pos, t: usize) -> RuleResult<()> {
 
 fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
     let b = book(m).expect("an A4 match");
+    if let RoundAct::Speak { text } = act {
+        return check_speak(m, a, text);
+    }
     if let Some((who, _)) = waiting_for(m) {
         return Err(v("A4-4.1", format!("{} must answer first: {}", name(m, who), if who == a { "its reaction is waiting" } else { "a reaction is waiting" })));
     }
@@ -281,7 +380,16 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
     let id = act.row_id(m, a);
     let row = b.row(id).ok_or_else(|| v("A4-8", format!("'{id}' is not in the A4 action table.")))?;
     if !row.enabled {
-        return Err(v(&row.rule, format!("{} is not used in this ruleset (switched off in a4.ron).", act.label())));
+        let why = match act {
+            RoundAct::Mount => v(&row.rule, "There are no steeds in this game: mounting is switched off in a4.ron.".into()).also("A4-G-11"),
+            RoundAct::CastSpell { .. } => v(
+                &row.rule,
+                "A spell takes about 20 rounds under A4; casting in a round is switched off in a4.ron (no A4 level has casters yet).".into(),
+            )
+            .also("A4-G-38"),
+            _ => v(&row.rule, format!("{} is not used in this ruleset (switched off in a4.ron).", act.label())),
+        };
+        return Err(why);
     }
     let r = st(m, a);
     if let Err(slot) = allocate(b, r, &row.uses) {
@@ -425,7 +533,102 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
             Ok(())
         }
         RoundAct::EndTurn => Ok(()),
+        RoundAct::Hold { trigger } => {
+            if r.acted() {
+                return Err(v("A4-3.16", format!("{} has acted this turn: an action is held before anything else.", f.name)).also("A4-G-18"));
+            }
+            if !b.hold.triggers.contains(trigger) {
+                return Err(v("A4-3.16", format!("Holding for {} is switched off in a4.ron.", trigger.describe())).also("A4-G-18"));
+            }
+            let melee = m.equipment.wielded(f).is_melee();
+            match trigger {
+                super::book::Trigger::EnemyEntersReach if !melee => {
+                    Err(v("A4-3.16", format!("{} holds a ranged weapon: hold for an enemy entering its range instead.", f.name)).also("A4-G-18"))
+                }
+                super::book::Trigger::EnemyEntersRange if melee => Err(v(
+                    "A4-4.3",
+                    format!("Only a shooter holds for an enemy entering its range, and {} holds a melee weapon.", f.name),
+                )
+                .also("A4-G-18")),
+                _ if r.sheathed => Err(v("A4-3.7", format!("{}'s weapon is sheathed: draw it first.", f.name)).also("A4-G-12")),
+                _ => Ok(()),
+            }
+        }
+        RoundAct::MovingDefense { path } => {
+            moving("A4-6.5")?;
+            check_path(m, a, path, speed * b.moving_defense.speed_percent / 100, "A4-6.5").map_err(|e| e.also("A4-G-33"))
+        }
+        RoundAct::Draw | RoundAct::Sheathe => {
+            let drawing = matches!(act, RoundAct::Draw);
+            if matches!(m.equipment.wielded(f), Wielded::Unarmed) {
+                return Err(v("A4-3.7", format!("{} fights bare-handed: there is no weapon to draw or sheathe.", f.name)));
+            }
+            if drawing != r.sheathed {
+                return Err(v("A4-3.7", format!("{}'s weapon is already {}.", f.name, if drawing { "drawn" } else { "sheathed" })));
+            }
+            if r.stepped && row.uses.contains(&Slot::Move) {
+                return Err(v("A4-3.19", format!("{} took a five-foot step: drawing or sheathing is a move action without \"Great\" skill.", f.name))
+                    .also("A4-G-12"));
+            }
+            Ok(())
+        }
+        RoundAct::Stabilize { target: tid } => {
+            let t = m.index(tid).ok_or_else(|| v("INPUT", format!("There is no character with id '{tid}'.")))?;
+            let ft = &m.fighters[t];
+            if m.is_dead(t) {
+                return Err(v("A4-3.20", format!("{} is dead: there is nothing left to stabilize.", ft.name)).also("A4-G-20"));
+            }
+            if !ft.has_condition("bleeding") {
+                return Err(v("A4-3.20", format!("{} is not dying: only a bleeding figure is stabilized.", ft.name)).also("A4-G-20"));
+            }
+            if ft.pos.floor != f.pos.floor || ft.pos.distance(f.pos) > 1 {
+                return Err(v("A4-3.20", format!("{} must stand in or next to {}'s square.", f.name, ft.name)).also("A4-G-20"));
+            }
+            Ok(())
+        }
+        RoundAct::Mount | RoundAct::CastSpell { .. } | RoundAct::Speak { .. } => Ok(()),
+        RoundAct::Door { at, open } => {
+            let x = m.explore.as_deref().ok_or_else(|| v("A4-3.9", "There are no doors to work in this level.".into()).also("A4-G-14"))?;
+            super::super::explore::check_door(m, x, a, *at, *open).map_err(|e| e.also("A4-3.9"))
+        }
+        RoundAct::Take { at, item } => {
+            let x = m.explore.as_deref().ok_or_else(|| v("A4-3.10", "There is nothing to pick up in this level.".into()).also("A4-G-14"))?;
+            super::super::explore::check_take(m, x, a, *at, item).map_err(|e| e.also("A4-3.10"))
+        }
+        RoundAct::Drop { item } => super::super::explore::check_drop(m, a, item).map_err(|e| e.also("A4-3.17")),
+        RoundAct::UseItem { item, target } => {
+            super::super::explore::check_drop(m, a, item).map_err(|e| e.also("A4-3.11"))?;
+            if m.equipment.item(item).is_none_or(|i| i.heals.is_none()) {
+                return Err(v("A4-3.11", format!("The {} has no use here.", item.replace('_', " "))).also("A4-G-14"));
+            }
+            if let Some(tid) = target {
+                let t = m.index(tid).ok_or_else(|| v("INPUT", format!("There is no character with id '{tid}'.")))?;
+                if m.is_dead(t) || m.fighters[t].pos.floor != f.pos.floor || m.fighters[t].pos.distance(f.pos) > 1 {
+                    return Err(v("A4-3.11", format!("{} must be living and in or next to {}'s square.", m.fighters[t].name, f.name)).also("A4-G-14"));
+                }
+            }
+            Ok(())
+        }
     }
+}
+
+/// A4-3.18: a figure may speak at any time, unless flat-footed or surprised.
+fn check_speak(m: &Match, a: usize, text: &str) -> RuleResult<()> {
+    let b = book(m).expect("an A4 match");
+    let f = &m.fighters[a];
+    let r = st(m, a);
+    if m.is_dead(a) || !m.can_act(a) {
+        return Err(v("A4-3.18", format!("{} cannot speak now.", f.name)));
+    }
+    if r.surprised || r.flat_footed {
+        let why = if r.surprised { "surprised" } else { "flat-footed: it has not acted yet this combat" };
+        return Err(v("A4-3.18", format!("{} is {why}, and so cannot speak yet.", f.name)).also(if r.surprised { "A4-5.4" } else { "A4-5.3" }));
+    }
+    let n = text.chars().count();
+    if text.trim().is_empty() || n > b.actions.speak_max_chars as usize || text.chars().any(char::is_control) {
+        return Err(v("A4-3.18", format!("Say 1 to {} characters on one line ({n} given).", b.actions.speak_max_chars)));
+    }
+    Ok(())
 }
 
 /// A4-3.2, A4-G-08: the shortest straight charge path from `a` that ends with `t` in reach.
@@ -464,6 +667,11 @@ pub fn full_attack_row(m: &Match, a: usize) -> super::book::FullAttackRow {
 /// moves on.
 pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     m.clock.last_closed = None;
+    if let Some(act) = as_act(cmd) {
+        apply_act(m, a, &act, dice, ev);
+        run_tasks(m, dice, ev);
+        return settle_turn(m, dice, ev);
+    }
     match cmd {
         Command::Round { act, .. } => apply_act(m, a, act, dice, ev),
         Command::Pass { .. } | Command::End { .. } => apply_act(m, a, &RoundAct::EndTurn, dice, ev),
@@ -510,7 +718,7 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
         }
         r.counted += row.counts;
     }
-    if !matches!(act, RoundAct::EndTurn | RoundAct::Delay { .. }) {
+    if !matches!(act, RoundAct::EndTurn | RoundAct::Delay { .. } | RoundAct::Speak { .. }) {
         ev.push(Event::SlotsUsed {
             actor: m.fighters[a].id.clone(),
             act: row.id.clone(),
@@ -591,6 +799,53 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
             super::round::end_turn(m, a, ev);
         }
         RoundAct::EndTurn => st_mut(m, a).done = true,
+        RoundAct::Hold { trigger } => {
+            let r = st_mut(m, a);
+            r.hold = Some(*trigger);
+            r.flat_footed = false;
+            r.done = true;
+            ev.push(Event::Note { text: format!("{} holds its action for {} (A4-3.16).", name(m, a), trigger.describe()) });
+            super::round::end_turn(m, a, ev);
+        }
+        RoundAct::MovingDefense { path } => {
+            let pool = super::action_pool(m, a, &b.moving_defense.skill, 0);
+            let roll = dice.roll(pool.dice.max(0) as u32, b.pools.die, false, pool.pips);
+            let fid = m.fighters[a].id.clone();
+            let total = log_roll(ev, dice, &fid, "moving_defense", roll);
+            let r = st_mut(m, a);
+            r.moving_defense = Some(total);
+            r.moved = true;
+            tasks(m).push_back(Task::Walk { actor: a, rest: path.clone(), safe: false, kind: id.into(), provokes: row.provokes == Provokes::Movement });
+        }
+        RoundAct::Draw | RoundAct::Sheathe => {
+            if row.uses.contains(&Slot::Move) {
+                st_mut(m, a).moved = true;
+            }
+            if row.provokes == Provokes::Always {
+                offer_aoos(m, a);
+            }
+            tasks(m).push_back(Task::Finish { actor: a, act: act.clone() });
+        }
+        RoundAct::Stabilize { target: tid } => {
+            let t = m.index(tid).expect("validated");
+            super::super::healing::stop_bleeding(&mut m.fighters[t], "stabilized (A4-3.20)", ev);
+            ev.push(Event::Note { text: format!("{} stabilizes {}: the bleeding stops until a new wound (A4-3.20).", name(m, a), name(m, t)) });
+        }
+        RoundAct::Speak { text } => {
+            ev.push(Event::Note { text: format!("{} says: \u{201c}{}\u{201d} (A4-3.18)", name(m, a), text.trim()) });
+        }
+        RoundAct::Mount | RoundAct::CastSpell { .. } => {}
+        RoundAct::Door { at, open } => {
+            let _ = super::super::explore::door(m, a, *at, *open, dice, ev);
+        }
+        RoundAct::Take { at, item } => super::super::explore::take(m, a, *at, item, ev),
+        RoundAct::Drop { item } => super::super::explore::drop_item(m, a, item, ev),
+        RoundAct::UseItem { .. } => {
+            if row.provokes == Provokes::Always {
+                offer_aoos(m, a);
+            }
+            tasks(m).push_back(Task::Finish { actor: a, act: act.clone() });
+        }
     }
 }
 
@@ -642,6 +897,27 @@ fn answer(m: &mut Match, a: usize, reflex: Option<&String>, dice: &mut Dice, ev:
             }));
         }
         (Some(Task::OfferAoo { .. }), None) => {
+            tasks(m).pop_front();
+            ev.push(Event::ReactionDeclined { actor: aid });
+        }
+        (Some(Task::OfferHeld { mover, .. }), Some(_)) => {
+            tasks(m).pop_front();
+            let r = st_mut(m, a);
+            r.hold = None;
+            r.standard = true;
+            r.counted += 1;
+            ev.push(Event::ReflexDeclared { actor: aid, reflex: HELD.into(), attacker: m.fighters[mover].id.clone() });
+            tasks(m).push_front(Task::Attack(AttackSpec {
+                attacker: a,
+                defender: mover,
+                dice: 0,
+                why: "held_action".into(),
+                opportunity: false,
+                reacted: None,
+                asked: false,
+            }));
+        }
+        (Some(Task::OfferHeld { .. }), None) => {
             tasks(m).pop_front();
             ev.push(Event::ReactionDeclined { actor: aid });
         }
@@ -724,6 +1000,14 @@ pub fn run_tasks(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
                 tasks(m).pop_front();
                 resolve(m, dice, &spec, ev);
             }
+            Task::OfferHeld { who, mover } => {
+                let ok = st(m, who).hold.is_some() && m.can_act(who) && !m.is_dead(mover) && check_attack(m, who, mover).is_ok();
+                if ok {
+                    open_window(m, who, mover, HELD, ev);
+                    return true;
+                }
+                tasks(m).pop_front();
+            }
             Task::Walk { actor, rest, safe, kind, provokes } => {
                 tasks(m).pop_front();
                 walk(m, actor, rest, safe || !provokes, provokes, &kind, ev);
@@ -736,6 +1020,17 @@ pub fn run_tasks(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
                         RoundAct::Reload => {
                             m.fighters[actor].loadout.loaded = true;
                             ev.push(Event::Note { text: format!("{} reloads.", name(m, actor)) });
+                        }
+                        RoundAct::Draw | RoundAct::Sheathe => {
+                            let drawn = matches!(act, RoundAct::Draw);
+                            st_mut(m, actor).sheathed = !drawn;
+                            ev.push(Event::Note {
+                                text: format!("{} {} its weapon (A4-3.7).", name(m, actor), if drawn { "draws" } else { "sheathes" }),
+                            });
+                        }
+                        RoundAct::UseItem { item, target } => {
+                            let at = target.as_deref().and_then(|t| m.index(t)).map_or(m.fighters[actor].pos, |t| m.fighters[t].pos);
+                            super::super::explore::use_item(m, actor, at, &item, dice, ev);
                         }
                         _ => {}
                     }
@@ -774,8 +1069,39 @@ fn walk(m: &mut Match, a: usize, rest: Vec<Pos>, mut safe: bool, provokes: bool,
         m.fighters[a].pos = next;
         walked.push(next);
         safe = !provokes;
+        // A4-3.16, A4-G-18: holders whose trigger this square fires strike before it goes on.
+        let held = holders(m, a);
+        if !held.is_empty() {
+            moved(m, a, from, &walked, kind, ev);
+            tasks(m).push_front(Task::Walk { actor: a, rest: rest[k + 1..].to_vec(), safe, kind: kind.into(), provokes });
+            for who in held.into_iter().rev() {
+                tasks(m).push_front(Task::OfferHeld { who, mover: a });
+            }
+            return;
+        }
     }
     moved(m, a, from, &walked, kind, ev);
+}
+
+/// A4-3.16, A4-4.3, A4-G-18: the enemies of `mover` holding their action whose trigger its
+/// square fires (in reach for a melee weapon; within base range and sight for a ranged one), in
+/// initiative order.
+pub fn holders(m: &Match, mover: usize) -> Vec<usize> {
+    use super::book::Trigger;
+    let at = m.fighters[mover].pos;
+    let mut v: Vec<usize> = (0..m.fighters.len())
+        .filter(|&x| x != mover && m.enemies(x, mover) && m.can_act(x) && !m.is_dead(x))
+        .filter(|&x| match st(m, x).hold {
+            Some(Trigger::EnemyEntersReach) => m.equipment.wielded(&m.fighters[x]).is_melee() && check_attack(m, x, mover).is_ok(),
+            Some(Trigger::EnemyEntersRange) => match m.equipment.wielded(&m.fighters[x]) {
+                Wielded::Ranged(r) => m.fighters[x].pos.distance(at) <= r.range && check_attack(m, x, mover).is_ok(),
+                _ => false,
+            },
+            None => false,
+        })
+        .collect();
+    v.sort_by_key(|&x| super::round::order_key(m, x));
+    v
 }
 
 fn moved(m: &Match, a: usize, from: Pos, walked: &[Pos], kind: &str, ev: &mut Vec<Event>) {
@@ -792,7 +1118,12 @@ fn resolve(m: &mut Match, dice: &mut Dice, spec: &AttackSpec, ev: &mut Vec<Event
     let Some((mut tn, parts)) = super::target_number(m, a, t) else { return };
     let adv = m.rules.options.conditions_adv;
     let cond: i32 = m.conditions.active(&m.fighters[a], adv).map(|r| r.attack).sum();
-    let pool0 = super::action_pool(m, a, super::attack_skill(m, a), spec.dice);
+    // A4-G-23: an attack of opportunity is made at the full pool (no penalty dice of its own).
+    let pool0 = if spec.opportunity {
+        super::skill_pool(m, a, super::attack_skill(m, a)).plus_dice(spec.dice).floored(b.pools.min_action_dice, b.pools.max_dice)
+    } else {
+        super::action_pool(m, a, super::attack_skill(m, a), spec.dice)
+    };
     let pool =
         super::pool::Pool::from_pips(pool0.total_pips(b.pools.pips_per_die) + cond, b.pools.pips_per_die).floored(b.pools.min_action_dice, b.pools.max_dice);
     if let Some(r) = spec.reacted {
@@ -823,7 +1154,9 @@ fn resolve(m: &mut Match, dice: &mut Dice, spec: &AttackSpec, ev: &mut Vec<Event
         if !near.is_empty() {
             let k = dice.throw(near.len() as u32) as usize - 1;
             let s = near[k.min(near.len() - 1)];
-            ev.push(Event::Note { text: format!("The shot goes astray toward {} (A4-7.1).", name(m, s)) });
+            ev.push(Event::Note {
+                text: format!("The shot goes astray toward {} (A4-7.1; d{} = {} among the {} next to {}).", name(m, s), near.len(), k + 1, near.len(), name(m, t)),
+            });
             if let Some((tn_s, parts_s)) = super::target_number(m, a, s) {
                 let tn_s = tn_s - parts_s.iter().find(|p| p.0 == "into melee").map_or(0, |p| p.1);
                 let roll = dice.roll(pool.dice.max(0) as u32, b.pools.die, false, pool.pips);

@@ -13,6 +13,8 @@ pub struct A4Book {
     pub description: String,
     /// The DoO profile whose tables A4 borrows (equipment, conditions, healing; A4-8).
     pub base_profile: String,
+    /// A4-1.1.
+    pub time: Time,
     pub pools: Pools,
     pub movement: Movement,
     pub actions: Actions,
@@ -20,6 +22,10 @@ pub struct A4Book {
     pub initiative: Initiative,
     pub reactive_defense: ReactiveDefense,
     pub full_defense: FullDefense,
+    /// A4-6.5, A4-G-33.
+    pub moving_defense: MovingDefense,
+    /// A4-3.16, A4-G-18: the triggers a figure may hold its action for.
+    pub hold: Hold,
     pub tn: TargetNumbers,
     pub damage: Damage,
     /// A4-G-35: armor by equipment id.
@@ -27,6 +33,48 @@ pub struct A4Book {
     /// Skills of ranged weapons whose shots do not provoke (A4-G-23).
     #[serde(default)]
     pub non_provoking_skills: Vec<String>,
+}
+
+/// A4-1.1: a round's length (a crawl's clock moves on by the rounds a crisis took, A4-G-39).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Time {
+    pub seconds_per_round: u32,
+}
+
+/// A4-6.5, A4-G-33: a ranged-only defense thrown while moving part of the speed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MovingDefense {
+    pub skill: String,
+    pub speed_percent: u32,
+}
+
+/// A4-3.16, A4-G-18.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hold {
+    pub triggers: Vec<Trigger>,
+}
+
+/// What a held action waits for (A4-G-18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// An enemy enters a square the holder could strike in melee.
+    EnemyEntersReach,
+    /// An enemy enters a square within the base range of the holder's ranged weapon, in sight
+    /// (the shooter of A4-4.3).
+    EnemyEntersRange,
+}
+
+impl Trigger {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Trigger::EnemyEntersReach => "an enemy entering its reach",
+            Trigger::EnemyEntersRange => "an enemy entering its weapon's base range",
+        }
+    }
 }
 
 /// A4-6.2, A4-G-29, A4-G-31.
@@ -138,6 +186,8 @@ pub struct Actions {
     /// Slots a minor action may be taken from when the minor slot is used (A4-G-06).
     pub minor_from: Vec<Slot>,
     pub full_attack: Vec<FullAttackRow>,
+    /// A4-3.18: the longest thing a figure may say in one act.
+    pub speak_max_chars: u32,
     pub rows: Vec<ActRow>,
 }
 
@@ -282,7 +332,7 @@ impl A4Book {
                 bad.push(format!("pools.skills has no '{s}'"));
             }
         }
-        for s in [&self.initiative.skill, &self.full_defense.skill] {
+        for s in [&self.initiative.skill, &self.full_defense.skill, &self.moving_defense.skill] {
             if !self.pools.skills.contains_key(s) {
                 bad.push(format!("the skill '{s}' is not in pools.skills"));
             }
@@ -302,6 +352,18 @@ impl A4Book {
             "reload_hand",
             "reload_crank",
             "end_turn",
+            "hold",
+            "moving_defense",
+            "draw",
+            "draw_great",
+            "stabilize",
+            "mount",
+            "speak",
+            "door",
+            "take",
+            "drop",
+            "use_item",
+            "cast_spell",
         ] {
             if self.row(id).is_none() {
                 bad.push(format!("actions.rows has no '{id}'"));
@@ -312,6 +374,12 @@ impl A4Book {
         }
         if self.tn.ranged.is_empty() {
             bad.push("tn.ranged needs at least one band".into());
+        }
+        if !(1..=3600).contains(&self.time.seconds_per_round) {
+            bad.push("time.seconds_per_round must be 1 to 3600".into());
+        }
+        if !(1..=1000).contains(&self.actions.speak_max_chars) {
+            bad.push("actions.speak_max_chars must be 1 to 1000".into());
         }
         if self.actions.full_attack.is_empty() {
             bad.push("actions.full_attack needs at least one row".into());

@@ -71,6 +71,15 @@ pub struct RoundState {
     pub full_defense: Option<i32>,
     /// A4-G-08: charged; attacks on it at −5 TN until its next turn.
     pub charged: bool,
+    /// A4-6.5, A4-G-33: the moving-defense roll added to ranged TNs against it until its next turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moving_defense: Option<i32>,
+    /// A4-3.16, A4-G-18: holding its action for this trigger (lost at the round's end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hold: Option<book::Trigger>,
+    /// A4-3.7, A4-G-12: its weapon is sheathed (kept from round to round; weapons start drawn).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sheathed: bool,
 }
 
 impl RoundState {
@@ -107,6 +116,8 @@ pub enum Task {
     Walk { actor: usize, rest: Vec<Pos>, safe: bool, kind: String, provokes: bool },
     /// A provoking act, done once the attacks of opportunity it drew are over.
     Finish { actor: usize, act: acts::RoundAct },
+    /// Ask `who`, holding its action (A4-3.16), whether to strike `mover` now.
+    OfferHeld { who: usize, mover: usize },
 }
 
 /// An attack under A4 (A4-3.1, A4-3.2, A4-3.14, A4-4.1).
@@ -239,7 +250,7 @@ fn melee_reach(m: &Match, x: usize) -> Vec<u32> {
 /// A4-G-22: `x` threatens square `s` (could make a melee attack at a figure standing there).
 pub fn threatens(m: &Match, x: usize, s: Pos) -> bool {
     let r = st(m, x);
-    if !m.can_act(x) || m.is_dead(x) || r.flat_footed || r.surprised || r.full_defense.is_some() {
+    if !m.can_act(x) || m.is_dead(x) || r.flat_footed || r.surprised || r.full_defense.is_some() || r.sheathed {
         return false;
     }
     let at = m.fighters[x].pos;
@@ -320,6 +331,9 @@ pub fn target_number_at(m: &Match, a: usize, at: Pos, t: usize) -> Option<(i32, 
     }
     if let Some(fd) = rs.full_defense {
         parts.push(("full defense".into(), fd));
+    }
+    if let Some(md) = rs.moving_defense.filter(|_| !melee) {
+        parts.push(("moving defense".into(), md));
     }
     // A4-G-41: a DoO Defense adjustment still in force counts on the TN.
     let adj =

@@ -10,7 +10,7 @@ use super::super::preview::{Aim, Choice, Destination, Group, MoveKind, ReactionC
 use super::super::profile::{Posture, ReactionKind};
 use super::super::state::Match;
 use super::super::violation::Violation;
-use super::acts::{OPPORTUNITY, REACTIVE, RoundAct};
+use super::acts::{HELD, OPPORTUNITY, REACTIVE, RoundAct};
 use super::{Task, book, st};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -217,6 +217,65 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     }
     w.aim = Aim::Space(spots);
     out.push(w);
+    // Moving defense: aimed at a square, like withdraw (A4-6.5).
+    let mut md = choice(
+        m,
+        a,
+        RoundAct::MovingDefense { path: Vec::new() },
+        Group::Defend,
+        &format!("move up to {}% of your speed; an Athletics roll adds to the TN of shots at you until your next turn.", b.moving_defense.speed_percent),
+    );
+    let spots: Vec<(Pos, Command)> = paths(m, a, speed * b.moving_defense.speed_percent / 100)
+        .into_iter()
+        .map(|(p, path)| (p, round(m, a, RoundAct::MovingDefense { path })))
+        .filter(|(_, c)| engine::validate(m, c).is_ok())
+        .collect();
+    if !spots.is_empty() {
+        md.refusal = None;
+    }
+    md.aim = Aim::Space(spots);
+    out.push(md);
+    // Hold (A4-3.16): the trigger that fits the ready weapon.
+    let trigger = if melee { super::book::Trigger::EnemyEntersReach } else { super::book::Trigger::EnemyEntersRange };
+    let mut h = choice(m, a, RoundAct::Hold { trigger }, Group::Other, &format!("end your turn now and strike at {} this round.", trigger.describe()));
+    h.label = if melee { "Hold (reach)".into() } else { "Hold (range)".into() };
+    out.push(h);
+    // Draw or sheathe (A4-3.7).
+    let unarmed = matches!(m.equipment.wielded(f), super::super::equipment::Wielded::Unarmed);
+    let (act, what) = if st(m, a).sheathed { (RoundAct::Draw, "draw your weapon") } else { (RoundAct::Sheathe, "sheathe your weapon") };
+    let mut ds = choice(m, a, act, Group::Other, &format!("{what}; a move action that provokes, free and safe with Great Athletics and weapon skill."));
+    ds.applies = !unarmed;
+    out.push(ds);
+    // Stabilize a dying friend next to you (A4-3.20).
+    let dying: Vec<String> = (0..m.fighters.len())
+        .filter(|&t| !m.enemies(a, t))
+        .map(|t| m.fighters[t].id.clone())
+        .filter(|id| engine::validate(m, &round(m, a, RoundAct::Stabilize { target: id.clone() })).is_ok())
+        .collect();
+    let mut sb = choice(m, a, RoundAct::Stabilize { target: dying.first().cloned().unwrap_or_default() }, Group::Other, "stop a dying friend's bleeding (free).");
+    sb.applies = !dying.is_empty();
+    sb.aim = Aim::Figure(dying);
+    out.push(sb);
+    // Doors and loose items within reach, in a crawl's crisis (A4-3.9, A4-3.10).
+    let (doors, loose) = super::super::explore::reachable_doors_and_items(m, a);
+    for (at, open) in doors {
+        let mut c = choice(m, a, RoundAct::Door { at, open }, Group::Other, "open or close the door (minor action).");
+        c.label = format!("{} door {at}", if open { "Open" } else { "Close" });
+        out.push(c);
+    }
+    for (at, item) in loose.into_iter().take(6) {
+        let mut c = choice(m, a, RoundAct::Take { at, item: item.clone() }, Group::Other, "pick it up (minor action).");
+        c.label = format!("Pick up {}", item.replace('_', " "));
+        out.push(c);
+    }
+    // Use a healing item (A4-3.11).
+    let mut items: Vec<String> = f.loadout.items.iter().filter(|i| m.equipment.item(i).is_some_and(|x| x.heals.is_some())).cloned().collect();
+    items.dedup();
+    for item in items {
+        let mut u = choice(m, a, RoundAct::UseItem { item: item.clone(), target: None }, Group::Other, "take it out and use it on yourself (standard action); it provokes.");
+        u.label = format!("Use {}", item.replace('_', " "));
+        out.push(u);
+    }
     out.push(choice(
         m,
         a,
@@ -253,6 +312,18 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
                 refusal: engine::validate(m, &cmd).err(),
                 command: cmd,
                 description: format!("A4-4.1: {other} leaves a square you threaten, or does something that provokes: one melee attack at your full pool."),
+            }
+        }
+        Task::OfferHeld { .. } => {
+            let cmd = Command::Reflex { actor: id, reflex: HELD.into() };
+            let odds = super::odds(m, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
+            ReactionChoice {
+                label: format!("Held action: strike {other}{odds}"),
+                kind: ReactionKind::Reflex,
+                cost: "your standard action".into(),
+                refusal: engine::validate(m, &cmd).err(),
+                command: cmd,
+                description: format!("A4-3.16: your trigger came: {other} is in reach or range. Strike now, before it goes on; decline to keep holding."),
             }
         }
         Task::Attack(spec) => {

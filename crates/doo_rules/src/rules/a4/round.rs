@@ -49,15 +49,15 @@ pub fn reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event
     if let Some(x) = m.a4.as_deref_mut() {
         x.tasks.clear();
     }
-    ev.push(Event::Phase {
-        phase: match kind {
-            ResetKind::Opening => "round_start",
-            ResetKind::Normal => "round_end",
-            ResetKind::Closing => "closing_reset",
-        }
-        .into(),
-        turn: m.clock.turn,
-    });
+    // Every round opens with `round_start` (in `new_round`); the round before closes here.
+    if kind != ResetKind::Opening {
+        ev.push(Event::Phase { phase: if kind == ResetKind::Normal { "round_end" } else { "closing_reset" }.into(), turn: m.clock.turn });
+    }
+    if kind == ResetKind::Normal {
+        // A4-G-39, R-EXP-25: figures who join a crawl's crisis late come in at this round's
+        // initiative, not surprised.
+        super::super::explore::join_crisis(m, ev);
+    }
     if kind != ResetKind::Opening {
         // A4-G-41: bleeding, poison and condition checks at each round end; temporary
         // adjustments go.
@@ -77,6 +77,7 @@ pub fn reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event
 /// surprised (A4-G-27, A4-G-28).
 fn new_round(m: &mut Match, dice: &mut Dice, first: bool, ev: &mut Vec<Event>) {
     m.clock.turn += 1;
+    ev.push(Event::Phase { phase: "round_start".into(), turn: m.clock.turn });
     let b = super::book(m).expect("an A4 match").clone();
     let n = m.fighters.len();
     // A4-G-28: if every side is surprised, nobody is.
@@ -90,10 +91,15 @@ fn new_round(m: &mut Match, dice: &mut Dice, first: bool, ev: &mut Vec<Event>) {
         let last = st(m, i).clone();
         let surprised = first && m.fighters[i].surprised && !all_surprised;
         let alive = !m.is_dead(i) && !m.fighters[i].dormant;
+        if last.hold.is_some() && !first {
+            ev.push(Event::Note { text: format!("{}'s held action is lost: its trigger never came (A4-3.16).", m.fighters[i].name) });
+        }
         *st_mut(m, i) = RoundState {
             penalty_now: last.penalty_next,
             full_defense: last.full_defense,
+            moving_defense: last.moving_defense,
             charged: last.charged,
+            sheathed: last.sheathed,
             flat_footed: first && alive,
             surprised,
             ..RoundState::default()
@@ -146,6 +152,7 @@ pub fn advance(m: &mut Match, ev: &mut Vec<Event>) -> Flow {
             // A4-5.3: no longer flat-footed; full defense and a charge last until now.
             r.flat_footed = false;
             r.full_defense = None;
+            r.moving_defense = None;
             r.charged = false;
             ev.push(Event::Opportunity { actor: m.fighters[i].id.clone(), ap: 0 });
             Flow::AwaitCommand
