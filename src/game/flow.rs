@@ -190,7 +190,9 @@ fn open_action_phase(state: Option<ResMut<MatchState>>, mut dice: ResMut<MatchDi
     let next = if flow.status.resume {
         flow.status.resume = false;
         flow.buffer.0.push(crate::rules::Event::Phase { phase: "action".into(), turn: m.clock.turn });
-        flow.buffer.0.push(crate::rules::Event::Round { round: m.clock.round, turn: m.clock.turn });
+        if m.a4.is_none() {
+            flow.buffer.0.push(crate::rules::Event::Round { round: m.clock.round, turn: m.clock.turn });
+        }
         turn::advance(m, &mut dice.0, &mut flow.buffer.0)
     } else {
         turn::begin_action_phase(m, &mut dice.0, &mut flow.buffer.0)

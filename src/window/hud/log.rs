@@ -62,7 +62,8 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         }
         Event::SlotsUsed { actor, act, slots, .. } if !slots.is_empty() => format!("{}: {} ({})", name(actor), words(act), slots.join(" + ")),
         Event::Round { round, .. } => format!("Round {round}"),
-        Event::Phase { phase, .. } if phase.starts_with("round") => format!("The {}", words(phase)),
+        Event::Phase { phase, turn } if phase == "round_start" => format!("Round {turn} begins"),
+        Event::Phase { phase, turn } if phase == "round_end" => format!("Round {turn} ends"),
         Event::Phase { phase, turn } => format!("Turn {turn}: {}", words(phase)),
         Event::Moved { actor, movement, to, .. } => format!("{}: {} to ({}, {})", name(actor), words(movement), to.x, to.y),
         Event::FreeStepsLost { actor, reason } => format!("{} loses the free steps: {reason}", name(actor)),

@@ -93,7 +93,9 @@ fn check_outcome(
         Some(g) => format!("Goal: {}.", g.describe()),
         None => "No other side has anyone able to act (G-15).".to_string(),
     };
-    overlay.result = Some(format!("{text}\n{how}  Turn {}, round {}.", state.clock.turn, state.clock.round));
+    // Under A4 a DoO turn is one round (A4-G-40).
+    let when = if state.a4.is_some() { format!("Round {}.", state.clock.turn) } else { format!("Turn {}, round {}.", state.clock.turn, state.clock.round) };
+    overlay.result = Some(format!("{text}\n{how}  {when}"));
 }
 
 /// The reset phase, one step at a time (R to skip): bleeding, removals, recovery, AP rolls.

@@ -1976,7 +1976,8 @@ pub(crate) fn use_item(m: &mut Match, a: usize, at: Pos, item: &str, dice: &mut 
     }
     ev.push(Event::ItemUsed { actor: m.fighters[a].id.clone(), item: item.to_string() });
     if let Some(h) = it.heals {
-        let r = dice.roll(h.0, h.1, m.rules.options.damage_explodes, 0);
+        // A4-G-31: under A4 dice never explode.
+        let r = dice.roll(h.0, h.1, m.rules.options.damage_explodes && m.a4.is_none(), 0);
         let v = log_roll(ev, dice, &m.fighters[a].id.clone(), "healing", r);
         super::attack::change_hp(m, t, v, item, ev);
         super::healing::stop_bleeding(&mut m.fighters[t], "magical healing", ev);

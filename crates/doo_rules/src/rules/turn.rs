@@ -275,7 +275,10 @@ fn start_round(m: &mut Match, round: u32, ev: &mut Vec<Event>) {
     for f in m.fighters.iter_mut() {
         f.turn.round = RoundStatus::Waiting;
     }
-    ev.push(Event::Round { round, turn: m.clock.turn });
+    // Under A4 the DoO turn is the round (A4-G-40): no DoO round inside it.
+    if m.a4.is_none() {
+        ev.push(Event::Round { round, turn: m.clock.turn });
+    }
 }
 
 /// R-TURN-11: has AP, can act, and has not had this round's opportunity.

@@ -382,11 +382,10 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
     if !row.enabled {
         let why = match act {
             RoundAct::Mount => v(&row.rule, "There are no steeds in this game: mounting is switched off in a4.ron.".into()).also("A4-G-11"),
-            RoundAct::CastSpell { .. } => v(
-                &row.rule,
-                "A spell takes about 20 rounds under A4; casting in a round is switched off in a4.ron (no A4 level has casters yet).".into(),
-            )
-            .also("A4-G-38"),
+            RoundAct::CastSpell { .. } => {
+                v(&row.rule, "A spell takes about 20 rounds under A4; casting in a round is switched off in a4.ron (no A4 level has casters yet).".into())
+                    .also("A4-G-38")
+            }
             _ => v(&row.rule, format!("{} is not used in this ruleset (switched off in a4.ron).", act.label())),
         };
         return Err(why);
@@ -436,6 +435,9 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
         }
         RoundAct::Charge { target: tid, path } => {
             moving("A4-3.2")?;
+            if r.sheathed {
+                return Err(v("A4-3.7", format!("{}'s weapon is sheathed: draw it first.", f.name)).also("A4-G-12"));
+            }
             let t = target(m, a, tid)?;
             let auto;
             let path = if path.is_empty() {
@@ -512,7 +514,15 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
             }
             check_attack(m, a, first)
         }
-        RoundAct::FullDefense => Ok(()),
+        RoundAct::FullDefense => {
+            // A4-3.12, A4-G-15: its move this turn is at half speed, before or after.
+            let half = speed * b.movement.full_defense_percent / 100;
+            if r.moved_squares > half {
+                return Err(v("A4-3.12", format!("{} moved {} squares this turn; full defense allows only half speed ({half}).", f.name, r.moved_squares))
+                    .also("A4-G-15"));
+            }
+            Ok(())
+        }
         RoundAct::Reload => match m.equipment.wielded(f) {
             Wielded::Ranged(w) if w.hand_reload_brawn.is_some() => {
                 if f.loadout.loaded {
@@ -545,11 +555,9 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
                 super::book::Trigger::EnemyEntersReach if !melee => {
                     Err(v("A4-3.16", format!("{} holds a ranged weapon: hold for an enemy entering its range instead.", f.name)).also("A4-G-18"))
                 }
-                super::book::Trigger::EnemyEntersRange if melee => Err(v(
-                    "A4-4.3",
-                    format!("Only a shooter holds for an enemy entering its range, and {} holds a melee weapon.", f.name),
-                )
-                .also("A4-G-18")),
+                super::book::Trigger::EnemyEntersRange if melee => {
+                    Err(v("A4-4.3", format!("Only a shooter holds for an enemy entering its range, and {} holds a melee weapon.", f.name)).also("A4-G-18"))
+                }
                 _ if r.sheathed => Err(v("A4-3.7", format!("{}'s weapon is sheathed: draw it first.", f.name)).also("A4-G-12")),
                 _ => Ok(()),
             }
@@ -567,8 +575,9 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
                 return Err(v("A4-3.7", format!("{}'s weapon is already {}.", f.name, if drawing { "drawn" } else { "sheathed" })));
             }
             if r.stepped && row.uses.contains(&Slot::Move) {
-                return Err(v("A4-3.19", format!("{} took a five-foot step: drawing or sheathing is a move action without \"Great\" skill.", f.name))
-                    .also("A4-G-12"));
+                return Err(
+                    v("A4-3.19", format!("{} took a five-foot step: drawing or sheathing is a move action without \"Great\" skill.", f.name)).also("A4-G-12")
+                );
             }
             Ok(())
         }
@@ -731,7 +740,10 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
     };
     match act {
         RoundAct::Move { path } | RoundAct::Run { path } | RoundAct::Withdraw { path } => {
-            st_mut(m, a).moved = true;
+            let cost = m.board.path_cost(path);
+            let r = st_mut(m, a);
+            r.moved = true;
+            r.moved_squares += cost;
             let safe = matches!(act, RoundAct::Withdraw { .. }) && b.threat.withdraw_start_safe;
             tasks(m).push_back(Task::Walk { actor: a, rest: path.clone(), safe, kind: id.into(), provokes: row.provokes == Provokes::Movement });
         }
@@ -750,6 +762,10 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
             let from = m.fighters[a].pos;
             m.fighters[a].pos = *to;
             ev.push(Event::Moved { actor: m.fighters[a].id.clone(), movement: "step".into(), from, to: *to, path: vec![*to] });
+            // A4-G-18: a five-foot step into a holder's reach or range fires its hold too.
+            for who in holders(m, a) {
+                tasks(m).push_back(Task::OfferHeld { who, mover: a });
+            }
         }
         RoundAct::StandUp => {
             st_mut(m, a).moved = true;
@@ -906,7 +922,9 @@ fn answer(m: &mut Match, a: usize, reflex: Option<&String>, dice: &mut Dice, ev:
             r.hold = None;
             r.standard = true;
             r.counted += 1;
-            ev.push(Event::ReflexDeclared { actor: aid, reflex: HELD.into(), attacker: m.fighters[mover].id.clone() });
+            let counted = r.counted;
+            ev.push(Event::ReflexDeclared { actor: aid.clone(), reflex: HELD.into(), attacker: m.fighters[mover].id.clone() });
+            ev.push(Event::SlotsUsed { actor: aid, act: "held_action".into(), slots: vec!["standard".into()], counted });
             tasks(m).push_front(Task::Attack(AttackSpec {
                 attacker: a,
                 defender: mover,
@@ -916,6 +934,14 @@ fn answer(m: &mut Match, a: usize, reflex: Option<&String>, dice: &mut Dice, ev:
                 reacted: None,
                 asked: false,
             }));
+            // A4-G-23: a held shot made while threatened provokes like any other shot.
+            let provokes = b.row("attack").map(|r| r.provokes).unwrap_or(Provokes::Never);
+            if shot_provokes(m, a, provokes) {
+                let pos = m.fighters[a].pos;
+                for who in super::threateners(m, a, pos).into_iter().rev() {
+                    tasks(m).push_front(Task::OfferAoo { who, mover: a });
+                }
+            }
         }
         (Some(Task::OfferHeld { .. }), None) => {
             tasks(m).pop_front();
@@ -1024,9 +1050,7 @@ pub fn run_tasks(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
                         RoundAct::Draw | RoundAct::Sheathe => {
                             let drawn = matches!(act, RoundAct::Draw);
                             st_mut(m, actor).sheathed = !drawn;
-                            ev.push(Event::Note {
-                                text: format!("{} {} its weapon (A4-3.7).", name(m, actor), if drawn { "draws" } else { "sheathes" }),
-                            });
+                            ev.push(Event::Note { text: format!("{} {} its weapon (A4-3.7).", name(m, actor), if drawn { "draws" } else { "sheathes" }) });
                         }
                         RoundAct::UseItem { item, target } => {
                             let at = target.as_deref().and_then(|t| m.index(t)).map_or(m.fighters[actor].pos, |t| m.fighters[t].pos);
@@ -1155,7 +1179,14 @@ fn resolve(m: &mut Match, dice: &mut Dice, spec: &AttackSpec, ev: &mut Vec<Event
             let k = dice.throw(near.len() as u32) as usize - 1;
             let s = near[k.min(near.len() - 1)];
             ev.push(Event::Note {
-                text: format!("The shot goes astray toward {} (A4-7.1; d{} = {} among the {} next to {}).", name(m, s), near.len(), k + 1, near.len(), name(m, t)),
+                text: format!(
+                    "The shot goes astray toward {} (A4-7.1; d{} = {} among the {} next to {}).",
+                    name(m, s),
+                    near.len(),
+                    k + 1,
+                    near.len(),
+                    name(m, t)
+                ),
             });
             if let Some((tn_s, parts_s)) = super::target_number(m, a, s) {
                 let tn_s = tn_s - parts_s.iter().find(|p| p.0 == "into melee").map_or(0, |p| p.1);
@@ -1185,6 +1216,13 @@ fn hit_or_miss(m: &mut Match, dice: &mut Dice, a: usize, t: usize, total: i32, t
     let before = m.fighters[t].hp;
     if dealt > 0 {
         super::super::attack::change_hp(m, t, -dealt, "a4_attack", ev);
+        // A4-3.20, A4-G-20: a new wound makes a stabilized dying figure bleed again.
+        let f = &mut m.fighters[t];
+        if before <= 0 && f.hp <= 0 && f.hp > -f.max_hp && !f.has_condition("bleeding") {
+            let c = super::super::fighter::ConditionInstance { id: "bleeding".into(), duration: super::super::fighter::Duration::Persistent, removal_cr: None };
+            ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c.clone() });
+            f.conditions.push(c);
+        }
     }
     ev.push(Event::AttackResolved {
         actor: aid,

@@ -54,6 +54,9 @@ pub struct RoundState {
     pub stepped: bool,
     /// A4-G-19: a move action (or its equivalent) was taken.
     pub moved: bool,
+    /// Squares of movement spent this turn by move, run and withdraw (A4-G-15's half speed).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub moved_squares: u32,
     /// The figure's turn this round is over.
     pub done: bool,
     /// A4-5.3, A4-G-27.
@@ -102,6 +105,10 @@ impl RoundState {
     pub fn acted(&self) -> bool {
         self.standard || self.move_ || self.minor || self.stepped || self.counted > 0
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A step still to play out (see `A4::tasks`).

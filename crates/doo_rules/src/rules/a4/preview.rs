@@ -252,7 +252,8 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
         .map(|t| m.fighters[t].id.clone())
         .filter(|id| engine::validate(m, &round(m, a, RoundAct::Stabilize { target: id.clone() })).is_ok())
         .collect();
-    let mut sb = choice(m, a, RoundAct::Stabilize { target: dying.first().cloned().unwrap_or_default() }, Group::Other, "stop a dying friend's bleeding (free).");
+    let mut sb =
+        choice(m, a, RoundAct::Stabilize { target: dying.first().cloned().unwrap_or_default() }, Group::Other, "stop a dying friend's bleeding (free).");
     sb.applies = !dying.is_empty();
     sb.aim = Aim::Figure(dying);
     out.push(sb);
@@ -272,7 +273,13 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let mut items: Vec<String> = f.loadout.items.iter().filter(|i| m.equipment.item(i).is_some_and(|x| x.heals.is_some())).cloned().collect();
     items.dedup();
     for item in items {
-        let mut u = choice(m, a, RoundAct::UseItem { item: item.clone(), target: None }, Group::Other, "take it out and use it on yourself (standard action); it provokes.");
+        let mut u = choice(
+            m,
+            a,
+            RoundAct::UseItem { item: item.clone(), target: None },
+            Group::Other,
+            "take it out and use it on yourself (standard action); it provokes.",
+        );
         u.label = format!("Use {}", item.replace('_', " "));
         out.push(u);
     }

@@ -40,7 +40,7 @@ fn candidates(g: &Duel) -> Vec<Command> {
                         let mut cmd = c.template.clone();
                         if let Command::Round { act, .. } = &mut cmd {
                             match act {
-                                RoundAct::Attack { target } | RoundAct::Charge { target, .. } => *target = t.clone(),
+                                RoundAct::Attack { target } | RoundAct::Charge { target, .. } | RoundAct::Stabilize { target } => *target = t.clone(),
                                 RoundAct::FullAttack { targets } => *targets = vec![t.clone()],
                                 _ => {}
                             }

@@ -92,7 +92,7 @@ fn new_round(m: &mut Match, dice: &mut Dice, first: bool, ev: &mut Vec<Event>) {
         let surprised = first && m.fighters[i].surprised && !all_surprised;
         let alive = !m.is_dead(i) && !m.fighters[i].dormant;
         if last.hold.is_some() && !first {
-            ev.push(Event::Note { text: format!("{}'s held action is lost: its trigger never came (A4-3.16).", m.fighters[i].name) });
+            ev.push(Event::Note { text: format!("{}'s held action is lost at the round's end (A4-3.16).", m.fighters[i].name) });
         }
         *st_mut(m, i) = RoundState {
             penalty_now: last.penalty_next,
@@ -171,6 +171,7 @@ pub fn end_turn(m: &mut Match, c: usize, ev: &mut Vec<Event>) {
     if m.clock.current == Some(c) {
         m.clock.current = None;
         m.clock.last_closed = Some(c);
-        ev.push(Event::OpportunityEnded { actor: m.fighters[c].id.clone(), passed: !st(m, c).acted(), ap: 0 });
+        let r = st(m, c);
+        ev.push(Event::OpportunityEnded { actor: m.fighters[c].id.clone(), passed: !r.acted() && r.hold.is_none(), ap: 0 });
     }
 }
