@@ -77,6 +77,15 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
         if r.charged {
             flags.push("charged: attacks on it -5 TN".into());
         }
+        if let Some(md) = r.moving_defense {
+            flags.push(format!("moving defense +{md} TN against shots"));
+        }
+        if let Some(t) = r.hold {
+            flags.push(format!("holding for {}", t.describe()));
+        }
+        if r.sheathed {
+            flags.push("weapon sheathed".into());
+        }
         let pen = crate::rules::a4::penalty_dice(m, i);
         if pen > 0 {
             flags.push(format!("-{pen}D on its rolls"));

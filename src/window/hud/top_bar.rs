@@ -94,6 +94,8 @@ fn refresh_top(
                 let mark = if Some(i) == m.clock.current { ">" } else { "" };
                 let state = if r.surprised {
                     " (surprised)"
+                } else if r.hold.is_some() {
+                    " (holding)"
                 } else if r.done {
                     " (done)"
                 } else if r.delayed {

@@ -800,7 +800,7 @@ fn lock_at<'a>(m: &Match, x: &'a Explore, at: Pos) -> Option<&'a Lock> {
     x.chest_at(at).and_then(|c| x.chests[c].lock.as_ref())
 }
 
-fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> RuleResult<()> {
+pub(crate) fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> RuleResult<()> {
     let f = &m.fighters[a];
     match task {
         Task::Search => Ok(()),
@@ -1059,12 +1059,7 @@ fn apply_in_crisis(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: 
         Command::Drop { item, .. } => drop_item(m, a, item, ev),
         Command::Task { task: Task::OpenChest, at, .. } => {
             pay(m, "open_chest", ev);
-            if let Some(c) = m.explore.as_deref().and_then(|x| x.chest_at(*at)) {
-                open_chest(m, a, c, ev);
-                if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(*at, TrapOn::Chest)) {
-                    spring(m, t, a, dice, ev);
-                }
-            }
+            open_chest_at(m, a, *at, dice, ev);
             super::turn::close_opportunity(m, false, ev);
         }
         Command::Task { task, at, .. } => {
@@ -1126,6 +1121,16 @@ pub(crate) fn door(m: &mut Match, a: usize, at: Pos, open: bool, dice: &mut Dice
         return Some(check_triggers(m, dice, Some("a trap sprang"), ev));
     }
     None
+}
+
+/// Opens the chest at `at` (a crisis action: R-EXP-8 †, A4-3.9), springing its trap.
+pub(crate) fn open_chest_at(m: &mut Match, a: usize, at: Pos, dice: &mut Dice, ev: &mut Vec<Event>) {
+    if let Some(c) = m.explore.as_deref().and_then(|x| x.chest_at(at)) {
+        open_chest(m, a, c, ev);
+        if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(at, TrapOn::Chest)) {
+            spring(m, t, a, dice, ev);
+        }
+    }
 }
 
 pub(crate) fn take(m: &mut Match, a: usize, at: Pos, item: &str, ev: &mut Vec<Event>) {
@@ -1637,14 +1642,15 @@ pub fn join_crisis(m: &mut Match, ev: &mut Vec<Event>) {
 /// turn: the clock gains the crisis's minutes, the encounters that fought are alert.
 pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     let turns = m.clock.turn;
-    let x = m.explore.as_deref_mut().expect("crawl");
-    // A4-1.1, A4-G-39: under A4 a crisis turn is a round of `seconds_per_round`.
-    let (per, least) = match m.a4.as_deref() {
-        Some(a4) => ((60 / a4.book.time.seconds_per_round.max(1)).max(1), 1),
-        None => (x.book.crisis_turns_per_minute.max(1), 0),
+    // A4-1.1, A4-G-39: under A4 a crisis turn is a round of `seconds_per_round`, and the
+    // clock gains ⌈rounds × seconds / 60⌉ minutes, at least 1.
+    let minutes = match m.a4.as_deref() {
+        Some(a4) => (turns * a4.book.time.seconds_per_round).div_ceil(60).max(1),
+        None => turns.div_ceil(m.explore.as_deref().expect("crawl").book.crisis_turns_per_minute.max(1)),
     };
-    x.minute += turns.div_ceil(per).max(least);
-    let burnt = turns.div_ceil(per).max(least);
+    let x = m.explore.as_deref_mut().expect("crawl");
+    x.minute += minutes;
+    let burnt = minutes;
     x.crisis_minute = None;
     x.crisis_tasks.clear(); // progress left when the crisis ends is lost (R-EXP-10)
     // R-EXP-21: who this crisis hurt, and when it ended (binding may begin within 30 minutes).
@@ -2377,10 +2383,10 @@ pub fn crisis_choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
 }
 
 /// An item's name: a key's from the level, equipment's from the book.
-/// The doors next to `a` (`(space, open it?)`) and the loose items it could pick up, for the
-/// A4 bar (A4-3.9, A4-3.10).
-pub fn reachable_doors_and_items(m: &Match, a: usize) -> (Vec<(Pos, bool)>, Vec<(Pos, String)>) {
-    let Some(x) = m.explore.as_deref() else { return (Vec::new(), Vec::new()) };
+/// The doors next to `a` (`(space, open it?)`), the loose items it could pick up and the closed
+/// chests next to it, for the A4 bar (A4-3.9, A4-3.10).
+pub fn reachable_doors_and_items(m: &Match, a: usize) -> (Vec<(Pos, bool)>, Vec<(Pos, String)>, Vec<Pos>) {
+    let Some(x) = m.explore.as_deref() else { return (Vec::new(), Vec::new(), Vec::new()) };
     let f = &m.fighters[a];
     let mut doors = Vec::new();
     for dy in -1..=1 {
@@ -2402,7 +2408,8 @@ pub fn reachable_doors_and_items(m: &Match, a: usize) -> (Vec<(Pos, bool)>, Vec<
     }
     items.sort();
     items.dedup();
-    (doors, items)
+    let chests = x.chests.iter().filter(|c| !c.open && c.pos.floor == f.pos.floor && c.pos.distance(f.pos) <= 1).map(|c| c.pos).collect();
+    (doors, items, chests)
 }
 
 pub fn item_name(m: &Match, x: &Explore, id: &str) -> String {

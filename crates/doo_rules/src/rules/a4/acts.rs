@@ -73,6 +73,8 @@ pub enum RoundAct {
     Speak { text: String },
     /// A4-3.9, A4-G-14: open or close a door (minor; a crawl's crisis).
     Door { at: Pos, open: bool },
+    /// A4-3.9, A4-G-14: open an unlocked chest (minor; a crawl's crisis).
+    OpenChest { at: Pos },
     /// A4-3.10, A4-G-14: pick up an item (minor; a crawl's crisis).
     Take { at: Pos, item: String },
     /// A4-3.17, A4-G-14: drop a carried item into one's square (free).
@@ -124,7 +126,7 @@ impl RoundAct {
             RoundAct::Stabilize { .. } => "stabilize",
             RoundAct::Mount => "mount",
             RoundAct::Speak { .. } => "speak",
-            RoundAct::Door { .. } => "door",
+            RoundAct::Door { .. } | RoundAct::OpenChest { .. } => "door",
             RoundAct::Take { .. } => "take",
             RoundAct::Drop { .. } => "drop",
             RoundAct::UseItem { .. } => "use_item",
@@ -157,6 +159,7 @@ impl RoundAct {
             RoundAct::Speak { .. } => "Speak",
             RoundAct::Door { open: true, .. } => "Open door",
             RoundAct::Door { open: false, .. } => "Close door",
+            RoundAct::OpenChest { .. } => "Open chest",
             RoundAct::Take { .. } => "Pick up",
             RoundAct::Drop { .. } => "Drop",
             RoundAct::UseItem { .. } => "Use item",
@@ -182,7 +185,7 @@ pub fn describe(act: &RoundAct, name: &dyn Fn(&str) -> String) -> String {
         }
         RoundAct::Charge { target, .. } | RoundAct::Attack { target } | RoundAct::Stabilize { target } => format!("{l} {}", name(target)),
         RoundAct::Hold { trigger } => format!("{l} for {}", trigger.describe()),
-        RoundAct::Door { at, .. } => format!("{l} at {at}"),
+        RoundAct::Door { at, .. } | RoundAct::OpenChest { at } => format!("{l} at {at}"),
         RoundAct::Take { item, .. } | RoundAct::Drop { item } | RoundAct::UseItem { item, .. } => format!("{l} {}", item.replace('_', " ")),
         RoundAct::FullAttack { targets } => format!("{l} on {}", targets.iter().map(|t| name(t)).collect::<Vec<_>>().join(", ")),
         RoundAct::Step { to } => format!("{l} to {to}"),
@@ -251,6 +254,7 @@ fn as_act(cmd: &Command) -> Option<RoundAct> {
         Command::Take { at, item, .. } => RoundAct::Take { at: *at, item: item.clone() },
         Command::Drop { item, .. } => RoundAct::Drop { item: item.clone() },
         Command::Use { item, target, .. } => RoundAct::UseItem { item: item.clone(), target: target.clone() },
+        Command::Task { task: super::super::explore::Task::OpenChest, at, .. } => RoundAct::OpenChest { at: *at },
         _ => return None,
     })
 }
@@ -600,8 +604,18 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
             let x = m.explore.as_deref().ok_or_else(|| v("A4-3.9", "There are no doors to work in this level.".into()).also("A4-G-14"))?;
             super::super::explore::check_door(m, x, a, *at, *open).map_err(|e| e.also("A4-3.9"))
         }
+        RoundAct::OpenChest { at } => {
+            let x = m.explore.as_deref().ok_or_else(|| v("A4-3.9", "There are no containers in this level.".into()).also("A4-G-14"))?;
+            super::super::explore::check_task(m, x, a, super::super::explore::Task::OpenChest, *at).map_err(|e| e.also("A4-3.9"))
+        }
         RoundAct::Take { at, item } => {
             let x = m.explore.as_deref().ok_or_else(|| v("A4-3.10", "There is nothing to pick up in this level.".into()).also("A4-G-14"))?;
+            // A4-3.10: from one's own square or a free one within reach.
+            if *at != f.pos {
+                if let Some(o) = m.occupant(*at) {
+                    return Err(v("A4-3.10", format!("{} stands on {at}: an item is picked up from one's own square or a free one.", name(m, o))));
+                }
+            }
             super::super::explore::check_take(m, x, a, *at, item).map_err(|e| e.also("A4-3.10"))
         }
         RoundAct::Drop { item } => super::super::explore::check_drop(m, a, item).map_err(|e| e.also("A4-3.17")),
@@ -855,6 +869,7 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
             let _ = super::super::explore::door(m, a, *at, *open, dice, ev);
         }
         RoundAct::Take { at, item } => super::super::explore::take(m, a, *at, item, ev),
+        RoundAct::OpenChest { at } => super::super::explore::open_chest_at(m, a, *at, dice, ev),
         RoundAct::Drop { item } => super::super::explore::drop_item(m, a, item, ev),
         RoundAct::UseItem { .. } => {
             if row.provokes == Provokes::Always {

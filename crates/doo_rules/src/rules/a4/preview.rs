@@ -258,7 +258,12 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     sb.aim = Aim::Figure(dying);
     out.push(sb);
     // Doors and loose items within reach, in a crawl's crisis (A4-3.9, A4-3.10).
-    let (doors, loose) = super::super::explore::reachable_doors_and_items(m, a);
+    let (doors, loose, chests) = super::super::explore::reachable_doors_and_items(m, a);
+    for at in chests {
+        let mut c = choice(m, a, RoundAct::OpenChest { at }, Group::Other, "open the chest (minor action); a locked one waits for Exploration Mode.");
+        c.label = format!("Open chest {at}");
+        out.push(c);
+    }
     for (at, open) in doors {
         let mut c = choice(m, a, RoundAct::Door { at, open }, Group::Other, "open or close the door (minor action).");
         c.label = format!("{} door {at}", if open { "Open" } else { "Close" });
