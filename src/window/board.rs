@@ -337,20 +337,12 @@ fn show_highlights(
                 }
             }
         }
-        Some(Aim::Space(spots)) => {
-            for (p, _) in spots.iter().filter(|(p, _)| p.floor == shown.0) {
-                commands.spawn((Highlight, square(palette::AIM_SPACE), Transform::from_translation(world_of(*p, board) + Vec3::Z * 2.0)));
-            }
-        }
+        // The spaces an aimed order can take, and where a figure can move, are tinted tiles
+        // (fog.rs, `draw_tiles`): only their labels, the threat and the path are drawn here.
+        Some(Aim::Space(_)) => {}
         _ => {
             for (p, d) in view.destinations.iter().filter(|(p, _)| p.floor == shown.0) {
-                let color = match d.kind {
-                    MoveKind::FreeStep | MoveKind::Walk => palette::FREE,
-                    MoveKind::Step => palette::STEP,
-                    MoveKind::Run => palette::RUN,
-                };
                 let at = world_of(*p, board);
-                commands.spawn((Highlight, square(color), Transform::from_translation(at + Vec3::Z * 2.0)));
                 // Free steps cost nothing and are told by their green alone (the hover line
                 // names them): only spaces with a price carry a label, which keeps the board
                 // readable and spares the renderer dozens of text runs.

@@ -55,6 +55,36 @@ pub fn run(level: Option<PathBuf>) -> ExitCode {
     run_with(level, WindowOptions { menu: true, ..default() })
 }
 
+/// On a machine with few cores (the 2-core machines the game is built and measured on) the
+/// frame's schedules run on one thread each: the game's systems are light, and waking worker
+/// threads every frame costs more than it saves while a software renderer wants those cores
+/// (issue 15's frame time: about 1.3× a bare tilemap with the multi-threaded executors, about
+/// 1.2× with these). `DOO_EXECUTOR=multi` or `single` overrides the choice.
+fn pick_executors(app: &mut App) {
+    use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let single = match std::env::var("DOO_EXECUTOR").as_deref() {
+        Ok("multi") => false,
+        Ok("single") => true,
+        _ => cores <= 4,
+    };
+    if !single {
+        return;
+    }
+    for label in [First.intern(), PreUpdate.intern(), Update.intern(), PostUpdate.intern(), Last.intern()] {
+        app.edit_schedule(label, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
+    }
+    if let Some(render) = app.get_sub_app_mut(bevy::render::RenderApp) {
+        for label in [bevy::render::Render.intern(), bevy::render::ExtractSchedule.intern()] {
+            render.edit_schedule(label, |s| {
+                s.set_executor(SingleThreadedExecutor::new());
+            });
+        }
+    }
+}
+
 pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     let data = match RuleData::load(std::path::Path::new(".")) {
         Ok(d) => d,
@@ -172,6 +202,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     if let Some(run) = campaign_run {
         app.insert_resource(run);
     }
+    pick_executors(&mut app);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),

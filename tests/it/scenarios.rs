@@ -62,5 +62,36 @@ fn every_crawl_script_meets_its_expectations() {
 #[test]
 fn every_a4_script_meets_its_expectations() {
     // A4-*: one script per rule of ruleset A4 and per gap decision (docs/ruleset-a4.md)
-    check_folder("tests/a4", 1);
+    check_folder("tests/a4", 80);
+}
+
+/// Issue 16: a script per A4 rule and per gap decision. Every id of the A4 rules reference
+/// (`assets/rules/reference/a4.ron`: each rule A4-x.y and gap decision A4-G-nn) is cited in the
+/// opening `//` comment of some script in `tests/a4/`, which says what that script shows.
+#[test]
+fn every_a4_rule_and_gap_decision_has_a_script() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let reference = std::fs::read_to_string(root.join("assets/rules/reference/a4.ron")).unwrap();
+    let ids: Vec<String> = reference
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix('"').and_then(|r| r.split('"').next()))
+        .filter(|id| id.starts_with("A4-"))
+        .map(String::from)
+        .collect();
+    assert!(ids.len() >= 80, "the A4 reference lists its rules and gap decisions: {} found", ids.len());
+    let mut headers = Vec::new();
+    for e in std::fs::read_dir(root.join("tests/a4")).unwrap().filter_map(|e| e.ok()) {
+        let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+        headers.push(text.lines().take_while(|l| l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n"));
+    }
+    // an id is cited when it appears not followed by a further digit or dot-digit (A4-3.1 is
+    // not cited by "A4-3.12")
+    let cites = |h: &str, id: &str| {
+        h.match_indices(id).any(|(k, _)| {
+            let rest = &h[k + id.len()..];
+            !rest.starts_with(|c: char| c.is_ascii_digit()) && !(rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit()))
+        })
+    };
+    let missing: Vec<&String> = ids.iter().filter(|id| !headers.iter().any(|h| cites(h, id))).collect();
+    assert!(missing.is_empty(), "A4 rules or gap decisions with no script citing them in its header: {missing:?}");
 }

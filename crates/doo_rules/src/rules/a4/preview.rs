@@ -237,7 +237,8 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     out.push(md);
     // Hold (A4-3.16): the trigger that fits the ready weapon.
     let trigger = if melee { super::book::Trigger::EnemyEntersReach } else { super::book::Trigger::EnemyEntersRange };
-    let mut h = choice(m, a, RoundAct::Hold { trigger }, Group::Other, &format!("end your turn now and strike at {} this round.", trigger.describe()));
+    let when = if melee { "an enemy steps into your reach" } else { "an enemy comes within your weapon's base range" };
+    let mut h = choice(m, a, RoundAct::Hold { trigger }, Group::Other, &format!("end your turn now; when {when} this round, strike it before it goes on."));
     h.label = if melee { "Hold (reach)".into() } else { "Hold (range)".into() };
     out.push(h);
     // Draw or sheathe (A4-3.7).
