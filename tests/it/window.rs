@@ -537,17 +537,7 @@ fn e2e_a_campaign_level_is_played_and_recorded() {
     enter("play the first level");
     let in_level = wait_for(&log, "hero_lunk", 30);
     // skip the AI's pace until the level ends, then Enter on the result
-    let end = std::time::Instant::now() + std::time::Duration::from_secs(240);
-    let mut over = false;
-    while std::time::Instant::now() < end {
-        if std::fs::read_to_string(&log).unwrap_or_default().contains("crisis_over") {
-            over = true;
-            break;
-        }
-        let _ = xdotool(&["windowfocus", "--sync", &win]);
-        let _ = xdotool(&["key", "--window", &win, "space"]);
-        std::thread::sleep(std::time::Duration::from_millis(700));
-    }
+    let over = skip_until_over(&log, &win, 240);
     std::thread::sleep(std::time::Duration::from_secs(2));
     enter("back to the campaign");
     std::thread::sleep(std::time::Duration::from_secs(2));
@@ -572,6 +562,21 @@ fn e2e_a_campaign_level_is_played_and_recorded() {
         assert_eq!(p.level.as_deref(), Some("road"), "a lost level is played again (R-CP-13)");
         assert!(p.roster.iter().all(|h| h.cp_earned == 0 && h.hp.is_none()), "nothing of a lost attempt is kept");
     }
+}
+
+/// Presses Space in window `win` (skipping the AI's pace) until `log` shows the crisis over, up
+/// to `secs`; says whether it ended.
+fn skip_until_over(log: &Path, win: &str, secs: u64) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < end {
+        if std::fs::read_to_string(log).unwrap_or_default().contains("crisis_over") {
+            return true;
+        }
+        let _ = xdotool(&["windowfocus", "--sync", win]);
+        let _ = xdotool(&["key", "--window", win, "space"]);
+        std::thread::sleep(std::time::Duration::from_millis(700));
+    }
+    false
 }
 
 /// Mean absolute difference of two equally sized pixel lists, per channel (0–255).
@@ -751,17 +756,7 @@ fn e2e_a4_picked_in_the_menu_is_played_to_the_end() {
     key("Return", "Next: seats");
     key("Return", "Start the match");
     let started = wait_for(&log, "\"initiative\"", 30);
-    let end = std::time::Instant::now() + std::time::Duration::from_secs(240);
-    let mut over = false;
-    while std::time::Instant::now() < end {
-        if std::fs::read_to_string(&log).unwrap_or_default().contains("crisis_over") {
-            over = true;
-            break;
-        }
-        let _ = xdotool(&["windowfocus", "--sync", &win]);
-        let _ = xdotool(&["key", "--window", &win, "space"]);
-        std::thread::sleep(std::time::Duration::from_millis(700));
-    }
+    let over = skip_until_over(&log, &win, 240);
     std::thread::sleep(std::time::Duration::from_secs(2));
     let end_png = dir.join("a4-match-over.png");
     let end_ok = grab(&win, &end_png);

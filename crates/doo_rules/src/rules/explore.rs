@@ -2319,33 +2319,22 @@ pub fn crisis_choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
     }
     let f = &m.fighters[a];
     let mut out = Vec::new();
-    for dy in -1..=1 {
-        for dx in -1..=1 {
-            let p = Pos::on(f.pos.x + dx, f.pos.y + dy, f.pos.floor);
-            if (dx, dy) == (0, 0) || x.door(p).is_some_and(|d| d.hidden) {
-                continue;
-            }
-            let open = match m.board.tile(p) {
-                Some(Tile::DoorClosed | Tile::DoorLocked) => true,
-                Some(Tile::DoorOpen) => false,
-                _ => continue,
-            };
-            let cmd = Command::Door { actor: f.id.clone(), at: p, open };
-            let refusal = validate(m, a, &cmd).err();
-            out.push(Choice {
-                label: format!("{} door {p}", if open { "Open" } else { "Close" }),
-                row: "door".into(),
-                cost: "1 AP".into(),
-                only: false,
-                defense: 0,
-                template: cmd,
-                aim: Aim::None,
-                refusal,
-                description: "R-EXP-11: a 1-AP action; going through needs a later opportunity (R-AP-2).".into(),
-                group: super::preview::Group::Other,
-                applies: true,
-            });
-        }
+    for (p, open) in doors_next_to(m, x, a) {
+        let cmd = Command::Door { actor: f.id.clone(), at: p, open };
+        let refusal = validate(m, a, &cmd).err();
+        out.push(Choice {
+            label: format!("{} door {p}", if open { "Open" } else { "Close" }),
+            row: "door".into(),
+            cost: "1 AP".into(),
+            only: false,
+            defense: 0,
+            template: cmd,
+            aim: Aim::None,
+            refusal,
+            description: "R-EXP-11: a 1-AP action; going through needs a later opportunity (R-AP-2).".into(),
+            group: super::preview::Group::Other,
+            applies: true,
+        });
     }
     // R-EXP-10: lengthy tasks, 3/Only in three consecutive turns.
     let mut tasks = vec![(Task::Search, f.pos)];
@@ -2383,10 +2372,8 @@ pub fn crisis_choices(m: &Match, a: usize) -> Vec<super::preview::Choice> {
 }
 
 /// An item's name: a key's from the level, equipment's from the book.
-/// The doors next to `a` (`(space, open it?)`), the loose items it could pick up and the closed
-/// chests next to it, for the A4 bar (A4-3.9, A4-3.10).
-pub fn reachable_doors_and_items(m: &Match, a: usize) -> (Vec<(Pos, bool)>, Vec<(Pos, String)>, Vec<Pos>) {
-    let Some(x) = m.explore.as_deref() else { return (Vec::new(), Vec::new(), Vec::new()) };
+/// The known doors next to `a`: `(space, open it?)` (closed or locked: open; open: close).
+fn doors_next_to(m: &Match, x: &Explore, a: usize) -> Vec<(Pos, bool)> {
     let f = &m.fighters[a];
     let mut doors = Vec::new();
     for dy in -1..=1 {
@@ -2402,6 +2389,15 @@ pub fn reachable_doors_and_items(m: &Match, a: usize) -> (Vec<(Pos, bool)>, Vec<
             }
         }
     }
+    doors
+}
+
+/// The doors next to `a` (`(space, open it?)`), the loose items it could pick up and the closed
+/// chests next to it, for the A4 bar (A4-3.9, A4-3.10).
+pub fn reachable_doors_and_items(m: &Match, a: usize) -> (Vec<(Pos, bool)>, Vec<(Pos, String)>, Vec<Pos>) {
+    let Some(x) = m.explore.as_deref() else { return (Vec::new(), Vec::new(), Vec::new()) };
+    let f = &m.fighters[a];
+    let doors = doors_next_to(m, x, a);
     let mut items: Vec<(Pos, String)> = x.items.iter().filter(|(p, _)| p.floor == f.pos.floor && p.distance(f.pos) <= 1).cloned().collect();
     for c in x.chests.iter().filter(|c| c.open && c.pos.floor == f.pos.floor && c.pos.distance(f.pos) <= 1) {
         items.extend(c.items.iter().map(|i| (c.pos, i.clone())));
