@@ -106,8 +106,22 @@ fn refresh_top(
                 format!("{mark}{} {}{state}", m.fighters[i].name, r.initiative)
             })
             .collect();
+        // What fits the bar's line beside its buttons (about 80 characters): the rest is counted.
+        let mut shown = String::from("Initiative: ");
+        for (k, c) in chips.iter().enumerate() {
+            let sep = if k == 0 { "" } else { "  |  " };
+            let room_for_more = if k + 1 < chips.len() { 14 } else { 0 };
+            if shown.chars().count() + sep.len() + c.chars().count() + room_for_more > 84 {
+                shown += &format!("  |  +{} more", chips.len() - k);
+                break;
+            }
+            shown += sep;
+            shown += c;
+        }
         if let Ok(mut t) = order.single_mut() {
-            t.0 = format!("Initiative: {}", chips.join("  |  "));
+            if t.0 != shown {
+                t.0 = shown;
+            }
         }
         return;
     }

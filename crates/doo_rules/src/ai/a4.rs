@@ -2,7 +2,8 @@
 //! before it is returned. It always takes its attack of opportunity (A4-4.1), defends
 //! reactively when the attack would likely hit and its own penalty is still low (A4-3.21), and
 //! in its turn shoots, attacks (a full attack when it has the whole round), charges, or closes
-//! in by the path that draws the fewest attacks of opportunity.
+//! in by the path that draws the fewest attacks of opportunity. A shooter with only long shots
+//! holds its action for a melee foe coming at it (A4-3.16); held strikes are always taken.
 
 use super::AiConfig;
 use crate::rules::a4::acts::{HELD, OPPORTUNITY, REACTIVE, RoundAct};
@@ -105,6 +106,23 @@ fn turn(m: &Match, a: usize) -> Option<Command> {
         .filter(|&&t| act(m, a, RoundAct::Attack { target: m.fighters[t].id.clone() }).is_some())
         .map(|&t| (t, value(m, a, t, 0)))
         .max_by(|x, y| x.1.total_cmp(&y.1));
+    // A4-3.16, A4-4.3: a shooter whose best shot now is a long one (under a third to hit) holds
+    // for the melee foe running at it, to shoot it at base range (TN 15) as it comes.
+    if let (true, Wielded::Ranged(w)) = (!r.acted(), m.equipment.wielded(f)) {
+        let long_shot = best.is_none_or(|(t, _)| a4::odds(m, a, t, 0).is_none_or(|o| o.hit_defended.map_or(o.hit, |d| d.1) < 1.0 / 3.0));
+        // ... a foe whose nearest enemy is this shooter, not engaged with anyone else
+        let coming = foes.iter().any(|&t| {
+            let at = m.fighters[t].pos;
+            let d = f.pos.distance(at);
+            let nearest = enemies(m, t).into_iter().min_by_key(|&e| (m.fighters[e].pos.distance(at), e));
+            m.equipment.wielded(&m.fighters[t]).is_melee() && nearest == Some(a) && d > w.range && d <= w.range + 2 * a4::speed(m, t)
+        });
+        if long_shot && coming {
+            if let Some(c) = act(m, a, RoundAct::Hold { trigger: crate::rules::a4::book::Trigger::EnemyEntersRange }) {
+                return Some(c);
+            }
+        }
+    }
     if let Some((t, one)) = best {
         let tid = m.fighters[t].id.clone();
         if !r.acted() {
