@@ -81,14 +81,19 @@ impl ReactionPolicy {
     }
 }
 
-/// A reaction window nobody will be asked about is declined at once, as a decline command.
+/// A reaction window nobody will be asked about is declined at once, as a decline command (an
+/// A4 held action's strike is taken instead).
 fn decline_unasked_reactions(view: Res<PlayerView>, policy: Res<ReactionPolicy>, pending: Res<PendingIntents>, mut intents: MessageWriter<Intent>) {
     let (Some(decider), Some((_, choices))) = (&view.decider, &view.reactions) else { return };
     if !view.is_changed() || pending.0.contains(&Intent::Decline) {
         return;
     }
     if !policy.asks(decider, choices) {
-        intents.write(Intent::Decline);
+        // A4-3.16: a held action the player chose to hold is struck, not thrown away.
+        let held = choices
+            .iter()
+            .position(|c| c.refusal.is_none() && matches!(&c.command, crate::rules::Command::Reflex { reflex, .. } if reflex == crate::rules::a4::acts::HELD));
+        intents.write(held.map_or(Intent::Decline, Intent::React));
     }
 }
 

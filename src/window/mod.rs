@@ -77,11 +77,14 @@ fn pick_executors(app: &mut App) {
         });
     }
     if let Some(render) = app.get_sub_app_mut(bevy::render::RenderApp) {
-        for label in [bevy::render::Render.intern(), bevy::render::ExtractSchedule.intern()] {
-            render.edit_schedule(label, |s| {
-                s.set_executor(SingleThreadedExecutor::new());
-            });
-        }
+        render.edit_schedule(bevy::render::Render, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
+        // The extract schedule leaves its commands to the render thread (as Bevy sets it up).
+        render.edit_schedule(bevy::render::ExtractSchedule, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+            s.set_apply_final_deferred(false);
+        });
     }
 }
 

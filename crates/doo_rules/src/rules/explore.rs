@@ -1467,8 +1467,12 @@ pub fn spring(m: &mut Match, t: usize, victim: usize, dice: &mut Dice, ev: &mut 
         let armor = m.fighters[victim].loadout.armor.as_deref().and_then(|a| m.equipment.armor(a)).map_or(0, |a| a.reduction);
         let dealt = (raw - armor).max(0);
         if dealt > 0 {
+            let before = m.fighters[victim].hp;
             super::attack::change_hp(m, victim, -dealt, "trap", ev);
             super::attack::stun_check(m, dice, victim, dealt, ev);
+            if m.a4.is_some() {
+                super::a4::acts::rebleed(m, victim, before, ev);
+            }
         }
         if let Some(c) = &trap.condition {
             if !m.fighters[victim].has_condition(c) && m.conditions.get(c).is_some() {

@@ -372,6 +372,9 @@ fn check_attack_at(m: &Match, a: usize, at: Pos, t: usize) -> RuleResult<()> {
 fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
     let b = book(m).expect("an A4 match");
     if let RoundAct::Speak { text } = act {
+        if b.row("speak").is_some_and(|r| !r.enabled) {
+            return Err(v("A4-3.18", "Speaking is switched off in a4.ron.".into()));
+        }
         return check_speak(m, a, text);
     }
     if let Some((who, _)) = waiting_for(m) {
@@ -563,7 +566,15 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
                     Err(v("A4-4.3", format!("Only a shooter holds for an enemy entering its range, and {} holds a melee weapon.", f.name)).also("A4-G-18"))
                 }
                 _ if r.sheathed => Err(v("A4-3.7", format!("{}'s weapon is sheathed: draw it first.", f.name)).also("A4-G-12")),
-                _ => Ok(()),
+                _ => match m.equipment.wielded(f) {
+                    Wielded::Ranged(w) if w.hand_reload_brawn.is_some() && !f.loadout.loaded => {
+                        Err(v("A4-3.16", format!("{}'s {} is not loaded: a held shot needs it loaded.", f.name, w.name)).also("A4-G-18"))
+                    }
+                    Wielded::Ranged(_) if f.loadout.ammo == Some(0) => {
+                        Err(v("A4-3.16", format!("{} has nothing left to shoot: no held shot.", f.name)).also("A4-G-18"))
+                    }
+                    _ => Ok(()),
+                },
             }
         }
         RoundAct::MovingDefense { path } => {
@@ -640,8 +651,8 @@ fn check_speak(m: &Match, a: usize, text: &str) -> RuleResult<()> {
     let b = book(m).expect("an A4 match");
     let f = &m.fighters[a];
     let r = st(m, a);
-    if m.is_dead(a) || !m.can_act(a) {
-        return Err(v("A4-3.18", format!("{} cannot speak now.", f.name)));
+    if m.is_dead(a) || !m.can_act(a) || f.dormant || m.clock.phase != super::super::state::Phase::Action {
+        return Err(v("A4-3.18", format!("{} cannot speak now: only a figure in the fight, while the round is played.", f.name)));
     }
     if r.surprised || r.flat_footed {
         let why = if r.surprised { "surprised" } else { "flat-footed: it has not acted yet this combat" };
@@ -689,6 +700,11 @@ pub fn full_attack_row(m: &Match, a: usize) -> super::book::FullAttackRow {
 /// Carries out a checked command, then plays its steps until an answer is needed or the turn
 /// moves on.
 pub fn apply(m: &mut Match, a: usize, cmd: &Command, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    if let Command::Round { act: RoundAct::Speak { text }, .. } = cmd {
+        // A4-3.18: free and at any time: only the words are logged; nobody's round changes.
+        ev.push(Event::Note { text: format!("{} says: \u{201c}{}\u{201d} (A4-3.18)", name(m, a), text.trim()) });
+        return if m.pending.as_ref().is_some_and(|p| p.window.is_some()) { Flow::AwaitCommand } else { super::round::advance(m, ev) };
+    }
     m.clock.last_closed = None;
     if let Some(act) = as_act(cmd) {
         apply_act(m, a, &act, dice, ev);
@@ -861,9 +877,7 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
             super::super::healing::stop_bleeding(&mut m.fighters[t], "stabilized (A4-3.20)", ev);
             ev.push(Event::Note { text: format!("{} stabilizes {}: the bleeding stops until a new wound (A4-3.20).", name(m, a), name(m, t)) });
         }
-        RoundAct::Speak { text } => {
-            ev.push(Event::Note { text: format!("{} says: \u{201c}{}\u{201d} (A4-3.18)", name(m, a), text.trim()) });
-        }
+        RoundAct::Speak { .. } => {} // logged in `apply`, before any slot is touched
         RoundAct::Mount | RoundAct::CastSpell { .. } => {}
         RoundAct::Door { at, open } => {
             let _ = super::super::explore::door(m, a, *at, *open, dice, ev);
@@ -1042,7 +1056,7 @@ pub fn run_tasks(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
                 resolve(m, dice, &spec, ev);
             }
             Task::OfferHeld { who, mover } => {
-                let ok = st(m, who).hold.is_some() && m.can_act(who) && !m.is_dead(mover) && check_attack(m, who, mover).is_ok();
+                let ok = st(m, who).hold.is_some() && m.can_act(who) && m.can_act(mover) && !m.is_dead(mover) && check_attack(m, who, mover).is_ok();
                 if ok {
                     open_window(m, who, mover, HELD, ev);
                     return true;
@@ -1129,7 +1143,7 @@ pub fn holders(m: &Match, mover: usize) -> Vec<usize> {
     use super::book::Trigger;
     let at = m.fighters[mover].pos;
     let mut v: Vec<usize> = (0..m.fighters.len())
-        .filter(|&x| x != mover && m.enemies(x, mover) && m.can_act(x) && !m.is_dead(x))
+        .filter(|&x| x != mover && m.enemies(x, mover) && m.can_act(x) && !m.is_dead(x) && m.can_act(mover))
         .filter(|&x| match st(m, x).hold {
             Some(Trigger::EnemyEntersReach) => m.equipment.wielded(&m.fighters[x]).is_melee() && check_attack(m, x, mover).is_ok(),
             Some(Trigger::EnemyEntersRange) => match m.equipment.wielded(&m.fighters[x]) {
@@ -1213,6 +1227,17 @@ fn resolve(m: &mut Match, dice: &mut Dice, spec: &AttackSpec, ev: &mut Vec<Event
     }
 }
 
+/// A4-3.20, A4-G-20: a new wound (HP from `before`, already ≤ 0, lower still) makes a
+/// stabilized dying figure bleed again.
+pub fn rebleed(m: &mut Match, t: usize, before: i32, ev: &mut Vec<Event>) {
+    let f = &mut m.fighters[t];
+    if before <= 0 && f.hp < before && f.hp > -f.max_hp && !f.has_condition("bleeding") {
+        let c = super::super::fighter::ConditionInstance { id: "bleeding".into(), duration: super::super::fighter::Duration::Persistent, removal_cr: None };
+        ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c.clone() });
+        f.conditions.push(c);
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn hit_or_miss(m: &mut Match, dice: &mut Dice, a: usize, t: usize, total: i32, tn: i32, b: &A4Book, ev: &mut Vec<Event>) {
     let (aid, tid) = (m.fighters[a].id.clone(), m.fighters[t].id.clone());
@@ -1231,13 +1256,7 @@ fn hit_or_miss(m: &mut Match, dice: &mut Dice, a: usize, t: usize, total: i32, t
     let before = m.fighters[t].hp;
     if dealt > 0 {
         super::super::attack::change_hp(m, t, -dealt, "a4_attack", ev);
-        // A4-3.20, A4-G-20: a new wound makes a stabilized dying figure bleed again.
-        let f = &mut m.fighters[t];
-        if before <= 0 && f.hp <= 0 && f.hp > -f.max_hp && !f.has_condition("bleeding") {
-            let c = super::super::fighter::ConditionInstance { id: "bleeding".into(), duration: super::super::fighter::Duration::Persistent, removal_cr: None };
-            ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c.clone() });
-            f.conditions.push(c);
-        }
+        rebleed(m, t, before, ev);
     }
     ev.push(Event::AttackResolved {
         actor: aid,

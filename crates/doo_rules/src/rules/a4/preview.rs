@@ -277,6 +277,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     }
     // Use a healing item (A4-3.11).
     let mut items: Vec<String> = f.loadout.items.iter().filter(|i| m.equipment.item(i).is_some_and(|x| x.heals.is_some())).cloned().collect();
+    items.sort();
     items.dedup();
     for item in items {
         let mut u = choice(
