@@ -298,7 +298,7 @@ fn validate_answer(m: &Match, a: usize, reflex: Option<&String>) -> RuleResult<(
             }
             Some(r) => Err(v("A4-3.21", format!("{} may defend reactively ('{REACTIVE}') or decline; '{r}' is not an A4 reaction here.", name(m, a)))),
         },
-        _ => Err(v("A4-3.21", format!("No attack and no attack of opportunity is waiting for {}'s answer.", name(m, a)))),
+        _ => Err(v("A4-3.21", format!("No attack, attack of opportunity or held strike is waiting for {}'s answer.", name(m, a)))),
     }
 }
 
