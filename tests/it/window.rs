@@ -280,17 +280,26 @@ fn hot_reload_keeps_a_broken_edit_out_and_applies_a_good_one() {
 /// The game on `level` with a fixed seed, its match log in `log` (removed first), stderr in
 /// `stderr`, settings in `settings`.
 fn start_logged(level: &str, seed: &str, log: &Path, stderr: &Path, settings: &Path) -> std::process::Child {
+    launch(&["play", level, "--seed", seed, "--frames", "100000"], log, stderr, settings, None)
+}
+
+/// The game with `args`, its match log in `log` (removed first, `--log` added), stderr in
+/// `stderr`, settings in `settings` and, when given, its saves under `saves`.
+fn launch(args: &[&str], log: &Path, stderr: &Path, settings: &Path, saves: Option<&Path>) -> std::process::Child {
     let _ = std::fs::remove_file(log);
-    Command::new(env!("CARGO_BIN_EXE_doo"))
-        .args(["play", level, "--seed", seed, "--frames", "100000", "--log"])
-        .arg(log)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("WGPU_BACKEND", backend())
-        .env("DOO_SETTINGS", settings)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(stderr).unwrap())
-        .spawn()
-        .expect("start the game")
+    let mut c = Command::new(env!("CARGO_BIN_EXE_doo"));
+    c.args(args).arg("--log").arg(log).current_dir(env!("CARGO_MANIFEST_DIR")).env("WGPU_BACKEND", backend()).env("DOO_SETTINGS", settings);
+    if let Some(dir) = saves {
+        c.env("DOO_SAVE_DIR", dir);
+    }
+    c.stdout(std::process::Stdio::null()).stderr(std::fs::File::create(stderr).unwrap()).spawn().expect("start the game")
+}
+
+/// Presses `key` in window `win` (focused first), then waits `pause_ms` for the game to take it.
+fn press(win: &str, key: &str, what: &str, pause_ms: u64) {
+    let _ = xdotool(&["windowfocus", "--sync", win]);
+    assert!(xdotool(&["key", "--window", win, key]), "xdotool could not press {key} ({what})");
+    std::thread::sleep(std::time::Duration::from_millis(pause_ms));
 }
 
 /// The game's window id (xdotool waits for it); empty when there is none.
@@ -512,25 +521,16 @@ fn e2e_a_campaign_level_is_played_and_recorded() {
     let _ = std::fs::remove_dir_all(&saves);
     let log = dir.join("campaign.jsonl");
     let stderr = dir.join("campaign.stderr");
-    let _ = std::fs::remove_file(&log);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_doo"))
-        .args(["play", "--campaign", "campaigns/drowned_crown.ron", "--watch", "--seed", "11", "--frames", "200000", "--log"])
-        .arg(&log)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("WGPU_BACKEND", backend())
-        .env("DOO_SAVE_DIR", &saves)
-        .env("DOO_SETTINGS", dir.join("settings.ron"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .spawn()
-        .expect("start the game");
+    let mut child = launch(
+        &["play", "--campaign", "campaigns/drowned_crown.ron", "--watch", "--seed", "11", "--frames", "200000"],
+        &log,
+        &stderr,
+        &dir.join("settings.ron"),
+        Some(&saves),
+    );
     let win = game_window();
     std::thread::sleep(std::time::Duration::from_secs(3));
-    let enter = |what: &str| {
-        let _ = xdotool(&["windowfocus", "--sync", &win]);
-        assert!(xdotool(&["key", "--window", &win, "Return"]), "xdotool could not press Enter ({what})");
-        std::thread::sleep(std::time::Duration::from_millis(1500));
-    };
+    let enter = |what: &str| press(&win, "Return", what, 1500);
     let save = saves.join("campaign/campaign.ron");
     enter("begin the campaign");
     let begun = save.is_file();
@@ -718,7 +718,6 @@ fn e2e_a4_picked_in_the_menu_is_played_to_the_end() {
     let saves = dir.join("a4-saves");
     let _ = std::fs::remove_dir_all(&saves);
     let (log, stderr) = (dir.join("a4-menu.jsonl"), dir.join("a4-menu.stderr"));
-    let _ = std::fs::remove_file(&log);
     let level = "levels/skirmish.ron";
     let data = doo::data::RuleData::builtin();
     let mut names: Vec<String> = data.profiles.profiles.keys().cloned().collect();
@@ -729,24 +728,11 @@ fn e2e_a4_picked_in_the_menu_is_played_to_the_end() {
     let at = |n: &str| names.iter().position(|x| x == n).unwrap_or_else(|| panic!("{n} is listed"));
     let presses = (at(&data.a4.name) + names.len() - at(&now)) % names.len();
     assert!(presses > 0, "{level} is not already an A4 level");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_doo"))
-        .args(["play", level, "--menu", "--watch", "--seed", "4", "--frames", "400000", "--log"])
-        .arg(&log)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("WGPU_BACKEND", backend())
-        .env("DOO_SAVE_DIR", &saves)
-        .env("DOO_SETTINGS", dir.join("a4-settings.ron"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .spawn()
-        .expect("start the game");
+    let mut child =
+        launch(&["play", level, "--menu", "--watch", "--seed", "4", "--frames", "400000"], &log, &stderr, &dir.join("a4-settings.ron"), Some(&saves));
     let win = game_window();
     std::thread::sleep(std::time::Duration::from_secs(3));
-    let key = |k: &str, what: &str| {
-        let _ = xdotool(&["windowfocus", "--sync", &win]);
-        assert!(xdotool(&["key", "--window", &win, k]), "xdotool could not press {k} ({what})");
-        std::thread::sleep(std::time::Duration::from_millis(1200));
-    };
+    let key = |k: &str, what: &str| press(&win, k, what, 1200);
     key("Return", "the menu's Play a level");
     for _ in 0..presses {
         key("r", "the level's Rules button");
@@ -820,9 +806,7 @@ fn e2e_a4_hot_seat_click_is_a_five_foot_step() {
     let (fx, fy) = px(x, y);
     let (tx, ty) = px(to, y);
     // Hot-seat: the board is hidden until the player whose turn it is says so (Enter).
-    let _ = xdotool(&["windowfocus", "--sync", &win]);
-    let passed = xdotool(&["key", "--window", &win, "Return"]);
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    press(&win, "Return", "the handover screen", 1500);
     let before_png = dir.join("a4-hotseat-before.png");
     let before_ok = grab(&win, &before_png);
     let _ = xdotool(&["mousemove", "--window", &win, &fx, &fy]);
@@ -846,7 +830,7 @@ fn e2e_a4_hot_seat_click_is_a_five_foot_step() {
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let err = std::fs::read_to_string(&stderr).unwrap_or_default();
     assert!(ready && at.2 > 0.0, "the match never gave anyone a turn or wrote no layout:\n{text}\n{err}");
-    assert!(passed && clicked && before_ok && after_ok, "xdotool keys, clicks and import screenshots (window '{win}')");
+    assert!(clicked && before_ok && after_ok, "xdotool clicks and import screenshots (window '{win}')");
     assert!(stepped, "the click did not move {first}:\n{text}");
     let cmd: serde_json::Value = text
         .lines()

@@ -145,6 +145,16 @@ impl Command {
     pub fn path_len(&self) -> usize {
         match self {
             Command::FreeSteps { path, .. } | Command::Move { path, .. } | Command::Walk { path, .. } => path.len(),
+            // A4: the paths of its moves, and the targets of a full attack (capped alike)
+            Command::Round { act, .. } => match act {
+                super::a4::acts::RoundAct::Move { path }
+                | super::a4::acts::RoundAct::Run { path }
+                | super::a4::acts::RoundAct::Withdraw { path }
+                | super::a4::acts::RoundAct::MovingDefense { path }
+                | super::a4::acts::RoundAct::Charge { path, .. } => path.len(),
+                super::a4::acts::RoundAct::FullAttack { targets } => targets.len(),
+                _ => 0,
+            },
             _ => 0,
         }
     }

@@ -1649,7 +1649,7 @@ pub fn resume(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     // A4-1.1, A4-G-39: under A4 a crisis turn is a round of `seconds_per_round`, and the
     // clock gains ⌈rounds × seconds / 60⌉ minutes, at least 1.
     let minutes = match m.a4.as_deref() {
-        Some(a4) => (turns * a4.book.time.seconds_per_round).div_ceil(60).max(1),
+        Some(a4) => turns.saturating_mul(a4.book.time.seconds_per_round).div_ceil(60).max(1),
         None => turns.div_ceil(m.explore.as_deref().expect("crawl").book.crisis_turns_per_minute.max(1)),
     };
     let x = m.explore.as_deref_mut().expect("crawl");

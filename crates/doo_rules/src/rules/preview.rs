@@ -115,11 +115,18 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
 }
 
 /// Cheapest paths (in spaces of movement, difficult ground counting two) from `a`'s space to
-/// every space within `max`, ending on no other figure. Uses `pathfinding`'s Dijkstra.
+/// every space within `max`, ending on no other figure, through no standing enemy. Uses
+/// `pathfinding`'s Dijkstra.
 fn paths(m: &Match, a: usize, max: u32) -> Vec<(Pos, Vec<Pos>)> {
+    let occ: HashMap<Pos, usize> = (0..m.fighters.len()).filter(|&i| !m.is_dead(i)).map(|i| (m.fighters[i].pos, i)).collect();
+    cheapest_paths(m, a, max, &|q: &Pos| occ.get(q).is_some_and(|&o| o != a && m.enemies(a, o) && m.fighters[o].hp > 0))
+}
+
+/// `paths` with the rule of which spaces cannot be passed through given by `blocked` (DoO:
+/// standing enemies; A4-G-01: any other figure).
+pub(crate) fn cheapest_paths(m: &Match, a: usize, max: u32, blocked: &dyn Fn(&Pos) -> bool) -> Vec<(Pos, Vec<Pos>)> {
     let start = m.fighters[a].pos;
     let occ: HashMap<Pos, usize> = (0..m.fighters.len()).filter(|&i| !m.is_dead(i)).map(|i| (m.fighters[i].pos, i)).collect();
-    let blocked = |q: &Pos| occ.get(q).is_some_and(|&o| o != a && m.enemies(a, o) && m.fighters[o].hp > 0);
     let mut parent: HashMap<Pos, Pos> = HashMap::new();
     let mut found = Vec::new();
     let reach = dijkstra_reach(&start, |p: &Pos| {

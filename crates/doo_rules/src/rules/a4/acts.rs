@@ -307,8 +307,12 @@ fn check_path(m: &Match, a: usize, path: &[Pos], max: u32, rule: &str) -> RuleRe
     if path.is_empty() {
         return Err(v(rule, "The path is empty: name the squares entered, in order.".into()));
     }
+    // the length cap before any work on the path
+    if path.len() > crate::script::caps::PATH {
+        return Err(v(rule, format!("A path of {} squares is more than any move covers ({} at most).", path.len(), crate::script::caps::PATH)));
+    }
     let cost = m.board.path_cost(path);
-    if path.len() > crate::script::caps::PATH || cost > max {
+    if cost > max {
         return Err(v(
             rule,
             format!("{cost} squares of movement (difficult ground counts 2) is more than {} may cover with this ({max} at most).", name(m, a)),
@@ -770,10 +774,7 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
     };
     match act {
         RoundAct::Move { path } | RoundAct::Run { path } | RoundAct::Withdraw { path } => {
-            let cost = m.board.path_cost(path);
-            let r = st_mut(m, a);
-            r.moved = true;
-            r.moved_squares += cost;
+            st_mut(m, a).moved = true;
             let safe = matches!(act, RoundAct::Withdraw { .. }) && b.threat.withdraw_start_safe;
             tasks(m).push_back(Task::Walk { actor: a, rest: path.clone(), safe, kind: id.into(), provokes: row.provokes == Provokes::Movement });
         }
@@ -1122,6 +1123,11 @@ fn walk(m: &mut Match, a: usize, rest: Vec<Pos>, mut safe: bool, provokes: bool,
         m.fighters[a].pos = next;
         walked.push(next);
         safe = !provokes;
+        // A4-G-15: the squares of movement actually walked this turn (a move cut short counts
+        // only what it covered).
+        if matches!(kind, "move" | "run" | "withdraw") {
+            st_mut(m, a).moved_squares += m.board.path_cost(&[next]);
+        }
         // A4-3.16, A4-G-18: holders whose trigger this square fires strike before it goes on.
         let held = holders(m, a);
         if !held.is_empty() {

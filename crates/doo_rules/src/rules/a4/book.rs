@@ -378,6 +378,9 @@ impl A4Book {
         if !(1..=3600).contains(&self.time.seconds_per_round) {
             bad.push("time.seconds_per_round must be 1 to 3600".into());
         }
+        if !(1..=100).contains(&self.moving_defense.speed_percent) {
+            bad.push("moving_defense.speed_percent must be 1 to 100".into());
+        }
         if !(1..=1000).contains(&self.actions.speak_max_chars) {
             bad.push("actions.speak_max_chars must be 1 to 1000".into());
         }

@@ -12,48 +12,16 @@ use super::super::state::Match;
 use super::super::violation::Violation;
 use super::acts::{HELD, OPPORTUNITY, REACTIVE, RoundAct};
 use super::{Task, book, st};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::BTreeMap;
 
 fn round(m: &Match, a: usize, act: RoundAct) -> Command {
     Command::Round { actor: m.fighters[a].id.clone(), act }
 }
 
-/// Shortest paths (8-way, free walkable squares only, A4-G-01) to every square within `max`.
+/// Cheapest paths (free walkable squares only, difficult ground counting two, A4-G-01) to every
+/// square within `max` squares of movement.
 fn paths(m: &Match, a: usize, max: u32) -> Vec<(Pos, Vec<Pos>)> {
-    let start = m.fighters[a].pos;
-    let mut parent: HashMap<Pos, Pos> = HashMap::new();
-    let mut dist: HashMap<Pos, u32> = HashMap::from([(start, 0)]);
-    let mut q = VecDeque::from([start]);
-    let mut out = Vec::new();
-    while let Some(p) = q.pop_front() {
-        let d = dist[&p];
-        if d >= max {
-            continue;
-        }
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let n = Pos::on(p.x + dx, p.y + dy, p.floor);
-                if (dx, dy) == (0, 0) || dist.contains_key(&n) || m.board.step_geometry(p, n).is_err() || m.occupant(n).is_some() {
-                    continue;
-                }
-                dist.insert(n, d + 1);
-                parent.insert(n, p);
-                q.push_back(n);
-                let mut path = vec![n];
-                let mut at = n;
-                while let Some(&b) = parent.get(&at) {
-                    if b == start {
-                        break;
-                    }
-                    path.push(b);
-                    at = b;
-                }
-                path.reverse();
-                out.push((n, path));
-            }
-        }
-    }
-    out
+    super::super::preview::cheapest_paths(m, a, max, &|q: &Pos| m.occupant(*q).is_some_and(|o| o != a))
 }
 
 /// A4-4.1, A4-G-23: who would get an attack of opportunity along `path` (each threatener
