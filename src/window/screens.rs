@@ -3,7 +3,7 @@
 //! settings panel. Starting a match builds it from the checked level and the seats chosen.
 
 use super::settings::{ANIMATION_SPEEDS, PROMPT_TIMEOUTS, Settings, UI_SCALES, VOLUMES};
-use super::ui::{Act, Selected, button, colors, panel, text};
+use super::ui::{Act, Selected, button, colors, panel, panel_in, text};
 use crate::ai::Difficulty;
 use crate::level_file::{CheckedLevel, Control};
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -412,16 +412,18 @@ fn show_settings(mut commands: Commands, open: Res<SettingsOpen>, settings: Res<
             Name::new("Settings"),
             SettingsPanel,
             GlobalZIndex(50),
-            panel(Node {
-                position_type: PositionType::Absolute,
-                left: Val::Percent(25.0),
-                top: Val::Percent(20.0),
-                padding: UiRect::all(Val::Px(16.0)),
-                flex_direction: FlexDirection::Column,
-                row_gap: Val::Px(6.0),
-                ..default()
-            }),
-            BackgroundColor(colors::PANEL_SOLID),
+            panel_in(
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: Val::Percent(25.0),
+                    top: Val::Percent(20.0),
+                    padding: UiRect::all(Val::Px(16.0)),
+                    flex_direction: FlexDirection::Column,
+                    row_gap: Val::Px(6.0),
+                    ..default()
+                },
+                colors::PANEL_SOLID,
+            ),
         ))
         .with_children(|p| {
             p.spawn(text("Settings", 24.0, colors::GOLD));

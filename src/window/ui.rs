@@ -209,7 +209,13 @@ pub fn bar_button(label: impl Into<String>, act: Act, enabled: bool) -> impl Bun
 }
 
 pub fn panel(node: Node) -> impl Bundle {
-    (node, BackgroundColor(colors::PANEL), Interaction::default(), Blocks)
+    panel_in(node, colors::PANEL)
+}
+
+/// A panel of another colour (a bundle takes one `BackgroundColor`: adding a second beside
+/// `panel(…)` is refused by Bevy at spawn, which crashed Settings and every reaction prompt).
+pub fn panel_in(node: Node, color: Color) -> impl Bundle {
+    (node, BackgroundColor(color), Interaction::default(), Blocks)
 }
 
 fn press_buttons(q: Query<(&Interaction, &Act, Has<Disabled>), (Changed<Interaction>, With<Button>)>, mut out: MessageWriter<Act>) {

@@ -8,7 +8,7 @@ use crate::game::intent::{Intent, PlayerView, ReactionPolicy, Seats};
 use crate::game::log::{LogEntry, MatchLog};
 use crate::window::screens::Screen;
 use crate::window::settings::Settings;
-use crate::window::ui::{Act, Disabled, button, colors, panel, text};
+use crate::window::ui::{Act, Disabled, button, colors, panel_in, text};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -112,16 +112,18 @@ fn reaction_prompt(
             PromptRoot,
             DespawnOnExit(Screen::Match),
             GlobalZIndex(20),
-            panel(Node {
-                position_type: PositionType::Absolute,
-                left: Val::Px(60.0),
-                top: Val::Px(70.0),
-                max_width: Val::Px(760.0),
-                padding: UiRect::all(Val::Px(12.0)),
-                flex_direction: FlexDirection::Column,
-                ..default()
-            }),
-            BackgroundColor(colors::PANEL_SOLID),
+            panel_in(
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: Val::Px(60.0),
+                    top: Val::Px(70.0),
+                    max_width: Val::Px(760.0),
+                    padding: UiRect::all(Val::Px(12.0)),
+                    flex_direction: FlexDirection::Column,
+                    ..default()
+                },
+                colors::PANEL_SOLID,
+            ),
         ))
         .with_children(|p| {
             p.spawn(text(format!("{player}: {attack}."), 18.0, colors::GOLD));
