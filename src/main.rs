@@ -46,6 +46,14 @@ enum Cmd {
         /// With --frames: write the frame times (median, p95, mean, in ms) as JSON to this file (vsync off while measuring).
         #[arg(long)]
         frame_stats: Option<PathBuf>,
+        /// Walk the UI: press every button and bound key that can be reached (with real X input
+        /// through xdotool), write what was pressed to this JSON file, then quit (the UI tests).
+        #[arg(long)]
+        ui_walk: Option<PathBuf>,
+        /// No window: every plugin but the window system and the renderer, until the game exits
+        /// (with --ui-walk: the walk without a display).
+        #[arg(long, hide = true)]
+        headless: bool,
     },
     /// Check level, hero and campaign files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
     Validate {
@@ -96,6 +104,11 @@ enum Cmd {
         screenshot: Option<PathBuf>,
         #[arg(long, requires = "watch")]
         screenshot_frame: Option<u32>,
+        /// With --watch: walk the viewer's buttons and keys (see `doo play --ui-walk`).
+        #[arg(long, requires = "watch")]
+        ui_walk: Option<PathBuf>,
+        #[arg(long, requires = "watch", hide = true)]
+        headless: bool,
     },
     /// Campaigns without a window (docs/campaigns.md).
     Campaign {
@@ -147,7 +160,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => doo::window::run(None),
-        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats, resume, campaign }) => {
+        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats, resume, campaign, ui_walk, headless }) => {
             let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::replay::autosave_path() } else { p });
             doo::window::run_with(
                 level,
@@ -163,6 +176,8 @@ fn main() -> ExitCode {
                     resume,
                     replay: false,
                     campaign,
+                    ui_walk,
+                    headless,
                 },
             )
         }
@@ -182,9 +197,17 @@ fn main() -> ExitCode {
                 doo::cli::SimSaves { save_dir, autosave, profile },
             ),
         },
-        Some(Cmd::Replay { saves, watch: true, screenshot, screenshot_frame, .. }) => doo::window::run_with(
+        Some(Cmd::Replay { saves, watch: true, screenshot, screenshot_frame, ui_walk, headless, .. }) => doo::window::run_with(
             None,
-            doo::window::WindowOptions { resume: saves.into_iter().next(), replay: true, screenshot, screenshot_frame, ..Default::default() },
+            doo::window::WindowOptions {
+                resume: saves.into_iter().next(),
+                replay: true,
+                screenshot,
+                screenshot_frame,
+                ui_walk,
+                headless,
+                ..Default::default()
+            },
         ),
         Some(Cmd::Replay { saves, verify, .. }) => doo::cli::replay(&saves, verify),
     }

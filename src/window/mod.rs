@@ -21,6 +21,7 @@ pub mod settings;
 mod sound;
 pub mod ui;
 pub mod viewer;
+pub mod walk;
 
 pub const DEFAULT_LEVEL: &str = "levels/tutorial.ron";
 pub const WINDOW_TITLE: &str = "Dungeons of Olde";
@@ -48,6 +49,20 @@ pub struct WindowOptions {
     pub replay: bool,
     /// Open on this campaign's party screen (`doo play --campaign FILE`).
     pub campaign: Option<PathBuf>,
+    /// Walk the UI (`doo play --ui-walk REPORT`): press every button and bound key that can be
+    /// reached, write what was pressed to REPORT (JSON), then quit (window/walk.rs).
+    pub ui_walk: Option<PathBuf>,
+    /// No window and no renderer (`--headless`): every other plugin runs, frame after frame,
+    /// until the app exits (the UI walk's headless runs).
+    pub headless: bool,
+}
+
+/// Where the app draws: a real window, or nowhere (the UI tests: every plugin of the window
+/// but the window system, the renderer and the tilemap's render stage, driven frame by frame).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Display {
+    Window,
+    Headless,
 }
 
 /// `cargo run`: the main menu, with the default level ready for a quick start.
@@ -89,11 +104,28 @@ fn pick_executors(app: &mut App) {
 }
 
 pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
+    if opts.headless {
+        return run_headless(level, opts);
+    }
+    let mut app = match build_app(level, opts, Display::Window) {
+        Ok(app) => app,
+        Err(code) => return code,
+    };
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(_) => ExitCode::from(1),
+    }
+}
+
+/// The game's app, with every plugin the window has. `Display::Headless` leaves out the window
+/// system and the renderer only: the tests spawn every screen, overlay and prompt in it and
+/// press their buttons through Bevy's own UI input (`headless_ui_app`).
+pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) -> Result<App, ExitCode> {
     let data = match RuleData::load(std::path::Path::new(".")) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{e}");
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     };
     let watch_replay = opts.replay;
@@ -103,7 +135,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
             Ok((save, level_path, _)) => Some((save, level_path)),
             Err(e) => {
                 eprintln!("{e}");
-                return ExitCode::from(2);
+                return Err(ExitCode::from(2));
             }
         },
         None => None,
@@ -119,14 +151,14 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
             for e in errs {
                 eprintln!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message);
             }
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     };
     if let Err(errs) = checked.build(&data) {
         for e in errs {
             eprintln!("{}: {e}", path.display());
         }
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
     let data = std::sync::Arc::new(data);
     let level_dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_else(|| PathBuf::from("."));
@@ -135,7 +167,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
             Ok(c) => Some(campaign::CampaignRun::new(c, &data)),
             Err(e) => {
                 eprintln!("{e}");
-                return ExitCode::from(2);
+                return Err(ExitCode::from(2));
             }
         },
         None => None,
@@ -154,62 +186,104 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     let mut app = App::new();
     // The level's folder is an asset source of its own, so levels need not live under assets/.
     app.register_asset_source(reload::LEVEL_SOURCE, bevy::asset::io::AssetSourceBuilder::platform_default(&level_dir.to_string_lossy(), None));
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), present_mode, ..default() }),
-                ..default()
-            })
-            .set(ImagePlugin::default_nearest())
-            // Art is read from ./assets (the game runs from the project folder, like its levels).
-            .set(AssetPlugin { file_path: assets_dir(), ..default() }),
-    )
-    .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
-    .insert_resource(ClearColor(board::palette::BACKGROUND))
-    .insert_resource(if opts.frame_stats.is_some() {
-        bevy::winit::WinitSettings { focused_mode: bevy::winit::UpdateMode::Continuous, unfocused_mode: bevy::winit::UpdateMode::Continuous }
-    } else {
-        bevy::winit::WinitSettings::game()
-    })
-    .insert_resource(opts)
-    .insert_resource(screens::GameData(data.clone()))
-    .insert_resource(match &resume {
-        Some((save, _)) => {
-            let mut setup = screens::MatchSetup::from_save(path.clone(), checked.clone(), save);
-            setup.replay = watch_replay;
-            setup
+    let plugins = DefaultPlugins
+        .set(WindowPlugin {
+            primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), present_mode, ..default() }),
+            ..default()
+        })
+        .set(ImagePlugin::default_nearest())
+        // Art is read from ./assets (the game runs from the project folder, like its levels).
+        .set(AssetPlugin { file_path: assets_dir(), ..default() });
+    match display {
+        Display::Window => {
+            app.add_plugins(plugins).add_plugins(bevy_ecs_tilemap::TilemapPlugin);
         }
-        None => screens::MatchSetup::new(path.clone(), checked.clone()),
-    })
-    .add_plugins(crate::game::plugin)
-    .insert_resource(reload::LevelWatch::new(path.clone(), root.clone(), data.clone()))
-    .register_asset_loader(reload::LevelAssetLoader { data: data.clone(), root: root.clone() })
-    .insert_state(first)
-    .add_plugins((
-        ui::plugin,
-        settings::plugin,
-        screens::plugin,
-        campaign::plugin,
-        load::plugin,
-        viewer::plugin,
-        camera::plugin,
-        board::plugin,
-        figures::plugin,
-        fog::plugin,
-        hud::plugin,
-        capture::plugin,
-        reload::plugin,
-    ));
+        Display::Headless => {
+            // Bevy's no-renderer setup (examples/app/no_renderer.rs), without the OS window:
+            // layout, text, UI input and every game system run; nothing is drawn. The tilemap's
+            // plugin is its render stage only, which needs a renderer.
+            app.add_plugins(
+                plugins
+                    .set(bevy::render::RenderPlugin {
+                        render_creation: bevy::render::settings::WgpuSettings { backends: None, ..default() }.into(),
+                        ..default()
+                    })
+                    .disable::<bevy::winit::WinitPlugin>()
+                    .disable::<bevy::log::LogPlugin>(),
+            );
+        }
+    }
+    app.insert_resource(display)
+        .insert_resource(ClearColor(board::palette::BACKGROUND))
+        .insert_resource(if opts.frame_stats.is_some() {
+            bevy::winit::WinitSettings { focused_mode: bevy::winit::UpdateMode::Continuous, unfocused_mode: bevy::winit::UpdateMode::Continuous }
+        } else {
+            bevy::winit::WinitSettings::game()
+        })
+        .insert_resource(opts)
+        .insert_resource(screens::GameData(data.clone()))
+        .insert_resource(match &resume {
+            Some((save, _)) => {
+                let mut setup = screens::MatchSetup::from_save(path.clone(), checked.clone(), save);
+                setup.replay = watch_replay;
+                setup
+            }
+            None => screens::MatchSetup::new(path.clone(), checked.clone()),
+        })
+        .add_plugins(crate::game::plugin)
+        .insert_resource(reload::LevelWatch::new(path.clone(), root.clone(), data.clone()))
+        .register_asset_loader(reload::LevelAssetLoader { data: data.clone(), root: root.clone() })
+        .insert_state(first)
+        .add_plugins((
+            ui::plugin,
+            settings::plugin,
+            screens::plugin,
+            campaign::plugin,
+            load::plugin,
+            viewer::plugin,
+            camera::plugin,
+            board::plugin,
+            figures::plugin,
+            fog::plugin,
+            hud::plugin,
+            capture::plugin,
+            reload::plugin,
+            walk::plugin,
+        ));
     #[cfg(feature = "audio")]
     app.add_plugins(sound::plugin);
     if let Some(run) = campaign_run {
         app.insert_resource(run);
     }
-    pick_executors(&mut app);
-    match app.run() {
-        AppExit::Success => ExitCode::SUCCESS,
-        AppExit::Error(_) => ExitCode::from(1),
+    if display == Display::Window {
+        pick_executors(&mut app);
     }
+    Ok(app)
+}
+
+/// Frames a headless run may take before it is stopped (a walk that never ends is a failure).
+const HEADLESS_FRAMES_MAX: u32 = 200_000;
+
+/// `--headless`: the app without a window, updated until it exits.
+fn run_headless(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
+    let Some(mut app) = headless_ui_app(level, opts) else { return ExitCode::from(2) };
+    for _ in 0..HEADLESS_FRAMES_MAX {
+        app.update();
+        if let Some(exit) = app.should_exit() {
+            return if exit.is_success() { ExitCode::SUCCESS } else { ExitCode::from(1) };
+        }
+    }
+    eprintln!("the headless run did not end within {HEADLESS_FRAMES_MAX} frames");
+    ExitCode::from(1)
+}
+
+/// The game's app without a window or renderer (`Display::Headless`), finished and ready for
+/// `app.update()`: the UI tests drive it frame by frame. `None` when the level cannot be loaded.
+pub fn headless_ui_app(level: Option<PathBuf>, opts: WindowOptions) -> Option<App> {
+    let mut app = build_app(level, opts, Display::Headless).ok()?;
+    app.finish();
+    app.cleanup();
+    Some(app)
 }
 
 /// `./assets` when it exists (running from the project folder), else Bevy's default.

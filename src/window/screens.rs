@@ -23,7 +23,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Setup), spawn_setup)
         .add_systems(OnEnter(Screen::Match), begin_match)
         .add_systems(OnExit(Screen::Match), end_match)
-        .add_systems(Update, (handle_screen_acts, type_player_name, refresh_setup, show_settings).chain());
+        .add_systems(Update, (close_settings, handle_screen_acts, type_player_name, refresh_setup, show_settings).chain());
 }
 
 /// Where the player is.
@@ -604,6 +604,13 @@ fn handle_screen_acts(
 
 /// Entering the match screen asks for a start; it happens in `Update` (a match start runs its own
 /// state transition, which cannot nest inside `OnEnter`).
+/// The settings panel belongs to the screen it was opened on: another screen starts without it.
+fn close_settings(screen: Res<State<Screen>>, mut open: ResMut<SettingsOpen>) {
+    if screen.is_changed() && open.0 {
+        open.0 = false;
+    }
+}
+
 fn begin_match(mut pending: ResMut<PendingStart>) {
     pending.0 = true;
 }

@@ -8,7 +8,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<Act>()
         .init_resource::<PointerOverUi>()
         .init_resource::<KeyFocus>()
-        .add_systems(PreUpdate, (press_buttons, focus_keys, colour_buttons, track_pointer_over_ui).chain().after(bevy::input::InputSystems));
+        // After Bevy's UI input (`UiSystems::Focus`): a press is read on the frame it happens, before
+        // a panel redrawn this frame could replace the button pressed.
+        .add_systems(PreUpdate, (press_buttons, focus_keys, colour_buttons, track_pointer_over_ui).chain().after(bevy::ui::UiSystems::Focus));
 }
 
 pub mod colors {
@@ -214,8 +216,9 @@ pub fn panel(node: Node) -> impl Bundle {
 
 /// A panel of another colour (a bundle takes one `BackgroundColor`: adding a second beside
 /// `panel(…)` is refused by Bevy at spawn, which crashed Settings and every reaction prompt).
+/// A panel takes the pointer: a click on it never reaches a button or the board under it.
 pub fn panel_in(node: Node, color: Color) -> impl Bundle {
-    (node, BackgroundColor(color), Interaction::default(), Blocks)
+    (node, BackgroundColor(color), Interaction::default(), bevy::ui::FocusPolicy::Block, Blocks)
 }
 
 fn press_buttons(q: Query<(&Interaction, &Act, Has<Disabled>), (Changed<Interaction>, With<Button>)>, mut out: MessageWriter<Act>) {

@@ -176,7 +176,11 @@ fn control_viewer(mut acts: MessageReader<Act>, keys: Res<ButtonInput<KeyCode>>,
             list.push(act);
         }
     }
-    let v = viewer.as_mut();
+    // The timer ticks every frame without marking the viewer changed: its bar is redrawn only
+    // when what it shows changes (a bar redrawn every frame replaced the button being clicked).
+    let before = (viewer.at, viewer.playing, viewer.speed);
+    let acted = !list.is_empty();
+    let v = viewer.bypass_change_detection();
     for act in list {
         match act {
             ReplayAct::PlayPause => {
@@ -217,6 +221,9 @@ fn control_viewer(mut acts: MessageReader<Act>, keys: Res<ButtonInput<KeyCode>>,
                 v.playing = false;
             }
         }
+    }
+    if acted || before != (v.at, v.playing, v.speed) {
+        viewer.set_changed();
     }
 }
 
@@ -264,6 +271,7 @@ fn draw_viewer_bar(mut commands: Commands, viewer: Res<ReplayViewer>, old: Query
             BackgroundColor(colors::PANEL_SOLID),
             Interaction::default(),
             super::ui::Blocks,
+            bevy::ui::FocusPolicy::Block,
         ))
         .with_children(|p| {
             p.spawn(text(format!("Replay: {} - command {} of {} - turn {turn}{status}", v.label, v.at, v.last()), 15.0, colors::GOLD));

@@ -22,5 +22,6 @@ mod rule_coverage;
 mod saves;
 mod scenarios;
 mod turn_structure;
+mod ui_walk;
 mod undo;
 mod window;

@@ -210,6 +210,7 @@ pub(super) fn full_screen(c: Color) -> impl Bundle {
         DespawnOnExit(Screen::Match),
         Interaction::default(),
         Blocks,
+        bevy::ui::FocusPolicy::Block,
         Node {
             position_type: PositionType::Absolute,
             width: Val::Percent(100.0),
