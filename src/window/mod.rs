@@ -281,6 +281,9 @@ fn run_headless(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
 /// `app.update()`: the UI tests drive it frame by frame. `None` when the level cannot be loaded.
 pub fn headless_ui_app(level: Option<PathBuf>, opts: WindowOptions) -> Option<App> {
     let mut app = build_app(level, opts, Display::Headless).ok()?;
+    // Every frame lasts 1/60 s of game time, however fast the machine draws nothing: the AI's
+    // pace and the prompts' timeouts play out the same in every run.
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(std::time::Duration::from_secs_f64(1.0 / 60.0)));
     app.finish();
     app.cleanup();
     Some(app)

@@ -116,6 +116,16 @@ pub struct UiWalk {
     edges: BTreeMap<String, BTreeMap<String, String>>,
     last_edge: Option<(String, String)>,
     state_at_press: String,
+    /// Times the walk stood in a state with nothing left to press there now (work seen there
+    /// once may not come back: a bar entry of one moment of the match).
+    stale: BTreeMap<String, u32>,
+    /// Steps spent moving between states.
+    pub moves: u32,
+    /// The button pressed just before each button was first seen (what opens it: a bar group
+    /// for its entries), the last button pressed, and how often each opener was pressed again.
+    opener: BTreeMap<String, String>,
+    last_press: Option<String>,
+    reopened: BTreeMap<String, u32>,
     /// A settings press to check in the file on this frame.
     persist_check: Option<(Act, u32)>,
     typed: MessageCursor<KeyboardInput>,
@@ -166,6 +176,11 @@ impl UiWalk {
             edges: BTreeMap::new(),
             last_edge: None,
             state_at_press: String::new(),
+            stale: BTreeMap::new(),
+            moves: 0,
+            opener: BTreeMap::new(),
+            last_press: None,
+            reopened: BTreeMap::new(),
             persist_check: None,
             typed: MessageCursor::default(),
         }
@@ -185,6 +200,7 @@ impl UiWalk {
             "buttons_disabled": self.disabled.len(),
             "keys_pressed": self.keys.len(),
             "steps": self.steps,
+            "moves": self.moves,
             "failures": self.failures,
             "persisted": self.persisted,
             "unpressed": self.unpressed(),
@@ -203,7 +219,7 @@ impl UiWalk {
             .state_keys
             .get(state)
             .is_some_and(|at| KEYS.iter().map(|(_, n)| *n).chain(CTRL_KEYS.iter().map(|(_, n)| *n)).any(|n| !self.keys.contains(&format!("{at}|{n}"))));
-        buttons || keys
+        (buttons || keys) && self.stale.get(state).is_none_or(|n| *n < 4)
     }
 
     /// The first button on the shortest known way from `state` to a state with work left.
@@ -345,11 +361,18 @@ fn targets(world: &mut World) -> Vec<Target> {
         let act = world.get::<Act>(e).cloned().expect("queried with Act");
         // The reference's entries are one list drawn by one piece of code: one of them stands
         // for all (there are hundreds).
+        let label = label_of(world, e);
         let key = match &act {
             Act::Rules(Some(_)) => format!("{}|Rules(an entry)", root_name(world, e)),
+            // A bar entry's index changes with the moment of the match: its name is what it is
+            // ("[2] Drop (kneel) | 1 AP" -> "Drop (kneel)").
+            Act::Choose(_) => {
+                let name = label.split(" | ").next().unwrap_or_default();
+                let name = name.split_once("] ").map_or(name, |(_, n)| n);
+                format!("{}|Choose: {name}", root_name(world, e))
+            }
             _ => format!("{}|{:?}", root_name(world, e), act),
         };
-        let label = label_of(world, e);
         let inside = at.x >= 0.0 && at.y >= 0.0 && at.x < size.x && at.y < size.y;
         out.push(Target { key, label, act, at, enabled: world.get::<Disabled>(e).is_none(), inside });
     }
@@ -502,6 +525,7 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
         Some(Pending::Button { key, label, act, frames }) => {
             if received.contains(&act) {
                 walk.last_edge = Some((walk.state_at_press.clone(), key.clone()));
+                walk.last_press = Some(key.clone());
                 walk.pressed.insert(key, label);
                 walk.idle = 0;
                 if persisted(&act).is_some() {
@@ -555,6 +579,11 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
             }
         }
         if t.enabled {
+            if !walk.seen.contains_key(&t.key) {
+                if let Some(o) = walk.last_press.clone() {
+                    walk.opener.insert(t.key.clone(), o);
+                }
+            }
             walk.seen.insert(t.key.clone(), t.label.clone());
         } else if !walk.seen.contains_key(&t.key) {
             walk.disabled.insert(t.key.clone(), t.label.clone());
@@ -577,9 +606,10 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
     // 1. A button not pressed yet. Settings are pressed from the last option of each row to the
     //    first, so the walk goes on with the defaults (1x, ask, no timeout) once each was pressed.
     let fresh = |t: &&&Target| !walk.pressed.contains_key(&t.key) && walk.tries.get(&t.key).is_none_or(|n| *n < 3);
+    //    A bar entry of this moment goes first: the next move of the match may take it away.
     let next = match pressable.iter().rev().find(|t| t.key.starts_with("Settings|") && fresh(t)) {
         Some(t) => Some(t),
-        None => pressable.iter().find(fresh),
+        None => pressable.iter().find(|t| t.key.contains("|Choose: ") && fresh(t)).or_else(|| pressable.iter().find(fresh)),
     };
     if let Some(t) = next {
         let (key, label, act, at) = (t.key.clone(), t.label.clone(), t.act.clone(), t.at);
@@ -617,13 +647,40 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
         }
         return;
     }
+    walk.moves += 1;
+    *walk.stale.entry(state.clone()).or_default() += 1;
+    // Nothing left anywhere the walk knows: done.
+    if !walk.state_buttons.keys().any(|s| walk.has_work(s)) {
+        end_walk(world, display, walk, &ts);
+        return;
+    }
     // Settings lead nowhere (and would leave the walk at another UI scale).
-    let pressable: Vec<&Target> = pressable.into_iter().filter(|t| !t.key.starts_with("Settings|") || pressable_len_one(&ts)).collect();
-    let k = match walk.way_to_work(&state).and_then(|key| pressable.iter().position(|t| t.key == key)) {
+    // One entry per key (a list of hundreds of entries is one choice, not hundreds).
+    let mut keys_seen = BTreeSet::new();
+    let pressable: Vec<&Target> = pressable
+        .into_iter()
+        .filter(|t| !t.key.starts_with("Settings|") || pressable_len_one(&ts))
+        .filter(|t| keys_seen.insert(t.key.clone()))
+        .collect();
+    // What opens a button not pressed yet, when it is here (a bar group for its entry).
+    let reopen = walk
+        .seen
+        .keys()
+        .filter(|k| !walk.pressed.contains_key(*k) && walk.tries.get(*k).is_none_or(|n| *n < 3))
+        .filter_map(|k| walk.opener.get(k))
+        .find(|o| walk.reopened.get(*o).is_none_or(|n| *n < 4) && pressable.iter().any(|t| &t.key == *o))
+        .cloned();
+    if let Some(o) = &reopen {
+        *walk.reopened.entry(o.clone()).or_default() += 1;
+    }
+    let k = match reopen.or_else(|| walk.way_to_work(&state)).and_then(|key| pressable.iter().position(|t| t.key == key)) {
         Some(k) => k,
         None => walk.next_random(pressable.len()),
     };
     let (key, label, act, at) = (pressable[k].key.clone(), pressable[k].label.clone(), pressable[k].act.clone(), pressable[k].at);
+    if std::env::var_os("DOO_WALK_TRACE").is_some() {
+        eprintln!("walk: move in {state} by {key}");
+    }
     if click(world, display, walk, at) {
         walk.pending = Some(Pending::Button { key, label, act, frames: 0 });
     }
