@@ -98,9 +98,15 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     };
     let watch_replay = opts.replay;
     // `--resume`: the save names the level; a save that cannot be read stops here, said plainly.
+    // The level as the save has it: checked, under the rules the save was played with (A4
+    // picked on the level-select screen is not in the level file; issue 27's crash 3 was the
+    // level re-read from its file here, and the A4 save replayed under a DoO profile).
     let resume = match &opts.resume {
-        Some(p) => match crate::cli::load_save(p, &data) {
-            Ok((save, level_path, _)) => Some((save, level_path)),
+        Some(p) => match screens::MatchSetup::resume_file(p, &data) {
+            Ok(setup) => {
+                crate::crash::set_save_in_play(Some(p.clone()));
+                Some(setup)
+            }
             Err(e) => {
                 eprintln!("{e}");
                 return ExitCode::from(2);
@@ -108,19 +114,23 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         },
         None => None,
     };
+    crate::crash::debug_panic();
     let path = match &resume {
-        Some((_, level_path)) => level_path.clone(),
+        Some(setup) => setup.path.clone(),
         None => level.unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL)),
     };
     let root = crate::level_file::project_root(&path);
-    let checked = match crate::level_file::load(&path, &data, &root) {
-        Ok(c) => c,
-        Err(errs) => {
-            for e in errs {
-                eprintln!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message);
+    let checked = match &resume {
+        Some(setup) => setup.checked.clone(),
+        None => match crate::level_file::load(&path, &data, &root) {
+            Ok(c) => c,
+            Err(errs) => {
+                for e in errs {
+                    eprintln!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message);
+                }
+                return ExitCode::from(2);
             }
-            return ExitCode::from(2);
-        }
+        },
     };
     if let Err(errs) = checked.build(&data) {
         for e in errs {
@@ -173,9 +183,8 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     })
     .insert_resource(opts)
     .insert_resource(screens::GameData(data.clone()))
-    .insert_resource(match &resume {
-        Some((save, _)) => {
-            let mut setup = screens::MatchSetup::from_save(path.clone(), checked.clone(), save);
+    .insert_resource(match resume {
+        Some(mut setup) => {
             setup.replay = watch_replay;
             setup
         }
