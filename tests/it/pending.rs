@@ -45,8 +45,8 @@ pub fn pending_matches(dir: &Path) -> Vec<Pending> {
     let mut out = Vec::new();
     for kind in KINDS {
         let p = match kind {
-            "doo_reflex" => by_ai(&data, dir, kind, "levels/tutorial.ron", None, |m, _| window(m) == Some(Window::Reflex)),
-            "doo_response" => by_ai(&data, dir, kind, "levels/tutorial.ron", None, |m, _| window(m) == Some(Window::Response)),
+            "doo_reflex" => by_ai(&data, dir, kind, "levels/skirmish.ron", None, |m, _| window(m) == Some(Window::Reflex)),
+            "doo_response" => by_ai(&data, dir, kind, "levels/skirmish.ron", None, |m, _| window(m) == Some(Window::Response)),
             "a4_aoo" => a4_tutorial(&data, dir, kind, false),
             "a4_held" => a4_tutorial(&data, dir, kind, true),
             "reset" => by_ai(&data, dir, kind, "levels/arena.ron", None, just_reset),
@@ -155,7 +155,9 @@ fn next_command(hm: &mut HeadlessMatch, fallback: impl Fn(&Match) -> Command) ->
     c
 }
 
-/// AI against AI on `level`, seeds 1.., until `stop` holds in a settled match.
+/// AI against AI on `level`, seeds 1.., one command at a time, until `stop` holds in the match
+/// settled before the AI's next command (the AI is held back while the flow settles: a reset
+/// runs and the AI would answer in the same frame).
 fn by_ai(
     data: &RuleData,
     dir: &Path,
@@ -164,18 +166,28 @@ fn by_ai(
     profile: Option<&str>,
     stop: impl Fn(&Match, &HeadlessMatch) -> bool,
 ) -> Result<Pending, String> {
-    for seed in 1..=12u64 {
+    for seed in 1..=6u64 {
         let (mut hm, _) = recorded(data, level, profile, seed, None);
-        for _ in 0..40_000 {
+        for _ in 0..3_000 {
+            let ai = hm.app.world_mut().remove_resource::<AiControl>().unwrap();
+            hm.settle();
+            let hit = !hm.status().over && stop(hm.state(), &hm);
+            hm.app.world_mut().insert_resource(ai);
             if hm.status().over {
                 break;
             }
-            if settled(&hm) && stop(hm.state(), &hm) {
+            if hit {
                 let (path, save) = write(&hm, dir, kind);
                 let next = next_command(&mut hm, |m| Command::Decline { actor: m.pending.as_ref().map(|p| m.fighters[p.defender].id.clone()).unwrap_or_default() });
                 return Ok(Pending { kind, path, save, live: hm, next });
             }
-            hm.app.update();
+            let n = hm.app.world().resource::<MatchRecord>().commands.len();
+            for _ in 0..2_000 {
+                hm.app.update();
+                if hm.app.world().resource::<MatchRecord>().commands.len() > n || hm.status().over {
+                    break;
+                }
+            }
         }
     }
     Err(format!("no seed of {level} reached the window"))
@@ -189,13 +201,13 @@ fn a4_tutorial(data: &RuleData, dir: &Path, kind: &'static str, hold: bool) -> R
     for seed in 1..=12u64 {
         let (mut hm, _) = recorded(data, "levels/tutorial.ron", Some("A4"), seed, Some(&["monsters"]));
         let mut tried = 0;
-        for _ in 0..20_000 {
+        for _ in 0..3_000 {
+            // the match settled before the AI's next command (it would answer in the same frame)
+            let ai = hm.app.world_mut().remove_resource::<AiControl>().unwrap();
+            hm.settle();
+            hm.app.world_mut().insert_resource(ai);
             if hm.status().over {
                 break;
-            }
-            if !settled(&hm) {
-                hm.app.update();
-                continue;
             }
             let m = hm.state();
             match a4_task(m) {
@@ -215,11 +227,15 @@ fn a4_tutorial(data: &RuleData, dir: &Path, kind: &'static str, hold: bool) -> R
             }
             let lunk = m.index("lunk").unwrap();
             let goblin = m.index("goblin").unwrap();
-            if m.clock.current == Some(lunk) && m.pending.as_ref().is_none_or(|p| p.window.is_none()) {
+            let window_for = m.pending.as_ref().filter(|p| p.window.is_some()).map(|p| p.defender);
+            let text = if window_for == Some(lunk) {
+                // Lunk's reactive defence and the like: declined, as a player may
+                Some(r#"decline(actor: "lunk")"#.to_string())
+            } else if m.clock.current == Some(lunk) && window_for.is_none() {
                 let (lp, gp) = (m.fighters[lunk].pos, m.fighters[goblin].pos);
                 let adjacent = (lp.x - gp.x).abs() <= 1 && (lp.y - gp.y).abs() <= 1 && lp.floor == gp.floor;
                 let refused = hm.lines().iter().rev().find(|l| l["type"] == "command").is_some_and(|l| l["result"] == "rejected");
-                let text = if hold && !refused {
+                Some(if hold && !refused {
                     r#"round(actor: "lunk", act: hold(trigger: enemy_enters_reach))"#.to_string()
                 } else if !hold && adjacent && tried < 8 {
                     // a square next to Lunk, away from the goblin
@@ -233,12 +249,25 @@ fn a4_tutorial(data: &RuleData, dir: &Path, kind: &'static str, hold: bool) -> R
                     format!(r#"round(actor: "lunk", act: move(path: [({x}, {y})]))"#)
                 } else {
                     r#"round(actor: "lunk", act: end_turn)"#.to_string()
-                };
-                hm.submit(crate::common::cmd(&text));
-                continue;
+                })
+            } else {
+                None
+            };
+            let n = hm.app.world().resource::<MatchRecord>().commands.len();
+            match text {
+                Some(t) => {
+                    hm.app.world_mut().write_message(doo::game::pipeline::IssueCommand(crate::common::cmd(&t)));
+                }
+                None => {}
             }
-            hm.app.update();
+            for _ in 0..2_000 {
+                hm.app.update();
+                if hm.app.world().resource::<MatchRecord>().commands.len() > n || hm.status().over {
+                    break;
+                }
+            }
         }
     }
     Err("the A4 tutorial never reached the prompt".into())
 }
+
