@@ -61,10 +61,22 @@ pub fn append_crash(path: &Path, entry: &str) -> std::io::Result<()> {
     f.write_all(entry.as_bytes())
 }
 
-/// Installs the hook: the crash log first, then the default hook's output.
+thread_local! {
+    /// This thread is in the hook already: a hook installed twice (around Bevy's, which skips
+    /// the hook it wraps for its own system errors) logs a panic once.
+    static IN_HOOK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs the hook: the crash log first, then the hook it replaces (the default output).
+/// Call it again after Bevy's plugins are added: Bevy wraps the hook it finds and does not call
+/// it for a system's error, so the game's hook must be outermost.
 pub fn install_panic_hook() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if IN_HOOK.with(|h| h.replace(true)) {
+            default(info);
+            return;
+        }
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let message = panic_message(info.payload());
         let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
@@ -77,6 +89,7 @@ pub fn install_panic_hook() {
             eprintln!("crash log: {}", path.display());
         }
         default(info);
+        IN_HOOK.with(|h| h.set(false));
     }));
 }
 

@@ -215,6 +215,9 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         app.insert_resource(run);
     }
     pick_executors(&mut app);
+    // Outermost, around the hook Bevy's plugins installed (it skips the one it wraps for a
+    // system's error): every panic of the window reaches the crash log.
+    crate::crash::install_panic_hook();
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),

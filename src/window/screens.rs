@@ -697,7 +697,9 @@ pub fn begin_match_world(world: &mut World) {
                 warn!("{}", broken.message);
                 world.remove_resource::<crate::game::ai::AiControl>();
                 world.insert_resource(*broken);
+                // Off the match screen at once: its systems expect a match on the board.
                 world.resource_mut::<NextState<Screen>>().set(Screen::Load);
+                world.run_schedule(bevy::state::state::StateTransition);
             }
         }
         return;
