@@ -85,6 +85,7 @@ fn crash3_the_a4_tutorial_autosave_at_an_aoo_prompt_resumes() {
     old.checked = doo::level_file::load(&setup.path, &data, root()).unwrap();
     let broken = resume_setup(&data, &old).err().expect("an A4 save cannot be played as DoO");
     assert!(broken.message.contains("R-META-2") || broken.message.contains("checkpoint"), "{}", broken.message);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test] // issue 27: a save at every kind of pending window resumes to the live match's state, and stays equal after one more command
@@ -116,6 +117,7 @@ fn saves_at_every_pending_window_resume_to_the_live_state() {
         assert_eq!(hash(&resumed), hash(&live), "{kind}: after {next:?} the resumed match is the live one");
         assert_eq!(waiting(&resumed), waiting(&live), "{kind}: and waits for the same");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The skirmish played AI against AI for `n` commands, saved (sealed, as the autosave), and the
@@ -185,6 +187,7 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     doo::save::write_atomic(&last_path, &last.to_text()).unwrap();
     let broken = resume_file(&last_path).err().expect("the saved: checkpoint finds an edit in the last turn");
     assert_eq!(broken.good, end, "{}", broken.message);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test] // issue 27: an A4 order sent to a DoO match is refused (R-META-2), never the engine's old unreachable! panic
@@ -229,4 +232,5 @@ fn a_panic_writes_the_crash_log() {
     // the writer on its own
     let entry = doo::crash::crash_entry(0, "boom", Some("a.rs:1:2".into()), "main", Some(Path::new("x.ron")));
     assert_eq!(entry, format!("[1970-01-01 00:00:00 UTC] panic in thread 'main' at a.rs:1:2: boom\n  save in play: x.ron\n  game version: {}\n\n", env!("CARGO_PKG_VERSION")));
+    let _ = std::fs::remove_dir_all(&dir);
 }
