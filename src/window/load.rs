@@ -54,9 +54,8 @@ impl BrokenSave {
 /// `Err` says how far it goes and why. No save in `setup`: nothing happens.
 pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &MatchSetup) -> Result<(), Box<BrokenSave>> {
     let Some(save) = setup.resume.as_deref() else { return Ok(()) };
-    let broken = |good: usize, message: String| {
-        Box::new(BrokenSave { path: setup.save_path.clone(), setup: setup.clone(), good, total: save.commands.len(), message })
-    };
+    let broken =
+        |good: usize, message: String| Box::new(BrokenSave { path: setup.save_path.clone(), setup: setup.clone(), good, total: save.commands.len(), message });
     let r = crate::replay::open(data, save, &setup.checked).map_err(|e| broken(0, e))?;
     if let Some(problem) = r.problem {
         let file = setup.save_path.as_ref().map_or("the save".to_string(), |p| p.display().to_string());

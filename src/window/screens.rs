@@ -157,14 +157,14 @@ fn root_node() -> Node {
     }
 }
 
-fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
+fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>, data: Res<GameData>) {
     let quick = setup.map_or("Quick start".to_string(), |s| format!("Quick start: {}", s.checked.level.name));
     commands.spawn((Name::new("Main menu"), DespawnOnExit(Screen::Menu), root_node())).with_children(|p| {
         p.spawn(text("Dungeons of Olde", 54.0, colors::GOLD));
         p.spawn(text("Crisis Mode tactics", 20.0, colors::DIM));
         p.spawn(Node { height: Val::Px(24.0), ..default() });
         p.spawn(button("Play a level  [Enter]", Act::Play));
-        if continue_save().is_some() {
+        if continue_save(&data.0).is_some() {
             p.spawn(button("Continue  (the last match, autosaved)", Act::Continue));
         }
         p.spawn(button("New campaign", Act::NewCampaign));
@@ -488,6 +488,7 @@ fn handle_screen_acts(
     mut exit: MessageWriter<AppExit>,
     mut picks: Query<(&Act, Entity, Has<Selected>), With<Button>>,
     focus: Res<super::ui::KeyFocus>,
+    data: Res<GameData>,
 ) {
     let mut list: Vec<Act> = acts.read().cloned().collect();
     if keys.just_pressed(KeyCode::KeyR) && *screen.get() == Screen::Levels && editing.0.is_none() {
@@ -518,7 +519,7 @@ fn handle_screen_acts(
             Act::Play | Act::ToLevels => next.set(Screen::Levels),
             Act::QuickStart if setup.is_some() => next.set(Screen::Setup),
             Act::Continue => {
-                if let Some(setup) = continue_save() {
+                if let Some(setup) = continue_save(&data.0) {
                     commands.insert_resource(setup);
                     next.set(Screen::Match);
                 }
@@ -726,14 +727,14 @@ fn autosave_path_of(world: &World) -> PathBuf {
     world.get_resource::<crate::game::record::Autosave>().map_or_else(crate::replay::autosave_path, |a| a.path.clone())
 }
 
-/// The autosave, when there is one this game can go on with (readable, its level unchanged).
-fn continue_save() -> Option<MatchSetup> {
+/// The autosave, when there is one this game can go on with (readable, its level unchanged),
+/// checked with the rule data the game plays with.
+fn continue_save(data: &crate::data::RuleData) -> Option<MatchSetup> {
     let p = crate::replay::autosave_path();
     if !p.is_file() {
         return None;
     }
-    let data = crate::data::RuleData::builtin();
-    MatchSetup::resume_file(&p, &data).ok()
+    MatchSetup::resume_file(&p, data).ok()
 }
 
 /// Takes the match off the board.

@@ -178,7 +178,8 @@ fn by_ai(
             }
             if hit {
                 let (path, save) = write(&hm, dir, kind);
-                let next = next_command(&mut hm, |m| Command::Decline { actor: m.pending.as_ref().map(|p| m.fighters[p.defender].id.clone()).unwrap_or_default() });
+                let next =
+                    next_command(&mut hm, |m| Command::Decline { actor: m.pending.as_ref().map(|p| m.fighters[p.defender].id.clone()).unwrap_or_default() });
                 return Ok(Pending { kind, path, save, live: hm, next });
             }
             let n = hm.app.world().resource::<MatchRecord>().commands.len();
@@ -270,4 +271,3 @@ fn a4_tutorial(data: &RuleData, dir: &Path, kind: &'static str, hold: bool) -> R
     }
     Err("the A4 tutorial never reached the prompt".into())
 }
-
