@@ -27,8 +27,10 @@ pub(super) fn plugin(app: &mut App) {
 pub struct BrokenSave {
     /// The save's file (deleted on request), when it came from one.
     pub path: Option<PathBuf>,
-    /// The match setup the save was opened with (level, rules, seats, the save).
-    pub setup: MatchSetup,
+    /// The match setup the save was opened with (level, rules, seats, the save); `None` when
+    /// the file cannot be read as a save of a level here (its level missing or changed, not a
+    /// save): then it can only be deleted or left.
+    pub setup: Option<MatchSetup>,
     /// Commands that replay, of `total`.
     pub good: usize,
     pub total: usize,
@@ -38,14 +40,22 @@ pub struct BrokenSave {
 
 impl BrokenSave {
     /// The setup that plays on (or is watched) from the last command that replays.
-    pub fn from_last_good(&self) -> MatchSetup {
-        let mut setup = self.setup.clone();
+    pub fn from_last_good(&self) -> Option<MatchSetup> {
+        let mut setup = self.setup.clone()?;
         if let Some(save) = setup.resume.as_deref() {
             setup.resume = Some(Box::new(crate::replay::truncated(save, self.good)));
         }
         setup.replay = false;
-        setup
+        Some(setup)
     }
+}
+
+/// A save file to go on with (Continue, `doo play --resume`): read and checked, its level under
+/// the save's rules. A file that is not a usable save (unreadable, another version, its level
+/// missing or changed) is `Err`: what is wrong, with only "delete" and "back" to choose.
+pub fn open_save_file(path: &std::path::Path, data: &crate::data::RuleData) -> Result<MatchSetup, Box<BrokenSave>> {
+    MatchSetup::resume_file(path, data)
+        .map_err(|e| Box::new(BrokenSave { path: Some(path.to_path_buf()), setup: None, good: 0, total: 0, message: e.to_string() }))
 }
 
 /// Opens the save of `setup` to play on in `world` (the window's; a headless app's in the
@@ -54,8 +64,9 @@ impl BrokenSave {
 /// `Err` says how far it goes and why. No save in `setup`: nothing happens.
 pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &MatchSetup) -> Result<(), Box<BrokenSave>> {
     let Some(save) = setup.resume.as_deref() else { return Ok(()) };
-    let broken =
-        |good: usize, message: String| Box::new(BrokenSave { path: setup.save_path.clone(), setup: setup.clone(), good, total: save.commands.len(), message });
+    let broken = |good: usize, message: String| {
+        Box::new(BrokenSave { path: setup.save_path.clone(), setup: Some(setup.clone()), good, total: save.commands.len(), message })
+    };
     let r = crate::replay::open(data, save, &setup.checked).map_err(|e| broken(0, e))?;
     if let Some(problem) = r.problem {
         let file = setup.save_path.as_ref().map_or("the save".to_string(), |p| p.display().to_string());
@@ -254,16 +265,22 @@ fn show_broken(mut commands: Commands, broken: Option<Res<BrokenSave>>, shown: Q
             ),
         ))
         .with_children(|p| {
-            p.spawn(text(format!("{name} cannot be played to its end"), 24.0, colors::BAD));
-            p.spawn(text(
-                format!("{} of its {} commands replay; the game stopped before the next one instead of crashing.", b.good, b.total),
-                16.0,
-                colors::TEXT,
-            ));
+            if b.setup.is_some() {
+                p.spawn(text(format!("{name} cannot be played to its end"), 24.0, colors::BAD));
+                p.spawn(text(
+                    format!("{} of its {} commands replay; the game stopped before the next one instead of crashing.", b.good, b.total),
+                    16.0,
+                    colors::TEXT,
+                ));
+            } else {
+                p.spawn(text(format!("{name} cannot be opened"), 24.0, colors::BAD));
+            }
             p.spawn(text(b.message.clone(), 14.0, colors::DIM));
             p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: Val::Px(8.0), flex_wrap: FlexWrap::Wrap, ..default() }).with_children(|r| {
-                r.spawn(button(format!("Continue from command {}", b.good), Act::Broken(BrokenAct::ContinueGood)));
-                r.spawn(button("Watch it", Act::Broken(BrokenAct::Watch)));
+                if b.setup.is_some() {
+                    r.spawn(button(format!("Continue from command {}", b.good), Act::Broken(BrokenAct::ContinueGood)));
+                    r.spawn(button("Watch it", Act::Broken(BrokenAct::Watch)));
+                }
                 if b.path.is_some() {
                     r.spawn(button("Delete it", Act::Broken(BrokenAct::Delete)));
                 }
@@ -278,7 +295,7 @@ fn answer_broken(mut acts: MessageReader<Act>, broken: Option<Res<BrokenSave>>, 
         let (Act::Broken(choice), Some(b)) = (act, broken.as_deref()) else { continue };
         match choice {
             BrokenAct::ContinueGood | BrokenAct::Watch => {
-                let mut setup = b.from_last_good();
+                let Some(mut setup) = b.from_last_good() else { continue };
                 setup.replay = *choice == BrokenAct::Watch;
                 commands.insert_resource(setup);
                 next.set(Screen::Match);

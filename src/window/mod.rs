@@ -101,15 +101,19 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     // The level as the save has it: checked, under the rules the save was played with (A4
     // picked on the level-select screen is not in the level file; issue 27's crash 3 was the
     // level re-read from its file here, and the A4 save replayed under a DoO profile).
+    // A file that is not a usable save opens the Load screen with what is wrong (and on
+    // stderr), to be deleted or left.
+    let mut unusable = None;
     let resume = match &opts.resume {
-        Some(p) => match screens::MatchSetup::resume_file(p, &data) {
+        Some(p) => match load::open_save_file(p, &data) {
             Ok(setup) => {
                 crate::crash::set_save_in_play(Some(p.clone()));
                 Some(setup)
             }
-            Err(e) => {
-                eprintln!("{e}");
-                return ExitCode::from(2);
+            Err(broken) => {
+                eprintln!("{}", broken.message);
+                unusable = Some(*broken);
+                None
             }
         },
         None => None,
@@ -150,7 +154,9 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         },
         None => None,
     };
-    let first = if campaign_run.is_some() {
+    let first = if unusable.is_some() {
+        screens::Screen::Load
+    } else if campaign_run.is_some() {
         screens::Screen::Campaign
     } else if opts.menu {
         screens::Screen::Menu
@@ -213,6 +219,9 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     app.add_plugins(sound::plugin);
     if let Some(run) = campaign_run {
         app.insert_resource(run);
+    }
+    if let Some(broken) = unusable {
+        app.insert_resource(broken);
     }
     pick_executors(&mut app);
     // Outermost, around the hook Bevy's plugins installed (it skips the one it wraps for a

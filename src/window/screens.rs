@@ -157,14 +157,14 @@ fn root_node() -> Node {
     }
 }
 
-fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>, data: Res<GameData>) {
+fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
     let quick = setup.map_or("Quick start".to_string(), |s| format!("Quick start: {}", s.checked.level.name));
     commands.spawn((Name::new("Main menu"), DespawnOnExit(Screen::Menu), root_node())).with_children(|p| {
         p.spawn(text("Dungeons of Olde", 54.0, colors::GOLD));
         p.spawn(text("Crisis Mode tactics", 20.0, colors::DIM));
         p.spawn(Node { height: Val::Px(24.0), ..default() });
         p.spawn(button("Play a level  [Enter]", Act::Play));
-        if continue_save(&data.0).is_some() {
+        if crate::replay::autosave_path().is_file() {
             p.spawn(button("Continue  (the last match, autosaved)", Act::Continue));
         }
         p.spawn(button("New campaign", Act::NewCampaign));
@@ -518,12 +518,18 @@ fn handle_screen_acts(
         match act {
             Act::Play | Act::ToLevels => next.set(Screen::Levels),
             Act::QuickStart if setup.is_some() => next.set(Screen::Setup),
-            Act::Continue => {
-                if let Some(setup) = continue_save(&data.0) {
+            Act::Continue => match continue_save(&data.0) {
+                Some(Ok(setup)) => {
                     commands.insert_resource(setup);
                     next.set(Screen::Match);
                 }
-            }
+                // An autosave that cannot be used: what is wrong, and the choices.
+                Some(Err(broken)) => {
+                    commands.insert_resource(*broken);
+                    next.set(Screen::Load);
+                }
+                None => {}
+            },
             Act::ToMenu => next.set(Screen::Menu),
             Act::ToLoad if *screen.get() != Screen::Match => next.set(Screen::Load),
             Act::WatchThis => {
@@ -727,14 +733,11 @@ fn autosave_path_of(world: &World) -> PathBuf {
     world.get_resource::<crate::game::record::Autosave>().map_or_else(crate::replay::autosave_path, |a| a.path.clone())
 }
 
-/// The autosave, when there is one this game can go on with (readable, its level unchanged),
-/// checked with the rule data the game plays with.
-fn continue_save(data: &crate::data::RuleData) -> Option<MatchSetup> {
+/// The autosave, when there is one: the match to go on with (readable, its level unchanged,
+/// checked with the rule data the game plays with), or why it cannot be used.
+fn continue_save(data: &crate::data::RuleData) -> Option<Result<MatchSetup, Box<super::load::BrokenSave>>> {
     let p = crate::replay::autosave_path();
-    if !p.is_file() {
-        return None;
-    }
-    MatchSetup::resume_file(&p, data).ok()
+    p.is_file().then(|| super::load::open_save_file(&p, data))
 }
 
 /// Takes the match off the board.

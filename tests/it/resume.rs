@@ -175,7 +175,7 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     assert!(broken.message.contains("R-TURN-12") && broken.message.contains(&format!("command {}", k + 1)), "{}", broken.message);
     assert_eq!(broken.path.as_deref(), Some(bad_path.as_path()));
     // continue from the last good command: exactly the match after command k
-    let setup = broken.from_last_good();
+    let setup = broken.from_last_good().expect("a save that replays in part can go on");
     assert_eq!(setup.resume.as_ref().unwrap().commands.len(), k);
     let cont = resume_setup(&data, &setup).unwrap_or_else(|b| panic!("{}", b.message));
     assert_eq!(hash(&cont), hashes[k], "continue from the last good command = the match after its {k} commands");
@@ -187,6 +187,16 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     doo::save::write_atomic(&last_path, &last.to_text()).unwrap();
     let broken = resume_file(&last_path).err().expect("the saved: checkpoint finds an edit in the last turn");
     assert_eq!(broken.good, end, "{}", broken.message);
+    // a save whose level has changed cannot replay at all: what is wrong, only delete or leave it
+    let mut other = save.clone();
+    other.level_hash = "0".repeat(64);
+    let other_path = dir.join("other-level.ron");
+    doo::save::write_atomic(&other_path, &other.to_text()).unwrap();
+    let broken = doo::window::load::open_save_file(&other_path, &data).err().expect("a changed level is not opened");
+    assert!(broken.setup.is_none() && broken.from_last_good().is_none());
+    assert!(broken.message.contains("has changed since this save was written"), "{}", broken.message);
+    assert_eq!(broken.path.as_deref(), Some(other_path.as_path()));
+    assert!(doo::window::load::open_save_file(&bad_path, &data).is_ok(), "the hand-broken save reads; its replay is what fails");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
