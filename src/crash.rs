@@ -2,6 +2,7 @@
 //! the thread, the time and the save in play (the autosave or the slot that was loaded) to
 //! `crash.log` in the data folder, beside the saves folder, then the default hook prints it
 //! as usual. A panic the game catches (a save whose replay the rules stop on) is logged too.
+//! `DOO_DEBUG_PANIC=1` (at startup) and `=frame` (inside a window system) panic on purpose.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -97,6 +98,21 @@ pub fn install_panic_hook() {
 pub fn debug_panic() {
     if std::env::var_os("DOO_DEBUG_PANIC").is_some_and(|v| v == "1") {
         panic!("DOO_DEBUG_PANIC: a panic on purpose (crash log test)");
+    }
+}
+
+/// `DOO_DEBUG_PANIC=frame`: a system of the window panics on purpose on its 10th frame (a panic
+/// inside Bevy's schedule, where Bevy's own hook sits: tests that it reaches the crash log).
+pub fn plugin(app: &mut bevy::prelude::App) {
+    if std::env::var_os("DOO_DEBUG_PANIC").is_some_and(|v| v == "frame") {
+        app.add_systems(bevy::prelude::Update, panic_on_purpose);
+    }
+}
+
+fn panic_on_purpose(mut frames: bevy::prelude::Local<u32>) {
+    *frames += 1;
+    if *frames == 10 {
+        panic!("DOO_DEBUG_PANIC=frame: a system panics on purpose (crash log test)");
     }
 }
 

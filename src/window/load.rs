@@ -178,18 +178,20 @@ fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
                                     r.spawn(button("Continue", Act::LoadSlot(k)));
                                     r.spawn(button("Watch", Act::WatchSlot(k)));
                                     let name = if save.label.is_empty() { file } else { save.label.clone() };
-                                    r.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_width: Val::Px(0.0), ..default() }).with_children(|t| {
-                                        t.spawn(text(name, 17.0, colors::TEXT));
-                                        t.spawn(text(save.summary(), 13.0, colors::DIM));
-                                    });
+                                    r.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_width: Val::Px(0.0), ..default() })
+                                        .with_children(|t| {
+                                            t.spawn(text(name, 17.0, colors::TEXT));
+                                            t.spawn(text(save.summary(), 13.0, colors::DIM));
+                                        });
                                 }
                                 Err(e) => {
                                     r.spawn((button("Continue", Act::LoadSlot(k)), Disabled));
                                     r.spawn(button("Delete", Act::DeleteSlot(k)));
-                                    r.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_width: Val::Px(0.0), ..default() }).with_children(|t| {
-                                        t.spawn(text(file, 17.0, colors::DIM));
-                                        t.spawn(text(first_line(e), 13.0, colors::BAD));
-                                    });
+                                    r.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_width: Val::Px(0.0), ..default() })
+                                        .with_children(|t| {
+                                            t.spawn(text(file, 17.0, colors::DIM));
+                                            t.spawn(text(first_line(e), 13.0, colors::BAD));
+                                        });
                                 }
                             }
                         },

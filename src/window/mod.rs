@@ -217,6 +217,7 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     ));
     #[cfg(feature = "audio")]
     app.add_plugins(sound::plugin);
+    app.add_plugins(crate::crash::plugin);
     if let Some(run) = campaign_run {
         app.insert_resource(run);
     }

@@ -896,3 +896,33 @@ fn resume_opens_every_pending_window_and_a_broken_save_without_a_crash() {
     }
     assert!(!dir.join("crash.log").exists() && !saves.parent().unwrap().join("crash.log").exists(), "no crash logged");
 }
+
+/// Issue 27: a panic inside the window's schedule (where Bevy wraps the panic hook and skips
+/// the one it wraps for a system's error) is written to the crash log with the save in play.
+#[test]
+#[ignore = "needs a display and xdotool: .ci/run runs it under Xvfb"]
+fn a_panic_in_a_window_system_reaches_the_crash_log() {
+    require_display();
+    let dir = artifacts("crashlog").join("crash-in-frame");
+    let _ = std::fs::remove_dir_all(&dir);
+    let saves = dir.join("saves");
+    std::fs::create_dir_all(&saves).unwrap();
+    let save = saves.join("autosave.ron");
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/saves/tutorial-seed3.ron"), &save).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_doo"))
+        .args(["play", "--resume"])
+        .arg(&save)
+        .args(["--frames", "400"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("WGPU_BACKEND", backend())
+        .env("DOO_SAVE_DIR", &saves)
+        .env("DOO_SETTINGS", dir.join("settings.ron"))
+        .env("DOO_DEBUG_PANIC", "frame")
+        .output()
+        .expect("start the game");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the game panicked: {err}");
+    let log = std::fs::read_to_string(dir.join("crash.log")).unwrap_or_else(|e| panic!("no crash.log ({e}):\n{err}"));
+    assert_eq!(log.matches("a system panics on purpose").count(), 1, "logged once:\n{log}");
+    assert!(log.contains("src/crash.rs:") && log.contains(&save.display().to_string()), "{log}");
+}
