@@ -18,6 +18,7 @@ use std::path::PathBuf;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SaveList>()
         .add_systems(OnEnter(Screen::Load), (scan_saves, spawn_load).chain())
+        .add_systems(OnExit(Screen::Load), forget_broken_save)
         .add_systems(Update, (load_keys, open_slot, delete_slot, answer_broken, show_broken).chain().run_if(in_state(Screen::Load)));
 }
 
@@ -291,6 +292,11 @@ fn show_broken(mut commands: Commands, broken: Option<Res<BrokenSave>>, shown: Q
                 r.spawn(button("Back  [Esc]", Act::Broken(BrokenAct::Close)));
             });
         });
+}
+
+/// Leaving the Load screen (any way: its own Back too) leaves the broken save as it is.
+fn forget_broken_save(mut commands: Commands) {
+    commands.remove_resource::<BrokenSave>();
 }
 
 /// The player's choice for a broken save.
