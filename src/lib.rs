@@ -6,6 +6,7 @@ pub use doo_rules::{ai, campaign, data, level, level_file, reference, rules, sav
 
 pub mod campaign_sim;
 pub mod cli;
+pub mod crash;
 pub mod game;
 pub mod headless;
 pub mod replay;

@@ -150,6 +150,8 @@ fn parse_side(s: &str) -> Result<(String, doo::ai::Difficulty), String> {
 }
 
 fn main() -> ExitCode {
+    // A panic anywhere writes the crash log (beside the saves) before the process exits.
+    doo::crash::install_panic_hook();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

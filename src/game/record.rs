@@ -140,6 +140,17 @@ fn push_checkpoint(
     record.checkpoints.push(Checkpoint { commands, turn, hash });
 }
 
+/// Adds the `saved:` checkpoint to a save about to be written: the state hash now, after all
+/// its commands. A replay must reach that state, so a command changed anywhere in the save (in
+/// the last turn too, after the last turn's checkpoint) is found when the save is opened.
+pub fn seal(save: &mut Save, m: &crate::rules::state::Match, dice: &crate::rules::Dice) {
+    let n = save.commands.len();
+    if save.checkpoints.last().is_some_and(|c| c.commands == n && c.hash.starts_with("end:")) {
+        return; // over: the end checkpoint says it already
+    }
+    save.checkpoints.push(Checkpoint { commands: n, turn: m.clock.turn, hash: format!("{}{}", crate::replay::SAVED, save::state_hash(m, dice)) });
+}
+
 /// The AI's plan for the opportunity in progress, as a save keeps it.
 pub fn ai_plan(ai: Option<&AiControl>) -> Option<AiPlan> {
     let (actor, turn, round, rest) = ai?.plan.as_ref()?;
@@ -154,8 +165,9 @@ fn write_autosave(
     queue: Res<CommandQueue>,
     checked: Res<CheckedCommand>,
     ai: Option<Res<AiControl>>,
+    dice: Option<Res<MatchDice>>,
 ) {
-    let (Some(mut autosave), Some(state)) = (autosave, state) else { return };
+    let (Some(mut autosave), Some(state), Some(dice)) = (autosave, state, dice) else { return };
     let n = record.commands.len();
     if record.written == Some(n) || !settled(&status, &queue, &checked) {
         return;
@@ -170,7 +182,8 @@ fn write_autosave(
         record.written = Some(n);
         return;
     }
-    let Some(s) = record.to_save(state.clock.turn, ai_plan(ai.as_deref())) else { return };
+    let Some(mut s) = record.to_save(state.clock.turn, ai_plan(ai.as_deref())) else { return };
+    seal(&mut s, &state.0, &dice.0);
     match save::write_atomic(&autosave.path, &s.to_text()) {
         Ok(()) => {
             record.written = Some(n);

@@ -158,12 +158,14 @@ fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<
 fn follow_action(
     focus: Res<super::figures::ActionFocus>,
     cursor: Res<super::board::KeyCursor>,
-    state: Res<MatchState>,
+    state: Option<Res<MatchState>>,
     windows: Query<&Window>,
     ui: Res<UiScale>,
     time: Res<Time>,
     mut cam: Query<(&Camera, &GlobalTransform, &mut Transform), With<Camera2d>>,
 ) {
+    // No match on the board (a save that did not open leaves the match screen this frame).
+    let Some(state) = state else { return };
     let target = cursor.at.filter(|_| cursor.active).map(|p| super::board::world_of(p, &state.board)).or(focus.0);
     let (Some(target), Ok(w), Ok((camera, at, mut t))) = (target, windows.single(), cam.single_mut()) else { return };
     let Ok(on_screen) = camera.world_to_viewport(at, target.with_z(0.0)) else { return };

@@ -1,10 +1,16 @@
 //! The Load screen: the saves in the save folder (the autosave first, then the named slots,
 //! newest first), each with its level, turn, players and date. "Continue" goes on playing it,
 //! "Watch" opens it in the replay viewer. A save that cannot be used says why (its file and
-//! line, a missing or changed level) and is not offered.
+//! line, a missing or changed level) and may be deleted.
+//!
+//! Every save opened to play on (Continue, a slot here, `doo play --resume`) goes through
+//! `resume_match`: the one replay path (`crate::replay::open`), which never panics. A save
+//! that does not replay to its end (a command refused or unsettled, a checkpoint that differs)
+//! is not played: this screen opens with what went wrong and the choices: continue from the
+//! last command that replays, watch it in the replay viewer, or delete it.
 
 use super::screens::{GameData, MatchSetup, Screen};
-use super::ui::{Act, Disabled, button, colors, panel, text};
+use super::ui::{Act, BrokenAct, Disabled, button, colors, panel, panel_in, text};
 use crate::save::Save;
 use bevy::prelude::*;
 use std::path::PathBuf;
@@ -12,7 +18,66 @@ use std::path::PathBuf;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SaveList>()
         .add_systems(OnEnter(Screen::Load), (scan_saves, spawn_load).chain())
-        .add_systems(Update, (load_keys, open_slot).chain().run_if(in_state(Screen::Load)));
+        .add_systems(OnExit(Screen::Load), forget_broken_save)
+        .add_systems(Update, (load_keys, open_slot, delete_slot, answer_broken, show_broken).chain().run_if(in_state(Screen::Load)));
+}
+
+/// A save that does not replay to its end, and how far it does: shown over the Load screen
+/// until the player chooses.
+#[derive(Resource, Clone, Debug)]
+pub struct BrokenSave {
+    /// The save's file (deleted on request), when it came from one.
+    pub path: Option<PathBuf>,
+    /// The match setup the save was opened with (level, rules, seats, the save); `None` when
+    /// the file cannot be read as a save of a level here (its level missing or changed, not a
+    /// save): then it can only be deleted or left.
+    pub setup: Option<MatchSetup>,
+    /// Commands that replay, of `total`.
+    pub good: usize,
+    pub total: usize,
+    /// What went wrong, in a sentence or two (the first bad command).
+    pub message: String,
+}
+
+impl BrokenSave {
+    /// The setup that plays on (or is watched) from the last command that replays.
+    pub fn from_last_good(&self) -> Option<MatchSetup> {
+        let mut setup = self.setup.clone()?;
+        if let Some(save) = setup.resume.as_deref() {
+            setup.resume = Some(Box::new(crate::replay::truncated(save, self.good)));
+        }
+        setup.replay = false;
+        Some(setup)
+    }
+}
+
+/// A save file to go on with (Continue, `doo play --resume`): read and checked, its level under
+/// the save's rules. A file that is not a usable save (unreadable, another version, its level
+/// missing or changed) is `Err`: what is wrong, with only "delete" and "back" to choose.
+pub fn open_save_file(path: &std::path::Path, data: &crate::data::RuleData) -> Result<MatchSetup, Box<BrokenSave>> {
+    MatchSetup::resume_file(path, data)
+        .map_err(|e| Box::new(BrokenSave { path: Some(path.to_path_buf()), setup: None, good: 0, total: 0, message: e.to_string() }))
+}
+
+/// Opens the save of `setup` to play on in `world` (the window's; a headless app's in the
+/// tests): replayed through `crate::replay::open`, checked against its checkpoints, then
+/// restored with the AI's plan. A save that does not replay to its end is not restored:
+/// `Err` says how far it goes and why. No save in `setup`: nothing happens.
+pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &MatchSetup) -> Result<(), Box<BrokenSave>> {
+    let Some(save) = setup.resume.as_deref() else { return Ok(()) };
+    let broken = |good: usize, message: String| {
+        Box::new(BrokenSave { path: setup.save_path.clone(), setup: Some(setup.clone()), good, total: save.commands.len(), message })
+    };
+    let r = crate::replay::open(data, save, &setup.checked).map_err(|e| broken(0, e))?;
+    if let Some(problem) = r.problem {
+        let file = setup.save_path.as_ref().map_or("the save".to_string(), |p| p.display().to_string());
+        return Err(broken(r.good, format!("{file} does not replay to its end: {problem}")));
+    }
+    if let Some(mut ai) = world.get_resource_mut::<crate::game::ai::AiControl>() {
+        ai.config.seed = save.seed;
+    }
+    crate::replay::restore_into(world, r.hm, save, false);
+    Ok(())
 }
 
 /// Saves listed at most (the newest), and the largest file read.
@@ -100,8 +165,8 @@ fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
                 padding: UiRect::all(Val::Px(8.0)),
                 overflow: Overflow::scroll_y(),
                 max_height: Val::Percent(75.0),
-                // A long save name or summary wraps instead of pushing the buttons off the window.
-                max_width: Val::Percent(95.0),
+                // long lines (a level's path in an error) wrap inside the window
+                max_width: Val::Percent(96.0),
                 ..default()
             }))
             .with_children(|l| {
@@ -122,6 +187,7 @@ fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
                                 }
                                 Err(e) => {
                                     r.spawn((button("Continue", Act::LoadSlot(k)), Disabled));
+                                    r.spawn(button("Delete", Act::DeleteSlot(k)));
                                     r.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_width: Val::Px(0.0), ..default() })
                                         .with_children(|t| {
                                             t.spawn(text(file, 17.0, colors::DIM));
@@ -142,9 +208,120 @@ fn first_line(e: &str) -> String {
     if l.chars().count() > 140 { l.chars().take(140).collect::<String>() + "..." } else { l.to_string() }
 }
 
-fn load_keys(keys: Res<ButtonInput<KeyCode>>, mut next: ResMut<NextState<Screen>>) {
+fn load_keys(keys: Res<ButtonInput<KeyCode>>, mut next: ResMut<NextState<Screen>>, broken: Option<Res<BrokenSave>>, mut acts: MessageWriter<Act>) {
     if keys.just_pressed(KeyCode::Escape) {
-        next.set(Screen::Menu);
+        if broken.is_some() {
+            acts.write(Act::Broken(BrokenAct::Close));
+        } else {
+            next.set(Screen::Menu);
+        }
+    }
+}
+
+/// Deletes an unusable slot's file, then lists the folder again.
+fn delete_slot(mut acts: MessageReader<Act>, list: Res<SaveList>, mut next: ResMut<NextState<Screen>>) {
+    for act in acts.read() {
+        let Act::DeleteSlot(k) = act else { continue };
+        let Some(slot) = list.slots.get(*k) else { continue };
+        match std::fs::remove_file(&slot.path) {
+            Ok(()) => info!("deleted {}", slot.path.display()),
+            Err(e) => warn!("{}: not deleted: {e}", slot.path.display()),
+        }
+        next.set(Screen::Load);
+    }
+}
+
+/// The overlay over a save that does not replay to its end.
+#[derive(Component)]
+struct BrokenPanel;
+
+fn show_broken(mut commands: Commands, broken: Option<Res<BrokenSave>>, shown: Query<Entity, With<BrokenPanel>>) {
+    let Some(b) = broken else {
+        for e in &shown {
+            commands.entity(e).despawn();
+        }
+        return;
+    };
+    if !shown.is_empty() && !b.is_changed() {
+        return;
+    }
+    for e in &shown {
+        commands.entity(e).despawn();
+    }
+    let name = b.path.as_ref().and_then(|p| p.file_name()).map_or("This save".to_string(), |f| f.to_string_lossy().into_owned());
+    commands
+        .spawn((
+            Name::new("Broken save"),
+            BrokenPanel,
+            DespawnOnExit(Screen::Load),
+            GlobalZIndex(60),
+            panel_in(
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: Val::Percent(15.0),
+                    top: Val::Percent(22.0),
+                    width: Val::Percent(70.0),
+                    padding: UiRect::all(Val::Px(18.0)),
+                    flex_direction: FlexDirection::Column,
+                    row_gap: Val::Px(8.0),
+                    ..default()
+                },
+                colors::PANEL_SOLID,
+            ),
+        ))
+        .with_children(|p| {
+            if b.setup.is_some() {
+                p.spawn(text(format!("{name} cannot be played to its end"), 24.0, colors::BAD));
+                p.spawn(text(
+                    format!("{} of its {} commands replay; the game stopped before the next one instead of crashing.", b.good, b.total),
+                    16.0,
+                    colors::TEXT,
+                ));
+            } else {
+                p.spawn(text(format!("{name} cannot be opened"), 24.0, colors::BAD));
+            }
+            p.spawn(text(b.message.clone(), 14.0, colors::DIM));
+            p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: Val::Px(8.0), flex_wrap: FlexWrap::Wrap, ..default() }).with_children(|r| {
+                if b.setup.is_some() {
+                    r.spawn(button(format!("Continue from command {}", b.good), Act::Broken(BrokenAct::ContinueGood)));
+                    r.spawn(button("Watch it", Act::Broken(BrokenAct::Watch)));
+                }
+                if b.path.is_some() {
+                    r.spawn(button("Delete it", Act::Broken(BrokenAct::Delete)));
+                }
+                r.spawn(button("Back  [Esc]", Act::Broken(BrokenAct::Close)));
+            });
+        });
+}
+
+/// Leaving the Load screen (any way: its own Back too) leaves the broken save as it is.
+fn forget_broken_save(mut commands: Commands) {
+    commands.remove_resource::<BrokenSave>();
+}
+
+/// The player's choice for a broken save.
+fn answer_broken(mut acts: MessageReader<Act>, broken: Option<Res<BrokenSave>>, mut commands: Commands, mut next: ResMut<NextState<Screen>>) {
+    for act in acts.read() {
+        let (Act::Broken(choice), Some(b)) = (act, broken.as_deref()) else { continue };
+        match choice {
+            BrokenAct::ContinueGood | BrokenAct::Watch => {
+                let Some(mut setup) = b.from_last_good() else { continue };
+                setup.replay = *choice == BrokenAct::Watch;
+                commands.insert_resource(setup);
+                next.set(Screen::Match);
+            }
+            BrokenAct::Delete => {
+                if let Some(p) = &b.path {
+                    match std::fs::remove_file(p) {
+                        Ok(()) => info!("deleted {}", p.display()),
+                        Err(e) => warn!("{}: not deleted: {e}", p.display()),
+                    }
+                }
+                next.set(Screen::Load);
+            }
+            BrokenAct::Close => next.set(Screen::Load),
+        }
+        commands.remove_resource::<BrokenSave>();
     }
 }
 
@@ -158,6 +335,7 @@ fn open_slot(mut acts: MessageReader<Act>, list: Res<SaveList>, mut commands: Co
         };
         let Some(Ok((save, path, checked))) = list.slots.get(k).map(|s| &s.usable) else { continue };
         let mut setup = MatchSetup::from_save(path.clone(), checked.clone(), save);
+        setup.save_path = list.slots.get(k).map(|s| s.path.clone());
         setup.replay = watch;
         commands.insert_resource(setup);
         next.set(Screen::Match);

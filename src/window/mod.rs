@@ -111,6 +111,9 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
         Ok(app) => app,
         Err(code) => return code,
     };
+    // Outermost, around the hook Bevy's plugins installed (it skips the one it wraps for a
+    // system's error): every panic of the window reaches the crash log.
+    crate::crash::install_panic_hook();
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(_) => ExitCode::from(1),
@@ -130,29 +133,43 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
     };
     let watch_replay = opts.replay;
     // `--resume`: the save names the level; a save that cannot be read stops here, said plainly.
+    // The level as the save has it: checked, under the rules the save was played with (A4
+    // picked on the level-select screen is not in the level file; issue 27's crash 3 was the
+    // level re-read from its file here, and the A4 save replayed under a DoO profile).
+    // A file that is not a usable save opens the Load screen with what is wrong (and on
+    // stderr), to be deleted or left.
+    let mut unusable = None;
     let resume = match &opts.resume {
-        Some(p) => match crate::cli::load_save(p, &data) {
-            Ok((save, level_path, _)) => Some((save, level_path)),
-            Err(e) => {
-                eprintln!("{e}");
-                return Err(ExitCode::from(2));
+        Some(p) => match load::open_save_file(p, &data) {
+            Ok(setup) => {
+                crate::crash::set_save_in_play(Some(p.clone()));
+                Some(setup)
+            }
+            Err(broken) => {
+                eprintln!("{}", broken.message);
+                unusable = Some(*broken);
+                None
             }
         },
         None => None,
     };
+    crate::crash::debug_panic();
     let path = match &resume {
-        Some((_, level_path)) => level_path.clone(),
+        Some(setup) => setup.path.clone(),
         None => level.unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL)),
     };
     let root = crate::level_file::project_root(&path);
-    let checked = match crate::level_file::load(&path, &data, &root) {
-        Ok(c) => c,
-        Err(errs) => {
-            for e in errs {
-                eprintln!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message);
+    let checked = match &resume {
+        Some(setup) => setup.checked.clone(),
+        None => match crate::level_file::load(&path, &data, &root) {
+            Ok(c) => c,
+            Err(errs) => {
+                for e in errs {
+                    eprintln!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message);
+                }
+                return Err(ExitCode::from(2));
             }
-            return Err(ExitCode::from(2));
-        }
+        },
     };
     if let Err(errs) = checked.build(&data) {
         for e in errs {
@@ -172,7 +189,9 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
         },
         None => None,
     };
-    let first = if campaign_run.is_some() {
+    let first = if unusable.is_some() {
+        screens::Screen::Load
+    } else if campaign_run.is_some() {
         screens::Screen::Campaign
     } else if opts.menu {
         screens::Screen::Menu
@@ -222,9 +241,8 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
         })
         .insert_resource(opts)
         .insert_resource(screens::GameData(data.clone()))
-        .insert_resource(match &resume {
-            Some((save, _)) => {
-                let mut setup = screens::MatchSetup::from_save(path.clone(), checked.clone(), save);
+        .insert_resource(match resume {
+            Some(mut setup) => {
                 setup.replay = watch_replay;
                 setup
             }
@@ -252,8 +270,12 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
         ));
     #[cfg(feature = "audio")]
     app.add_plugins(sound::plugin);
+    app.add_plugins(crate::crash::plugin);
     if let Some(run) = campaign_run {
         app.insert_resource(run);
+    }
+    if let Some(broken) = unusable {
+        app.insert_resource(broken);
     }
     if display == Display::Window {
         pick_executors(&mut app);
@@ -267,6 +289,7 @@ const HEADLESS_FRAMES_MAX: u32 = 200_000;
 /// `--headless`: the app without a window, updated until it exits.
 fn run_headless(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     let Some(mut app) = headless_ui_app(level, opts) else { return ExitCode::from(2) };
+    crate::crash::install_panic_hook();
     for _ in 0..HEADLESS_FRAMES_MAX {
         app.update();
         if let Some(exit) = app.should_exit() {

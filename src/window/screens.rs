@@ -66,6 +66,8 @@ pub struct MatchSetup {
     /// A campaign level: the progress the match's saves carry, and who owns which hero.
     pub campaign: Option<Box<crate::campaign::Progress>>,
     pub owners: BTreeMap<String, String>,
+    /// The save file `resume` was read from (the crash log names it; a broken one can be deleted).
+    pub save_path: Option<PathBuf>,
 }
 
 impl MatchSetup {
@@ -82,7 +84,7 @@ impl MatchSetup {
                 player: s.player.clone().unwrap_or_else(|| format!("Player {}", k + 1)),
             })
             .collect();
-        Self { path, checked, seats, resume: None, replay: false, campaign: None, owners: BTreeMap::new() }
+        Self { path, checked, seats, resume: None, replay: false, campaign: None, owners: BTreeMap::new(), save_path: None }
     }
 
     /// The seats a save was played with, and the save to go on with.
@@ -98,6 +100,16 @@ impl MatchSetup {
         }
         me.resume = Some(Box::new(save.clone()));
         me
+    }
+
+    /// A save file to go on with: read and checked, its level under the rules the save was
+    /// played with (a ruleset picked on the level-select screen is in the save, not in the
+    /// level file). Continue, a Load slot and `doo play --resume` all start here.
+    pub fn resume_file(save_path: &std::path::Path, data: &crate::data::RuleData) -> Result<Self, crate::data::LoadError> {
+        let (save, level_path, checked) = crate::cli::load_save(save_path, data)?;
+        let mut me = Self::from_save(level_path, checked, &save);
+        me.save_path = Some(save_path.to_path_buf());
+        Ok(me)
     }
 }
 
@@ -152,7 +164,7 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
         p.spawn(text("Crisis Mode tactics", 20.0, colors::DIM));
         p.spawn(Node { height: Val::Px(24.0), ..default() });
         p.spawn(button("Play a level  [Enter]", Act::Play));
-        if continue_save().is_some() {
+        if crate::replay::autosave_path().is_file() {
             p.spawn(button("Continue  (the last match, autosaved)", Act::Continue));
         }
         p.spawn(button("New campaign", Act::NewCampaign));
@@ -476,6 +488,7 @@ fn handle_screen_acts(
     mut exit: MessageWriter<AppExit>,
     mut picks: Query<(&Act, Entity, Has<Selected>), With<Button>>,
     focus: Res<super::ui::KeyFocus>,
+    data: Res<GameData>,
 ) {
     let mut list: Vec<Act> = acts.read().cloned().collect();
     if keys.just_pressed(KeyCode::KeyR) && *screen.get() == Screen::Levels && editing.0.is_none() {
@@ -505,12 +518,18 @@ fn handle_screen_acts(
         match act {
             Act::Play | Act::ToLevels => next.set(Screen::Levels),
             Act::QuickStart if setup.is_some() => next.set(Screen::Setup),
-            Act::Continue => {
-                if let Some((save, path, checked)) = continue_save() {
-                    commands.insert_resource(MatchSetup::from_save(path, checked, &save));
+            Act::Continue => match continue_save(&data.0) {
+                Some(Ok(setup)) => {
+                    commands.insert_resource(setup);
                     next.set(Screen::Match);
                 }
-            }
+                // An autosave that cannot be used: what is wrong, and the choices.
+                Some(Err(broken)) => {
+                    commands.insert_resource(*broken);
+                    next.set(Screen::Load);
+                }
+                None => {}
+            },
             Act::ToMenu => next.set(Screen::Menu),
             Act::ToLoad if *screen.get() != Screen::Match => next.set(Screen::Load),
             Act::WatchThis => {
@@ -678,21 +697,28 @@ pub fn begin_match_world(world: &mut World) {
     // A campaign level autosaves to the campaign's save, which carries its progress.
     let autosave = if setup.campaign.is_some() { super::campaign::campaign_save_path() } else { crate::replay::autosave_path() };
     world.insert_resource(crate::game::record::Autosave::to(autosave));
-    if let Some(save) = setup.resume.as_deref() {
-        match crate::replay::replay(&data, save, &setup.checked) {
-            Ok(hm) => {
-                if let Some(mut ai) = world.get_resource_mut::<crate::game::ai::AiControl>() {
-                    ai.config.seed = save.seed;
-                }
-                crate::replay::restore_into(world, hm, save, false);
+    if setup.resume.is_some() {
+        // The one replay path; a save that does not replay to its end opens the Load screen
+        // with what went wrong and the choices (never a half-played match, never a panic).
+        crate::crash::set_save_in_play(setup.save_path.clone().or_else(|| Some(autosave_path_of(world))));
+        match super::load::resume_match(world, &data, &setup) {
+            Ok(()) => {
                 if let Some(mut s) = world.get_resource_mut::<MatchSetup>() {
                     s.resume = None; // "Play again" starts afresh
                 }
-                return;
             }
-            Err(e) => error!("{}: cannot resume: {e}", setup.path.display()),
+            Err(broken) => {
+                warn!("{}", broken.message);
+                world.remove_resource::<crate::game::ai::AiControl>();
+                world.insert_resource(*broken);
+                // Off the match screen at once: its systems expect a match on the board.
+                world.resource_mut::<NextState<Screen>>().set(Screen::Load);
+                world.run_schedule(bevy::state::state::StateTransition);
+            }
         }
+        return;
     }
+    crate::crash::set_save_in_play(Some(autosave_path_of(world)));
     let seats = setup
         .seats
         .iter()
@@ -709,14 +735,16 @@ pub fn begin_match_world(world: &mut World) {
     crate::game::setup::start_match(world, m, crate::rules::Dice::seeded(seed), false);
 }
 
-/// The autosave, when there is one this game can go on with (readable, its level unchanged).
-fn continue_save() -> Option<(crate::save::Save, PathBuf, CheckedLevel)> {
+/// Where the running match autosaves.
+fn autosave_path_of(world: &World) -> PathBuf {
+    world.get_resource::<crate::game::record::Autosave>().map_or_else(crate::replay::autosave_path, |a| a.path.clone())
+}
+
+/// The autosave, when there is one: the match to go on with (readable, its level unchanged,
+/// checked with the rule data the game plays with), or why it cannot be used.
+fn continue_save(data: &crate::data::RuleData) -> Option<Result<MatchSetup, Box<super::load::BrokenSave>>> {
     let p = crate::replay::autosave_path();
-    if !p.is_file() {
-        return None;
-    }
-    let data = crate::data::RuleData::builtin();
-    crate::cli::load_save(&p, &data).ok()
+    p.is_file().then(|| super::load::open_save_file(&p, data))
 }
 
 /// Takes the match off the board.

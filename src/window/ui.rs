@@ -77,6 +77,10 @@ pub enum Act {
     ToLoad,
     LoadSlot(usize),
     WatchSlot(usize),
+    /// Delete a slot's file (the Load screen: a save that cannot be used).
+    DeleteSlot(usize),
+    /// A save that does not replay to its end (window/load.rs): what to do with it.
+    Broken(BrokenAct),
     /// Watch the match just played from its first command.
     WatchThis,
     /// Replay viewer controls.
@@ -85,6 +89,19 @@ pub enum Act {
     NewCampaign,
     ContinueCampaign,
     Campaign(CampaignAct),
+}
+
+/// The choices for a save that does not replay to its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrokenAct {
+    /// Play on from the last command that replays.
+    ContinueGood,
+    /// Watch what replays in the replay viewer.
+    Watch,
+    /// Delete the save file.
+    Delete,
+    /// Leave it as it is.
+    Close,
 }
 
 /// What a campaign screen button does (window/campaign.rs).

@@ -80,8 +80,10 @@ impl ReplayViewer {
         };
         let mut frames = vec![frame(&hm)];
         for (i, c) in save.commands.iter().enumerate() {
-            if !hm.submit(c.clone()) {
-                return Err(format!("command {i} left the match unsettled (engine bug)"));
+            match crate::replay::catch(|| hm.submit(c.clone())) {
+                Ok(true) => {}
+                Ok(false) => return Err(format!("command {i} left the match unsettled (engine bug)")),
+                Err(e) => return Err(format!("the rules stopped on command {i}: {e}")),
             }
             frames.push(frame(&hm));
         }

@@ -22,6 +22,7 @@ struct SaveParams<'w> {
     record: Res<'w, MatchRecord>,
     state: Option<Res<'w, MatchState>>,
     ai: Option<Res<'w, AiControl>>,
+    dice: Option<Res<'w, crate::game::components::MatchDice>>,
 }
 
 impl SaveParams<'_> {
@@ -44,6 +45,9 @@ impl SaveParams<'_> {
             return ("Not saved: this match is not recorded.".into(), false);
         };
         save.label = name.to_string();
+        if let (Some(state), Some(dice)) = (&self.state, &self.dice) {
+            crate::game::record::seal(&mut save, &state.0, &dice.0);
+        }
         let path = crate::replay::slot_path(name);
         let existed = path.exists();
         match crate::save::write_atomic(&path, &save.to_text()) {

@@ -199,7 +199,18 @@ fn opportunity_plan(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
         }
         Command::Pass { .. } => Ok(Plan::End { a }),
         Command::End { .. } => Ok(Plan::End { a }),
-        _ => unreachable!("handled in validate"),
+        // Never reached through `validate` for the orders it routes elsewhere; an order of
+        // another ruleset (A4's `round` in a DoO match, a save or script of the wrong ruleset)
+        // is refused, never a panic.
+        other => Err(Violation::new(
+            "R-META-2",
+            format!(
+                "'{}' is not an order of profile {}: {} acts with the orders of the match's own profile (move, action, pass, end…).",
+                super::a4::acts::command_name(other),
+                m.rules.profile,
+                m.fighters[a].name
+            ),
+        )),
     }
 }
 
@@ -711,6 +722,19 @@ mod tests {
     const START: &str = r#"(characters: {"dara": (ap: 3), "orc": (ap: 4)})"#;
     // dara's Defense 2 + 2, the orc's Attack 1 + 1: a miss, no damage dice
     const MISS: [u32; 4] = [2, 2, 1, 1];
+
+    #[test] // R-META-2: an A4 order (`round`) sent to a DoO match is refused, never the old `unreachable!` (issue 27, crash 3)
+    fn an_a4_order_in_a_doo_match_is_r_meta_2() {
+        let d = dara(r#""swords": journeyman"#, "broadsword");
+        let mut g = duel(None, 6, &[&d, ORC], START, &MISS);
+        for who in ["orc", "dara"] {
+            let v = g.refused(&format!(r#"round(actor: "{who}", act: end_turn)"#));
+            assert!(v.rule == "R-META-2" || v.also.iter().any(|r| r == "R-META-2") || v.rule == "R-TURN-9", "{who}: {} {}", v.rule, v.reason);
+        }
+        let v = g.refused(r#"round(actor: "orc", act: end_turn)"#);
+        assert_eq!(v.rule, "R-META-2", "{}", v.reason);
+        assert!(v.reason.contains("'round'"), "{}", v.reason);
+    }
 
     #[test] // R-REACT-3: reflexes answer melee attacks only; a Parry after a shot names R-REACT-3, R-REACT-2 at most in `also`
     fn parry_after_a_ranged_attack_is_r_react_3() {

@@ -1502,7 +1502,7 @@ pub fn check_triggers(m: &mut Match, dice: &mut Dice, forced: Option<&str>, ev: 
     let reason = match (forced, seen.first()) {
         (Some(r), _) => r.to_string(),
         (None, Some(&(h, n))) => format!("{} and {} see each other", m.fighters[h].name, m.fighters[n].name),
-        _ => unreachable!(),
+        (None, None) => return Flow::Exploring,
     };
     begin_crisis(m, dice, &seen, &reason, None, ev);
     Flow::CrisisStarts

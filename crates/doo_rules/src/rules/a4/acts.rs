@@ -259,7 +259,8 @@ fn as_act(cmd: &Command) -> Option<RoundAct> {
     })
 }
 
-fn command_name(c: &Command) -> String {
+/// The command's name as a save writes it (`move`, `round`, `walk`…).
+pub fn command_name(c: &Command) -> String {
     let s = format!("{c:?}");
     s.split([' ', '{', '(']).next().unwrap_or("command").to_lowercase()
 }
