@@ -78,6 +78,9 @@ pub struct UiWalk {
     pub report: Option<PathBuf>,
     /// Press Quit at the end (the app exits), as a player leaves.
     pub quit_at_end: bool,
+    /// Only these panels' buttons and keys are the walk's work (`DOO_WALK_FOCUS`, comma-separated
+    /// panel names; empty: everything). The walk still moves through any button to reach them.
+    pub focus: Vec<String>,
     /// Steps (a press or a key) at most, and steps without anything new before the walk ends.
     pub max_steps: u32,
     pub max_idle: u32,
@@ -148,6 +151,7 @@ impl UiWalk {
         Self {
             report,
             quit_at_end: true,
+            focus: std::env::var("DOO_WALK_FOCUS").map(|f| f.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()).unwrap_or_default(),
             max_steps: 2500,
             max_idle: 80,
             pressed: BTreeMap::new(),
@@ -188,7 +192,7 @@ impl UiWalk {
 
     /// Buttons seen that were never pressed (their keys).
     pub fn unpressed(&self) -> Vec<String> {
-        self.seen.keys().filter(|k| !self.pressed.contains_key(*k)).cloned().collect()
+        self.seen.keys().filter(|k| self.in_focus(k) && !self.pressed.contains_key(*k)).cloned().collect()
     }
 
     /// The report: counts, then every list.
@@ -199,6 +203,7 @@ impl UiWalk {
             "buttons_seen": self.seen.len(),
             "buttons_disabled": self.disabled.len(),
             "keys_pressed": self.keys.len(),
+            "focus": self.focus,
             "steps": self.steps,
             "moves": self.moves,
             "failures": self.failures,
@@ -209,6 +214,11 @@ impl UiWalk {
             "state_list": self.states,
             "key_list": self.keys,
         })
+    }
+
+    /// A button key or key place that is the walk's work (every one without a focus).
+    fn in_focus(&self, key: &str) -> bool {
+        self.focus.is_empty() || self.focus.iter().any(|f| key.starts_with(&format!("{f}|")) || key.contains(&format!("[{f}]")))
     }
 
     /// Something is left to do in `state`: a button seen there not pressed, or a key.
@@ -605,7 +615,7 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
     let pressable: Vec<&Target> = ts.iter().filter(|t| t.enabled && t.inside && t.act != Act::Quit).collect();
     // 1. A button not pressed yet. Settings are pressed from the last option of each row to the
     //    first, so the walk goes on with the defaults (1x, ask, no timeout) once each was pressed.
-    let fresh = |t: &&&Target| !walk.pressed.contains_key(&t.key) && walk.tries.get(&t.key).is_none_or(|n| *n < 3);
+    let fresh = |t: &&&Target| walk.in_focus(&t.key) && !walk.pressed.contains_key(&t.key) && walk.tries.get(&t.key).is_none_or(|n| *n < 3);
     //    A bar entry of this moment goes first: the next move of the match may take it away.
     let next = match pressable.iter().rev().find(|t| t.key.starts_with("Settings|") && fresh(t)) {
         Some(t) => Some(t),
@@ -623,6 +633,7 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
     // 2. A key not pressed yet in this state.
     let keys = KEYS.iter().map(|(c, n)| (*c, *n, false)).chain(CTRL_KEYS.iter().map(|(c, n)| (*c, *n, true)));
     let at = key_state(world);
+    let keys: Vec<_> = if walk.in_focus(&at) { keys.collect() } else { Vec::new() };
     for (code, name, ctrl) in keys {
         let key = format!("{at}|{name}");
         if walk.keys.contains(&key) {
@@ -659,14 +670,19 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
     let mut keys_seen = BTreeSet::new();
     let pressable: Vec<&Target> = pressable
         .into_iter()
-        .filter(|t| !t.key.starts_with("Settings|") || pressable_len_one(&ts))
+        .filter(|t| !t.key.starts_with("Settings|"))
         .filter(|t| keys_seen.insert(t.key.clone()))
         .collect();
+    if pressable.is_empty() {
+        // Only settings here (the panel over a screen pressed through): close it.
+        press_key(world, display, walk, KeyCode::Escape, "Escape", false);
+        return;
+    }
     // What opens a button not pressed yet, when it is here (a bar group for its entry).
     let reopen = walk
         .seen
         .keys()
-        .filter(|k| !walk.pressed.contains_key(*k) && walk.tries.get(*k).is_none_or(|n| *n < 3))
+        .filter(|k| walk.in_focus(k) && !walk.pressed.contains_key(*k) && walk.tries.get(*k).is_none_or(|n| *n < 3))
         .filter_map(|k| walk.opener.get(k))
         .find(|o| walk.reopened.get(*o).is_none_or(|n| *n < 4) && pressable.iter().any(|t| &t.key == *o))
         .cloned();
@@ -698,11 +714,6 @@ fn persisted(act: &Act) -> Option<bool> {
         Act::Timeout(v) => s.prompt_timeout_secs == *v,
         _ => return None,
     })
-}
-
-/// Only the settings panel's buttons are there to press (then one of them is pressed anyway).
-fn pressable_len_one(ts: &[Target]) -> bool {
-    ts.iter().all(|t| t.key.starts_with("Settings|") || !t.enabled || !t.inside || t.act == Act::Quit)
 }
 
 /// The walk is over: press Quit where it is shown (else go to the menu first), write the report.

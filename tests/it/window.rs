@@ -878,6 +878,7 @@ fn e2e_ui_walk_presses_every_button_in_the_window() {
         let _ = std::fs::copy(dir.join("walk.json"), artifacts("ui-walk").join(format!("ui-walk-{tag}.json")));
     }
     eprintln!("real window: {} states, {} buttons pressed, {} keys pressed", total.0, total.1, total.2);
+}
 
 /// Issue 27 in the real window: a save taken at every kind of pending window (`pending.rs`:
 /// DoO reflex and response windows, A4 attack of opportunity, A4 held strike, after a reset,
