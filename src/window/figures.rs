@@ -270,11 +270,14 @@ fn animate_events(
     art: Res<Art>,
     mut tokens: Query<(&CharacterId, &mut Motion, &Transform, &Children)>,
     mut figures: Query<&mut Sprite, With<Figure>>,
+    fog: Res<super::fog::Fog>,
 ) {
     let Some(state) = state else {
         events.clear();
         return;
     };
+    // Fog of war (R-EXP-19): no number, ring or bolt over a figure the viewing side does not see.
+    let shown = |id: &str| state.index(id).is_none_or(|i| fog.shows(i));
     let board = &state.board;
     let animate = settings.animation_speed > 0.0;
     let at = |tokens: &Query<(&CharacterId, &mut Motion, &Transform, &Children)>, id: &str| {
@@ -327,7 +330,7 @@ fn animate_events(
                         }
                     }
                 }
-                if let Some(tp) = to {
+                if let Some(tp) = to.filter(|_| shown(target)) {
                     let (s, color) = if missed { ("miss".to_string(), Color::WHITE) } else { (format!("-{damage}"), palette::TARGET) };
                     commands.spawn((
                         Name::new("Damage text"),
@@ -340,7 +343,7 @@ fn animate_events(
                     ));
                 }
             }
-            Event::ReflexDeclared { actor, .. } | Event::ResponseDeclared { actor, .. } if animate => {
+            Event::ReflexDeclared { actor, .. } | Event::ResponseDeclared { actor, .. } if animate && shown(actor) => {
                 if let Some(p) = at(&tokens, actor) {
                     commands.spawn((
                         Name::new("Reflex ring"),
@@ -357,7 +360,7 @@ fn animate_events(
                     ));
                 }
             }
-            Event::ActionTaken { actor, action, target } if animate && action.contains("spell") => {
+            Event::ActionTaken { actor, action, target } if animate && action.contains("spell") && shown(actor) => {
                 let from = at(&tokens, actor);
                 let to = target.as_deref().and_then(|t| at(&tokens, t)).or(from);
                 if let (Some(a), Some(b)) = (from, to) {
