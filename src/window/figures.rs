@@ -386,8 +386,9 @@ fn move_tokens(
     time: Res<Time>,
     settings: Res<Settings>,
     state: Option<Res<MatchState>>,
-    mut q: Query<(&GridPos, &mut Motion, &mut Transform, &Look), With<Token>>,
+    mut q: Query<(&GridPos, &mut Motion, &mut Transform, &Look, &CharacterId), With<Token>>,
     mut moving: ResMut<TokensMoving>,
+    fog: Res<super::fog::Fog>,
     mut focus: ResMut<ActionFocus>,
     mut stepped: MessageWriter<FigureStepped>,
 ) {
@@ -395,15 +396,16 @@ fn move_tokens(
     let board = &state.board;
     let speed = settings.animation_speed;
     let dt = time.delta_secs() * speed.max(0.01);
-    let busy = q.iter().any(|(_, m, _, _)| !m.waypoints.is_empty() || m.step.is_some() || m.lunge.is_some() || m.sway.is_some());
+    let busy = q.iter().any(|(_, m, _, _, _)| !m.waypoints.is_empty() || m.step.is_some() || m.lunge.is_some() || m.sway.is_some());
     if moving.0 != busy {
         moving.0 = busy;
     }
-    let now = q.iter().find(|(_, m, _, _)| m.step.is_some() || m.lunge.is_some()).map(|(_, _, t, _)| t.translation);
+    // Fog of war (R-EXP-19): the camera never goes after a figure the viewing side does not see.
+    let now = q.iter().find(|(_, m, _, _, c)| (m.step.is_some() || m.lunge.is_some()) && fog.shows(c.order)).map(|(_, _, t, _, _)| t.translation);
     if focus.0 != now {
         focus.0 = now;
     }
-    for (p, mut m, mut t, look) in &mut q {
+    for (p, mut m, mut t, look, _) in &mut q {
         let z = if *look == Look::Dead { Z_REMAINS } else { Z_FIGURE };
         let home = world_of(p.0, board) + Vec3::Z * z;
         if speed == 0.0 {
