@@ -104,12 +104,7 @@ pub fn board_area(window: &Window, ui_scale: f32) -> Rect {
 /// Clips the board camera to the board area during a match (the whole window otherwise), so
 /// nothing of the board is drawn under the bars or over the log; follows window resizes and
 /// the UI scale.
-fn clip_board(
-    windows: Query<&Window>,
-    ui: Res<UiScale>,
-    screen: Option<Res<State<super::screens::Screen>>>,
-    mut cam: Query<&mut Camera, With<BoardCamera>>,
-) {
+fn clip_board(windows: Query<&Window>, ui: Res<UiScale>, screen: Option<Res<State<super::screens::Screen>>>, mut cam: Query<&mut Camera, With<BoardCamera>>) {
     let (Ok(w), Ok(mut cam)) = (windows.single(), cam.single_mut()) else { return };
     let in_match = screen.is_some_and(|s| *s.get() == super::screens::Screen::Match);
     let want = in_match.then(|| {

@@ -316,34 +316,35 @@ fn show_overlays(
                 },
             ))
             .with_children(|c| {
-            let (title, detail) = r.split_once('\n').unwrap_or((r.as_str(), ""));
-            c.spawn((
-                Node {
-                    flex_direction: FlexDirection::Column,
-                    align_items: AlignItems::Center,
-                    padding: UiRect::all(Val::Px(18.0)),
-                    row_gap: Val::Px(8.0),
-                    max_width: Val::Percent(100.0),
-                    ..default()
-                },
-                BackgroundColor(colors::PANEL_SOLID),
-            ))
-            .with_children(|c| {
-                c.spawn(text(title, 36.0, colors::GOLD));
-                c.spawn(text(detail, 18.0, colors::TEXT));
-                c.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, justify_content: JustifyContent::Center, ..default() }).with_children(|b| {
-                    if campaign.is_some() {
-                        b.spawn(button("Back to the campaign  [Enter]", Act::Campaign(crate::window::ui::CampaignAct::LevelDone)));
-                        b.spawn(button("Watch the replay", Act::WatchThis));
-                        return;
-                    }
-                    b.spawn(button("Play again", Act::PlayAgain));
-                    b.spawn(button("Watch the replay", Act::WatchThis));
-                    b.spawn(button("Choose another level", Act::ToLevels));
-                    b.spawn(button("Main menu", Act::ToMenu));
+                let (title, detail) = r.split_once('\n').unwrap_or((r.as_str(), ""));
+                c.spawn((
+                    Node {
+                        flex_direction: FlexDirection::Column,
+                        align_items: AlignItems::Center,
+                        padding: UiRect::all(Val::Px(18.0)),
+                        row_gap: Val::Px(8.0),
+                        max_width: Val::Percent(100.0),
+                        ..default()
+                    },
+                    BackgroundColor(colors::PANEL_SOLID),
+                ))
+                .with_children(|c| {
+                    c.spawn(text(title, 36.0, colors::GOLD));
+                    c.spawn(text(detail, 18.0, colors::TEXT));
+                    c.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, justify_content: JustifyContent::Center, ..default() })
+                        .with_children(|b| {
+                            if campaign.is_some() {
+                                b.spawn(button("Back to the campaign  [Enter]", Act::Campaign(crate::window::ui::CampaignAct::LevelDone)));
+                                b.spawn(button("Watch the replay", Act::WatchThis));
+                                return;
+                            }
+                            b.spawn(button("Play again", Act::PlayAgain));
+                            b.spawn(button("Watch the replay", Act::WatchThis));
+                            b.spawn(button("Choose another level", Act::ToLevels));
+                            b.spawn(button("Main menu", Act::ToMenu));
+                        });
                 });
             });
-        });
         return;
     }
     if overlay.help {

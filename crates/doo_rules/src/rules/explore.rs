@@ -2804,7 +2804,11 @@ mod tests {
                 Some(c) if c == who => return,
                 Some(c) => {
                     let id = m.fighters[c].id.clone();
-                    let pass = if m.a4.is_some() { super::super::testkit::cmd(&format!(r#"round(actor: "{id}", act: end_turn)"#)) } else { Command::Pass { actor: id } };
+                    let pass = if m.a4.is_some() {
+                        super::super::testkit::cmd(&format!(r#"round(actor: "{id}", act: end_turn)"#))
+                    } else {
+                        Command::Pass { actor: id }
+                    };
                     super::super::driver::submit(m, dice, &pass, ev).unwrap();
                 }
                 None => panic!("nobody is up"),
@@ -2868,5 +2872,4 @@ mod tests {
         assert_eq!(m.fighters[0].pos, Pos::new(8, 3));
         assert_eq!(vis(&m, "heroes", south), (true, true), "the south corridor, from the square he entered");
     }
-
 }
