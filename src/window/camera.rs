@@ -79,7 +79,17 @@ const UI_LAYER: usize = 31;
 fn spawn_camera(mut commands: Commands) {
     // Pixel art on axis-aligned quads: multisampling smooths no edge here, and under a software
     // renderer it multiplies the cost of every pixel drawn.
-    commands.spawn((Name::new("Board camera"), BoardCamera, Camera2d, Msaa::Off, Transform::from_xyz(0.0, 0.0, 100.0)));
+    // The board camera leaves its picture in the window's intermediate texture and the UI
+    // camera writes both out at once (one blit to the window a frame, not two: under a software
+    // renderer each costs a full-window pass).
+    commands.spawn((
+        Name::new("Board camera"),
+        BoardCamera,
+        Camera2d,
+        Camera { output_mode: bevy::camera::CameraOutputMode::Skip, ..default() },
+        Msaa::Off,
+        Transform::from_xyz(0.0, 0.0, 100.0),
+    ));
     commands.spawn((
         Name::new("UI camera"),
         UiCamera,
