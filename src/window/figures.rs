@@ -305,7 +305,9 @@ fn animate_events(
                 if let (Some(from), Some(last)) = (at(&tokens, actor), pts.last()) {
                     face(&tokens, actor, world_of(*last, board).x - from.x);
                 }
-                if animate {
+                // A figure the viewing side does not see just stands where it ends up: its walk
+                // is neither shown nor waited for (R-EXP-19).
+                if animate && shown(actor) {
                     if let Some((_, mut m, _, _)) = tokens.iter_mut().find(|(c, _, _, _)| &c.id == actor) {
                         m.waypoints.extend(pts.into_iter().map(|p| world_of(p, board) + Vec3::Z * Z_FIGURE));
                     }
