@@ -228,6 +228,7 @@ fn spawn_board(
                 for p in exits {
                     commands.spawn((
                         Name::new("Exit"),
+                        ExitMark(*p),
                         BoardPart,
                         FloorMap(p.floor),
                         Sprite::from_atlas_image(art.tiles.clone(), TextureAtlas { layout: art.tiles_layout.clone(), index: atlas::EXIT }),
@@ -238,6 +239,10 @@ fn spawn_board(
         }
     }
 }
+
+/// The marker of a `ReachExit` space: shown once the viewing side has seen that space (R-EXP-19).
+#[derive(Component)]
+pub struct ExitMark(Pos);
 
 fn switch_floor(keys: Res<ButtonInput<KeyCode>>, state: Option<Res<MatchState>>, mut shown: ResMut<ShownFloor>) {
     let floors = state.map_or(1, |s| s.board.floors.len().max(1)) as u8;
@@ -257,7 +262,8 @@ pub(super) fn show_floor(
     mut shown: ResMut<ShownFloor>,
     view: Res<PlayerView>,
     chars: Query<(&CharacterId, &GridPos)>,
-    mut maps: Query<(&FloorMap, &mut Visibility)>,
+    mut maps: Query<(&FloorMap, &mut Visibility, Option<&ExitMark>)>,
+    state: Option<Res<MatchState>>,
     mut tokens: Query<(&CharacterId, &GridPos, &mut Visibility), (With<super::figures::Token>, Without<FloorMap>)>,
     fog: Res<super::fog::Fog>,
 ) {
@@ -270,8 +276,11 @@ pub(super) fn show_floor(
             }
         }
     }
-    for (f, mut v) in &mut maps {
-        v.set_if_neq(if f.0 == shown.0 { Visibility::Inherited } else { Visibility::Hidden });
+    // Fog of war (R-EXP-19): an exit marker only on a space the viewing side has seen.
+    let seen = |p: Pos| state.as_ref().is_none_or(|s| s.board.index(p).is_some_and(|k| fog.revealed(k)));
+    for (f, mut v, exit) in &mut maps {
+        let show = f.0 == shown.0 && exit.is_none_or(|e| seen(e.0));
+        v.set_if_neq(if show { Visibility::Inherited } else { Visibility::Hidden });
     }
     // Fog of war (R-EXP-19): a figure out of the viewing side's sight is not drawn.
     for (c, p, mut v) in &mut tokens {
@@ -297,8 +306,9 @@ fn show_highlights(
     old: Query<Entity, With<Highlight>>,
     chars: Query<(&CharacterId, &GridPos)>,
     overlay: Res<super::hud::Overlay>,
+    fog: Res<super::fog::Fog>,
 ) {
-    if !(view.is_changed() || hovered.is_changed() || shown.is_changed() || overlay.is_changed()) {
+    if !(view.is_changed() || hovered.is_changed() || shown.is_changed() || overlay.is_changed() || fog.is_changed()) {
         return;
     }
     for e in &old {
@@ -310,6 +320,9 @@ fn show_highlights(
         return;
     }
     let square = |c: Color| Sprite::from_color(c, Vec2::splat(TILE_PX - 2.0));
+    // Fog of war (R-EXP-19): nothing is drawn on a space the viewing side has never seen (no
+    // cost label, threat, path dot or reticle tells what lies in the black).
+    let seen = |p: Pos| board.index(p).is_some_and(|k| fog.revealed(k));
     let spawn_label = |commands: &mut Commands, at: Vec3, s: String| {
         commands.spawn((
             Highlight,
@@ -322,7 +335,7 @@ fn show_highlights(
     match view.aiming().map(|c| c.aim.clone()) {
         Some(Aim::Figure(targets)) => {
             for (c, p) in &chars {
-                if targets.contains(&c.id) && p.floor == shown.0 {
+                if targets.contains(&c.id) && p.floor == shown.0 && seen(p.0) && fog.shows(c.order) {
                     commands.spawn((
                         Highlight,
                         Sprite {
@@ -341,7 +354,7 @@ fn show_highlights(
         // (fog.rs, `draw_tiles`): only their labels, the threat and the path are drawn here.
         Some(Aim::Space(_)) => {}
         _ => {
-            for (p, d) in view.destinations.iter().filter(|(p, _)| p.floor == shown.0) {
+            for (p, d) in view.destinations.iter().filter(|(p, _)| p.floor == shown.0 && seen(**p)) {
                 let at = world_of(*p, board);
                 // Free steps cost nothing and are told by their green alone (the hover line
                 // names them): only spaces with a price carry a label, which keeps the board
@@ -357,10 +370,10 @@ fn show_highlights(
             }
             if let Some(d) = hovered.0.and_then(|h| view.destinations.get(&h)) {
                 // A4-4.1: the squares whose leaving draws an attack of opportunity.
-                for p in &d.threatened {
+                for p in d.threatened.iter().filter(|p| seen(**p)) {
                     commands.spawn((Highlight, square(palette::THREAT), Transform::from_translation(world_of(*p, board) + Vec3::Z * 2.5)));
                 }
-                for p in &d.path {
+                for p in d.path.iter().filter(|p| seen(**p)) {
                     commands.spawn((
                         Highlight,
                         Sprite::from_color(palette::PATH, Vec2::splat(6.0)),
@@ -494,7 +507,7 @@ fn show_key_cursor(
 
 fn track_hover(
     windows: Query<&Window>,
-    cams: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
     over_ui: Res<PointerOverUi>,
     state: Option<Res<MatchState>>,
     shown: Res<ShownFloor>,
@@ -518,6 +531,11 @@ fn track_hover(
         let board = &state.as_ref()?.board;
         let cursor = pointer?;
         let (cam, gt) = cams.single().ok()?;
+        // The board is drawn only in the camera's viewport (the board area): a pointer outside
+        // it is over a panel, never over a space hidden under one.
+        if cam.logical_viewport_rect().is_some_and(|r| !r.contains(cursor)) {
+            return None;
+        }
         let world = cam.viewport_to_world_2d(gt, cursor).ok()?;
         space_at(world, board, shown.0)
     })();

@@ -1,10 +1,15 @@
-//! The camera: fitted to the level (in the part of the window the panels leave free) when a
-//! level is put on the board; pan by dragging or WASD; zoom with the wheel or +/-; Home fits
+//! The cameras: the board's camera draws the board only inside the part of the window the
+//! panels leave free (its viewport, between the top bar, the action bar and the right panel,
+//! kept up to date on window resize and UI scale), and a second camera draws the UI over the
+//! whole window. The board camera is fitted to the level when a level is put on the board; pan
+//! by dragging or WASD; zoom with the wheel or +/-; Home fits the whole floor in the board area
 //! again. It follows the action (a figure walking or striking, the keyboard cursor) when that
 //! leaves the board area.
 
 use super::ui::PointerOverUi;
 use crate::game::components::{MatchGeneration, MatchState};
+use bevy::camera::Viewport;
+use bevy::camera::visibility::RenderLayers;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 
@@ -20,12 +25,15 @@ pub fn right_panel_px(logical_width: f32) -> f32 {
 }
 /// The widest view the fit gives (world units per screen pixel): 1 shows the 32-px art 1:1.
 const MAX_FIT_SCALE: f32 = 1.0;
+/// The widest view zooming out gives (world units per screen pixel).
+const MAX_ZOOM_OUT: f32 = 4.0;
 /// Pointer travel (px) after which a press is a drag, not a click.
 const DRAG_PX: f32 = 6.0;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DragState>()
         .add_systems(Startup, spawn_camera)
+        .add_systems(Update, clip_board.before(fit_camera))
         .init_resource::<FitRequest>()
         .add_systems(
             Update,
@@ -41,9 +49,13 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// Changed when the view should be fitted to the level again (Home).
+/// Changed when the view should be fitted to the level again (Home): then the whole floor is
+/// fitted in the board area, however small its spaces come out (a level is first shown at no
+/// less than one art pixel per screen pixel, around the first figure).
 #[derive(Resource, Debug, Default)]
-pub struct FitRequest;
+pub struct FitRequest {
+    pub whole: bool,
+}
 
 /// A press that moved far enough is a drag (the board then ignores its release as a click).
 #[derive(Resource, Debug, Default)]
@@ -52,32 +64,102 @@ pub struct DragState {
     pub dragged: bool,
 }
 
+/// The camera that draws the board (tiles, figures, markers): clipped to the board area.
+#[derive(Component)]
+pub struct BoardCamera;
+
+/// The camera that draws the UI, over the whole window and after the board; it sees no
+/// sprite or tile (its render layer holds none).
+#[derive(Component)]
+pub struct UiCamera;
+
+/// The UI camera's render layer: nothing of the board is on it.
+const UI_LAYER: usize = 31;
+
 fn spawn_camera(mut commands: Commands) {
     // Pixel art on axis-aligned quads: multisampling smooths no edge here, and under a software
     // renderer it multiplies the cost of every pixel drawn.
-    commands.spawn((Name::new("Camera"), Camera2d, Msaa::Off, Transform::from_xyz(0.0, 0.0, 100.0)));
+    // The board camera leaves its picture in the window's intermediate texture and the UI
+    // camera writes both out at once (one blit to the window a frame, not two: under a software
+    // renderer each costs a full-window pass).
+    commands.spawn((
+        Name::new("Board camera"),
+        BoardCamera,
+        Camera2d,
+        Camera { output_mode: bevy::camera::CameraOutputMode::Skip, ..default() },
+        Msaa::Off,
+        Transform::from_xyz(0.0, 0.0, 100.0),
+    ));
+    commands.spawn((
+        Name::new("UI camera"),
+        UiCamera,
+        Camera2d,
+        bevy::ui::IsDefaultUiCamera,
+        Camera { order: 1, clear_color: ClearColorConfig::None, ..default() },
+        RenderLayers::layer(UI_LAYER),
+        Msaa::Off,
+    ));
 }
 
-/// The board area's centre relative to the window centre (screen px, y down) at this UI scale.
-fn area_offset(ui_scale: f32, right: f32) -> Vec2 {
-    Vec2::new(-right * ui_scale / 2.0, (TOP_BAR_PX - BOTTOM_BAR_PX) * ui_scale / 2.0)
+/// The board area in logical window pixels: the window less the top bar, the action bar and
+/// the right panel (their sizes follow the UI scale).
+pub fn board_area(window: &Window, ui_scale: f32) -> Rect {
+    let (ww, wh) = (window.width(), window.height());
+    let right = right_panel_px(ww / ui_scale.max(0.1)) * ui_scale;
+    let min = Vec2::new(0.0, (TOP_BAR_PX * ui_scale).min(wh));
+    let max = Vec2::new((ww - right).max(1.0), (wh - BOTTOM_BAR_PX * ui_scale).max(min.y + 1.0));
+    Rect { min, max }
 }
 
-fn fit_camera(state: Res<MatchState>, windows: Query<&Window>, ui: Res<UiScale>, mut cam: Query<&mut Transform, With<Camera2d>>) {
-    let (ww, wh) = windows.single().map_or((1280.0, 720.0), |w| (w.width(), w.height()));
-    let right = right_panel_px(ww / ui.0.max(0.1));
+/// Clips the board camera to the board area during a match (the whole window otherwise), so
+/// nothing of the board is drawn under the bars or over the log; follows window resizes and
+/// the UI scale.
+fn clip_board(windows: Query<&Window>, ui: Res<UiScale>, screen: Option<Res<State<super::screens::Screen>>>, mut cam: Query<&mut Camera, With<BoardCamera>>) {
+    let (Ok(w), Ok(mut cam)) = (windows.single(), cam.single_mut()) else { return };
+    let in_match = screen.is_some_and(|s| *s.get() == super::screens::Screen::Match);
+    let want = in_match.then(|| {
+        let area = board_area(w, ui.0);
+        let k = w.scale_factor();
+        let pos = (area.min * k).round().as_uvec2();
+        let size = ((area.max - area.min) * k).round().max(Vec2::ONE).as_uvec2();
+        let phys = UVec2::new(w.physical_width(), w.physical_height());
+        let pos = pos.min(phys.saturating_sub(UVec2::ONE));
+        Viewport { physical_position: pos, physical_size: size.min(phys - pos).max(UVec2::ONE), ..default() }
+    });
+    let same = match (&cam.viewport, &want) {
+        (Some(a), Some(b)) => a.physical_position == b.physical_position && a.physical_size == b.physical_size,
+        (None, None) => true,
+        _ => false,
+    };
+    if !same {
+        cam.viewport = want;
+    }
+}
+
+fn fit_camera(
+    state: Res<MatchState>,
+    windows: Query<&Window>,
+    ui: Res<UiScale>,
+    generation: Res<MatchGeneration>,
+    mut request: ResMut<FitRequest>,
+    mut cam: Query<&mut Transform, With<BoardCamera>>,
+) {
+    if generation.is_changed() {
+        request.bypass_change_detection().whole = false; // a new match opens at the first fit
+    }
+    let area = windows.single().map_or(Vec2::new(920.0, 536.0), |w| board_area(w, ui.0).size());
     let (w, h) = state.board.floors.first().map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
-    let area = Vec2::new(ww - right * ui.0 - 40.0, wh - (TOP_BAR_PX + BOTTOM_BAR_PX) * ui.0 - 30.0).max(Vec2::splat(100.0));
+    let area = (area - Vec2::new(40.0, 30.0)).max(Vec2::splat(100.0));
     let fit = ((w * super::board::TILE_PX) / area.x).max((h * super::board::TILE_PX) / area.y);
     // A level too big to show whole at one art pixel per screen pixel is shown at that size
     // (spaces of 32 px: figures stay recognisable), around the first figure; the camera then
     // follows the action.
-    let scale = fit.clamp(0.25, MAX_FIT_SCALE);
-    let centre = if fit > MAX_FIT_SCALE { state.fighters.first().map_or(Vec3::ZERO, |f| super::board::world_of(f.pos, &state.board)) } else { Vec3::ZERO };
-    let off = area_offset(ui.0, right);
+    let max = if request.whole { MAX_ZOOM_OUT } else { MAX_FIT_SCALE };
+    let scale = fit.clamp(0.25, max);
+    let centre = if fit > max { state.fighters.first().map_or(Vec3::ZERO, |f| super::board::world_of(f.pos, &state.board)) } else { Vec3::ZERO };
     for mut t in &mut cam {
-        // The level's centre (world 0,0) sits at the board area's centre.
-        *t = Transform::from_xyz(centre.x - off.x * scale, centre.y + off.y * scale, 100.0).with_scale(Vec3::splat(scale));
+        // The level's centre (world 0,0) sits at the board area's centre (the viewport's).
+        *t = Transform::from_xyz(centre.x, centre.y, 100.0).with_scale(Vec3::splat(scale));
     }
 }
 
@@ -88,7 +170,7 @@ fn drag_camera(
     windows: Query<&Window>,
     over_ui: Res<PointerOverUi>,
     mut drag: ResMut<DragState>,
-    mut cam: Query<&mut Transform, With<Camera2d>>,
+    mut cam: Query<&mut Transform, With<BoardCamera>>,
 ) {
     let Ok(mut t) = cam.single_mut() else { return };
     let cursor = windows.single().ok().and_then(|w| w.cursor_position());
@@ -116,11 +198,11 @@ fn drag_camera(
     }
     if !over_ui.0 && scroll.delta.y != 0.0 {
         let k = if scroll.delta.y > 0.0 { 1.0 / 1.15 } else { 1.15 };
-        t.scale = (t.scale * k).clamp(Vec3::splat(0.25), Vec3::splat(4.0));
+        t.scale = (t.scale * k).clamp(Vec3::splat(0.25), Vec3::splat(MAX_ZOOM_OUT));
     }
 }
 
-fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<FitRequest>, mut cam: Query<&mut Transform, With<Camera2d>>) {
+fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<FitRequest>, mut cam: Query<&mut Transform, With<BoardCamera>>) {
     let Ok(mut t) = cam.single_mut() else { return };
     let mut d = Vec2::ZERO;
     if keys.any_pressed([KeyCode::KeyA]) {
@@ -145,9 +227,10 @@ fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<
         t.scale = (t.scale / 1.25).max(Vec3::splat(0.25));
     }
     if keys.any_just_pressed([KeyCode::Minus, KeyCode::NumpadSubtract]) {
-        t.scale = (t.scale * 1.25).min(Vec3::splat(4.0));
+        t.scale = (t.scale * 1.25).min(Vec3::splat(MAX_ZOOM_OUT));
     }
     if keys.just_pressed(KeyCode::Home) {
+        fit.whole = true;
         fit.set_changed();
     }
 }
@@ -162,7 +245,7 @@ fn follow_action(
     windows: Query<&Window>,
     ui: Res<UiScale>,
     time: Res<Time>,
-    mut cam: Query<(&Camera, &GlobalTransform, &mut Transform), With<Camera2d>>,
+    mut cam: Query<(&Camera, &GlobalTransform, &mut Transform), With<BoardCamera>>,
 ) {
     // No match on the board (a save that did not open leaves the match screen this frame).
     let Some(state) = state else { return };
@@ -170,8 +253,8 @@ fn follow_action(
     let (Some(target), Ok(w), Ok((camera, at, mut t))) = (target, windows.single(), cam.single_mut()) else { return };
     let Ok(on_screen) = camera.world_to_viewport(at, target.with_z(0.0)) else { return };
     let margin = super::board::TILE_PX / t.scale.x.max(0.01) * 1.5;
-    let right = right_panel_px(w.width() / ui.0.max(0.1)) * ui.0;
-    let area = Rect::new(margin, TOP_BAR_PX * ui.0 + margin, w.width() - right - margin, w.height() - BOTTOM_BAR_PX * ui.0 - margin);
+    let b = board_area(w, ui.0);
+    let area = Rect::new(b.min.x + margin, b.min.y + margin, b.max.x - margin, b.max.y - margin);
     if area.width() <= 0.0 || area.height() <= 0.0 {
         return;
     }

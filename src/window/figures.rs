@@ -270,11 +270,14 @@ fn animate_events(
     art: Res<Art>,
     mut tokens: Query<(&CharacterId, &mut Motion, &Transform, &Children)>,
     mut figures: Query<&mut Sprite, With<Figure>>,
+    fog: Res<super::fog::Fog>,
 ) {
     let Some(state) = state else {
         events.clear();
         return;
     };
+    // Fog of war (R-EXP-19): no number, ring or bolt over a figure the viewing side does not see.
+    let shown = |id: &str| state.index(id).is_none_or(|i| fog.shows(i));
     let board = &state.board;
     let animate = settings.animation_speed > 0.0;
     let at = |tokens: &Query<(&CharacterId, &mut Motion, &Transform, &Children)>, id: &str| {
@@ -302,7 +305,9 @@ fn animate_events(
                 if let (Some(from), Some(last)) = (at(&tokens, actor), pts.last()) {
                     face(&tokens, actor, world_of(*last, board).x - from.x);
                 }
-                if animate {
+                // A figure the viewing side does not see just stands where it ends up: its walk
+                // is neither shown nor waited for (R-EXP-19).
+                if animate && shown(actor) {
                     if let Some((_, mut m, _, _)) = tokens.iter_mut().find(|(c, _, _, _)| &c.id == actor) {
                         m.waypoints.extend(pts.into_iter().map(|p| world_of(p, board) + Vec3::Z * Z_FIGURE));
                     }
@@ -327,7 +332,7 @@ fn animate_events(
                         }
                     }
                 }
-                if let Some(tp) = to {
+                if let Some(tp) = to.filter(|_| shown(target)) {
                     let (s, color) = if missed { ("miss".to_string(), Color::WHITE) } else { (format!("-{damage}"), palette::TARGET) };
                     commands.spawn((
                         Name::new("Damage text"),
@@ -340,7 +345,7 @@ fn animate_events(
                     ));
                 }
             }
-            Event::ReflexDeclared { actor, .. } | Event::ResponseDeclared { actor, .. } if animate => {
+            Event::ReflexDeclared { actor, .. } | Event::ResponseDeclared { actor, .. } if animate && shown(actor) => {
                 if let Some(p) = at(&tokens, actor) {
                     commands.spawn((
                         Name::new("Reflex ring"),
@@ -357,7 +362,7 @@ fn animate_events(
                     ));
                 }
             }
-            Event::ActionTaken { actor, action, target } if animate && action.contains("spell") => {
+            Event::ActionTaken { actor, action, target } if animate && action.contains("spell") && shown(actor) => {
                 let from = at(&tokens, actor);
                 let to = target.as_deref().and_then(|t| at(&tokens, t)).or(from);
                 if let (Some(a), Some(b)) = (from, to) {
@@ -383,8 +388,9 @@ fn move_tokens(
     time: Res<Time>,
     settings: Res<Settings>,
     state: Option<Res<MatchState>>,
-    mut q: Query<(&GridPos, &mut Motion, &mut Transform, &Look), With<Token>>,
+    mut q: Query<(&GridPos, &mut Motion, &mut Transform, &Look, &CharacterId), With<Token>>,
     mut moving: ResMut<TokensMoving>,
+    fog: Res<super::fog::Fog>,
     mut focus: ResMut<ActionFocus>,
     mut stepped: MessageWriter<FigureStepped>,
 ) {
@@ -392,15 +398,16 @@ fn move_tokens(
     let board = &state.board;
     let speed = settings.animation_speed;
     let dt = time.delta_secs() * speed.max(0.01);
-    let busy = q.iter().any(|(_, m, _, _)| !m.waypoints.is_empty() || m.step.is_some() || m.lunge.is_some() || m.sway.is_some());
+    let busy = q.iter().any(|(_, m, _, _, _)| !m.waypoints.is_empty() || m.step.is_some() || m.lunge.is_some() || m.sway.is_some());
     if moving.0 != busy {
         moving.0 = busy;
     }
-    let now = q.iter().find(|(_, m, _, _)| m.step.is_some() || m.lunge.is_some()).map(|(_, _, t, _)| t.translation);
+    // Fog of war (R-EXP-19): the camera never goes after a figure the viewing side does not see.
+    let now = q.iter().find(|(_, m, _, _, c)| (m.step.is_some() || m.lunge.is_some()) && fog.shows(c.order)).map(|(_, _, t, _, _)| t.translation);
     if focus.0 != now {
         focus.0 = now;
     }
-    for (p, mut m, mut t, look) in &mut q {
+    for (p, mut m, mut t, look, _) in &mut q {
         let z = if *look == Look::Dead { Z_REMAINS } else { Z_FIGURE };
         let home = world_of(p.0, board) + Vec3::Z * z;
         if speed == 0.0 {

@@ -2,8 +2,10 @@
 //! has seen. Spaces never seen are black, spaces seen before but not in sight now are dimmed,
 //! secret doors not yet found are drawn as wall, and figures are shown only while in sight
 //! (`rules::explore::side_view`, the one view model). Doors change their tile as they open and
-//! close; chests, loose items and known traps get markers. Hot-seat: the side shown is the side
-//! of the player deciding (the last one, between decisions), never another side's map.
+//! close; chests, loose items and known traps get markers. Every side has its own revealed map
+//! (what its own figures see and have seen): hot-seat, the side shown is the side of the player
+//! deciding (the last one, between decisions), never another side's map. Nothing else of the
+//! board (cost labels, threat marks, paths, reticles, cards) is shown on a space never seen.
 
 use super::board::{FloorMap, TILE_PX, world_of};
 use crate::game::MatchSystems;
@@ -54,7 +56,9 @@ impl Fog {
 }
 
 /// The side whose view is shown: the deciding player's; else the last one shown; else the
-/// first exploring side a person plays; else the first exploring side (a watched game).
+/// first exploring side a person plays, else any side a person plays (a person playing the
+/// monsters against AI heroes sees his own side's map); else the first exploring side (a
+/// watched game).
 fn viewer(m: &crate::rules::Match, view: &PlayerView, seats: &Seats, last: Option<&String>) -> Option<String> {
     let x = m.explore.as_deref()?;
     if let Some(s) = &view.side {
@@ -63,7 +67,12 @@ fn viewer(m: &crate::rules::Match, view: &PlayerView, seats: &Seats, last: Optio
     if let Some(s) = last {
         return Some(s.clone());
     }
-    x.explorers.iter().find(|s| seats.players.contains_key(*s)).or(x.explorers.first()).cloned()
+    x.explorers
+        .iter()
+        .find(|s| seats.players.contains_key(*s))
+        .or_else(|| seats.players.keys().find(|s| m.fighters.iter().any(|f| &f.side == *s)))
+        .or(x.explorers.first())
+        .cloned()
 }
 
 fn update_fog(state: Res<MatchState>, view: Res<PlayerView>, seats: Res<Seats>, generation: Res<MatchGeneration>, mut fog: ResMut<Fog>) {

@@ -117,3 +117,9 @@ pub fn f<'a>(m: &'a Match, id: &str) -> &'a doo::rules::Fighter {
 pub fn events<'a>(hm: &'a HeadlessMatch, kind: &str) -> Vec<&'a Value> {
     hm.lines().iter().filter(|l| l["event"] == kind).collect()
 }
+
+/// The game binary the tests start: `DOO_BIN` when set (a copy of this checkout's build, where
+/// several checkouts share one target folder and its `debug/doo`), else the one Cargo built.
+pub fn doo_bin() -> std::path::PathBuf {
+    std::env::var_os("DOO_BIN").map(std::path::PathBuf::from).unwrap_or_else(|| env!("CARGO_BIN_EXE_doo").into())
+}

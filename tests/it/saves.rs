@@ -18,7 +18,7 @@ fn root() -> &'static Path {
 
 /// `doo replay FILE --verify` from the project folder: (exit code, stdout, stderr).
 fn replay(file: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_doo")).args(["replay", "--verify"]).arg(file).current_dir(root()).output().expect("run doo");
+    let out = Command::new(crate::common::doo_bin()).args(["replay", "--verify"]).arg(file).current_dir(root()).output().expect("run doo");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
@@ -39,6 +39,20 @@ fn the_shipped_save_verifies() {
     let (code, out, err) = replay(Path::new(GOOD));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"checkpoints_verified\":2") && out.contains("\"winner\":\"heroes\""), "{out}");
+}
+
+/// Crawls saved before each side kept its own fog map and before a crisis move revealed
+/// (R-EXP-19, issue 27), AI against AI with crises (DoO-2017 on the old king's catacombs, A4 in
+/// the sunken vault): they still replay and verify at every checkpoint.
+#[test]
+fn crawls_saved_before_per_side_fog_still_verify() {
+    for (save, checkpoints) in [("tests/saves/old_king-seed1.ron", 10), ("tests/saves/sunken_vault-a4-seed2.ron", 20)] {
+        let (code, out, err) = replay(Path::new(save));
+        assert_eq!(code, 0, "{save}: {err}");
+        assert!(out.contains(&format!("\"checkpoints_verified\":{checkpoints}")) && out.contains("\"winner\":\"heroes\""), "{save}: {out}");
+        let text = std::fs::read_to_string(root().join(save)).unwrap();
+        assert!(text.contains("move(") || text.contains("round("), "{save} has crisis moves");
+    }
 }
 
 #[test]

@@ -32,8 +32,7 @@ pub fn walk_in(dir: &Path, args: &[&str], headless: bool) -> Value {
 /// still moves through any screen to reach them.
 pub fn walk_focused(dir: &Path, args: &[&str], headless: bool, focus: &str) -> Value {
     let report = dir.join("walk.json");
-    // DOO_BIN: a copy of the game binary (checkouts sharing one target folder overwrite `doo`).
-    let mut cmd = Command::new(std::env::var_os("DOO_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_doo").into()));
+    let mut cmd = Command::new(crate::common::doo_bin());
     cmd.args(args).arg("--ui-walk").arg(&report);
     if headless {
         cmd.arg("--headless");

@@ -509,6 +509,7 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
         encounter_of,
         calm: vec![false; n],
         seen: BTreeMap::new(),
+        fog: Default::default(),
         searched: vec![false; m.board.spaces()],
         keys: c.keys.iter().map(|k| (k.id.clone(), k.name.clone())).collect(),
         crisis_minute: None,

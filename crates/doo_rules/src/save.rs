@@ -323,7 +323,10 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
     let fighters = format!("{:?}", m.fighters).replace(", dormant: false", "");
     let _ = write!(h, "{:?}|{fighters}|{:?}|{:?}|{:?}|{:?}", m.board, m.clock, m.pending, m.goals, dice.position());
     if let Some(x) = &m.explore {
-        let _ = write!(h, "|{:?}", x);
+        // The per-side fog maps (R-EXP-19) are derived from the play and left out (their
+        // `Debug` is only their name), so that the hashes of crawls saved before them still
+        // match; the explorers' `seen` is hashed as it always was.
+        let _ = write!(h, "|{}", format!("{:?}", x).replacen(", fog: FogMaps", "", 1));
     }
     if let Some(x) = &m.a4 {
         let _ = write!(h, "|a4 {:?} {:?}", x.figs, x.tasks);
@@ -386,5 +389,17 @@ mod tests {
             campaign: None,
         };
         assert_eq!(s.summary(), "Ambush - turn 3 - Ann (heroes) vs AI, hard (monsters) - 2026-11-24 14:25 UTC");
+    }
+
+    #[test] // R-EXP-19: the per-side fog maps are derived, left out of the state hash (saved crawls keep verifying); the explorers' hashed map is not
+    fn the_state_hash_leaves_the_fog_maps_out() {
+        let mut m = crate::rules::testkit::crawl(&["#####", "#...#", "#####"], &[("h", "heroes", (1, 1)), ("o", "monsters", (3, 1))]);
+        let dice = crate::rules::Dice::seeded(1);
+        let before = state_hash(&m, &dice);
+        let x = m.explore.as_deref_mut().unwrap();
+        x.fog.0.insert("monsters".into(), vec![true; 15]);
+        assert_eq!(state_hash(&m, &dice), before, "the fog maps are not hashed");
+        m.explore.as_deref_mut().unwrap().seen.insert("heroes".into(), vec![true; 15]);
+        assert_ne!(state_hash(&m, &dice), before, "the explorers' hashed map is");
     }
 }

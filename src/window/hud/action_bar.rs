@@ -318,11 +318,15 @@ fn show_tooltip(
     hovered: Res<HoveredSpace>,
     tips: Query<(&Interaction, &Tip)>,
     mut text: Query<(&mut Text, &mut TextColor), With<TipText>>,
+    fog: Res<crate::window::fog::Fog>,
+    state: Option<Res<crate::game::components::MatchState>>,
 ) {
     let Ok((mut t, mut color)) = text.single_mut() else { return };
+    // Fog of war (R-EXP-19): no move preview for a space the viewing side has never seen.
+    let seen = |p: crate::rules::Pos| state.as_ref().is_none_or(|s| s.0.board.index(p).is_some_and(|k| fog.revealed(k)));
     let (s, c) = if let Some((_, tip)) = tips.iter().find(|(i, _)| **i != Interaction::None) {
         (tip.0.clone(), colors::TEXT)
-    } else if let Some(d) = hovered.0.and_then(|h| view.destinations.get(&h)).filter(|_| view.aiming().is_none()) {
+    } else if let Some(d) = hovered.0.filter(|h| seen(*h)).and_then(|h| view.destinations.get(&h)).filter(|_| view.aiming().is_none()) {
         let spaces = d.path.len();
         let a4 = matches!(d.command, crate::rules::Command::Round { .. });
         let s = if a4 {

@@ -173,16 +173,18 @@ fn refresh_card(
     log: Res<MatchLog>,
     mut text: Query<&mut Text, With<CardText>>,
     mut last: Local<(usize, Option<crate::rules::Pos>, Option<String>)>,
+    fog: Res<crate::window::fog::Fog>,
 ) {
     let stamp = (log.len(), hovered.0, view.decider.clone());
-    if *last == stamp && !view.is_changed() {
+    if *last == stamp && !view.is_changed() && !fog.is_changed() {
         return;
     }
     *last = stamp;
     let Some(state) = state else { return };
     let m = &state.0;
     let decider = view.decider.as_deref().and_then(|d| m.index(d));
-    let who = hovered.0.and_then(|p| m.occupant(p)).or(decider).or(m.clock.current);
+    // Fog of war (R-EXP-19): a figure the viewing side does not see has no card.
+    let who = hovered.0.and_then(|p| m.occupant(p)).filter(|&i| fog.shows(i)).or(decider).or(m.clock.current.filter(|&i| fog.shows(i)));
     let s = who.map(|i| card(&m, i, decider)).unwrap_or_else(|| "Hover a figure to see its card.".into());
     if let Ok(mut t) = text.single_mut() {
         if t.0 != s {

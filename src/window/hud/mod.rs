@@ -70,7 +70,7 @@ struct BackedOverBoard;
 fn back_panels_over_board(
     state: Res<crate::game::components::MatchState>,
     shown: Res<super::board::ShownFloor>,
-    cams: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    cams: Query<(&Camera, &GlobalTransform), With<crate::window::camera::BoardCamera>>,
     mut panels: Query<(&ComputedNode, &UiGlobalTransform, &mut BackgroundColor), With<BackedOverBoard>>,
 ) {
     use super::board::TILE_PX;
@@ -177,18 +177,45 @@ fn spawn_hud(mut commands: Commands) {
             }),
         ))
         .with_children(|p| {
-            p.spawn((card::CardText, text("", 15.0, colors::TEXT)));
+            // The card takes what it needs, but never the log's last fifth: a tall card (a
+            // hovered enemy with every attack's odds) is cut at its foot instead.
+            p.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_height: Val::Px(0.0), overflow: Overflow::clip(), ..default() })
+                .with_children(|c| {
+                    c.spawn((card::CardText, text("", 15.0, colors::TEXT), Node { flex_shrink: 0.0, ..default() }));
+                });
             p.spawn((overlays::ReloadErrorText, text("", 14.0, colors::BAD)));
             p.spawn((
                 log::LogPanel,
                 Interaction::default(),
                 Blocks,
-                Node { flex_direction: FlexDirection::Column, flex_grow: 1.0, overflow: Overflow::clip(), padding: UiRect::top(Val::Px(6.0)), ..default() },
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    flex_grow: 1.0,
+                    flex_shrink: 0.0,
+                    flex_basis: Val::Px(0.0),
+                    min_height: Val::Percent(22.0),
+                    overflow: Overflow::clip(),
+                    padding: UiRect::top(Val::Px(6.0)),
+                    ..default()
+                },
                 BorderColor::all(Color::srgb(0.3, 0.26, 0.2)),
             ))
             .with_children(|l| {
                 l.spawn(text("Combat log (wheel to scroll)", 14.0, colors::GOLD));
-                l.spawn((log::LogText, text("", 13.0, colors::TEXT)));
+                // The lines sit at the bottom of the space the card leaves: when a tall card
+                // (a hovered figure) squeezes the log, the oldest lines are cut, never the newest.
+                l.spawn(Node {
+                    flex_direction: FlexDirection::Column,
+                    justify_content: JustifyContent::FlexEnd,
+                    flex_grow: 1.0,
+                    flex_basis: Val::Px(0.0),
+                    min_height: Val::Px(0.0),
+                    overflow: Overflow::clip(),
+                    ..default()
+                })
+                .with_children(|t| {
+                    t.spawn((log::LogText, text("", 13.0, colors::TEXT), Node { flex_shrink: 0.0, ..default() }));
+                });
             });
         });
     // Bottom: tooltip / feedback line, then the action bar.

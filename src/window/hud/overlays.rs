@@ -291,35 +291,61 @@ fn show_overlays(
     }
     if let Some(r) = &overlay.result {
         // The final board stays in sight around a solid box (translucent full-screen backings
-        // do not darken what lies under them on every renderer).
-        commands.spawn((Name::new("Result"), full(Color::NONE))).with_children(|c| {
-            let (title, detail) = r.split_once('\n').unwrap_or((r.as_str(), ""));
-            c.spawn((
+        // do not darken what lies under them on every renderer). The box sits in the board
+        // area: the log beside it stays readable (how the match ended is told there).
+        use crate::window::camera::{BOTTOM_BAR_PX, TOP_BAR_PX};
+        commands
+            .spawn((
+                Name::new("Result"),
+                OverlayRoot,
+                GlobalZIndex(40),
+                super::RightInset,
+                DespawnOnExit(Screen::Match),
+                Interaction::default(),
+                Blocks,
                 Node {
+                    position_type: PositionType::Absolute,
+                    left: Val::Px(0.0),
+                    top: Val::Px(TOP_BAR_PX),
+                    bottom: Val::Px(BOTTOM_BAR_PX),
+                    right: Val::Px(360.0), // `size_panels` keeps it beside the right panel
                     flex_direction: FlexDirection::Column,
                     align_items: AlignItems::Center,
-                    padding: UiRect::all(Val::Px(18.0)),
-                    row_gap: Val::Px(8.0),
+                    justify_content: JustifyContent::Center,
+                    padding: UiRect::all(Val::Px(16.0)),
                     ..default()
                 },
-                BackgroundColor(colors::PANEL_SOLID),
             ))
             .with_children(|c| {
-                c.spawn(text(title, 36.0, colors::GOLD));
-                c.spawn(text(detail, 18.0, colors::TEXT));
-                c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
-                    if campaign.is_some() {
-                        b.spawn(button("Back to the campaign  [Enter]", Act::Campaign(crate::window::ui::CampaignAct::LevelDone)));
-                        b.spawn(button("Watch the replay", Act::WatchThis));
-                        return;
-                    }
-                    b.spawn(button("Play again", Act::PlayAgain));
-                    b.spawn(button("Watch the replay", Act::WatchThis));
-                    b.spawn(button("Choose another level", Act::ToLevels));
-                    b.spawn(button("Main menu", Act::ToMenu));
+                let (title, detail) = r.split_once('\n').unwrap_or((r.as_str(), ""));
+                c.spawn((
+                    Node {
+                        flex_direction: FlexDirection::Column,
+                        align_items: AlignItems::Center,
+                        padding: UiRect::all(Val::Px(18.0)),
+                        row_gap: Val::Px(8.0),
+                        max_width: Val::Percent(100.0),
+                        ..default()
+                    },
+                    BackgroundColor(colors::PANEL_SOLID),
+                ))
+                .with_children(|c| {
+                    c.spawn(text(title, 36.0, colors::GOLD));
+                    c.spawn(text(detail, 18.0, colors::TEXT));
+                    c.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, justify_content: JustifyContent::Center, ..default() })
+                        .with_children(|b| {
+                            if campaign.is_some() {
+                                b.spawn(button("Back to the campaign  [Enter]", Act::Campaign(crate::window::ui::CampaignAct::LevelDone)));
+                                b.spawn(button("Watch the replay", Act::WatchThis));
+                                return;
+                            }
+                            b.spawn(button("Play again", Act::PlayAgain));
+                            b.spawn(button("Watch the replay", Act::WatchThis));
+                            b.spawn(button("Choose another level", Act::ToLevels));
+                            b.spawn(button("Main menu", Act::ToMenu));
+                        });
                 });
             });
-        });
         return;
     }
     if overlay.help {

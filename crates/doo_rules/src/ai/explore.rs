@@ -329,5 +329,5 @@ fn walk_prefix(m: &Match, x: &Explore, a: usize, path: &[Pos]) -> Option<Command
 
 /// For tests and tools: every space the AI's side has revealed, by floor.
 pub fn revealed_count(m: &Match, side: &str) -> usize {
-    m.explore.as_deref().and_then(|x| x.seen.get(side)).map_or(0, |s| s.iter().filter(|b| **b).count())
+    m.explore.as_deref().map_or(0, |x| x.fog.count(side))
 }

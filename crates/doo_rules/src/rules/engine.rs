@@ -276,7 +276,9 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                 spaces: path.len() as u32,
                 forfeited: f.free_steps.allowance.saturating_sub(path.len() as u32),
             });
-            ev.push(Event::Moved { actor: f.id.clone(), movement: "free_steps".into(), from, to: f.pos, path });
+            ev.push(Event::Moved { actor: f.id.clone(), movement: "free_steps".into(), from, to: f.pos, path: path.clone() });
+            // R-EXP-19: sight is tested after every space entered, in a crisis too.
+            super::explore::reveal_path(m, a, &path, ev);
         }
         Plan::Move { a, plan } => {
             m.clock.last_closed = None;
@@ -313,7 +315,10 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                     to: plan.dest,
                     path: if plan.path.is_empty() { vec![plan.dest] } else { plan.path.clone() },
                 });
+                // R-EXP-19: sight is tested after every space entered, in a crisis too.
+                super::explore::reveal_path(m, a, &plan.path, ev);
             }
+            let f = &mut m.fighters[a];
             if let Some(p) = plan.posture {
                 ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: p });
                 f.posture = p;
@@ -692,6 +697,7 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
                     let from = tf.pos;
                     tf.pos = *p;
                     ev.push(Event::Moved { actor: tf.id.clone(), movement: "guided_step".into(), from, to: *p, path: vec![*p] });
+                    super::explore::reveal_path(m, t, &[], ev); // R-EXP-19
                 }
             }
         }

@@ -257,8 +257,15 @@ pub struct Explore {
     pub encounter_of: Vec<Option<usize>>,
     /// Per character: inactive and not hostile until woken (R-EXP-27).
     pub calm: Vec<bool>,
-    /// Per side: every space it has seen (R-EXP-19), indexed by `Board::index`.
+    /// The explorers' revealed spaces as the state hash of saves has always counted them
+    /// (`Board::index`): marked only when an exploration step, a door, a climb, the beginning,
+    /// a resumption or the end of a turn revealed them. Kept so that saves written before the
+    /// per-side maps (`fog`) still verify; what a side is shown is `fog` (`side_view`).
     pub seen: BTreeMap<String, Vec<bool>>,
+    /// Per side: every space its characters have seen (R-EXP-19), after every space entered,
+    /// in both modes. Derived from the play (a function of the commands), so not in the state
+    /// hash (`save::state_hash`).
+    pub fog: FogMaps,
     /// Spaces some hero has searched (R-EXP-14).
     pub searched: Vec<bool>,
     /// Key items by id: their names.
@@ -285,6 +292,29 @@ pub struct Explore {
     pub bound: std::collections::BTreeSet<usize>,
     /// HP of each character when the crisis in progress began.
     pub hp_at_crisis: BTreeMap<usize, i32>,
+}
+
+/// Per side, the spaces it has revealed (R-EXP-19), indexed by `Board::index`; one map per side
+/// (hot-seat: each player is shown his own). Its `Debug` names only the type: the state hash
+/// formats the crawl with `Debug` and leaves this derived map out (see `Explore::seen`).
+#[derive(Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct FogMaps(pub BTreeMap<String, Vec<bool>>);
+
+impl std::fmt::Debug for FogMaps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FogMaps")
+    }
+}
+
+impl FogMaps {
+    /// Whether side `side` has revealed space `k`.
+    pub fn revealed(&self, side: &str, k: usize) -> bool {
+        self.0.get(side).is_some_and(|s| s.get(k).copied().unwrap_or(false))
+    }
+    /// How many spaces side `side` has revealed.
+    pub fn count(&self, side: &str) -> usize {
+        self.0.get(side).map_or(0, |s| s.iter().filter(|b| **b).count())
+    }
 }
 
 impl Explore {
@@ -393,41 +423,89 @@ pub fn sees(m: &Match, a: usize, b: usize) -> bool {
 
 /// Marks what the side's characters see as revealed; returns how many spaces were new.
 pub fn reveal(m: &mut Match, side: &str) -> usize {
+    let who: Vec<usize> = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side).collect();
+    let legacy = m.explore.as_deref().is_some_and(|x| x.explorers.iter().any(|s| s == side));
+    reveal_by(m, side, &who, legacy)
+}
+
+/// Marks what characters `who` (all of side `side`) see as revealed for that side (`fog`);
+/// returns how many spaces were new (R-EXP-19). With `legacy`, the explorers' `seen` (the
+/// state hash's) is marked as well, exactly as it always was.
+fn reveal_by(m: &mut Match, side: &str, who: &[usize], legacy: bool) -> usize {
     let Some(x) = m.explore.as_deref() else { return 0 };
     let n = m.board.spaces();
-    let mut fresh = Vec::new();
-    {
-        let seen = x.seen.get(side);
-        for i in (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side && can_see(m, i)) {
-            for p in visible(m, i) {
-                if let Some(k) = m.board.index(p) {
-                    if !seen.is_some_and(|s| s.get(k).copied().unwrap_or(false)) {
-                        fresh.push(k);
-                    }
-                }
+    let mut sight = Vec::new();
+    for &i in who.iter().filter(|&&i| m.fighters[i].side == side && can_see(m, i)) {
+        sight.extend(visible(m, i).into_iter().filter_map(|p| m.board.index(p)));
+    }
+    sight.sort_unstable();
+    sight.dedup();
+    let fresh: Vec<usize> = sight.iter().copied().filter(|&k| !x.fog.revealed(side, k)).collect();
+    let x = m.explore.as_deref_mut().expect("checked");
+    if legacy {
+        let seen = x.seen.entry(side.to_string()).or_insert_with(|| vec![false; n]);
+        for &k in &sight {
+            if let Some(s) = seen.get_mut(k) {
+                *s = true;
             }
         }
     }
-    fresh.sort_unstable();
-    fresh.dedup();
-    let x = m.explore.as_deref_mut().expect("checked");
-    let seen = x.seen.entry(side.to_string()).or_insert_with(|| vec![false; n]);
-    for &k in &fresh {
-        seen[k] = true;
+    if !fresh.is_empty() {
+        let map = x.fog.0.entry(side.to_string()).or_insert_with(|| vec![false; n]);
+        map.resize(n, false);
+        for &k in &fresh {
+            map[k] = true;
+        }
     }
     fresh.len()
 }
 
-/// Reveals for every side with a character on the map, pushing one `Revealed` event per side
-/// that saw new spaces.
+/// The exploring sides, then the other sides with a character on the map in the order of their
+/// first character (deterministic).
+fn sides_on_map(m: &Match) -> Vec<String> {
+    let mut out: Vec<String> = m.explore.as_deref().map(|x| x.explorers.clone()).unwrap_or_default();
+    for f in &m.fighters {
+        if !out.contains(&f.side) {
+            out.push(f.side.clone());
+        }
+    }
+    out
+}
+
+/// Reveals for every side with a character on the map (each side keeps its own revealed map,
+/// R-EXP-19: hot-seat shows each player his own), pushing one `Revealed` event per side that
+/// saw new spaces.
 fn reveal_all(m: &mut Match, ev: &mut Vec<Event>) {
-    // The explorers' revealed map (R-EXP-19); other sides are shown what they see now.
-    let sides = m.explore.as_deref().map(|x| x.explorers.clone()).unwrap_or_default();
-    for s in sides {
+    if m.explore.is_none() {
+        return;
+    }
+    for s in sides_on_map(m) {
         let n = reveal(m, &s);
         if n > 0 {
             ev.push(Event::Revealed { side: s, spaces: n as u32 });
         }
+    }
+}
+
+/// R-EXP-19, in both modes: sight is "tested after every space entered". Character `a` entered
+/// the spaces of `path` in order (he stands on the last one, or where he stands now when `path`
+/// is empty); what he saw from each is revealed for his side, in one `Revealed` event. Nothing
+/// outside a crawl.
+pub fn reveal_path(m: &mut Match, a: usize, path: &[Pos], ev: &mut Vec<Event>) {
+    if m.explore.is_none() || a >= m.fighters.len() {
+        return;
+    }
+    let side = m.fighters[a].side.clone();
+    let end = m.fighters[a].pos;
+    let mut n = 0;
+    for &p in path.iter().filter(|&&p| p != end) {
+        m.fighters[a].pos = p;
+        n += reveal_by(m, &side, &[a], false);
+    }
+    m.fighters[a].pos = end;
+    n += reveal_by(m, &side, &[a], false);
+    if n > 0 {
+        ev.push(Event::Revealed { side, spaces: n as u32 });
     }
 }
 
@@ -461,7 +539,7 @@ pub fn side_view(m: &Match, side: &str) -> SideView {
             }
         }
     }
-    let revealed = x.seen.get(side).cloned().unwrap_or_else(|| vec![false; n]);
+    let revealed = x.fog.0.get(side).cloned().unwrap_or_else(|| vec![false; n]);
     let figures = (0..m.fighters.len())
         .filter(|&i| {
             m.fighters[i].side == side
@@ -2712,5 +2790,86 @@ mod tests {
                 prop_assert!(v.hidden_doors.contains(&Pos::new(2, 4)), "the secret door stays hidden (nobody searched)");
             }
         }
+    }
+
+    /// Two corridors joined at the east end: the hero (7, 1) and the orc (1, 1) see each other
+    /// down the north one (a crisis at once); the south one (row 4) is out of sight behind the
+    /// walls until the hero comes down the bend to (8, 3).
+    const CORRIDORS: [&str; 6] = ["##########", "#........#", "########.#", "########.#", "#........#", "##########"];
+
+    /// Passes for everyone else until `who` has the opportunity (a crisis).
+    fn until_up(m: &mut Match, dice: &mut Dice, who: usize, ev: &mut Vec<Event>) {
+        for _ in 0..20 {
+            match m.clock.current {
+                Some(c) if c == who => return,
+                Some(c) => {
+                    let id = m.fighters[c].id.clone();
+                    let pass = if m.a4.is_some() {
+                        super::super::testkit::cmd(&format!(r#"round(actor: "{id}", act: end_turn)"#))
+                    } else {
+                        Command::Pass { actor: id }
+                    };
+                    super::super::driver::submit(m, dice, &pass, ev).unwrap();
+                }
+                None => panic!("nobody is up"),
+            }
+        }
+        panic!("{who} never got a turn");
+    }
+
+    #[test] // R-EXP-19: in a crisis, sight is tested after every space entered: a hero's move reveals what he sees from each space, for his side only
+    fn a_move_in_a_crisis_reveals() {
+        let mut m = super::super::testkit::crawl(&CORRIDORS, &[("h", "heroes", (7, 1)), ("o", "monsters", (1, 1))]);
+        let mut dice = Dice::seeded(2);
+        let mut ev = Vec::new();
+        let flow = begin(&mut m, &mut dice, &mut ev);
+        assert_eq!(flow, Flow::CrisisStarts, "the orc is in sight");
+        assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev));
+        assert_eq!(m.clock.phase, Phase::Action, "a crisis");
+        let south = Pos::new(2, 4);
+        assert_eq!(vis(&m, "heroes", south), (false, false), "the south corridor is not seen from the north one");
+        until_up(&mut m, &mut dice, 0, &mut ev);
+        let monsters_before = side_view(&m, "monsters").revealed.clone();
+        ev.clear();
+        for c in [r#"free_steps(actor: "h", path: [(8, 1)])"#, r#"move(actor: "h", movement: "run", path: [(8, 2), (8, 3)])"#] {
+            super::super::driver::submit(&mut m, &mut dice, &super::super::testkit::cmd(c), &mut ev).unwrap_or_else(|v| panic!("{c}: {v:?}"));
+        }
+        assert_eq!(m.fighters[0].pos, Pos::new(8, 3));
+        assert_eq!(vis(&m, "heroes", south), (true, true), "the south corridor, seen from the space he entered");
+        assert!(ev.iter().any(|e| matches!(e, Event::Revealed { side, .. } if side == "heroes")), "a Revealed event: {ev:?}");
+        assert_eq!(side_view(&m, "monsters").revealed, monsters_before, "the other side's map is its own");
+        // the explorers' `seen` (the state hash's) is left as it always was: no crisis reveals
+        let k = m.board.index(south).unwrap();
+        assert!(!m.explore.as_deref().unwrap().seen["heroes"][k], "the hashed map is unchanged by a crisis move");
+    }
+
+    #[test] // R-EXP-19: every side keeps its own revealed map (hot-seat): the monsters' side has seen its own room from the start, the heroes have not
+    fn each_side_reveals_its_own_map() {
+        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (6, 2))]);
+        let mut dice = Dice::seeded(1);
+        let mut ev = Vec::new();
+        assert_eq!(begin(&mut m, &mut dice, &mut ev), Flow::Exploring);
+        assert_eq!(vis(&m, "monsters", Pos::new(7, 3)), (true, true), "the orc's own room");
+        assert_eq!(vis(&m, "monsters", Pos::new(1, 1)), (false, false), "not the heroes' room behind the door");
+        assert_eq!(vis(&m, "heroes", Pos::new(7, 3)), (false, false));
+        assert!(side_view(&m, "monsters").figures.contains(&1) && !side_view(&m, "monsters").figures.contains(&0));
+        assert!(ev.iter().any(|e| matches!(e, Event::Revealed { side, .. } if side == "monsters")));
+    }
+
+    #[test] // R-EXP-19: under ruleset A4 too, a move in a crawl's crisis reveals square by square
+    fn an_a4_move_in_a_crisis_reveals() {
+        let mut m = super::super::testkit::crawl_under(Some("A4"), &CORRIDORS, &[("h", "heroes", (7, 1)), ("o", "monsters", (1, 1))]);
+        let mut dice = Dice::seeded(2);
+        let mut ev = Vec::new();
+        let flow = begin(&mut m, &mut dice, &mut ev);
+        assert_eq!(flow, Flow::CrisisStarts);
+        assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev));
+        let south = Pos::new(2, 4);
+        assert_eq!(vis(&m, "heroes", south), (false, false));
+        until_up(&mut m, &mut dice, 0, &mut ev);
+        let c = r#"round(actor: "h", act: move(path: [(8, 1), (8, 2), (8, 3)]))"#;
+        super::super::driver::submit(&mut m, &mut dice, &super::super::testkit::cmd(c), &mut ev).unwrap_or_else(|v| panic!("{c}: {v:?}"));
+        assert_eq!(m.fighters[0].pos, Pos::new(8, 3));
+        assert_eq!(vis(&m, "heroes", south), (true, true), "the south corridor, from the square he entered");
     }
 }

@@ -82,13 +82,18 @@ impl Duel {
 /// A crawl in Exploration Mode on `rows` (one floor) with characters `(id, side, (x, y))`:
 /// the first side explores; every other figure is an NPC of its own encounter.
 pub fn crawl(rows: &[&str], chars: &[(&str, &str, (i32, i32))]) -> Match {
+    crawl_under(None, rows, chars)
+}
+
+/// [`crawl`] under a rules profile or ruleset (`Some("A4")`).
+pub fn crawl_under(profile: Option<&str>, rows: &[&str], chars: &[(&str, &str, (i32, i32))]) -> Match {
     let data = RuleData::builtin();
     let floors = vec![rows.iter().map(|r| r.to_string()).collect::<Vec<_>>()];
     let defs: Vec<CharacterDef> = chars
         .iter()
         .map(|(id, side, (x, y))| ch(&format!(r#"(id: "{id}", side: "{side}", pos: ({x}, {y}), stats: (brawn: 7, finesse: 7, savvy: 7, nerve: 7))"#)))
         .collect();
-    let mut m = build_match(&data, &floors, &defs, None, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut m = build_match(&data, &floors, &defs, profile, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
     let c = crate::level_crawl::Crawl { explorers: vec![chars[0].1.to_string()], camp: true, ..Default::default() };
     m.explore = Some(Box::new(crate::level_crawl::build(&c, &m, data.exploration.clone())));
     m

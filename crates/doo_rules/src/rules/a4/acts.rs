@@ -794,6 +794,8 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
             let from = m.fighters[a].pos;
             m.fighters[a].pos = *to;
             ev.push(Event::Moved { actor: m.fighters[a].id.clone(), movement: "step".into(), from, to: *to, path: vec![*to] });
+            // R-EXP-19: sight is tested after every space entered, in a crisis too.
+            crate::rules::explore::reveal_path(m, a, &[], ev);
             // A4-G-18: a five-foot step into a holder's reach or range fires its hold too.
             for who in holders(m, a) {
                 tasks(m).push_back(Task::OfferHeld { who, mover: a });
@@ -1124,6 +1126,8 @@ fn walk(m: &mut Match, a: usize, rest: Vec<Pos>, mut safe: bool, provokes: bool,
         m.fighters[a].pos = next;
         walked.push(next);
         safe = !provokes;
+        // R-EXP-19: sight is tested after every space entered (a crawl's crisis).
+        crate::rules::explore::reveal_path(m, a, &[], ev);
         // A4-G-15: the squares of movement actually walked this turn (a move cut short counts
         // only what it covered).
         if matches!(kind, "move" | "run" | "withdraw") {
