@@ -9,6 +9,7 @@ use super::board::{FloorMap, TILE_PX, world_of};
 use crate::game::MatchSystems;
 use crate::game::components::{MatchGeneration, MatchState};
 use crate::game::intent::{PlayerView, Seats};
+use crate::game::log::LogEntry;
 use crate::rules::Pos;
 use crate::rules::explore::{SideView, side_view};
 use crate::rules::grid::Tile;
@@ -183,9 +184,9 @@ fn draw_tiles(
 #[derive(Component)]
 struct Feature;
 
-/// Markers for chests (closed: dark wood, open: light), items lying about (gold) and traps the
-/// side knows of (red), on revealed spaces only.
-fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, old: Query<Entity, With<Feature>>) {
+/// Markers for chests (closed: dark wood, open: light), items lying about (gold), traps the
+/// side knows of (red) and spent ones ("sprung" or "disarmed", dark red), on revealed spaces only.
+fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, log: Res<crate::game::log::MatchLog>, old: Query<Entity, With<Feature>>) {
     if !fog.is_changed() && !state.is_changed() {
         return;
     }
@@ -232,6 +233,12 @@ fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, 
     if let Some(v) = &fog.view {
         for &p in v.traps.iter().filter(|p| seen(**p)) {
             mark(p, Color::srgba(0.85, 0.15, 0.1, 0.75), 0.5, "trap", "Trap");
+        }
+        // A spent trap keeps a mark where it was (R-EXP-16, R-EXP-17): sprung, or disarmed.
+        for &p in v.spent_traps.iter().filter(|p| seen(**p)) {
+            let sprung = log.entries().iter().any(|e| matches!(e, LogEntry::Event { event: crate::rules::Event::TrapSprung { at, .. }, .. } if *at == p));
+            let label = if sprung { "sprung" } else { "disarmed" };
+            mark(p, Color::srgba(0.45, 0.12, 0.08, 0.8), 0.6, label, "Spent trap");
         }
     }
 }

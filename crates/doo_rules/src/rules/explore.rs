@@ -445,6 +445,9 @@ pub struct SideView {
     pub hidden_doors: Vec<Pos>,
     /// Traps the side knows of (found or sprung, not spent).
     pub traps: Vec<Pos>,
+    /// Traps known and spent: sprung (not re-arming) or disarmed. The board marks their spaces
+    /// (R-EXP-16, R-EXP-17).
+    pub spent_traps: Vec<Pos>,
 }
 
 /// The view model of side `side` (the whole board for a level without Exploration Mode).
@@ -476,6 +479,7 @@ pub fn side_view(m: &Match, side: &str) -> SideView {
         figures,
         hidden_doors: x.doors.iter().filter(|d| d.hidden && explorer).map(|d| d.pos).collect(),
         traps: x.traps.iter().filter(|t| !t.hidden && !t.spent).map(|t| t.pos).collect(),
+        spent_traps: x.traps.iter().filter(|t| !t.hidden && t.spent).map(|t| t.pos).collect(),
     }
 }
 
