@@ -1981,7 +1981,8 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
                 }
             }
             open_chest(m, a, c, ev);
-            let items = m.explore.as_deref().expect("crawl").chests[c].items.clone();
+            let x = m.explore.as_deref().expect("crawl");
+            let items: Vec<String> = x.chests[c].items.iter().map(|i| item_name(m, x, i)).collect();
             result(ev, true, format!("{} opens the chest: {}.", m.fighters[a].name, if items.is_empty() { "empty".to_string() } else { items.join(", ") }));
             if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(at, TrapOn::Chest)) {
                 spring(m, t, a, dice, ev);
