@@ -211,6 +211,18 @@ const HELP_ALL: &str = "Everywhere
   Ctrl+S: save as
 Every greyed entry says why, with its rule id: F2 opens that rule in the rules reference.";
 
+/// The largest font (15 down to 8 UI pixels) at which `help` fits a `w` × `h` UI-pixel screen
+/// with its Close button: at UI scale 2 the help gets a smaller font instead of running off it.
+/// The UI font is monospaced (0.6 em a character); lines wrap at the screen's width.
+pub fn help_font(help: &str, w: f32, h: f32) -> f32 {
+    let fits = |f: f32| {
+        let per_line = ((w - 40.0) / (0.6 * f)).max(10.0);
+        let lines: f32 = help.lines().map(|l| (l.chars().count() as f32 / per_line).ceil().max(1.0)).sum();
+        lines * f * 1.25 + 70.0 <= h
+    };
+    [15.0, 14.0, 13.0, 12.0, 11.0, 10.0, 9.0].into_iter().find(|&f| fits(f)).unwrap_or(8.0)
+}
+
 /// The F1 help for a match: its crisis rules (DoO or A4), the crawl's orders when it is a crawl,
 /// then the keys every match has. The keys are those of `input.rs`, `board.rs` and `camera.rs`.
 pub fn help_text(crawl: bool, a4: bool) -> String {
@@ -263,6 +275,8 @@ fn show_overlays(
     mut reset_text: Query<&mut Text, With<ResetText>>,
     campaign: Option<Res<crate::window::campaign::CampaignRun>>,
     state: Option<Res<crate::game::components::MatchState>>,
+    windows: Query<&Window>,
+    ui: Res<UiScale>,
 ) {
     if !overlay.is_changed() {
         return;
@@ -355,7 +369,9 @@ fn show_overlays(
     if overlay.help {
         commands.spawn((Name::new("Help"), full(colors::PANEL_SOLID))).with_children(|c| {
             let (crawl, a4) = state.as_ref().map_or((false, false), |s| (s.0.explore.is_some(), s.0.a4.is_some()));
-            c.spawn((text(help_text(crawl, a4), 15.0, colors::TEXT), Node { max_width: Val::Percent(100.0), ..default() }));
+            let help = help_text(crawl, a4);
+            let (w, h) = windows.single().map_or((1280.0, 720.0), |w| (w.width() / ui.0.max(0.1), w.height() / ui.0.max(0.1)));
+            c.spawn((text(help.clone(), help_font(&help, w, h), colors::TEXT), Node { max_width: Val::Percent(100.0), ..default() }));
             c.spawn(button("Close  [Esc]", Act::Help));
         });
         return;

@@ -106,6 +106,7 @@ fn refresh_top(
             variants = vec![
                 format!("{clock} - {who}: {} ({left}); click a hero to order him, Enter ends the turn", f.name),
                 format!("{clock} - {who}: {} ({left})", f.name),
+                format!("Exploration | minute {} - {}: {left}", x.minute, f.name),
                 format!("Turn {} min {} - {}: {left}", x.turn, x.minute, f.name),
                 format!("{}: {left}", f.name),
             ];
