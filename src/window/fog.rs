@@ -197,7 +197,7 @@ fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, 
     let Some(x) = m.explore.as_deref() else { return };
     let b = &m.board;
     let seen = |p: Pos| b.index(p).is_some_and(|k| fog.revealed(k));
-    let mut mark = |p: Pos, colour: Color, size: f32, label: &str, name: &str| {
+    let mut mark = |p: Pos, colour: Color, size: f32, label: &str, name: &str, font: f32| {
         commands
             .spawn((
                 Name::new(name.to_string()),
@@ -210,7 +210,7 @@ fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, 
             .with_children(|c| {
                 c.spawn((
                     Text2d::new(label.to_string()),
-                    TextFont { font_size: FontSize::Px(12.0), ..default() },
+                    TextFont { font_size: FontSize::Px(font), ..default() },
                     TextColor(Color::srgb(0.98, 0.95, 0.85)),
                     Transform::from_xyz(0.0, 0.0, 0.5),
                 ));
@@ -225,20 +225,20 @@ fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, 
         } else {
             "chest"
         };
-        mark(c.pos, colour, 0.7, label, "Chest");
+        mark(c.pos, colour, 0.7, label, "Chest", 12.0);
     }
     for (p, _) in x.items.iter().filter(|(p, _)| seen(*p)) {
-        mark(*p, Color::srgb(0.85, 0.7, 0.2), 0.35, "", "Item");
+        mark(*p, Color::srgb(0.85, 0.7, 0.2), 0.35, "", "Item", 12.0);
     }
     if let Some(v) = &fog.view {
         for &p in v.traps.iter().filter(|p| seen(**p)) {
-            mark(p, Color::srgba(0.85, 0.15, 0.1, 0.75), 0.5, "trap", "Trap");
+            mark(p, Color::srgba(0.85, 0.15, 0.1, 0.75), 0.5, "trap", "Trap", 12.0);
         }
         // A spent trap keeps a mark where it was (R-EXP-16, R-EXP-17): sprung, or disarmed.
         for &p in v.spent_traps.iter().filter(|p| seen(**p)) {
             let sprung = log.entries().iter().any(|e| matches!(e, LogEntry::Event { event: crate::rules::Event::TrapSprung { at, .. }, .. } if *at == p));
             let label = if sprung { "sprung" } else { "disarmed" };
-            mark(p, Color::srgba(0.45, 0.12, 0.08, 0.8), 0.6, label, "Spent trap");
+            mark(p, Color::srgba(0.45, 0.12, 0.08, 0.8), 0.6, label, "Spent trap", 8.0);
         }
     }
 }
