@@ -50,16 +50,45 @@ pub fn status(m: &Match, a: usize) -> FreeStepsNow {
         fresh.opp = Default::default();
         f = &fresh;
     }
-    let mut broken = blockers(m, f);
-    if broken.is_empty() {
-        return FreeStepsNow::Usable(f.free_steps.allowance);
+    // Gone for the turn: the reason they are gone, not the order of an opportunity's steps.
+    if let Some(v) = gone(f) {
+        return FreeStepsNow::Gone(v);
     }
-    let first = broken.remove(0);
-    if f.free_steps.available && !f.opp.free_steps && f.posture == Posture::Standing && f.ap.current > 0 {
-        FreeStepsNow::Held(f.free_steps.allowance, first)
-    } else {
-        FreeStepsNow::Gone(first)
+    if f.ap.current == 0 {
+        return FreeStepsNow::Gone(no_ap(f));
     }
+    let broken = blockers(m, f);
+    match broken.into_iter().next() {
+        None => FreeStepsNow::Usable(f.free_steps.allowance),
+        Some(first) => FreeStepsNow::Held(f.free_steps.allowance, first),
+    }
+}
+
+fn no_ap(f: &super::fighter::Fighter) -> Violation {
+    Violation::new("R-FS-5", format!("{} needs at least 1 AP in hand to take free steps; at 0 AP they are lost for the turn.", f.name))
+}
+
+/// Why `f`'s free steps are gone for this turn, if they are (R-FS-2, R-FS-3, R-FS-5, R-FS-9).
+fn gone(f: &super::fighter::Fighter) -> Option<Violation> {
+    if f.posture != Posture::Standing {
+        return Some(Violation::new("R-FS-9", format!("{} is not standing; free steps are lost on sitting, kneeling or going prone.", f.name)));
+    }
+    if f.opp.free_steps {
+        return Some(Violation::new("R-FS-3", "Free steps are taken all at once: the rest of the allowance was forfeited."));
+    }
+    if !f.free_steps.available {
+        use super::fighter::FreeStepsLoss::*;
+        let (rule, why) = match f.free_steps.lost {
+            Some(Used) => ("R-FS-3", "free steps are used once per turn, all in one opportunity, and they were used"),
+            Some(NoAp) => ("R-FS-5", "they were lost when the AP reached 0"),
+            Some(LeftStanding) => ("R-FS-9", "they were lost on leaving the standing posture, and standing up again does not restore them"),
+            Some(NotStandingAtReset) => ("R-FS-2", "only characters standing at the reset get free steps"),
+            Some(UnableToAct) => ("R-FS-9", "they were lost on becoming unable to act"),
+            None => ("R-FS-3", "none are left this turn"),
+        };
+        return Some(Violation::new(rule, format!("{} has no free steps this turn: {why}.", f.name)));
+    }
+    None
 }
 
 /// Every rule free steps would break now whatever the path, the first one as the headline.
@@ -69,24 +98,11 @@ fn blockers(m: &Match, f: &super::fighter::Fighter) -> Vec<Violation> {
         broken.push(Violation::new("R-FS-6", "Free steps must come before any movement or action in an opportunity."));
     }
     if f.ap.current == 0 {
-        broken.push(Violation::new("R-FS-5", format!("{} needs at least 1 AP in hand to take free steps; at 0 AP they are lost for the turn.", f.name)));
+        broken.push(no_ap(f));
     }
     if broken.is_empty() {
-        if f.posture != Posture::Standing {
-            broken.push(Violation::new("R-FS-9", format!("{} is not standing; free steps are lost on sitting, kneeling or going prone.", f.name)));
-        } else if f.opp.free_steps {
-            broken.push(Violation::new("R-FS-3", "Free steps are taken all at once: the rest of the allowance was forfeited."));
-        } else if !f.free_steps.available {
-            use super::fighter::FreeStepsLoss::*;
-            let (rule, why) = match f.free_steps.lost {
-                Some(Used) => ("R-FS-3", "free steps are used once per turn, all in one opportunity, and they were used"),
-                Some(NoAp) => ("R-FS-5", "they were lost when the AP reached 0"),
-                Some(LeftStanding) => ("R-FS-9", "they were lost on leaving the standing posture, and standing up again does not restore them"),
-                Some(NotStandingAtReset) => ("R-FS-2", "only characters standing at the reset get free steps"),
-                Some(UnableToAct) => ("R-FS-9", "they were lost on becoming unable to act"),
-                None => ("R-FS-3", "none are left this turn"),
-            };
-            broken.push(Violation::new(rule, format!("{} has no free steps this turn: {why}.", f.name)));
+        if let Some(v) = gone(f) {
+            broken.push(v);
         } else if let Some(c) = m.conditions.movement_blocker(f, m.rules.options.conditions_adv) {
             broken.push(Violation::new("R-FS-10", format!("{} is {} and cannot move, free steps included.", f.name, c.name.to_lowercase())));
         }
@@ -153,5 +169,7 @@ mod tests {
         let a = g.m.index("lunk").unwrap();
         g.ok(r#"free_steps(actor: "lunk", path: [(1, 0)])"#);
         assert_eq!(rule(status(&g.m, a)), "gone R-FS-3");
+        g.ok(r#"move(actor: "lunk", movement: "step", path: [(2, 0)])"#);
+        assert_eq!(rule(status(&g.m, a)), "gone R-FS-3", "gone because taken, not because a Step came after them");
     }
 }
