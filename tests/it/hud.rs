@@ -4,7 +4,7 @@
 use doo::game::log::LogEntry;
 use doo::rules::explore::Task;
 use doo::rules::{Event, Pos};
-use doo::window::hud::{describe, fit_chips, fit_line, help_text, idle_hint};
+use doo::window::hud::{describe, fit_chips, fit_chips_or_short, fit_line, help_text, idle_hint};
 use std::collections::BTreeMap;
 
 #[test] // R-EXP-8: opening a chest in Exploration Mode is one readable log line (the task's own line repeats it with raw ids)
@@ -57,4 +57,8 @@ fn top_bar_lines_fit_their_room() {
         assert!(s.chars().count() <= room, "{room}: {s}");
     }
     assert_eq!(fit_chips("Next by AP: ", &chips, 40), "Next by AP: Lunk 5 AP | +3 more");
+    // when not even one chip fits, the short forms
+    let short: Vec<String> = ["Lunk 5", "Orc 4", "Goblin 3", "Dara 2"].map(String::from).to_vec();
+    assert_eq!(fit_chips_or_short("Next by AP: ", &chips, "AP: ", &short, 28), "AP: Lunk 5 | Orc 4 | +2 more");
+    assert_eq!(fit_chips_or_short("Next by AP: ", &chips, "AP: ", &short, 40), "Next by AP: Lunk 5 AP | +3 more");
 }

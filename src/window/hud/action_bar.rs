@@ -398,8 +398,13 @@ fn show_tooltip(
     } else if let Some(a) = view.aiming() {
         (format!("{}: click a highlighted target (Esc or right click cancels)", a.label), colors::GOLD)
     } else if view.decider.is_some() && !view.destinations.values().any(|d| d.kind == MoveKind::Walk) && view.choices.iter().any(|c| c.row == "end_turn") {
+        variants = vec!["This hero is done this minute: click another, or Enter ends the turn.".into(), "Hero done; Enter ends the turn".into()];
         ("Exploration: this hero has done his part this minute. Click another hero, or End the turn (Enter).".into(), colors::DIM)
     } else if view.choices.iter().any(|c| c.row == "end_turn") {
+        variants = vec![
+            "Click a lit space to walk, a door next to him to open it, or choose an order; Enter ends the turn.".into(),
+            "Click a lit space to walk; Enter ends the turn".into(),
+        ];
         (
             "Exploration: click a lit space to walk (the group follows its leader), a door next to him to open it, or choose an order. Enter ends the turn."
                 .into(),

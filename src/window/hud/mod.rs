@@ -25,7 +25,7 @@ pub use action_bar::idle_hint;
 pub use card::card;
 pub use log::describe;
 pub use overlays::{Overlay, help_text};
-pub use top_bar::{fit_chips, fit_line};
+pub use top_bar::{fit_chips, fit_chips_or_short, fit_line};
 
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(

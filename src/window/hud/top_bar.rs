@@ -37,15 +37,19 @@ pub fn fit_line(variants: &[String], room: usize) -> String {
     out
 }
 
-/// `fit_chips`, and when not even the first chip fits, the short forms (`short_head`, each
-/// chip's part before its last word: "Lunk 5 AP" -> "Lunk 5").
-pub fn fit_chips_or_short(head: &str, short_head: &str, chips: &[String], room: usize) -> String {
+/// `fit_chips`, and when not even the first chip fits, the short forms (`short_head` and
+/// `short`, one per chip).
+pub fn fit_chips_or_short(head: &str, chips: &[String], short_head: &str, short: &[String], room: usize) -> String {
     let long = fit_chips(head, chips, room);
     if chips.is_empty() || chips.first().is_some_and(|c| long.contains(c.as_str())) {
         return long;
     }
-    let short: Vec<String> = chips.iter().map(|c| c.rsplit_once(' ').map_or(c.clone(), |(a, _)| a.to_string())).collect();
-    fit_chips(short_head, &short, room)
+    fit_chips(short_head, short, room)
+}
+
+/// A chip's short form: all but its last word ("Lunk 5 AP" -> "Lunk 5").
+fn shorter(c: &str) -> String {
+    c.rsplit_once(' ').map_or(c.to_string(), |(a, _)| a.to_string())
 }
 
 /// `head` then as many `chips` as fit `room` characters, the rest counted ("+3 more").
@@ -124,7 +128,11 @@ fn refresh_top(
             })
             .collect();
         if let Ok(mut t) = order.single_mut() {
-            t.0 = fit_chips("Party: ", &party, order_room);
+            let hp: Vec<String> = (0..m.fighters.len())
+                .filter(|&i| x.is_explorer(m, i))
+                .map(|i| format!("{} {}/{}", m.fighters[i].name, m.fighters[i].hp, m.fighters[i].max_hp))
+                .collect();
+            t.0 = fit_chips_or_short("Party: ", &party, "HP: ", &hp, order_room);
         }
         return;
     }
@@ -206,7 +214,7 @@ fn refresh_top(
         t.0 = if chips.is_empty() {
             fit_line(&[head("Nobody has AP left this turn")], order_room)
         } else {
-            fit_chips_or_short(&head("Next by AP: "), &head("AP: "), &chips, order_room)
+            fit_chips_or_short(&head("Next by AP: "), &chips, &head("AP: "), &chips.iter().map(|c| shorter(c)).collect::<Vec<_>>(), order_room)
         };
     }
 }
