@@ -1,4 +1,5 @@
-//! The top bar: turn, round, phase, who is up (and which player), and who acts next by AP.
+//! The top bar: turn, round, phase, who is up (and which player), and who acts next by AP; each
+//! line in the longest form that fits its measured width (any window, any UI scale), never cut.
 
 use super::HudSystems;
 use crate::game::components::MatchState;
