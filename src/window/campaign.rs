@@ -420,7 +420,10 @@ fn handle_campaign_acts(
             (Screen::Match, Some(_)) if overlay.as_ref().is_some_and(|o| o.result.is_some()) => list.push(Act::Campaign(CampaignAct::LevelDone)),
             (Screen::Campaign, Some(Stage::Party)) => list.push(Act::Campaign(CampaignAct::Begin)),
             (Screen::Campaign, Some(Stage::Briefing)) => list.push(Act::Campaign(CampaignAct::Play)),
-            (Screen::Campaign, Some(Stage::Result)) => list.push(Act::Campaign(CampaignAct::Advance)),
+            (Screen::Campaign, Some(Stage::Result)) => {
+                let spend = run.as_ref().is_some_and(|r| result_buttons(r, &data.0).0);
+                list.push(Act::Campaign(if spend { CampaignAct::Advance } else { CampaignAct::Briefing }));
+            }
             _ => {}
         }
     }
@@ -1071,10 +1074,35 @@ fn draw_result(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::da
         p.spawn(button("Main menu", Act::ToMenu));
         return;
     }
+    let (spend, next) = result_buttons(run, data);
+    if !spend {
+        p.spawn(text("No CP banked to spend (R-CP-11): go on to the briefing.", 15.0, colors::DIM));
+    }
     row(p, |r| {
-        r.spawn(button("Spend CP  [Enter]", Act::Campaign(CampaignAct::Advance)));
-        r.spawn(button("Next level", Act::Campaign(CampaignAct::Briefing)));
+        if spend {
+            r.spawn(button("Spend CP  [Enter]", Act::Campaign(CampaignAct::Advance)));
+            r.spawn(button(next, Act::Campaign(CampaignAct::Briefing)));
+        } else {
+            r.spawn(button(format!("{next}  [Enter]"), Act::Campaign(CampaignAct::Briefing)));
+        }
     });
+}
+
+/// The result screen's choices, as the rules see the campaign: whether any hero has banked CP
+/// to spend (R-CP-11; hot-seat players then take turns), and what going on means: the same level again after a
+/// loss (R-CP-13), else the next one.
+fn result_buttons(run: &CampaignRun, data: &crate::data::RuleData) -> (bool, String) {
+    let all: Vec<usize> = (0..run.progress.roster.len()).collect();
+    let spend = run.progress.banked_cp(&data.heroes, &all) > 0;
+    let again = run.report.as_ref().is_some_and(|rep| run.progress.plays_again(&rep.record));
+    let next = match (&run.report, &run.progress.level) {
+        _ if again => "Play the level again".to_string(),
+        (Some(rep), Some(id)) if !rep.record.won => {
+            format!("On to {}", run.checked.load_level(id, data).map(|l| l.level.name.clone()).unwrap_or_else(|_| id.clone()))
+        }
+        _ => "Next level".to_string(),
+    };
+    (spend, next)
 }
 
 fn draw_advance(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::data::RuleData) {

@@ -11,6 +11,7 @@ use super::board::{FloorMap, TILE_PX, world_of};
 use crate::game::MatchSystems;
 use crate::game::components::{MatchGeneration, MatchState};
 use crate::game::intent::{PlayerView, Seats};
+use crate::game::log::LogEntry;
 use crate::rules::Pos;
 use crate::rules::explore::{SideView, side_view};
 use crate::rules::grid::Tile;
@@ -192,9 +193,9 @@ fn draw_tiles(
 #[derive(Component)]
 struct Feature;
 
-/// Markers for chests (closed: dark wood, open: light), items lying about (gold) and traps the
-/// side knows of (red), on revealed spaces only.
-fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, old: Query<Entity, With<Feature>>) {
+/// Markers for chests (closed: dark wood, open: light), items lying about (gold), traps the
+/// side knows of (red) and spent ones ("sprung" or "disarmed", dark red), on revealed spaces only.
+fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, log: Res<crate::game::log::MatchLog>, old: Query<Entity, With<Feature>>) {
     if !fog.is_changed() && !state.is_changed() {
         return;
     }
@@ -205,7 +206,7 @@ fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, 
     let Some(x) = m.explore.as_deref() else { return };
     let b = &m.board;
     let seen = |p: Pos| b.index(p).is_some_and(|k| fog.revealed(k));
-    let mut mark = |p: Pos, colour: Color, size: f32, label: &str, name: &str| {
+    let mut mark = |p: Pos, colour: Color, size: f32, label: &str, name: &str, font: f32| {
         commands
             .spawn((
                 Name::new(name.to_string()),
@@ -218,7 +219,7 @@ fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, 
             .with_children(|c| {
                 c.spawn((
                     Text2d::new(label.to_string()),
-                    TextFont { font_size: FontSize::Px(12.0), ..default() },
+                    TextFont { font_size: FontSize::Px(font), ..default() },
                     TextColor(Color::srgb(0.98, 0.95, 0.85)),
                     Transform::from_xyz(0.0, 0.0, 0.5),
                 ));
@@ -233,14 +234,20 @@ fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, 
         } else {
             "chest"
         };
-        mark(c.pos, colour, 0.7, label, "Chest");
+        mark(c.pos, colour, 0.7, label, "Chest", 12.0);
     }
     for (p, _) in x.items.iter().filter(|(p, _)| seen(*p)) {
-        mark(*p, Color::srgb(0.85, 0.7, 0.2), 0.35, "", "Item");
+        mark(*p, Color::srgb(0.85, 0.7, 0.2), 0.35, "", "Item", 12.0);
     }
     if let Some(v) = &fog.view {
         for &p in v.traps.iter().filter(|p| seen(**p)) {
-            mark(p, Color::srgba(0.85, 0.15, 0.1, 0.75), 0.5, "trap", "Trap");
+            mark(p, Color::srgba(0.85, 0.15, 0.1, 0.75), 0.5, "trap", "Trap", 12.0);
+        }
+        // A spent trap keeps a mark where it was (R-EXP-16, R-EXP-17): sprung, or disarmed.
+        for &p in v.spent_traps.iter().filter(|p| seen(**p)) {
+            let sprung = log.entries().iter().any(|e| matches!(e, LogEntry::Event { event: crate::rules::Event::TrapSprung { at, .. }, .. } if *at == p));
+            let label = if sprung { "sprung" } else { "disarmed" };
+            mark(p, Color::srgba(0.45, 0.12, 0.08, 0.8), 0.6, label, "Spent trap", 8.0);
         }
     }
 }

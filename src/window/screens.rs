@@ -9,7 +9,7 @@ use crate::level_file::{CheckedLevel, Control};
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub(super) fn plugin(app: &mut App) {
@@ -158,12 +158,17 @@ fn root_node() -> Node {
 }
 
 fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
-    let quick = setup.map_or("Quick start".to_string(), |s| format!("Quick start: {}", s.checked.level.name));
+    let quick = setup.map(|s| s.checked.level.name.clone());
     commands.spawn((Name::new("Main menu"), DespawnOnExit(Screen::Menu), root_node())).with_children(|p| {
         p.spawn(text("Dungeons of Olde", 54.0, colors::GOLD));
         p.spawn(text("Crisis Mode tactics", 20.0, colors::DIM));
         p.spawn(Node { height: Val::Px(24.0), ..default() });
-        p.spawn(button("Play a level  [Enter]", Act::Play));
+        // Enter starts the level that is ready (the tutorial unless `play <level> --menu` named
+        // another): its seats screen, then Enter again plays it.
+        if let Some(q) = &quick {
+            p.spawn(button(format!("Play {q}  [Enter]"), Act::QuickStart));
+        }
+        p.spawn(button(if quick.is_some() { "Choose a level  [L]" } else { "Choose a level  [Enter]" }, Act::Play));
         if crate::replay::autosave_path().is_file() {
             p.spawn(button("Continue  (the last match, autosaved)", Act::Continue));
         }
@@ -172,7 +177,6 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
             p.spawn(button("Continue the campaign", Act::ContinueCampaign));
         }
         p.spawn(button("Load a saved match", Act::ToLoad));
-        p.spawn(button(quick, Act::QuickStart));
         p.spawn(button("Settings", Act::Settings));
         p.spawn(button("Quit", Act::Quit));
     });
@@ -183,6 +187,12 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
 const MAX_LISTED_LEVELS: usize = 200;
 const SCAN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// The level list's order: the tutorial (the default level) first, then by file name.
+pub fn order_levels(files: &mut [PathBuf]) {
+    let tutorial = Path::new(super::DEFAULT_LEVEL).file_name();
+    files.sort_by(|a, b| (a.file_name() != tutorial, a).cmp(&(b.file_name() != tutorial, b)));
+}
+
 fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Option<Res<MatchSetup>>) {
     catalog.default_ruleset = data.0.profiles.default.clone();
     catalog.rulesets = data.0.profiles.profiles.iter().map(|(k, p)| (k.clone(), p.description.clone())).collect();
@@ -190,7 +200,7 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
     let mut files: Vec<PathBuf> = std::fs::read_dir(LEVELS_DIR)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
         .unwrap_or_default();
-    files.sort();
+    order_levels(&mut files);
     files.truncate(MAX_LISTED_LEVELS);
     // Two worker threads check the files from a shared queue (at most two files are in memory
     // at once); what is not done by the deadline is listed as broken, and the workers finish
@@ -494,10 +504,13 @@ fn handle_screen_acts(
     if keys.just_pressed(KeyCode::KeyR) && *screen.get() == Screen::Levels && editing.0.is_none() {
         list.push(Act::CycleRuleset);
     }
+    if keys.just_pressed(KeyCode::KeyL) && *screen.get() == Screen::Menu {
+        list.push(Act::Play);
+    }
     // Keyboard paths of the screen buttons (Enter presses the focused button when there is one).
     if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {
         match screen.get() {
-            Screen::Menu => list.push(Act::Play),
+            Screen::Menu => list.push(if setup.is_some() { Act::QuickStart } else { Act::Play }),
             Screen::Levels => list.push(Act::ToSetup),
             Screen::Setup => list.push(Act::Start),
             Screen::Match | Screen::Load | Screen::Campaign => {}

@@ -130,12 +130,24 @@ pub fn start_viewer(world: &mut World, origin: Origin, save: &Save) -> Result<()
     let viewer = ReplayViewer::build(&origin, save)?;
     world.remove_resource::<crate::game::ai::AiControl>();
     world.remove_resource::<crate::game::record::Autosave>();
-    world.insert_resource(crate::game::intent::Seats::default());
+    world.insert_resource(seats_of(save));
     world.init_resource::<crate::game::intent::Spectating>();
     world.insert_resource(MatchRecord::default());
     world.insert_resource(viewer);
     show_frame(world, 0, false);
     Ok(())
+}
+
+/// Who played each side of a recorded match, from the save's seats: a human side shows its
+/// player's name, an AI side "(AI)" (a watched match had no human player).
+pub fn seats_of(save: &Save) -> crate::game::intent::Seats {
+    let players = save
+        .seats
+        .iter()
+        .filter(|s| s.ai.is_none() && !save.watch)
+        .map(|s| (s.side.clone(), if s.player.is_empty() { "Player".to_string() } else { s.player.clone() }))
+        .collect();
+    crate::game::intent::Seats { players, owners: Default::default() }
 }
 
 fn leave_viewer(mut commands: Commands) {

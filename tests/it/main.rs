@@ -13,6 +13,7 @@ mod common;
 mod conditions_healing;
 mod harness;
 mod hostile;
+mod hud;
 mod intents;
 mod levels;
 mod pending;

@@ -243,3 +243,19 @@ fn a_save_at_the_command_cap_verifies_and_one_over_is_refused() {
     assert_eq!(code, 2, "refused: {err}");
     assert!(err.contains(&format!("the most is {cap}")), "{err}");
 }
+
+#[test] // the replay viewer names the sides as they were played: a human seat by its player, never "(AI)"
+fn the_viewer_labels_sides_by_the_saves_seats() {
+    let (mut save, _) = play_until("levels/skirmish.ron", 4, 2);
+    save.watch = false;
+    save.seats[0].ai = None;
+    save.seats[0].player = "Ada".into();
+    let seats = doo::window::viewer::seats_of(&save);
+    let first = save.seats[0].side.clone();
+    assert_eq!(seats.player_of_figure("anyone", &first).map(String::as_str), Some("Ada"), "the human side is Ada's");
+    for s in &save.seats[1..] {
+        assert_eq!(seats.player_of_figure("anyone", &s.side), None, "{} was played by the AI", s.side);
+    }
+    save.watch = true;
+    assert!(doo::window::viewer::seats_of(&save).players.is_empty(), "a watched match had no human");
+}

@@ -703,7 +703,7 @@ fn figures_show_death_the_grouped_bar_fits_at_2x_and_the_keyboard_plays() {
 }
 
 /// Issue 16 in the real window: ruleset A4 picked in the menu and played to the end. The game
-/// opens on the main menu with `levels/skirmish.ron` (a DoO level) ready; Enter goes to the level
+/// opens on the main menu with `levels/skirmish.ron` (a DoO level) ready; L goes to the level
 /// select, `R` cycles the level's rules until A4 (the order is the DoO profiles, then A4, as the
 /// screen lists them), Enter to the seats, Enter to start; every side is the AI (`--watch`) and
 /// Space skips its pace. The log then shows A4's rounds (A4-5.1: an `initiative` event each
@@ -733,7 +733,7 @@ fn e2e_a4_picked_in_the_menu_is_played_to_the_end() {
     let win = game_window();
     std::thread::sleep(std::time::Duration::from_secs(3));
     let key = |k: &str, what: &str| press(&win, k, what, 1200);
-    key("Return", "the menu's Play a level");
+    key("l", "the menu's Choose a level");
     for _ in 0..presses {
         key("r", "the level's Rules button");
     }

@@ -539,6 +539,18 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// CP banked, all told, by the heroes at these roster places: what "Spend CP" could spend
+    /// (R-CP-11: CP are spent only when banked). A hero whose sheet cannot be rebuilt counts 0.
+    pub fn banked_cp(&self, book: &HeroBook, heroes: &[usize]) -> u32 {
+        heroes.iter().filter_map(|&k| self.roster.get(k)).filter_map(|h| h.sheet(book).ok()).map(|(_, banked)| banked).sum()
+    }
+
+    /// R-CP-13: after `record`'s level the party plays that same level again (it was lost and
+    /// the campaign names no other level for a failure).
+    pub fn plays_again(&self, record: &LevelRecord) -> bool {
+        !record.won && self.level.as_deref() == Some(record.level.as_str())
+    }
+
     /// A new campaign with this party.
     /// New heroes get the campaign's `start_cp`, banked and earned (R-CP-14).
     pub fn start(c: &CheckedCampaign, mut roster: Vec<Hero>, players: Vec<String>, seed: u64) -> Self {
@@ -1035,6 +1047,8 @@ mod tests {
         assert_eq!((cp("hero_ann"), cp("hero_bo")), (2, 2), "{:?}", rep.record.cp);
         assert!(rep.record.cp.iter().all(|l| l.rule == "R-CP-10"));
         assert_eq!(p.level.as_deref(), Some("vault"));
+        assert!(!p.plays_again(&rep.record), "won: the next level");
+        assert_eq!(p.banked_cp(&data.heroes, &[0, 1]), 4, "R-CP-11: the 2 + 2 CP earned are banked to spend");
         let a = &p.roster[0];
         assert_eq!(a.cp_earned, 2);
         assert_eq!(a.hp.unwrap_or(max), (max - 3 + rep.rest_gains.get("Ann").copied().unwrap_or(0)).min(max), "HP kept, then the rest (R-CP-13)");
@@ -1092,6 +1106,9 @@ mod tests {
         assert!(rep.record.cp.is_empty());
         assert_eq!(p.roster, party, "nothing of the attempt is kept");
         assert_eq!(p.level.as_deref(), Some("road"));
+        // the result screen: the same level is played again, and nothing is banked to spend
+        assert!(p.plays_again(&rep.record), "R-CP-13: 'Play the level again', not 'Next level'");
+        assert_eq!(p.banked_cp(&data.heroes, &[0]), 0, "R-CP-11: no CP banked, nothing to spend");
     }
 
     #[test] // R-CP-12: money carries over and buys gear between levels; a hero who lost his weapon

@@ -72,6 +72,9 @@ pub(super) struct BarRow;
 struct PassLabel;
 #[derive(Component)]
 pub(super) struct TipText;
+/// The tooltip line's box (its width is the line's room).
+#[derive(Component)]
+pub(super) struct TipLine;
 
 /// Which group of the bar is open, for whom, and the entries it shows in order (indices into
 /// `PlayerView::choices`: the number keys 1-9, 0 pick them).
@@ -311,17 +314,61 @@ pub struct BarTab;
 #[derive(Component)]
 pub struct BarEntry;
 
+/// What to do, when nothing else is said, in the words of the match's rules: DoO's free steps,
+/// Step and Run, or A4's five-foot step, move ("M") and run ("R") and the squares that draw an
+/// attack of opportunity ("!", red) — the colours the board tints them with.
+pub fn idle_hint(a4: bool) -> &'static str {
+    idle_hints(a4)[0]
+}
+
+/// `idle_hint` and its shorter forms, longest first (the line takes the longest that fits).
+pub fn idle_hints(a4: bool) -> [&'static str; 3] {
+    if a4 {
+        [
+            "Click a highlighted square (green five-foot step, blue move \"M\", orange run \"R\"; \"!\" draws an attack of opportunity), an enemy to attack, or choose an act.",
+            "Green: five-foot step, blue \"M\": move, orange \"R\": run (\"!\" provokes); click an enemy to attack.",
+            "Green 5-ft step, blue move, orange run",
+        ]
+    } else {
+        [
+            "Click a highlighted space to move (green free steps, blue Step, orange Run), an enemy to attack, or choose an action.",
+            "Green: free steps, blue: Step, orange: Run; click an enemy to attack.",
+            "Green free, blue Step, orange Run",
+        ]
+    }
+}
+
+/// Font sizes the tooltip line may take, largest first: a long line gets a smaller font before
+/// it is shortened.
+const TIP_FONTS: [f32; 3] = [14.0, 12.0, 10.5];
+
+/// The tooltip line's text and font for `room_at(font)` characters: the longest of `variants`
+/// that fits at some font, at the largest that fits it; else the last, shortened, at the
+/// smallest.
+fn fit_tip(variants: &[String], room_at: impl Fn(f32) -> usize) -> (String, f32) {
+    for v in variants {
+        if let Some(font) = TIP_FONTS.into_iter().find(|&f| v.chars().count() <= room_at(f)) {
+            return (v.clone(), font);
+        }
+    }
+    let small = TIP_FONTS[TIP_FONTS.len() - 1];
+    (super::top_bar::fit_line(variants, room_at(small)), small)
+}
+
 /// Tooltip line: the hovered button's tip, else the hovered space's move preview, else the last
 /// refusal, else what to do.
 fn show_tooltip(
+    state: Option<Res<crate::game::components::MatchState>>,
     view: Res<PlayerView>,
     hovered: Res<HoveredSpace>,
     tips: Query<(&Interaction, &Tip)>,
-    mut text: Query<(&mut Text, &mut TextColor), With<TipText>>,
+    line: Query<&ComputedNode, With<TipLine>>,
+    mut text: Query<(&mut Text, &mut TextColor, &mut TextFont), With<TipText>>,
     fog: Res<crate::window::fog::Fog>,
-    state: Option<Res<crate::game::components::MatchState>>,
 ) {
-    let Ok((mut t, mut color)) = text.single_mut() else { return };
+    let Ok((mut t, mut color, mut font)) = text.single_mut() else { return };
+    let a4 = state.as_ref().is_some_and(|s| s.0.a4.is_some());
+    let mut variants: Vec<String> = Vec::new();
     // Fog of war (R-EXP-19): no move preview for a space the viewing side has never seen.
     let seen = |p: crate::rules::Pos| state.as_ref().is_none_or(|s| s.0.board.index(p).is_some_and(|k| fog.revealed(k)));
     let (s, c) = if let Some((_, tip)) = tips.iter().find(|(i, _)| **i != Interaction::None) {
@@ -354,22 +401,35 @@ fn show_tooltip(
     } else if let Some(a) = view.aiming() {
         (format!("{}: click a highlighted target (Esc or right click cancels)", a.label), colors::GOLD)
     } else if view.decider.is_some() && !view.destinations.values().any(|d| d.kind == MoveKind::Walk) && view.choices.iter().any(|c| c.row == "end_turn") {
+        variants = vec!["This hero is done this minute: click another, or Enter ends the turn.".into(), "Hero done; Enter ends the turn".into()];
         ("Exploration: this hero has done his part this minute. Click another hero, or End the turn (Enter).".into(), colors::DIM)
     } else if view.choices.iter().any(|c| c.row == "end_turn") {
+        variants = vec![
+            "Click a lit space to walk, a door next to him to open it, or choose an order; Enter ends the turn.".into(),
+            "Click a lit space to walk; Enter ends the turn".into(),
+        ];
         (
             "Exploration: click a lit space to walk (the group follows its leader), a door next to him to open it, or choose an order. Enter ends the turn."
                 .into(),
             colors::DIM,
         )
     } else if view.decider.is_some() {
-        ("Click a highlighted space to move (green free, blue step, orange run), an enemy to attack, or choose an action.".into(), colors::DIM)
+        variants = idle_hints(a4).iter().skip(1).map(|h| h.to_string()).collect();
+        (idle_hint(a4).into(), colors::DIM)
     } else {
         (String::new(), colors::DIM)
     };
+    // One line that is never cut: a smaller font, or a shorter form (UI scale 2x included).
+    let width = line.single().map_or(900.0, |n| n.size().x * n.inverse_scale_factor());
+    variants.insert(0, s);
+    let (s, size) = fit_tip(&variants, |f| (width / (0.6 * f)).floor() as usize);
     if t.0 != s {
         t.0 = s;
     }
     if color.0 != c {
         color.0 = c;
+    }
+    if font.font_size != FontSize::Px(size) {
+        font.font_size = FontSize::Px(size);
     }
 }

@@ -95,10 +95,12 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
         }
     } else {
         s += &format!("\nAP {} (AP_start {})  |  {}\n", f.ap.current, f.ap.start, posture_text(f.posture));
-        s += &if f.free_steps.available && !f.opp.free_steps {
-            format!("Free steps: {} available (green)\n", f.free_steps.allowance)
-        } else {
-            "Free steps: spent or lost (red)\n".to_string()
+        // R-FS-*: as the rules see them now (kept after a Step for a later opportunity, R-FS-6).
+        use crate::rules::free_steps::{FreeStepsNow, status};
+        s += &match status(m, i) {
+            FreeStepsNow::Usable(n) => format!("Free steps: {n} available (green)\n"),
+            FreeStepsNow::Held(n, v) => format!("Free steps: {n} kept, not now: {} ({})\n", v.reason, v.rule),
+            FreeStepsNow::Gone(v) => format!("Free steps: none ({}: {})\n", v.rule, v.reason),
         };
     }
     s += &format!("Brawn d{}  Finesse d{}  Savvy d{}  Nerve d{}\n", f.stats.brawn, f.stats.finesse, f.stats.savvy, f.stats.nerve);
@@ -143,7 +145,9 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
         }
     } else if let Some(a) = decider.filter(|&a| a != i && m.enemies(a, i)) {
         s += &format!("\nIf {} attacks now:\n", m.fighters[a].name);
-        for row in m.rules.actions.iter().filter(|r| matches!(r.effect, ActionEffect::Attack { .. })) {
+        // Only the attacks this figure can ever make (its weapon, its profile's rows).
+        let rows = m.rules.actions.iter().filter(|r| matches!(r.effect, ActionEffect::Attack { .. }) && crate::rules::preview::action_applies(m, a, &r.effect));
+        for row in rows {
             let cmd = crate::rules::Command::action(&m.fighters[a].id, &row.id, Some(&f.id));
             let legal = crate::rules::engine::validate(m, &cmd);
             match (crate::ai::forecast(m, a, i, &row.id), legal) {

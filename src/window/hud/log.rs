@@ -97,6 +97,8 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::ExplorationTurn { turn, minute } => format!("Exploration turn {turn} (minute {minute})"),
         Event::DoorChanged { actor, at, state } => format!("{}: the door at ({}, {}) is {state}", name(actor), at.x, at.y),
         Event::TaskOrdered { actor, task, .. } => format!("{} sets out to {} (done at the end of the turn)", name(actor), task.label()),
+        // The chest's own line (`ChestOpened`, just before) already tells what is in it.
+        Event::TaskDone { task: crate::rules::explore::Task::OpenChest, success: true, .. } => return None,
         Event::TaskDone { text, .. } => text.clone(),
         Event::FeatureFound { actor, what, at } => format!("{} finds a {} at ({}, {})", name(actor), words(what), at.x, at.y),
         Event::TrapSprung { actor, at, .. } => format!("A trap springs on {} at ({}, {})!", name(actor), at.x, at.y),

@@ -21,9 +21,11 @@ mod prompt;
 mod reference;
 mod top_bar;
 
+pub use action_bar::idle_hint;
 pub use card::card;
 pub use log::describe;
-pub use overlays::Overlay;
+pub use overlays::{Overlay, help_text};
+pub use top_bar::{fit_chips, fit_chips_or_short, fit_line};
 
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
@@ -137,18 +139,22 @@ fn spawn_hud(mut commands: Commands) {
             }),
         ))
         .with_children(|p| {
-            // One line each, clipped: at a large UI scale they must not run over the board.
-            p.spawn(Node {
-                flex_direction: FlexDirection::Column,
-                flex_grow: 1.0,
-                flex_shrink: 1.0,
-                min_width: Val::Px(0.0),
-                overflow: Overflow::clip(),
-                ..default()
-            })
+            // One line each: `top_bar` shortens them to the column's width (at a large UI scale
+            // too), so they never run over the board nor get cut.
+            p.spawn((
+                top_bar::TopColumn,
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    flex_grow: 1.0,
+                    flex_shrink: 1.0,
+                    min_width: Val::Px(0.0),
+                    overflow: Overflow::clip(),
+                    ..default()
+                },
+            ))
             .with_children(|t| {
-                t.spawn((top_bar::TopText, text("", 16.0, colors::TEXT), TextLayout::no_wrap()));
-                t.spawn((top_bar::OrderText, text("", 14.0, colors::DIM), TextLayout::no_wrap()));
+                t.spawn((top_bar::TopText, text("", top_bar::TOP_FONT, colors::TEXT), TextLayout::no_wrap()));
+                t.spawn((top_bar::OrderText, text("", top_bar::ORDER_FONT, colors::DIM), TextLayout::no_wrap()));
             });
             use super::ui::{Act, bar_button};
             p.spawn(Node { flex_direction: FlexDirection::Row, flex_shrink: 0.0, align_items: AlignItems::FlexStart, ..default() }).with_children(|b| {
@@ -238,8 +244,19 @@ fn spawn_hud(mut commands: Commands) {
             }),
         ))
         .with_children(|p| {
-            // The tooltip line: one line, clipped (a refusal puts its rule id first).
-            p.spawn(Node { width: Val::Percent(100.0), height: Val::Px(19.0), overflow: Overflow::clip(), flex_shrink: 0.0, ..default() }).with_children(|t| {
+            // The tooltip line: one line, fitted by `show_tooltip` (a refusal puts its rule id first).
+            p.spawn((
+                action_bar::TipLine,
+                Node {
+                    width: Val::Percent(100.0),
+                    height: Val::Px(19.0),
+                    overflow: Overflow::clip(),
+                    flex_shrink: 0.0,
+                    align_items: AlignItems::Center,
+                    ..default()
+                },
+            ))
+            .with_children(|t| {
                 t.spawn((action_bar::TipText, text("", 14.0, colors::TEXT), TextLayout::no_wrap()));
             });
             p.spawn((

@@ -180,18 +180,60 @@ fn hold_ai(
     }
 }
 
-const HELP: &str = "Controls
+/// F1 help for the DoO rules' crisis (AP, free steps, opportunities).
+const HELP_DOO: &str = "Crisis (DoO rules: AP, opportunities)
   Left click a highlighted space: move there (green: free steps, 0 AP; blue: Step; orange: Run, costs Defense)
   Left click an enemy: attack it with the first attack that reaches;  hover a figure: its card and attack odds
   1-9, 0 (Shift for 11-20): action bar entries;  then click a highlighted target (Esc / right click cancels)
   Enter: end the opportunity (pass when nothing was done: keep your AP, act later this round)
-  Reaction prompt: 1-9 choose, N decline
+  Reaction prompt: 1-9 choose, N decline;  Ctrl+Z: undo the last move, free steps or posture change of this opportunity";
+
+/// F1 help for ruleset A4's crisis (rounds, initiative, slots).
+const HELP_A4: &str = "Crisis (ruleset A4: rounds, initiative, standard / move / minor slots)
+  Left click a highlighted square: five-foot step (green), move (blue, \"M\"), run (orange, \"R\")
+  \"!\" on a square, red squares on the path: leaving them draws an attack of opportunity
+  Left click an enemy: attack it;  1-9, 0 (Shift for 11-20): the acts on the bar (full attack, charge, full defense, delay, hold, reload...)
+  Enter: end the figure's turn;  reaction prompt (attack of opportunity, held strike, reactive defense): 1-9 choose, N decline";
+
+/// F1 help for a crawl's Exploration Mode.
+const HELP_CRAWL: &str = "Crawl (Exploration Mode, a minute a turn)
+  Left click a hero of the party (or F): he takes the orders;  a lit space: walk there, his group following its leader
+  Left click a door next to him: open or close it;  a closed chest next to him: open it;  a foe in sight: attack (a crisis starts)
+  1-9, 0: his orders on the bar (search, pick a lock, force, disarm, take, use an item, wait, follow, leave the group)
+  Enter: end the turn (tasks take effect, a minute passes);  a foe seen or a trap springing starts a crisis";
+
+/// F1 help for every match.
+const HELP_ALL: &str = "Everywhere
   Drag or WASD: pan;  wheel or + / -: zoom;  Home: fit the level;  PageUp / PageDown: floors
   Tab / Shift+Tab: the bar's groups (Move, Attack, Defend & react, Items & other)
   Arrows: move the board cursor (it starts on the figure who acts);  Space: click the space under it;  F: next own figure
   R: skip the reset display;  F1 or H: this help;  F2: the rules reference (at the rule id shown last);  Esc: cancel / close / match menu
-  Ctrl+Z: undo the last move, free steps or posture change of this opportunity;  Ctrl+S: save as
+  Ctrl+S: save as
 Every greyed entry says why, with its rule id: F2 opens that rule in the rules reference.";
+
+/// The largest font (15 down to 8 UI pixels) at which `help` fits a `w` × `h` UI-pixel screen
+/// with its Close button: at UI scale 2 the help gets a smaller font instead of running off it.
+/// The UI font is monospaced (0.6 em a character); lines wrap at the screen's width.
+pub fn help_font(help: &str, w: f32, h: f32) -> f32 {
+    let fits = |f: f32| {
+        let per_line = ((w - 40.0) / (0.6 * f)).max(10.0);
+        let lines: f32 = help.lines().map(|l| (l.chars().count() as f32 / per_line).ceil().max(1.0)).sum();
+        lines * f * 1.25 + 70.0 <= h
+    };
+    [15.0, 14.0, 13.0, 12.0, 11.0, 10.0, 9.0].into_iter().find(|&f| fits(f)).unwrap_or(8.0)
+}
+
+/// The F1 help for a match: its crisis rules (DoO or A4), the crawl's orders when it is a crawl,
+/// then the keys every match has. The keys are those of `input.rs`, `board.rs` and `camera.rs`.
+pub fn help_text(crawl: bool, a4: bool) -> String {
+    let mut parts = Vec::new();
+    if crawl {
+        parts.push(HELP_CRAWL);
+    }
+    parts.push(if a4 { HELP_A4 } else { HELP_DOO });
+    parts.push(HELP_ALL);
+    parts.join("\n")
+}
 
 /// Lines of the reset display kept on screen: the newest, like a ticker (all of them are in the
 /// combat log), so the panel never covers half the board.
@@ -233,6 +275,9 @@ fn show_overlays(
     old: Query<Entity, With<OverlayRoot>>,
     mut reset_text: Query<&mut Text, With<ResetText>>,
     campaign: Option<Res<crate::window::campaign::CampaignRun>>,
+    state: Option<Res<crate::game::components::MatchState>>,
+    windows: Query<&Window>,
+    ui: Res<UiScale>,
 ) {
     if !overlay.is_changed() {
         return;
@@ -350,7 +395,10 @@ fn show_overlays(
     }
     if overlay.help {
         commands.spawn((Name::new("Help"), full(colors::PANEL_SOLID))).with_children(|c| {
-            c.spawn(text(HELP, 16.0, colors::TEXT));
+            let (crawl, a4) = state.as_ref().map_or((false, false), |s| (s.0.explore.is_some(), s.0.a4.is_some()));
+            let help = help_text(crawl, a4);
+            let (w, h) = windows.single().map_or((1280.0, 720.0), |w| (w.width() / ui.0.max(0.1), w.height() / ui.0.max(0.1)));
+            c.spawn((text(help.clone(), help_font(&help, w, h), colors::TEXT), Node { max_width: Val::Percent(100.0), ..default() }));
             c.spawn(button("Close  [Esc]", Act::Help));
         });
         return;

@@ -357,6 +357,16 @@ pub fn exploring(m: &Match) -> bool {
     m.clock.phase == Phase::Exploration && m.explore.is_some()
 }
 
+/// R-EXP-25, G-15: a crawl's crisis in which no hostile takes part (a trap began it and nobody
+/// was seen): it runs one action phase, then Exploration Mode resumes. The HUD says so.
+pub fn one_phase_crisis(m: &Match) -> bool {
+    let Some(x) = m.explore.as_deref() else { return false };
+    !exploring(m) && m.clock.phase != Phase::Over && !(0..m.fighters.len()).any(|i| !m.fighters[i].dormant && !x.is_explorer(m, i) && alive(m, i))
+}
+
+/// The line that tells why a crisis with no foe lasts one action phase (R-EXP-25).
+pub const ONE_PHASE_CRISIS: &str = "No foe takes part: this crisis lasts one action phase, then exploration resumes (R-EXP-25)";
+
 /// Characters on the map who are not dead.
 fn alive(m: &Match, i: usize) -> bool {
     !m.is_dead(i)
@@ -523,6 +533,9 @@ pub struct SideView {
     pub hidden_doors: Vec<Pos>,
     /// Traps the side knows of (found or sprung, not spent).
     pub traps: Vec<Pos>,
+    /// Traps known and spent: sprung (not re-arming) or disarmed. The board marks their spaces
+    /// (R-EXP-16, R-EXP-17).
+    pub spent_traps: Vec<Pos>,
 }
 
 /// The view model of side `side` (the whole board for a level without Exploration Mode).
@@ -554,6 +567,7 @@ pub fn side_view(m: &Match, side: &str) -> SideView {
         figures,
         hidden_doors: x.doors.iter().filter(|d| d.hidden && explorer).map(|d| d.pos).collect(),
         traps: x.traps.iter().filter(|t| !t.hidden && !t.spent).map(|t| t.pos).collect(),
+        spent_traps: x.traps.iter().filter(|t| !t.hidden && t.spent).map(|t| t.pos).collect(),
     }
 }
 
@@ -1694,6 +1708,9 @@ fn begin_crisis(m: &mut Match, dice: &mut Dice, seen: &[(usize, usize)], reason:
         participants: (0..m.fighters.len()).filter(|&i| part[i]).map(|i| m.fighters[i].id.clone()).collect(),
         surprised: surprised.iter().map(|&i| m.fighters[i].id.clone()).collect(),
     });
+    if one_phase_crisis(m) {
+        ev.push(Event::Note { text: format!("{ONE_PHASE_CRISIS}.") });
+    }
 }
 
 /// R-EXP-25: at a normal reset, inactive hostiles who see or are seen by a participant join
@@ -2042,7 +2059,8 @@ fn resolve_task(m: &mut Match, a: usize, task: Task, at: Pos, dice: &mut Dice, e
                 }
             }
             open_chest(m, a, c, ev);
-            let items = m.explore.as_deref().expect("crawl").chests[c].items.clone();
+            let x = m.explore.as_deref().expect("crawl");
+            let items: Vec<String> = x.chests[c].items.iter().map(|i| item_name(m, x, i)).collect();
             result(ev, true, format!("{} opens the chest: {}.", m.fighters[a].name, if items.is_empty() { "empty".to_string() } else { items.join(", ") }));
             if let Some(t) = m.explore.as_deref().and_then(|x| x.trap_at(at, TrapOn::Chest)) {
                 spring(m, t, a, dice, ev);
@@ -2593,6 +2611,59 @@ mod tests {
         assert_eq!(m.explore.as_deref().unwrap().minute, minute + 2);
         assert_eq!(m.explore.as_deref().unwrap().encounters[0].awareness, Awareness::Alert);
         assert!(m.fighters.iter().all(|f| !f.dormant));
+    }
+
+    #[test] // R-EXP-16, R-EXP-24 (b), R-EXP-25, G-15: a trap springs with no hostile about: the crisis says at once that it lasts one action phase; the spent trap stays marked
+    fn a_trap_crisis_with_no_foe_says_it_lasts_one_phase() {
+        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (7, 2))]);
+        let at = Pos::new(2, 2);
+        m.explore.as_deref_mut().unwrap().traps.push(Trap {
+            id: "pit".into(),
+            pos: at,
+            on: TrapOn::Space,
+            hidden: true,
+            find_cr: 9,
+            disarm_cr: 9,
+            effect_cr: 1,
+            damage: (1, 6),
+            condition: None,
+            rearms: false,
+            spent: false,
+        });
+        let mut dice = Dice::seeded(3);
+        let mut ev = Vec::new();
+        begin(&mut m, &mut dice, &mut ev);
+        assert!(side_view(&m, "heroes").spent_traps.is_empty(), "hidden: nothing to mark");
+        let walk = Command::Walk { actor: "h".into(), path: vec![at], group: false };
+        let flow = apply(&mut m, 0, &walk, &mut dice, &mut ev);
+        assert_eq!(flow, Flow::CrisisStarts);
+        assert!(one_phase_crisis(&m), "the orc behind the closed door takes no part");
+        let k = ev.iter().position(|e| matches!(e, Event::CrisisBegins { .. })).expect("a crisis");
+        assert!(matches!(&ev[k + 1], Event::Note { text } if text.contains("R-EXP-25") && text.contains("one action phase")), "{:?}", &ev[k..]);
+        assert_eq!(side_view(&m, "heroes").spent_traps, vec![at], "the sprung trap is marked");
+        assert!(side_view(&m, "heroes").traps.is_empty());
+        // a crisis with a foe in it says nothing of the kind
+        let mut m2 = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+        let mut ev2 = Vec::new();
+        begin(&mut m2, &mut dice, &mut ev2);
+        let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
+        assert_eq!(apply(&mut m2, 0, &door, &mut dice, &mut ev2), Flow::CrisisStarts);
+        assert!(!one_phase_crisis(&m2));
+        assert!(!ev2.iter().any(|e| matches!(e, Event::Note { text } if text.contains("one action phase"))));
+    }
+
+    #[test] // G-15, R-TURN-17, R-EXP-27: the last foe of a crawl's crisis falls mid-phase: the encounter ends at once
+    fn the_last_foe_down_ends_the_encounter_at_once() {
+        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+        let mut dice = Dice::seeded(3);
+        let mut ev = Vec::new();
+        begin(&mut m, &mut dice, &mut ev);
+        let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
+        let flow = apply(&mut m, 0, &door, &mut dice, &mut ev);
+        assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev));
+        assert_eq!(m.clock.phase, Phase::Action);
+        m.fighters[1].hp = -m.fighters[1].max_hp; // the orc dies, the hero still has his AP
+        assert_eq!(super::super::victory::settle(&m, Flow::AwaitCommand, &mut ev), Flow::EncounterEnded, "not at the phase's end: now");
     }
 
     #[test] // R-EXP-10: in a crisis a lock is picked by a 3/Only action in three consecutive turns, the check at the third; once per turn

@@ -298,12 +298,15 @@ impl Group {
     }
 }
 
-/// Whether an action row can ever apply to fighter `a` in this match (see `Choice::applies`).
-fn action_applies(m: &Match, a: usize, e: &ActionEffect) -> bool {
+/// Whether an action row can ever apply to fighter `a` in this match (see `Choice::applies`):
+/// the card's attack forecast and the action bar list only these. A figure keeps its one weapon
+/// all match, so a melee-only attack never applies to one holding a missile weapon (R-ACT-3).
+pub fn action_applies(m: &Match, a: usize, e: &ActionEffect) -> bool {
     let f = &m.fighters[a];
     let ranged = || matches!(m.equipment.wielded(f), super::equipment::Wielded::Ranged(_));
     match e {
         ActionEffect::Attack { weapon: WeaponUse::Ranged, .. } => ranged(),
+        ActionEffect::Attack { weapon: WeaponUse::Melee, .. } => !ranged(),
         ActionEffect::ResetCrossbow => matches!(m.equipment.wielded(f), super::equipment::Wielded::Ranged(r) if r.hand_reload_brawn.is_some()),
         ActionEffect::ShieldBlock => f.loadout.shield.is_some(),
         ActionEffect::CastSpell => f.caster != super::fighter::Caster::None,
@@ -643,5 +646,36 @@ mod bar_tests {
         let c = entries(archer);
         let reset = row(&c, "reset_crossbow");
         assert!(reset.iter().all(|e| e.refusal.as_ref().is_some_and(|v| v.rule == "R-RNG-8")), "{reset:?}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::duel;
+    use super::*;
+
+    #[test] // R-ACT-3: a figure keeps its one weapon, so attacks restricted to the other kind never apply (the card lists none of them)
+    fn attacks_a_figure_can_never_make_do_not_apply() {
+        let bow = r#"(id: "x", side: "heroes", pos: (0, 0), weapon: Some("crossbow"), skills: {"crossbows": apprentice}, stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5))"#;
+        let axe = r#"(id: "y", side: "monsters", pos: (5, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#;
+        let g = duel(None, 8, &[bow, axe], r#"(characters: {"x": (ap: 4), "y": (ap: 1)})"#, &[]);
+        let kinds = |a: usize| -> Vec<(WeaponUse, bool)> {
+            g.m.rules
+                .actions
+                .iter()
+                .filter_map(|r| match r.effect {
+                    ActionEffect::Attack { weapon, .. } => Some((weapon, action_applies(&g.m, a, &r.effect))),
+                    _ => None,
+                })
+                .collect()
+        };
+        let (x, y) = (g.m.index("x").unwrap(), g.m.index("y").unwrap());
+        assert!(kinds(x).iter().any(|k| k.0 == WeaponUse::Melee), "the profile has melee-only attacks");
+        for (w, applies) in kinds(x) {
+            assert_eq!(applies, w != WeaponUse::Melee, "crossbow: {w:?}");
+        }
+        for (w, applies) in kinds(y) {
+            assert_eq!(applies, w != WeaponUse::Ranged, "unarmed/melee: {w:?}");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The end of a crisis: the level's goals (scenario triggers) and G-15. After every Apply the
-//! game hands the rules' `Flow` to `settle`, which ends the crisis when a goal is met (at once)
-//! or, when an action phase ends, when a side has nobody able to act (G-15). Either way one
+//! game hands the rules' `Flow` to `settle`, which ends the crisis when a goal is met or a side
+//! that took part has nobody able to act (both at once, G-15, R-TURN-17), or when an action
+//! phase ends with one side alone able to act (G-15: a trap-begun crisis with no hostile). Either way one
 //! `Event::CrisisOver` names the winner and the goal, and the closing reset follows
 //! (R-TURN-17). The window, `doo simulate` and `doo run` all end a match here.
 
@@ -112,15 +113,41 @@ pub fn rout(m: &Match) -> Option<Outcome> {
     turn::crisis_over(m).map(|winner| Outcome { winner, goal: None, reason: "a side has no character able to act (G-15)".into() })
 }
 
+/// G-15 and R-TURN-17 between commands: the crisis is over the moment every side that took part
+/// in it but one has nobody left in the fight — each of its participants dead or at 0 HP or
+/// less (the last enemy fell) — so nobody acts against anybody and the rest of the action phase
+/// is not played. A side whose last able fighter is only stunned (or otherwise out for a while)
+/// is still in the fight until the phase ends (S-08: the stunned orc is attacked again in the
+/// same phase), when G-15 is tested as before. A crisis in which only one side takes part (a
+/// trap-begun crisis with no hostile, R-EXP-25) is not decided by this either: it runs its first
+/// action phase. Not while an attack waits on an answer.
+pub fn decided(m: &Match) -> Option<Outcome> {
+    if m.pending.is_some() {
+        return None;
+    }
+    let mut sides: Vec<&str> = m.fighters.iter().filter(|f| !f.dormant).map(|f| f.side.as_str()).collect();
+    sides.sort();
+    sides.dedup();
+    if sides.len() < 2 {
+        return None;
+    }
+    let o = rout(m)?;
+    let down_for_good = |i: usize| m.is_dead(i) || m.fighters[i].hp <= 0;
+    let out = |side: &str| (0..m.fighters.len()).filter(|&i| !m.fighters[i].dormant && m.fighters[i].side == side).all(down_for_good);
+    sides.iter().all(|s| o.winner.as_deref() == Some(*s) || out(s)).then_some(o)
+}
+
 /// What the flow does next, goals considered: `CrisisEnded` (with `Event::CrisisOver` pushed)
-/// when a goal is met after this Apply, or G-15 holds as the action phase ends; else `flow`.
+/// when a goal is met after this Apply, when a side that took part has nobody able to act
+/// (`decided`), or G-15 holds as the action phase ends; else `flow`.
 ///
 /// In a crawl (§24) a crisis that G-15 ends with the explorers standing is one encounter: it
 /// pushes `Event::EncounterOver` and returns `EncounterEnded` (the closing reset, then
 /// Exploration Mode, R-EXP-27). A goal met in Exploration Mode ends the level at once (`Over`).
 pub fn settle(m: &Match, flow: Flow, ev: &mut Vec<Event>) -> Flow {
     let outcome = match flow {
-        Flow::AwaitCommand | Flow::Exploring => goal_met(m, false),
+        Flow::AwaitCommand => goal_met(m, false).or_else(|| decided(m)),
+        Flow::Exploring => goal_met(m, false),
         Flow::PhaseEnded => goal_met(m, true).or_else(|| rout(m)),
         Flow::CrisisEnded | Flow::Over | Flow::CrisisStarts | Flow::EncounterEnded => None,
     };
@@ -196,14 +223,41 @@ mod tests {
         assert_eq!(goal_met(&m, true), None, "turn 1 ending is not enough");
     }
 
-    #[test] // G-15: without goals the crisis ends only when an action phase ends with one side unable to act
-    fn g15_is_tested_at_phase_end_only() {
+    #[test] // G-15, R-TURN-17: the last enemy down ends the crisis at once, mid-phase, not when the phase ends
+    fn g15_ends_the_crisis_the_moment_the_last_enemy_falls() {
         let mut m = duel(vec![]);
-        m.fighters[1].hp = 0;
         let mut ev = Vec::new();
-        assert_eq!(settle(&m, Flow::AwaitCommand, &mut ev), Flow::AwaitCommand, "not mid-phase");
-        assert_eq!(settle(&m, Flow::PhaseEnded, &mut ev), Flow::CrisisEnded);
+        assert_eq!(settle(&m, Flow::AwaitCommand, &mut ev), Flow::AwaitCommand, "both sides able: the fight goes on");
+        m.fighters[1].hp = 0;
+        assert_eq!(settle(&m, Flow::AwaitCommand, &mut ev), Flow::CrisisEnded, "mid-phase");
         assert!(matches!(&ev[..], [Event::CrisisOver { winner: Some(w), goal: None, .. }] if w == "heroes"), "{ev:?}");
+        // the phase-end test still holds
+        let mut ev = Vec::new();
+        assert_eq!(settle(&m, Flow::PhaseEnded, &mut ev), Flow::CrisisEnded);
+    }
+
+    #[test] // G-15, S-08: a foe only stunned is still in the fight until the phase ends (he may be attacked again); then G-15 ends the crisis
+    fn a_stunned_last_foe_waits_for_the_phase_end() {
+        let mut m = duel(vec![]);
+        m.fighters[1].conditions.push(crate::rules::fighter::ConditionInstance {
+            id: "stunned".into(),
+            duration: crate::rules::fighter::Duration::Persistent,
+            removal_cr: Some(7),
+        });
+        assert!(!m.can_act(1), "stunned: unable to act");
+        let mut ev = Vec::new();
+        assert_eq!(settle(&m, Flow::AwaitCommand, &mut ev), Flow::AwaitCommand);
+        assert_eq!(settle(&m, Flow::PhaseEnded, &mut ev), Flow::CrisisEnded);
+    }
+
+    #[test] // R-EXP-25, G-15: a crisis with one side taking part (a trap, no hostile) runs its action phase; G-15 ends it at phase end
+    fn one_sided_crisis_waits_for_the_phase_end() {
+        let mut m = duel(vec![]);
+        m.fighters[1].dormant = true;
+        let mut ev = Vec::new();
+        assert_eq!(settle(&m, Flow::AwaitCommand, &mut ev), Flow::AwaitCommand, "the trap's phase is played");
+        assert!(ev.is_empty());
+        assert_eq!(settle(&m, Flow::PhaseEnded, &mut ev), Flow::CrisisEnded);
     }
 
     #[test] // LastStanding (levels' default) and Defeat are won at once, mid-phase

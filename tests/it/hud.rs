@@ -1,0 +1,64 @@
+//! The HUD's words, as the game computes them: the log's lines, the help, the idle hint, and the
+//! top bar's lines shortened to their room (no window needed).
+
+use doo::game::log::LogEntry;
+use doo::rules::explore::Task;
+use doo::rules::{Event, Pos};
+use doo::window::hud::{describe, fit_chips, fit_chips_or_short, fit_line, help_text, idle_hint};
+use std::collections::BTreeMap;
+
+#[test] // R-EXP-8: opening a chest in Exploration Mode is one readable log line (the task's own line repeats it with raw ids)
+fn a_chest_opening_is_one_readable_line() {
+    let names = BTreeMap::from([("ed".to_string(), "Ed".to_string())]);
+    let at = Pos::new(4, 6);
+    let events = [
+        Event::ChestOpened { actor: "ed".into(), at, items: vec!["potion_of_healing".into(), "brass_key".into()] },
+        Event::TaskDone { actor: "ed".into(), task: Task::OpenChest, at, success: true, text: "Ed opens the chest: potion_of_healing, brass_key.".into() },
+    ];
+    let lines: Vec<String> = events.into_iter().filter_map(|event| describe(&LogEntry::Event { index: Some(0), event }, &names)).collect();
+    assert_eq!(lines, ["Ed opens a chest: potion of healing, brass key"]);
+    // other tasks still tell their result
+    let search = Event::TaskDone { actor: "ed".into(), task: Task::Search, at, success: true, text: "Ed finds nothing.".into() };
+    assert_eq!(describe(&LogEntry::Event { index: Some(0), event: search }, &names).as_deref(), Some("Ed finds nothing."));
+}
+
+#[test] // F1 help: a crawl's orders and ruleset A4's controls, with the keys input.rs binds (Enter ends the turn, 1-9 the bar, N declines)
+fn the_help_covers_crawls_and_a4() {
+    let doo_help = help_text(false, false);
+    assert!(doo_help.contains("free steps") && !doo_help.contains("five-foot") && !doo_help.contains("Crawl"));
+    let crawl = help_text(true, false);
+    assert!(crawl.contains("Crawl (Exploration Mode") && crawl.contains("Enter: end the turn") && crawl.contains("chest"), "{crawl}");
+    let a4 = help_text(false, true);
+    assert!(a4.contains("ruleset A4") && a4.contains("five-foot step") && a4.contains("attack of opportunity") && a4.contains("Enter: end the figure's turn"));
+    assert!(!a4.contains("free steps, 0 AP"), "no DoO move colours under A4");
+    for h in [&doo_help, &crawl, &a4] {
+        assert!(h.contains("F1 or H") && h.contains("F2") && h.contains("Esc"), "the keys of every match");
+    }
+}
+
+#[test] // A4-3.19, A4-4.1: under A4 the hint names A4's moves (five-foot step, move, run) and their colours, not DoO's free steps
+fn the_a4_hint_uses_a4_words() {
+    assert!(idle_hint(true).contains("five-foot step") && idle_hint(true).contains("attack of opportunity"));
+    assert!(!idle_hint(true).contains("free"));
+    assert!(idle_hint(false).contains("free steps") && !idle_hint(false).contains("five-foot"));
+}
+
+#[test] // the top bar's lines are shortened to their room, never longer (at 2x UI scale the room is about 28 characters)
+fn top_bar_lines_fit_their_room() {
+    let variants = ["Turn 2 | Round 3 | action phase - Player 1 (heroes): Lunk acts".to_string(), "T2 R3 - Player 1: Lunk acts".into(), "Lunk acts".into()];
+    assert_eq!(fit_line(&variants, 200), variants[0]);
+    assert_eq!(fit_line(&variants, 28), variants[1]);
+    assert_eq!(fit_line(&variants, 12), variants[2]);
+    assert_eq!(fit_line(&variants, 5).chars().count(), 5, "shortened with an ellipsis");
+    let chips: Vec<String> = ["Lunk 5 AP", "Orc 4 AP", "Goblin 3 AP", "Dara 2 AP"].map(String::from).to_vec();
+    assert_eq!(fit_chips("Next by AP: ", &chips, 200), "Next by AP: Lunk 5 AP | Orc 4 AP | Goblin 3 AP | Dara 2 AP");
+    for room in 10..80 {
+        let s = fit_chips("Next by AP: ", &chips, room);
+        assert!(s.chars().count() <= room, "{room}: {s}");
+    }
+    assert_eq!(fit_chips("Next by AP: ", &chips, 40), "Next by AP: Lunk 5 AP | +3 more");
+    // when not even one chip fits, the short forms
+    let short: Vec<String> = ["Lunk 5", "Orc 4", "Goblin 3", "Dara 2"].map(String::from).to_vec();
+    assert_eq!(fit_chips_or_short("Next by AP: ", &chips, "AP: ", &short, 28), "AP: Lunk 5 | Orc 4 | +2 more");
+    assert_eq!(fit_chips_or_short("Next by AP: ", &chips, "AP: ", &short, 40), "Next by AP: Lunk 5 AP | +3 more");
+}
