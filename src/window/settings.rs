@@ -8,7 +8,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(load()).add_systems(Update, (apply_ui_scale, save_settings, set_reaction_policy).run_if(resource_changed::<Settings>));
+    app.insert_resource(load())
+        .add_systems(Update, (save_settings, set_reaction_policy).run_if(resource_changed::<Settings>))
+        .add_systems(Update, apply_ui_scale);
 }
 
 /// The game asks (or not) about reactions as the settings say.
@@ -87,8 +89,23 @@ fn save_settings(settings: Res<Settings>) {
     }
 }
 
-fn apply_ui_scale(settings: Res<Settings>, mut scale: ResMut<UiScale>) {
-    let s = settings.ui_scale.clamp(0.5, 3.0);
+/// The window height the menus are laid out for at 1x.
+const MENU_HEIGHT_AT_1X: f32 = 720.0;
+
+/// The UI scale: the chosen one in a match (its HUD is laid out to fit at every scale offered);
+/// on the screens around it (menu, level select, seats, Load, campaign) no larger than the
+/// window has room for, so that no button lies outside it (2x in a 720-pixel window would push
+/// Back, Quit and Begin off the bottom: the UI walk found them there).
+fn apply_ui_scale(
+    settings: Res<Settings>,
+    screen: Option<Res<State<super::screens::Screen>>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut scale: ResMut<UiScale>,
+) {
+    let chosen = settings.ui_scale.clamp(0.5, 3.0);
+    let in_match = screen.is_some_and(|s| *s.get() == super::screens::Screen::Match);
+    let room = windows.single().map_or(1.0, |w| (w.height() / MENU_HEIGHT_AT_1X).max(1.0));
+    let s = if in_match { chosen } else { chosen.min(room) };
     if scale.0 != s {
         scale.0 = s;
     }

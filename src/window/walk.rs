@@ -217,14 +217,20 @@ impl UiWalk {
     }
 
     /// A button key or key place that is the walk's work (every one without a focus).
+    /// A focus entry "!Panel" leaves that panel out instead.
     fn in_focus(&self, key: &str) -> bool {
-        self.focus.is_empty() || self.focus.iter().any(|f| key.starts_with(&format!("{f}|")) || key.contains(&format!("[{f}]")))
+        let hit = |f: &str| key.starts_with(&format!("{f}|")) || key.contains(&format!("[{f}]"));
+        if self.focus.iter().any(|f| f.strip_prefix('!').is_some_and(hit)) {
+            return false;
+        }
+        let wanted: Vec<&String> = self.focus.iter().filter(|f| !f.starts_with('!')).collect();
+        wanted.is_empty() || wanted.iter().any(|f| hit(f))
     }
 
     /// Something is left to do in `state`: a button seen there not pressed, or a key.
     fn has_work(&self, state: &str) -> bool {
         let buttons =
-            self.state_buttons.get(state).is_some_and(|b| b.iter().any(|k| !self.pressed.contains_key(k) && self.tries.get(k).is_none_or(|n| *n < 3)));
+            self.state_buttons.get(state).is_some_and(|b| b.iter().any(|k| self.in_focus(k) && !self.pressed.contains_key(k) && self.tries.get(k).is_none_or(|n| *n < 3)));
         let keys = self
             .state_keys
             .get(state)
@@ -265,7 +271,12 @@ impl UiWalk {
 
 fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>) {
     if let Some(report) = &opts.ui_walk {
-        commands.insert_resource(UiWalk::new(Some(report.clone())));
+        let mut walk = UiWalk::new(Some(report.clone()));
+        if walk.focus.iter().any(|f| !f.starts_with('!')) {
+            // One panel's work is done in far fewer steps; what is left then stays in the report.
+            walk.max_steps = 600;
+        }
+        commands.insert_resource(walk);
     }
 }
 
@@ -316,6 +327,15 @@ fn key_state(world: &World) -> String {
         .find(|&&e| world.get::<ChildOf>(e).is_none() && world.get::<Name>(e).is_some() && world.get::<InheritedVisibility>(e).is_some_and(|v| v.get()))
         .and_then(|&e| world.get::<Name>(e).map(|n| n.as_str().to_string()));
     format!("{screen}[{}]", top.unwrap_or_default())
+}
+
+/// Where a key counts as pressed: in the window (a frame takes tens of milliseconds under a
+/// software renderer) once per screen; headless, once per screen and panel on top.
+fn key_place(world: &World, display: Display) -> String {
+    match display {
+        Display::Window => key_state(world).split('[').next().unwrap_or_default().to_string(),
+        Display::Headless => key_state(world),
+    }
 }
 
 /// What the walk is looking at: the screen and the names of the root panels shown.
@@ -604,7 +624,12 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
         walk.edges.entry(from).or_default().insert(key, state.clone());
     }
     walk.state_buttons.entry(state.clone()).or_default().extend(ts.iter().filter(|t| t.enabled && t.inside && t.act != Act::Quit).map(|t| t.key.clone()));
-    walk.state_keys.insert(state.clone(), key_state(world));
+    let place = key_place(world, display);
+    if walk.in_focus(&key_state(world)) {
+        walk.state_keys.insert(state.clone(), place);
+    } else {
+        walk.state_keys.remove(&state);
+    }
     walk.state_at_press = state.clone();
     if walk.steps >= walk.max_steps || walk.idle >= walk.max_idle {
         end_walk(world, display, walk, &ts);
@@ -632,8 +657,10 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
     }
     // 2. A key not pressed yet in this state.
     let keys = KEYS.iter().map(|(c, n)| (*c, *n, false)).chain(CTRL_KEYS.iter().map(|(c, n)| (*c, *n, true)));
-    let at = key_state(world);
-    let keys: Vec<_> = if walk.in_focus(&at) { keys.collect() } else { Vec::new() };
+    // In the window (a frame takes tens of milliseconds under a software renderer) each key is
+    // pressed once per screen; headless, once per screen and panel on top.
+    let at = key_place(world, display);
+    let keys: Vec<_> = if walk.in_focus(&key_state(world)) { keys.collect() } else { Vec::new() };
     for (code, name, ctrl) in keys {
         let key = format!("{at}|{name}");
         if walk.keys.contains(&key) {
@@ -661,7 +688,9 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
     walk.moves += 1;
     *walk.stale.entry(state.clone()).or_default() += 1;
     // Nothing left anywhere the walk knows: done.
-    if !walk.state_buttons.keys().any(|s| walk.has_work(s)) {
+    // (With a focus, not before its panel has shown up: a handover or an AI move may come first.)
+    let focus_seen = walk.focus.iter().all(|f| f.starts_with('!')) || walk.seen.keys().any(|k| walk.in_focus(k));
+    if !walk.state_buttons.keys().any(|s| walk.has_work(s)) && (focus_seen || walk.steps > 400) {
         end_walk(world, display, walk, &ts);
         return;
     }

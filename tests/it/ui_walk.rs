@@ -181,3 +181,19 @@ fn every_prompt_kind_opens_and_its_buttons_are_pressed() {
         assert!(states.contains("Match["), "{kind}: the save did not open a match: {states}");
     }
 }
+
+/// At UI scale 2 in the 1280×720 window every button a player can reach still lies inside the
+/// window (the walk records any outside it as a failure): the match's HUD is laid out for 2x,
+/// and the screens around it keep to the scale the window has room for. The settings panel is
+/// left alone, so the walk stays at 2x.
+#[test]
+fn at_ui_scale_2_every_button_lies_inside_the_window() {
+    let dir = scratch("scale2");
+    std::fs::write(dir.join("settings.ron"), "(ui_scale: 2.0)").unwrap();
+    let v = walk_focused(&dir, &["play", "--menu", "--seed", "1"], true, "!Settings");
+    assert_all_pressed(&v, "walk at 2x");
+    let states = list(&v, "state_list").join(" ");
+    assert!(states.contains("Match[") && states.contains("Levels["), "{states}");
+    let settings = std::fs::read_to_string(dir.join("settings.ron")).unwrap();
+    assert!(settings.contains("ui_scale: 2.0"), "the walk left the scale: {settings}");
+}

@@ -862,20 +862,34 @@ fn e2e_a4_hot_seat_click_is_a_five_foot_step() {
 fn e2e_ui_walk_presses_every_button_in_the_window() {
     require_display();
     require_xdotool();
-    let starts: [(&str, &[&str]); 3] = [
-        ("menu", &["play", "--menu", "--seed", "1"]),
-        ("campaign", &["play", "--campaign", "campaigns/drowned_crown.ron", "--seed", "1"]),
-        ("viewer", &["replay", "tests/saves/tutorial-seed3.ron", "--watch"]),
+    // From the main menu everything; from the campaign, the viewer and an A4 attack-of-opportunity
+    // save, their own panels (the menu walk has pressed the rest).
+    let dir = super::ui_walk::scratch("window-prompts");
+    let (_, aoo) = super::ui_walk::prompt_starts(&dir).into_iter().find(|(k, _)| *k == "a4_aoo").expect("an A4 AoO save");
+    let aoo = aoo.to_str().unwrap().to_string();
+    let starts: [(&str, Vec<&str>, &str); 4] = [
+        ("menu", vec!["play", "--menu", "--seed", "1"], ""),
+        ("campaign", vec!["play", "--campaign", "campaigns/drowned_crown.ron", "--seed", "1"], "Campaign"),
+        ("viewer", vec!["replay", "tests/saves/tutorial-seed3.ron", "--watch"], "Replay viewer"),
+        ("prompt", vec!["play", "--resume", &aoo, "--seed", "1"], "Reaction prompt"),
     ];
     let mut total = (0, 0, 0);
-    for (tag, args) in starts {
-        let dir = super::ui_walk::scratch(&format!("window-{tag}"));
-        let v = super::ui_walk::walk_in(&dir, args, false);
+    for (tag, args, focus) in starts {
+        let walk_dir = if tag == "prompt" { dir.join("a4_aoo") } else { super::ui_walk::scratch(&format!("window-{tag}")) };
+        let v = super::ui_walk::walk_focused(&walk_dir, &args, false, focus);
         super::ui_walk::assert_all_pressed(&v, tag);
+        if tag == "menu" {
+            let persisted = v["persisted"].as_object().expect("persisted");
+            assert!(persisted.len() >= 17 && persisted.values().all(|b| b == true), "every setting pressed and saved: {persisted:?}");
+        }
+        if tag == "prompt" {
+            let pressed = v["pressed"].as_object().expect("pressed");
+            assert!(pressed.contains_key("Reaction prompt|React(0)") && pressed.contains_key("Reaction prompt|Decline"), "{pressed:?}");
+        }
         total.0 += v["states"].as_u64().unwrap_or(0);
         total.1 += v["buttons_pressed"].as_u64().unwrap_or(0);
         total.2 += v["keys_pressed"].as_u64().unwrap_or(0);
-        let _ = std::fs::copy(dir.join("walk.json"), artifacts("ui-walk").join(format!("ui-walk-{tag}.json")));
+        let _ = std::fs::copy(walk_dir.join("walk.json"), artifacts("ui-walk").join(format!("ui-walk-{tag}.json")));
     }
     eprintln!("real window: {} states, {} buttons pressed, {} keys pressed", total.0, total.1, total.2);
 }
@@ -952,6 +966,7 @@ fn a_panic_in_a_window_system_reaches_the_crash_log() {
     let log = std::fs::read_to_string(dir.join("crash.log")).unwrap_or_else(|e| panic!("no crash.log ({e}):\n{err}"));
     assert_eq!(log.matches("a system panics on purpose").count(), 1, "logged once:\n{log}");
     assert!(log.contains("src/crash.rs:") && log.contains(&save.display().to_string()), "{log}");
+}
 
 // ---------------------------------------------------------------------------------------------
 // Issue 27: fog and a board that tell the truth
