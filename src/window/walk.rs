@@ -269,12 +269,12 @@ impl UiWalk {
     }
 }
 
-fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>) {
+fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>, display: Res<Display>) {
     if let Some(report) = &opts.ui_walk {
         let mut walk = UiWalk::new(Some(report.clone()));
         if walk.focus.iter().any(|f| !f.starts_with('!')) {
             // One panel's work is done in far fewer steps; what is left then stays in the report.
-            walk.max_steps = 600;
+            walk.max_steps = if *display == Display::Window { 250 } else { 600 };
         }
         commands.insert_resource(walk);
     }
