@@ -235,7 +235,7 @@ impl UiWalk {
             .state_keys
             .get(state)
             .is_some_and(|at| KEYS.iter().map(|(_, n)| *n).chain(CTRL_KEYS.iter().map(|(_, n)| *n)).any(|n| !self.keys.contains(&format!("{at}|{n}"))));
-        (buttons || keys) && self.stale.get(state).is_none_or(|n| *n < 4)
+        (buttons || keys) && self.stale.get(state).is_none_or(|n| *n < 8)
     }
 
     /// The first button on the shortest known way from `state` to a state with work left.

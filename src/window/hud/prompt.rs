@@ -62,6 +62,7 @@ fn reaction_prompt(
     mut prompt: ResMut<PromptState>,
     old: Query<Entity, With<PromptRoot>>,
     mut intents: MessageWriter<Intent>,
+    state: Option<Res<crate::game::components::MatchState>>,
 ) {
     let Some((kind, list)) = view.reactions.as_ref() else {
         if prompt.key.take().is_some() {
@@ -101,7 +102,12 @@ fn reaction_prompt(
         .find(|l| matches!(l, LogEntry::Event { event: crate::rules::Event::AttackDeclared { .. }, .. }))
         .and_then(|l| describe(l, &n))
         .unwrap_or_default();
+    // Under A4 a prompt answers a move (an attack of opportunity) or a trigger (a held strike),
+    // not a declared attack: its headline names who may strike, not a stale attack line.
+    let a4 = state.as_ref().is_some_and(|s| s.0.a4.is_some());
+    let attack = if a4 || attack.is_empty() { format!("{name} may strike out of turn") } else { attack };
     let what = match kind {
+        _ if a4 => "an attack of opportunity or a held strike (the choices say which)",
         crate::rules::profile::ReactionKind::Reflex => "a reflex (before the attack is rolled)",
         crate::rules::profile::ReactionKind::Response => "a response (after the attack)",
     };
