@@ -229,8 +229,10 @@ impl UiWalk {
 
     /// Something is left to do in `state`: a button seen there not pressed, or a key.
     fn has_work(&self, state: &str) -> bool {
-        let buttons =
-            self.state_buttons.get(state).is_some_and(|b| b.iter().any(|k| self.in_focus(k) && !self.pressed.contains_key(k) && self.tries.get(k).is_none_or(|n| *n < 3)));
+        let buttons = self
+            .state_buttons
+            .get(state)
+            .is_some_and(|b| b.iter().any(|k| self.in_focus(k) && !self.pressed.contains_key(k) && self.tries.get(k).is_none_or(|n| *n < 3)));
         let keys = self
             .state_keys
             .get(state)
@@ -697,11 +699,7 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
     // Settings lead nowhere (and would leave the walk at another UI scale).
     // One entry per key (a list of hundreds of entries is one choice, not hundreds).
     let mut keys_seen = BTreeSet::new();
-    let pressable: Vec<&Target> = pressable
-        .into_iter()
-        .filter(|t| !t.key.starts_with("Settings|"))
-        .filter(|t| keys_seen.insert(t.key.clone()))
-        .collect();
+    let pressable: Vec<&Target> = pressable.into_iter().filter(|t| !t.key.starts_with("Settings|")).filter(|t| keys_seen.insert(t.key.clone())).collect();
     if pressable.is_empty() {
         // Only settings here (the panel over a screen pressed through): close it.
         press_key(world, display, walk, KeyCode::Escape, "Escape", false);

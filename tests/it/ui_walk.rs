@@ -37,7 +37,13 @@ pub fn walk_focused(dir: &Path, args: &[&str], headless: bool, focus: &str) -> V
     if headless {
         cmd.arg("--headless");
     }
-    let out = cmd.env("DOO_SAVE_DIR", dir.join("saves")).env("DOO_SETTINGS", dir.join("settings.ron")).env("DOO_WALK_FOCUS", focus).current_dir(root()).output().expect("run doo");
+    let out = cmd
+        .env("DOO_SAVE_DIR", dir.join("saves"))
+        .env("DOO_SETTINGS", dir.join("settings.ron"))
+        .env("DOO_WALK_FOCUS", focus)
+        .current_dir(root())
+        .output()
+        .expect("run doo");
     let err = String::from_utf8_lossy(&out.stderr);
     let tail: String = err.lines().rev().take(40).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
     assert!(out.status.success(), "{args:?}: the walk ended with {:?}:\n{tail}", out.status.code());

@@ -134,7 +134,8 @@ fn reaction_prompt(
         .with_children(|p| {
             p.spawn(text(format!("{player}: {attack}."), 18.0, colors::GOLD));
             p.spawn(text(format!("{name} may declare {what}.{timeout}"), 15.0, colors::TEXT));
-            p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, ..default() }).with_children(|r| {
+            // One choice a line: a wrapped row of buttons grew past the panel's background.
+            p.spawn(Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Start, ..default() }).with_children(|r| {
                 for (k, c) in list.iter().enumerate() {
                     let tip = match &c.refusal {
                         Some(v) => format!("{} - not now: {} - {}", c.label, v.reason, v.rule),
