@@ -640,6 +640,11 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
     walk.steps += 1;
     walk.idle += 1;
     let pressable: Vec<&Target> = ts.iter().filter(|t| t.enabled && t.inside && t.act != Act::Quit).collect();
+    // 0. `DOO_WALK_KEYS_FIRST`: keys before buttons (a prompt goes away with its first answer,
+    //    by button or by key: this walk answers it by key).
+    if std::env::var_os("DOO_WALK_KEYS_FIRST").is_some() && press_next_key(world, display, walk) {
+        return;
+    }
     // 1. A button not pressed yet. Settings are pressed from the last option of each row to the
     //    first, so the walk goes on with the defaults (1x, ask, no timeout) once each was pressed.
     let fresh = |t: &&&Target| walk.in_focus(&t.key) && !walk.pressed.contains_key(&t.key) && walk.tries.get(&t.key).is_none_or(|n| *n < 3);
@@ -658,22 +663,7 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
         return;
     }
     // 2. A key not pressed yet in this state.
-    let keys = KEYS.iter().map(|(c, n)| (*c, *n, false)).chain(CTRL_KEYS.iter().map(|(c, n)| (*c, *n, true)));
-    // In the window (a frame takes tens of milliseconds under a software renderer) each key is
-    // pressed once per screen; headless, once per screen and panel on top.
-    let at = key_place(world, display);
-    let keys: Vec<_> = if walk.in_focus(&key_state(world)) { keys.collect() } else { Vec::new() };
-    for (code, name, ctrl) in keys {
-        let key = format!("{at}|{name}");
-        if walk.keys.contains(&key) {
-            continue;
-        }
-        if press_key(world, display, walk, code, name, ctrl) {
-            walk.pending = Some(Pending::Key { key, code, frames: 0 });
-        } else {
-            walk.failures.push(format!("could not press the key {name}"));
-            walk.keys.insert(key);
-        }
+    if press_next_key(world, display, walk) {
         return;
     }
     // 3. Everything here was pressed: move on through a button pressed before (seeded, so the
@@ -741,6 +731,29 @@ fn persisted(act: &Act) -> Option<bool> {
         Act::Timeout(v) => s.prompt_timeout_secs == *v,
         _ => return None,
     })
+}
+
+/// Presses the next key not pressed yet where the walk stands; false when none is left.
+fn press_next_key(world: &mut World, display: Display, walk: &mut UiWalk) -> bool {
+    let keys = KEYS.iter().map(|(c, n)| (*c, *n, false)).chain(CTRL_KEYS.iter().map(|(c, n)| (*c, *n, true)));
+    // In the window (a frame takes tens of milliseconds under a software renderer) each key is
+    // pressed once per screen; headless, once per screen and panel on top.
+    let at = key_place(world, display);
+    let keys: Vec<_> = if walk.in_focus(&key_state(world)) { keys.collect() } else { Vec::new() };
+    for (code, name, ctrl) in keys {
+        let key = format!("{at}|{name}");
+        if walk.keys.contains(&key) {
+            continue;
+        }
+        if press_key(world, display, walk, code, name, ctrl) {
+            walk.pending = Some(Pending::Key { key, code, frames: 0 });
+        } else {
+            walk.failures.push(format!("could not press the key {name}"));
+            walk.keys.insert(key);
+        }
+        return true;
+    }
+    false
 }
 
 /// The walk is over: press Quit where it is shown (else go to the menu first), write the report.

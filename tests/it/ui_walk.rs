@@ -210,3 +210,32 @@ fn at_ui_scale_2_every_button_lies_inside_the_window() {
     let settings = std::fs::read_to_string(dir.join("settings.ron")).unwrap();
     assert!(settings.contains("ui_scale: 2.0"), "the walk left the scale: {settings}");
 }
+
+/// The prompt's keys: from the A4 attack-of-opportunity save, a walk that presses keys before
+/// buttons answers the prompt from the keyboard (`1` strikes, `N` declines, on its appearances
+/// as the save is opened again from the Load screen) and the game receives them.
+#[test]
+fn the_prompt_is_answered_from_the_keyboard() {
+    let dir = scratch("prompt-keys");
+    let (_, save) = prompt_starts(&dir).into_iter().find(|(k, _)| *k == "a4_aoo").expect("an A4 AoO save");
+    let walk_dir = save.parent().unwrap().parent().unwrap().to_path_buf();
+    let report = walk_dir.join("walk.json");
+    let out = Command::new(crate::common::doo_bin())
+        .args(["play", "--resume", save.to_str().unwrap(), "--seed", "1", "--headless", "--ui-walk"])
+        .arg(&report)
+        .env("DOO_SAVE_DIR", walk_dir.join("saves"))
+        .env("DOO_SETTINGS", walk_dir.join("settings.ron"))
+        .env("DOO_WALK_FOCUS", "Reaction prompt")
+        .env("DOO_WALK_KEYS_FIRST", "1")
+        .current_dir(root())
+        .output()
+        .expect("run doo");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let keys = list(&v, "key_list");
+    let on_prompt: Vec<&String> = keys.iter().filter(|k| k.contains("[Reaction prompt]|")).collect();
+    for key in ["|1", "|n"] {
+        assert!(on_prompt.iter().any(|k| k.ends_with(key)), "{key} not pressed on the prompt: {on_prompt:?}");
+    }
+    assert_eq!(v["failures"], serde_json::json!([]), "keys the game did not receive");
+}
