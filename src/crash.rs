@@ -46,7 +46,7 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 pub fn crash_entry(unix_secs: u64, message: &str, location: Option<String>, thread: &str, save: Option<&Path>) -> String {
     format!(
         "[{}] panic in thread '{thread}' at {}: {message}\n  save in play: {}\n  game version: {}\n\n",
-        utc(unix_secs),
+        crate::save::utc_date(unix_secs),
         location.unwrap_or_else(|| "an unknown place".into()),
         save.map_or("none".to_string(), |p| p.display().to_string()),
         env!("CARGO_PKG_VERSION"),
@@ -113,34 +113,5 @@ fn panic_on_purpose(mut frames: bevy::prelude::Local<u32>) {
     *frames += 1;
     if *frames == 10 {
         panic!("DOO_DEBUG_PANIC=frame: a system panics on purpose (crash log test)");
-    }
-}
-
-/// `2026-11-26 17:30:00 UTC` for seconds since 1970.
-pub fn utc(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem % 3600 / 60, rem % 60)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn utc_dates() {
-        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(utc(951_782_400), "2000-02-29 00:00:00 UTC");
-        assert_eq!(utc(1_798_302_600), "2026-12-26 16:30:00 UTC");
     }
 }
