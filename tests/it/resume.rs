@@ -243,7 +243,7 @@ fn a_panic_writes_the_crash_log() {
     let entry = doo::crash::crash_entry(0, "boom", Some("a.rs:1:2".into()), "main", Some(Path::new("x.ron")));
     assert_eq!(
         entry,
-        format!("[1970-01-01 00:00:00 UTC] panic in thread 'main' at a.rs:1:2: boom\n  save in play: x.ron\n  game version: {}\n\n", env!("CARGO_PKG_VERSION"))
+        format!("[1970-01-01 00:00 UTC] panic in thread 'main' at a.rs:1:2: boom\n  save in play: x.ron\n  game version: {}\n\n", env!("CARGO_PKG_VERSION"))
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -239,3 +239,27 @@ fn the_prompt_is_answered_from_the_keyboard() {
     }
     assert_eq!(v["failures"], serde_json::json!([]), "keys the game did not receive");
 }
+
+/// The choices a save that does not replay opens with (issue 27): "Continue from command N",
+/// "Watch it", "Delete it" and "Back" are each pressed. Two copies of a save whose third command
+/// was edited into a delay (refused whoever asks, R-TURN-12) sit in the saves folder: the walk
+/// opens one with `--resume`, and the Load screen's slots open them again after each choice.
+#[test]
+fn a_save_that_does_not_replay_opens_with_its_choices_and_each_is_pressed() {
+    let dir = scratch("broken");
+    let (_, aoo) = prompt_starts(&dir).into_iter().find(|(k, _)| *k == "a4_aoo").expect("an A4 AoO save");
+    let mut bad = doo::save::load(&aoo).unwrap();
+    bad.commands[1] = doo::rules::Command::Delay { actor: bad.commands[1].actor().to_string() };
+    let walk_dir = dir.join("walk");
+    std::fs::create_dir_all(walk_dir.join("saves")).unwrap();
+    for name in ["broken-a.ron", "broken-b.ron"] {
+        doo::save::write_atomic(&walk_dir.join("saves").join(name), &bad.to_text()).unwrap();
+    }
+    let first = walk_dir.join("saves").join("broken-a.ron");
+    let v = walk_focused(&walk_dir, &["play", "--resume", first.to_str().unwrap(), "--seed", "1"], true, "Broken save");
+    assert_all_pressed(&v, "broken save walk");
+    let pressed = list(&v, "pressed").join(" ");
+    for choice in ["Broken(ContinueGood)", "Broken(Watch)", "Broken(Delete)", "Broken(Close)"] {
+        assert!(pressed.contains(&format!("Broken save|{choice}")), "{choice} not pressed: {pressed}");
+    }
+}
