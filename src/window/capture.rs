@@ -68,7 +68,7 @@ fn write_log(
     log: Option<Res<MatchLog>>,
     state: Option<Res<MatchState>>,
     view: Option<Res<crate::game::intent::PlayerView>>,
-    cams: Query<(&Camera, &GlobalTransform, Ref<Transform>), With<crate::window::camera::BoardCamera>>,
+    cams: Query<(&Camera, &GlobalTransform, Ref<Transform>), With<crate::window::board::BoardCamera>>,
     mut written: Local<usize>,
     mut last_layout: Local<Option<(i32, i32, i32)>>,
     mut last_said: Local<(Option<String>, Option<String>)>,

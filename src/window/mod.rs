@@ -1,5 +1,7 @@
-//! The game window: screens (menu, level select, seats), the tilemap board, the match UI and
-//! hot reload, on top of the same headless match systems the tests run.
+//! The game window, on top of the same headless match systems the tests run: the screens around
+//! a match (`screens/`, one file each, `Screen` state), a match's life (`session.rs`), the
+//! tilemap board (`board/`), the match UI (`hud/`), the shared look and button wiring
+//! (`theme/`), keyboard routing (`focus.rs`), settings, hot reload, screenshots and the UI walk.
 
 use crate::data::RuleData;
 use bevy::prelude::*;
@@ -7,24 +9,28 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub mod board;
-pub mod camera;
-pub mod campaign;
 pub mod capture;
-pub mod figures;
-pub mod fog;
+mod focus;
 pub mod hud;
-pub mod load;
 pub mod reload;
 pub mod screens;
+pub mod session;
 pub mod settings;
 #[cfg(feature = "audio")]
 mod sound;
-pub mod ui;
-pub mod viewer;
+pub mod theme;
 pub mod walk;
 
 pub const DEFAULT_LEVEL: &str = "levels/tutorial.ron";
 pub const WINDOW_TITLE: &str = "Dungeons of Olde";
+
+/// Rule data for building matches.
+#[derive(Resource, Clone)]
+pub struct GameData(pub std::sync::Arc<RuleData>);
+
+/// The level being played (for its goals, its sides and sprites, the result screen).
+#[derive(Resource, Clone, Debug)]
+pub struct PlayingLevel(pub crate::level_file::CheckedLevel);
 
 /// Window options from the command line.
 #[derive(Resource, Debug, Clone, Default)]
@@ -120,10 +126,22 @@ pub fn run_with(level: Option<PathBuf>, opts: WindowOptions) -> ExitCode {
     }
 }
 
-/// The game's app, with every plugin the window has. `Display::Headless` leaves out the window
-/// system and the renderer only: the tests spawn every screen, overlay and prompt in it and
-/// press their buttons through Bevy's own UI input (`headless_ui_app`).
-pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) -> Result<App, ExitCode> {
+/// What the window starts with: the rule data, the level (or the save) checked, the first
+/// screen, and what it needs.
+struct Opening {
+    data: std::sync::Arc<RuleData>,
+    path: PathBuf,
+    root: PathBuf,
+    level_dir: PathBuf,
+    setup: session::MatchSetup,
+    unusable: Option<session::BrokenSave>,
+    campaign_run: Option<screens::campaign::CampaignRun>,
+    first: screens::Screen,
+}
+
+/// Reads the rule data and the level (or the save of `--resume`), checked; the campaign of
+/// `--campaign`. What cannot be used is said on stderr (exit code 2).
+fn open(level: Option<PathBuf>, opts: &WindowOptions) -> Result<Opening, ExitCode> {
     let data = match RuleData::load(std::path::Path::new(".")) {
         Ok(d) => d,
         Err(e) => {
@@ -131,7 +149,6 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
             return Err(ExitCode::from(2));
         }
     };
-    let watch_replay = opts.replay;
     // `--resume`: the save names the level; a save that cannot be read stops here, said plainly.
     // The level as the save has it: checked, under the rules the save was played with (A4
     // picked on the level-select screen is not in the level file; issue 27's crash 3 was the
@@ -140,7 +157,7 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
     // stderr), to be deleted or left.
     let mut unusable = None;
     let resume = match &opts.resume {
-        Some(p) => match load::open_save_file(p, &data) {
+        Some(p) => match session::open_save_file(p, &data) {
             Ok(setup) => {
                 crate::crash::set_save_in_play(Some(p.clone()));
                 Some(setup)
@@ -181,7 +198,7 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
     let level_dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_else(|| PathBuf::from("."));
     let campaign_run = match &opts.campaign {
         Some(c) => match crate::campaign::load_campaign(c, &data) {
-            Ok(c) => Some(campaign::CampaignRun::new(c, &data)),
+            Ok(c) => Some(screens::campaign::CampaignRun::new(c, &data)),
             Err(e) => {
                 eprintln!("{e}");
                 return Err(ExitCode::from(2));
@@ -198,6 +215,21 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
     } else {
         screens::Screen::Match
     };
+    let setup = match resume {
+        Some(mut setup) => {
+            setup.replay = opts.replay;
+            setup
+        }
+        None => session::MatchSetup::new(path.clone(), checked),
+    };
+    Ok(Opening { data, path, root, level_dir, setup, unusable, campaign_run, first })
+}
+
+/// The game's app, with every plugin the window has. `Display::Headless` leaves out the window
+/// system and the renderer only: the tests spawn every screen, overlay and prompt in it and
+/// press their buttons through Bevy's own UI input (`headless_ui_app`).
+pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) -> Result<App, ExitCode> {
+    let Opening { data, path, root, level_dir, setup, unusable, campaign_run, first } = open(level, &opts)?;
     // Measuring frame times: draw as fast as possible, or every figure would be the display's
     // refresh interval (vsync) or the 60 Hz that an unfocused window (Xvfb has no window manager
     // to focus it) is held to, whatever the work.
@@ -240,29 +272,19 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
             bevy::winit::WinitSettings::game()
         })
         .insert_resource(opts)
-        .insert_resource(screens::GameData(data.clone()))
-        .insert_resource(match resume {
-            Some(mut setup) => {
-                setup.replay = watch_replay;
-                setup
-            }
-            None => screens::MatchSetup::new(path.clone(), checked.clone()),
-        })
+        .insert_resource(GameData(data.clone()))
+        .insert_resource(setup)
         .add_plugins(crate::game::plugin)
         .insert_resource(reload::LevelWatch::new(path.clone(), root.clone(), data.clone()))
         .register_asset_loader(reload::LevelAssetLoader { data: data.clone(), root: root.clone() })
         .insert_state(first)
         .add_plugins((
-            ui::plugin,
+            theme::plugin,
+            focus::plugin,
             settings::plugin,
             screens::plugin,
-            campaign::plugin,
-            load::plugin,
-            viewer::plugin,
-            camera::plugin,
+            session::plugin,
             board::plugin,
-            figures::plugin,
-            fog::plugin,
             hud::plugin,
             capture::plugin,
             reload::plugin,

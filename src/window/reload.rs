@@ -5,6 +5,7 @@
 
 use crate::data::RuleData;
 use crate::level_file::{CheckedLevel, LevelError};
+use crate::window::session::{self, MatchBegun, MatchEnded, MatchSetup};
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoadFailedEvent, AssetLoader, LoadContext};
 use bevy::prelude::*;
@@ -14,14 +15,14 @@ use std::time::SystemTime;
 
 /// The asset source that holds the level being played (its folder).
 pub const LEVEL_SOURCE: &str = "level";
-/// Seconds between two AI commands in the window, so a person can follow them (Space skips).
-pub const AI_PACE_SECS: f32 = 0.4;
 /// How often the level file's modification time is looked at.
 const WATCH_INTERVAL_SECS: f32 = 0.5;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_asset::<LevelAsset>()
-        .add_systems(Update, (reload_changed_level, start_loaded_level, toggle_ai_pace).chain().in_set(crate::game::MatchSystems::Input));
+        .add_observer(watch_level)
+        .add_observer(unwatch_level)
+        .add_systems(Update, (reload_changed_level, start_loaded_level).chain().in_set(crate::game::MatchSystems::Input).before(session::toggle_ai_pace));
 }
 
 /// A checked level, ready to play.
@@ -114,21 +115,11 @@ impl LevelWatch {
     }
 }
 
-/// Space: watch the AI's moves at a readable pace, or skip through them (while no human decides:
-/// then Space is the keyboard cursor's click).
-fn toggle_ai_pace(keys: Res<ButtonInput<KeyCode>>, view: Res<crate::game::intent::PlayerView>, ai: Option<ResMut<crate::game::ai::AiControl>>) {
-    if let Some(mut ai) = ai {
-        if keys.just_pressed(KeyCode::Space) && view.decider.is_none() {
-            ai.pace_secs = if ai.pace_secs > 0.0 { 0.0 } else { AI_PACE_SECS };
-        }
-    }
-}
-
 /// Watches the level of the match just started (when it lives in the watched folder).
-pub fn watch_level(world: &mut World, path: &std::path::Path) {
+fn watch_level(begun: On<MatchBegun>, server: Res<AssetServer>, watch: Option<ResMut<LevelWatch>>) {
+    let path = begun.level.as_path();
     let dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf()));
-    let server = world.resource::<AssetServer>().clone();
-    let Some(mut watch) = world.get_resource_mut::<LevelWatch>() else { return };
+    let Some(mut watch) = watch else { return };
     watch.error = None;
     if dir.as_ref() != Some(&watch.source_dir) {
         watch.handle = None;
@@ -143,6 +134,13 @@ pub fn watch_level(world: &mut World, path: &std::path::Path) {
     watch.skip_first = !server.is_loaded_with_dependencies(&handle);
     watch.handle = Some(handle);
     watch.started = true;
+}
+
+/// The match left the board: its level is no longer watched.
+fn unwatch_level(_: On<MatchEnded>, watch: Option<ResMut<LevelWatch>>) {
+    if let Some(mut w) = watch {
+        w.handle = None;
+    }
 }
 
 fn reload_changed_level(time: Res<Time>, server: Res<AssetServer>, mut watch: ResMut<LevelWatch>) {
@@ -164,7 +162,7 @@ fn start_loaded_level(
     mut failed: MessageReader<AssetLoadFailedEvent<LevelAsset>>,
     levels: Res<Assets<LevelAsset>>,
     mut watch: ResMut<LevelWatch>,
-    setup: Option<Res<super::screens::MatchSetup>>,
+    setup: Option<Res<MatchSetup>>,
 ) {
     let Some(handle) = watch.handle.clone() else {
         loaded.clear();
@@ -202,7 +200,7 @@ fn start_loaded_level(
         watch.error = None;
         info!("reloaded {}", watch.path.display());
         // Same seats where the sides are the same; the level's own seating otherwise.
-        let mut next = super::screens::MatchSetup::new(watch.path.clone(), level.checked.clone());
+        let mut next = MatchSetup::new(watch.path.clone(), level.checked.clone());
         if let Some(old) = &setup {
             for s in &mut next.seats {
                 if let Some(o) = old.seats.iter().find(|o| o.side == s.side) {
@@ -211,9 +209,6 @@ fn start_loaded_level(
             }
         }
         commands.insert_resource(next);
-        commands.queue(|w: &mut World| {
-            super::screens::end_match_world(w);
-            super::screens::begin_match_world(w);
-        });
+        commands.queue(session::restart);
     }
 }

@@ -15,7 +15,7 @@ use bevy::prelude::*;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, load_sounds)
         .add_systems(Update, set_volume.run_if(resource_changed::<Settings>))
-        .add_systems(Update, play_sounds.in_set(MatchSystems::Present).after(super::figures::FiguresMoved));
+        .add_systems(Update, play_sounds.in_set(MatchSystems::Present).after(super::board::FiguresMoved));
 }
 
 #[derive(Resource)]
@@ -54,7 +54,7 @@ fn set_volume(settings: Res<Settings>, mut global: ResMut<GlobalVolume>) {
 fn play_sounds(
     mut commands: Commands,
     mut events: MessageReader<RulesEvent>,
-    mut steps: MessageReader<super::figures::FigureStepped>,
+    mut steps: MessageReader<super::board::figures::FigureStepped>,
     sounds: Res<Sounds>,
     settings: Res<Settings>,
     seats: Res<Seats>,

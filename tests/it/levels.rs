@@ -248,7 +248,7 @@ fn the_tutorial_is_first_in_the_level_select() {
         std::fs::read_dir(root().join("levels")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
     files.sort();
     assert_ne!(files[0].file_name().unwrap(), "tutorial.ron", "by name alone it would not be first");
-    doo::window::screens::order_levels(&mut files);
+    doo::window::screens::levels::order_levels(&mut files);
     assert_eq!(files[0].file_name().unwrap(), "tutorial.ron");
     assert_eq!(Path::new(doo::window::DEFAULT_LEVEL).file_name(), files[0].file_name(), "the default level");
     assert!(files[1..].windows(2).all(|w| w[0] < w[1]), "the rest by name: {files:?}");

@@ -13,8 +13,7 @@ use doo::game::flow::{CrisisPhase, FlowStatus};
 use doo::game::record::MatchRecord;
 use doo::headless::HeadlessMatch;
 use doo::rules::Command;
-use doo::window::load::{BrokenSave, resume_match};
-use doo::window::screens::MatchSetup;
+use doo::window::session::{BrokenSave, MatchSetup, resume_match};
 use std::path::{Path, PathBuf};
 
 fn root() -> &'static Path {
@@ -192,11 +191,11 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     other.level_hash = "0".repeat(64);
     let other_path = dir.join("other-level.ron");
     doo::save::write_atomic(&other_path, &other.to_text()).unwrap();
-    let broken = doo::window::load::open_save_file(&other_path, &data).err().expect("a changed level is not opened");
+    let broken = doo::window::session::open_save_file(&other_path, &data).err().expect("a changed level is not opened");
     assert!(broken.setup.is_none() && broken.from_last_good().is_none());
     assert!(broken.message.contains("has changed since this save was written"), "{}", broken.message);
     assert_eq!(broken.path.as_deref(), Some(other_path.as_path()));
-    assert!(doo::window::load::open_save_file(&bad_path, &data).is_ok(), "the hand-broken save reads; its replay is what fails");
+    assert!(doo::window::session::open_save_file(&bad_path, &data).is_ok(), "the hand-broken save reads; its replay is what fails");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

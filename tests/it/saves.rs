@@ -189,9 +189,10 @@ fn the_load_list_puts_the_autosave_first_then_the_newest() {
         let t = std::time::SystemTime::now() - std::time::Duration::from_secs(age_secs);
         std::fs::File::options().write(true).open(&p).unwrap().set_modified(t).unwrap();
     }
-    let names: Vec<String> = doo::window::load::list_saves(&dir).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> =
+        doo::window::screens::load::list_saves(&dir).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
     assert_eq!(names, ["autosave.ron", "new.ron", "old.ron"]);
-    assert_eq!(doo::window::load::list_saves(&dir.join("missing")).unwrap().len(), 0, "no folder yet: no saves, no error");
+    assert_eq!(doo::window::screens::load::list_saves(&dir.join("missing")).unwrap().len(), 0, "no folder yet: no saves, no error");
 }
 
 #[test] // the replay viewer keeps the match after every command; its last frame is the saved match's state
@@ -202,7 +203,7 @@ fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
     let mut dice = Dice::seeded(save.seed);
     dice.force(save.forced_dice.iter().copied());
     let origin = doo::game::record::Origin { m: checked.build(&data).unwrap(), dice, mid_phase: false };
-    let mut v = doo::window::viewer::ReplayViewer::build(&origin, &save).unwrap();
+    let mut v = doo::window::screens::viewer::ReplayViewer::build(&origin, &save).unwrap();
     assert_eq!(v.frames.len(), save.commands.len() + 1, "one frame before the first command and one after each");
     let last = v.frames.last().unwrap();
     let want = doo::save::state_hash(hm.state(), &hm.app.world().resource::<doo::game::components::MatchDice>().0);
@@ -256,12 +257,12 @@ fn the_viewer_labels_sides_by_the_saves_seats() {
     save.watch = false;
     save.seats[0].ai = None;
     save.seats[0].player = "Ada".into();
-    let seats = doo::window::viewer::seats_of(&save);
+    let seats = doo::window::screens::viewer::seats_of(&save);
     let first = save.seats[0].side.clone();
     assert_eq!(seats.player_of_figure("anyone", &first).map(String::as_str), Some("Ada"), "the human side is Ada's");
     for s in &save.seats[1..] {
         assert_eq!(seats.player_of_figure("anyone", &s.side), None, "{} was played by the AI", s.side);
     }
     save.watch = true;
-    assert!(doo::window::viewer::seats_of(&save).players.is_empty(), "a watched match had no human");
+    assert!(doo::window::screens::viewer::seats_of(&save).players.is_empty(), "a watched match had no human");
 }

@@ -4,12 +4,12 @@
 //! hidden; and the tooltip line under the board (hovered button, move preview, the last refusal,
 //! or what to do).
 
+use super::MatchAct;
 use super::{HudSystems, Tip};
 use crate::game::intent::{PlayerView, Seats};
 use crate::rules::preview::{Aim, Group, MoveKind};
 use crate::window::board::HoveredSpace;
-use crate::window::ui::Act;
-use crate::window::ui::{Disabled, bar_button, button, colors, text};
+use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -144,9 +144,9 @@ fn shown(view: &PlayerView, g: Group) -> Vec<usize> {
 
 /// A new figure to decide opens the group most likely wanted: Attack when an attack can be made,
 /// else the first group with something available; Tab and the tabs switch groups.
-fn open_group(mut acts: MessageReader<Act>, view: Res<PlayerView>, mut bar: ResMut<BarState>) {
+fn open_group(mut acts: MessageReader<MatchAct>, view: Res<PlayerView>, mut bar: ResMut<BarState>) {
     for a in acts.read() {
-        if let Act::BarGroup(k) = a {
+        if let MatchAct::BarGroup(k) = a {
             let g = Group::ALL[*k % Group::ALL.len()];
             // The open group's tab again: its next page.
             bar.page = if g == bar.open && bar.pages > 1 { (bar.page + 1) % bar.pages } else { 0 };
@@ -190,7 +190,7 @@ fn rebuild_bar(
     commands.entity(row).despawn_children();
     // The bar's width in UI pixels: the window's less the right panel and the padding.
     let logical = windows.single().map_or(1280.0, |w| w.width()) / ui.0.max(0.1);
-    let avail = logical - crate::window::camera::right_panel_px(logical) - 14.0;
+    let avail = logical - crate::window::board::camera::right_panel_px(logical) - 14.0;
     let compact = avail < 700.0;
     let all = if view.decider.is_some() && view.reactions.is_none() { shown(&view, bar.open) } else { Vec::new() };
     let widths: Vec<f32> = all.iter().enumerate().map(|(k, &i)| button_width(entry_label(&view.choices[i], k % 20).chars().count())).collect();
@@ -216,12 +216,12 @@ fn rebuild_bar(
             } else {
                 "Waiting for the other side..."
             };
-            p.spawn(text(s, 14.0, colors::DIM));
-            p.spawn((button("Menu", Act::MatchMenu), Tip("Save as, load, watch the replay, leave (the match is autosaved)".into())));
+            p.spawn(text(s, 14.0, palette::DIM));
+            p.spawn((button("Menu", MatchAct::MatchMenu), Tip("Save as, load, watch the replay, leave (the match is autosaved)".into())));
             return;
         }
         if view.reactions.is_some() {
-            p.spawn(text("Answer the prompt above (1-9 or N to decline).", 14.0, colors::GOLD));
+            p.spawn(text("Answer the prompt above (1-9 or N to decline).", 14.0, palette::GOLD));
             return;
         }
         // Tabs and the commands that are always there.
@@ -240,14 +240,14 @@ fn rebuild_bar(
                     g.label(),
                     all.len()
                 );
-                let mut b = t.spawn((bar_button(label, Act::BarGroup(k), true), Tip(tip), BarTab));
+                let mut b = t.spawn((bar_button(label, MatchAct::BarGroup(k), true), Tip(tip), BarTab));
                 if g == bar.open {
-                    b.insert(crate::window::ui::Selected);
+                    b.insert(Selected);
                 }
             }
             t.spawn(Node { flex_grow: 1.0, ..default() });
             t.spawn((
-                bar_button(if compact { "End" } else { "[Enter] End" }, Act::Pass, true),
+                bar_button(if compact { "End" } else { "[Enter] End" }, MatchAct::Pass, true),
                 PassLabel,
                 Tip("End the opportunity; with nothing done it is a pass: you keep your AP and act later this round (R-TURN-13).".into()),
             ));
@@ -263,7 +263,7 @@ fn rebuild_bar(
                     ),
                     Err(v) => (format!("Undo - not now: {} - {}", v.reason, v.rule), false),
                 };
-                let mut b = t.spawn((bar_button("Undo", Act::Undo, ok), Tip(format!("[Ctrl+Z] {tip}"))));
+                let mut b = t.spawn((bar_button("Undo", MatchAct::Undo, ok), Tip(format!("[Ctrl+Z] {tip}"))));
                 if !ok {
                     b.insert(Disabled);
                 }
@@ -286,20 +286,20 @@ fn rebuild_bar(
                         format!("{}: {}.{only}{aim} {}", c.label, c.cost, c.description)
                     }
                 };
-                let mut b = e.spawn((bar_button(label, Act::Choose(i), c.refusal.is_none()), Tip(tip), BarEntry));
+                let mut b = e.spawn((bar_button(label, MatchAct::Choose(i), c.refusal.is_none()), Tip(tip), BarEntry));
                 if c.refusal.is_some() {
                     b.insert(Disabled);
                 }
                 if view.aiming().is_some_and(|a| a.label == c.label) {
-                    b.insert(crate::window::ui::Selected);
+                    b.insert(Selected);
                 }
             }
             if slots.is_empty() {
-                e.spawn(text("Nothing in this group for this figure.", 12.0, colors::DIM));
+                e.spawn(text("Nothing in this group for this figure.", 12.0, palette::DIM));
             }
             if pages.len() > 1 {
                 e.spawn((
-                    bar_button(format!("More {}/{}", page + 1, pages.len()), Act::BarGroup(Group::ALL.iter().position(|g| *g == bar.open).unwrap_or(0)), true),
+                    bar_button(format!("More {}/{}", page + 1, pages.len()), MatchAct::BarGroup(Group::ALL.iter().position(|g| *g == bar.open).unwrap_or(0)), true),
                     Tip("The next page of this group (or click its tab again, or press Tab)".into()),
                 ));
             }
@@ -364,7 +364,7 @@ fn show_tooltip(
     tips: Query<(&Interaction, &Tip)>,
     line: Query<&ComputedNode, With<TipLine>>,
     mut text: Query<(&mut Text, &mut TextColor, &mut TextFont), With<TipText>>,
-    fog: Res<crate::window::fog::Fog>,
+    fog: Res<crate::window::board::Fog>,
 ) {
     let Ok((mut t, mut color, mut font)) = text.single_mut() else { return };
     let a4 = state.as_ref().is_some_and(|s| s.0.a4.is_some());
@@ -372,7 +372,7 @@ fn show_tooltip(
     // Fog of war (R-EXP-19): no move preview for a space the viewing side has never seen.
     let seen = |p: crate::rules::Pos| state.as_ref().is_none_or(|s| s.0.board.index(p).is_some_and(|k| fog.revealed(k)));
     let (s, c) = if let Some((_, tip)) = tips.iter().find(|(i, _)| **i != Interaction::None) {
-        (tip.0.clone(), colors::TEXT)
+        (tip.0.clone(), palette::TEXT)
     } else if let Some(d) = hovered.0.filter(|h| seen(*h)).and_then(|h| view.destinations.get(&h)).filter(|_| view.aiming().is_none()) {
         let spaces = d.path.len();
         let a4 = matches!(d.command, crate::rules::Command::Round { .. });
@@ -393,16 +393,16 @@ fn show_tooltip(
                 MoveKind::Walk => d.label.clone(),
             }
         };
-        (format!("{s} - click to move"), colors::GOOD)
+        (format!("{s} - click to move"), palette::GOOD)
     } else if let Some(v) = &view.feedback {
-        (format!("{} - {} (F2 explains it)", v.rule, v.reason), colors::BAD)
+        (format!("{} - {} (F2 explains it)", v.rule, v.reason), palette::BAD)
     } else if let Some(n) = &view.notice {
-        (n.clone(), colors::GOOD)
+        (n.clone(), palette::GOOD)
     } else if let Some(a) = view.aiming() {
-        (format!("{}: click a highlighted target (Esc or right click cancels)", a.label), colors::GOLD)
+        (format!("{}: click a highlighted target (Esc or right click cancels)", a.label), palette::GOLD)
     } else if view.decider.is_some() && !view.destinations.values().any(|d| d.kind == MoveKind::Walk) && view.choices.iter().any(|c| c.row == "end_turn") {
         variants = vec!["This hero is done this minute: click another, or Enter ends the turn.".into(), "Hero done; Enter ends the turn".into()];
-        ("Exploration: this hero has done his part this minute. Click another hero, or End the turn (Enter).".into(), colors::DIM)
+        ("Exploration: this hero has done his part this minute. Click another hero, or End the turn (Enter).".into(), palette::DIM)
     } else if view.choices.iter().any(|c| c.row == "end_turn") {
         variants = vec![
             "Click a lit space to walk, a door next to him to open it, or choose an order; Enter ends the turn.".into(),
@@ -411,13 +411,13 @@ fn show_tooltip(
         (
             "Exploration: click a lit space to walk (the group follows its leader), a door next to him to open it, or choose an order. Enter ends the turn."
                 .into(),
-            colors::DIM,
+            palette::DIM,
         )
     } else if view.decider.is_some() {
         variants = idle_hints(a4).iter().skip(1).map(|h| h.to_string()).collect();
-        (idle_hint(a4).into(), colors::DIM)
+        (idle_hint(a4).into(), palette::DIM)
     } else {
-        (String::new(), colors::DIM)
+        (String::new(), palette::DIM)
     };
     // One line that is never cut: a smaller font, or a shorter form (UI scale 2x included).
     let width = line.single().map_or(900.0, |n| n.size().x * n.inverse_scale_factor());

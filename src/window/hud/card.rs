@@ -177,7 +177,7 @@ fn refresh_card(
     log: Res<MatchLog>,
     mut text: Query<&mut Text, With<CardText>>,
     mut last: Local<(usize, Option<crate::rules::Pos>, Option<String>)>,
-    fog: Res<crate::window::fog::Fog>,
+    fog: Res<crate::window::board::Fog>,
 ) {
     let stamp = (log.len(), hovered.0, view.decider.clone());
     if *last == stamp && !view.is_changed() && !fog.is_changed() {

@@ -1,7 +1,6 @@
 //! Keys and buttons during a match: bar entries, end/pass, reactions, help, overlays. Match
 //! decisions go out as `Intent`s; the rest only changes what the HUD shows.
 
-use super::Overlay;
 use super::prompt::PromptState;
 use crate::game::MatchSystems;
 use crate::game::ai::AiControl;
@@ -9,12 +8,42 @@ use crate::game::components::MatchState;
 use crate::game::intent::{Intent, PlayerView, Seats};
 use crate::game::record::{MatchRecord, ai_plan};
 use crate::game::undo::UndoLast;
+use crate::window::board::Overlay;
 use crate::window::screens::Screen;
+use crate::window::session;
 use crate::window::settings::Settings;
-use crate::window::ui::Act;
+use crate::window::theme::prelude::*;
 use bevy::ecs::system::SystemParam;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
+
+/// What a match button does (the HUD's panels and overlays; the number keys, Tab, Enter, Esc,
+/// F1, F2, R, Y/N and Ctrl+Z / Ctrl+S write the same actions). Leaving the match is `Go`.
+#[derive(Component, Message, Clone, Debug, PartialEq)]
+pub enum MatchAct {
+    /// An entry of the action bar (index in `PlayerView::choices`).
+    Choose(usize),
+    /// Open a group of the action bar (index in `preview::Group::ALL`).
+    BarGroup(usize),
+    /// Open the rules reference (at a rule id, or at the last one shown).
+    Rules(Option<String>),
+    Pass,
+    React(usize),
+    Decline,
+    NeverAsk(String),
+    Help,
+    HandoverReady,
+    SkipReset,
+    /// Take back the last command (Ctrl+Z).
+    Undo,
+    /// Open or close the match menu (Esc).
+    MatchMenu,
+    /// Name a save slot for the match (Ctrl+S), then write it.
+    SaveAs,
+    SaveNow,
+    /// Watch the match just played from its first command.
+    WatchThis,
+}
 
 /// What "Save as" needs: the record, the clock, the AI's plan, the level's name.
 #[derive(SystemParam)]
@@ -61,14 +90,14 @@ impl SaveParams<'_> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
+    app.add_button_action::<MatchAct>().add_systems(
         Update,
         (type_save_name, match_keys, forward_acts).chain().in_set(MatchSystems::Input).before(crate::window::board::BoardInput).run_if(in_state(Screen::Match)),
     );
 }
 
 /// Save as: the slot's name is typed (Enter saves, Esc goes back to the menu).
-fn type_save_name(mut keys: MessageReader<KeyboardInput>, held: Res<ButtonInput<KeyCode>>, mut overlay: ResMut<Overlay>, mut acts: MessageWriter<Act>) {
+fn type_save_name(mut keys: MessageReader<KeyboardInput>, held: Res<ButtonInput<KeyCode>>, mut overlay: ResMut<Overlay>, mut acts: MessageWriter<MatchAct>) {
     let Some(name) = overlay.save_name.as_ref() else {
         keys.clear();
         return;
@@ -88,10 +117,10 @@ fn type_save_name(mut keys: MessageReader<KeyboardInput>, held: Res<ButtonInput<
         }
         match &e.logical_key {
             Key::Enter => {
-                acts.write(Act::SaveNow);
+                acts.write(MatchAct::SaveNow);
             }
             Key::Escape => {
-                acts.write(Act::MatchMenu);
+                acts.write(MatchAct::MatchMenu);
             }
             Key::Backspace => {
                 name.pop();
@@ -125,8 +154,8 @@ fn match_keys(
     mut overlay: ResMut<Overlay>,
     view: Res<PlayerView>,
     bar: Res<super::action_bar::BarState>,
-    focus: Res<crate::window::ui::KeyFocus>,
-    mut acts: MessageWriter<Act>,
+    focus: Res<KeyFocus>,
+    mut acts: MessageWriter<MatchAct>,
     mut intents: MessageWriter<Intent>,
 ) {
     if overlay.save_name.is_some() {
@@ -134,10 +163,10 @@ fn match_keys(
     }
     if ctrl_held(&keys) {
         if keys.just_pressed(KeyCode::KeyZ) {
-            acts.write(Act::Undo);
+            acts.write(MatchAct::Undo);
         }
         if keys.just_pressed(KeyCode::KeyS) {
-            acts.write(Act::SaveAs);
+            acts.write(MatchAct::SaveAs);
         }
         return;
     }
@@ -157,10 +186,10 @@ fn match_keys(
         overlay.help = !overlay.help;
     }
     if keys.just_pressed(KeyCode::F2) {
-        acts.write(Act::Rules(None));
+        acts.write(MatchAct::Rules(None));
     }
     if keys.just_pressed(KeyCode::KeyR) {
-        acts.write(Act::SkipReset);
+        acts.write(MatchAct::SkipReset);
     }
     if keys.just_pressed(KeyCode::Escape) {
         if overlay.rules.is_some() {
@@ -168,14 +197,14 @@ fn match_keys(
         } else if overlay.help {
             overlay.help = false;
         } else if overlay.menu || (view.aiming().is_none() && overlay.handover.is_none() && overlay.result.is_none()) {
-            acts.write(Act::MatchMenu);
+            acts.write(MatchAct::MatchMenu);
         } else {
             intents.write(Intent::Cancel);
         }
     }
     if overlay.handover.is_some() {
         if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space]) && focus.0.is_none() {
-            acts.write(Act::HandoverReady);
+            acts.write(MatchAct::HandoverReady);
             // The key shows the board; it does not also click it or end the opportunity.
             keys.clear_just_pressed(KeyCode::Enter);
             keys.clear_just_pressed(KeyCode::Space);
@@ -186,16 +215,16 @@ fn match_keys(
         return;
     }
     if keys.just_pressed(KeyCode::Enter) {
-        acts.write(Act::Pass);
+        acts.write(MatchAct::Pass);
     }
     if let Some((_, list)) = &view.reactions {
         for (k, d) in DIGITS.iter().enumerate() {
             if keys.just_pressed(*d) && k < list.len() {
-                acts.write(Act::React(k));
+                acts.write(MatchAct::React(k));
             }
         }
         if keys.just_pressed(KeyCode::KeyN) {
-            acts.write(Act::Decline);
+            acts.write(MatchAct::Decline);
         }
         return;
     }
@@ -203,7 +232,7 @@ fn match_keys(
     for (k, d) in DIGITS.iter().enumerate() {
         if keys.just_pressed(*d) {
             if let Some(&i) = bar.slots.get(k + if shift { 10 } else { 0 }) {
-                acts.write(Act::Choose(i));
+                acts.write(MatchAct::Choose(i));
             }
         }
     }
@@ -214,21 +243,21 @@ fn match_keys(
         let has = |g: crate::rules::preview::Group| view.choices.iter().any(|c| c.group == g && c.applies);
         let next = (1..=n).map(|d| if shift { (at + n * 2 - d) % n } else { (at + d) % n }).find(|&k| has(crate::rules::preview::Group::ALL[k]));
         if !shift && bar.page + 1 < bar.pages {
-            acts.write(Act::BarGroup(at)); // the open group's next page
+            acts.write(MatchAct::BarGroup(at)); // the open group's next page
         } else if let Some(k) = next {
-            acts.write(Act::BarGroup(k));
+            acts.write(MatchAct::BarGroup(k));
         }
     }
 }
 
 /// Buttons and keys that are match decisions become intents (not while an overlay covers the board).
 fn forward_acts(
-    mut acts: MessageReader<Act>,
+    mut acts: MessageReader<MatchAct>,
     mut intents: MessageWriter<Intent>,
     mut overlay: ResMut<Overlay>,
     mut settings: ResMut<Settings>,
     mut prompt: ResMut<PromptState>,
-    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
     mut view: ResMut<PlayerView>,
     seats: Res<Seats>,
     mut undo: MessageWriter<UndoLast>,
@@ -236,50 +265,49 @@ fn forward_acts(
 ) {
     for act in acts.read() {
         match act {
-            Act::MatchMenu => {
+            MatchAct::MatchMenu => {
                 if overlay.save_name.take().is_none() {
                     overlay.menu = !overlay.menu;
                     overlay.menu_note = None;
                 }
             }
-            Act::SaveAs => {
+            MatchAct::SaveAs => {
                 overlay.menu = true;
                 overlay.save_name = Some(saving.default_name());
             }
-            Act::SaveNow => {
+            MatchAct::SaveNow => {
                 let name = overlay.save_name.take().unwrap_or_default();
                 overlay.menu_note = Some(saving.write(name.trim()));
             }
-            Act::ToLoad => next.set(Screen::Load),
-            Act::Help => overlay.help = !overlay.help,
-            Act::HandoverReady => {
+            MatchAct::Help => overlay.help = !overlay.help,
+            MatchAct::HandoverReady => {
                 prompt.last_player = overlay.handover.take();
                 if prompt.last_player.is_none() {
                     prompt.last_player = seats.player_of(&view).cloned();
                 }
             }
-            Act::SkipReset => overlay.reset = None,
-            Act::ToMenu => next.set(Screen::Menu),
-            Act::ToLevels => next.set(Screen::Levels),
-            Act::NeverAsk(id) => {
+            MatchAct::SkipReset => overlay.reset = None,
+            // The match just played, from its first command, in the replay viewer.
+            MatchAct::WatchThis => commands.queue(session::watch_from_start),
+            MatchAct::NeverAsk(id) => {
                 settings.never_ask.insert(id.clone());
                 intents.write(Intent::Decline);
             }
             _ if overlay.blocks_board().is_some() => {}
-            Act::Choose(i) => {
+            MatchAct::Choose(i) => {
                 intents.write(Intent::Choose(*i));
             }
-            Act::Pass => {
+            MatchAct::Pass => {
                 intents.write(Intent::Pass);
             }
-            Act::React(i) => {
+            MatchAct::React(i) => {
                 intents.write(Intent::React(*i));
             }
-            Act::Decline => {
+            MatchAct::Decline => {
                 intents.write(Intent::Decline);
             }
             // Only the human who decides now takes back, and only their own (the rules check the rest).
-            Act::Undo => match &view.undo {
+            MatchAct::Undo => match &view.undo {
                 Some(_) => {
                     undo.write(UndoLast);
                 }
@@ -288,7 +316,8 @@ fn forward_acts(
                     view.dirty = true;
                 }
             },
-            _ => {}
+            // The bar's groups and the rules reference answer these (action_bar.rs, reference.rs).
+            MatchAct::BarGroup(_) | MatchAct::Rules(_) => {}
         }
     }
 }

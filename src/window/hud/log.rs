@@ -127,7 +127,7 @@ fn refresh_log(
     mut offset: ResMut<LogScroll>,
     mut text: Query<&mut Text, With<LogText>>,
     mut last: Local<(usize, usize)>,
-    fog: Res<crate::window::fog::Fog>,
+    fog: Res<crate::window::board::Fog>,
     state: Option<Res<crate::game::components::MatchState>>,
 ) {
     let over = panel.iter().any(|i| *i != Interaction::None);

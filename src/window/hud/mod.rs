@@ -2,11 +2,16 @@
 //! card of the hovered or acting figure with attack forecasts, the scrollable combat log (every
 //! die and its arithmetic, described from typed events), the action bar (costs, Only, greyed
 //! entries with the rule that forbids them) and its tooltip line, the reaction prompt and the
-//! hot-seat handover, and the overlays (reset steps, help, result). The HUD only shows: every
-//! decision goes out as an `Intent`, and what is legal comes from the rules' `PlayerView`.
+//! hot-seat handover, and the overlays (reset steps, help, the match menu). The HUD only shows:
+//! every decision goes out as an `Intent`, and what is legal comes from the rules' `PlayerView`.
+//! Its buttons carry `MatchAct` (input.rs); what covers the board (`Overlay`) lives with the
+//! board, and the match's result is its own screen (screens/result.rs).
 
+use super::board::camera::{BOTTOM_BAR_PX, TOP_BAR_PX, right_panel_px};
+use super::board::{BoardCamera, ShownFloor, TILE_PX};
 use super::screens::Screen;
-use super::ui::{Blocks, colors, panel, text};
+use super::session::HoldAi;
+use super::theme::prelude::*;
 use crate::game::MatchSystems;
 use crate::game::components::CharacterId;
 use bevy::prelude::*;
@@ -23,14 +28,15 @@ mod top_bar;
 
 pub use action_bar::idle_hint;
 pub use card::card;
+pub use input::MatchAct;
 pub use log::describe;
-pub use overlays::{Overlay, help_text};
+pub use overlays::help_text;
 pub use top_bar::{fit_chips, fit_chips_or_short, fit_line};
 
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
-        (HudSystems::Result, HudSystems::Prompt, HudSystems::Hold, HudSystems::Draw)
+        (HudSystems::Outcome, HudSystems::Result, HudSystems::Prompt, HoldAi, HudSystems::Draw)
             .chain()
             .in_set(MatchSystems::Present)
             .after(crate::game::log::publish_events)
@@ -42,13 +48,13 @@ pub(super) fn plugin(app: &mut App) {
     .add_plugins((input::plugin, top_bar::plugin, card::plugin, log::plugin, action_bar::plugin, prompt::plugin, overlays::plugin, reference::plugin));
 }
 
-/// The HUD's order inside Present: the result and reset overlays, then the prompt and handover,
-/// then whether the AI waits, then drawing the panels.
+/// The HUD's order inside Present: the match's outcome, the reset overlay, then the prompt and
+/// handover, then whether the AI waits (`session::HoldAi`), then drawing the panels.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum HudSystems {
+pub enum HudSystems {
+    Outcome,
     Result,
     Prompt,
-    Hold,
     Draw,
 }
 
@@ -71,11 +77,10 @@ struct BackedOverBoard;
 /// Gives the side panels their backing when the board is panned or zoomed under them.
 fn back_panels_over_board(
     state: Res<crate::game::components::MatchState>,
-    shown: Res<super::board::ShownFloor>,
-    cams: Query<(&Camera, &GlobalTransform), With<crate::window::camera::BoardCamera>>,
+    shown: Res<ShownFloor>,
+    cams: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
     mut panels: Query<(&ComputedNode, &UiGlobalTransform, &mut BackgroundColor), With<BackedOverBoard>>,
 ) {
-    use super::board::TILE_PX;
     let Ok((cam, cam_at)) = cams.single() else { return };
     let floors = &state.board.floors;
     let (Some(first), Some(f)) = (floors.first(), floors.get(shown.0 as usize)) else { return };
@@ -91,7 +96,7 @@ fn back_panels_over_board(
         let size = node.size() * node.inverse_scale_factor();
         let panel = Rect::from_center_size(at.translation * node.inverse_scale_factor(), size);
         let under = !panel.intersect(board).is_empty();
-        bg.set_if_neq(BackgroundColor(if under { colors::PANEL } else { Color::NONE }));
+        bg.set_if_neq(BackgroundColor(if under { palette::PANEL } else { Color::NONE }));
     }
 }
 
@@ -100,12 +105,12 @@ fn back_panels_over_board(
 struct RightPanel;
 /// A panel that ends where the right panel begins.
 #[derive(Component)]
-struct RightInset;
+pub struct RightInset;
 
-/// Sizes the right panel for the window's logical width (see `camera::right_panel_px`).
+/// Sizes the right panel for the window's logical width (see `board::camera::right_panel_px`).
 fn size_panels(windows: Query<&Window>, ui: Res<UiScale>, mut panels: Query<(&mut Node, Has<RightPanel>), Or<(With<RightPanel>, With<RightInset>)>>) {
     let Ok(w) = windows.single() else { return };
-    let px = Val::Px(super::camera::right_panel_px(w.width() / ui.0.max(0.1)));
+    let px = Val::Px(right_panel_px(w.width() / ui.0.max(0.1)));
     for (mut node, is_panel) in &mut panels {
         if is_panel && node.width != px {
             node.width = px;
@@ -115,17 +120,23 @@ fn size_panels(windows: Query<&Window>, ui: Res<UiScale>, mut panels: Query<(&mu
     }
 }
 
+/// The right panel's width as spawned (`size_panels` fits it to the window).
+const RIGHT_PANEL_PX: f32 = 360.0;
+
 fn spawn_hud(mut commands: Commands) {
-    use super::camera::{BOTTOM_BAR_PX, TOP_BAR_PX};
-    const RIGHT_PANEL_PX: f32 = 360.0; // `size_panels` fits it to the window
-    let root = DespawnOnExit(Screen::Match);
-    // Top bar.
+    spawn_top_bar(&mut commands);
+    spawn_right_panel(&mut commands);
+    spawn_action_bar(&mut commands);
+}
+
+/// The top bar: turn, round, who is up, the order by AP; the Rules, Help and Menu buttons.
+fn spawn_top_bar(commands: &mut Commands) {
     commands
         .spawn((
             Name::new("Top bar"),
             RightInset,
             BackedOverBoard,
-            root.clone(),
+            DespawnOnExit(Screen::Match),
             panel(Node {
                 position_type: PositionType::Absolute,
                 left: Val::Px(0.0),
@@ -153,23 +164,25 @@ fn spawn_hud(mut commands: Commands) {
                 },
             ))
             .with_children(|t| {
-                t.spawn((top_bar::TopText, text("", top_bar::TOP_FONT, colors::TEXT), TextLayout::no_wrap()));
-                t.spawn((top_bar::OrderText, text("", top_bar::ORDER_FONT, colors::DIM), TextLayout::no_wrap()));
+                t.spawn((top_bar::TopText, text("", top_bar::TOP_FONT, palette::TEXT), TextLayout::no_wrap()));
+                t.spawn((top_bar::OrderText, text("", top_bar::ORDER_FONT, palette::DIM), TextLayout::no_wrap()));
             });
-            use super::ui::{Act, bar_button};
             p.spawn(Node { flex_direction: FlexDirection::Row, flex_shrink: 0.0, align_items: AlignItems::FlexStart, ..default() }).with_children(|b| {
-                b.spawn((bar_button("Rules", Act::Rules(None), true), Tip("[F2] The rules reference: every rule id the game shows, explained".into())));
-                b.spawn((bar_button("Help", Act::Help, true), Tip("[F1] Controls and shortcuts".into())));
-                b.spawn((bar_button("Menu", Act::MatchMenu, true), Tip("[Esc] Save as, load, watch the replay, leave (the match is autosaved)".into())));
+                b.spawn((bar_button("Rules", MatchAct::Rules(None), true), Tip("[F2] The rules reference: every rule id the game shows, explained".into())));
+                b.spawn((bar_button("Help", MatchAct::Help, true), Tip("[F1] Controls and shortcuts".into())));
+                b.spawn((bar_button("Menu", MatchAct::MatchMenu, true), Tip("[Esc] Save as, load, watch the replay, leave (the match is autosaved)".into())));
             });
         });
-    // Right panel: card, then log.
+}
+
+/// The right panel: the card, then the log.
+fn spawn_right_panel(commands: &mut Commands) {
     commands
         .spawn((
             Name::new("Right panel"),
             RightPanel,
             BackedOverBoard,
-            root.clone(),
+            DespawnOnExit(Screen::Match),
             panel(Node {
                 position_type: PositionType::Absolute,
                 right: Val::Px(0.0),
@@ -187,9 +200,9 @@ fn spawn_hud(mut commands: Commands) {
             // hovered enemy with every attack's odds) is cut at its foot instead.
             p.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_height: Val::Px(0.0), overflow: Overflow::clip(), ..default() })
                 .with_children(|c| {
-                    c.spawn((card::CardText, text("", 15.0, colors::TEXT), Node { flex_shrink: 0.0, ..default() }));
+                    c.spawn((card::CardText, text("", 15.0, palette::TEXT), Node { flex_shrink: 0.0, ..default() }));
                 });
-            p.spawn((overlays::ReloadErrorText, text("", 14.0, colors::BAD)));
+            p.spawn((overlays::ReloadErrorText, text("", 14.0, palette::BAD)));
             p.spawn((
                 log::LogPanel,
                 Interaction::default(),
@@ -207,7 +220,7 @@ fn spawn_hud(mut commands: Commands) {
                 BorderColor::all(Color::srgb(0.3, 0.26, 0.2)),
             ))
             .with_children(|l| {
-                l.spawn(text("Combat log (wheel to scroll)", 14.0, colors::GOLD));
+                l.spawn(text("Combat log (wheel to scroll)", 14.0, palette::GOLD));
                 // The lines sit at the bottom of the space the card leaves: when a tall card
                 // (a hovered figure) squeezes the log, the oldest lines are cut, never the newest.
                 l.spawn(Node {
@@ -220,18 +233,21 @@ fn spawn_hud(mut commands: Commands) {
                     ..default()
                 })
                 .with_children(|t| {
-                    t.spawn((log::LogText, text("", 13.0, colors::TEXT), Node { flex_shrink: 0.0, ..default() }));
+                    t.spawn((log::LogText, text("", 13.0, palette::TEXT), Node { flex_shrink: 0.0, ..default() }));
                 });
             });
         });
-    // Bottom: tooltip / feedback line, then the action bar.
+}
+
+/// The bottom: the tooltip / feedback line, then the action bar.
+fn spawn_action_bar(commands: &mut Commands) {
     commands
         .spawn((
             Name::new("Action bar"),
             RightInset,
             action_bar::BarPanel,
             BackedOverBoard,
-            root,
+            DespawnOnExit(Screen::Match),
             panel(Node {
                 position_type: PositionType::Absolute,
                 left: Val::Px(0.0),
@@ -257,7 +273,7 @@ fn spawn_hud(mut commands: Commands) {
                 },
             ))
             .with_children(|t| {
-                t.spawn((action_bar::TipText, text("", 14.0, colors::TEXT), TextLayout::no_wrap()));
+                t.spawn((action_bar::TipText, text("", 14.0, palette::TEXT), TextLayout::no_wrap()));
             });
             p.spawn((
                 action_bar::BarRow,

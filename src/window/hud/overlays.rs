@@ -1,23 +1,23 @@
 //! What covers the board: the reset steps (one at a time, R skips), help, the hot-seat
-//! handover screen, the result once the rules end the match, and the reload error; and whether
-//! the AI waits while a person reads.
+//! handover screen, the match menu and Save as, and the reload error. `Overlay` (what is open)
+//! lives with the board, which takes no input under one; the result is its own screen
+//! (screens/result.rs).
 
+use super::MatchAct;
 use super::log::describe;
 use super::{HudSystems, names};
-use crate::game::ai::{AiControl, AiHold};
-use crate::game::components::{CharacterId, MatchState};
-use crate::game::log::{LogEntry, MatchLog, MatchOutcome};
+use crate::game::components::CharacterId;
+use crate::game::log::{LogEntry, MatchLog};
 use crate::rules::Event;
-use crate::window::screens::{PlayingLevel, Screen};
+use crate::window::board::Overlay;
+use crate::window::screens::{Go, Screen};
 use crate::window::settings::Settings;
-use crate::window::ui::{Act, Blocks, button, colors, panel, text};
+use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Overlay>()
-        .add_systems(OnExit(Screen::Match), |mut o: ResMut<Overlay>| *o = Overlay::default())
-        .add_systems(Update, (check_outcome, show_reset_steps).chain().in_set(HudSystems::Result))
-        .add_systems(Update, hold_ai.in_set(HudSystems::Hold))
+    app.add_systems(OnExit(Screen::Match), |mut o: ResMut<Overlay>| *o = Overlay::default())
+        .add_systems(Update, show_reset_steps.in_set(HudSystems::Result))
         .add_systems(Update, (show_overlays, show_reload_error).in_set(HudSystems::Draw));
 }
 
@@ -27,76 +27,6 @@ struct OverlayRoot;
 struct ResetText;
 #[derive(Component)]
 pub(super) struct ReloadErrorText;
-
-/// What covers the board. Help, handover and the result take the input; the reset steps do not.
-#[derive(Resource, Debug, Clone, Default, PartialEq)]
-pub struct Overlay {
-    pub help: bool,
-    /// Hot-seat: the board is hidden until this player clicks.
-    pub handover: Option<String>,
-    pub result: Option<String>,
-    /// Reset-phase lines shown so far, all lines, seconds to the next.
-    pub reset: Option<(usize, Vec<String>, f32)>,
-    /// The match menu (Esc): resume, save as, load, leave.
-    pub menu: bool,
-    /// Save as: the slot name being typed.
-    pub save_name: Option<String>,
-    /// What the last save did ("Saved as …", or why it failed), shown in the menu.
-    pub menu_note: Option<(String, bool)>,
-    /// The rules reference, open at this rule id (F2).
-    pub rules: Option<String>,
-}
-
-impl Overlay {
-    /// Which overlay takes the board's input, if any.
-    pub fn blocks_board(&self) -> Option<&'static str> {
-        if self.handover.is_some() {
-            Some("handover")
-        } else if self.menu || self.save_name.is_some() {
-            Some("menu")
-        } else if self.result.is_some() {
-            Some("result")
-        } else if self.help {
-            Some("help")
-        } else if self.rules.is_some() {
-            Some("rules")
-        } else {
-            None
-        }
-    }
-}
-
-/// The result screen, once the rules have ended the match (`MatchOutcome`, from
-/// `Event::CrisisOver`).
-fn check_outcome(
-    outcome: Res<MatchOutcome>,
-    level: Option<Res<PlayingLevel>>,
-    state: Option<Res<MatchState>>,
-    spectating: Option<Res<crate::game::intent::Spectating>>,
-    mut overlay: ResMut<Overlay>,
-) {
-    if !outcome.is_changed() {
-        return;
-    }
-    if spectating.is_some() {
-        overlay.result = None; // the replay viewer shows the end in its own bar
-        return;
-    }
-    let (Some(o), Some(state)) = (&outcome.0, state) else { return };
-    let label = |s: &str| level.as_ref().and_then(|l| l.0.sides.iter().find(|x| x.id == s).and_then(|x| x.name.clone())).unwrap_or_else(|| s.to_string());
-    let text = match &o.winner {
-        Some(s) => format!("Victory for {}!", label(s)),
-        None => "Nobody wins: every side is down.".into(),
-    };
-    info!("match over: {text} ({})", o.reason);
-    let how = match &o.goal {
-        Some(g) => format!("Goal: {}.", g.describe()),
-        None => "No other side has anyone able to act (G-15).".to_string(),
-    };
-    // Under A4 a DoO turn is one round (A4-G-40).
-    let when = if state.a4.is_some() { format!("Round {}.", state.clock.turn) } else { format!("Turn {}, round {}.", state.clock.turn, state.clock.round) };
-    overlay.result = Some(format!("{text}\n{how}  {when}"));
-}
 
 /// The reset phase, one step at a time (R to skip): bleeding, removals, recovery, AP rolls.
 fn show_reset_steps(
@@ -147,36 +77,6 @@ fn show_reset_steps(
     }
     if changed {
         overlay.set_changed();
-    }
-}
-
-/// The AI waits while the player reads: overlays, the reset display, moving tokens. Its pace
-/// follows the animation speed.
-fn hold_ai(
-    overlay: Res<Overlay>,
-    settings: Res<Settings>,
-    moving: Res<crate::window::board::TokensMoving>,
-    hold: Option<ResMut<AiHold>>,
-    ai: Option<ResMut<AiControl>>,
-) {
-    let busy = overlay.handover.is_some()
-        || overlay.menu
-        || overlay.save_name.is_some()
-        || overlay.help
-        || overlay.rules.is_some()
-        || overlay.result.is_some()
-        || overlay.reset.is_some()
-        || moving.0;
-    if let Some(mut h) = hold {
-        if h.0 != busy {
-            h.0 = busy;
-        }
-    }
-    if let Some(mut ai) = ai {
-        let pace = if settings.animation_speed > 0.0 { crate::window::reload::AI_PACE_SECS / settings.animation_speed } else { 0.0 };
-        if ai.pace_secs > 0.0 && (ai.pace_secs - pace).abs() > 1e-3 {
-            ai.pace_secs = pace;
-        }
     }
 }
 
@@ -274,7 +174,6 @@ fn show_overlays(
     overlay: Res<Overlay>,
     old: Query<Entity, With<OverlayRoot>>,
     mut reset_text: Query<&mut Text, With<ResetText>>,
-    campaign: Option<Res<crate::window::campaign::CampaignRun>>,
     state: Option<Res<crate::game::components::MatchState>>,
     windows: Query<&Window>,
     ui: Res<UiScale>,
@@ -298,108 +197,53 @@ fn show_overlays(
     }
     let full = |c: Color| (OverlayRoot, GlobalZIndex(40), full_screen(c));
     if let Some(p) = &overlay.handover {
-        commands.spawn((Name::new("Handover"), full(colors::PANEL_SOLID))).with_children(|c| {
-            c.spawn(text(format!("Pass to {p}"), 42.0, colors::GOLD));
-            c.spawn(text("The board is hidden so nobody sees the other player's choices.", 16.0, colors::DIM));
-            c.spawn(button(format!("I am {p} - show the board  [Enter]"), Act::HandoverReady));
+        commands.spawn((Name::new("Handover"), full(palette::PANEL_SOLID))).with_children(|c| {
+            c.spawn(text(format!("Pass to {p}"), 42.0, palette::GOLD));
+            c.spawn(text("The board is hidden so nobody sees the other player's choices.", 16.0, palette::DIM));
+            c.spawn(button(format!("I am {p} - show the board  [Enter]"), MatchAct::HandoverReady));
         });
         return;
     }
     if let Some(name) = &overlay.save_name {
-        commands.spawn((Name::new("Save as"), full(colors::PANEL_SOLID))).with_children(|c| {
-            c.spawn(text("Save the match as", 30.0, colors::GOLD));
+        commands.spawn((Name::new("Save as"), full(palette::PANEL_SOLID))).with_children(|c| {
+            c.spawn(text("Save the match as", 30.0, palette::GOLD));
             c.spawn(panel(Node { padding: UiRect::axes(Val::Px(14.0), Val::Px(8.0)), min_width: Val::Px(360.0), ..default() })).with_children(|f| {
-                f.spawn(text(format!("{name}|"), 20.0, colors::TEXT));
+                f.spawn(text(format!("{name}|"), 20.0, palette::TEXT));
             });
-            c.spawn(text(format!("Type a name. It goes to {}", crate::replay::slot_path(name).display()), 14.0, colors::DIM));
+            c.spawn(text(format!("Type a name. It goes to {}", crate::replay::slot_path(name).display()), 14.0, palette::DIM));
             c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
-                b.spawn(button("Save  [Enter]", Act::SaveNow));
-                b.spawn(button("Cancel  [Esc]", Act::MatchMenu));
+                b.spawn(button("Save  [Enter]", MatchAct::SaveNow));
+                b.spawn(button("Cancel  [Esc]", MatchAct::MatchMenu));
             });
         });
         return;
     }
     if overlay.menu {
-        commands.spawn((Name::new("Match menu"), full(colors::PANEL_SOLID))).with_children(|c| {
-            c.spawn(text("Match menu", 36.0, colors::GOLD));
-            c.spawn(text("Every command is autosaved: leaving loses nothing (Continue on the main menu).", 15.0, colors::DIM));
+        commands.spawn((Name::new("Match menu"), full(palette::PANEL_SOLID))).with_children(|c| {
+            c.spawn(text("Match menu", 36.0, palette::GOLD));
+            c.spawn(text("Every command is autosaved: leaving loses nothing (Continue on the main menu).", 15.0, palette::DIM));
             if let Some((note, ok)) = &overlay.menu_note {
-                c.spawn(text(note.clone(), 16.0, if *ok { colors::GOOD } else { colors::BAD }));
+                c.spawn(text(note.clone(), 16.0, if *ok { palette::GOOD } else { palette::BAD }));
             }
-            c.spawn(button("Resume  [Esc]", Act::MatchMenu));
-            c.spawn(button("Save as...  [Ctrl+S]", Act::SaveAs));
-            c.spawn(button("Load a saved match", Act::ToLoad));
-            c.spawn(button("Watch this match from the start", Act::WatchThis));
-            c.spawn(button("Leave to the main menu", Act::ToMenu));
+            c.spawn(button("Resume  [Esc]", MatchAct::MatchMenu));
+            c.spawn(button("Save as...  [Ctrl+S]", MatchAct::SaveAs));
+            c.spawn(button("Load a saved match", Go(Screen::Load)));
+            c.spawn(button("Watch this match from the start", MatchAct::WatchThis));
+            c.spawn(button("Leave to the main menu", Go(Screen::Menu)));
         });
         return;
     }
-    if let Some(r) = &overlay.result {
-        // The final board stays in sight around a solid box (translucent full-screen backings
-        // do not darken what lies under them on every renderer). The box sits in the board
-        // area: the log beside it stays readable (how the match ended is told there).
-        use crate::window::camera::{BOTTOM_BAR_PX, TOP_BAR_PX};
-        commands
-            .spawn((
-                Name::new("Result"),
-                OverlayRoot,
-                GlobalZIndex(40),
-                super::RightInset,
-                DespawnOnExit(Screen::Match),
-                Interaction::default(),
-                Blocks,
-                Node {
-                    position_type: PositionType::Absolute,
-                    left: Val::Px(0.0),
-                    top: Val::Px(TOP_BAR_PX),
-                    bottom: Val::Px(BOTTOM_BAR_PX),
-                    right: Val::Px(360.0), // `size_panels` keeps it beside the right panel
-                    flex_direction: FlexDirection::Column,
-                    align_items: AlignItems::Center,
-                    justify_content: JustifyContent::Center,
-                    padding: UiRect::all(Val::Px(16.0)),
-                    ..default()
-                },
-            ))
-            .with_children(|c| {
-                let (title, detail) = r.split_once('\n').unwrap_or((r.as_str(), ""));
-                c.spawn((
-                    Node {
-                        flex_direction: FlexDirection::Column,
-                        align_items: AlignItems::Center,
-                        padding: UiRect::all(Val::Px(18.0)),
-                        row_gap: Val::Px(8.0),
-                        max_width: Val::Percent(100.0),
-                        ..default()
-                    },
-                    BackgroundColor(colors::PANEL_SOLID),
-                ))
-                .with_children(|c| {
-                    c.spawn(text(title, 36.0, colors::GOLD));
-                    c.spawn(text(detail, 18.0, colors::TEXT));
-                    c.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, justify_content: JustifyContent::Center, ..default() })
-                        .with_children(|b| {
-                            if campaign.is_some() {
-                                b.spawn(button("Back to the campaign  [Enter]", Act::Campaign(crate::window::ui::CampaignAct::LevelDone)));
-                                b.spawn(button("Watch the replay", Act::WatchThis));
-                                return;
-                            }
-                            b.spawn(button("Play again", Act::PlayAgain));
-                            b.spawn(button("Watch the replay", Act::WatchThis));
-                            b.spawn(button("Choose another level", Act::ToLevels));
-                            b.spawn(button("Main menu", Act::ToMenu));
-                        });
-                });
-            });
+    // The result is drawn by its screen (screens/result.rs); it covers the help and the reset steps.
+    if overlay.result.is_some() {
         return;
     }
     if overlay.help {
-        commands.spawn((Name::new("Help"), full(colors::PANEL_SOLID))).with_children(|c| {
+        commands.spawn((Name::new("Help"), full(palette::PANEL_SOLID))).with_children(|c| {
             let (crawl, a4) = state.as_ref().map_or((false, false), |s| (s.0.explore.is_some(), s.0.a4.is_some()));
             let help = help_text(crawl, a4);
             let (w, h) = windows.single().map_or((1280.0, 720.0), |w| (w.width() / ui.0.max(0.1), w.height() / ui.0.max(0.1)));
-            c.spawn((text(help.clone(), help_font(&help, w, h), colors::TEXT), Node { max_width: Val::Percent(100.0), ..default() }));
-            c.spawn(button("Close  [Esc]", Act::Help));
+            c.spawn((text(help.clone(), help_font(&help, w, h), palette::TEXT), Node { max_width: Val::Percent(100.0), ..default() }));
+            c.spawn(button("Close  [Esc]", MatchAct::Help));
         });
         return;
     }
@@ -421,7 +265,7 @@ fn show_overlays(
                 }),
             ))
             .with_children(|c| {
-                c.spawn((ResetText, text(reset_lines(all, *shown), 14.0, colors::TEXT)));
+                c.spawn((ResetText, text(reset_lines(all, *shown), 14.0, palette::TEXT)));
             });
     }
 }

@@ -1,14 +1,16 @@
 //! The reaction prompt (reflex or response window of a human defender, with an optional
 //! timeout) and the hot-seat handover (hide the board when control passes to another player).
 
+use super::MatchAct;
 use super::log::describe;
-use super::{HudSystems, Overlay, Tip, names};
+use super::{HudSystems, Tip, names};
 use crate::game::components::CharacterId;
 use crate::game::intent::{Intent, PlayerView, ReactionPolicy, Seats};
 use crate::game::log::{LogEntry, MatchLog};
+use crate::window::board::Overlay;
 use crate::window::screens::Screen;
 use crate::window::settings::Settings;
-use crate::window::ui::{Act, Disabled, button, colors, panel_in, text};
+use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -128,12 +130,12 @@ fn reaction_prompt(
                     flex_direction: FlexDirection::Column,
                     ..default()
                 },
-                colors::PANEL_SOLID,
+                palette::PANEL_SOLID,
             ),
         ))
         .with_children(|p| {
-            p.spawn(text(format!("{player}: {attack}."), 18.0, colors::GOLD));
-            p.spawn(text(format!("{name} may declare {what}.{timeout}"), 15.0, colors::TEXT));
+            p.spawn(text(format!("{player}: {attack}."), 18.0, palette::GOLD));
+            p.spawn(text(format!("{name} may declare {what}.{timeout}"), 15.0, palette::TEXT));
             // One choice a line: a wrapped row of buttons grew past the panel's background.
             p.spawn(Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Start, ..default() }).with_children(|r| {
                 for (k, c) in list.iter().enumerate() {
@@ -141,14 +143,14 @@ fn reaction_prompt(
                         Some(v) => format!("{} - not now: {} - {}", c.label, v.reason, v.rule),
                         None => format!("{}: {}", c.label, c.cost),
                     };
-                    let mut b = r.spawn((button(format!("[{}] {} | {}", k + 1, c.label, c.cost), Act::React(k)), Tip(tip)));
+                    let mut b = r.spawn((button(format!("[{}] {} | {}", k + 1, c.label, c.cost), MatchAct::React(k)), Tip(tip)));
                     if c.refusal.is_some() {
                         b.insert(Disabled);
                     }
                 }
-                r.spawn((button("[N] Decline", Act::Decline), Tip("Let the attack go ahead without reacting".into())));
+                r.spawn((button("[N] Decline", MatchAct::Decline), Tip("Let the attack go ahead without reacting".into())));
                 r.spawn((
-                    button(format!("Never ask for {name}"), Act::NeverAsk(who.clone())),
+                    button(format!("Never ask for {name}"), MatchAct::NeverAsk(who.clone())),
                     Tip("Always decline for this character (Settings keeps the list)".into()),
                 ));
             });

@@ -4,10 +4,10 @@
 //! the family and the ids shown recently, each a button; Up / Down step through every id, Esc
 //! closes.
 
-use super::overlays::Overlay;
-use super::{HudSystems, Tip};
+use super::{HudSystems, MatchAct, Tip};
 use crate::reference::Reference;
-use crate::window::ui::{Act, bar_button, button, colors, text};
+use crate::window::board::Overlay;
+use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 use std::collections::VecDeque;
 
@@ -70,14 +70,14 @@ fn note_shown_ids(
 /// Opens at the id asked for, else the one shown last, else the rule of the last refusal or of
 /// the first greyed entry of the bar, else the first rule of the turn.
 fn open_reference(
-    mut acts: MessageReader<Act>,
+    mut acts: MessageReader<MatchAct>,
     r: Res<RulesRef>,
     view: Res<crate::game::intent::PlayerView>,
     bar: Res<super::action_bar::BarState>,
     mut overlay: ResMut<Overlay>,
 ) {
     for a in acts.read() {
-        if let Act::Rules(id) = a {
+        if let MatchAct::Rules(id) = a {
             let greyed = bar.slots.iter().filter_map(|&i| view.choices.get(i)).find_map(|c| c.refusal.as_ref().map(|v| v.rule.clone()));
             let at = id
                 .clone()
@@ -113,27 +113,27 @@ fn show_reference(mut commands: Commands, overlay: Res<Overlay>, r: Res<RulesRef
     }
     let Some(id) = want else { return };
     let entry = r.book.get(&id);
-    commands.spawn((Name::new("Rules reference"), ReferenceRoot, GlobalZIndex(45), super::overlays::full_screen(colors::PANEL_SOLID))).with_children(|c| {
-        c.spawn(text("Rules reference", 15.0, colors::DIM));
+    commands.spawn((Name::new("Rules reference"), ReferenceRoot, GlobalZIndex(45), super::overlays::full_screen(palette::PANEL_SOLID))).with_children(|c| {
+        c.spawn(text("Rules reference", 15.0, palette::DIM));
         match entry {
             Some(e) => {
-                c.spawn(text(format!("{id}  {}", e.title), 24.0, colors::GOLD));
-                c.spawn((text(e.text.clone(), 17.0, colors::TEXT), Node { max_width: Val::Px(760.0), ..default() }));
+                c.spawn(text(format!("{id}  {}", e.title), 24.0, palette::GOLD));
+                c.spawn((text(e.text.clone(), 17.0, palette::TEXT), Node { max_width: Val::Px(760.0), ..default() }));
             }
             None => {
-                c.spawn(text(id.clone(), 24.0, colors::GOLD));
+                c.spawn(text(id.clone(), 24.0, palette::GOLD));
                 let why = match &r.error {
                     Some(e) => format!("The reference could not be read: {e}"),
                     None => "This id has no entry in the reference (assets/rules/reference/).".to_string(),
                 };
-                c.spawn((text(why, 16.0, colors::BAD), Node { max_width: Val::Px(760.0), ..default() }));
+                c.spawn((text(why, 16.0, palette::BAD), Node { max_width: Val::Px(760.0), ..default() }));
             }
         }
         let row = |c: &mut ChildSpawnerCommands, title: &str, ids: Vec<String>| {
             if ids.is_empty() {
                 return;
             }
-            c.spawn(text(title.to_string(), 13.0, colors::DIM));
+            c.spawn(text(title.to_string(), 13.0, palette::DIM));
             c.spawn(Node {
                 flex_direction: FlexDirection::Row,
                 flex_wrap: FlexWrap::Wrap,
@@ -144,9 +144,9 @@ fn show_reference(mut commands: Commands, overlay: Res<Overlay>, r: Res<RulesRef
             .with_children(|b| {
                 for i in ids {
                     let tip = r.book.get(&i).map_or_else(|| i.clone(), |e| format!("{i}: {}", e.title));
-                    let mut n = b.spawn((bar_button(i.clone(), Act::Rules(Some(i.clone())), true), Tip(tip)));
+                    let mut n = b.spawn((bar_button(i.clone(), MatchAct::Rules(Some(i.clone())), true), Tip(tip)));
                     if i == id {
-                        n.insert(crate::window::ui::Selected);
+                        n.insert(Selected);
                     }
                 }
             });
@@ -154,7 +154,7 @@ fn show_reference(mut commands: Commands, overlay: Res<Overlay>, r: Res<RulesRef
         let fam: Vec<String> = r.book.family(&id).into_iter().map(str::to_string).collect();
         row(c, &format!("The {} rules", crate::reference::family_of(&id)), fam);
         row(c, "Shown to you lately", r.recent.iter().filter(|i| **i != id).cloned().collect());
-        c.spawn(text("Up / Down: the previous or next rule.   F2 or Esc: close.", 13.0, colors::DIM));
-        c.spawn(button("Close  [Esc]", Act::Rules(None)));
+        c.spawn(text("Up / Down: the previous or next rule.   F2 or Esc: close.", 13.0, palette::DIM));
+        c.spawn(button("Close  [Esc]", MatchAct::Rules(None)));
     });
 }

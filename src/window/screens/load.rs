@@ -4,80 +4,50 @@
 //! line, a missing or changed level) and may be deleted.
 //!
 //! Every save opened to play on (Continue, a slot here, `doo play --resume`) goes through
-//! `resume_match`: the one replay path (`crate::replay::open`), which never panics. A save
-//! that does not replay to its end (a command refused or unsettled, a checkpoint that differs)
-//! is not played: this screen opens with what went wrong and the choices: continue from the
-//! last command that replays, watch it in the replay viewer, or delete it.
+//! `session::resume_match`: the one replay path (`crate::replay::open`), which never panics. A
+//! save that does not replay to its end (a command refused or unsettled, a checkpoint that
+//! differs) is not played: this screen opens with what went wrong (`BrokenSave`) and the
+//! choices: continue from the last command that replays, watch it in the replay viewer, or
+//! delete it.
 
-use super::screens::{GameData, MatchSetup, Screen};
-use super::ui::{Act, BrokenAct, Disabled, button, colors, panel, panel_in, text};
+use super::{Go, Screen};
 use crate::save::Save;
+use crate::window::GameData;
+use crate::window::session::{BrokenSave, MatchSetup};
+use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 use std::path::PathBuf;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SaveList>()
+        .add_button_action::<LoadAct>()
         .add_systems(OnEnter(Screen::Load), (scan_saves, spawn_load).chain())
         .add_systems(OnExit(Screen::Load), forget_broken_save)
         .add_systems(Update, (load_keys, open_slot, delete_slot, answer_broken, show_broken).chain().run_if(in_state(Screen::Load)));
 }
 
-/// A save that does not replay to its end, and how far it does: shown over the Load screen
-/// until the player chooses.
-#[derive(Resource, Clone, Debug)]
-pub struct BrokenSave {
-    /// The save's file (deleted on request), when it came from one.
-    pub path: Option<PathBuf>,
-    /// The match setup the save was opened with (level, rules, seats, the save); `None` when
-    /// the file cannot be read as a save of a level here (its level missing or changed, not a
-    /// save): then it can only be deleted or left.
-    pub setup: Option<MatchSetup>,
-    /// Commands that replay, of `total`.
-    pub good: usize,
-    pub total: usize,
-    /// What went wrong, in a sentence or two (the first bad command).
-    pub message: String,
+/// What a Load screen button does: a slot's Continue, Watch or Delete; a broken save's choices.
+#[derive(Component, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadAct {
+    Continue(usize),
+    Watch(usize),
+    /// Delete a slot's file (a save that cannot be used).
+    Delete(usize),
+    /// A save that does not replay to its end: what to do with it.
+    Broken(BrokenAct),
 }
 
-impl BrokenSave {
-    /// The setup that plays on (or is watched) from the last command that replays.
-    pub fn from_last_good(&self) -> Option<MatchSetup> {
-        let mut setup = self.setup.clone()?;
-        if let Some(save) = setup.resume.as_deref() {
-            setup.resume = Some(Box::new(crate::replay::truncated(save, self.good)));
-        }
-        setup.replay = false;
-        Some(setup)
-    }
-}
-
-/// A save file to go on with (Continue, `doo play --resume`): read and checked, its level under
-/// the save's rules. A file that is not a usable save (unreadable, another version, its level
-/// missing or changed) is `Err`: what is wrong, with only "delete" and "back" to choose.
-pub fn open_save_file(path: &std::path::Path, data: &crate::data::RuleData) -> Result<MatchSetup, Box<BrokenSave>> {
-    MatchSetup::resume_file(path, data)
-        .map_err(|e| Box::new(BrokenSave { path: Some(path.to_path_buf()), setup: None, good: 0, total: 0, message: e.to_string() }))
-}
-
-/// Opens the save of `setup` to play on in `world` (the window's; a headless app's in the
-/// tests): replayed through `crate::replay::open`, checked against its checkpoints, then
-/// restored with the AI's plan. A save that does not replay to its end is not restored:
-/// `Err` says how far it goes and why. No save in `setup`: nothing happens.
-pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &MatchSetup) -> Result<(), Box<BrokenSave>> {
-    let Some(save) = setup.resume.as_deref() else { return Ok(()) };
-    let broken = |good: usize, message: String| {
-        Box::new(BrokenSave { path: setup.save_path.clone(), setup: Some(setup.clone()), good, total: save.commands.len(), message })
-    };
-    let r = crate::replay::open(data, save, &setup.checked).map_err(|e| broken(0, e))?;
-    if let Some(problem) = r.problem {
-        let file = setup.save_path.as_ref().map_or("the save".to_string(), |p| p.display().to_string());
-        return Err(broken(r.good, format!("{file} does not replay to its end: {problem}")));
-    }
-    if let Some(mut ai) = world.get_resource_mut::<crate::game::ai::AiControl>() {
-        ai.config.seed = save.seed;
-    }
-    crate::replay::restore_into(world, r.hm, save, false);
-    Ok(())
+/// The choices for a save that does not replay to its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrokenAct {
+    /// Play on from the last command that replays.
+    ContinueGood,
+    /// Watch what replays in the replay viewer.
+    Watch,
+    /// Delete the save file.
+    Delete,
+    /// Leave it as it is.
+    Close,
 }
 
 /// Saves listed at most (the newest), and the largest file read.
@@ -152,13 +122,13 @@ fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
             },
         ))
         .with_children(|p| {
-            p.spawn(text("Load a saved match", 40.0, colors::GOLD));
-            p.spawn(text(format!("Saves in {}", dir.display()), 14.0, colors::DIM));
+            p.spawn(text("Load a saved match", 40.0, palette::GOLD));
+            p.spawn(text(format!("Saves in {}", dir.display()), 14.0, palette::DIM));
             if let Some(e) = &list.error {
-                p.spawn(text(e.clone(), 15.0, colors::BAD));
+                p.spawn(text(e.clone(), 15.0, palette::BAD));
             }
             if list.slots.is_empty() && list.error.is_none() {
-                p.spawn(text("No saves yet: every match is autosaved, and the match menu (Esc) saves it under a name.", 16.0, colors::TEXT));
+                p.spawn(text("No saves yet: every match is autosaved, and the match menu (Esc) saves it under a name.", 16.0, palette::TEXT));
             }
             p.spawn(panel(Node {
                 flex_direction: FlexDirection::Column,
@@ -176,22 +146,22 @@ fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
                             let file = slot.path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned());
                             match &slot.usable {
                                 Ok((save, _, _)) => {
-                                    r.spawn(button("Continue", Act::LoadSlot(k)));
-                                    r.spawn(button("Watch", Act::WatchSlot(k)));
+                                    r.spawn(button("Continue", LoadAct::Continue(k)));
+                                    r.spawn(button("Watch", LoadAct::Watch(k)));
                                     let name = if save.label.is_empty() { file } else { save.label.clone() };
                                     r.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_width: Val::Px(0.0), ..default() })
                                         .with_children(|t| {
-                                            t.spawn(text(name, 17.0, colors::TEXT));
-                                            t.spawn(text(save.summary(), 13.0, colors::DIM));
+                                            t.spawn(text(name, 17.0, palette::TEXT));
+                                            t.spawn(text(save.summary(), 13.0, palette::DIM));
                                         });
                                 }
                                 Err(e) => {
-                                    r.spawn((button("Continue", Act::LoadSlot(k)), Disabled));
-                                    r.spawn(button("Delete", Act::DeleteSlot(k)));
+                                    r.spawn((button("Continue", LoadAct::Continue(k)), Disabled));
+                                    r.spawn(button("Delete", LoadAct::Delete(k)));
                                     r.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_width: Val::Px(0.0), ..default() })
                                         .with_children(|t| {
-                                            t.spawn(text(file, 17.0, colors::DIM));
-                                            t.spawn(text(first_line(e), 13.0, colors::BAD));
+                                            t.spawn(text(file, 17.0, palette::DIM));
+                                            t.spawn(text(first_line(e), 13.0, palette::BAD));
                                         });
                                 }
                             }
@@ -199,7 +169,7 @@ fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
                     );
                 }
             });
-            p.spawn(button("Back  [Esc]", Act::ToMenu));
+            p.spawn(button("Back  [Esc]", Go(Screen::Menu)));
         });
 }
 
@@ -208,10 +178,10 @@ fn first_line(e: &str) -> String {
     if l.chars().count() > 140 { l.chars().take(140).collect::<String>() + "..." } else { l.to_string() }
 }
 
-fn load_keys(keys: Res<ButtonInput<KeyCode>>, mut next: ResMut<NextState<Screen>>, broken: Option<Res<BrokenSave>>, mut acts: MessageWriter<Act>) {
+fn load_keys(keys: Res<ButtonInput<KeyCode>>, mut next: ResMut<NextState<Screen>>, broken: Option<Res<BrokenSave>>, mut acts: MessageWriter<LoadAct>) {
     if keys.just_pressed(KeyCode::Escape) {
         if broken.is_some() {
-            acts.write(Act::Broken(BrokenAct::Close));
+            acts.write(LoadAct::Broken(BrokenAct::Close));
         } else {
             next.set(Screen::Menu);
         }
@@ -219,9 +189,9 @@ fn load_keys(keys: Res<ButtonInput<KeyCode>>, mut next: ResMut<NextState<Screen>
 }
 
 /// Deletes an unusable slot's file, then lists the folder again.
-fn delete_slot(mut acts: MessageReader<Act>, list: Res<SaveList>, mut next: ResMut<NextState<Screen>>) {
+fn delete_slot(mut acts: MessageReader<LoadAct>, list: Res<SaveList>, mut next: ResMut<NextState<Screen>>) {
     for act in acts.read() {
-        let Act::DeleteSlot(k) = act else { continue };
+        let LoadAct::Delete(k) = act else { continue };
         let Some(slot) = list.slots.get(*k) else { continue };
         match std::fs::remove_file(&slot.path) {
             Ok(()) => info!("deleted {}", slot.path.display()),
@@ -266,30 +236,30 @@ fn show_broken(mut commands: Commands, broken: Option<Res<BrokenSave>>, shown: Q
                     row_gap: Val::Px(8.0),
                     ..default()
                 },
-                colors::PANEL_SOLID,
+                palette::PANEL_SOLID,
             ),
         ))
         .with_children(|p| {
             if b.setup.is_some() {
-                p.spawn(text(format!("{name} cannot be played to its end"), 24.0, colors::BAD));
+                p.spawn(text(format!("{name} cannot be played to its end"), 24.0, palette::BAD));
                 p.spawn(text(
                     format!("{} of its {} commands replay; the game stopped before the next one instead of crashing.", b.good, b.total),
                     16.0,
-                    colors::TEXT,
+                    palette::TEXT,
                 ));
             } else {
-                p.spawn(text(format!("{name} cannot be opened"), 24.0, colors::BAD));
+                p.spawn(text(format!("{name} cannot be opened"), 24.0, palette::BAD));
             }
-            p.spawn(text(b.message.clone(), 14.0, colors::DIM));
+            p.spawn(text(b.message.clone(), 14.0, palette::DIM));
             p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: Val::Px(8.0), flex_wrap: FlexWrap::Wrap, ..default() }).with_children(|r| {
                 if b.setup.is_some() {
-                    r.spawn(button(format!("Continue from command {}", b.good), Act::Broken(BrokenAct::ContinueGood)));
-                    r.spawn(button("Watch it", Act::Broken(BrokenAct::Watch)));
+                    r.spawn(button(format!("Continue from command {}", b.good), LoadAct::Broken(BrokenAct::ContinueGood)));
+                    r.spawn(button("Watch it", LoadAct::Broken(BrokenAct::Watch)));
                 }
                 if b.path.is_some() {
-                    r.spawn(button("Delete it", Act::Broken(BrokenAct::Delete)));
+                    r.spawn(button("Delete it", LoadAct::Broken(BrokenAct::Delete)));
                 }
-                r.spawn(button("Back  [Esc]", Act::Broken(BrokenAct::Close)));
+                r.spawn(button("Back  [Esc]", LoadAct::Broken(BrokenAct::Close)));
             });
         });
 }
@@ -300,9 +270,9 @@ fn forget_broken_save(mut commands: Commands) {
 }
 
 /// The player's choice for a broken save.
-fn answer_broken(mut acts: MessageReader<Act>, broken: Option<Res<BrokenSave>>, mut commands: Commands, mut next: ResMut<NextState<Screen>>) {
+fn answer_broken(mut acts: MessageReader<LoadAct>, broken: Option<Res<BrokenSave>>, mut commands: Commands, mut next: ResMut<NextState<Screen>>) {
     for act in acts.read() {
-        let (Act::Broken(choice), Some(b)) = (act, broken.as_deref()) else { continue };
+        let (LoadAct::Broken(choice), Some(b)) = (act, broken.as_deref()) else { continue };
         match choice {
             BrokenAct::ContinueGood | BrokenAct::Watch => {
                 let Some(mut setup) = b.from_last_good() else { continue };
@@ -326,11 +296,11 @@ fn answer_broken(mut acts: MessageReader<Act>, broken: Option<Res<BrokenSave>>, 
 }
 
 /// Continue or Watch a slot: the match screen starts with it.
-fn open_slot(mut acts: MessageReader<Act>, list: Res<SaveList>, mut commands: Commands, mut next: ResMut<NextState<Screen>>) {
+fn open_slot(mut acts: MessageReader<LoadAct>, list: Res<SaveList>, mut commands: Commands, mut next: ResMut<NextState<Screen>>) {
     for act in acts.read() {
         let (k, watch) = match act {
-            Act::LoadSlot(k) => (*k, false),
-            Act::WatchSlot(k) => (*k, true),
+            LoadAct::Continue(k) => (*k, false),
+            LoadAct::Watch(k) => (*k, true),
             _ => continue,
         };
         let Some(Ok((save, path, checked))) = list.slots.get(k).map(|s| &s.usable) else { continue };

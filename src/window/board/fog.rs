@@ -7,53 +7,28 @@
 //! deciding (the last one, between decisions), never another side's map. Nothing else of the
 //! board (cost labels, threat marks, paths, reticles, cards) is shown on a space never seen.
 
-use super::board::{FloorMap, TILE_PX, world_of};
+use super::{BoardDrawn, BoardPart, FloorMap, Fog, FogDrawn, Overlay, TILE_PX, palette, tile_index, world_of};
 use crate::game::MatchSystems;
 use crate::game::components::{MatchGeneration, MatchState};
 use crate::game::intent::{PlayerView, Seats};
 use crate::game::log::LogEntry;
 use crate::rules::Pos;
-use crate::rules::explore::{SideView, side_view};
+use crate::rules::explore::side_view;
 use crate::rules::grid::Tile;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Fog>().add_systems(
+    app.add_systems(
         Update,
         (update_fog, draw_tiles, draw_features)
             .chain()
             .in_set(MatchSystems::Present)
             .in_set(FogDrawn)
-            .after(super::board::BoardDrawn)
+            .after(BoardDrawn)
             .after(crate::game::intent::ViewRefreshed)
             .run_if(resource_exists::<MatchState>),
     );
-}
-
-/// The fog is worked out (the board's tokens read it).
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub struct FogDrawn;
-
-/// What the window shows: the viewing side and its view (`None`: a level without fog).
-#[derive(Resource, Debug, Default)]
-pub struct Fog {
-    pub side: Option<String>,
-    pub view: Option<SideView>,
-}
-
-impl Fog {
-    /// Whether figure `i` may be drawn.
-    pub fn shows(&self, i: usize) -> bool {
-        self.view.as_ref().is_none_or(|v| v.figures.contains(&i))
-    }
-    /// Whether space `k` (`Board::index`) has been revealed.
-    pub fn revealed(&self, k: usize) -> bool {
-        self.view.as_ref().is_none_or(|v| v.revealed.get(k).copied().unwrap_or(false))
-    }
-    pub fn in_sight(&self, k: usize) -> bool {
-        self.view.as_ref().is_none_or(|v| v.visible.get(k).copied().unwrap_or(false))
-    }
 }
 
 /// The side whose view is shown: the deciding player's; else the last one shown; else the
@@ -109,8 +84,7 @@ fn overlay_tint(c: Color) -> Color {
 
 /// The highlight tint of each space: where the figure deciding can move (green free, blue
 /// step, orange run) or the spaces an aimed order can take.
-fn highlight_tints(view: &PlayerView, overlay: &super::hud::Overlay) -> std::collections::HashMap<Pos, Color> {
-    use super::board::palette;
+fn highlight_tints(view: &PlayerView, overlay: &Overlay) -> std::collections::HashMap<Pos, Color> {
     use crate::rules::preview::{Aim, MoveKind};
     let mut out = std::collections::HashMap::new();
     if overlay.blocks_board().is_some() {
@@ -143,7 +117,7 @@ fn draw_tiles(
     state: Res<MatchState>,
     fog: Res<Fog>,
     view: Res<PlayerView>,
-    overlay: Res<super::hud::Overlay>,
+    overlay: Res<Overlay>,
     maps: Query<(&FloorMap, &TileStorage, &TilemapSize)>,
     mut tiles: Query<(&mut TileTextureIndex, &mut TileColor)>,
     added: Query<(), Added<FloorMap>>,
@@ -162,7 +136,7 @@ fn draw_tiles(
                 let Some(e) = storage.get(&tp) else { continue };
                 let Ok((mut index, mut colour)) = tiles.get_mut(e) else { continue };
                 let t = if hidden.contains(&p) { Tile::Wall } else { b.tile(p).unwrap_or(Tile::Wall) };
-                let want = TileTextureIndex(super::board::tile_index(t, x, row));
+                let want = TileTextureIndex(tile_index(t, x, row));
                 if *index != want {
                     *index = want;
                 }
@@ -211,7 +185,7 @@ fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, 
             .spawn((
                 Name::new(name.to_string()),
                 Feature,
-                super::board::BoardPart,
+                BoardPart,
                 FloorMap(p.floor),
                 Sprite::from_color(colour, Vec2::splat(TILE_PX * size)),
                 Transform::from_translation(world_of(p, b) + Vec3::Z * 2.0),

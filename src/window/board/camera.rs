@@ -6,8 +6,10 @@
 //! again. It follows the action (a figure walking or striking, the keyboard cursor) when that
 //! leaves the board area.
 
-use super::ui::PointerOverUi;
+use super::{ActionFocus, BoardCamera, BoardInput, DragState, KeyCursor, TILE_PX, world_of};
 use crate::game::components::{MatchGeneration, MatchState};
+use crate::window::screens::Screen;
+use crate::window::theme::interaction::PointerOverUi;
 use bevy::camera::Viewport;
 use bevy::camera::visibility::RenderLayers;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
@@ -31,8 +33,7 @@ const MAX_ZOOM_OUT: f32 = 4.0;
 const DRAG_PX: f32 = 6.0;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<DragState>()
-        .add_systems(Startup, spawn_camera)
+    app.add_systems(Startup, spawn_camera)
         .add_systems(Update, clip_board.before(fit_camera))
         .init_resource::<FitRequest>()
         .add_systems(
@@ -42,11 +43,8 @@ pub(super) fn plugin(app: &mut App) {
                     .and_then(resource_changed::<MatchGeneration>.or_else(resource_changed::<FitRequest>).or_else(resource_changed::<UiScale>)),
             ),
         )
-        .add_systems(Update, follow_action.in_set(crate::game::MatchSystems::Present).run_if(in_state(super::screens::Screen::Match)))
-        .add_systems(
-            Update,
-            (drag_camera, key_camera).in_set(crate::game::MatchSystems::Input).before(super::board::BoardInput).run_if(in_state(super::screens::Screen::Match)),
-        );
+        .add_systems(Update, follow_action.in_set(crate::game::MatchSystems::Present).run_if(in_state(Screen::Match)))
+        .add_systems(Update, (drag_camera, key_camera).in_set(crate::game::MatchSystems::Input).before(BoardInput).run_if(in_state(Screen::Match)));
 }
 
 /// Changed when the view should be fitted to the level again (Home): then the whole floor is
@@ -56,17 +54,6 @@ pub(super) fn plugin(app: &mut App) {
 pub struct FitRequest {
     pub whole: bool,
 }
-
-/// A press that moved far enough is a drag (the board then ignores its release as a click).
-#[derive(Resource, Debug, Default)]
-pub struct DragState {
-    pub from: Option<Vec2>,
-    pub dragged: bool,
-}
-
-/// The camera that draws the board (tiles, figures, markers): clipped to the board area.
-#[derive(Component)]
-pub struct BoardCamera;
 
 /// The camera that draws the UI, over the whole window and after the board; it sees no
 /// sprite or tile (its render layer holds none).
@@ -114,9 +101,9 @@ pub fn board_area(window: &Window, ui_scale: f32) -> Rect {
 /// Clips the board camera to the board area during a match (the whole window otherwise), so
 /// nothing of the board is drawn under the bars or over the log; follows window resizes and
 /// the UI scale.
-fn clip_board(windows: Query<&Window>, ui: Res<UiScale>, screen: Option<Res<State<super::screens::Screen>>>, mut cam: Query<&mut Camera, With<BoardCamera>>) {
+fn clip_board(windows: Query<&Window>, ui: Res<UiScale>, screen: Option<Res<State<Screen>>>, mut cam: Query<&mut Camera, With<BoardCamera>>) {
     let (Ok(w), Ok(mut cam)) = (windows.single(), cam.single_mut()) else { return };
-    let in_match = screen.is_some_and(|s| *s.get() == super::screens::Screen::Match);
+    let in_match = screen.is_some_and(|s| *s.get() == Screen::Match);
     let want = in_match.then(|| {
         let area = board_area(w, ui.0);
         let k = w.scale_factor();
@@ -150,13 +137,13 @@ fn fit_camera(
     let area = windows.single().map_or(Vec2::new(920.0, 536.0), |w| board_area(w, ui.0).size());
     let (w, h) = state.board.floors.first().map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
     let area = (area - Vec2::new(40.0, 30.0)).max(Vec2::splat(100.0));
-    let fit = ((w * super::board::TILE_PX) / area.x).max((h * super::board::TILE_PX) / area.y);
+    let fit = ((w * TILE_PX) / area.x).max((h * TILE_PX) / area.y);
     // A level too big to show whole at one art pixel per screen pixel is shown at that size
     // (spaces of 32 px: figures stay recognisable), around the first figure; the camera then
     // follows the action.
     let max = if request.whole { MAX_ZOOM_OUT } else { MAX_FIT_SCALE };
     let scale = fit.clamp(0.25, max);
-    let centre = if fit > max { state.fighters.first().map_or(Vec3::ZERO, |f| super::board::world_of(f.pos, &state.board)) } else { Vec3::ZERO };
+    let centre = if fit > max { state.fighters.first().map_or(Vec3::ZERO, |f| world_of(f.pos, &state.board)) } else { Vec3::ZERO };
     for mut t in &mut cam {
         // The level's centre (world 0,0) sits at the board area's centre (the viewport's).
         *t = Transform::from_xyz(centre.x, centre.y, 100.0).with_scale(Vec3::splat(scale));
@@ -239,8 +226,8 @@ fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<
 /// outside the board area (the window less the panels, a space's margin in), the camera glides
 /// toward it (an exponential ease, quick but not a jump).
 fn follow_action(
-    focus: Res<super::figures::ActionFocus>,
-    cursor: Res<super::board::KeyCursor>,
+    focus: Res<ActionFocus>,
+    cursor: Res<KeyCursor>,
     state: Option<Res<MatchState>>,
     windows: Query<&Window>,
     ui: Res<UiScale>,
@@ -249,10 +236,10 @@ fn follow_action(
 ) {
     // No match on the board (a save that did not open leaves the match screen this frame).
     let Some(state) = state else { return };
-    let target = cursor.at.filter(|_| cursor.active).map(|p| super::board::world_of(p, &state.board)).or(focus.0);
+    let target = cursor.at.filter(|_| cursor.active).map(|p| world_of(p, &state.board)).or(focus.0);
     let (Some(target), Ok(w), Ok((camera, at, mut t))) = (target, windows.single(), cam.single_mut()) else { return };
     let Ok(on_screen) = camera.world_to_viewport(at, target.with_z(0.0)) else { return };
-    let margin = super::board::TILE_PX / t.scale.x.max(0.01) * 1.5;
+    let margin = TILE_PX / t.scale.x.max(0.01) * 1.5;
     let b = board_area(w, ui.0);
     let area = Rect::new(b.min.x + margin, b.min.y + margin, b.max.x - margin, b.max.y - margin);
     if area.width() <= 0.0 || area.height() <= 0.0 {

@@ -4,8 +4,7 @@
 //! and last command, and the speed. Nobody decides while watching (`Spectating`): no AI, no
 //! autosave, every click is dropped.
 
-use super::screens::Screen;
-use super::ui::{Act, ReplayAct, Selected, bar_button, colors, text};
+use super::{Go, Screen};
 use crate::game::components::{MatchDice, MatchState};
 use crate::game::log::{MatchLog, MatchOutcome};
 use crate::game::record::{MatchRecord, Origin};
@@ -13,16 +12,32 @@ use crate::rules::Dice;
 use crate::rules::state::Match;
 use crate::rules::victory::Outcome;
 use crate::save::Save;
+use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnExit(Screen::Match), leave_viewer).add_systems(
+    app.add_button_action::<ReplayAct>().add_systems(OnExit(Screen::Match), leave_viewer).add_systems(
         Update,
         (control_viewer, show_viewer_frame, draw_viewer_bar)
             .chain()
             .in_set(crate::game::MatchSystems::Input)
             .run_if(in_state(Screen::Match).and_then(resource_exists::<ReplayViewer>)),
     );
+}
+
+/// What a replay viewer button does.
+#[derive(Component, Message, Clone, Copy, Debug, PartialEq)]
+pub enum ReplayAct {
+    PlayPause,
+    /// Step by this many commands (negative: back).
+    Step(i32),
+    /// To the start of the previous or next turn.
+    Turn(i32),
+    /// To the first command of this turn.
+    ToTurn(u32),
+    Start,
+    End,
+    Speed(f32),
 }
 
 /// Commands a save may have for the viewer to keep every moment of it (the match after each is
@@ -177,8 +192,8 @@ fn show_frame(world: &mut World, k: usize, same_board: bool) {
 }
 
 /// Buttons and keys: Space play/pause, comma and period one command, [ and ] a turn.
-fn control_viewer(mut acts: MessageReader<Act>, keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut viewer: ResMut<ReplayViewer>) {
-    let mut list: Vec<ReplayAct> = acts.read().filter_map(|a| if let Act::Replay(r) = a { Some(*r) } else { None }).collect();
+fn control_viewer(mut acts: MessageReader<ReplayAct>, keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut viewer: ResMut<ReplayViewer>) {
+    let mut list: Vec<ReplayAct> = acts.read().copied().collect();
     for (key, act) in [
         (KeyCode::Space, ReplayAct::PlayPause),
         (KeyCode::Comma, ReplayAct::Step(-1)),
@@ -282,37 +297,37 @@ fn draw_viewer_bar(mut commands: Commands, viewer: Res<ReplayViewer>, old: Query
                 row_gap: Val::Px(4.0),
                 ..default()
             },
-            BackgroundColor(colors::PANEL_SOLID),
+            BackgroundColor(palette::PANEL_SOLID),
             Interaction::default(),
-            super::ui::Blocks,
+            Blocks,
             bevy::ui::FocusPolicy::Block,
         ))
         .with_children(|p| {
-            p.spawn(text(format!("Replay: {} - command {} of {} - turn {turn}{status}", v.label, v.at, v.last()), 15.0, colors::GOLD));
+            p.spawn(text(format!("Replay: {} - command {} of {} - turn {turn}{status}", v.label, v.at, v.last()), 15.0, palette::GOLD));
             p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, ..default() }).with_children(|r| {
-                r.spawn(bar_button("|< First", Act::Replay(ReplayAct::Start), v.at > 0));
-                r.spawn(bar_button("[ Turn back", Act::Replay(ReplayAct::Turn(-1)), v.at > 0));
-                r.spawn(bar_button(", Step back", Act::Replay(ReplayAct::Step(-1)), v.at > 0));
-                r.spawn(bar_button(if v.playing { "Space Pause" } else { "Space Play" }, Act::Replay(ReplayAct::PlayPause), true));
-                r.spawn(bar_button(". Step", Act::Replay(ReplayAct::Step(1)), v.at < v.last()));
-                r.spawn(bar_button("] Next turn", Act::Replay(ReplayAct::Turn(1)), v.at < v.last()));
-                r.spawn(bar_button("Last >|", Act::Replay(ReplayAct::End), v.at < v.last()));
+                r.spawn(bar_button("|< First", ReplayAct::Start, v.at > 0));
+                r.spawn(bar_button("[ Turn back", ReplayAct::Turn(-1), v.at > 0));
+                r.spawn(bar_button(", Step back", ReplayAct::Step(-1), v.at > 0));
+                r.spawn(bar_button(if v.playing { "Space Pause" } else { "Space Play" }, ReplayAct::PlayPause, true));
+                r.spawn(bar_button(". Step", ReplayAct::Step(1), v.at < v.last()));
+                r.spawn(bar_button("] Next turn", ReplayAct::Turn(1), v.at < v.last()));
+                r.spawn(bar_button("Last >|", ReplayAct::End, v.at < v.last()));
                 for s in SPEEDS {
-                    let mut b = r.spawn(bar_button(format!("{s}/s"), Act::Replay(ReplayAct::Speed(s)), true));
+                    let mut b = r.spawn(bar_button(format!("{s}/s"), ReplayAct::Speed(s), true));
                     if v.speed == s {
                         b.insert(Selected);
                     }
                 }
-                r.spawn(bar_button("Leave", Act::ToMenu, true));
+                r.spawn(bar_button("Leave", Go(Screen::Menu), true));
             });
             // Jump to a turn: the turns around the one shown (all of them in a short match).
             let turns = v.turn_starts();
             let here = turns.iter().rposition(|&(_, k)| k <= v.at).unwrap_or(0);
             let from = here.saturating_sub(TURN_BUTTONS / 2).min(turns.len().saturating_sub(TURN_BUTTONS));
             p.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, align_items: AlignItems::Center, ..default() }).with_children(|r| {
-                r.spawn(text("Jump to turn ", 13.0, colors::DIM));
+                r.spawn(text("Jump to turn ", 13.0, palette::DIM));
                 for &(t, _) in turns.iter().skip(from).take(TURN_BUTTONS) {
-                    let mut b = r.spawn(bar_button(format!("{t}"), Act::Replay(ReplayAct::ToTurn(t)), true));
+                    let mut b = r.spawn(bar_button(format!("{t}"), ReplayAct::ToTurn(t), true));
                     if t == turn {
                         b.insert(Selected);
                     }

@@ -1,0 +1,103 @@
+//! The result after a campaign's level: won or lost, the CP each hero earned and why (rule by
+//! rule), the fallen, the rest; then spend CP or go on (the same level again after a loss,
+//! R-CP-13). The level's match ends here: the rules' campaign step (`campaign::finish_level`).
+
+use super::{CampaignAct, CampaignRun, Stage, roster_panel, row, save_progress};
+use crate::campaign;
+use crate::window::GameData;
+use crate::window::screens::{Go, Screen};
+use crate::window::theme::prelude::*;
+use bevy::prelude::*;
+use std::collections::BTreeMap;
+
+/// The level's match is over: the rules' campaign step (CP, carry-over, rest), then the result.
+pub(super) fn level_done(world: &mut World) {
+    let data = world.resource::<GameData>().0.clone();
+    let Some(mut run) = world.get_resource::<CampaignRun>().cloned() else { return };
+    let Some(state) = world.get_resource::<crate::game::components::MatchState>().map(|s| s.0.clone()) else { return };
+    let Some(outcome) = world.resource::<crate::game::log::MatchOutcome>().0.clone() else { return };
+    if !run.progress.playing {
+        return;
+    }
+    let events: Vec<crate::rules::Event> = world
+        .resource::<crate::game::log::MatchLog>()
+        .entries()
+        .iter()
+        .filter_map(|e| if let crate::game::log::LogEntry::Event { event, .. } = e { Some(event.clone()) } else { None })
+        .collect();
+    let won = outcome.winner.as_deref() == Some(run.checked.campaign.party_side.as_str());
+    let report = campaign::finish_level(&run.checked, &mut run.progress, &state, &events, won, &data);
+    run.report = Some(report);
+    run.stage = Stage::Result;
+    run.player = 0;
+    run.shown = 0;
+    run.message = None;
+    save_progress(&run);
+    world.insert_resource(run);
+    world.resource_mut::<NextState<Screen>>().set(Screen::Campaign);
+}
+
+pub(super) fn draw_result(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::data::RuleData) {
+    if let Some(rep) = &run.report {
+        let r = &rep.record;
+        let name = run.checked.load_level(&r.level, data).map(|l| l.level.name.clone()).unwrap_or_else(|_| r.level.clone());
+        p.spawn(text(if r.won { format!("{name}: won") } else { format!("{name}: lost") }, 26.0, if r.won { palette::GOOD } else { palette::BAD }));
+        let mut by: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for l in &r.cp {
+            by.entry(l.hero.as_str()).or_default().push(format!("+{} {} ({})", l.cp, l.why, l.rule));
+        }
+        p.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(10.0)), max_width: Val::Px(1100.0), ..default() }))
+            .with_children(|l| {
+                l.spawn(text("Character points earned", 18.0, palette::GOLD));
+                for h in &rep.after_level {
+                    let lines = by.get(h.id().as_str()).cloned().unwrap_or_default();
+                    let total: u32 = r.cp.iter().filter(|x| x.hero == h.id()).map(|x| x.cp).sum();
+                    l.spawn(text(format!("{}: {total} CP", h.name), 16.0, palette::TEXT));
+                    if !lines.is_empty() {
+                        l.spawn(text(format!("    {}", lines.join("; ")), 13.0, palette::DIM));
+                    }
+                }
+                for f in &r.fallen {
+                    l.spawn(text(format!("{f} has fallen (R-CP-12): he leaves the roster."), 15.0, palette::BAD));
+                }
+                for line in &r.rest {
+                    l.spawn(text(line.clone(), 13.0, palette::DIM));
+                }
+            });
+    }
+    if run.progress.level.is_none() {
+        p.spawn(text(if run.progress.won { "The campaign is won!" } else { "The campaign is over." }, 28.0, palette::GOLD));
+        roster_panel(p, run, data);
+        p.spawn(button("Main menu", Go(Screen::Menu)));
+        return;
+    }
+    let (spend, next) = result_buttons(run, data);
+    if !spend {
+        p.spawn(text("No CP banked to spend (R-CP-11): go on to the briefing.", 15.0, palette::DIM));
+    }
+    row(p, |r| {
+        if spend {
+            r.spawn(button("Spend CP  [Enter]", CampaignAct::Advance));
+            r.spawn(button(next, CampaignAct::Briefing));
+        } else {
+            r.spawn(button(format!("{next}  [Enter]"), CampaignAct::Briefing));
+        }
+    });
+}
+
+/// The result screen's choices, as the rules see the campaign: whether any hero has banked CP
+/// to spend (R-CP-11; hot-seat players then take turns), and what going on means: the same level again after a
+/// loss (R-CP-13), else the next one.
+pub(super) fn result_buttons(run: &CampaignRun, data: &crate::data::RuleData) -> (bool, String) {
+    let all: Vec<usize> = (0..run.progress.roster.len()).collect();
+    let spend = run.progress.banked_cp(&data.heroes, &all) > 0;
+    let again = run.report.as_ref().is_some_and(|rep| run.progress.plays_again(&rep.record));
+    let next = match (&run.report, &run.progress.level) {
+        _ if again => "Play the level again".to_string(),
+        (Some(rep), Some(id)) if !rep.record.won => {
+            format!("On to {}", run.checked.load_level(id, data).map(|l| l.level.name.clone()).unwrap_or_else(|_| id.clone()))
+        }
+        _ => "Next level".to_string(),
+    };
+    (spend, next)
+}

@@ -1,0 +1,259 @@
+//! Level select: the levels in `levels/`, each checked (or its first error), with its briefing,
+//! rules (a DoO profile or A4, changed with R), kind, sides and goals.
+
+use super::setup::NameEditing;
+use super::{Go, Screen, root_node};
+use crate::level_file::{CheckedLevel, Control};
+use crate::window::GameData;
+use crate::window::session::MatchSetup;
+use crate::window::theme::prelude::*;
+use bevy::prelude::*;
+use std::path::{Path, PathBuf};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LevelCatalog>()
+        .add_button_action::<LevelsAct>()
+        .add_systems(OnEnter(Screen::Levels), (scan_levels, spawn_levels).chain())
+        .add_systems(Update, answer_levels);
+}
+
+/// What a level select button does.
+#[derive(Component, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelsAct {
+    PickLevel(usize),
+    /// Play the selected level under the next profile or ruleset.
+    CycleRuleset,
+    /// On to the seats of the selected level.
+    ToSetup,
+}
+
+/// Level files found in the levels folder: each checked, or its first error.
+#[derive(Resource, Default)]
+pub struct LevelCatalog {
+    pub entries: Vec<(PathBuf, Result<CheckedLevel, String>)>,
+    pub selected: usize,
+    /// The rulesets a level may be played under (the DoO profiles, then A4), with a line each.
+    pub rulesets: Vec<(String, String)>,
+    /// The default profile (a level that names none plays it).
+    pub default_ruleset: String,
+}
+
+#[derive(Component)]
+struct LevelDetails;
+
+/// The folder the level menu lists.
+pub const LEVELS_DIR: &str = "levels";
+
+/// Levels listed at most, and how long the whole scan may take: a level in `levels/` that is
+/// slow or hostile is shown as broken, it never freezes the menu.
+const MAX_LISTED_LEVELS: usize = 200;
+const SCAN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The level list's order: the tutorial (the default level) first, then by file name.
+pub fn order_levels(files: &mut [PathBuf]) {
+    let tutorial = Path::new(crate::window::DEFAULT_LEVEL).file_name();
+    files.sort_by(|a, b| (a.file_name() != tutorial, a).cmp(&(b.file_name() != tutorial, b)));
+}
+
+fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Option<Res<MatchSetup>>) {
+    catalog.default_ruleset = data.0.profiles.default.clone();
+    catalog.rulesets = data.0.profiles.profiles.iter().map(|(k, p)| (k.clone(), p.description.clone())).collect();
+    catalog.rulesets.push((data.0.a4.name.clone(), data.0.a4.description.clone()));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(LEVELS_DIR)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
+        .unwrap_or_default();
+    order_levels(&mut files);
+    files.truncate(MAX_LISTED_LEVELS);
+    // Two worker threads check the files from a shared queue (at most two files are in memory
+    // at once); what is not done by the deadline is listed as broken, and the workers finish
+    // in the background.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let queue = std::sync::Arc::new(std::sync::Mutex::new(files.iter().cloned().enumerate().collect::<std::collections::VecDeque<_>>()));
+    for _ in 0..2 {
+        let (tx, queue, data) = (tx.clone(), queue.clone(), data.0.clone());
+        std::thread::spawn(move || {
+            while let Some((k, p)) = queue.lock().ok().and_then(|mut q| q.pop_front()) {
+                let root = crate::level_file::project_root(&p);
+                let r = crate::level_file::load(&p, &data, &root)
+                    .map_err(|errs| errs.first().map(|e| format!("{}:{}:{}: {}", p.display(), e.line, e.col, e.message)).unwrap_or_default());
+                if tx.send((k, r)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    drop(tx);
+    let mut results: Vec<Option<Result<crate::level_file::CheckedLevel, String>>> = files.iter().map(|_| None).collect();
+    let deadline = std::time::Instant::now() + SCAN_DEADLINE;
+    while let Ok((k, r)) = rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
+        results[k] = Some(r);
+    }
+    catalog.entries = files
+        .into_iter()
+        .zip(results)
+        .map(|(p, r)| {
+            let r = r.unwrap_or_else(|| Err(format!("{}: not checked within {} s (too large or not a file)", p.display(), SCAN_DEADLINE.as_secs())));
+            (p, r)
+        })
+        .collect();
+    let current = setup.map(|s| s.path.clone());
+    catalog.selected = catalog.entries.iter().position(|(p, _)| Some(p) == current.as_ref()).unwrap_or(0);
+}
+
+fn spawn_levels(mut commands: Commands, catalog: Res<LevelCatalog>) {
+    commands.spawn((Name::new("Level select"), DespawnOnExit(Screen::Levels), Node { flex_direction: FlexDirection::Row, ..root_node() })).with_children(|p| {
+        p.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), width: Val::Px(360.0), ..default() })).with_children(
+            |l| {
+                l.spawn(text("Choose a level", 26.0, palette::GOLD));
+                for (k, (path, r)) in catalog.entries.iter().enumerate() {
+                    let name = match r {
+                        Ok(c) => c.level.name.clone(),
+                        Err(_) => format!("{} (broken)", path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default()),
+                    };
+                    let mut b = l.spawn(button(name, LevelsAct::PickLevel(k)));
+                    if k == catalog.selected {
+                        b.insert(Selected);
+                    }
+                }
+                if catalog.entries.is_empty() {
+                    l.spawn(text(format!("No levels in {LEVELS_DIR}/"), 16.0, palette::BAD));
+                }
+            },
+        );
+        p.spawn((
+            LevelDetails,
+            panel(Node {
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(Val::Px(14.0)),
+                width: Val::Px(560.0),
+                margin: UiRect::left(Val::Px(16.0)),
+                ..default()
+            }),
+        ))
+        .with_children(|d| level_details(d, &catalog));
+    });
+}
+
+fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
+    match catalog.entries.get(catalog.selected) {
+        Some((_, Ok(c))) => {
+            d.spawn(text(c.level.name.clone(), 24.0, palette::GOLD));
+            let kind = if c.crawl.is_some() { "  |  a crawl: Exploration Mode, fights in Crisis Mode" } else { "  |  one crisis" };
+            let profile = c.level.profile.clone().unwrap_or_else(|| catalog.default_ruleset.clone());
+            let about = catalog.rulesets.iter().find(|r| r.0 == profile).map(|r| r.1.clone()).unwrap_or_default();
+            d.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(8.0), ..default() }).with_children(|r| {
+                r.spawn(button(format!("Rules: {profile}  (change: R)"), LevelsAct::CycleRuleset));
+                r.spawn(text(kind.trim_start_matches("  |  ").to_string(), 14.0, palette::DIM));
+            });
+            d.spawn(text(about, 14.0, palette::DIM));
+            d.spawn(text(c.level.briefing.clone(), 16.0, palette::TEXT));
+            let sides: Vec<String> = c
+                .sides
+                .iter()
+                .map(|s| {
+                    let n = c.characters.iter().filter(|x| x.side == s.id).count();
+                    format!(
+                        "{} ({} figure{}, {})",
+                        s.name.clone().unwrap_or_else(|| s.id.clone()),
+                        n,
+                        if n == 1 { "" } else { "s" },
+                        if s.control == Control::Ai { "AI" } else { "human" }
+                    )
+                })
+                .collect();
+            d.spawn(text(format!("Sides: {}", sides.join(" | ")), 16.0, palette::TEXT));
+            let goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, crate::rules::victory::Goal::describe(&v.goal))).collect();
+            d.spawn(text(
+                if goals.is_empty() { "Goal: rout every other side".to_string() } else { format!("Goals: {}", goals.join("; ")) },
+                16.0,
+                palette::TEXT,
+            ));
+            d.spawn(Node { height: Val::Px(12.0), ..default() });
+            d.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
+                r.spawn(button("Back", Go(Screen::Menu)));
+                r.spawn(button("Next: seats  [Enter]", LevelsAct::ToSetup));
+            });
+        }
+        Some((_, Err(e))) => {
+            d.spawn(text("This level has errors:", 20.0, palette::BAD));
+            d.spawn(text(e.clone(), 15.0, palette::BAD));
+            d.spawn(button("Back", Go(Screen::Menu)));
+        }
+        None => {
+            d.spawn(button("Back", Go(Screen::Menu)));
+        }
+    }
+}
+
+/// The level select's buttons, and its keys: R changes the rules, Enter goes on to the seats,
+/// Esc back to the menu.
+#[allow(clippy::too_many_arguments)]
+fn answer_levels(
+    mut acts: MessageReader<LevelsAct>,
+    keys: Res<ButtonInput<KeyCode>>,
+    screen: Res<State<Screen>>,
+    editing: Res<NameEditing>,
+    focus: Res<KeyFocus>,
+    mut catalog: ResMut<LevelCatalog>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+    details: Query<Entity, With<LevelDetails>>,
+    mut picks: Query<(&LevelsAct, Entity, Has<Selected>), With<Button>>,
+) {
+    let mut list: Vec<LevelsAct> = acts.read().copied().collect();
+    if *screen.get() == Screen::Levels {
+        if keys.just_pressed(KeyCode::KeyR) && editing.0.is_none() {
+            list.push(LevelsAct::CycleRuleset);
+        }
+        // Enter presses the focused button when there is one.
+        if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {
+            list.push(LevelsAct::ToSetup);
+        }
+        if keys.just_pressed(KeyCode::Escape) {
+            next.set(Screen::Menu);
+        }
+    }
+    for act in list {
+        match act {
+            LevelsAct::PickLevel(k) => {
+                catalog.selected = k;
+                for (a, e, sel) in &mut picks {
+                    let want = *a == LevelsAct::PickLevel(k);
+                    if let LevelsAct::PickLevel(_) = a {
+                        if want && !sel {
+                            commands.entity(e).insert(Selected);
+                        } else if !want && sel {
+                            commands.entity(e).remove::<Selected>();
+                        }
+                    }
+                }
+                for e in &details {
+                    commands.entity(e).despawn_children();
+                    commands.entity(e).with_children(|d| level_details(d, &catalog));
+                }
+            }
+            LevelsAct::CycleRuleset => {
+                // The level's rules for this match: the next profile or ruleset (crawls too:
+                // under A4 a crawl explores as usual and fights in rounds, A4-G-39).
+                let k = catalog.selected;
+                let names: Vec<String> = catalog.rulesets.iter().map(|r| r.0.clone()).collect();
+                let default = catalog.default_ruleset.clone();
+                if let Some((_, Ok(c))) = catalog.entries.get_mut(k) {
+                    let now = c.level.profile.clone().unwrap_or(default);
+                    let at = names.iter().position(|n| *n == now).unwrap_or(0);
+                    c.level.profile = Some(names[(at + 1) % names.len().max(1)].clone());
+                }
+                for e in &details {
+                    commands.entity(e).despawn_children();
+                    commands.entity(e).with_children(|d| level_details(d, &catalog));
+                }
+            }
+            LevelsAct::ToSetup => {
+                if let Some((path, Ok(c))) = catalog.entries.get(catalog.selected) {
+                    commands.insert_resource(MatchSetup::new(path.clone(), c.clone()));
+                    next.set(Screen::Setup);
+                }
+            }
+        }
+    }
+}

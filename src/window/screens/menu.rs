@@ -1,0 +1,93 @@
+//! The main menu: play the level that is ready, choose a level, go on with the autosaved match,
+//! start or continue a campaign, load a save, settings, quit.
+
+use super::campaign::CampaignAct;
+use super::settings::SettingsAct;
+use super::setup::NameEditing;
+use super::{Go, Screen, root_node};
+use crate::window::GameData;
+use crate::window::session::{self, MatchSetup};
+use crate::window::theme::prelude::*;
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_button_action::<MenuAct>().add_systems(OnEnter(Screen::Menu), spawn_menu).add_systems(Update, answer_menu);
+}
+
+/// What a menu button does (the others lead to a screen, a campaign or the settings).
+#[derive(Component, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MenuAct {
+    /// Go on with the autosaved match.
+    Continue,
+    Quit,
+}
+
+fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
+    let quick = setup.map(|s| s.checked.level.name.clone());
+    commands.spawn((Name::new("Main menu"), DespawnOnExit(Screen::Menu), root_node())).with_children(|p| {
+        p.spawn(text("Dungeons of Olde", 54.0, palette::GOLD));
+        p.spawn(text("Crisis Mode tactics", 20.0, palette::DIM));
+        p.spawn(Node { height: Val::Px(24.0), ..default() });
+        // Enter starts the level that is ready (the tutorial unless `play <level> --menu` named
+        // another): its seats screen, then Enter again plays it.
+        if let Some(q) = &quick {
+            p.spawn(button(format!("Play {q}  [Enter]"), Go(Screen::Setup)));
+        }
+        p.spawn(button(if quick.is_some() { "Choose a level  [L]" } else { "Choose a level  [Enter]" }, Go(Screen::Levels)));
+        if crate::replay::autosave_path().is_file() {
+            p.spawn(button("Continue  (the last match, autosaved)", MenuAct::Continue));
+        }
+        p.spawn(button("New campaign", CampaignAct::NewCampaign));
+        if session::campaign_save_path().is_file() {
+            p.spawn(button("Continue the campaign", CampaignAct::ContinueCampaign));
+        }
+        p.spawn(button("Load a saved match", Go(Screen::Load)));
+        p.spawn(button("Settings", SettingsAct::Toggle));
+        p.spawn(button("Quit", MenuAct::Quit));
+    });
+}
+
+/// The menu's buttons, and its keys: L chooses a level, Enter plays the level that is ready
+/// (or chooses one when none is).
+#[allow(clippy::too_many_arguments)]
+fn answer_menu(
+    mut acts: MessageReader<MenuAct>,
+    keys: Res<ButtonInput<KeyCode>>,
+    screen: Res<State<Screen>>,
+    setup: Option<Res<MatchSetup>>,
+    editing: Res<NameEditing>,
+    focus: Res<KeyFocus>,
+    data: Res<GameData>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    for act in acts.read() {
+        match act {
+            MenuAct::Continue => match session::continue_save(&data.0) {
+                Some(Ok(setup)) => {
+                    commands.insert_resource(setup);
+                    next.set(Screen::Match);
+                }
+                // An autosave that cannot be used: what is wrong, and the choices.
+                Some(Err(broken)) => {
+                    commands.insert_resource(*broken);
+                    next.set(Screen::Load);
+                }
+                None => {}
+            },
+            MenuAct::Quit => {
+                exit.write(AppExit::Success);
+            }
+        }
+    }
+    if *screen.get() == Screen::Menu {
+        if keys.just_pressed(KeyCode::KeyL) {
+            next.set(Screen::Levels);
+        }
+        // Enter presses the focused button when there is one.
+        if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {
+            next.set(if setup.is_some() { Screen::Setup } else { Screen::Levels });
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The seats: who plays each side of the level chosen, a human player (whose name is typed
+//! here) or the AI at a difficulty; then the match starts.
+
+use super::{Go, Screen, root_node};
+use crate::ai::Difficulty;
+use crate::window::session::{MatchSetup, Seat};
+use crate::window::theme::prelude::*;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<NameEditing>()
+        .add_button_action::<SetupAct>()
+        .add_systems(OnEnter(Screen::Setup), spawn_setup)
+        .add_systems(Update, (answer_setup, type_player_name, refresh_setup).chain());
+}
+
+/// What a seats button does.
+#[derive(Component, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupAct {
+    /// Cycle a side's seat: human -> AI easy -> normal -> hard -> human.
+    CycleSeat(usize),
+    /// Type the seat's player name (again: done).
+    EditName(usize),
+    Start,
+}
+
+/// Which seat's player name is being typed.
+#[derive(Resource, Default)]
+pub struct NameEditing(pub Option<usize>);
+
+#[derive(Component)]
+struct SetupSeats;
+
+fn spawn_setup(mut commands: Commands, setup: Res<MatchSetup>) {
+    commands.spawn((Name::new("Match setup"), DespawnOnExit(Screen::Setup), root_node())).with_children(|p| {
+        p.spawn(text(format!("{} - who plays each side?", setup.checked.level.name), 26.0, palette::GOLD));
+        p.spawn(text("Click a seat to switch human / AI easy / normal / hard; click a name to type it (Enter when done).", 15.0, palette::DIM));
+        p.spawn((
+            SetupSeats,
+            panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), min_width: Val::Px(620.0), ..default() }),
+        ));
+        p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
+            r.spawn(button("Back", Go(Screen::Levels)));
+            r.spawn(button("Start the match  [Enter]", SetupAct::Start));
+        });
+    });
+}
+
+fn seat_text(s: &Seat) -> String {
+    match s.ai {
+        Some(d) => format!("AI ({})", format!("{d:?}").to_lowercase()),
+        None => "Human".into(),
+    }
+}
+
+/// Rebuilds the seat rows when the seats change.
+fn refresh_setup(mut commands: Commands, setup: Option<Res<MatchSetup>>, editing: Res<NameEditing>, q: Query<(Entity, Ref<SetupSeats>)>) {
+    let Some(setup) = setup else { return };
+    let Ok((e, panel)) = q.single() else { return };
+    if !(setup.is_changed() || editing.is_changed() || panel.is_added()) {
+        return;
+    }
+    commands.entity(e).despawn_children();
+    commands.entity(e).with_children(|p| {
+        for (k, s) in setup.seats.iter().enumerate() {
+            p.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(10.0), ..default() }).with_children(|r| {
+                r.spawn((text(s.label.clone(), 18.0, palette::TEXT), Node { width: Val::Px(180.0), ..default() }));
+                r.spawn(button(seat_text(s), SetupAct::CycleSeat(k)));
+                if s.ai.is_none() {
+                    let cursor = if editing.0 == Some(k) { "_" } else { "" };
+                    let mut b = r.spawn(button(format!("{}{cursor}", s.player), SetupAct::EditName(k)));
+                    if editing.0 == Some(k) {
+                        b.insert(Selected);
+                    }
+                }
+            });
+        }
+        let humans: std::collections::BTreeSet<&str> = setup.seats.iter().filter(|s| s.ai.is_none()).map(|s| s.player.as_str()).collect();
+        let note = match humans.len() {
+            0 => "Every side is AI: you will watch the match.".to_string(),
+            1 => "One human player.".to_string(),
+            n => format!("Hot-seat: {n} players share this computer; the board is hidden while it passes between them."),
+        };
+        p.spawn(text(note, 15.0, palette::DIM));
+    });
+}
+
+fn type_player_name(mut keys: MessageReader<KeyboardInput>, mut editing: ResMut<NameEditing>, setup: Option<ResMut<MatchSetup>>, screen: Res<State<Screen>>) {
+    let (Some(k), Some(mut setup)) = (editing.0, setup) else {
+        keys.clear();
+        return;
+    };
+    if *screen.get() != Screen::Setup {
+        editing.0 = None;
+        return;
+    }
+    // The key that started the editing (Enter or Space on the focused button) is not typed.
+    if editing.is_changed() {
+        keys.clear();
+        return;
+    }
+    for e in keys.read() {
+        if !e.state.is_pressed() {
+            continue;
+        }
+        let Some(seat) = setup.seats.get_mut(k) else { continue };
+        match &e.logical_key {
+            Key::Enter | Key::Escape => editing.0 = None,
+            Key::Backspace => {
+                seat.player.pop();
+            }
+            Key::Character(c) if seat.player.chars().count() < 20 => seat.player.push_str(c),
+            Key::Space => seat.player.push(' '),
+            _ => {}
+        }
+    }
+}
+
+/// The seats' buttons, and the keys: Enter starts the match, Esc goes back to level select
+/// (not while a name is typed: those keys are the name's).
+fn answer_setup(
+    mut acts: MessageReader<SetupAct>,
+    keys: Res<ButtonInput<KeyCode>>,
+    screen: Res<State<Screen>>,
+    focus: Res<KeyFocus>,
+    mut setup: Option<ResMut<MatchSetup>>,
+    mut editing: ResMut<NameEditing>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let mut list: Vec<SetupAct> = acts.read().copied().collect();
+    if *screen.get() == Screen::Setup {
+        // Enter presses the focused button when there is one.
+        if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {
+            list.push(SetupAct::Start);
+        }
+        if keys.just_pressed(KeyCode::Escape) && editing.0.is_none() {
+            next.set(Screen::Levels);
+        }
+    }
+    for act in list {
+        match act {
+            SetupAct::CycleSeat(k) => {
+                if let Some(s) = setup.as_mut().and_then(|s| s.seats.get_mut(k)) {
+                    s.ai = match s.ai {
+                        None => Some(Difficulty::Easy),
+                        Some(Difficulty::Easy) => Some(Difficulty::Normal),
+                        Some(Difficulty::Normal) => Some(Difficulty::Hard),
+                        Some(Difficulty::Hard) => None,
+                    };
+                }
+            }
+            SetupAct::EditName(k) => editing.0 = if editing.0 == Some(k) { None } else { Some(k) },
+            SetupAct::Start => {
+                editing.0 = None;
+                next.set(Screen::Match);
+            }
+        }
+    }
+}

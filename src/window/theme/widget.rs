@@ -1,0 +1,63 @@
+//! The widget builders: text, a button and a compact bar button that carry their action, and
+//! panels that take the pointer. A button's action is a component of the screen's own action
+//! type (`interaction.rs` delivers it when the button is pressed).
+
+use super::interaction::{ActionName, Blocks};
+use super::palette;
+use bevy::prelude::*;
+use std::fmt::Debug;
+
+pub fn text(s: impl Into<String>, size: f32, color: Color) -> impl Bundle {
+    (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, TextColor(color))
+}
+
+/// A button that does `act` when pressed (the owner of `act`'s type handles it).
+pub fn button<A: Component + Debug>(label: impl Into<String>, act: A) -> impl Bundle {
+    (
+        Button,
+        ActionName::of(&act),
+        act,
+        Node {
+            padding: UiRect::axes(Val::Px(12.0), Val::Px(6.0)),
+            margin: UiRect::all(Val::Px(3.0)),
+            justify_content: JustifyContent::Center,
+            align_items: AlignItems::Center,
+            border: UiRect::all(Val::Px(1.0)),
+            border_radius: BorderRadius::all(Val::Px(4.0)),
+            ..default()
+        },
+        BorderColor::all(palette::BUTTON_BORDER),
+        BackgroundColor(palette::BUTTON),
+        children![text(label, 16.0, palette::TEXT)],
+    )
+}
+
+/// A compact button for the action bar; a disabled one has dim text (and `Disabled`).
+pub fn bar_button<A: Component + Debug>(label: impl Into<String>, act: A, enabled: bool) -> impl Bundle {
+    (
+        Button,
+        ActionName::of(&act),
+        act,
+        Node {
+            padding: UiRect::axes(Val::Px(5.0), Val::Px(2.0)),
+            margin: UiRect::all(Val::Px(1.5)),
+            border: UiRect::all(Val::Px(1.0)),
+            border_radius: BorderRadius::all(Val::Px(3.0)),
+            ..default()
+        },
+        BorderColor::all(if enabled { palette::BAR_BORDER } else { palette::BAR_BORDER_OFF }),
+        BackgroundColor(palette::BUTTON),
+        children![text(label, 12.0, if enabled { palette::TEXT } else { palette::BAR_TEXT_OFF })],
+    )
+}
+
+pub fn panel(node: Node) -> impl Bundle {
+    panel_in(node, palette::PANEL)
+}
+
+/// A panel of another colour (a bundle takes one `BackgroundColor`: adding a second beside
+/// `panel(…)` is refused by Bevy at spawn, which crashed Settings and every reaction prompt).
+/// A panel takes the pointer: a click on it never reaches a button or the board under it.
+pub fn panel_in(node: Node, color: Color) -> impl Bundle {
+    (node, BackgroundColor(color), Interaction::default(), bevy::ui::FocusPolicy::Block, Blocks)
+}
