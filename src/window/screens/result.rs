@@ -2,7 +2,7 @@
 //! who won, by which goal, when; then play again, watch the replay, another level, the menu —
 //! or, on a campaign's level, back to the campaign.
 
-use super::campaign::{CampaignAct, CampaignRun};
+use super::campaign::{BackToCampaign, CampaignRun};
 use super::{Go, Screen};
 use crate::game::components::MatchState;
 use crate::game::log::MatchOutcome;
@@ -120,7 +120,7 @@ fn show_result(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entity,
                 c.spawn(Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, justify_content: JustifyContent::Center, ..default() })
                     .with_children(|b| {
                         if campaign.is_some() {
-                            b.spawn(button("Back to the campaign  [Enter]", CampaignAct::LevelDone));
+                            b.spawn(button("Back to the campaign  [Enter]", BackToCampaign));
                             b.spawn(button("Watch the replay", ResultAct::WatchThis));
                             return;
                         }

@@ -1,10 +1,70 @@
 //! The briefing before each level: which level of how many, its story, the optional objectives
 //! and what they are worth, the party; then play it, spend CP, recruit, or save and leave.
 
-use super::{CampaignAct, CampaignRun, roster_panel, row};
+use super::{CampaignAct, CampaignRun, CampaignSystems, Stage, owner, roster_panel, row};
+use crate::window::GameData;
 use crate::window::screens::{Go, Screen};
+use crate::window::session::{MatchSetup, campaign_dir};
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_button_action::<BriefingAct>().add_systems(Update, answer_briefing.in_set(CampaignSystems::Answer));
+}
+
+/// What a briefing button does (the others spend CP or leave).
+#[derive(Component, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BriefingAct {
+    /// Play the level briefed.
+    Play,
+    /// Recruit new heroes into a party with room (R-CP-14).
+    Recruit,
+}
+
+fn answer_briefing(mut acts: MessageReader<BriefingAct>, mut run: Option<ResMut<CampaignRun>>, mut commands: Commands) {
+    for act in acts.read() {
+        let Some(run) = run.as_deref_mut() else { continue };
+        run.message = None;
+        match act {
+            BriefingAct::Play => commands.queue(play_level),
+            BriefingAct::Recruit => run.stage = Stage::Recruit,
+        }
+    }
+}
+
+/// Prepares the level to play and enters the match.
+fn play_level(world: &mut World) {
+    let data = world.resource::<GameData>().0.clone();
+    let Some(mut run) = world.get_resource::<CampaignRun>().cloned() else { return };
+    let dir = campaign_dir();
+    let _ = std::fs::create_dir_all(&dir);
+    let (path, checked) = match crate::campaign_sim::prepare_level(&run.checked, &run.progress, &dir, &data) {
+        Ok(x) => x,
+        Err(e) => {
+            run.message = Some((false, e));
+            world.insert_resource(run);
+            return;
+        }
+    };
+    run.progress.begin_level();
+    let players = run.progress.players.clone();
+    let mut setup = MatchSetup::new(path, checked);
+    for s in &mut setup.seats {
+        if s.side == run.checked.campaign.party_side {
+            s.ai = None;
+            s.player = players.first().cloned().unwrap_or_else(|| "Player 1".into());
+        } else {
+            s.ai = Some(crate::ai::Difficulty::Normal);
+        }
+    }
+    if players.len() > 1 {
+        setup.owners = run.progress.roster.iter().map(|h| (h.id(), owner(h, &players))).collect();
+    }
+    setup.campaign = Some(Box::new(run.progress.clone()));
+    world.insert_resource(setup);
+    world.insert_resource(run);
+    world.resource_mut::<NextState<Screen>>().set(Screen::Match);
+}
 
 pub(super) fn draw_briefing(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::data::RuleData) {
     let Some(id) = &run.progress.level else { return };
@@ -26,10 +86,10 @@ pub(super) fn draw_briefing(p: &mut ChildSpawnerCommands, run: &CampaignRun, dat
     }
     roster_panel(p, run, data);
     row(p, |r| {
-        r.spawn(button("Play the level  [Enter]", CampaignAct::Play));
+        r.spawn(button("Play the level  [Enter]", BriefingAct::Play));
         r.spawn(button("Spend CP", CampaignAct::Advance));
         if run.progress.roster.len() < run.checked.campaign.party_max {
-            r.spawn(button("Recruit a hero", CampaignAct::Recruit));
+            r.spawn(button("Recruit a hero", BriefingAct::Recruit));
         }
         r.spawn(button("Save and leave", Go(Screen::Menu)));
     });

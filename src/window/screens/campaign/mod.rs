@@ -5,9 +5,9 @@
 //! decided by the rules (`rules::heroes`, `campaign`); refusals show their rule id. Progress is
 //! written to the campaign save after every step, and a level's match autosaves into it.
 //!
-//! One file per screen: `party.rs` (with the hero maker, `maker.rs`), `briefing.rs`,
-//! `result.rs`, `advance.rs` (with the shop, `shop.rs`). Moving between them, into a level and
-//! out of the campaign is `CampaignAct`, here.
+//! One file per screen, each with its own actions: `party.rs` (with the hero maker,
+//! `maker.rs`), `briefing.rs`, `result.rs`, `advance.rs` (with the shop, `shop.rs`). The menu's
+//! entries, the moves several screens share (`CampaignAct`), the keys and leaving are here.
 
 use super::{Go, Screen};
 use crate::campaign::{self, CheckedCampaign, Hero, LevelReport, Progress};
@@ -19,6 +19,7 @@ use crate::window::session::{MatchSetup, campaign_dir, campaign_save_path};
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 use maker::Draft;
+pub use result::BackToCampaign;
 use std::fmt::Debug;
 use std::path::PathBuf;
 
@@ -35,7 +36,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, campaign_keys.in_set(CampaignSystems::Keys))
         .add_systems(Update, (answer_campaign, leave_campaign).in_set(CampaignSystems::Answer))
         .add_systems(Update, draw_campaign.in_set(CampaignSystems::Draw))
-        .add_plugins((party::plugin, maker::plugin, advance::plugin, shop::plugin));
+        .add_plugins((party::plugin, maker::plugin, briefing::plugin, result::plugin, advance::plugin, shop::plugin));
 }
 
 /// A campaign frame: keys become actions, the screens answer them, a hero's name is typed,
@@ -48,20 +49,14 @@ enum CampaignSystems {
     Draw,
 }
 
-/// Moving between the campaign's screens, into a level, and the menu's campaign entries.
+/// The menu's campaign entries, and the moves to the screens several screens lead to.
 #[derive(Component, Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CampaignAct {
     NewCampaign,
     ContinueCampaign,
-    /// Play the level briefed.
-    Play,
-    /// The result screen after a level (from the match's result overlay).
-    LevelDone,
     /// Spend CP (advancement).
     Advance,
     Briefing,
-    /// Between levels: recruit new heroes (R-CP-14).
-    Recruit,
 }
 
 /// The shipped campaign the menu starts.
@@ -185,40 +180,6 @@ fn save_progress(run: &CampaignRun) {
     }
 }
 
-/// Prepares the level to play and enters the match.
-fn play_level(world: &mut World) {
-    let data = world.resource::<GameData>().0.clone();
-    let Some(mut run) = world.get_resource::<CampaignRun>().cloned() else { return };
-    let dir = campaign_dir();
-    let _ = std::fs::create_dir_all(&dir);
-    let (path, checked) = match crate::campaign_sim::prepare_level(&run.checked, &run.progress, &dir, &data) {
-        Ok(x) => x,
-        Err(e) => {
-            run.message = Some((false, e));
-            world.insert_resource(run);
-            return;
-        }
-    };
-    run.progress.begin_level();
-    let players = run.progress.players.clone();
-    let mut setup = MatchSetup::new(path, checked);
-    for s in &mut setup.seats {
-        if s.side == run.checked.campaign.party_side {
-            s.ai = None;
-            s.player = players.first().cloned().unwrap_or_else(|| "Player 1".into());
-        } else {
-            s.ai = Some(crate::ai::Difficulty::Normal);
-        }
-    }
-    if players.len() > 1 {
-        setup.owners = run.progress.roster.iter().map(|h| (h.id(), owner(h, &players))).collect();
-    }
-    setup.campaign = Some(Box::new(run.progress.clone()));
-    world.insert_resource(setup);
-    world.insert_resource(run);
-    world.resource_mut::<NextState<Screen>>().set(Screen::Match);
-}
-
 /// Opens the campaign save: the match in progress, or the campaign screens between levels.
 fn continue_campaign(world: &mut World) -> Result<(), String> {
     let data = world.resource::<GameData>().0.clone();
@@ -270,18 +231,20 @@ fn campaign_keys(
     mut commands: Commands,
     mut acts: MessageWriter<CampaignAct>,
     mut party: MessageWriter<party::PartyAct>,
+    mut briefing: MessageWriter<briefing::BriefingAct>,
+    mut back: MessageWriter<BackToCampaign>,
 ) {
     let Some(run) = run.filter(|r| !r.editing_name) else { return };
     if keys.just_pressed(KeyCode::Enter) && focus.0.is_none() {
         match (screen.get(), &run.stage) {
             (Screen::Match, _) if overlay.as_ref().is_some_and(|o| o.result.is_some()) => {
-                acts.write(CampaignAct::LevelDone);
+                back.write(BackToCampaign);
             }
             (Screen::Campaign, Stage::Party) => {
                 party.write(party::PartyAct::Begin);
             }
             (Screen::Campaign, Stage::Briefing) => {
-                acts.write(CampaignAct::Play);
+                briefing.write(briefing::BriefingAct::Play);
             }
             (Screen::Campaign, Stage::Result) => {
                 acts.write(if result::result_buttons(&run, &data.0).0 { CampaignAct::Advance } else { CampaignAct::Briefing });
@@ -323,8 +286,7 @@ fn leave_campaign(mut go: MessageReader<Go>, screen: Res<State<Screen>>, run: Op
     }
 }
 
-/// Moving between the campaign's screens and into a level; the menu's New campaign and
-/// Continue the campaign.
+/// The menu's New campaign and Continue the campaign; to advancement, to the briefing.
 fn answer_campaign(
     mut acts: MessageReader<CampaignAct>,
     mut run: Option<ResMut<CampaignRun>>,
@@ -350,8 +312,6 @@ fn answer_campaign(
                 let Some(run) = run.as_deref_mut() else { continue };
                 run.message = None;
                 match act {
-                    CampaignAct::Play => commands.queue(play_level),
-                    CampaignAct::LevelDone => commands.queue(result::level_done),
                     CampaignAct::Advance => {
                         run.stage = if run.progress.level.is_some() || !run.progress.roster.is_empty() { Stage::Advance } else { Stage::Briefing };
                         run.player = 0;
@@ -361,7 +321,6 @@ fn answer_campaign(
                         run.stage = Stage::Briefing;
                         save_progress(run);
                     }
-                    CampaignAct::Recruit => run.stage = Stage::Recruit,
                     CampaignAct::NewCampaign | CampaignAct::ContinueCampaign => {}
                 }
             }

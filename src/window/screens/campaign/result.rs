@@ -2,7 +2,7 @@
 //! rule), the fallen, the rest; then spend CP or go on (the same level again after a loss,
 //! R-CP-13). The level's match ends here: the rules' campaign step (`campaign::finish_level`).
 
-use super::{CampaignAct, CampaignRun, Stage, roster_panel, row, save_progress};
+use super::{CampaignAct, CampaignRun, CampaignSystems, Stage, roster_panel, row, save_progress};
 use crate::campaign;
 use crate::window::GameData;
 use crate::window::screens::{Go, Screen};
@@ -10,8 +10,25 @@ use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 use std::collections::BTreeMap;
 
+pub(super) fn plugin(app: &mut App) {
+    app.add_button_action::<BackToCampaign>().add_systems(Update, back_to_campaign.in_set(CampaignSystems::Answer));
+}
+
+/// Back to the campaign from the result of one of its levels (the match's result overlay, or
+/// Enter there): this screen, once the rules' campaign step is done.
+#[derive(Component, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackToCampaign;
+
+fn back_to_campaign(mut acts: MessageReader<BackToCampaign>, mut run: Option<ResMut<CampaignRun>>, mut commands: Commands) {
+    for _ in acts.read() {
+        let Some(run) = run.as_deref_mut() else { continue };
+        run.message = None;
+        commands.queue(level_done);
+    }
+}
+
 /// The level's match is over: the rules' campaign step (CP, carry-over, rest), then the result.
-pub(super) fn level_done(world: &mut World) {
+fn level_done(world: &mut World) {
     let data = world.resource::<GameData>().0.clone();
     let Some(mut run) = world.get_resource::<CampaignRun>().cloned() else { return };
     let Some(state) = world.get_resource::<crate::game::components::MatchState>().map(|s| s.0.clone()) else { return };
