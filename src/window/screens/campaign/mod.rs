@@ -308,21 +308,18 @@ fn answer_campaign(
                     error!("cannot continue the campaign: {e}");
                 }
             }),
-            _ => {
+            CampaignAct::Advance => {
                 let Some(run) = run.as_deref_mut() else { continue };
                 run.message = None;
-                match act {
-                    CampaignAct::Advance => {
-                        run.stage = if run.progress.level.is_some() || !run.progress.roster.is_empty() { Stage::Advance } else { Stage::Briefing };
-                        run.player = 0;
-                        run.shown = run.mine().first().copied().unwrap_or(0);
-                    }
-                    CampaignAct::Briefing => {
-                        run.stage = Stage::Briefing;
-                        save_progress(run);
-                    }
-                    CampaignAct::NewCampaign | CampaignAct::ContinueCampaign => {}
-                }
+                run.stage = if run.progress.level.is_some() || !run.progress.roster.is_empty() { Stage::Advance } else { Stage::Briefing };
+                run.player = 0;
+                run.shown = run.mine().first().copied().unwrap_or(0);
+            }
+            CampaignAct::Briefing => {
+                let Some(run) = run.as_deref_mut() else { continue };
+                run.message = None;
+                run.stage = Stage::Briefing;
+                save_progress(run);
             }
         }
     }
