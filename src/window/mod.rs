@@ -56,7 +56,7 @@ pub struct WindowOptions {
     /// Open on this campaign's party screen (`doo play --campaign FILE`).
     pub campaign: Option<PathBuf>,
     /// Walk the UI (`doo play --ui-walk REPORT`): press every button and bound key that can be
-    /// reached, write what was pressed to REPORT (JSON), then quit (window/walk.rs).
+    /// reached, write what was pressed to REPORT (JSON), then quit (window/walk/).
     pub ui_walk: Option<PathBuf>,
     /// No window and no renderer (`--headless`): every other plugin runs, frame after frame,
     /// until the app exits (the UI walk's headless runs).

@@ -90,7 +90,7 @@ fn tile_colour(k: usize) -> Rgb {
     mean(&atlas.square(k as f64 * 32.0 + 16.0, 16.0, 16.0))
 }
 
-/// Board tiles (atlas indices, see `src/window/board.rs`).
+/// Board tiles (atlas indices, see `src/window/board/mod.rs`).
 const FLOOR: usize = 0;
 const FLOOR_ALT: usize = 1;
 const WALL: usize = 2;
@@ -1157,7 +1157,7 @@ fn the_board_is_drawn_only_in_its_area() {
     assert!(shot_ok && fit_ok, "import screenshots (window '{win}')");
     let img = decode(&png);
     assert_eq!((img.w, img.h), (1280, 720), "the window is 1280x720");
-    // The panels at 1280x720, UI scale 1 (src/window/camera.rs): top bar 48, action bar 136,
+    // The panels at 1280x720, UI scale 1 (src/window/board/camera.rs): top bar 48, action bar 136,
     // right panel 28 % of the width (358).
     let (top, bottom, right) = (48usize, 720 - 136usize, 1280 - 358usize);
     // Distinct colours in a strip of a panel with no text in it: the panel's own colour, or

@@ -124,7 +124,7 @@ pub fn help_font(help: &str, w: f32, h: f32) -> f32 {
 }
 
 /// The F1 help for a match: its crisis rules (DoO or A4), the crawl's orders when it is a crawl,
-/// then the keys every match has. The keys are those of `input.rs`, `board.rs` and `camera.rs`.
+/// then the keys every match has. The keys are those of `input.rs`, `board/cursor.rs` and `board/camera.rs`.
 pub fn help_text(crawl: bool, a4: bool) -> String {
     let mut parts = Vec::new();
     if crawl {
