@@ -25,7 +25,7 @@ pub struct CharacterDef {
     /// Free-step allowance if not the size's (R-FS-1, G-47).
     #[serde(default)]
     pub free_steps: Option<u32>,
-    #[serde(default, deserialize_with = "crate::data::unique_keys")]
+    #[serde(default, deserialize_with = "crate::rules::de::unique_keys")]
     pub skills: BTreeMap<String, Rank>,
     #[serde(default)]
     pub abilities: Vec<String>,

@@ -97,7 +97,7 @@ pub struct CharacterEntry {
     pub size: Option<Size>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub free_steps: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::data::unique_keys_opt")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::rules::de::unique_keys_opt")]
     pub skills: Option<BTreeMap<String, Rank>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abilities: Option<Vec<String>>,
@@ -194,7 +194,7 @@ pub struct Level {
     #[serde(default)]
     pub options: OptionOverrides,
     /// Extra or replaced map characters.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::data::unique_keys")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::rules::de::unique_keys")]
     pub legend: BTreeMap<char, TileSpec>,
     /// One list of rows per floor, row 0 at the top.
     pub floors: Vec<Vec<String>>,

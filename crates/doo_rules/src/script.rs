@@ -65,7 +65,7 @@ pub struct StartState {
     #[serde(default = "one")]
     pub round: u32,
     /// Per character id; characters not listed start with 0 AP.
-    #[serde(default, deserialize_with = "crate::data::unique_keys")]
+    #[serde(default, deserialize_with = "crate::rules::de::unique_keys")]
     pub characters: BTreeMap<String, CharStart>,
 }
 

@@ -95,13 +95,6 @@ pub struct ExploreSkills {
     pub alertness: String,
 }
 
-impl ExploreBook {
-    /// The copy of `assets/rules/exploration.ron` compiled into the binary.
-    pub fn builtin() -> Self {
-        crate::data::builtin_file("assets/rules/exploration.ron", include_str!("../../../../assets/rules/exploration.ron"))
-    }
-}
-
 /// How an encounter meets the party (R-EXP-23, R-EXP-26).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]

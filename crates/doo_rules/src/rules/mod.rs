@@ -7,6 +7,7 @@ pub mod attack;
 pub mod checks;
 pub mod command;
 pub mod conditions;
+pub mod de;
 pub mod defense;
 pub mod dice;
 pub mod driver;
