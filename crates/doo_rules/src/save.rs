@@ -7,6 +7,7 @@
 use crate::ai::Difficulty;
 use crate::data::{LoadError, Places, parse_ron};
 use crate::rules::state::Match;
+use crate::rules::command::MAX_PATH;
 use crate::rules::{Command, Dice};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -158,11 +159,11 @@ impl Save {
                 out.push(("seats", format!("seat '{}': {p}", s.side)));
             }
         }
-        let path_too_long = |cmds: &[Command]| cmds.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > crate::script::caps::PATH);
+        let path_too_long = |cmds: &[Command]| cmds.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > MAX_PATH);
         if self.commands.len() > caps::COMMANDS {
             out.push(("commands", format!("{} commands; the most is {}", self.commands.len(), caps::COMMANDS)));
         } else if let Some((i, n)) = path_too_long(&self.commands) {
-            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {}", crate::script::caps::PATH)));
+            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {MAX_PATH}")));
         }
         if self.checkpoints.len() > caps::CHECKPOINTS {
             out.push(("checkpoints", format!("{} checkpoints; the most is {}", self.checkpoints.len(), caps::CHECKPOINTS)));
@@ -175,7 +176,7 @@ impl Save {
             if p.commands.len() > caps::PLAN {
                 out.push(("ai_plan", format!("the AI's plan has {} commands; the most is {}", p.commands.len(), caps::PLAN)));
             } else if path_too_long(&p.commands).is_some() {
-                out.push(("ai_plan", format!("a command of the AI's plan has a path over {} spaces", crate::script::caps::PATH)));
+                out.push(("ai_plan", format!("a command of the AI's plan has a path over {MAX_PATH} spaces")));
             }
         }
         out

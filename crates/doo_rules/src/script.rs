@@ -5,7 +5,7 @@
 use crate::data::{LoadError, Places, parse_ron};
 use crate::level::CharacterDef;
 use crate::level_file::CheckedLevel;
-use crate::rules::command::Command;
+use crate::rules::command::{Command, MAX_PATH};
 use crate::rules::fighter::{ConditionInstance, RoundStatus, TempAdjustment};
 use crate::rules::grid::Pos;
 use crate::rules::profile::{OptionOverrides, Posture};
@@ -152,19 +152,18 @@ pub struct ExpectFinal {
     pub goal: Option<crate::rules::victory::Goal>,
 }
 
-/// Caps on what a script may hold (docs/scripts.md, "Caps"), checked right after parsing and
-/// before any of it is played. Maps and characters share the level caps.
 /// The folder of shipped levels, relative to the project (where the game runs).
 pub const LEVELS_DIR: &str = "levels";
 
+/// Caps on what a script may hold (docs/scripts.md, "Caps"), checked right after parsing and
+/// before any of it is played. Maps and characters share the level caps; a command's path has
+/// the command's own cap ([`MAX_PATH`](crate::rules::command::MAX_PATH)).
 pub mod caps {
     /// Commands in one script.
     pub const COMMANDS: usize = 100_000;
     /// Forced die faces, and the largest face one may name.
     pub const FORCED_DICE: usize = 100_000;
     pub const FACE: u32 = 1_000;
-    /// Spaces in one command's path.
-    pub const PATH: usize = 64;
     /// The latest turn or round a script may start at.
     pub const START_TURN: u32 = 10_000;
     /// AP a script may give a character at the start.
@@ -208,8 +207,8 @@ impl Script {
         }
         if self.commands.len() > caps::COMMANDS {
             out.push(("commands", format!("{} commands; the most is {}", self.commands.len(), caps::COMMANDS)));
-        } else if let Some((i, n)) = self.commands.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > caps::PATH) {
-            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {}", caps::PATH)));
+        } else if let Some((i, n)) = self.commands.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > MAX_PATH) {
+            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {MAX_PATH}")));
         }
         if self.dice.len() > caps::FORCED_DICE {
             out.push(("dice", format!("{} forced dice; the most is {}", self.dice.len(), caps::FORCED_DICE)));
