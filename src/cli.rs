@@ -141,7 +141,7 @@ pub fn save_header(
         label: String::new(),
         level: abs.display().to_string(),
         level_name: level.level.name.clone(),
-        level_hash: crate::save::level_hash(&text),
+        level_hash: doo_rules::data::level_hash(&text),
         profile: level.level.profile.clone(),
         seed,
         forced_dice: Vec::new(),

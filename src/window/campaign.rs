@@ -282,7 +282,7 @@ fn save_progress(run: &CampaignRun) {
         label: "campaign".into(),
         level: last.canonicalize().unwrap_or(last.clone()).display().to_string(),
         level_name: run.checked.campaign.name.clone(),
-        level_hash: crate::save::level_hash(&text),
+        level_hash: doo_rules::data::level_hash(&text),
         profile: None,
         seed: run.progress.seed,
         forced_dice: Vec::new(),

@@ -479,7 +479,7 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
         let (hero, _, _) = load_hero(&dir.join(h), data, allowance)?;
         heroes.push(hero);
     }
-    Ok(CheckedCampaign { campaign: c, path: path.to_path_buf(), hash: crate::save::level_hash(text), level_paths, heroes })
+    Ok(CheckedCampaign { campaign: c, path: path.to_path_buf(), hash: crate::data::level_hash(text), level_paths, heroes })
 }
 
 /// Reads and checks a campaign file from disk.

@@ -62,6 +62,8 @@ pub fn strip_bom(text: &str) -> &str {
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// The most problems listed for one file; the rest are counted ("… and N more").
 pub const MAX_ERRORS: usize = 50;
+/// The most characters in a level or script.
+pub const MAX_ENTITIES: usize = 10_000;
 /// The longest id (characters, sides, templates, items named by a file).
 pub const MAX_ID_CHARS: usize = 64;
 /// The longest name or title.
@@ -201,6 +203,11 @@ impl<'a> MessageLocator<'a> {
         }
         places.at_offset(from)
     }
+}
+
+/// blake3 of a level file's text, as saves and campaigns record it.
+pub fn level_hash(text: &str) -> String {
+    blake3::hash(text.as_bytes()).to_hex().to_string()
 }
 
 /// A file compiled into the binary: a broken copy is a build defect, caught by every test.

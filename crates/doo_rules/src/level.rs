@@ -242,8 +242,8 @@ pub fn build_match(
     profile: Option<&str>,
     options: &OptionOverrides,
 ) -> Result<Match, Vec<String>> {
-    if characters.len() > crate::level_file::MAX_ENTITIES {
-        return Err(vec![format!("{} characters; the most is {}", characters.len(), crate::level_file::MAX_ENTITIES)]);
+    if characters.len() > crate::data::MAX_ENTITIES {
+        return Err(vec![format!("{} characters; the most is {}", characters.len(), crate::data::MAX_ENTITIES)]);
     }
     let mut errors = Vec::new();
     // Ruleset A4 borrows its base profile's tables (A4-8).

@@ -5,7 +5,7 @@
 //! shared like levels, so they are untrusted: read with `read_text`, capped, located errors.
 
 use crate::ai::Difficulty;
-use crate::data::{LoadError, Places, parse_ron};
+use crate::data::{LoadError, Places, level_hash, parse_ron};
 use crate::rules::state::Match;
 use crate::rules::command::MAX_PATH;
 use crate::rules::{Command, Dice};
@@ -252,11 +252,6 @@ pub fn parse(file: &str, text: &str) -> Result<Save, LoadError> {
 pub fn load(path: &Path) -> Result<Save, LoadError> {
     let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
     parse(&path.display().to_string(), &text)
-}
-
-/// blake3 of a level file's text, as the save records it.
-pub fn level_hash(text: &str) -> String {
-    blake3::hash(text.as_bytes()).to_hex().to_string()
 }
 
 /// Reads and checks the level a save was played on: still there, unchanged (same hash).

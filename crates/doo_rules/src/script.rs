@@ -202,8 +202,8 @@ impl Script {
         } else if floors.iter().any(|rows| rows.len() > max_side || rows.iter().any(|r| r.len() > 4 * max_side || r.chars().count() > max_side)) {
             out.push((if self.map.is_some() { "map" } else { "floors" }, format!("a floor is larger than {max_side}×{max_side} spaces")));
         }
-        if self.characters.len() > crate::level_file::MAX_ENTITIES {
-            out.push(("characters", format!("{} characters; the most is {}", self.characters.len(), crate::level_file::MAX_ENTITIES)));
+        if self.characters.len() > crate::data::MAX_ENTITIES {
+            out.push(("characters", format!("{} characters; the most is {}", self.characters.len(), crate::data::MAX_ENTITIES)));
         }
         if self.commands.len() > caps::COMMANDS {
             out.push(("commands", format!("{} commands; the most is {}", self.commands.len(), caps::COMMANDS)));
@@ -223,10 +223,10 @@ impl Script {
             if !turn_ok(st.turn) || !turn_ok(st.round) {
                 out.push(("start", format!("start turn {} / round {}: each is 1 to {}", st.turn, st.round, caps::START_TURN)));
             }
-            if st.characters.len() > crate::level_file::MAX_ENTITIES {
-                out.push(("start", format!("{} characters in start; the most is {}", st.characters.len(), crate::level_file::MAX_ENTITIES)));
+            if st.characters.len() > crate::data::MAX_ENTITIES {
+                out.push(("start", format!("{} characters in start; the most is {}", st.characters.len(), crate::data::MAX_ENTITIES)));
             }
-            for (id, c) in st.characters.iter().take(crate::level_file::MAX_ENTITIES) {
+            for (id, c) in st.characters.iter().take(crate::data::MAX_ENTITIES) {
                 let ap = [c.ap, c.ap_start].into_iter().flatten().find(|&a| a > caps::START_AP);
                 if let Some(a) = ap {
                     out.push(("start", format!("start '{id}': {a} AP; the most is {}", caps::START_AP)));
