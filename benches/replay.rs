@@ -22,7 +22,7 @@ fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let level = doo::level_file::check("bench.ron", &doo::level_file::generated(80, 50, 120), &data, root).expect("bench level");
     let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
-    let cfg = AiConfig::for_level(&level, Difficulty::Normal, &sides, 7, data.ai.clone());
+    let cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Difficulty::Normal, &sides, 7, data.ai.clone());
     // Record: the AI plays both sides through the rules until 1 000 commands.
     let seed = 7;
     let mut m = level.build(&data).expect("match");

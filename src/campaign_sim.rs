@@ -122,7 +122,8 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         }
         let id = progress.level.clone().unwrap_or_default();
         let s = seed.wrapping_add(plays as u64);
-        let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &BTreeMap::new(), s, data.ai.clone());
+        let cfg =
+            doo_rules::ai::AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, difficulty, &BTreeMap::new(), s, data.ai.clone());
         progress.begin_level();
         let seats = level.sides.iter().map(|d| crate::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(difficulty) }).collect();
         let mut header = match crate::cli::save_header(&level_path, &level, s, seats, true) {

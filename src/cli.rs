@@ -180,7 +180,7 @@ pub fn simulate_resume(
             sides.entry(s.side.clone()).or_insert(d);
         }
     }
-    let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &sides, save.seed, data.ai.clone());
+    let cfg = doo_rules::ai::AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, difficulty, &sides, save.seed, data.ai.clone());
     match crate::simulate::resume(&data, &level, cfg, &save, autosave) {
         Ok(r) => {
             println!("{}", serde_json::to_string(&r).unwrap_or_default());
@@ -288,7 +288,7 @@ pub fn simulate(
     let mut results = Vec::new();
     for g in 0..games {
         let s = seed.wrapping_add(g as u64);
-        let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &sides, s, data.ai.clone());
+        let cfg = doo_rules::ai::AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, difficulty, &sides, s, data.ai.clone());
         let recording = if saves.save_dir.is_some() || saves.autosave.is_some() {
             let seats = level
                 .sides

@@ -693,7 +693,15 @@ pub fn begin_match_world(world: &mut World) {
     let opts = world.resource::<super::WindowOptions>().clone();
     let seed = opts.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0));
     let per_side: BTreeMap<String, Difficulty> = setup.seats.iter().filter_map(|s| s.ai.map(|d| (s.side.clone(), d))).collect();
-    let mut config = crate::ai::AiConfig::for_level(&setup.checked, Difficulty::Normal, &per_side, seed, data.ai.clone());
+    let mut config = doo_rules::ai::AiConfig::for_level(
+        setup.checked.side_ids(),
+        &setup.checked.behaviours,
+        &setup.checked.level.victory,
+        Difficulty::Normal,
+        &per_side,
+        seed,
+        data.ai.clone(),
+    );
     config.budget = crate::ai::Budget::INTERACTIVE;
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));

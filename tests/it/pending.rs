@@ -115,7 +115,15 @@ fn recorded(data: &RuleData, level: &str, profile: Option<&str>, seed: u64, ai_s
     let header = doo::cli::save_header(&path, &checked, seed, seats, ai_sides.is_none()).unwrap();
     let m = checked.build(data).unwrap();
     let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, Some(header));
-    let mut cfg = doo::ai::AiConfig::for_level(&checked, doo::ai::Difficulty::Normal, &Default::default(), seed, data.ai.clone());
+    let mut cfg = doo::ai::AiConfig::for_level(
+        checked.side_ids(),
+        &checked.behaviours,
+        &checked.level.victory,
+        doo::ai::Difficulty::Normal,
+        &Default::default(),
+        seed,
+        data.ai.clone(),
+    );
     cfg.sides.retain(|s, _| ai(s));
     hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
     (hm, checked)

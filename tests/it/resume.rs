@@ -129,7 +129,15 @@ fn played(n: usize) -> (doo::save::Save, Vec<String>) {
     let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo::ai::Difficulty::Normal) }).collect();
     let header = doo::cli::save_header(&path, &checked, 5, seats, true).unwrap();
     let mut hm = HeadlessMatch::recorded(checked.build(&data).unwrap(), doo::rules::Dice::seeded(5), false, Some(header.clone()));
-    let cfg = doo::ai::AiConfig::for_level(&checked, doo::ai::Difficulty::Normal, &Default::default(), 5, data.ai.clone());
+    let cfg = doo::ai::AiConfig::for_level(
+        checked.side_ids(),
+        &checked.behaviours,
+        &checked.level.victory,
+        doo::ai::Difficulty::Normal,
+        &Default::default(),
+        5,
+        data.ai.clone(),
+    );
     hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
     for _ in 0..100_000 {
         if hm.app.world().resource::<MatchRecord>().commands.len() >= n || hm.status().over {

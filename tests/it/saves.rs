@@ -125,7 +125,15 @@ fn play_until(level: &str, seed: u64, stop: usize) -> (doo::save::Save, Headless
     let header = doo::cli::save_header(&path, &checked, seed, seats, true).unwrap();
     let m = checked.build(&data).unwrap();
     let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, Some(header));
-    let cfg = doo::ai::AiConfig::for_level(&checked, doo::ai::Difficulty::Normal, &Default::default(), seed, data.ai.clone());
+    let cfg = doo::ai::AiConfig::for_level(
+        checked.side_ids(),
+        &checked.behaviours,
+        &checked.level.victory,
+        doo::ai::Difficulty::Normal,
+        &Default::default(),
+        seed,
+        data.ai.clone(),
+    );
     hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
     for _ in 0..100_000 {
         let w = hm.app.world();
@@ -167,7 +175,15 @@ fn saved_and_resumed_plays_on_as_the_uninterrupted_match() {
         let back = doo::save::parse("mid.ron", &text).unwrap();
         assert_eq!(back, save);
         let checked = doo::level_file::load(&root().join(level), &data, root()).unwrap();
-        let cfg = doo::ai::AiConfig::for_level(&checked, doo::ai::Difficulty::Normal, &Default::default(), seed, data.ai.clone());
+        let cfg = doo::ai::AiConfig::for_level(
+            checked.side_ids(),
+            &checked.behaviours,
+            &checked.level.victory,
+            doo::ai::Difficulty::Normal,
+            &Default::default(),
+            seed,
+            data.ai.clone(),
+        );
         let resumed = doo::simulate::resume(&data, &checked, cfg, &back, None).unwrap();
         let want = straight.app.world().resource::<MatchRecord>().commands.clone();
         let got = resumed.save.as_ref().unwrap().commands.clone();

@@ -128,7 +128,7 @@ fn main() {
     let text = level_file::generated(rw, rh, rn);
     let level = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
     let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
-    let cfg = AiConfig::for_level(&level, Difficulty::Normal, &sides, 7, data.ai.clone());
+    let cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Difficulty::Normal, &sides, 7, data.ai.clone());
     let mut commands = Vec::new();
     let mut think = Duration::ZERO;
     let mut seed = 7;

@@ -819,6 +819,11 @@ pub fn reachable_from(board: &Board, starts: &[Pos], links: &[StairDef]) -> std:
 }
 
 impl CheckedLevel {
+    /// The ids of its sides, in the level's order.
+    pub fn side_ids(&self) -> impl Iterator<Item = &str> {
+        self.sides.iter().map(|s| s.id.as_str())
+    }
+
     /// The level's goals; a level whose goals are all `Rout` (or that names none) is also won by
     /// the last side with anyone able to act.
     pub fn goals(&self) -> Vec<Victory> {

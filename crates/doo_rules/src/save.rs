@@ -6,8 +6,8 @@
 
 use crate::ai::Difficulty;
 use crate::data::{LoadError, Places, level_hash, parse_ron};
-use crate::rules::state::Match;
 use crate::rules::command::MAX_PATH;
+use crate::rules::state::Match;
 use crate::rules::{Command, Dice};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
