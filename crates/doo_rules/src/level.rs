@@ -293,7 +293,7 @@ pub fn build_match(
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testkit::duel;
+    use crate::testkit::duel;
 
     const ORC: &str =
         r#"(id: "orc", side: "monsters", pos: (4, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;

@@ -13,3 +13,5 @@ pub mod reference;
 pub mod rules;
 pub mod save;
 pub mod script;
+#[cfg(test)]
+pub(crate) mod testkit;

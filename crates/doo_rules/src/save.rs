@@ -389,7 +389,7 @@ mod tests {
 
     #[test] // R-EXP-19: the per-side fog maps are derived, left out of the state hash (saved crawls keep verifying); the explorers' hashed map is not
     fn the_state_hash_leaves_the_fog_maps_out() {
-        let mut m = crate::rules::testkit::crawl(&["#####", "#...#", "#####"], &[("h", "heroes", (1, 1)), ("o", "monsters", (3, 1))]);
+        let mut m = crate::testkit::crawl(&["#####", "#...#", "#####"], &[("h", "heroes", (1, 1)), ("o", "monsters", (3, 1))]);
         let dice = crate::rules::Dice::seeded(1);
         let before = state_hash(&m, &dice);
         let x = m.explore.as_deref_mut().unwrap();

@@ -28,8 +28,6 @@ pub mod spells;
 pub mod spending;
 pub mod state;
 pub mod tables;
-#[cfg(test)]
-pub(crate) mod testkit;
 pub mod turn;
 pub mod undo;
 pub mod victory;
