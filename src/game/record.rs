@@ -184,7 +184,7 @@ fn write_autosave(
     }
     let Some(mut s) = record.to_save(state.clock.turn, ai_plan(ai.as_deref())) else { return };
     seal(&mut s, &state.0, &dice.0);
-    match save::write_atomic(&autosave.path, &s.to_text()) {
+    match doo_rules::data::write_atomic(&autosave.path, &s.to_text()) {
         Ok(()) => {
             record.written = Some(n);
             autosave.last_error = None;

@@ -30,12 +30,12 @@ pub fn campaign_save_path() -> PathBuf {
 
 /// Where a campaign's level files and save live.
 pub fn campaign_dir() -> PathBuf {
-    crate::replay::save_dir().join("campaign")
+    crate::saves::save_dir().join("campaign")
 }
 
 /// Heroes the players made and saved (one RON file each).
 pub fn heroes_dir() -> PathBuf {
-    crate::replay::save_dir().join("heroes")
+    crate::saves::save_dir().join("heroes")
 }
 
 /// Which campaign screen is shown.
@@ -299,7 +299,7 @@ fn save_progress(run: &CampaignRun) {
         ai_plan: None,
         campaign: Some(run.progress.clone()),
     };
-    if let Err(e) = crate::save::write_atomic(&campaign_save_path(), &save.to_text()) {
+    if let Err(e) = doo_rules::data::write_atomic(&campaign_save_path(), &save.to_text()) {
         warn!("campaign not saved: {e}");
     }
 }
@@ -310,7 +310,7 @@ fn play_level(world: &mut World) {
     let Some(mut run) = world.get_resource::<CampaignRun>().cloned() else { return };
     let dir = campaign_dir();
     let _ = std::fs::create_dir_all(&dir);
-    let (path, checked) = match crate::campaign_sim::prepare_level(&run.checked, &run.progress, &dir, &data) {
+    let (path, checked) = match doo_rules::campaign::prepare_level(&run.checked, &run.progress, &dir, &data) {
         Ok(x) => x,
         Err(e) => {
             run.message = Some((false, e));
@@ -380,7 +380,7 @@ fn continue_campaign(world: &mut World) -> Result<(), String> {
     let mut run = CampaignRun::new(checked, &data);
     run.progress = progress.clone();
     if progress.playing {
-        let (save, lpath, level) = crate::cli::load_save(&path, &data).map_err(|e| e.to_string())?;
+        let (save, lpath, level) = doo_rules::save::load_save(&path, &data).map_err(|e| e.to_string())?;
         let mut setup = MatchSetup::from_save(lpath, level, &save);
         let players = progress.players.clone();
         if players.len() > 1 {
@@ -578,7 +578,7 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
                     if c == CampaignAct::SaveHero {
                         let dir = heroes_dir();
                         let file = dir.join(format!("{}.ron", h.id().trim_start_matches("hero_")));
-                        match crate::save::write_atomic(&file, &campaign::hero_text(&h)) {
+                        match doo_rules::data::write_atomic(&file, &campaign::hero_text(&h)) {
                             Ok(()) => run.message = Some((true, format!("Saved as {}", file.display()))),
                             Err(e) => run.message = Some((false, format!("{}: {e}", file.display()))),
                         }
@@ -610,7 +610,7 @@ fn campaign_act(run: &mut CampaignRun, c: CampaignAct, data: &crate::data::RuleD
                 let _ = std::fs::remove_dir_all(campaign_dir());
                 let _ = std::fs::create_dir_all(campaign_dir());
                 // the save needs a level file: the first level as it will be played
-                if let Err(e) = crate::campaign_sim::prepare_level(&run.checked, &run.progress, &campaign_dir(), data) {
+                if let Err(e) = doo_rules::campaign::prepare_level(&run.checked, &run.progress, &campaign_dir(), data) {
                     run.message = Some((false, e));
                 }
                 save_progress(run);

@@ -117,7 +117,7 @@ pub fn list_saves(dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
 }
 
 fn scan_saves(mut list: ResMut<SaveList>, data: Res<GameData>) {
-    let dir = crate::replay::save_dir();
+    let dir = crate::saves::save_dir();
     *list = SaveList::default();
     match list_saves(&dir) {
         Ok(files) => {
@@ -126,7 +126,7 @@ fn scan_saves(mut list: ResMut<SaveList>, data: Res<GameData>) {
                 let usable = if big {
                     Err(format!("{}: larger than {} MB, not read", path.display(), MAX_SAVE_BYTES >> 20))
                 } else {
-                    crate::cli::load_save(&path, &data.0).map_err(|e| e.to_string())
+                    doo_rules::save::load_save(&path, &data.0).map_err(|e| e.to_string())
                 };
                 list.slots.push(Slot { path, usable });
             }
@@ -136,7 +136,7 @@ fn scan_saves(mut list: ResMut<SaveList>, data: Res<GameData>) {
 }
 
 fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
-    let dir = crate::replay::save_dir();
+    let dir = crate::saves::save_dir();
     commands
         .spawn((
             Name::new("Load screen"),

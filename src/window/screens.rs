@@ -106,7 +106,7 @@ impl MatchSetup {
     /// played with (a ruleset picked on the level-select screen is in the save, not in the
     /// level file). Continue, a Load slot and `doo play --resume` all start here.
     pub fn resume_file(save_path: &std::path::Path, data: &crate::data::RuleData) -> Result<Self, crate::data::LoadError> {
-        let (save, level_path, checked) = crate::cli::load_save(save_path, data)?;
+        let (save, level_path, checked) = doo_rules::save::load_save(save_path, data)?;
         let mut me = Self::from_save(level_path, checked, &save);
         me.save_path = Some(save_path.to_path_buf());
         Ok(me)
@@ -169,7 +169,7 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
             p.spawn(button(format!("Play {q}  [Enter]"), Act::QuickStart));
         }
         p.spawn(button(if quick.is_some() { "Choose a level  [L]" } else { "Choose a level  [Enter]" }, Act::Play));
-        if crate::replay::autosave_path().is_file() {
+        if crate::saves::autosave_path().is_file() {
             p.spawn(button("Continue  (the last match, autosaved)", Act::Continue));
         }
         p.spawn(button("New campaign", Act::NewCampaign));
@@ -716,7 +716,7 @@ pub fn begin_match_world(world: &mut World) {
     super::reload::watch_level(world, &setup.path);
     // Every match is recorded and autosaved after each command (Continue, `--resume`).
     // A campaign level autosaves to the campaign's save, which carries its progress.
-    let autosave = if setup.campaign.is_some() { super::campaign::campaign_save_path() } else { crate::replay::autosave_path() };
+    let autosave = if setup.campaign.is_some() { super::campaign::campaign_save_path() } else { crate::saves::autosave_path() };
     world.insert_resource(crate::game::record::Autosave::to(autosave));
     if setup.resume.is_some() {
         // The one replay path; a save that does not replay to its end opens the Load screen
@@ -745,7 +745,7 @@ pub fn begin_match_world(world: &mut World) {
         .iter()
         .map(|s| crate::save::Seat { side: s.side.clone(), player: if s.ai.is_some() { String::new() } else { s.player.clone() }, ai: s.ai })
         .collect();
-    let header = crate::cli::save_header(&setup.path, &setup.checked, seed, seats, opts.watch)
+    let header = doo_rules::save::save_header(&setup.path, &setup.checked, seed, seats, opts.watch)
         .map(|mut h| {
             h.campaign = setup.campaign.as_deref().cloned();
             h
@@ -758,13 +758,13 @@ pub fn begin_match_world(world: &mut World) {
 
 /// Where the running match autosaves.
 fn autosave_path_of(world: &World) -> PathBuf {
-    world.get_resource::<crate::game::record::Autosave>().map_or_else(crate::replay::autosave_path, |a| a.path.clone())
+    world.get_resource::<crate::game::record::Autosave>().map_or_else(crate::saves::autosave_path, |a| a.path.clone())
 }
 
 /// The autosave, when there is one: the match to go on with (readable, its level unchanged,
 /// checked with the rule data the game plays with), or why it cannot be used.
 fn continue_save(data: &crate::data::RuleData) -> Option<Result<MatchSetup, Box<super::load::BrokenSave>>> {
-    let p = crate::replay::autosave_path();
+    let p = crate::saves::autosave_path();
     p.is_file().then(|| super::load::open_save_file(&p, data))
 }
 

@@ -122,7 +122,7 @@ fn play_until(level: &str, seed: u64, stop: usize) -> (doo::save::Save, Headless
     let path = root().join(level);
     let checked = doo::level_file::load(&path, &data, root()).unwrap();
     let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo::ai::Difficulty::Normal) }).collect();
-    let header = doo::cli::save_header(&path, &checked, seed, seats, true).unwrap();
+    let header = doo::save::save_header(&path, &checked, seed, seats, true).unwrap();
     let m = checked.build(&data).unwrap();
     let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, Some(header));
     let cfg = doo::ai::AiConfig::for_level(

@@ -23,7 +23,7 @@ fn tutorial(seed: u64) -> HeadlessMatch {
     let path = root().join("levels/tutorial.ron");
     let checked = doo::level_file::load(&path, &data, root()).unwrap();
     let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: s.id.clone(), ai: None }).collect();
-    let header = doo::cli::save_header(&path, &checked, seed, seats, false).unwrap();
+    let header = doo::save::save_header(&path, &checked, seed, seats, false).unwrap();
     let mut hm = HeadlessMatch::recorded(checked.build(&data).unwrap(), Dice::seeded(seed), false, Some(header));
     for _ in 0..20 {
         let m = hm.state();

@@ -17,6 +17,7 @@ use crate::rules::heroes::HeroBook;
 use crate::rules::profile::ProfileBook;
 use crate::rules::spells::SpellBook;
 use crate::rules::tables::TableBook;
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 /// A problem in a data file (level, script, rule table) at its place: `file:line:col: message`.
@@ -203,6 +204,26 @@ impl<'a> MessageLocator<'a> {
         }
         places.at_offset(from)
     }
+}
+
+/// Writes `text` to `path` so that a crash at any instant leaves either the old file or the new
+/// one, never a mix: a temporary file beside it, flushed to disk, then renamed over it.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, path)?;
+    // The rename itself reaches the disk when the folder is flushed.
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// blake3 of a level file's text, as saves and campaigns record it.

@@ -308,6 +308,39 @@ pub fn level_of(
     Ok((path, checked))
 }
 
+/// The header of a save of `level` (read from `path`): level path and hash, seed, seats.
+pub fn save_header(path: &Path, level: &crate::level_file::CheckedLevel, seed: u64, seats: Vec<Seat>, watch: bool) -> Result<Save, String> {
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+    let abs = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Save {
+        version: VERSION,
+        label: String::new(),
+        level: abs.display().to_string(),
+        level_name: level.level.name.clone(),
+        level_hash: level_hash(&text),
+        profile: level.level.profile.clone(),
+        seed,
+        forced_dice: Vec::new(),
+        seats,
+        watch,
+        saved_unix: 0,
+        turn: 1,
+        commands: Vec::new(),
+        checkpoints: Vec::new(),
+        ai_plan: None,
+        campaign: None,
+    })
+}
+
+/// A save and its level, checked (the level still there and unchanged).
+pub fn load_save(path: &Path, data: &crate::data::RuleData) -> Result<(Save, PathBuf, crate::level_file::CheckedLevel), LoadError> {
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
+    let file = path.display().to_string();
+    let save = parse(&file, &text)?;
+    let (level_path, level) = level_of(&save, &file, Some(&text), data)?;
+    Ok((save, level_path, level))
+}
+
 /// A hash of everything in a match that play changes (board, figures, clock, pending attack,
 /// goals) and of where the dice stand: equal hashes, equal matches. 16 hex digits.
 pub fn state_hash(m: &Match, dice: &Dice) -> String {
@@ -328,26 +361,6 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
         let _ = write!(h, "|a4 {:?} {:?}", x.figs, x.tasks);
     }
     h.finalize().to_hex()[..16].to_string()
-}
-
-/// Writes `text` to `path` so that a crash at any instant leaves either the old file or the new
-/// one, never a mix: a temporary file beside it, flushed to disk, then renamed over it.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()?;
-    drop(f);
-    std::fs::rename(&tmp, path)?;
-    // The rename itself reaches the disk when the folder is flushed.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -48,9 +48,9 @@ impl SaveParams<'_> {
         if let (Some(state), Some(dice)) = (&self.state, &self.dice) {
             crate::game::record::seal(&mut save, &state.0, &dice.0);
         }
-        let path = crate::replay::slot_path(name);
+        let path = crate::saves::slot_path(name);
         let existed = path.exists();
-        match crate::save::write_atomic(&path, &save.to_text()) {
+        match doo_rules::data::write_atomic(&path, &save.to_text()) {
             Ok(()) => {
                 info!("saved as {}", path.display());
                 (format!("Saved as \"{name}\"{}", if existed { " (it replaced the save of that name)" } else { "" }), true)
