@@ -2,9 +2,10 @@
 //! (`campaigns/*.ron`, docs/campaigns.md) and a campaign's progress, which a save carries
 //! (`Save::campaign`). A campaign level is played as an ordinary level: its party side's
 //! characters are replaced by the roster's heroes (`level_for`), written as a level file
-//! (`prepare_level`), and played, saved and replayed like any other. When it ends, `finish_level` applies the rules:
-//! CP earned in play and per level (R-CP-9, R-CP-10), carry-over (R-CP-12), the rest between
-//! levels (R-CP-13). Nothing here renders; errors are `file:line:col` sentences.
+//! (`prepare_level`), and played, saved and replayed like any other. When it ends,
+//! `finish_level` applies the rules: CP earned in play and per level (R-CP-9, R-CP-10),
+//! carry-over (R-CP-12), the rest between levels (R-CP-13). Nothing here renders; errors are
+//! `file:line:col` sentences.
 
 use crate::data::{LoadError, MessageLocator, Places, RuleData, parse_ron};
 use crate::level_file::{CharacterEntry, Level};

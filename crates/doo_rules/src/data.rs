@@ -3,8 +3,10 @@
 //! for errors found after parsing, and the rule data every match needs (`RuleData`, from
 //! `assets/` or the copies compiled in). Every built-in table is loaded here (`builtin()`); the
 //! rules and the AI never load one, they are handed theirs. Levels, scripts and the AI's
-//! weights all read through here. Untrusted files are read with `read_text` (regular files only, size-capped, UTF-8, a
-//! byte-order mark accepted); `Problems` caps the errors listed.
+//! weights all read through here. Untrusted files are read with `read_text` (regular files
+//! only, size-capped, UTF-8, a byte-order mark accepted); `Problems` caps the errors listed, and
+//! the caps the formats share live here (`MAX_FILE_BYTES`, `MAX_ENTITIES`, …). Files are
+//! written with `write_atomic`; `level_hash` is how saves and campaigns know a level's text.
 
 use crate::ai::AiBook;
 use crate::rules::a4::book::A4Book;

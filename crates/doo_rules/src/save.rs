@@ -3,6 +3,7 @@
 //! of the state at every turn as a checkpoint. The match is rebuilt by replaying the commands
 //! through the one command path. The format is versioned RON (`docs/saves.md`). Save files are
 //! shared like levels, so they are untrusted: read with `read_text`, capped, located errors.
+//! `save_header` starts the save of a level; `load_save` reads one with its level, checked.
 
 use crate::ai::Difficulty;
 use crate::data::{LoadError, Places, level_hash, parse_ron};
