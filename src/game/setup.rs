@@ -83,7 +83,7 @@ pub struct Restored {
 }
 
 /// Replaces whatever match is running with a restored one, waiting for the next command exactly
-/// where the replay stopped (or over, as it ended): `driver::Start::Restored`, nothing rolled.
+/// where the replay stopped (or over, as it ended): nothing is rolled, no flow runs.
 pub fn restore_match(world: &mut World, r: Restored) {
     put_on_board(world, r.m, r.dice, !r.same_board);
     world.insert_resource(r.log);

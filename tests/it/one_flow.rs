@@ -58,6 +58,14 @@ fn every_script_plays_the_same_through_the_app_and_through_the_driver() {
         same_log(&what, hm.app.world().resource::<MatchLog>(), &pure);
         assert_eq!(app_hash(&hm), pure.hash(), "{what}: the state hashes differ");
         assert_eq!(hm.status().over, pure.over, "{what}: over in one and not the other");
+        // The HUD finds whose doing an event tells by `Event::actor` (fog, R-EXP-19): it names
+        // the same figure as the event's "actor" field in the runner's JSON, for every event.
+        for e in &pure.log {
+            if let doo_rules::replay::LogEntry::Event { event, .. } = e {
+                let json = serde_json::to_value(event).unwrap();
+                assert_eq!(event.actor(), json.get("actor").and_then(|a| a.as_str()), "{what}: {json}");
+            }
+        }
         played += 1;
         events += pure.log.len();
     }

@@ -13,7 +13,8 @@ use super::turn::{self, Flow, ResetKind};
 use super::victory;
 use super::violation::Violation;
 
-/// How a match comes onto the table.
+/// How a match comes onto the table. (A match a replay rebuilt is not started again: it
+/// waits where the replay stopped, `replay::Replay`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Start {
     /// Freshly built: the opening reset (R-TURN-4) and round 1, or a crawl's Exploration Mode
@@ -21,8 +22,6 @@ pub enum Start {
     Fresh,
     /// A script's start state: the action phase goes on at the match's clock (nothing reset).
     MidPhase,
-    /// Rebuilt by a replay: it waits exactly where the replay stopped (nothing rolled).
-    Restored,
 }
 
 /// Brings a match onto the table. Returns true while it waits for a command (false: over).
@@ -38,7 +37,6 @@ pub fn start(m: &mut Match, dice: &mut Dice, how: Start, ev: &mut Vec<Event>) ->
             let flow = turn::advance(m, dice, ev);
             follow(m, dice, flow, ev)
         }
-        Start::Restored => m.clock.phase != super::state::Phase::Over,
     }
 }
 
