@@ -16,7 +16,7 @@ fuzz_target!(|bytes: &[u8]| {
     }
     let data = DATA.get_or_init(doo_rules::data::RuleData::builtin);
     // The match the runner builds (`script::origin`), replayed as every replay is.
-    let Ok(origin) = doo_rules::script::origin(data, &script, None) else { return };
+    let Ok(origin) = doo_rules::replay::Origin::of_script(data, &script, None) else { return };
     let r = doo_rules::replay::Replay::run(&origin, &script.commands);
     let _ = r.hash();
 });

@@ -45,7 +45,7 @@ fn every_script_plays_the_same_through_the_app_and_through_the_driver() {
     let (mut played, mut events) = (0, 0);
     for p in &scripts {
         let (script, level) = doo::script::load(p).unwrap_or_else(|e| panic!("{e}"));
-        let Ok(origin) = doo_rules::script::origin(&data, &script, level.as_ref()) else { continue };
+        let Ok(origin) = doo_rules::replay::Origin::of_script(&data, &script, level.as_ref()) else { continue };
         // Through the app: the systems the window runs, one command a frame.
         let mut hm = HeadlessMatch::new(origin.m.clone(), origin.dice.clone(), origin.mid_phase);
         hm.app.world_mut().init_resource::<doo::game::intent::Unwatched>();

@@ -33,6 +33,15 @@ impl Origin {
         Ok(Origin { m, dice, mid_phase: false })
     }
 
+    /// The match a script starts from (`script::build_match`), with its seeded, forced dice:
+    /// what the runner, the fuzzer and the agreement test play.
+    pub fn of_script(data: &RuleData, script: &crate::script::Script, level: Option<&CheckedLevel>) -> Result<Origin, Vec<String>> {
+        let m = crate::script::build_match(data, script, level)?;
+        let mut dice = Dice::seeded(script.seed);
+        dice.force(script.dice.iter().copied());
+        Ok(Origin { m, dice, mid_phase: script.start.is_some() })
+    }
+
     /// How the driver starts it.
     pub fn start(&self) -> Start {
         if self.mid_phase { Start::MidPhase } else { Start::Fresh }

@@ -354,16 +354,6 @@ pub fn build_match(data: &crate::data::RuleData, script: &Script, level: Option<
     Ok(m)
 }
 
-/// The match a script starts from, with its seeded, forced dice: what the runner, the fuzzer
-/// and the agreement test replay.
-pub fn origin(data: &crate::data::RuleData, script: &Script, level: Option<&CheckedLevel>) -> Result<crate::replay::Origin, Vec<String>> {
-    let m = build_match(data, script, level)?;
-    let mut dice = crate::rules::Dice::seeded(script.seed);
-    dice.force(script.dice.iter().copied());
-    Ok(crate::replay::Origin { m, dice, mid_phase: script.start.is_some() })
-}
-
-
 /// Applies a mid-phase start to a freshly built match (no opening reset will run).
 pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
     for id in start.characters.keys() {
