@@ -179,16 +179,20 @@ pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
                 continue;
             }
         };
-        let hm = match crate::replay::replay(&data, &save, &level) {
-            Ok(hm) => hm,
+        // Replayed in plain Rust, the one flow (no app is started); a panic in the rules is caught.
+        let replayed = doo_rules::replay::Origin::of_save(&data, &save, &level)
+            .and_then(|o| doo_rules::replay::run_catching(&o, &save.commands).map_err(|(_, e)| e));
+        let r = match replayed {
+            Ok(r) => r,
             Err(e) => {
                 eprintln!("{}: {e}", p.display());
                 worst = worst.max(1);
                 continue;
             }
         };
+        let r = &r;
         let checked = if verify {
-            match crate::replay::verify(&save, &hm) {
+            match doo_rules::replay::verify(&save, r) {
                 Ok(n) => Some(n),
                 Err(e) => {
                     eprintln!("{}: {e}", p.display());
@@ -199,15 +203,14 @@ pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
         } else {
             None
         };
-        let dice = &hm.app.world().resource::<crate::game::components::MatchDice>().0;
         let line = serde_json::json!({
             "save": p.display().to_string(),
             "commands": save.commands.len(),
-            "turn": hm.snapshot_turn(),
-            "over": hm.status().over,
-            "winner": hm.outcome().and_then(|o| o.winner.clone()),
+            "turn": r.m.clock.turn,
+            "over": r.over,
+            "winner": r.outcome.as_ref().and_then(|o| o.winner.clone()),
             "checkpoints_verified": checked,
-            "final_hash": crate::save::state_hash(hm.state(), dice),
+            "final_hash": r.hash(),
         });
         println!("{line}");
     }

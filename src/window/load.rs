@@ -44,7 +44,7 @@ impl BrokenSave {
     pub fn from_last_good(&self) -> Option<MatchSetup> {
         let mut setup = self.setup.clone()?;
         if let Some(save) = setup.resume.as_deref() {
-            setup.resume = Some(Box::new(crate::replay::truncated(save, self.good)));
+            setup.resume = Some(Box::new(doo_rules::replay::truncated(save, self.good)));
         }
         setup.replay = false;
         Some(setup)
@@ -68,7 +68,8 @@ pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &Mat
     let broken = |good: usize, message: String| {
         Box::new(BrokenSave { path: setup.save_path.clone(), setup: Some(setup.clone()), good, total: save.commands.len(), message })
     };
-    let r = crate::replay::open(data, save, &setup.checked).map_err(|e| broken(0, e))?;
+    let origin = doo_rules::replay::Origin::of_save(data, save, &setup.checked).map_err(|e| broken(0, e))?;
+    let r = doo_rules::replay::open(&origin, save).map_err(|e| broken(0, e))?;
     if let Some(problem) = r.problem {
         let file = setup.save_path.as_ref().map_or("the save".to_string(), |p| p.display().to_string());
         return Err(broken(r.good, format!("{file} does not replay to its end: {problem}")));
@@ -76,7 +77,7 @@ pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &Mat
     if let Some(mut ai) = world.get_resource_mut::<crate::game::ai::AiControl>() {
         ai.config.seed = save.seed;
     }
-    crate::replay::restore_into(world, r.hm, save, false);
+    crate::replay::restore_into(world, origin, r, save);
     Ok(())
 }
 

@@ -678,7 +678,7 @@ pub fn begin_match_world(world: &mut World) {
         world.insert_resource(crate::game::intent::PlayerView::default());
         let mut dice = crate::rules::Dice::seeded(save.seed);
         dice.force(save.forced_dice.iter().copied());
-        let origin = crate::game::record::Origin { m, dice, mid_phase: false };
+        let origin = doo_rules::replay::Origin { m, dice, mid_phase: false };
         let save = save.clone();
         if let Some(mut s) = world.get_resource_mut::<MatchSetup>() {
             s.resume = None;

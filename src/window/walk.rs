@@ -276,7 +276,7 @@ fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>, display: 
         let mut walk = UiWalk::new(Some(report.clone()));
         if walk.focus.iter().any(|f| !f.starts_with('!')) {
             // One panel's work is done in far fewer steps; what is left then stays in the report.
-            walk.max_steps = if *display == Display::Window { 250 } else { 600 };
+            walk.max_steps = if *display == Display::Window { 250 } else { 1000 };
         }
         commands.insert_resource(walk);
     }
@@ -403,6 +403,9 @@ fn targets(world: &mut World) -> Vec<Target> {
                 let name = name.split_once("] ").map_or(name, |(_, n)| n);
                 format!("{}|Choose: {name}", root_name(world, e))
             }
+            // "Never ask for X" is one button drawn for whoever defends: pressed for one, it is
+            // pressed (which figure's prompt comes back is up to the dice and the walk's moves).
+            Act::NeverAsk(_) => format!("{}|NeverAsk", root_name(world, e)),
             _ => format!("{}|{:?}", root_name(world, e), act),
         };
         let inside = at.x >= 0.0 && at.y >= 0.0 && at.x < size.x && at.y < size.y;

@@ -101,7 +101,7 @@ fn saves_at_every_pending_window_resume_to_the_live_state() {
         // the live match before its next command: replay it to the save's end in a headless match
         let data = RuleData::load(root()).unwrap();
         let (s, _, checked) = doo::save::load_save(&path, &data).unwrap();
-        let before = doo::replay::replay(&data, &s, &checked).unwrap();
+        let before = doo::replay::resume_headless(&data, &s, &checked).unwrap();
         assert_eq!(hash(&resumed), hash(&before), "{kind}: resumed state = the state saved");
         assert_eq!(waiting(&resumed), waiting(&before), "{kind}: the same window waits");
         let sealed = save.checkpoints.last().unwrap();

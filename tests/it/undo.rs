@@ -106,8 +106,9 @@ fn moves_are_taken_back_exactly() {
     let data = RuleData::load(root()).unwrap();
     let save = hm.app.world().resource::<MatchRecord>().to_save(hm.snapshot_turn(), None).unwrap();
     let checked = doo::level_file::load(&root().join("levels/tutorial.ron"), &data, root()).unwrap();
-    let replayed = doo::replay::replay(&data, &save, &checked).unwrap();
-    assert_eq!(doo::replay::verify(&save, &replayed), Ok(save.checkpoints.len()));
+    let origin = doo_rules::replay::Origin::of_save(&data, &save, &checked).unwrap();
+    let replayed = doo_rules::replay::Replay::run(&origin, &save.commands);
+    assert_eq!(doo_rules::replay::verify(&save, &replayed), Ok(save.checkpoints.len()));
 }
 
 /// A Step if one is on offer, else free steps.

@@ -313,6 +313,46 @@ pub fn load(path: &Path) -> Result<(Script, Option<CheckedLevel>), LoadError> {
     Ok((script, level))
 }
 
+/// Builds the match a script describes: its own map and characters, or its level's; the
+/// level's options under the script's; the script's goals or the level's (an inline map
+/// without goals: G-15); a crawl level's Exploration Mode; then the start state.
+pub fn build_match(data: &crate::data::RuleData, script: &Script, level: Option<&CheckedLevel>) -> Result<Match, Vec<String>> {
+    let floors = script.floors.clone().or_else(|| script.map.clone().map(|m| vec![m])).or_else(|| level.map(|l| l.floors.clone())).unwrap_or_default();
+    let characters = if script.characters.is_empty() { level.map(|l| l.characters.clone()).unwrap_or_default() } else { script.characters.clone() };
+    let mut options = level.map(|l| l.level.options.clone()).unwrap_or_default();
+    let s = serde_json::to_value(&script.options).unwrap_or(Value::Null);
+    if let (Value::Object(base), Value::Object(over)) = (serde_json::to_value(&options).unwrap_or(Value::Null), s) {
+        let mut merged = base;
+        merged.extend(over);
+        options = serde_json::from_value(Value::Object(merged)).unwrap_or(options);
+    }
+    let profile = script.profile.as_deref().or(level.and_then(|l| l.level.profile.as_deref()));
+    let mut m = crate::level::build_match(data, &floors, &characters, profile, &options)?;
+    if script.map.is_none() && script.floors.is_none() {
+        if let Some(l) = level {
+            m.board.links = l.level.stairs.iter().map(|s| (s.from, s.to)).collect();
+        }
+    }
+    // The script's own goals, or else its level's, exactly as the window and `simulate` play
+    // that level (with its default "last side standing"); an inline map without goals: G-15.
+    m.goals = if script.victory.is_empty() { level.map(|l| l.goals()).unwrap_or_default() } else { script.victory.clone() };
+    let problems = crate::rules::victory::goal_problems(&m);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    // A crawl level's Exploration Mode (its doors, chests, traps and encounters are placed on
+    // its own map, so a script that brings its own map plays one crisis).
+    if let (Some(l), true) = (level, script.map.is_none() && script.floors.is_none()) {
+        if let Some(c) = &l.crawl {
+            m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
+        }
+    }
+    if let Some(start) = &script.start {
+        apply_start(&mut m, start).map_err(|e| vec![e])?;
+    }
+    Ok(m)
+}
+
 /// Applies a mid-phase start to a freshly built match (no opening reset will run).
 pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
     for id in start.characters.keys() {
