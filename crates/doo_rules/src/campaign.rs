@@ -8,7 +8,7 @@
 //! `file:line:col` sentences.
 
 use crate::data::{LoadError, MessageLocator, Places, RuleData, parse_ron};
-use crate::level_file::{CharacterEntry, Level};
+use crate::level_file::{CharacterEntry, CheckedLevel, Level};
 use crate::rules::Dice;
 use crate::rules::event::Event;
 use crate::rules::fighter::{Duration, Size, Stats};
@@ -705,7 +705,7 @@ pub fn level_for(c: &CheckedCampaign, progress: &Progress, id: &str, data: &Rule
 }
 
 /// Writes the level file a campaign level is played as, beside the progress, and checks it.
-pub fn prepare_level(c: &CheckedCampaign, progress: &Progress, dir: &Path, data: &RuleData) -> Result<(PathBuf, crate::level_file::CheckedLevel), String> {
+pub fn prepare_level(c: &CheckedCampaign, progress: &Progress, dir: &Path, data: &RuleData) -> Result<(PathBuf, CheckedLevel), String> {
     let id = progress.level.clone().ok_or("the campaign is over")?;
     let text = level_for(c, progress, &id, data)?;
     let n = progress.history.len() + 1;

@@ -6,7 +6,8 @@
 //! `save_header` starts the save of a level; `load_save` reads one with its level, checked.
 
 use crate::ai::Difficulty;
-use crate::data::{LoadError, Places, level_hash, parse_ron};
+use crate::data::{LoadError, Places, RuleData, level_hash, parse_ron};
+use crate::level_file::CheckedLevel;
 use crate::rules::command::MAX_PATH;
 use crate::rules::state::Match;
 use crate::rules::{Command, Dice};
@@ -257,12 +258,7 @@ pub fn load(path: &Path) -> Result<Save, LoadError> {
 
 /// Reads and checks the level a save was played on: still there, unchanged (same hash).
 /// Errors name the save file and the `level` field.
-pub fn level_of(
-    save: &Save,
-    save_file: &str,
-    save_text: Option<&str>,
-    data: &crate::data::RuleData,
-) -> Result<(PathBuf, crate::level_file::CheckedLevel), LoadError> {
+pub fn level_of(save: &Save, save_file: &str, save_text: Option<&str>, data: &RuleData) -> Result<(PathBuf, CheckedLevel), LoadError> {
     let (line, col) = save_text.and_then(|t| Places::new(t).key("level")).unwrap_or((1, 1));
     let fail = |message: String| LoadError { file: save_file.into(), line, col, message };
     // The path as saved; else a level of that file name in ./levels or beside the save (a save
@@ -310,7 +306,7 @@ pub fn level_of(
 }
 
 /// The header of a save of `level` (read from `path`): level path and hash, seed, seats.
-pub fn save_header(path: &Path, level: &crate::level_file::CheckedLevel, seed: u64, seats: Vec<Seat>, watch: bool) -> Result<Save, String> {
+pub fn save_header(path: &Path, level: &CheckedLevel, seed: u64, seats: Vec<Seat>, watch: bool) -> Result<Save, String> {
     let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
     let abs = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Save {
@@ -334,7 +330,7 @@ pub fn save_header(path: &Path, level: &crate::level_file::CheckedLevel, seed: u
 }
 
 /// A save and its level, checked (the level still there and unchanged).
-pub fn load_save(path: &Path, data: &crate::data::RuleData) -> Result<(Save, PathBuf, crate::level_file::CheckedLevel), LoadError> {
+pub fn load_save(path: &Path, data: &RuleData) -> Result<(Save, PathBuf, CheckedLevel), LoadError> {
     let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
     let file = path.display().to_string();
     let save = parse(&file, &text)?;
