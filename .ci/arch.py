@@ -153,6 +153,14 @@ ENFORCED = [
     "headless-no-window",
     "core-no-formats",
     "a4-no-ai",
+    # R3, "data flows down": tables handed in, caps with the command, pure helpers in doo_rules
+    "core-no-data",
+    "a4-no-data",
+    "ai-no-data",
+    "a4-no-formats",
+    "window-no-cli",
+    "hud-no-headless",
+    "rules-no-upward",
 ]
 
 LIMIT_FILE = (600, 500)
