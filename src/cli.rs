@@ -180,8 +180,8 @@ pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
             }
         };
         // Replayed in plain Rust, the one flow (no app is started); a panic in the rules is caught.
-        let replayed = doo_rules::replay::Origin::of_save(&data, &save, &level)
-            .and_then(|o| doo_rules::replay::run_catching(&o, &save.commands).map_err(|(_, e)| e));
+        let replayed =
+            doo_rules::replay::Origin::of_save(&data, &save, &level).and_then(|o| doo_rules::replay::run_catching(&o, &save.commands).map_err(|(_, e)| e));
         let r = match replayed {
             Ok(r) => r,
             Err(e) => {
