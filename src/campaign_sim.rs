@@ -2,12 +2,12 @@
 //! (the party too) through the same headless app as `simulate`, spends CP between levels the
 //! way the advancement screen's "spend for me" does, and checks carry-over at every level
 //! start: each hero's HP, items and CP equal what the last level's match left plus the rules'
-//! awards and rest (R-CP-10, R-CP-12, R-CP-13). Also `doo campaign level`, which writes the
-//! level file a campaign's next level is played as (the window uses the same function).
+//! awards and rest (R-CP-10, R-CP-12, R-CP-13). Each level is written and checked by
+//! `doo_rules::campaign::prepare_level`, as the window plays it.
 
-use crate::campaign::{self, CheckedCampaign, Hero, Progress};
 use crate::data::RuleData;
 use crate::level_file::CheckedLevel;
+use doo_rules::campaign::{self, Hero, Progress};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -23,19 +23,6 @@ pub struct Expected {
     pub hp: i32,
     pub items: Vec<String>,
     pub cp_earned: u32,
-}
-
-/// Writes the level file a campaign level is played as, beside the progress, and checks it.
-pub fn prepare_level(c: &CheckedCampaign, progress: &Progress, dir: &Path, data: &RuleData) -> Result<(PathBuf, CheckedLevel), String> {
-    let id = progress.level.clone().ok_or("the campaign is over")?;
-    let text = campaign::level_for(c, progress, &id, data)?;
-    let n = progress.history.len() + 1;
-    let path = dir.join(format!("level-{n:03}-{id}.ron"));
-    crate::save::write_atomic(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let root = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let level = crate::level_file::check(&path.display().to_string(), &text, data, &root)
-        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e[0].line, e[0].col, e[0].message))?;
-    Ok((path, level))
 }
 
 /// The carry-over check (R-CP-12, R-CP-13): the match built for the level has every playing
@@ -108,7 +95,7 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
     let mut plays = 0usize;
     while progress.level.is_some() && plays < MAX_PLAYS {
         plays += 1;
-        let (level_path, level) = match prepare_level(&c, &progress, &dir, &data) {
+        let (level_path, level) = match campaign::prepare_level(&c, &progress, &dir, &data) {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("{e}");
@@ -122,10 +109,11 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         }
         let id = progress.level.clone().unwrap_or_default();
         let s = seed.wrapping_add(plays as u64);
-        let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &BTreeMap::new(), s, data.ai.clone());
+        let cfg =
+            doo_rules::ai::AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, difficulty, &BTreeMap::new(), s, data.ai.clone());
         progress.begin_level();
         let seats = level.sides.iter().map(|d| crate::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(difficulty) }).collect();
-        let mut header = match crate::cli::save_header(&level_path, &level, s, seats, true) {
+        let mut header = match doo_rules::save::save_header(&level_path, &level, s, seats, true) {
             Ok(h) => h,
             Err(e) => {
                 eprintln!("{e}");

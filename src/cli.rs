@@ -126,36 +126,6 @@ pub struct SimSaves {
     pub profile: Option<String>,
 }
 
-/// The header of a save of `level` (read from `path`): level path and hash, seed, seats.
-pub fn save_header(
-    path: &Path,
-    level: &crate::level_file::CheckedLevel,
-    seed: u64,
-    seats: Vec<crate::save::Seat>,
-    watch: bool,
-) -> Result<crate::save::Save, String> {
-    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
-    let abs = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(crate::save::Save {
-        version: crate::save::VERSION,
-        label: String::new(),
-        level: abs.display().to_string(),
-        level_name: level.level.name.clone(),
-        level_hash: crate::save::level_hash(&text),
-        profile: level.level.profile.clone(),
-        seed,
-        forced_dice: Vec::new(),
-        seats,
-        watch,
-        saved_unix: 0,
-        turn: 1,
-        commands: Vec::new(),
-        checkpoints: Vec::new(),
-        ai_plan: None,
-        campaign: None,
-    })
-}
-
 /// `doo simulate --resume SAVE`: the saved game replayed, checked, and played to the end.
 pub fn simulate_resume(
     save_path: &Path,
@@ -167,7 +137,7 @@ pub fn simulate_resume(
         Ok(d) => d,
         Err(code) => return code,
     };
-    let (save, _, level) = match load_save(save_path, &data) {
+    let (save, _, level) = match doo_rules::save::load_save(save_path, &data) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("{e}");
@@ -180,7 +150,7 @@ pub fn simulate_resume(
             sides.entry(s.side.clone()).or_insert(d);
         }
     }
-    let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &sides, save.seed, data.ai.clone());
+    let cfg = doo_rules::ai::AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, difficulty, &sides, save.seed, data.ai.clone());
     match crate::simulate::resume(&data, &level, cfg, &save, autosave) {
         Ok(r) => {
             println!("{}", serde_json::to_string(&r).unwrap_or_default());
@@ -193,15 +163,6 @@ pub fn simulate_resume(
     }
 }
 
-/// A save and its level, checked (the level still there and unchanged).
-pub fn load_save(path: &Path, data: &RuleData) -> Result<(crate::save::Save, std::path::PathBuf, crate::level_file::CheckedLevel), crate::data::LoadError> {
-    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
-    let file = path.display().to_string();
-    let save = crate::save::parse(&file, &text)?;
-    let (level_path, level) = crate::save::level_of(&save, &file, Some(&text), data)?;
-    Ok((save, level_path, level))
-}
-
 /// `doo replay SAVE… [--verify]`: one JSON line per save (commands, checkpoints, final hash).
 pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
     let data = match rule_data() {
@@ -210,7 +171,7 @@ pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
     };
     let mut worst = 0u8;
     for p in paths {
-        let (save, _, level) = match load_save(p, &data) {
+        let (save, _, level) = match doo_rules::save::load_save(p, &data) {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("{e}");
@@ -218,16 +179,20 @@ pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
                 continue;
             }
         };
-        let hm = match crate::replay::replay(&data, &save, &level) {
-            Ok(hm) => hm,
+        // Replayed in plain Rust, the one flow (no app is started); a panic in the rules is caught.
+        let replayed =
+            doo_rules::replay::Origin::of_save(&data, &save, &level).and_then(|o| doo_rules::replay::run_catching(&o, &save.commands).map_err(|(_, e)| e));
+        let r = match replayed {
+            Ok(r) => r,
             Err(e) => {
                 eprintln!("{}: {e}", p.display());
                 worst = worst.max(1);
                 continue;
             }
         };
+        let r = &r;
         let checked = if verify {
-            match crate::replay::verify(&save, &hm) {
+            match doo_rules::replay::verify(&save, r) {
                 Ok(n) => Some(n),
                 Err(e) => {
                     eprintln!("{}: {e}", p.display());
@@ -238,15 +203,14 @@ pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
         } else {
             None
         };
-        let dice = &hm.app.world().resource::<crate::game::components::MatchDice>().0;
         let line = serde_json::json!({
             "save": p.display().to_string(),
             "commands": save.commands.len(),
-            "turn": hm.snapshot_turn(),
-            "over": hm.status().over,
-            "winner": hm.outcome().and_then(|o| o.winner.clone()),
+            "turn": r.m.clock.turn,
+            "over": r.over,
+            "winner": r.outcome.as_ref().and_then(|o| o.winner.clone()),
             "checkpoints_verified": checked,
-            "final_hash": crate::save::state_hash(hm.state(), dice),
+            "final_hash": r.hash(),
         });
         println!("{line}");
     }
@@ -288,14 +252,14 @@ pub fn simulate(
     let mut results = Vec::new();
     for g in 0..games {
         let s = seed.wrapping_add(g as u64);
-        let cfg = crate::ai::AiConfig::for_level(&level, difficulty, &sides, s, data.ai.clone());
+        let cfg = doo_rules::ai::AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, difficulty, &sides, s, data.ai.clone());
         let recording = if saves.save_dir.is_some() || saves.autosave.is_some() {
             let seats = level
                 .sides
                 .iter()
                 .map(|d| crate::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(sides.get(&d.id).copied().unwrap_or(difficulty)) })
                 .collect();
-            match save_header(path, &level, s, seats, true) {
+            match doo_rules::save::save_header(path, &level, s, seats, true) {
                 Ok(h) => crate::simulate::Recording { header: Some(h), autosave: saves.autosave.clone() },
                 Err(e) => {
                     eprintln!("{e}");
@@ -309,7 +273,7 @@ pub fn simulate(
             Ok(r) => {
                 if let (Some(dir), Some(save)) = (&saves.save_dir, &r.save) {
                     let file = dir.join(format!("game-{s}.ron"));
-                    if let Err(e) = crate::save::write_atomic(&file, &save.to_text()) {
+                    if let Err(e) = doo_rules::data::write_atomic(&file, &save.to_text()) {
                         eprintln!("{}: {e}", file.display());
                         return ExitCode::from(2);
                     }

@@ -14,7 +14,7 @@ static SAVE_IN_PLAY: Mutex<Option<PathBuf>> = Mutex::new(None);
 /// Where the crash log goes: `crash.log` beside the saves folder (`$DOO_SAVE_DIR/..`, else
 /// the platform's data folder).
 pub fn crash_log_path() -> PathBuf {
-    let saves = crate::replay::save_dir();
+    let saves = crate::saves::save_dir();
     let data = saves.parent().filter(|p| !p.as_os_str().is_empty()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
     data.join("crash.log")
 }

@@ -6,11 +6,10 @@ use crate::game::components::MatchState;
 use crate::game::flow::FlowStatus;
 use crate::game::log::MatchLog;
 use crate::game::pipeline::IssueCommand;
-use crate::level::build_match;
 use crate::level_file::CheckedLevel;
 use crate::rules::state::Match;
 use crate::rules::{Command, Dice};
-use crate::script::{Script, apply_start, final_state};
+use crate::script::{Script, final_state};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use serde_json::{Value, json};
@@ -44,6 +43,13 @@ pub struct HeadlessMatch {
 impl HeadlessMatch {
     pub fn new(m: Match, dice: Dice, mid_phase: bool) -> Self {
         Self::recorded(m, dice, mid_phase, None)
+    }
+
+    /// An app with no match yet (a replayed one is restored into it).
+    pub fn empty() -> Self {
+        let mut app = headless_app();
+        app.update();
+        Self { app }
     }
 
     /// A match whose commands and checkpoints are recorded under `header` (saves, replays).
@@ -123,42 +129,9 @@ impl HeadlessMatch {
     }
 }
 
-/// Builds the match a script describes.
+/// Builds the match a script describes (`doo_rules::script::build_match`).
 pub fn script_match(data: &RuleData, script: &Script, level: Option<&CheckedLevel>) -> Result<Match, Vec<String>> {
-    let floors = script.floors.clone().or_else(|| script.map.clone().map(|m| vec![m])).or_else(|| level.map(|l| l.floors.clone())).unwrap_or_default();
-    let characters = if script.characters.is_empty() { level.map(|l| l.characters.clone()).unwrap_or_default() } else { script.characters.clone() };
-    let mut options = level.map(|l| l.level.options.clone()).unwrap_or_default();
-    let s = serde_json::to_value(&script.options).unwrap_or(Value::Null);
-    if let (Value::Object(base), Value::Object(over)) = (serde_json::to_value(&options).unwrap_or(Value::Null), s) {
-        let mut merged = base;
-        merged.extend(over);
-        options = serde_json::from_value(Value::Object(merged)).unwrap_or(options);
-    }
-    let profile = script.profile.as_deref().or(level.and_then(|l| l.level.profile.as_deref()));
-    let mut m = build_match(data, &floors, &characters, profile, &options)?;
-    if script.map.is_none() && script.floors.is_none() {
-        if let Some(l) = level {
-            m.board.links = l.level.stairs.iter().map(|s| (s.from, s.to)).collect();
-        }
-    }
-    // The script's own goals, or else its level's, exactly as the window and `simulate` play
-    // that level (with its default "last side standing"); an inline map without goals: G-15.
-    m.goals = if script.victory.is_empty() { level.map(|l| l.goals()).unwrap_or_default() } else { script.victory.clone() };
-    let problems = crate::rules::victory::goal_problems(&m);
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    // A crawl level's Exploration Mode (its doors, chests, traps and encounters are placed on
-    // its own map, so a script that brings its own map plays one crisis).
-    if let (Some(l), true) = (level, script.map.is_none() && script.floors.is_none()) {
-        if let Some(c) = &l.crawl {
-            m.explore = Some(Box::new(doo_rules::level_crawl::build(c, &m, data.exploration.clone())));
-        }
-    }
-    if let Some(start) = &script.start {
-        apply_start(&mut m, start).map_err(|e| vec![e])?;
-    }
-    Ok(m)
+    doo_rules::script::build_match(data, script, level)
 }
 
 /// Plays a script; returns every output line (setup events, verdicts, events, final state).

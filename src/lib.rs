@@ -10,5 +10,6 @@ pub mod crash;
 pub mod game;
 pub mod headless;
 pub mod replay;
+pub mod saves;
 pub mod simulate;
 pub mod window;

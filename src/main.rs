@@ -163,7 +163,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => doo::window::run(None),
         Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats, resume, campaign, ui_walk, headless }) => {
-            let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::replay::autosave_path() } else { p });
+            let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::saves::autosave_path() } else { p });
             doo::window::run_with(
                 level,
                 doo::window::WindowOptions {

@@ -81,8 +81,7 @@ pub fn resume(
     autosave: Option<std::path::PathBuf>,
 ) -> Result<GameResult, String> {
     let t0 = Instant::now();
-    let mut hm = crate::replay::replay(data, save, level)?;
-    crate::replay::verify(save, &hm)?;
+    let mut hm = crate::replay::resume_headless(data, save, level)?;
     let plan = save.ai_plan.as_ref().map(|p| (p.actor, p.turn, p.round, p.commands.iter().cloned().collect()));
     hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan });
     if let Some(p) = autosave {

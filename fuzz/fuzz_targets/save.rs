@@ -3,7 +3,7 @@
 //! board, as `doo replay` does on the save's level. Must never panic or hang.
 #![no_main]
 
-use doo_rules::rules::{dice::Dice, driver};
+use doo_rules::rules::dice::Dice;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -25,18 +25,11 @@ fuzz_target!(|bytes: &[u8]| {
             (id: "orc", side: "monsters", pos: (5, 3), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))]"#,
     )
     .expect("the fuzz board's characters parse");
-    let Ok(mut m) = doo_rules::level::build_match(data, &floors, &chars, save.profile.as_deref(), &Default::default()) else { return };
+    let Ok(m) = doo_rules::level::build_match(data, &floors, &chars, save.profile.as_deref(), &Default::default()) else { return };
     let mut dice = Dice::seeded(save.seed);
     dice.force(save.forced_dice.iter().copied());
-    let mut ev = Vec::new();
-    if !driver::open(&mut m, &mut dice, &mut ev) {
-        return;
-    }
-    for c in &save.commands {
-        if driver::submit(&mut m, &mut dice, c, &mut ev) == Ok(false) {
-            return;
-        }
-        ev.clear();
-    }
-    let _ = doo_rules::save::state_hash(&m, &dice);
+    // Replayed as `doo replay` and resume replay (`doo_rules::replay`), its checkpoints checked.
+    let origin = doo_rules::replay::Origin { m, dice, mid_phase: false };
+    let r = doo_rules::replay::Replay::run(&origin, &save.commands);
+    let _ = doo_rules::replay::verify(&save, &r);
 });

@@ -154,6 +154,8 @@ pub struct PlayerView {
     pub dirty: bool,
     /// Exploration Mode: the hero the player picked to give orders to (clicking a hero).
     pub pick: Option<String>,
+    /// What the decider attacking each enemy now would likely do, by figure index (the card).
+    pub forecasts: BTreeMap<usize, super::forecast::AttackOdds>,
 }
 
 impl PlayerView {
@@ -551,9 +553,11 @@ fn refresh_player_view(
         view.reactions = None;
         view.mode = Mode::Idle;
         view.undo = None;
+        view.forecasts.clear();
         return;
     }
     let Some(state) = state else { return };
     compute_view(&state.0, ai.as_deref(), &mut view);
+    view.forecasts = view.decider.as_deref().and_then(|d| state.index(d)).map(|a| super::forecast::for_decider(&state.0, a)).unwrap_or_default();
     view.undo = (view.decider.is_some() && view.reactions.is_none()).then(|| super::undo::offer(&state, &log, &record));
 }

@@ -31,14 +31,8 @@ pub struct MatchLog {
     pub shown_from: usize,
 }
 
-/// One entry of the match log.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LogEntry {
-    /// The rules' verdict on command `index`.
-    Verdict { index: usize, command: Command, result: Result<(), Violation> },
-    /// Something the rules did, caused by command `index` (`None`: the flow itself).
-    Event { index: Option<usize>, event: Event },
-}
+/// One entry of the match log (the same entries a replay in plain Rust keeps).
+pub use doo_rules::replay::LogEntry;
 
 /// How the match ended, once the rules said so (`Event::CrisisOver`): the window's result
 /// screen, `doo simulate` and `doo run` all read it here.
@@ -72,6 +66,23 @@ impl MatchLog {
     pub fn truncated(&self, len: usize) -> MatchLog {
         let len = len.min(self.entries.len());
         MatchLog { entries: self.entries[..len].to_vec(), lines: self.lines[..len].to_vec(), index: None, shown_from: len }
+    }
+
+    /// The log a replay kept (`doo_rules::replay`), every entry as if shown already.
+    pub fn of_replay(entries: &[LogEntry]) -> MatchLog {
+        let mut log = MatchLog::default();
+        for e in entries {
+            match e {
+                LogEntry::Verdict { index, command, result } => log.push_verdict(*index, command.clone(), result.clone()),
+                LogEntry::Event { index, event } => {
+                    log.index = *index;
+                    log.push_event(event);
+                }
+            }
+        }
+        log.index = None;
+        log.shown_from = log.len();
+        log
     }
 
     /// The verdict line comes before the events the command caused.
@@ -114,5 +125,18 @@ pub fn publish_events(mut buffer: ResMut<EventBuffer>, mut log: ResMut<MatchLog>
         }
         log.push_event(&e);
         out.write(RulesEvent(e));
+    }
+}
+
+/// `publish_events` at once, outside the schedule (a match just started: its opening events
+/// come before any command's verdict).
+pub fn publish_now(world: &mut World) {
+    let events = std::mem::take(&mut world.resource_mut::<EventBuffer>().0);
+    for e in events {
+        if let Event::CrisisOver { winner, goal, reason } = &e {
+            world.resource_mut::<MatchOutcome>().0 = Some(Outcome { winner: winner.clone(), goal: goal.clone(), reason: reason.clone() });
+        }
+        world.resource_mut::<MatchLog>().push_event(&e);
+        world.write_message(RulesEvent(e));
     }
 }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 pub mod ai;
 pub mod components;
 pub mod flow;
+pub mod forecast;
 pub mod intent;
 pub mod log;
 pub mod pipeline;

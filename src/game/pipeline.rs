@@ -1,14 +1,16 @@
-//! The one command path: every `Command` (mouse, AI, script) is queued, validated by the
-//! rules, applied if legal to the one `MatchState`, and its verdict published. Rejected
-//! commands change nothing.
+//! The one command path: every `Command` (mouse, AI, script) is queued, then each step of the
+//! rules' driver runs in its set — stale windows closed (Command), the command checked
+//! (Validate), applied and the flow moved on (Apply) — and its verdict published (Present).
+//! Rejected commands change nothing. The driver is the same code every replay runs.
 
 use super::MatchSystems;
 use super::components::{MatchDice, MatchState};
-use super::flow::{FlowControl, FlowStatus};
-use super::log::MatchLog;
-use crate::rules::engine::{self, Plan};
-use crate::rules::{Command, Violation};
+use super::flow::{FlowStatus, awaiting_command, match_on};
+use super::log::{EventBuffer, MatchLog};
 use bevy::prelude::*;
+use doo_rules::rules::driver;
+use doo_rules::rules::engine::Plan;
+use doo_rules::rules::{Command, Violation};
 use std::collections::VecDeque;
 
 pub(super) fn plugin(app: &mut App) {
@@ -16,7 +18,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<CommandResolved>()
         .init_resource::<CommandQueue>()
         .init_resource::<CheckedCommand>()
-        .add_systems(Update, (queue_issued_commands, close_stale_windows).chain().in_set(MatchSystems::Command))
+        .configure_sets(Update, (MatchSystems::Validate.run_if(match_on), MatchSystems::Apply.run_if(match_on)))
+        .add_systems(Update, (queue_issued_commands, close_stale_windows.run_if(awaiting_command)).chain().in_set(MatchSystems::Command))
         .add_systems(Update, validate_next_command.in_set(MatchSystems::Validate))
         .add_systems(Update, apply_checked_command.in_set(MatchSystems::Apply))
         .add_systems(Update, publish_verdict.in_set(MatchSystems::Present).before(super::log::publish_events));
@@ -56,59 +59,60 @@ pub(super) fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut
     }
 }
 
-/// Before the next command is checked: a reaction window it does not answer is declined, and
-/// an opportunity in which something was done ends if another character's command arrives.
+/// Before the next command is checked: `driver::close_stale`.
 pub(super) fn close_stale_windows(
     q: Res<CommandQueue>,
     state: Option<ResMut<MatchState>>,
     mut dice: ResMut<MatchDice>,
     mut log: ResMut<MatchLog>,
-    mut flow: FlowControl,
+    mut buffer: ResMut<EventBuffer>,
+    mut status: ResMut<FlowStatus>,
 ) {
     let Some((i, cmd)) = q.queue.front() else { return };
     let Some(mut state) = state else { return };
-    if !flow.status.awaiting {
-        return;
-    }
     log.index = Some(*i);
     // Change detection fires only when something closed (or wrote an event): no copy of the match.
-    let before = flow.buffer.0.len();
-    let next = engine::close_stale(&mut state.bypass_change_detection().0, cmd, &mut dice.0, &mut flow.buffer.0);
-    if next.is_some() || flow.buffer.0.len() != before {
+    let before = buffer.0.len();
+    let moved = driver::close_stale(&mut state.bypass_change_detection().0, &mut dice.0, cmd, &mut buffer.0);
+    if moved.is_some() || buffer.0.len() != before {
         state.set_changed();
     }
-    if let Some(next) = next {
-        flow.handle(next, &state.0);
+    if let Some(waiting) = moved {
+        *status = FlowStatus::from_driver(waiting);
     }
 }
 
+/// `driver::validate` on the next queued command (after the crisis is over commands are still
+/// answered, refused, never left queued).
 fn validate_next_command(mut q: ResMut<CommandQueue>, status: Res<FlowStatus>, state: Option<Res<MatchState>>, mut checked: ResMut<CheckedCommand>) {
-    // After the crisis is over commands are still answered (refused by the rules), never left queued.
-    if !(status.awaiting || status.over) || checked.current.is_some() {
+    if checked.current.is_some() {
         return;
     }
     let Some((i, cmd)) = q.queue.pop_front() else { return };
     let result = match &state {
-        Some(state) => engine::validate(&state.0, &cmd),
+        Some(state) => driver::validate(&state.0, status.over, &cmd),
         None => Err(Violation::new("INPUT", "No match is running.")),
     };
     checked.current = Some((i, cmd, result));
 }
 
+/// `driver::apply` on the checked command: the rules apply it and run the flow on to the next
+/// decision (resets, rounds, the end of the crisis).
 pub(super) fn apply_checked_command(
     mut checked: ResMut<CheckedCommand>,
     state: Option<ResMut<MatchState>>,
     mut dice: ResMut<MatchDice>,
     mut log: ResMut<MatchLog>,
-    mut flow: FlowControl,
+    mut buffer: ResMut<EventBuffer>,
+    mut status: ResMut<FlowStatus>,
 ) {
     let Some((i, cmd, result)) = checked.current.take() else { return };
     log.index = Some(i);
     let verdict = match result {
         Ok(plan) => {
             if let Some(mut state) = state {
-                let next = engine::apply(&mut state.0, plan, &mut dice.0, &mut flow.buffer.0);
-                flow.handle(next, &state.0);
+                let waiting = driver::apply(&mut state.0, &mut dice.0, plan, &mut buffer.0);
+                *status = FlowStatus::from_driver(waiting);
             }
             Ok(())
         }

@@ -9,7 +9,7 @@ use super::flow::FlowStatus;
 use super::pipeline::{CheckedCommand, CommandQueue, CommandResolved};
 use crate::rules::Command;
 use bevy::prelude::*;
-use doo_rules::save::{self, AiPlan, Checkpoint, Save};
+use doo_rules::save::{AiPlan, Checkpoint, Save};
 use std::path::PathBuf;
 
 pub(super) fn plugin(app: &mut App) {
@@ -31,18 +31,9 @@ pub struct MatchRecord {
     pub checkpoints: Vec<Checkpoint>,
     /// The match as it was built, before its first command (undo and the replay viewer
     /// rebuild from it). Set when the match starts.
-    pub origin: Option<std::sync::Arc<Origin>>,
+    pub origin: Option<std::sync::Arc<doo_rules::replay::Origin>>,
     /// Commands written by the last autosave.
     written: Option<usize>,
-}
-
-/// A match as built from its level, with its dice, before anything was played.
-#[derive(Debug, Clone)]
-pub struct Origin {
-    pub m: crate::rules::state::Match,
-    pub dice: crate::rules::Dice,
-    /// Started mid-phase (script start states) rather than by the opening reset.
-    pub mid_phase: bool,
 }
 
 impl MatchRecord {
@@ -99,7 +90,7 @@ fn checkpoint_turn(
     record: ResMut<MatchRecord>,
 ) {
     let due = !queue.queue.is_empty() && status.awaiting && checked.current.is_none();
-    push_checkpoint(state, dice, record, due, |r, turn| r.checkpoints.last().is_none_or(|c| c.turn != turn), "");
+    push_checkpoint(state, dice, record, due, doo_rules::replay::turn_checkpoint);
 }
 
 /// The last checkpoint, when the match is over (hash `end:…`).
@@ -112,14 +103,7 @@ fn checkpoint_end(
     record: ResMut<MatchRecord>,
 ) {
     let due = status.over && settled(&status, &queue, &checked);
-    push_checkpoint(
-        state,
-        dice,
-        record,
-        due,
-        |r, _| r.checkpoints.last().is_none_or(|c| c.commands != r.commands.len() || !c.hash.starts_with("end:")),
-        "end:",
-    );
+    push_checkpoint(state, dice, record, due, doo_rules::replay::end_checkpoint);
 }
 
 fn push_checkpoint(
@@ -127,28 +111,21 @@ fn push_checkpoint(
     dice: Option<Res<MatchDice>>,
     mut record: ResMut<MatchRecord>,
     due: bool,
-    new: impl Fn(&MatchRecord, u32) -> bool,
-    prefix: &str,
+    make: impl Fn(&[Checkpoint], usize, &crate::rules::state::Match, &crate::rules::Dice) -> Option<Checkpoint>,
 ) {
     let (Some(state), Some(dice)) = (state, dice) else { return };
-    let turn = state.clock.turn;
-    if record.header.is_none() || !due || !new(&record, turn) {
+    if record.header.is_none() || !due {
         return;
     }
-    let hash = format!("{prefix}{}", save::state_hash(&state.0, &dice.0));
-    let commands = record.commands.len();
-    record.checkpoints.push(Checkpoint { commands, turn, hash });
+    let n = record.commands.len();
+    if let Some(c) = make(&record.checkpoints, n, &state.0, &dice.0) {
+        record.checkpoints.push(c);
+    }
 }
 
-/// Adds the `saved:` checkpoint to a save about to be written: the state hash now, after all
-/// its commands. A replay must reach that state, so a command changed anywhere in the save (in
-/// the last turn too, after the last turn's checkpoint) is found when the save is opened.
+/// Adds the `saved:` checkpoint to a save about to be written (`doo_rules::replay::seal`).
 pub fn seal(save: &mut Save, m: &crate::rules::state::Match, dice: &crate::rules::Dice) {
-    let n = save.commands.len();
-    if save.checkpoints.last().is_some_and(|c| c.commands == n && c.hash.starts_with("end:")) {
-        return; // over: the end checkpoint says it already
-    }
-    save.checkpoints.push(Checkpoint { commands: n, turn: m.clock.turn, hash: format!("{}{}", crate::replay::SAVED, save::state_hash(m, dice)) });
+    doo_rules::replay::seal(save, m, dice);
 }
 
 /// The AI's plan for the opportunity in progress, as a save keeps it.
@@ -184,7 +161,7 @@ fn write_autosave(
     }
     let Some(mut s) = record.to_save(state.clock.turn, ai_plan(ai.as_deref())) else { return };
     seal(&mut s, &state.0, &dice.0);
-    match save::write_atomic(&autosave.path, &s.to_text()) {
+    match doo_rules::data::write_atomic(&autosave.path, &s.to_text()) {
         Ok(()) => {
             record.written = Some(n);
             autosave.last_error = None;

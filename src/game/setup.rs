@@ -1,52 +1,60 @@
 //! Putting a match on the board: the `MatchState` and its dice, one entity per figure (with
-//! its mirrors), then the opening reset (or a mid-phase start).
+//! its mirrors), then the rules' driver brings it onto the table (the opening reset, a crawl's
+//! first exploration turn, or a mid-phase start) — or a match a replay rebuilt is put back
+//! exactly where the replay stopped.
 
 use super::components::{CharacterId, MatchDice, MatchGeneration, MatchState, spawn_figure};
-use super::flow::{CrisisPhase, FlowStatus, NextReset};
+use super::flow::FlowStatus;
 use super::log::{EventBuffer, MatchLog, MatchOutcome};
 use super::pipeline::{CheckedCommand, CommandQueue};
-use crate::rules::Dice;
-use crate::rules::state::Match;
-use crate::rules::turn::ResetKind;
 use bevy::prelude::*;
-
-/// R-DICE-4 / R-DICE-5: the profile's dice options.
-pub fn configure_dice(dice: &mut Dice, m: &Match) {
-    dice.odd = m.rules.options.odd_dice;
-    dice.large = if m.rules.options.large_dice == crate::rules::profile::LargeDice::Table { m.tables.large_dice.clone() } else { Vec::new() };
-}
+use doo_rules::replay::{Origin, Replay};
+use doo_rules::rules::driver::{self, Start};
+use doo_rules::rules::{Dice, Match};
+use doo_rules::save::Save;
 
 /// Replaces whatever match is running with `m`. With `mid_phase`, the action phase resumes at
 /// the match's clock (script start states); otherwise the opening reset runs (R-TURN-3).
 pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
-    start_match_on(world, m, dice, mid_phase, true);
+    let how = if mid_phase { Start::MidPhase } else { Start::Fresh };
+    let mut dice = dice;
+    driver::configure_dice(&mut dice, &m);
+    let recorded = world.get_resource::<super::record::MatchRecord>().is_some_and(|r| r.header.is_some());
+    let origin = recorded.then(|| std::sync::Arc::new(Origin { m: m.clone(), dice: dice.clone(), mid_phase }));
+    put_on_board(world, m, dice, true);
+    if let Some(mut r) = world.get_resource_mut::<super::record::MatchRecord>() {
+        r.origin = origin;
+    }
+    let waiting = world.resource_scope(|world, mut state: Mut<MatchState>| {
+        world.resource_scope(|world, mut dice: Mut<MatchDice>| {
+            let mut buffer = world.resource_mut::<EventBuffer>();
+            driver::start(&mut state.0, &mut dice.0, how, &mut buffer.0)
+        })
+    });
+    world.insert_resource(FlowStatus::from_driver(waiting));
+    // The opening events are logged before any command's verdict.
+    super::log::publish_now(world);
 }
 
-/// `start_match`; with `new_board` false the board and the view stay as they are (the same
-/// match rebuilt: undo, the replay viewer).
-fn start_match_on(world: &mut World, m: Match, dice: Dice, mid_phase: bool, new_board: bool) {
+/// The match in the world, with fresh resources around it; `new_board` false: the board and
+/// the view stay as they are (the same match rebuilt: undo, the replay viewer).
+fn put_on_board(world: &mut World, m: Match, dice: Dice, new_board: bool) {
     let old: Vec<Entity> = world.query_filtered::<Entity, With<CharacterId>>().iter(world).collect();
     for e in old {
         world.despawn(e);
     }
-    let mut dice = dice;
-    configure_dice(&mut dice, &m);
-    world.insert_resource(MatchDice(dice.clone()));
+    world.insert_resource(MatchDice(dice));
     world.insert_resource(EventBuffer::default());
     world.insert_resource(MatchLog::default());
     world.insert_resource(MatchOutcome::default());
     world.insert_resource(super::intent::PendingIntents::default());
     world.insert_resource(CommandQueue::default());
     world.insert_resource(CheckedCommand::default());
-    world.insert_resource(NextReset(ResetKind::Opening, false));
-    world.insert_resource(FlowStatus { awaiting: false, resume: mid_phase, over: false, restored: false });
+    world.insert_resource(FlowStatus::default());
     // A new match records anew (same header: the caller replaces it for another level).
     if let Some(mut r) = world.get_resource_mut::<super::record::MatchRecord>() {
         let header = r.header.take();
         *r = header.map(super::record::MatchRecord::new).unwrap_or_default();
-        if r.header.is_some() {
-            r.origin = Some(std::sync::Arc::new(super::record::Origin { m: m.clone(), dice: dice.clone(), mid_phase }));
-        }
     }
     let mut commands = world.commands();
     for (i, f) in m.fighters.iter().enumerate() {
@@ -57,22 +65,11 @@ fn start_match_on(world: &mut World, m: Match, dice: Dice, mid_phase: bool, new_
     if new_board {
         world.get_resource_or_init::<MatchGeneration>().0 += 1;
     }
-    let crawl = world.resource::<MatchState>().0.explore.is_some();
-    let target = if mid_phase {
-        CrisisPhase::Action
-    } else if crawl {
-        CrisisPhase::Exploring
-    } else {
-        CrisisPhase::Reset
-    };
-    // Leave and re-enter so OnEnter runs even when the phase is the same as before.
-    world.resource_mut::<NextState<CrisisPhase>>().set(CrisisPhase::Setup);
-    world.run_schedule(bevy::state::state::StateTransition);
-    world.resource_mut::<NextState<CrisisPhase>>().set(target);
 }
 
-/// A match replayed elsewhere (a headless app, from a save), handed to the world that goes on
-/// playing it: its state, dice, log and record, and where the flow stood.
+/// A match rebuilt elsewhere (a replay in plain Rust, a frame of the replay viewer), handed to
+/// the world that goes on playing or showing it: its state, dice, log and record, and whether
+/// it is over.
 pub struct Restored {
     pub m: Match,
     pub dice: Dice,
@@ -86,21 +83,36 @@ pub struct Restored {
 }
 
 /// Replaces whatever match is running with a restored one, waiting for the next command exactly
-/// where the replay stopped (or over, as it ended).
+/// where the replay stopped (or over, as it ended): nothing is rolled, no flow runs.
 pub fn restore_match(world: &mut World, r: Restored) {
-    start_match_on(world, r.m, r.dice, false, !r.same_board);
+    put_on_board(world, r.m, r.dice, !r.same_board);
     world.insert_resource(r.log);
     world.insert_resource(r.outcome);
     world.insert_resource(r.record);
     world.resource_mut::<CommandQueue>().next_index = r.next_index;
-    world.insert_resource(FlowStatus { awaiting: false, resume: false, over: r.over, restored: !r.over });
-    let exploring = world.resource::<MatchState>().0.clock.phase == crate::rules::Phase::Exploration;
-    let phase = if r.over {
-        CrisisPhase::Over
-    } else if exploring {
-        CrisisPhase::Exploring
-    } else {
-        CrisisPhase::Action
+    world.insert_resource(FlowStatus::from_driver(!r.over));
+}
+
+/// Moves a replayed match into `world`, which goes on playing it from where the save stopped,
+/// recorded under `save`'s header from `origin`, with the AI's plan as it was. `same_board`:
+/// the match replaces itself (undo), so the board and the camera stay.
+pub fn restore_replay(world: &mut World, origin: std::sync::Arc<Origin>, r: Replay, save: &Save, same_board: bool) {
+    let mut record = super::record::MatchRecord::new(save.clone());
+    record.commands = r.commands;
+    record.checkpoints = r.checkpoints;
+    record.origin = Some(origin);
+    let restored = Restored {
+        log: MatchLog::of_replay(&r.log),
+        outcome: MatchOutcome(r.outcome),
+        over: r.over,
+        next_index: record.commands.len(),
+        m: r.m,
+        dice: r.dice,
+        record,
+        same_board,
     };
-    world.resource_mut::<NextState<CrisisPhase>>().set(phase);
+    restore_match(world, restored);
+    if let (Some(p), Some(mut ai)) = (&save.ai_plan, world.get_resource_mut::<super::ai::AiControl>()) {
+        ai.plan = Some((p.actor, p.turn, p.round, p.commands.iter().cloned().collect()));
+    }
 }

@@ -1,8 +1,9 @@
 //! Undo: the last command of the opportunity in progress taken back, when the rules
 //! (`rules::undo`) say nothing it did can be told apart from never having issued it (no dice,
 //! nothing revealed, no attack, the same opportunity). The match is rebuilt by replaying the
-//! commands before it from the match as it was built, so the record, the autosave and any
-//! replay are exactly those of a match in which the command was never issued.
+//! commands before it from the match as it was built, in plain Rust (`doo_rules::replay`), so
+//! the record, the autosave and any replay are exactly those of a match in which the command
+//! was never issued.
 
 use super::MatchSystems;
 use super::components::MatchState;
@@ -74,8 +75,8 @@ pub fn take_back(world: &mut World) -> Result<Undo, Violation> {
     let mut save = record.to_save(state.clock.turn, None).expect("offer checked the header");
     save.commands.truncate(u.keep);
     save.checkpoints.clear();
-    let hm = crate::replay::replay_from(&origin, &save).map_err(|e| Violation::new("UNDO-6", format!("The match could not be rebuilt: {e}")))?;
-    crate::replay::restore_into(world, hm, &save, true);
+    let r = doo_rules::replay::run_catching(&origin, &save.commands).map_err(|(_, e)| Violation::new("UNDO-6", format!("The match could not be rebuilt: {e}")))?;
+    super::setup::restore_replay(world, origin, r, &save, true);
     Ok(u)
 }
 

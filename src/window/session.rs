@@ -105,7 +105,7 @@ impl MatchSetup {
     /// played with (a ruleset picked on the level-select screen is in the save, not in the
     /// level file). Continue, a Load slot and `doo play --resume` all start here.
     pub fn resume_file(save_path: &std::path::Path, data: &crate::data::RuleData) -> Result<Self, crate::data::LoadError> {
-        let (save, level_path, checked) = crate::cli::load_save(save_path, data)?;
+        let (save, level_path, checked) = doo_rules::save::load_save(save_path, data)?;
         let mut me = Self::from_save(level_path, checked, &save);
         me.save_path = Some(save_path.to_path_buf());
         Ok(me)
@@ -134,7 +134,7 @@ impl BrokenSave {
     pub fn from_last_good(&self) -> Option<MatchSetup> {
         let mut setup = self.setup.clone()?;
         if let Some(save) = setup.resume.as_deref() {
-            setup.resume = Some(Box::new(crate::replay::truncated(save, self.good)));
+            setup.resume = Some(Box::new(doo_rules::replay::truncated(save, self.good)));
         }
         setup.replay = false;
         Some(setup)
@@ -150,7 +150,7 @@ pub fn open_save_file(path: &std::path::Path, data: &crate::data::RuleData) -> R
 }
 
 /// Opens the save of `setup` to play on in `world` (the window's; a headless app's in the
-/// tests): replayed through `crate::replay::open`, checked against its checkpoints, then
+/// tests): replayed through `doo_rules::replay::open`, checked against its checkpoints, then
 /// restored with the AI's plan. A save that does not replay to its end is not restored:
 /// `Err` says how far it goes and why. No save in `setup`: nothing happens.
 pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &MatchSetup) -> Result<(), Box<BrokenSave>> {
@@ -158,7 +158,8 @@ pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &Mat
     let broken = |good: usize, message: String| {
         Box::new(BrokenSave { path: setup.save_path.clone(), setup: Some(setup.clone()), good, total: save.commands.len(), message })
     };
-    let r = crate::replay::open(data, save, &setup.checked).map_err(|e| broken(0, e))?;
+    let origin = doo_rules::replay::Origin::of_save(data, save, &setup.checked).map_err(|e| broken(0, e))?;
+    let r = doo_rules::replay::open(&origin, save).map_err(|e| broken(0, e))?;
     if let Some(problem) = r.problem {
         let file = setup.save_path.as_ref().map_or("the save".to_string(), |p| p.display().to_string());
         return Err(broken(r.good, format!("{file} does not replay to its end: {problem}")));
@@ -166,7 +167,7 @@ pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &Mat
     if let Some(mut ai) = world.get_resource_mut::<crate::game::ai::AiControl>() {
         ai.config.seed = save.seed;
     }
-    crate::replay::restore_into(world, r.hm, save, false);
+    crate::replay::restore_into(world, origin, r, save);
     Ok(())
 }
 
@@ -178,7 +179,7 @@ pub fn campaign_save_path() -> PathBuf {
 
 /// Where a campaign's level files and save live.
 pub fn campaign_dir() -> PathBuf {
-    crate::replay::save_dir().join("campaign")
+    crate::saves::save_dir().join("campaign")
 }
 
 /// Entering the match screen asks for a start; it happens in `Update` (a match start runs its own
@@ -218,7 +219,7 @@ pub fn begin_match_world(world: &mut World) {
         world.insert_resource(crate::game::intent::PlayerView::default());
         let mut dice = crate::rules::Dice::seeded(save.seed);
         dice.force(save.forced_dice.iter().copied());
-        let origin = crate::game::record::Origin { m, dice, mid_phase: false };
+        let origin = doo_rules::replay::Origin { m, dice, mid_phase: false };
         let save = save.clone();
         if let Some(mut s) = world.get_resource_mut::<MatchSetup>() {
             s.resume = None;
@@ -233,7 +234,15 @@ pub fn begin_match_world(world: &mut World) {
     let opts = world.resource::<WindowOptions>().clone();
     let seed = opts.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0));
     let per_side: BTreeMap<String, Difficulty> = setup.seats.iter().filter_map(|s| s.ai.map(|d| (s.side.clone(), d))).collect();
-    let mut config = crate::ai::AiConfig::for_level(&setup.checked, Difficulty::Normal, &per_side, seed, data.ai.clone());
+    let mut config = doo_rules::ai::AiConfig::for_level(
+        setup.checked.side_ids(),
+        &setup.checked.behaviours,
+        &setup.checked.level.victory,
+        Difficulty::Normal,
+        &per_side,
+        seed,
+        data.ai.clone(),
+    );
     config.budget = crate::ai::Budget::INTERACTIVE;
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));
@@ -248,7 +257,7 @@ pub fn begin_match_world(world: &mut World) {
     world.trigger(MatchBegun { level: setup.path.clone() });
     // Every match is recorded and autosaved after each command (Continue, `--resume`).
     // A campaign level autosaves to the campaign's save, which carries its progress.
-    let autosave = if setup.campaign.is_some() { campaign_save_path() } else { crate::replay::autosave_path() };
+    let autosave = if setup.campaign.is_some() { campaign_save_path() } else { crate::saves::autosave_path() };
     world.insert_resource(crate::game::record::Autosave::to(autosave));
     if setup.resume.is_some() {
         // The one replay path; a save that does not replay to its end opens the Load screen
@@ -277,7 +286,7 @@ pub fn begin_match_world(world: &mut World) {
         .iter()
         .map(|s| crate::save::Seat { side: s.side.clone(), player: if s.ai.is_some() { String::new() } else { s.player.clone() }, ai: s.ai })
         .collect();
-    let header = crate::cli::save_header(&setup.path, &setup.checked, seed, seats, opts.watch)
+    let header = doo_rules::save::save_header(&setup.path, &setup.checked, seed, seats, opts.watch)
         .map(|mut h| {
             h.campaign = setup.campaign.as_deref().cloned();
             h
@@ -290,13 +299,13 @@ pub fn begin_match_world(world: &mut World) {
 
 /// Where the running match autosaves.
 fn autosave_path_of(world: &World) -> PathBuf {
-    world.get_resource::<crate::game::record::Autosave>().map_or_else(crate::replay::autosave_path, |a| a.path.clone())
+    world.get_resource::<crate::game::record::Autosave>().map_or_else(crate::saves::autosave_path, |a| a.path.clone())
 }
 
 /// The autosave, when there is one: the match to go on with (readable, its level unchanged,
 /// checked with the rule data the game plays with), or why it cannot be used.
 pub fn continue_save(data: &crate::data::RuleData) -> Option<Result<MatchSetup, Box<BrokenSave>>> {
-    let p = crate::replay::autosave_path();
+    let p = crate::saves::autosave_path();
     p.is_file().then(|| open_save_file(&p, data))
 }
 

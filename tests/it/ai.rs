@@ -26,7 +26,7 @@ fn ai_never_issues_an_illegal_command_on_any_level() {
         let l = level(name);
         for (k, d) in [Difficulty::Easy, Difficulty::Normal, Difficulty::Hard].into_iter().enumerate() {
             let seed = 7 + k as u64;
-            let cfg = doo::ai::AiConfig::for_level(&l, d, &BTreeMap::new(), seed, doo::ai::AiBook::builtin());
+            let cfg = doo::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, d, &BTreeMap::new(), seed, doo::ai::AiBook::builtin());
             let r = doo::simulate::play(&data, &l, cfg, seed, 0).unwrap();
             assert_eq!(r.rejected, 0, "{name} {d:?}: the AI issued a refused command");
             assert!(r.ended, "{name} {d:?}: the game did not end");
@@ -92,7 +92,7 @@ fn ai_uses_free_steps_before_spending_ap() {
     let l = level("tutorial.ron");
     let m = l.build(&data).unwrap();
     let mut hm = doo::headless::HeadlessMatch::new(m, doo::rules::Dice::seeded(5), false);
-    let cfg = doo::ai::AiConfig::for_level(&l, Difficulty::Normal, &BTreeMap::new(), 5, doo::ai::AiBook::builtin());
+    let cfg = doo::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, Difficulty::Normal, &BTreeMap::new(), 5, doo::ai::AiBook::builtin());
     hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
     for _ in 0..40 {
         hm.app.update();
@@ -107,7 +107,8 @@ fn ai_uses_free_steps_before_spending_ap() {
 fn a_decision_cut_by_its_budget_is_still_legal() {
     let data = RuleData::builtin();
     let l = level("arena.ron");
-    let mut cfg = doo::ai::AiConfig::for_level(&l, Difficulty::Hard, &BTreeMap::new(), 3, doo::ai::AiBook::builtin());
+    let mut cfg =
+        doo::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, Difficulty::Hard, &BTreeMap::new(), 3, doo::ai::AiBook::builtin());
     cfg.budget = doo::ai::Budget { max_spots: 2, deadline: Some(std::time::Duration::ZERO) };
     let r = doo::simulate::play(&data, &l, cfg.clone(), 3, 0).unwrap();
     assert!(r.budget_cuts > 0, "a budget of 2 spaces must cut some decisions short");
@@ -178,7 +179,8 @@ fn ai_does_not_walk_back_and_forth() {
     let data = RuleData::builtin();
     let l = level("arena.ron");
     for seed in [1u64, 2, 3] {
-        let cfg = doo::ai::AiConfig::for_level(&l, Difficulty::Normal, &BTreeMap::new(), seed, doo::ai::AiBook::builtin());
+        let cfg =
+            doo::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, Difficulty::Normal, &BTreeMap::new(), seed, doo::ai::AiBook::builtin());
         let m = l.build(&data).unwrap();
         let mut hm = doo::headless::HeadlessMatch::new(m, doo::rules::Dice::seeded(seed), false);
         hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });

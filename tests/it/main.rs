@@ -16,6 +16,7 @@ mod hostile;
 mod hud;
 mod intents;
 mod levels;
+mod one_flow;
 mod pending;
 mod posture_defense;
 mod properties;

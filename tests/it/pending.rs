@@ -112,10 +112,18 @@ fn recorded(data: &RuleData, level: &str, profile: Option<&str>, seed: u64, ai_s
             ai: ai(&s.id).then_some(doo::ai::Difficulty::Normal),
         })
         .collect();
-    let header = doo::cli::save_header(&path, &checked, seed, seats, ai_sides.is_none()).unwrap();
+    let header = doo::save::save_header(&path, &checked, seed, seats, ai_sides.is_none()).unwrap();
     let m = checked.build(data).unwrap();
     let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, Some(header));
-    let mut cfg = doo::ai::AiConfig::for_level(&checked, doo::ai::Difficulty::Normal, &Default::default(), seed, data.ai.clone());
+    let mut cfg = doo::ai::AiConfig::for_level(
+        checked.side_ids(),
+        &checked.behaviours,
+        &checked.level.victory,
+        doo::ai::Difficulty::Normal,
+        &Default::default(),
+        seed,
+        data.ai.clone(),
+    );
     cfg.sides.retain(|s, _| ai(s));
     hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
     (hm, checked)
@@ -128,7 +136,7 @@ fn write(hm: &HeadlessMatch, dir: &Path, kind: &str) -> (PathBuf, doo::save::Sav
     doo::game::record::seal(&mut save, hm.state(), &w.resource::<doo::game::components::MatchDice>().0);
     save.label = format!("pending: {kind}");
     let path = dir.join(format!("{kind}.ron"));
-    doo::save::write_atomic(&path, &save.to_text()).unwrap();
+    doo::data::write_atomic(&path, &save.to_text()).unwrap();
     (path, save)
 }
 

@@ -99,8 +99,8 @@ fn saves_at_every_pending_window_resume_to_the_live_state() {
         assert_eq!(resumed.app.world().resource::<MatchRecord>().commands.len(), n, "{kind}: every command replayed");
         // the live match before its next command: replay it to the save's end in a headless match
         let data = RuleData::load(root()).unwrap();
-        let (s, _, checked) = doo::cli::load_save(&path, &data).unwrap();
-        let before = doo::replay::replay(&data, &s, &checked).unwrap();
+        let (s, _, checked) = doo::save::load_save(&path, &data).unwrap();
+        let before = doo::replay::resume_headless(&data, &s, &checked).unwrap();
         assert_eq!(hash(&resumed), hash(&before), "{kind}: resumed state = the state saved");
         assert_eq!(waiting(&resumed), waiting(&before), "{kind}: the same window waits");
         let sealed = save.checkpoints.last().unwrap();
@@ -126,9 +126,17 @@ fn played(n: usize) -> (doo::save::Save, Vec<String>) {
     let path = root().join("levels/skirmish.ron");
     let checked = doo::level_file::load(&path, &data, root()).unwrap();
     let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo::ai::Difficulty::Normal) }).collect();
-    let header = doo::cli::save_header(&path, &checked, 5, seats, true).unwrap();
+    let header = doo::save::save_header(&path, &checked, 5, seats, true).unwrap();
     let mut hm = HeadlessMatch::recorded(checked.build(&data).unwrap(), doo::rules::Dice::seeded(5), false, Some(header.clone()));
-    let cfg = doo::ai::AiConfig::for_level(&checked, doo::ai::Difficulty::Normal, &Default::default(), 5, data.ai.clone());
+    let cfg = doo::ai::AiConfig::for_level(
+        checked.side_ids(),
+        &checked.behaviours,
+        &checked.level.victory,
+        doo::ai::Difficulty::Normal,
+        &Default::default(),
+        5,
+        data.ai.clone(),
+    );
     hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
     for _ in 0..100_000 {
         if hm.app.world().resource::<MatchRecord>().commands.len() >= n || hm.status().over {
@@ -159,7 +167,7 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     assert!(save.commands.len() >= 10, "{} commands", save.commands.len());
     // the whole save opens and plays on
     let good_path = dir.join("good.ron");
-    doo::save::write_atomic(&good_path, &save.to_text()).unwrap();
+    doo::data::write_atomic(&good_path, &save.to_text()).unwrap();
     let whole = resume_file(&good_path).unwrap_or_else(|b| panic!("{}", b.message));
     assert_eq!(hash(&whole), *hashes.last().unwrap());
     // command 6 edited: a delay, refused whoever asks (R-TURN-12)
@@ -167,7 +175,7 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     let mut bad = save.clone();
     bad.commands[k] = Command::Delay { actor: save.commands[k].actor().to_string() };
     let bad_path = dir.join("bad.ron");
-    doo::save::write_atomic(&bad_path, &bad.to_text()).unwrap();
+    doo::data::write_atomic(&bad_path, &bad.to_text()).unwrap();
     let broken = resume_file(&bad_path).err().expect("the broken save is not played as if whole");
     assert_eq!(broken.good, k, "{}", broken.message);
     assert_eq!(broken.total, save.commands.len());
@@ -183,14 +191,14 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     let end = last.commands.len() - 1;
     last.commands[end] = Command::Delay { actor: save.commands[end].actor().to_string() };
     let last_path = dir.join("last.ron");
-    doo::save::write_atomic(&last_path, &last.to_text()).unwrap();
+    doo::data::write_atomic(&last_path, &last.to_text()).unwrap();
     let broken = resume_file(&last_path).err().expect("the saved: checkpoint finds an edit in the last turn");
     assert_eq!(broken.good, end, "{}", broken.message);
     // a save whose level has changed cannot replay at all: what is wrong, only delete or leave it
     let mut other = save.clone();
     other.level_hash = "0".repeat(64);
     let other_path = dir.join("other-level.ron");
-    doo::save::write_atomic(&other_path, &other.to_text()).unwrap();
+    doo::data::write_atomic(&other_path, &other.to_text()).unwrap();
     let broken = doo::window::session::open_save_file(&other_path, &data).err().expect("a changed level is not opened");
     assert!(broken.setup.is_none() && broken.from_last_good().is_none());
     assert!(broken.message.contains("has changed since this save was written"), "{}", broken.message);

@@ -122,10 +122,18 @@ fn play_until(level: &str, seed: u64, stop: usize) -> (doo::save::Save, Headless
     let path = root().join(level);
     let checked = doo::level_file::load(&path, &data, root()).unwrap();
     let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo::ai::Difficulty::Normal) }).collect();
-    let header = doo::cli::save_header(&path, &checked, seed, seats, true).unwrap();
+    let header = doo::save::save_header(&path, &checked, seed, seats, true).unwrap();
     let m = checked.build(&data).unwrap();
     let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, Some(header));
-    let cfg = doo::ai::AiConfig::for_level(&checked, doo::ai::Difficulty::Normal, &Default::default(), seed, data.ai.clone());
+    let cfg = doo::ai::AiConfig::for_level(
+        checked.side_ids(),
+        &checked.behaviours,
+        &checked.level.victory,
+        doo::ai::Difficulty::Normal,
+        &Default::default(),
+        seed,
+        data.ai.clone(),
+    );
     hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
     for _ in 0..100_000 {
         let w = hm.app.world();
@@ -167,7 +175,15 @@ fn saved_and_resumed_plays_on_as_the_uninterrupted_match() {
         let back = doo::save::parse("mid.ron", &text).unwrap();
         assert_eq!(back, save);
         let checked = doo::level_file::load(&root().join(level), &data, root()).unwrap();
-        let cfg = doo::ai::AiConfig::for_level(&checked, doo::ai::Difficulty::Normal, &Default::default(), seed, data.ai.clone());
+        let cfg = doo::ai::AiConfig::for_level(
+            checked.side_ids(),
+            &checked.behaviours,
+            &checked.level.victory,
+            doo::ai::Difficulty::Normal,
+            &Default::default(),
+            seed,
+            data.ai.clone(),
+        );
         let resumed = doo::simulate::resume(&data, &checked, cfg, &back, None).unwrap();
         let want = straight.app.world().resource::<MatchRecord>().commands.clone();
         let got = resumed.save.as_ref().unwrap().commands.clone();
@@ -202,7 +218,7 @@ fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
     let checked = doo::level_file::load(&root().join("levels/skirmish.ron"), &data, root()).unwrap();
     let mut dice = Dice::seeded(save.seed);
     dice.force(save.forced_dice.iter().copied());
-    let origin = doo::game::record::Origin { m: checked.build(&data).unwrap(), dice, mid_phase: false };
+    let origin = doo_rules::replay::Origin { m: checked.build(&data).unwrap(), dice, mid_phase: false };
     let mut v = doo::window::screens::viewer::ReplayViewer::build(&origin, &save).unwrap();
     assert_eq!(v.frames.len(), save.commands.len() + 1, "one frame before the first command and one after each");
     let last = v.frames.last().unwrap();

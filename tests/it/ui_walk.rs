@@ -253,7 +253,7 @@ fn a_save_that_does_not_replay_opens_with_its_choices_and_each_is_pressed() {
     let walk_dir = dir.join("walk");
     std::fs::create_dir_all(walk_dir.join("saves")).unwrap();
     for name in ["broken-a.ron", "broken-b.ron"] {
-        doo::save::write_atomic(&walk_dir.join("saves").join(name), &bad.to_text()).unwrap();
+        doo::data::write_atomic(&walk_dir.join("saves").join(name), &bad.to_text()).unwrap();
     }
     let first = walk_dir.join("saves").join("broken-a.ron");
     let v = walk_focused(&walk_dir, &["play", "--resume", first.to_str().unwrap(), "--seed", "1"], true, "Broken save");

@@ -23,7 +23,7 @@ fn tutorial(seed: u64) -> HeadlessMatch {
     let path = root().join("levels/tutorial.ron");
     let checked = doo::level_file::load(&path, &data, root()).unwrap();
     let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: s.id.clone(), ai: None }).collect();
-    let header = doo::cli::save_header(&path, &checked, seed, seats, false).unwrap();
+    let header = doo::save::save_header(&path, &checked, seed, seats, false).unwrap();
     let mut hm = HeadlessMatch::recorded(checked.build(&data).unwrap(), Dice::seeded(seed), false, Some(header));
     for _ in 0..20 {
         let m = hm.state();
@@ -106,8 +106,9 @@ fn moves_are_taken_back_exactly() {
     let data = RuleData::load(root()).unwrap();
     let save = hm.app.world().resource::<MatchRecord>().to_save(hm.snapshot_turn(), None).unwrap();
     let checked = doo::level_file::load(&root().join("levels/tutorial.ron"), &data, root()).unwrap();
-    let replayed = doo::replay::replay(&data, &save, &checked).unwrap();
-    assert_eq!(doo::replay::verify(&save, &replayed), Ok(save.checkpoints.len()));
+    let origin = doo_rules::replay::Origin::of_save(&data, &save, &checked).unwrap();
+    let replayed = doo_rules::replay::Replay::run(&origin, &save.commands);
+    assert_eq!(doo_rules::replay::verify(&save, &replayed), Ok(save.checkpoints.len()));
 }
 
 /// A Step if one is on offer, else free steps.

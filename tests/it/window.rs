@@ -917,7 +917,7 @@ fn resume_opens_every_pending_window_and_a_broken_save_without_a_crash() {
     let mut bad = doo::save::load(&aoo).unwrap();
     bad.commands[1] = doo::rules::Command::Delay { actor: bad.commands[1].actor().to_string() };
     let broken = dir.join("resume-pending").join("broken.ron");
-    doo::save::write_atomic(&broken, &bad.to_text()).unwrap();
+    doo::data::write_atomic(&broken, &bad.to_text()).unwrap();
     runs.push(("broken", broken));
     for (kind, save) in runs {
         let shot = dir.join(format!("resume-{kind}.png"));

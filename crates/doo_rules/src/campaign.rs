@@ -1,13 +1,14 @@
 //! Campaigns (RULES.md §25): hero files (`heroes/*.ron`, docs/heroes.md), campaign files
 //! (`campaigns/*.ron`, docs/campaigns.md) and a campaign's progress, which a save carries
 //! (`Save::campaign`). A campaign level is played as an ordinary level: its party side's
-//! characters are replaced by the roster's heroes (`level_for`), written as a level file, and
-//! played, saved and replayed like any other. When it ends, `finish_level` applies the rules:
-//! CP earned in play and per level (R-CP-9, R-CP-10), carry-over (R-CP-12), the rest between
-//! levels (R-CP-13). Nothing here renders; errors are `file:line:col` sentences.
+//! characters are replaced by the roster's heroes (`level_for`), written as a level file
+//! (`prepare_level`), and played, saved and replayed like any other. When it ends,
+//! `finish_level` applies the rules: CP earned in play and per level (R-CP-9, R-CP-10),
+//! carry-over (R-CP-12), the rest between levels (R-CP-13). Nothing here renders; errors are
+//! `file:line:col` sentences.
 
 use crate::data::{LoadError, MessageLocator, Places, RuleData, parse_ron};
-use crate::level_file::{CharacterEntry, Level};
+use crate::level_file::{CharacterEntry, CheckedLevel, Level};
 use crate::rules::Dice;
 use crate::rules::event::Event;
 use crate::rules::fighter::{Duration, Size, Stats};
@@ -479,7 +480,7 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
         let (hero, _, _) = load_hero(&dir.join(h), data, allowance)?;
         heroes.push(hero);
     }
-    Ok(CheckedCampaign { campaign: c, path: path.to_path_buf(), hash: crate::save::level_hash(text), level_paths, heroes })
+    Ok(CheckedCampaign { campaign: c, path: path.to_path_buf(), hash: crate::data::level_hash(text), level_paths, heroes })
 }
 
 /// Reads and checks a campaign file from disk.
@@ -701,6 +702,19 @@ pub fn level_for(c: &CheckedCampaign, progress: &Progress, id: &str, data: &Rule
     }
     level.name = format!("{} — {}", c.campaign.name, level.name);
     ron::ser::to_string_pretty(&level, ron::ser::PrettyConfig::default().struct_names(true)).map_err(|e| e.to_string())
+}
+
+/// Writes the level file a campaign level is played as, beside the progress, and checks it.
+pub fn prepare_level(c: &CheckedCampaign, progress: &Progress, dir: &Path, data: &RuleData) -> Result<(PathBuf, CheckedLevel), String> {
+    let id = progress.level.clone().ok_or("the campaign is over")?;
+    let text = level_for(c, progress, &id, data)?;
+    let n = progress.history.len() + 1;
+    let path = dir.join(format!("level-{n:03}-{id}.ron"));
+    crate::data::write_atomic(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let root = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let level = crate::level_file::check(&path.display().to_string(), &text, data, &root)
+        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e[0].line, e[0].col, e[0].message))?;
+    Ok((path, level))
 }
 
 /// What a level did to the party: CP lines, who fell, the rest, and where the campaign goes.

@@ -1,16 +1,26 @@
 //! Reading data files: RON as levels, scripts and rule tables are written (`parse_ron`), the
 //! typed error with its `file:line:col` (`LoadError`), locating a field or id in a file's text
 //! for errors found after parsing, and the rule data every match needs (`RuleData`, from
-//! `assets/` or the copies compiled in). Levels, scripts and the AI's weights all read through
-//! here. Untrusted files are read with `read_text` (regular files only, size-capped, UTF-8, a
-//! byte-order mark accepted); `Problems` caps the errors listed.
+//! `assets/` or the copies compiled in). Every built-in table is loaded here (`builtin()`); the
+//! rules and the AI never load one, they are handed theirs. Levels, scripts and the AI's
+//! weights all read through here. Untrusted files are read with `read_text` (regular files
+//! only, size-capped, UTF-8, a byte-order mark accepted); `Problems` caps the errors listed, and
+//! the caps the formats share live here (`MAX_FILE_BYTES`, `MAX_ENTITIES`, …). Files are
+//! written with `write_atomic`; `level_hash` is how saves and campaigns know a level's text.
 
+use crate::ai::AiBook;
+use crate::rules::a4::book::A4Book;
 use crate::rules::conditions::ConditionBook;
+use crate::rules::de::unique_keys;
 use crate::rules::equipment::EquipmentBook;
+use crate::rules::explore::ExploreBook;
 use crate::rules::grid::Pos;
+use crate::rules::heroes::HeroBook;
 use crate::rules::profile::ProfileBook;
 use crate::rules::spells::SpellBook;
 use crate::rules::tables::TableBook;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 /// A problem in a data file (level, script, rule table) at its place: `file:line:col: message`.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +65,8 @@ pub fn strip_bom(text: &str) -> &str {
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// The most problems listed for one file; the rest are counted ("… and N more").
 pub const MAX_ERRORS: usize = 50;
+/// The most characters in a level or script.
+pub const MAX_ENTITIES: usize = 10_000;
 /// The longest id (characters, sides, templates, items named by a file).
 pub const MAX_ID_CHARS: usize = 64;
 /// The longest name or title.
@@ -101,51 +113,6 @@ pub fn read_text(path: &std::path::Path, cap: u64) -> Result<String, LoadError> 
             Err(fail(line, col, "the file is not UTF-8 text".into()))
         }
     }
-}
-
-/// A map read from a file that refuses a key written twice (RON itself keeps the last one
-/// silently): the error points at the second occurrence.
-pub fn unique_keys<'de, D, K, V>(d: D) -> Result<std::collections::BTreeMap<K, V>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    K: serde::Deserialize<'de> + Ord + std::fmt::Display,
-    V: serde::Deserialize<'de>,
-{
-    struct Visit<K, V>(std::marker::PhantomData<(K, V)>);
-    impl<'de, K: serde::Deserialize<'de> + Ord + std::fmt::Display, V: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visit<K, V> {
-        type Value = std::collections::BTreeMap<K, V>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a map")
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-            let mut out = std::collections::BTreeMap::new();
-            while let Some(k) = a.next_key::<K>()? {
-                if out.contains_key(&k) {
-                    return Err(serde::de::Error::custom(format!("the key '{k}' is written twice")));
-                }
-                let v = a.next_value()?;
-                out.insert(k, v);
-            }
-            Ok(out)
-        }
-    }
-    d.deserialize_map(Visit(std::marker::PhantomData))
-}
-
-/// [`unique_keys`] for an optional map field.
-pub fn unique_keys_opt<'de, D, K, V>(d: D) -> Result<Option<std::collections::BTreeMap<K, V>>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    K: serde::Deserialize<'de> + Ord + std::fmt::Display,
-    V: serde::Deserialize<'de>,
-{
-    struct Wrap<K, V>(std::collections::BTreeMap<K, V>);
-    impl<'de, K: serde::Deserialize<'de> + Ord + std::fmt::Display, V: serde::Deserialize<'de>> serde::Deserialize<'de> for Wrap<K, V> {
-        fn deserialize<D2: serde::Deserializer<'de>>(d: D2) -> Result<Self, D2::Error> {
-            unique_keys(d).map(Wrap)
-        }
-    }
-    Ok(<Option<Wrap<K, V>> as serde::Deserialize>::deserialize(d)?.map(|w| w.0))
 }
 
 /// A list of problems that keeps the first [`MAX_ERRORS`] and counts the rest, so a file with a
@@ -241,8 +208,33 @@ impl<'a> MessageLocator<'a> {
     }
 }
 
+/// Writes `text` to `path` so that a crash at any instant leaves either the old file or the new
+/// one, never a mix: a temporary file beside it, flushed to disk, then renamed over it.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, path)?;
+    // The rename itself reaches the disk when the folder is flushed.
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// blake3 of a level file's text, as saves and campaigns record it.
+pub fn level_hash(text: &str) -> String {
+    blake3::hash(text.as_bytes()).to_hex().to_string()
+}
+
 /// A file compiled into the binary: a broken copy is a build defect, caught by every test.
-pub(crate) fn builtin_file<T: serde::de::DeserializeOwned>(path: &str, text: &str) -> T {
+fn builtin_file<T: serde::de::DeserializeOwned>(path: &str, text: &str) -> T {
     parse_ron(path, text).unwrap_or_else(|e| panic!("built-in {e}"))
 }
 
@@ -281,6 +273,36 @@ impl TableBook {
     }
 }
 
+impl ExploreBook {
+    /// The copy of `assets/rules/exploration.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        builtin_file("assets/rules/exploration.ron", include_str!("../../../assets/rules/exploration.ron"))
+    }
+}
+
+impl HeroBook {
+    /// The copy of `assets/rules/heroes.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        builtin_file("assets/rules/heroes.ron", include_str!("../../../assets/rules/heroes.ron"))
+    }
+}
+
+impl A4Book {
+    /// The copy of `assets/rules/a4.ron` compiled into the binary.
+    pub fn builtin() -> Self {
+        builtin_file("assets/rules/a4.ron", include_str!("../../../assets/rules/a4.ron"))
+    }
+}
+
+impl AiBook {
+    /// The copy of `assets/ai/behaviours.ron` compiled into the binary (the same file as under
+    /// `assets/`), parsed once and shared.
+    pub fn builtin() -> Arc<Self> {
+        static BOOK: OnceLock<Arc<AiBook>> = OnceLock::new();
+        BOOK.get_or_init(|| Arc::new(builtin_file("assets/ai/behaviours.ron", include_str!("../../../assets/ai/behaviours.ron")))).clone()
+    }
+}
+
 /// The shared rule data every match needs.
 #[derive(Clone, Debug)]
 pub struct RuleData {
@@ -288,17 +310,17 @@ pub struct RuleData {
     pub conditions: ConditionBook,
     pub equipment: EquipmentBook,
     pub tables: TableBook,
-    pub spells: crate::rules::spells::SpellBook,
+    pub spells: SpellBook,
     /// The monster AI's behaviours and difficulties.
-    pub ai: std::sync::Arc<crate::ai::AiBook>,
+    pub ai: Arc<AiBook>,
     /// The numbers of Exploration Mode (§24).
-    pub exploration: std::sync::Arc<crate::rules::explore::ExploreBook>,
+    pub exploration: Arc<ExploreBook>,
     /// Heroes and character points (§25).
-    pub heroes: std::sync::Arc<crate::rules::heroes::HeroBook>,
+    pub heroes: Arc<HeroBook>,
     /// The figure sprites levels may name.
-    pub figures: std::sync::Arc<FigureBook>,
+    pub figures: Arc<FigureBook>,
     /// Ruleset A4's numbers (`assets/rules/a4.ron`, docs/ruleset-a4.md).
-    pub a4: std::sync::Arc<crate::rules::a4::book::A4Book>,
+    pub a4: Arc<A4Book>,
 }
 
 impl RuleData {
@@ -309,12 +331,12 @@ impl RuleData {
             conditions: ConditionBook::builtin(),
             equipment: EquipmentBook::builtin(),
             tables: TableBook::builtin(),
-            spells: crate::rules::spells::SpellBook::builtin(),
-            ai: crate::ai::AiBook::builtin(),
-            exploration: std::sync::Arc::new(crate::rules::explore::ExploreBook::builtin()),
-            heroes: std::sync::Arc::new(crate::rules::heroes::HeroBook::builtin()),
-            figures: std::sync::Arc::new(FigureBook::builtin()),
-            a4: std::sync::Arc::new(crate::rules::a4::book::A4Book::builtin()),
+            spells: SpellBook::builtin(),
+            ai: AiBook::builtin(),
+            exploration: Arc::new(ExploreBook::builtin()),
+            heroes: Arc::new(HeroBook::builtin()),
+            figures: Arc::new(FigureBook::builtin()),
+            a4: Arc::new(A4Book::builtin()),
         }
     }
 
@@ -334,17 +356,17 @@ impl RuleData {
             conditions: read(dir.join("rules/conditions.ron"), ConditionBook::builtin)?,
             equipment: read(dir.join("equipment/equipment.ron"), EquipmentBook::builtin)?,
             tables: read(dir.join("rules/tables.ron"), TableBook::builtin)?,
-            spells: read(dir.join("rules/spells.ron"), crate::rules::spells::SpellBook::builtin)?,
-            ai: std::sync::Arc::new(read(dir.join("ai/behaviours.ron"), || (*crate::ai::AiBook::builtin()).clone())?),
-            exploration: std::sync::Arc::new(read(dir.join("rules/exploration.ron"), crate::rules::explore::ExploreBook::builtin)?),
-            heroes: std::sync::Arc::new(read(dir.join("rules/heroes.ron"), crate::rules::heroes::HeroBook::builtin)?),
-            figures: std::sync::Arc::new({
+            spells: read(dir.join("rules/spells.ron"), SpellBook::builtin)?,
+            ai: Arc::new(read(dir.join("ai/behaviours.ron"), || (*AiBook::builtin()).clone())?),
+            exploration: Arc::new(read(dir.join("rules/exploration.ron"), ExploreBook::builtin)?),
+            heroes: Arc::new(read(dir.join("rules/heroes.ron"), HeroBook::builtin)?),
+            figures: Arc::new({
                 let f: FigureBook = read(dir.join("art/figures.ron"), FigureBook::builtin)?;
                 f.check().map_err(|e| format!("{}: {e}", dir.join("art/figures.ron").display()))?;
                 f
             }),
-            a4: std::sync::Arc::new({
-                let b: crate::rules::a4::book::A4Book = read(dir.join("rules/a4.ron"), crate::rules::a4::book::A4Book::builtin)?;
+            a4: Arc::new({
+                let b: A4Book = read(dir.join("rules/a4.ron"), A4Book::builtin)?;
                 b.check().map_err(|e| format!("{}: {e}", dir.join("rules/a4.ron").display()))?;
                 b
             }),

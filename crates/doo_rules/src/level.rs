@@ -25,7 +25,7 @@ pub struct CharacterDef {
     /// Free-step allowance if not the size's (R-FS-1, G-47).
     #[serde(default)]
     pub free_steps: Option<u32>,
-    #[serde(default, deserialize_with = "crate::data::unique_keys")]
+    #[serde(default, deserialize_with = "crate::rules::de::unique_keys")]
     pub skills: BTreeMap<String, Rank>,
     #[serde(default)]
     pub abilities: Vec<String>,
@@ -242,8 +242,8 @@ pub fn build_match(
     profile: Option<&str>,
     options: &OptionOverrides,
 ) -> Result<Match, Vec<String>> {
-    if characters.len() > crate::level_file::MAX_ENTITIES {
-        return Err(vec![format!("{} characters; the most is {}", characters.len(), crate::level_file::MAX_ENTITIES)]);
+    if characters.len() > crate::data::MAX_ENTITIES {
+        return Err(vec![format!("{} characters; the most is {}", characters.len(), crate::data::MAX_ENTITIES)]);
     }
     let mut errors = Vec::new();
     // Ruleset A4 borrows its base profile's tables (A4-8).
@@ -293,7 +293,7 @@ pub fn build_match(
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testkit::duel;
+    use crate::testkit::duel;
 
     const ORC: &str =
         r#"(id: "orc", side: "monsters", pos: (4, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;

@@ -252,7 +252,7 @@ pub(crate) fn check(
     let is_door = |p: Pos| board.is_some_and(|b| matches!(b.tile(p), Some(Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked)));
     let where_ = |p: Pos| match board.and_then(|b| b.tile(p)) {
         None => "outside the map".to_string(),
-        Some(t) => format!("on {}", crate::level_file::tile_name(t)),
+        Some(t) => format!("on {}", crate::rules::grid::tile_name(t)),
     };
     let occupied: BTreeMap<Pos, &str> = chars.iter().map(|c| (c.pos, c.id.as_str())).collect();
     // Doors.
@@ -381,7 +381,7 @@ pub(crate) fn check(
         if e.members.is_empty() {
             err(at, format!("encounter '{}' has no members", clip(&e.id)));
         }
-        for mem in e.members.iter().take(crate::level_file::MAX_ENTITIES) {
+        for mem in e.members.iter().take(crate::data::MAX_ENTITIES) {
             match chars.iter().find(|c| &c.id == mem) {
                 None => err(at, format!("encounter '{}': unknown character '{}'", clip(&e.id), clip(mem))),
                 Some(c) if explorers.contains(&c.side) => err(at, format!("encounter '{}': '{}' is an explorer (side '{}')", clip(&e.id), clip(mem), c.side)),

@@ -3,10 +3,10 @@
 //! per-level overrides), ruleset, victory goals, briefing. `check` reports every problem with
 //! its `file:line:col`, like a compiler; nothing here panics on bad input.
 
-use crate::data::{LoadError, Places, RuleData, parse_ron};
+use crate::data::{LoadError, MAX_ENTITIES, Places, RuleData, parse_ron};
 use crate::level::{CharacterDef, build_match};
 use crate::rules::fighter::{Caster, Size, Stats};
-use crate::rules::grid::{Board, Pos, Tile};
+use crate::rules::grid::{Board, Pos, Tile, tile_name};
 use crate::rules::profile::{OptionOverrides, Posture, Rank};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -15,8 +15,6 @@ use std::path::{Path, PathBuf};
 /// The only format version so far.
 pub const LEVEL_VERSION: u32 = 1;
 pub use crate::rules::grid::MAX_MAP_SIDE;
-/// The most characters in a level or script.
-pub const MAX_ENTITIES: usize = 10_000;
 /// The most sides, stair links and victory goals in a level.
 pub const MAX_SIDES: usize = 16;
 pub const MAX_STAIR_LINKS: usize = 1024;
@@ -97,7 +95,7 @@ pub struct CharacterEntry {
     pub size: Option<Size>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub free_steps: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::data::unique_keys_opt")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::rules::de::unique_keys_opt")]
     pub skills: Option<BTreeMap<String, Rank>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abilities: Option<Vec<String>>,
@@ -194,7 +192,7 @@ pub struct Level {
     #[serde(default)]
     pub options: OptionOverrides,
     /// Extra or replaced map characters.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::data::unique_keys")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::rules::de::unique_keys")]
     pub legend: BTreeMap<char, TileSpec>,
     /// One list of rows per floor, row 0 at the top.
     pub floors: Vec<Vec<String>>,
@@ -775,21 +773,6 @@ fn clip_message(m: &str) -> String {
     if m.chars().count() <= 300 { m.to_string() } else { format!("{}…", m.chars().take(300).collect::<String>()) }
 }
 
-/// A tile as a designer calls it.
-pub(crate) fn tile_name(t: Tile) -> &'static str {
-    match t {
-        Tile::Floor => "floor",
-        Tile::Wall => "a wall",
-        Tile::DoorOpen => "an open door",
-        Tile::DoorClosed => "a closed door",
-        Tile::DoorLocked => "a locked door",
-        Tile::Pillar => "a pillar",
-        Tile::Pit => "a pit",
-        Tile::Difficult => "difficult ground",
-        Tile::Stairs { .. } => "stairs",
-    }
-}
-
 fn spec_char(s: TileSpec) -> char {
     match s {
         TileSpec::Floor => '.',
@@ -836,6 +819,11 @@ pub fn reachable_from(board: &Board, starts: &[Pos], links: &[StairDef]) -> std:
 }
 
 impl CheckedLevel {
+    /// The ids of its sides, in the level's order.
+    pub fn side_ids(&self) -> impl Iterator<Item = &str> {
+        self.sides.iter().map(|s| s.id.as_str())
+    }
+
     /// The level's goals; a level whose goals are all `Rout` (or that names none) is also won by
     /// the last side with anyone able to act.
     pub fn goals(&self) -> Vec<Victory> {

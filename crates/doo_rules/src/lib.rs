@@ -10,6 +10,9 @@ pub mod level;
 pub mod level_crawl;
 pub mod level_file;
 pub mod reference;
+pub mod replay;
 pub mod rules;
 pub mod save;
 pub mod script;
+#[cfg(test)]
+pub(crate) mod testkit;

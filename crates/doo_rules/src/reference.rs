@@ -17,7 +17,7 @@ pub struct Entry {
 
 #[derive(Deserialize)]
 #[serde(transparent)]
-struct File(#[serde(deserialize_with = "crate::data::unique_keys")] BTreeMap<String, Entry>);
+struct File(#[serde(deserialize_with = "crate::rules::de::unique_keys")] BTreeMap<String, Entry>);
 
 /// Most characters of an entry's text and title (the reference is short by design).
 pub const MAX_TEXT: usize = 400;

@@ -3,9 +3,12 @@
 //! of the state at every turn as a checkpoint. The match is rebuilt by replaying the commands
 //! through the one command path. The format is versioned RON (`docs/saves.md`). Save files are
 //! shared like levels, so they are untrusted: read with `read_text`, capped, located errors.
+//! `save_header` starts the save of a level; `load_save` reads one with its level, checked.
 
 use crate::ai::Difficulty;
-use crate::data::{LoadError, Places, parse_ron};
+use crate::data::{LoadError, Places, RuleData, level_hash, parse_ron};
+use crate::level_file::CheckedLevel;
+use crate::rules::command::MAX_PATH;
 use crate::rules::state::Match;
 use crate::rules::{Command, Dice};
 use serde::{Deserialize, Serialize};
@@ -158,11 +161,11 @@ impl Save {
                 out.push(("seats", format!("seat '{}': {p}", s.side)));
             }
         }
-        let path_too_long = |cmds: &[Command]| cmds.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > crate::script::caps::PATH);
+        let path_too_long = |cmds: &[Command]| cmds.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > MAX_PATH);
         if self.commands.len() > caps::COMMANDS {
             out.push(("commands", format!("{} commands; the most is {}", self.commands.len(), caps::COMMANDS)));
         } else if let Some((i, n)) = path_too_long(&self.commands) {
-            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {}", crate::script::caps::PATH)));
+            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {MAX_PATH}")));
         }
         if self.checkpoints.len() > caps::CHECKPOINTS {
             out.push(("checkpoints", format!("{} checkpoints; the most is {}", self.checkpoints.len(), caps::CHECKPOINTS)));
@@ -175,7 +178,7 @@ impl Save {
             if p.commands.len() > caps::PLAN {
                 out.push(("ai_plan", format!("the AI's plan has {} commands; the most is {}", p.commands.len(), caps::PLAN)));
             } else if path_too_long(&p.commands).is_some() {
-                out.push(("ai_plan", format!("a command of the AI's plan has a path over {} spaces", crate::script::caps::PATH)));
+                out.push(("ai_plan", format!("a command of the AI's plan has a path over {MAX_PATH} spaces")));
             }
         }
         out
@@ -253,19 +256,9 @@ pub fn load(path: &Path) -> Result<Save, LoadError> {
     parse(&path.display().to_string(), &text)
 }
 
-/// blake3 of a level file's text, as the save records it.
-pub fn level_hash(text: &str) -> String {
-    blake3::hash(text.as_bytes()).to_hex().to_string()
-}
-
 /// Reads and checks the level a save was played on: still there, unchanged (same hash).
 /// Errors name the save file and the `level` field.
-pub fn level_of(
-    save: &Save,
-    save_file: &str,
-    save_text: Option<&str>,
-    data: &crate::data::RuleData,
-) -> Result<(PathBuf, crate::level_file::CheckedLevel), LoadError> {
+pub fn level_of(save: &Save, save_file: &str, save_text: Option<&str>, data: &RuleData) -> Result<(PathBuf, CheckedLevel), LoadError> {
     let (line, col) = save_text.and_then(|t| Places::new(t).key("level")).unwrap_or((1, 1));
     let fail = |message: String| LoadError { file: save_file.into(), line, col, message };
     // The path as saved; else a level of that file name in ./levels or beside the save (a save
@@ -312,6 +305,39 @@ pub fn level_of(
     Ok((path, checked))
 }
 
+/// The header of a save of `level` (read from `path`): level path and hash, seed, seats.
+pub fn save_header(path: &Path, level: &CheckedLevel, seed: u64, seats: Vec<Seat>, watch: bool) -> Result<Save, String> {
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+    let abs = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Save {
+        version: VERSION,
+        label: String::new(),
+        level: abs.display().to_string(),
+        level_name: level.level.name.clone(),
+        level_hash: level_hash(&text),
+        profile: level.level.profile.clone(),
+        seed,
+        forced_dice: Vec::new(),
+        seats,
+        watch,
+        saved_unix: 0,
+        turn: 1,
+        commands: Vec::new(),
+        checkpoints: Vec::new(),
+        ai_plan: None,
+        campaign: None,
+    })
+}
+
+/// A save and its level, checked (the level still there and unchanged).
+pub fn load_save(path: &Path, data: &RuleData) -> Result<(Save, PathBuf, CheckedLevel), LoadError> {
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)?;
+    let file = path.display().to_string();
+    let save = parse(&file, &text)?;
+    let (level_path, level) = level_of(&save, &file, Some(&text), data)?;
+    Ok((save, level_path, level))
+}
+
 /// A hash of everything in a match that play changes (board, figures, clock, pending attack,
 /// goals) and of where the dice stand: equal hashes, equal matches. 16 hex digits.
 pub fn state_hash(m: &Match, dice: &Dice) -> String {
@@ -332,26 +358,6 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
         let _ = write!(h, "|a4 {:?} {:?}", x.figs, x.tasks);
     }
     h.finalize().to_hex()[..16].to_string()
-}
-
-/// Writes `text` to `path` so that a crash at any instant leaves either the old file or the new
-/// one, never a mix: a temporary file beside it, flushed to disk, then renamed over it.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()?;
-    drop(f);
-    std::fs::rename(&tmp, path)?;
-    // The rename itself reaches the disk when the folder is flushed.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -393,7 +399,7 @@ mod tests {
 
     #[test] // R-EXP-19: the per-side fog maps are derived, left out of the state hash (saved crawls keep verifying); the explorers' hashed map is not
     fn the_state_hash_leaves_the_fog_maps_out() {
-        let mut m = crate::rules::testkit::crawl(&["#####", "#...#", "#####"], &[("h", "heroes", (1, 1)), ("o", "monsters", (3, 1))]);
+        let mut m = crate::testkit::crawl(&["#####", "#...#", "#####"], &[("h", "heroes", (1, 1)), ("o", "monsters", (3, 1))]);
         let dice = crate::rules::Dice::seeded(1);
         let before = state_hash(&m, &dice);
         let x = m.explore.as_deref_mut().unwrap();

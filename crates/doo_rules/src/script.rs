@@ -5,7 +5,7 @@
 use crate::data::{LoadError, Places, parse_ron};
 use crate::level::CharacterDef;
 use crate::level_file::CheckedLevel;
-use crate::rules::command::Command;
+use crate::rules::command::{Command, MAX_PATH};
 use crate::rules::fighter::{ConditionInstance, RoundStatus, TempAdjustment};
 use crate::rules::grid::Pos;
 use crate::rules::profile::{OptionOverrides, Posture};
@@ -65,7 +65,7 @@ pub struct StartState {
     #[serde(default = "one")]
     pub round: u32,
     /// Per character id; characters not listed start with 0 AP.
-    #[serde(default, deserialize_with = "crate::data::unique_keys")]
+    #[serde(default, deserialize_with = "crate::rules::de::unique_keys")]
     pub characters: BTreeMap<String, CharStart>,
 }
 
@@ -152,19 +152,18 @@ pub struct ExpectFinal {
     pub goal: Option<crate::rules::victory::Goal>,
 }
 
-/// Caps on what a script may hold (docs/scripts.md, "Caps"), checked right after parsing and
-/// before any of it is played. Maps and characters share the level caps.
 /// The folder of shipped levels, relative to the project (where the game runs).
 pub const LEVELS_DIR: &str = "levels";
 
+/// Caps on what a script may hold (docs/scripts.md, "Caps"), checked right after parsing and
+/// before any of it is played. Maps and characters share the level caps; a command's path has
+/// the command's own cap ([`MAX_PATH`](crate::rules::command::MAX_PATH)).
 pub mod caps {
     /// Commands in one script.
     pub const COMMANDS: usize = 100_000;
     /// Forced die faces, and the largest face one may name.
     pub const FORCED_DICE: usize = 100_000;
     pub const FACE: u32 = 1_000;
-    /// Spaces in one command's path.
-    pub const PATH: usize = 64;
     /// The latest turn or round a script may start at.
     pub const START_TURN: u32 = 10_000;
     /// AP a script may give a character at the start.
@@ -203,13 +202,13 @@ impl Script {
         } else if floors.iter().any(|rows| rows.len() > max_side || rows.iter().any(|r| r.len() > 4 * max_side || r.chars().count() > max_side)) {
             out.push((if self.map.is_some() { "map" } else { "floors" }, format!("a floor is larger than {max_side}×{max_side} spaces")));
         }
-        if self.characters.len() > crate::level_file::MAX_ENTITIES {
-            out.push(("characters", format!("{} characters; the most is {}", self.characters.len(), crate::level_file::MAX_ENTITIES)));
+        if self.characters.len() > crate::data::MAX_ENTITIES {
+            out.push(("characters", format!("{} characters; the most is {}", self.characters.len(), crate::data::MAX_ENTITIES)));
         }
         if self.commands.len() > caps::COMMANDS {
             out.push(("commands", format!("{} commands; the most is {}", self.commands.len(), caps::COMMANDS)));
-        } else if let Some((i, n)) = self.commands.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > caps::PATH) {
-            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {}", caps::PATH)));
+        } else if let Some((i, n)) = self.commands.iter().enumerate().map(|(i, c)| (i, c.path_len())).find(|&(_, n)| n > MAX_PATH) {
+            out.push(("commands", format!("command {i} has a path of {n} spaces; the most is {MAX_PATH}")));
         }
         if self.dice.len() > caps::FORCED_DICE {
             out.push(("dice", format!("{} forced dice; the most is {}", self.dice.len(), caps::FORCED_DICE)));
@@ -224,10 +223,10 @@ impl Script {
             if !turn_ok(st.turn) || !turn_ok(st.round) {
                 out.push(("start", format!("start turn {} / round {}: each is 1 to {}", st.turn, st.round, caps::START_TURN)));
             }
-            if st.characters.len() > crate::level_file::MAX_ENTITIES {
-                out.push(("start", format!("{} characters in start; the most is {}", st.characters.len(), crate::level_file::MAX_ENTITIES)));
+            if st.characters.len() > crate::data::MAX_ENTITIES {
+                out.push(("start", format!("{} characters in start; the most is {}", st.characters.len(), crate::data::MAX_ENTITIES)));
             }
-            for (id, c) in st.characters.iter().take(crate::level_file::MAX_ENTITIES) {
+            for (id, c) in st.characters.iter().take(crate::data::MAX_ENTITIES) {
                 let ap = [c.ap, c.ap_start].into_iter().flatten().find(|&a| a > caps::START_AP);
                 if let Some(a) = ap {
                     out.push(("start", format!("start '{id}': {a} AP; the most is {}", caps::START_AP)));
@@ -312,6 +311,46 @@ pub fn load(path: &Path) -> Result<(Script, Option<CheckedLevel>), LoadError> {
         return Err(LoadError { file, line: 1, col: 1, message: "the script names no level and has no map".into() });
     }
     Ok((script, level))
+}
+
+/// Builds the match a script describes: its own map and characters, or its level's; the
+/// level's options under the script's; the script's goals or the level's (an inline map
+/// without goals: G-15); a crawl level's Exploration Mode; then the start state.
+pub fn build_match(data: &crate::data::RuleData, script: &Script, level: Option<&CheckedLevel>) -> Result<Match, Vec<String>> {
+    let floors = script.floors.clone().or_else(|| script.map.clone().map(|m| vec![m])).or_else(|| level.map(|l| l.floors.clone())).unwrap_or_default();
+    let characters = if script.characters.is_empty() { level.map(|l| l.characters.clone()).unwrap_or_default() } else { script.characters.clone() };
+    let mut options = level.map(|l| l.level.options.clone()).unwrap_or_default();
+    let s = serde_json::to_value(&script.options).unwrap_or(Value::Null);
+    if let (Value::Object(base), Value::Object(over)) = (serde_json::to_value(&options).unwrap_or(Value::Null), s) {
+        let mut merged = base;
+        merged.extend(over);
+        options = serde_json::from_value(Value::Object(merged)).unwrap_or(options);
+    }
+    let profile = script.profile.as_deref().or(level.and_then(|l| l.level.profile.as_deref()));
+    let mut m = crate::level::build_match(data, &floors, &characters, profile, &options)?;
+    if script.map.is_none() && script.floors.is_none() {
+        if let Some(l) = level {
+            m.board.links = l.level.stairs.iter().map(|s| (s.from, s.to)).collect();
+        }
+    }
+    // The script's own goals, or else its level's, exactly as the window and `simulate` play
+    // that level (with its default "last side standing"); an inline map without goals: G-15.
+    m.goals = if script.victory.is_empty() { level.map(|l| l.goals()).unwrap_or_default() } else { script.victory.clone() };
+    let problems = crate::rules::victory::goal_problems(&m);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    // A crawl level's Exploration Mode (its doors, chests, traps and encounters are placed on
+    // its own map, so a script that brings its own map plays one crisis).
+    if let (Some(l), true) = (level, script.map.is_none() && script.floors.is_none()) {
+        if let Some(c) = &l.crawl {
+            m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
+        }
+    }
+    if let Some(start) = &script.start {
+        apply_start(&mut m, start).map_err(|e| vec![e])?;
+    }
+    Ok(m)
 }
 
 /// Applies a mid-phase start to a freshly built match (no opening reset will run).

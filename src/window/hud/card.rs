@@ -4,9 +4,9 @@
 
 use super::HudSystems;
 use crate::game::components::MatchState;
+use crate::game::forecast::AttackOdds;
 use crate::game::intent::PlayerView;
 use crate::game::log::MatchLog;
-use crate::rules::profile::ActionEffect;
 use crate::rules::state::Match;
 use crate::window::board::HoveredSpace;
 use bevy::prelude::*;
@@ -30,7 +30,7 @@ fn posture_text(p: crate::rules::profile::Posture) -> &'static str {
 
 /// The card of a character: stats, HP, AP and AP_start, free steps, posture, adjustments and
 /// conditions; for an enemy of the one deciding, the forecast of each attack kind.
-pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
+pub fn card(m: &Match, i: usize, decider: Option<usize>, forecast: Option<&AttackOdds>) -> String {
     let f = &m.fighters[i];
     let mut s = format!("{} ({})\n", f.name, f.side);
     s += &format!("HP {}/{}", f.hp, f.max_hp);
@@ -124,46 +124,47 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>) -> String {
         let c: Vec<String> = f.conditions.iter().map(|c| c.id.replace('_', " ")).collect();
         s += &format!("Conditions: {}\n", c.join(", "));
     }
-    if let Some(a) = decider.filter(|&a| a != i && m.enemies(a, i) && m.a4.is_some()) {
+    if let (Some(a), Some(odds)) = (decider.filter(|&a| a != i), forecast) {
+        s += &format!("\nIf {} attacks now:\n", m.fighters[a].name);
+        s += &odds_text(odds);
+    }
+    s
+}
+
+/// The lines of an attack forecast the view worked out.
+fn odds_text(odds: &AttackOdds) -> String {
+    let mut s = String::new();
+    match odds {
         // A4-6.2, A4-6.6: the exact odds of the d6 pool against the TN.
-        s += &format!("\nIf {} attacks now:\n", m.fighters[a].name);
-        let cmd = crate::rules::Command::Round { actor: m.fighters[a].id.clone(), act: crate::rules::a4::acts::RoundAct::Attack { target: f.id.clone() } };
-        match crate::rules::a4::odds(m, a, i, 0) {
-            Some(o) => {
-                s += &format!("  {} vs TN {}: {:.1}% to hit", o.pool, o.tn, o.hit * 100.0);
-                if let Some((d, h)) = o.hit_defended {
-                    s += &format!(" ({:.1}% if it defends with {d})", h * 100.0);
-                }
-                let names: Vec<String> = m.a4.as_ref().map(|x| x.book.damage.bands.iter().map(|b| b.name.clone()).collect()).unwrap_or_default();
-                let bands: Vec<String> = names.iter().zip(o.bands.iter().skip(1)).map(|(n, p)| format!("{n} {:.0}%", p * 100.0)).collect();
-                s += &format!("\n  {}; avg damage {:.1}\n", bands.join(", "), o.expected_damage);
-                if let Err(v) = crate::rules::engine::validate(m, &cmd) {
-                    s += &format!("  not now: {} ({})\n", v.reason, v.rule);
-                }
+        AttackOdds::A4 { odds: Some(o), bands, legal } => {
+            s += &format!("  {} vs TN {}: {:.1}% to hit", o.pool, o.tn, o.hit * 100.0);
+            if let Some((d, h)) = &o.hit_defended {
+                s += &format!(" ({:.1}% if it defends with {d})", h * 100.0);
             }
-            None => s += "  out of reach, range or sight\n",
+            let bands: Vec<String> = bands.iter().zip(o.bands.iter().skip(1)).map(|(n, p)| format!("{n} {:.0}%", p * 100.0)).collect();
+            s += &format!("\n  {}; avg damage {:.1}\n", bands.join(", "), o.expected_damage);
+            if let Err(v) = legal {
+                s += &format!("  not now: {} ({})\n", v.reason, v.rule);
+            }
         }
-    } else if let Some(a) = decider.filter(|&a| a != i && m.enemies(a, i)) {
-        s += &format!("\nIf {} attacks now:\n", m.fighters[a].name);
-        // Only the attacks this figure can ever make (its weapon, its profile's rows).
-        let rows = m.rules.actions.iter().filter(|r| matches!(r.effect, ActionEffect::Attack { .. }) && crate::rules::preview::action_applies(m, a, &r.effect));
-        for row in rows {
-            let cmd = crate::rules::Command::action(&m.fighters[a].id, &row.id, Some(&f.id));
-            let legal = crate::rules::engine::validate(m, &cmd);
-            match (crate::ai::forecast(m, a, i, &row.id), legal) {
-                (Some(fc), Ok(_)) => {
-                    s += &format!(
-                        "  {}: {:.0}% to hit, {}-{}{} damage (avg {:.1})\n",
-                        row.name,
-                        fc.hit * 100.0,
-                        fc.min,
-                        fc.max,
-                        if fc.explodes { "+" } else { "" },
-                        fc.expected
-                    );
+        AttackOdds::A4 { odds: None, .. } => s += "  out of reach, range or sight\n",
+        AttackOdds::Rows(rows) => {
+            for r in rows {
+                let fc = &r.forecast;
+                match &r.legal {
+                    Ok(()) => {
+                        s += &format!(
+                            "  {}: {:.0}% to hit, {}-{}{} damage (avg {:.1})\n",
+                            r.name,
+                            fc.hit * 100.0,
+                            fc.min,
+                            fc.max,
+                            if fc.explodes { "+" } else { "" },
+                            fc.expected
+                        );
+                    }
+                    Err(v) => s += &format!("  {}: {:.0}% to hit - not now: {} ({})\n", r.name, fc.hit * 100.0, v.reason, v.rule),
                 }
-                (Some(fc), Err(v)) => s += &format!("  {}: {:.0}% to hit - not now: {} ({})\n", row.name, fc.hit * 100.0, v.reason, v.rule),
-                _ => {}
             }
         }
     }
@@ -189,7 +190,7 @@ fn refresh_card(
     let decider = view.decider.as_deref().and_then(|d| m.index(d));
     // Fog of war (R-EXP-19): a figure the viewing side does not see has no card.
     let who = hovered.0.and_then(|p| m.occupant(p)).filter(|&i| fog.shows(i)).or(decider).or(m.clock.current.filter(|&i| fog.shows(i)));
-    let s = who.map(|i| card(&m, i, decider)).unwrap_or_else(|| "Hover a figure to see its card.".into());
+    let s = who.map(|i| card(m, i, decider, view.forecasts.get(&i))).unwrap_or_else(|| "Hover a figure to see its card.".into());
     if let Ok(mut t) = text.single_mut() {
         if t.0 != s {
             t.0 = s;

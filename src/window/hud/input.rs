@@ -1,6 +1,7 @@
 //! Keys and buttons during a match: bar entries, end/pass, reactions, help, overlays. Match
 //! decisions go out as `Intent`s; the rest only changes what the HUD shows.
 
+use super::MatchAct;
 use super::prompt::PromptState;
 use crate::game::MatchSystems;
 use crate::game::ai::AiControl;
@@ -16,34 +17,6 @@ use crate::window::theme::prelude::*;
 use bevy::ecs::system::SystemParam;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
-
-/// What a match button does (the HUD's panels and overlays; the number keys, Tab, Enter, Esc,
-/// F1, F2, R, Y/N and Ctrl+Z / Ctrl+S write the same actions). Leaving the match is `Go`.
-#[derive(Component, Message, Clone, Debug, PartialEq)]
-pub enum MatchAct {
-    /// An entry of the action bar (index in `PlayerView::choices`).
-    Choose(usize),
-    /// Open a group of the action bar (index in `preview::Group::ALL`).
-    BarGroup(usize),
-    /// Open the rules reference (at a rule id, or at the last one shown).
-    Rules(Option<String>),
-    Pass,
-    React(usize),
-    Decline,
-    NeverAsk(String),
-    Help,
-    HandoverReady,
-    SkipReset,
-    /// Take back the last command (Ctrl+Z).
-    Undo,
-    /// Open or close the match menu (Esc).
-    MatchMenu,
-    /// Name a save slot for the match (Ctrl+S), then write it.
-    SaveAs,
-    SaveNow,
-    /// Watch the match just played from its first command.
-    WatchThis,
-}
 
 /// What "Save as" needs: the record, the clock, the AI's plan, the level's name.
 #[derive(SystemParam)]
@@ -77,9 +50,9 @@ impl SaveParams<'_> {
         if let (Some(state), Some(dice)) = (&self.state, &self.dice) {
             crate::game::record::seal(&mut save, &state.0, &dice.0);
         }
-        let path = crate::replay::slot_path(name);
+        let path = crate::saves::slot_path(name);
         let existed = path.exists();
-        match crate::save::write_atomic(&path, &save.to_text()) {
+        match doo_rules::data::write_atomic(&path, &save.to_text()) {
             Ok(()) => {
                 info!("saved as {}", path.display());
                 (format!("Saved as \"{name}\"{}", if existed { " (it replaced the save of that name)" } else { "" }), true)
@@ -90,7 +63,7 @@ impl SaveParams<'_> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_button_action::<MatchAct>().add_systems(
+    app.add_systems(
         Update,
         (type_save_name, match_keys, forward_acts).chain().in_set(MatchSystems::Input).before(crate::window::board::BoardInput).run_if(in_state(Screen::Match)),
     );

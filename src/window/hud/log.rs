@@ -151,7 +151,7 @@ fn refresh_log(
         }
         let actor = match l {
             LogEntry::Verdict { command, .. } => Some(command.actor().to_string()),
-            LogEntry::Event { event, .. } => serde_json::to_value(event).ok().and_then(|v| v.get("actor").and_then(|a| a.as_str()).map(str::to_string)),
+            LogEntry::Event { event, .. } => event.actor().map(str::to_string),
         };
         actor.is_none_or(|a| !hidden.contains(&a))
     };

@@ -4,8 +4,9 @@
 //! entries with the rule that forbids them) and its tooltip line, the reaction prompt and the
 //! hot-seat handover, and the overlays (reset steps, help, the match menu). The HUD only shows:
 //! every decision goes out as an `Intent`, and what is legal comes from the rules' `PlayerView`.
-//! Its buttons carry `MatchAct` (input.rs); what covers the board (`Overlay`) lives with the
-//! board, and the match's result is its own screen (screens/result.rs).
+//! Its buttons carry `MatchAct` (answered by input.rs, action_bar.rs and reference.rs); what
+//! covers the board (`Overlay`) lives with the board, and the match's result is its own screen
+//! (screens/result.rs).
 
 use super::board::camera::{BOTTOM_BAR_PX, TOP_BAR_PX, right_panel_px};
 use super::board::{BoardCamera, ShownFloor, TILE_PX};
@@ -28,7 +29,6 @@ mod top_bar;
 
 pub use action_bar::idle_hint;
 pub use card::card;
-pub use input::MatchAct;
 pub use log::describe;
 pub use overlays::help_text;
 pub use top_bar::{fit_chips, fit_chips_or_short, fit_line};
@@ -42,10 +42,39 @@ pub(super) fn plugin(app: &mut App) {
             .after(crate::game::log::publish_events)
             .run_if(in_state(Screen::Match)),
     )
+    .add_button_action::<MatchAct>()
     .add_systems(OnEnter(Screen::Match), spawn_hud)
     .add_systems(Update, size_panels.run_if(in_state(Screen::Match)))
     .add_systems(PostUpdate, back_panels_over_board.after(bevy::ui::UiSystems::Layout).run_if(in_state(Screen::Match)))
     .add_plugins((input::plugin, top_bar::plugin, card::plugin, log::plugin, action_bar::plugin, prompt::plugin, overlays::plugin, reference::plugin));
+}
+
+/// What a match button does (the HUD's panels and overlays; the number keys, Tab, Enter, Esc,
+/// F1, F2, R, Y/N and Ctrl+Z / Ctrl+S write the same actions). Leaving the match is `Go`.
+#[derive(Component, Message, Clone, Debug, PartialEq)]
+pub enum MatchAct {
+    /// An entry of the action bar (index in `PlayerView::choices`).
+    Choose(usize),
+    /// Open a group of the action bar (index in `preview::Group::ALL`).
+    BarGroup(usize),
+    /// Open the rules reference (at a rule id, or at the last one shown).
+    Rules(Option<String>),
+    Pass,
+    React(usize),
+    Decline,
+    NeverAsk(String),
+    Help,
+    HandoverReady,
+    SkipReset,
+    /// Take back the last command (Ctrl+Z).
+    Undo,
+    /// Open or close the match menu (Esc).
+    MatchMenu,
+    /// Name a save slot for the match (Ctrl+S), then write it.
+    SaveAs,
+    SaveNow,
+    /// Watch the match just played from its first command.
+    WatchThis,
 }
 
 /// The HUD's order inside Present: the match's outcome, the reset overlay, then the prompt and

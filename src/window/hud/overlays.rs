@@ -210,7 +210,7 @@ fn show_overlays(
             c.spawn(panel(Node { padding: UiRect::axes(Val::Px(14.0), Val::Px(8.0)), min_width: Val::Px(360.0), ..default() })).with_children(|f| {
                 f.spawn(text(format!("{name}|"), 20.0, palette::TEXT));
             });
-            c.spawn(text(format!("Type a name. It goes to {}", crate::replay::slot_path(name).display()), 14.0, palette::DIM));
+            c.spawn(text(format!("Type a name. It goes to {}", crate::saves::slot_path(name).display()), 14.0, palette::DIM));
             c.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|b| {
                 b.spawn(button("Save  [Enter]", MatchAct::SaveNow));
                 b.spawn(button("Cancel  [Esc]", MatchAct::MatchMenu));

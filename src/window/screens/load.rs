@@ -4,7 +4,7 @@
 //! line, a missing or changed level) and may be deleted.
 //!
 //! Every save opened to play on (Continue, a slot here, `doo play --resume`) goes through
-//! `session::resume_match`: the one replay path (`crate::replay::open`), which never panics. A
+//! `session::resume_match`: the one replay path (`doo_rules::replay::open`), which never panics. A
 //! save that does not replay to its end (a command refused or unsettled, a checkpoint that
 //! differs) is not played: this screen opens with what went wrong (`BrokenSave`) and the
 //! choices: continue from the last command that replays, watch it in the replay viewer, or
@@ -87,7 +87,7 @@ pub fn list_saves(dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
 }
 
 fn scan_saves(mut list: ResMut<SaveList>, data: Res<GameData>) {
-    let dir = crate::replay::save_dir();
+    let dir = crate::saves::save_dir();
     *list = SaveList::default();
     match list_saves(&dir) {
         Ok(files) => {
@@ -96,7 +96,7 @@ fn scan_saves(mut list: ResMut<SaveList>, data: Res<GameData>) {
                 let usable = if big {
                     Err(format!("{}: larger than {} MB, not read", path.display(), MAX_SAVE_BYTES >> 20))
                 } else {
-                    crate::cli::load_save(&path, &data.0).map_err(|e| e.to_string())
+                    doo_rules::save::load_save(&path, &data.0).map_err(|e| e.to_string())
                 };
                 list.slots.push(Slot { path, usable });
             }
@@ -106,7 +106,7 @@ fn scan_saves(mut list: ResMut<SaveList>, data: Res<GameData>) {
 }
 
 fn spawn_load(mut commands: Commands, list: Res<SaveList>) {
-    let dir = crate::replay::save_dir();
+    let dir = crate::saves::save_dir();
     commands
         .spawn((
             Name::new("Load screen"),

@@ -34,7 +34,7 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
             p.spawn(button(format!("Play {q}  [Enter]"), Go(Screen::Setup)));
         }
         p.spawn(button(if quick.is_some() { "Choose a level  [L]" } else { "Choose a level  [Enter]" }, Go(Screen::Levels)));
-        if crate::replay::autosave_path().is_file() {
+        if crate::saves::autosave_path().is_file() {
             p.spawn(button("Continue  (the last match, autosaved)", MenuAct::Continue));
         }
         p.spawn(button("New campaign", CampaignAct::NewCampaign));

@@ -5,15 +5,15 @@
 //! autosave, every click is dropped.
 
 use super::{Go, Screen};
-use crate::game::components::{MatchDice, MatchState};
 use crate::game::log::{MatchLog, MatchOutcome};
-use crate::game::record::{MatchRecord, Origin};
+use crate::game::record::MatchRecord;
 use crate::rules::Dice;
 use crate::rules::state::Match;
 use crate::rules::victory::Outcome;
 use crate::save::Save;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::replay::Origin;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_button_action::<ReplayAct>().add_systems(OnExit(Screen::Match), leave_viewer).add_systems(
@@ -80,29 +80,21 @@ impl ReplayViewer {
         if save.commands.len() > MAX_VIEWER_COMMANDS {
             return Err(format!("{} commands: the viewer keeps at most {MAX_VIEWER_COMMANDS} (doo replay --verify checks longer saves)", save.commands.len()));
         }
-        let empty = Save { commands: Vec::new(), checkpoints: Vec::new(), ai_plan: None, ..save.clone() };
-        let mut hm = crate::replay::replay_from(origin, &empty)?;
-        hm.app.world_mut().init_resource::<crate::game::intent::Unwatched>();
-        let frame = |hm: &crate::headless::HeadlessMatch| {
-            let w = hm.app.world();
-            Frame {
-                m: w.resource::<MatchState>().0.clone(),
-                dice: w.resource::<MatchDice>().0.clone(),
-                log_len: w.resource::<MatchLog>().len(),
-                over: hm.status().over,
-                outcome: w.resource::<MatchOutcome>().0.clone(),
-            }
-        };
-        let mut frames = vec![frame(&hm)];
+        // Replayed in plain Rust (the one flow), the match kept after every command.
+        let mut r = doo_rules::replay::catch(|| doo_rules::replay::Replay::start(origin)).map_err(|e| format!("the match could not be started: {e}"))?;
+        let frame =
+            |r: &doo_rules::replay::Replay| Frame { m: r.m.clone(), dice: r.dice.clone(), log_len: r.log.len(), over: r.over, outcome: r.outcome.clone() };
+        let mut frames = vec![frame(&r)];
         for (i, c) in save.commands.iter().enumerate() {
-            match crate::replay::catch(|| hm.submit(c.clone())) {
-                Ok(true) => {}
-                Ok(false) => return Err(format!("command {i} left the match unsettled (engine bug)")),
-                Err(e) => return Err(format!("the rules stopped on command {i}: {e}")),
+            if let Err(e) = doo_rules::replay::catch(|| {
+                let _ = r.push(c);
+            }) {
+                return Err(format!("the rules stopped on command {i}: {e}"));
             }
-            frames.push(frame(&hm));
+            frames.push(frame(&r));
         }
-        let log = hm.app.world_mut().remove_resource::<MatchLog>().unwrap_or_default();
+        let mut log = MatchLog::of_replay(&r.log);
+        log.shown_from = 0;
         let label = if save.label.is_empty() || save.label == "autosave" { save.level_name.clone() } else { save.label.clone() };
         Ok(Self { frames, log, at: 0, playing: false, speed: 2.0, timer: 0.0, shown: None, label })
     }

@@ -5,255 +5,27 @@
 //! counts as pressed only when the game received its action: every screen's action goes through
 //! `theme::interaction::Pressed` as it is delivered. A button under a panel that blocks the
 //! pointer is not reachable and is not pressed (a player could not press it either). What the
-//! walk sees is `sight.rs`, how it presses `press.rs`, what it reports `report.rs`.
+//! walk sees is `sight.rs`, how it presses `press.rs`, what it reports `report.rs`;
+//! what it has done and learnt, `state.rs`.
 
 use super::Display;
 use super::screens::Screen;
-use super::screens::settings::SettingsAct;
 use super::theme::interaction::Pressed;
-use bevy::ecs::message::MessageCursor;
 use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
 use press::{click, press_key};
 use sight::{Target, key_place, key_state, pace, signature, state_key, targets};
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use state::Pending;
+pub use state::{CTRL_KEYS, KEYS, UiWalk};
+use std::collections::BTreeSet;
 
 mod press;
 mod report;
 mod sight;
+mod state;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, start_walk).add_systems(Last, walk_ui.run_if(resource_exists::<UiWalk>));
-}
-
-/// Every key the game binds somewhere (menus, the board, overlays, the viewer, the reference),
-/// with xdotool's name for it. The walk presses each once in every state it reaches.
-pub const KEYS: &[(KeyCode, &str)] = &[
-    (KeyCode::F1, "F1"),
-    (KeyCode::KeyH, "h"),
-    (KeyCode::F2, "F2"),
-    (KeyCode::KeyR, "r"),
-    (KeyCode::Enter, "Return"),
-    (KeyCode::Space, "space"),
-    (KeyCode::KeyN, "n"),
-    (KeyCode::Tab, "Tab"),
-    (KeyCode::Digit1, "1"),
-    (KeyCode::Digit2, "2"),
-    (KeyCode::Digit3, "3"),
-    (KeyCode::Digit4, "4"),
-    (KeyCode::Digit5, "5"),
-    (KeyCode::Digit6, "6"),
-    (KeyCode::Digit7, "7"),
-    (KeyCode::Digit8, "8"),
-    (KeyCode::Digit9, "9"),
-    (KeyCode::Digit0, "0"),
-    (KeyCode::ArrowUp, "Up"),
-    (KeyCode::ArrowDown, "Down"),
-    (KeyCode::ArrowLeft, "Left"),
-    (KeyCode::ArrowRight, "Right"),
-    (KeyCode::PageUp, "Prior"),
-    (KeyCode::PageDown, "Next"),
-    (KeyCode::Home, "Home"),
-    (KeyCode::Equal, "equal"),
-    (KeyCode::Minus, "minus"),
-    (KeyCode::NumpadAdd, "KP_Add"),
-    (KeyCode::NumpadSubtract, "KP_Subtract"),
-    (KeyCode::KeyW, "w"),
-    (KeyCode::KeyA, "a"),
-    (KeyCode::KeyS, "s"),
-    (KeyCode::KeyD, "d"),
-    (KeyCode::KeyF, "f"),
-    (KeyCode::KeyU, "u"),
-    (KeyCode::KeyZ, "z"),
-    (KeyCode::Comma, "comma"),
-    (KeyCode::Period, "period"),
-    (KeyCode::BracketLeft, "bracketleft"),
-    (KeyCode::BracketRight, "bracketright"),
-    (KeyCode::Escape, "Escape"),
-];
-
-/// Shortcuts with Ctrl held (undo, save as).
-pub const CTRL_KEYS: &[(KeyCode, &str)] = &[(KeyCode::KeyZ, "ctrl+z"), (KeyCode::KeyS, "ctrl+s")];
-
-/// A walk in progress.
-#[derive(Resource, Debug)]
-pub struct UiWalk {
-    /// Where the report goes when the walk ends (none: the test reads the resource).
-    pub report: Option<PathBuf>,
-    /// Press Quit at the end (the app exits), as a player leaves.
-    pub quit_at_end: bool,
-    /// Only these panels' buttons and keys are the walk's work (`DOO_WALK_FOCUS`, comma-separated
-    /// panel names; empty: everything). The walk still moves through any button to reach them.
-    pub focus: Vec<String>,
-    /// Steps (a press or a key) at most, and steps without anything new before the walk ends.
-    pub max_steps: u32,
-    pub max_idle: u32,
-    /// Buttons pressed (the game received their action): "panel|action" -> label.
-    pub pressed: BTreeMap<String, String>,
-    /// Buttons seen that could be pressed, and those shown disabled (never pressed).
-    pub seen: BTreeMap<String, String>,
-    pub disabled: BTreeMap<String, String>,
-    /// Keys pressed: "state|key".
-    pub keys: BTreeSet<String>,
-    /// States reached: the screen and the panels on it.
-    pub states: BTreeSet<String>,
-    /// Settings pressed, and whether the settings file said so afterwards ("persisted").
-    pub persisted: BTreeMap<String, bool>,
-    /// Presses the game never received, and other faults.
-    pub failures: Vec<String>,
-    pub steps: u32,
-    pub finished: bool,
-    idle: u32,
-    frame: u32,
-    pending: Option<Pending>,
-    release: Option<Release>,
-    last_sig: u64,
-    stable: u32,
-    waited: u32,
-    rng: u64,
-    x_window: Option<String>,
-    quitting: u32,
-    /// The actions delivered (`Pressed`), read each frame.
-    deliveries: MessageCursor<Pressed>,
-    /// Failed presses per button (one that fails three times is left).
-    tries: BTreeMap<String, u32>,
-    /// What the walk learnt: the buttons seen in each state, the state's key place, and where
-    /// each button pressed there led (to find the way back to what is left to press).
-    state_buttons: BTreeMap<String, BTreeSet<String>>,
-    state_keys: BTreeMap<String, String>,
-    edges: BTreeMap<String, BTreeMap<String, String>>,
-    last_edge: Option<(String, String)>,
-    state_at_press: String,
-    /// Times the walk stood in a state with nothing left to press there now (work seen there
-    /// once may not come back: a bar entry of one moment of the match).
-    stale: BTreeMap<String, u32>,
-    /// Steps spent moving between states.
-    pub moves: u32,
-    /// The button pressed just before each button was first seen (what opens it: a bar group
-    /// for its entries), the last button pressed, and how often each opener was pressed again.
-    opener: BTreeMap<String, String>,
-    last_press: Option<String>,
-    reopened: BTreeMap<String, u32>,
-    /// A settings press to check in the file on this frame.
-    persist_check: Option<(SettingsAct, u32)>,
-    typed: MessageCursor<KeyboardInput>,
-}
-
-#[derive(Debug, Clone)]
-enum Pending {
-    Button { key: String, label: String, action: String, setting: Option<SettingsAct>, frames: u32 },
-    Key { key: String, code: KeyCode, frames: u32 },
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Release {
-    Mouse,
-    Key(KeyCode, bool),
-}
-
-impl UiWalk {
-    pub fn new(report: Option<PathBuf>) -> Self {
-        Self {
-            report,
-            quit_at_end: true,
-            focus: std::env::var("DOO_WALK_FOCUS").map(|f| f.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()).unwrap_or_default(),
-            max_steps: 2500,
-            max_idle: 80,
-            pressed: BTreeMap::new(),
-            seen: BTreeMap::new(),
-            disabled: BTreeMap::new(),
-            keys: BTreeSet::new(),
-            states: BTreeSet::new(),
-            persisted: BTreeMap::new(),
-            failures: Vec::new(),
-            steps: 0,
-            finished: false,
-            idle: 0,
-            frame: 0,
-            pending: None,
-            release: None,
-            last_sig: 0,
-            stable: 0,
-            waited: 0,
-            rng: 0x9e37_79b9_7f4a_7c15,
-            x_window: None,
-            quitting: 0,
-            deliveries: MessageCursor::default(),
-            tries: BTreeMap::new(),
-            state_buttons: BTreeMap::new(),
-            state_keys: BTreeMap::new(),
-            edges: BTreeMap::new(),
-            last_edge: None,
-            state_at_press: String::new(),
-            stale: BTreeMap::new(),
-            moves: 0,
-            opener: BTreeMap::new(),
-            last_press: None,
-            reopened: BTreeMap::new(),
-            persist_check: None,
-            typed: MessageCursor::default(),
-        }
-    }
-
-    /// Buttons seen that were never pressed (their keys).
-    pub fn unpressed(&self) -> Vec<String> {
-        self.seen.keys().filter(|k| self.in_focus(k) && !self.pressed.contains_key(*k)).cloned().collect()
-    }
-
-    /// A button key or key place that is the walk's work (every one without a focus).
-    /// A focus entry "!Panel" leaves that panel out instead.
-    fn in_focus(&self, key: &str) -> bool {
-        let hit = |f: &str| key.starts_with(&format!("{f}|")) || key.contains(&format!("[{f}]"));
-        if self.focus.iter().any(|f| f.strip_prefix('!').is_some_and(hit)) {
-            return false;
-        }
-        let wanted: Vec<&String> = self.focus.iter().filter(|f| !f.starts_with('!')).collect();
-        wanted.is_empty() || wanted.iter().any(|f| hit(f))
-    }
-
-    /// Something is left to do in `state`: a button seen there not pressed, or a key.
-    fn has_work(&self, state: &str) -> bool {
-        let buttons = self
-            .state_buttons
-            .get(state)
-            .is_some_and(|b| b.iter().any(|k| self.in_focus(k) && !self.pressed.contains_key(k) && self.tries.get(k).is_none_or(|n| *n < 3)));
-        let keys = self
-            .state_keys
-            .get(state)
-            .is_some_and(|at| KEYS.iter().map(|(_, n)| *n).chain(CTRL_KEYS.iter().map(|(_, n)| *n)).any(|n| !self.keys.contains(&format!("{at}|{n}"))));
-        (buttons || keys) && self.stale.get(state).is_none_or(|n| *n < 8)
-    }
-
-    /// The first button on the shortest known way from `state` to a state with work left.
-    fn way_to_work(&self, state: &str) -> Option<String> {
-        let mut seen = BTreeSet::from([state.to_string()]);
-        let mut queue = std::collections::VecDeque::new();
-        for (key, to) in self.edges.get(state).into_iter().flatten() {
-            if seen.insert(to.clone()) {
-                queue.push_back((to.clone(), key.clone()));
-            }
-        }
-        while let Some((at, first)) = queue.pop_front() {
-            if self.has_work(&at) {
-                return Some(first);
-            }
-            for to in self.edges.get(&at).into_iter().flat_map(|e| e.values()) {
-                if seen.insert(to.clone()) {
-                    queue.push_back((to.clone(), first.clone()));
-                }
-            }
-        }
-        None
-    }
-
-    fn next_random(&mut self, n: usize) -> usize {
-        // xorshift64: the same walk every run.
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        (self.rng % n.max(1) as u64) as usize
-    }
 }
 
 fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>, display: Res<Display>) {
@@ -261,7 +33,7 @@ fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>, display: 
         let mut walk = UiWalk::new(Some(report.clone()));
         if walk.focus.iter().any(|f| !f.starts_with('!')) {
             // One panel's work is done in far fewer steps; what is left then stays in the report.
-            walk.max_steps = if *display == Display::Window { 250 } else { 600 };
+            walk.max_steps = if *display == Display::Window { 250 } else { 1000 };
         }
         commands.insert_resource(walk);
     }

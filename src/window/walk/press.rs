@@ -2,7 +2,7 @@
 //! mouse button and keys injected in the headless app (and let go the frame after).
 
 use super::super::Display;
-use super::{Release, UiWalk};
+use super::state::{Release, UiWalk};
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;

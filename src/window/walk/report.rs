@@ -1,7 +1,7 @@
 //! What the walk reports: counts, then every list (JSON), written when the walk ends; and
 //! whether a settings press reached the settings file.
 
-use super::UiWalk;
+use super::state::UiWalk;
 use crate::window::screens::settings::SettingsAct;
 use bevy::prelude::*;
 

@@ -142,6 +142,9 @@ pub(super) fn targets(world: &mut World) -> Vec<Target> {
                 let name = name.split_once("] ").map_or(name, |(_, n)| n);
                 format!("{}|Choose: {name}", root_name(world, e))
             }
+            // "Never ask for X" is one button drawn for whoever defends: pressed for one, it is
+            // pressed (which figure's prompt comes back is up to the dice and the walk's moves).
+            Some(MatchAct::NeverAsk(_)) => format!("{}|NeverAsk", root_name(world, e)),
             _ => format!("{}|{action}", root_name(world, e)),
         };
         let inside = at.x >= 0.0 && at.y >= 0.0 && at.x < size.x && at.y < size.y;

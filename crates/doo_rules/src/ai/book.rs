@@ -3,7 +3,6 @@
 use super::Difficulty;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
 
 /// Monster behaviours and how each difficulty thinks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,12 +54,6 @@ pub struct Thinking {
 }
 
 impl AiBook {
-    /// The copy compiled into the binary (the same file as under `assets/`).
-    pub fn builtin() -> Arc<Self> {
-        static BOOK: OnceLock<Arc<AiBook>> = OnceLock::new();
-        BOOK.get_or_init(|| Arc::new(crate::data::builtin_file("assets/ai/behaviours.ron", include_str!("../../../../assets/ai/behaviours.ron")))).clone()
-    }
-
     pub fn thinking(&self, d: Difficulty) -> &Thinking {
         match d {
             Difficulty::Easy => &self.easy,

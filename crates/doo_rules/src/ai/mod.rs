@@ -26,6 +26,7 @@ use crate::rules::equipment::Wielded;
 use crate::rules::grid::{Pos, Sight};
 use crate::rules::profile::{ActionEffect, ActionRow, MovementEffect, Posture, ReactionEffect, ReactionKind};
 use crate::rules::state::{Match, Window};
+use crate::rules::victory::{Goal, Victory};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use value::attack_value;
@@ -101,24 +102,25 @@ pub struct Decision {
 }
 
 impl AiConfig {
-    /// The configuration for a level: every side played at `difficulty` unless `per_side` says
-    /// otherwise, the level's behaviours and exits, and the weights `book`.
-    pub fn for_level(
-        level: &crate::level_file::CheckedLevel,
+    /// The configuration for a level: each of its `sides` played at `difficulty` unless
+    /// `per_side` says otherwise, its characters' `behaviours` (character id → behaviour name),
+    /// the exits its `goals` make sides win by reaching, and the weights `book`.
+    pub fn for_level<'a>(
+        sides: impl IntoIterator<Item = &'a str>,
+        behaviours: &BTreeMap<String, String>,
+        goals: &[Victory],
         difficulty: Difficulty,
-        per_side: &std::collections::BTreeMap<String, Difficulty>,
+        per_side: &BTreeMap<String, Difficulty>,
         seed: u64,
         book: std::sync::Arc<AiBook>,
     ) -> Self {
         AiConfig {
-            sides: level.sides.iter().map(|s| (s.id.clone(), per_side.get(&s.id).copied().unwrap_or(difficulty))).collect(),
-            behaviours: level.behaviours.clone(),
-            exits: level
-                .level
-                .victory
+            sides: sides.into_iter().map(|s| (s.to_string(), per_side.get(s).copied().unwrap_or(difficulty))).collect(),
+            behaviours: behaviours.clone(),
+            exits: goals
                 .iter()
                 .filter_map(|v| match &v.goal {
-                    crate::rules::victory::Goal::ReachExit(e) => Some((v.side.clone(), e.clone())),
+                    Goal::ReachExit(e) => Some((v.side.clone(), e.clone())),
                     _ => None,
                 })
                 .collect(),

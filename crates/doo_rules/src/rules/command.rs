@@ -6,6 +6,10 @@ use super::grid::Pos;
 use super::profile::Posture;
 use serde::{Deserialize, Serialize};
 
+/// The most spaces in one command's path ([`Command::path_len`]): scripts and saves refuse a
+/// longer one before any replay, and the rules before any work on the path.
+pub const MAX_PATH: usize = 64;
+
 /// An intent of one character. Character ids are the level's ids.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]

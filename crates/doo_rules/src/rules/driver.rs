@@ -1,21 +1,55 @@
-//! The one command path in plain Rust, step for step as the game's systems run it frame by
-//! frame (`game::pipeline`, `game::flow`): close the windows a command does not answer,
-//! validate, apply, check the goals, and when an action phase ends run the reset and open the
-//! next one; when the crisis ends, the closing reset (R-TURN-17). Used where no Bevy app runs:
-//! the fuzzer, the benches, and rules tests.
+//! The match flow, written once: close the windows a command does not answer, validate, apply,
+//! check the goals, and when an action phase ends run the reset and open the next one; when the
+//! crisis ends, the closing reset (R-TURN-17). The game's systems call these functions step for
+//! step (`game::pipeline`: Command → Validate → Apply), and so do replays
+//! (`crate::replay`), the fuzzer, the benches and the rules tests: there is no other copy.
 
 use super::command::Command;
 use super::dice::Dice;
-use super::engine;
+use super::engine::{self, Plan};
 use super::event::Event;
 use super::state::Match;
 use super::turn::{self, Flow, ResetKind};
 use super::victory;
 use super::violation::Violation;
 
+/// How a match comes onto the table. (A match a replay rebuilt is not started again: it
+/// waits where the replay stopped, `replay::Replay`.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Freshly built: the opening reset (R-TURN-4) and round 1, or a crawl's Exploration Mode
+    /// (R-EXP-1).
+    Fresh,
+    /// A script's start state: the action phase goes on at the match's clock (nothing reset).
+    MidPhase,
+}
+
+/// Brings a match onto the table. Returns true while it waits for a command (false: over).
+pub fn start(m: &mut Match, dice: &mut Dice, how: Start, ev: &mut Vec<Event>) -> bool {
+    configure_dice(dice, m);
+    match how {
+        Start::Fresh => open(m, dice, ev),
+        Start::MidPhase => {
+            ev.push(Event::Phase { phase: "action".into(), turn: m.clock.turn });
+            if m.a4.is_none() {
+                ev.push(Event::Round { round: m.clock.round, turn: m.clock.turn });
+            }
+            let flow = turn::advance(m, dice, ev);
+            follow(m, dice, flow, ev)
+        }
+    }
+}
+
+/// R-DICE-4 / R-DICE-5: the profile's dice options.
+pub fn configure_dice(dice: &mut Dice, m: &Match) {
+    dice.odd = m.rules.options.odd_dice;
+    dice.large = if m.rules.options.large_dice == super::profile::LargeDice::Table { m.tables.large_dice.clone() } else { Vec::new() };
+}
+
 /// Opens a freshly built match: the opening reset (R-TURN-4), then round 1 of the first action
 /// phase. True while the match waits for a command.
 pub fn open(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
+    configure_dice(dice, m);
     if m.explore.is_some() {
         // A crawl starts in Exploration Mode (R-EXP-1).
         let flow = super::explore::begin(m, dice, ev);
@@ -32,7 +66,8 @@ pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -
     let mut flow = victory::settle(m, flow, ev);
     loop {
         match flow {
-            Flow::AwaitCommand => return true,
+            Flow::AwaitCommand | Flow::Exploring => return true,
+            Flow::Over => return false,
             Flow::PhaseEnded => {
                 turn::run_reset(m, dice, ResetKind::Normal, ev);
                 let next = turn::begin_action_phase(m, dice, ev);
@@ -42,14 +77,15 @@ pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -
                 turn::run_reset(m, dice, ResetKind::Closing, ev);
                 return false;
             }
-            Flow::Over => return false,
-            Flow::Exploring => return true,
             Flow::CrisisStarts => {
+                // R-EXP-25: the opening reset of the crawl's crisis.
                 turn::run_reset(m, dice, ResetKind::Opening, ev);
                 let next = turn::begin_action_phase(m, dice, ev);
                 flow = victory::settle(m, next, ev);
             }
             Flow::EncounterEnded => {
+                // R-TURN-17, R-EXP-27: the closing reset, then exploration again; a hostile in
+                // sight at once starts the next crisis.
                 turn::run_reset(m, dice, ResetKind::Closing, ev);
                 let next = super::explore::resume(m, dice, ev);
                 flow = victory::settle(m, next, ev);
@@ -58,14 +94,43 @@ pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -
     }
 }
 
-/// Sends one command down the path. `Ok(true)`: applied, and the match waits for the next;
-/// `Ok(false)`: applied, and the crisis is over; `Err`: refused (nothing changed but the windows
-/// the command did not answer, which close as in the game).
-pub fn submit(m: &mut Match, dice: &mut Dice, cmd: &Command, ev: &mut Vec<Event>) -> Result<bool, Violation> {
-    if let Some(flow) = engine::close_stale(m, cmd, dice, ev) {
-        follow(m, dice, flow, ev);
+/// Before a command is checked: a reaction window it does not answer is declined, and an
+/// opportunity in which something was done ends if another character's command arrives
+/// (R-REACT-*, R-TURN-12/13). `Some(waiting)` when that moved the flow on.
+pub fn close_stale(m: &mut Match, dice: &mut Dice, cmd: &Command, ev: &mut Vec<Event>) -> Option<bool> {
+    engine::close_stale(m, cmd, dice, ev).map(|flow| follow(m, dice, flow, ev))
+}
+
+/// Checks a command (R-AP-1); once the match is over every command is refused (R-TURN-17).
+pub fn validate(m: &Match, over: bool, cmd: &Command) -> Result<Plan, Violation> {
+    if over {
+        return Err(Violation::new("R-TURN-17", "The crisis is over: play has returned to narrative time."));
     }
-    let plan = engine::validate(m, cmd)?;
+    engine::validate(m, cmd)
+}
+
+/// Applies a checked command and moves the flow on. True while the match waits for the next.
+pub fn apply(m: &mut Match, dice: &mut Dice, plan: Plan, ev: &mut Vec<Event>) -> bool {
     let flow = engine::apply(m, plan, dice, ev);
-    Ok(follow(m, dice, flow, ev))
+    follow(m, dice, flow, ev)
+}
+
+/// One command down the whole path, `over` kept up to date. `Err`: refused (nothing changed
+/// but the windows the command did not answer, which close as in the game).
+pub fn step(m: &mut Match, dice: &mut Dice, over: &mut bool, cmd: &Command, ev: &mut Vec<Event>) -> Result<(), Violation> {
+    if !*over {
+        if let Some(waiting) = close_stale(m, dice, cmd, ev) {
+            *over = !waiting;
+        }
+    }
+    let plan = validate(m, *over, cmd)?;
+    *over = !apply(m, dice, plan, ev);
+    Ok(())
+}
+
+/// Sends one command down the path of a match that is not over. `Ok(true)`: applied, and the
+/// match waits for the next; `Ok(false)`: applied, and the crisis is over; `Err`: refused.
+pub fn submit(m: &mut Match, dice: &mut Dice, cmd: &Command, ev: &mut Vec<Event>) -> Result<bool, Violation> {
+    let mut over = false;
+    step(m, dice, &mut over, cmd, ev).map(|()| !over)
 }

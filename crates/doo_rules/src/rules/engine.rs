@@ -713,7 +713,7 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testkit::duel;
+    use crate::testkit::duel;
 
     const ORC: &str =
         r#"(id: "orc", side: "monsters", pos: (1, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;

@@ -323,3 +323,55 @@ pub enum Event {
         reason: String,
     },
 }
+
+impl Event {
+    /// The figure whose doing this event tells, if any (the log hides what an unseen figure
+    /// does, R-EXP-19).
+    pub fn actor(&self) -> Option<&str> {
+        match self {
+            Event::Dice { actor, .. }
+            | Event::Opportunity { actor, .. }
+            | Event::ApSet { actor, .. }
+            | Event::ApSpent { actor, .. }
+            | Event::OnlyMode { actor, .. }
+            | Event::FreeStepsGranted { actor, .. }
+            | Event::FreeStepsUsed { actor, .. }
+            | Event::FreeStepsLost { actor, .. }
+            | Event::Moved { actor, .. }
+            | Event::PostureChanged { actor, .. }
+            | Event::ActionTaken { actor, .. }
+            | Event::AdjustmentAdded { actor, .. }
+            | Event::AdjustmentRemoved { actor, .. }
+            | Event::AttackDeclared { actor, .. }
+            | Event::ReflexDeclared { actor, .. }
+            | Event::ReflexOutcome { actor, .. }
+            | Event::AttackBlocked { actor, .. }
+            | Event::AttackCancelled { actor, .. }
+            | Event::AttackResolved { actor, .. }
+            | Event::ResponseDeclared { actor, .. }
+            | Event::ReactionDeclined { actor, .. }
+            | Event::HpChanged { actor, .. }
+            | Event::PoolChanged { actor, .. }
+            | Event::RecoveryChoice { actor, .. }
+            | Event::ConditionAdded { actor, .. }
+            | Event::ConditionRemoved { actor, .. }
+            | Event::ItemUsed { actor, .. }
+            | Event::WeaponDropped { actor, .. }
+            | Event::WeaponBroken { actor, .. }
+            | Event::Died { actor, .. }
+            | Event::OpportunityEnded { actor, .. }
+            | Event::SlotsUsed { actor, .. }
+            | Event::DoorChanged { actor, .. }
+            | Event::TaskCheck { actor, .. }
+            | Event::TaskOrdered { actor, .. }
+            | Event::TaskDone { actor, .. }
+            | Event::FeatureFound { actor, .. }
+            | Event::TrapSprung { actor, .. }
+            | Event::ChestOpened { actor, .. }
+            | Event::ItemTaken { actor, .. }
+            | Event::ItemDropped { actor, .. }
+            | Event::Waited { actor, .. } => Some(actor.as_str()),
+            _ => None,
+        }
+    }
+}

@@ -95,13 +95,6 @@ pub struct ExploreSkills {
     pub alertness: String,
 }
 
-impl ExploreBook {
-    /// The copy of `assets/rules/exploration.ron` compiled into the binary.
-    pub fn builtin() -> Self {
-        crate::data::builtin_file("assets/rules/exploration.ron", include_str!("../../../../assets/rules/exploration.ron"))
-    }
-}
-
 /// How an encounter meets the party (R-EXP-23, R-EXP-26).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -2530,7 +2523,7 @@ mod tests {
 
     #[test] // R-EXP-14: the default search order: unsearched walls and doors first, lowest row then column
     fn search_order() {
-        let mut m = super::super::testkit::crawl(&["#####", "#...#", "#...#", "#####"], &[("h", "heroes", (2, 1)), ("o", "monsters", (3, 2))]);
+        let mut m = crate::testkit::crawl(&["#####", "#...#", "#...#", "#####"], &[("h", "heroes", (2, 1)), ("o", "monsters", (3, 2))]);
         let got = search_spaces(&m, 0, 4);
         assert_eq!(got, vec![Pos::new(1, 0), Pos::new(2, 0), Pos::new(3, 0), Pos::new(1, 1)]);
         for p in [Pos::new(1, 0), Pos::new(2, 0), Pos::new(3, 0)] {
@@ -2551,7 +2544,7 @@ mod tests {
 
     #[test] // R-EXP-19: what a side sees after a move; seen spaces stay revealed; a closed door hides the room behind it
     fn fog_after_a_move_and_behind_a_closed_door() {
-        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (6, 2))]);
+        let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (6, 2))]);
         let mut dice = Dice::seeded(1);
         let mut ev = Vec::new();
         assert_eq!(begin(&mut m, &mut dice, &mut ev), Flow::Exploring, "the orc is behind a closed door");
@@ -2575,7 +2568,7 @@ mod tests {
 
     #[test] // R-EXP-19: a space seen before stays revealed but is no longer in sight once the door closes
     fn revealed_stays_when_out_of_sight() {
-        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+        let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
         m.explore.as_deref_mut().unwrap().calm[1] = true; // an inactive orc (R-EXP-27): no crisis
         let mut dice = Dice::seeded(1);
         let mut ev = Vec::new();
@@ -2592,7 +2585,7 @@ mod tests {
 
     #[test] // R-EXP-27, R-EXP-2: the encounter's end: closing reset, exploration resumes a minute on per 3 crisis turns; the encounter is alert
     fn the_crisis_ends_and_exploration_resumes() {
-        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+        let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
         let mut dice = Dice::seeded(3);
         let mut ev = Vec::new();
         begin(&mut m, &mut dice, &mut ev);
@@ -2615,7 +2608,7 @@ mod tests {
 
     #[test] // R-EXP-16, R-EXP-24 (b), R-EXP-25, G-15: a trap springs with no hostile about: the crisis says at once that it lasts one action phase; the spent trap stays marked
     fn a_trap_crisis_with_no_foe_says_it_lasts_one_phase() {
-        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (7, 2))]);
+        let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (7, 2))]);
         let at = Pos::new(2, 2);
         m.explore.as_deref_mut().unwrap().traps.push(Trap {
             id: "pit".into(),
@@ -2643,7 +2636,7 @@ mod tests {
         assert_eq!(side_view(&m, "heroes").spent_traps, vec![at], "the sprung trap is marked");
         assert!(side_view(&m, "heroes").traps.is_empty());
         // a crisis with a foe in it says nothing of the kind
-        let mut m2 = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+        let mut m2 = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
         let mut ev2 = Vec::new();
         begin(&mut m2, &mut dice, &mut ev2);
         let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
@@ -2654,7 +2647,7 @@ mod tests {
 
     #[test] // G-15, R-TURN-17, R-EXP-27: the last foe of a crawl's crisis falls mid-phase: the encounter ends at once
     fn the_last_foe_down_ends_the_encounter_at_once() {
-        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+        let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
         let mut dice = Dice::seeded(3);
         let mut ev = Vec::new();
         begin(&mut m, &mut dice, &mut ev);
@@ -2669,7 +2662,7 @@ mod tests {
     #[test] // R-EXP-10: in a crisis a lock is picked by a 3/Only action in three consecutive turns, the check at the third; once per turn
     fn a_lengthy_task_takes_three_crisis_turns() {
         let rows = ["#########", "#...#...#", "#...+...#", "#...#...#", "##L######", "#.......#", "#########"];
-        let mut m = super::super::testkit::crawl(&rows, &[("h", "heroes", (2, 3)), ("o", "monsters", (6, 2))]);
+        let mut m = crate::testkit::crawl(&rows, &[("h", "heroes", (2, 3)), ("o", "monsters", (6, 2))]);
         let x = m.explore.as_deref_mut().unwrap();
         x.doors.push(Door { pos: Pos::new(2, 4), lock: Some(Lock { cr: 2, force_cr: 12, key: None, jammed: false }), hidden: false });
         let mut dice = Dice::seeded(5);
@@ -2683,7 +2676,7 @@ mod tests {
         assert_eq!(flow, Flow::CrisisStarts);
         m.fighters[0].pos = Pos::new(2, 3); // back next to the lock
         assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev));
-        let pick = super::super::testkit::cmd(r#"task(actor: "h", task: pick_lock, at: (2, 4))"#);
+        let pick = crate::testkit::cmd(r#"task(actor: "h", task: pick_lock, at: (2, 4))"#);
         for turn in 1..=3 {
             // pass whoever else is up until the hero's opportunity
             for _ in 0..20 {
@@ -2722,7 +2715,7 @@ mod tests {
 
     #[test] // R-EXP-24 (c), R-EXP-26 (4), R-EXP-27: an attack order on an inactive hostile starts the crisis; his unaware encounter is surprised
     fn an_attack_order_starts_a_crisis_with_the_target_surprised() {
-        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (3, 2))]);
+        let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (3, 2))]);
         m.explore.as_deref_mut().unwrap().calm[1] = true; // left able to act by an earlier crisis: inactive
         let mut dice = Dice::seeded(2);
         let mut ev = Vec::new();
@@ -2736,7 +2729,7 @@ mod tests {
         );
         assert!(!m.explore.as_deref().unwrap().calm[1], "hostile again");
         // an attack order on a hero is refused
-        let mut m2 = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("g", "heroes", (2, 2)), ("o", "monsters", (6, 2))]);
+        let mut m2 = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("g", "heroes", (2, 2)), ("o", "monsters", (6, 2))]);
         begin(&mut m2, &mut dice, &mut ev);
         assert_eq!(validate(&m2, 0, &Command::action("h", "attack", Some("g"))).unwrap_err().rule, "R-EXP-24");
         assert_eq!(validate(&m2, 0, &Command::action("h", "attack", Some("o"))).unwrap_err().rule, "R-EXP-19", "behind a closed door: not seen");
@@ -2744,7 +2737,7 @@ mod tests {
 
     #[test] // R-EXP-22: no camp while a hostile able to act sees a hero (inactive ones included) or a hero bleeds
     fn no_camp_in_sight_of_a_hostile_or_while_bleeding() {
-        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (3, 2))]);
+        let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (3, 2))]);
         m.explore.as_deref_mut().unwrap().calm[1] = true;
         let mut dice = Dice::seeded(2);
         let mut ev = Vec::new();
@@ -2764,7 +2757,7 @@ mod tests {
     #[test] // R-EXP-18, R-EXP-19: in a dark area a hero sees only the spaces next to him until a torch burns; a light lit at the end of the turn shows the orc: a crisis
     fn a_torch_lights_the_dark() {
         let rows = ["##########", "#........#", "#........#", "##########"];
-        let mut m = super::super::testkit::crawl(&rows, &[("h", "heroes", (1, 1)), ("o", "monsters", (7, 2))]);
+        let mut m = crate::testkit::crawl(&rows, &[("h", "heroes", (1, 1)), ("o", "monsters", (7, 2))]);
         m.explore.as_deref_mut().unwrap().dark = vec![(Pos::new(0, 0), Pos::new(9, 3))];
         m.fighters[0].loadout.items.push("torch".into());
         let mut dice = Dice::seeded(4);
@@ -2787,7 +2780,7 @@ mod tests {
 
     #[test] // R-EXP-9, R-EXP-21, R-HEAL-5: binding a bruised hero's wounds keeps healer and patient busy 3 turns, then a Healing check: +1 HP; once per crisis; only within 30 minutes
     fn binding_wounds_takes_turns_and_heals_once() {
-        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("g", "heroes", (2, 2)), ("o", "monsters", (6, 2))]);
+        let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("g", "heroes", (2, 2)), ("o", "monsters", (6, 2))]);
         let mut dice = Dice::seeded(9);
         let mut ev = Vec::new();
         begin(&mut m, &mut dice, &mut ev);
@@ -2825,7 +2818,7 @@ mod tests {
         #[test]
         fn no_hidden_figure_reaches_the_view(steps in proptest::collection::vec((0usize..8, 0usize..3), 1..24), seed in 0u64..1000) {
             let rows = ["###########", "#....#....#", "#....+....#", "#..O.#....#", "##+######+#", "#.........#", "###########"];
-            let mut m = super::super::testkit::crawl(&rows, &[("a", "heroes", (1, 1)), ("b", "heroes", (2, 2)), ("o1", "monsters", (8, 2)), ("o2", "monsters", (8, 5))]);
+            let mut m = crate::testkit::crawl(&rows, &[("a", "heroes", (1, 1)), ("b", "heroes", (2, 2)), ("o1", "monsters", (8, 2)), ("o2", "monsters", (8, 5))]);
             m.explore.as_deref_mut().unwrap().calm = vec![false, false, true, true]; // they never start a crisis here
             m.explore.as_deref_mut().unwrap().doors.push(Door { pos: Pos::new(2, 4), lock: None, hidden: true });
             let mut dice = Dice::seeded(seed);
@@ -2875,11 +2868,8 @@ mod tests {
                 Some(c) if c == who => return,
                 Some(c) => {
                     let id = m.fighters[c].id.clone();
-                    let pass = if m.a4.is_some() {
-                        super::super::testkit::cmd(&format!(r#"round(actor: "{id}", act: end_turn)"#))
-                    } else {
-                        Command::Pass { actor: id }
-                    };
+                    let pass =
+                        if m.a4.is_some() { crate::testkit::cmd(&format!(r#"round(actor: "{id}", act: end_turn)"#)) } else { Command::Pass { actor: id } };
                     super::super::driver::submit(m, dice, &pass, ev).unwrap();
                 }
                 None => panic!("nobody is up"),
@@ -2890,7 +2880,7 @@ mod tests {
 
     #[test] // R-EXP-19: in a crisis, sight is tested after every space entered: a hero's move reveals what he sees from each space, for his side only
     fn a_move_in_a_crisis_reveals() {
-        let mut m = super::super::testkit::crawl(&CORRIDORS, &[("h", "heroes", (7, 1)), ("o", "monsters", (1, 1))]);
+        let mut m = crate::testkit::crawl(&CORRIDORS, &[("h", "heroes", (7, 1)), ("o", "monsters", (1, 1))]);
         let mut dice = Dice::seeded(2);
         let mut ev = Vec::new();
         let flow = begin(&mut m, &mut dice, &mut ev);
@@ -2903,7 +2893,7 @@ mod tests {
         let monsters_before = side_view(&m, "monsters").revealed.clone();
         ev.clear();
         for c in [r#"free_steps(actor: "h", path: [(8, 1)])"#, r#"move(actor: "h", movement: "run", path: [(8, 2), (8, 3)])"#] {
-            super::super::driver::submit(&mut m, &mut dice, &super::super::testkit::cmd(c), &mut ev).unwrap_or_else(|v| panic!("{c}: {v:?}"));
+            super::super::driver::submit(&mut m, &mut dice, &crate::testkit::cmd(c), &mut ev).unwrap_or_else(|v| panic!("{c}: {v:?}"));
         }
         assert_eq!(m.fighters[0].pos, Pos::new(8, 3));
         assert_eq!(vis(&m, "heroes", south), (true, true), "the south corridor, seen from the space he entered");
@@ -2916,7 +2906,7 @@ mod tests {
 
     #[test] // R-EXP-19: every side keeps its own revealed map (hot-seat): the monsters' side has seen its own room from the start, the heroes have not
     fn each_side_reveals_its_own_map() {
-        let mut m = super::super::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (6, 2))]);
+        let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (6, 2))]);
         let mut dice = Dice::seeded(1);
         let mut ev = Vec::new();
         assert_eq!(begin(&mut m, &mut dice, &mut ev), Flow::Exploring);
@@ -2929,7 +2919,7 @@ mod tests {
 
     #[test] // R-EXP-19: under ruleset A4 too, a move in a crawl's crisis reveals square by square
     fn an_a4_move_in_a_crisis_reveals() {
-        let mut m = super::super::testkit::crawl_under(Some("A4"), &CORRIDORS, &[("h", "heroes", (7, 1)), ("o", "monsters", (1, 1))]);
+        let mut m = crate::testkit::crawl_under(Some("A4"), &CORRIDORS, &[("h", "heroes", (7, 1)), ("o", "monsters", (1, 1))]);
         let mut dice = Dice::seeded(2);
         let mut ev = Vec::new();
         let flow = begin(&mut m, &mut dice, &mut ev);
@@ -2939,7 +2929,7 @@ mod tests {
         assert_eq!(vis(&m, "heroes", south), (false, false));
         until_up(&mut m, &mut dice, 0, &mut ev);
         let c = r#"round(actor: "h", act: move(path: [(8, 1), (8, 2), (8, 3)]))"#;
-        super::super::driver::submit(&mut m, &mut dice, &super::super::testkit::cmd(c), &mut ev).unwrap_or_else(|v| panic!("{c}: {v:?}"));
+        super::super::driver::submit(&mut m, &mut dice, &crate::testkit::cmd(c), &mut ev).unwrap_or_else(|v| panic!("{c}: {v:?}"));
         assert_eq!(m.fighters[0].pos, Pos::new(8, 3));
         assert_eq!(vis(&m, "heroes", south), (true, true), "the south corridor, from the square he entered");
     }

@@ -138,8 +138,8 @@ pub fn check_free_steps(m: &Match, a: usize, path: &[Pos]) -> RuleResult {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::duel;
     use super::*;
+    use crate::testkit::duel;
 
     const LUNK: &str = r#"(id: "lunk", side: "heroes", pos: (0, 0), stats: (brawn: 9, finesse: 7, savvy: 5, nerve: 6))"#;
     const ORC: &str = r#"(id: "orc", side: "monsters", pos: (7, 1), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#;

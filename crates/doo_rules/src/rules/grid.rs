@@ -103,6 +103,21 @@ impl Tile {
     }
 }
 
+/// A tile as a designer calls it (in the problems found in a level).
+pub(crate) fn tile_name(t: Tile) -> &'static str {
+    match t {
+        Tile::Floor => "floor",
+        Tile::Wall => "a wall",
+        Tile::DoorOpen => "an open door",
+        Tile::DoorClosed => "a closed door",
+        Tile::DoorLocked => "a locked door",
+        Tile::Pillar => "a pillar",
+        Tile::Pit => "a pit",
+        Tile::Difficult => "difficult ground",
+        Tile::Stairs { .. } => "stairs",
+    }
+}
+
 /// Floors a board may have (they are numbered with a `u8`).
 pub const MAX_FLOORS: usize = 64;
 /// The widest and tallest a floor may be.

@@ -93,11 +93,6 @@ pub struct HeroBook {
 }
 
 impl HeroBook {
-    /// The copy of `assets/rules/heroes.ron` compiled into the binary.
-    pub fn builtin() -> Self {
-        crate::data::builtin_file("assets/rules/heroes.ron", include_str!("../../../../assets/rules/heroes.ron"))
-    }
-
     pub fn set(&self, id: &str) -> Option<&SkillSet> {
         self.sets.iter().find(|s| s.id == id)
     }
@@ -200,7 +195,7 @@ pub enum Make {
     /// Point-buy (R-CP-4): stats, skills and sets bought from a budget.
     PointBuy {
         stats: Stats,
-        #[serde(default, deserialize_with = "crate::data::unique_keys")]
+        #[serde(default, deserialize_with = "super::de::unique_keys")]
         skills: BTreeMap<String, Rank>,
         #[serde(default)]
         sets: Vec<String>,

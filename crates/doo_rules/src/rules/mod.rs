@@ -7,6 +7,7 @@ pub mod attack;
 pub mod checks;
 pub mod command;
 pub mod conditions;
+pub mod de;
 pub mod defense;
 pub mod dice;
 pub mod driver;
@@ -27,8 +28,6 @@ pub mod spells;
 pub mod spending;
 pub mod state;
 pub mod tables;
-#[cfg(test)]
-pub(crate) mod testkit;
 pub mod turn;
 pub mod undo;
 pub mod victory;

@@ -596,7 +596,7 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
 #[cfg(test)]
 mod bar_tests {
     use super::*;
-    use crate::rules::testkit::duel;
+    use crate::testkit::duel;
 
     const ORC: &str =
         r#"(id: "orc", side: "monsters", pos: (4, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;
@@ -651,8 +651,8 @@ mod bar_tests {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testkit::duel;
     use super::*;
+    use crate::testkit::duel;
 
     #[test] // R-ACT-3: a figure keeps its one weapon, so attacks restricted to the other kind never apply (the card lists none of them)
     fn attacks_a_figure_can_never_make_do_not_apply() {

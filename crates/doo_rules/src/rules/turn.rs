@@ -391,7 +391,7 @@ pub fn crisis_over(m: &Match) -> Option<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::super::fighter::Pool;
-    use super::super::testkit::duel;
+    use crate::testkit::duel;
 
     const ORC: &str =
         r#"(id: "orc", side: "monsters", pos: (4, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;

@@ -175,7 +175,7 @@ pub fn label(c: &Command, m: &Match) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testkit::{Duel, cmd, duel};
+    use crate::testkit::{Duel, cmd, duel};
 
     const DARA: &str = r#"(id: "dara", name: "Dara", side: "heroes", pos: (0, 0), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 7), skills: {"swords": apprentice}, weapon: Some("broadsword"))"#;
     const ORC: &str = r#"(id: "orc", name: "Orc", side: "monsters", pos: (5, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6), skills: {"maces": apprentice}, weapon: Some("mace"))"#;

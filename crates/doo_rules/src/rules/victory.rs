@@ -170,24 +170,14 @@ pub fn settle(m: &Match, flow: Flow, ev: &mut Vec<Event>) -> Flow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{RuleData, ron_options};
-    use crate::level::{CharacterDef, build_match};
+    use crate::testkit::build;
 
-    fn fighter(id: &str, side: &str, x: i32) -> CharacterDef {
-        ron_options()
-            .from_str(&format!(r#"(id: "{id}", side: "{side}", pos: ({x}, 0), stats: (brawn: 6, finesse: 6, savvy: 6, nerve: 6))"#))
-            .expect("character")
+    fn fighter(id: &str, side: &str, x: i32) -> String {
+        format!(r#"(id: "{id}", side: "{side}", pos: ({x}, 0), stats: (brawn: 6, finesse: 6, savvy: 6, nerve: 6))"#)
     }
 
     fn duel(goals: Vec<Victory>) -> Match {
-        let mut m = build_match(
-            &RuleData::builtin(),
-            &[vec![".".repeat(6)]],
-            &[fighter("hero", "heroes", 0), fighter("orc", "monsters", 5)],
-            None,
-            &Default::default(),
-        )
-        .expect("match");
+        let mut m = build(None, &[vec![".".repeat(6)]], &[&fighter("hero", "heroes", 0), &fighter("orc", "monsters", 5)]);
         m.goals = goals;
         m
     }

@@ -38,7 +38,7 @@ fn play_level(world: &mut World) {
     let Some(mut run) = world.get_resource::<CampaignRun>().cloned() else { return };
     let dir = campaign_dir();
     let _ = std::fs::create_dir_all(&dir);
-    let (path, checked) = match crate::campaign_sim::prepare_level(&run.checked, &run.progress, &dir, &data) {
+    let (path, checked) = match doo_rules::campaign::prepare_level(&run.checked, &run.progress, &dir, &data) {
         Ok(x) => x,
         Err(e) => {
             run.message = Some((false, e));

@@ -50,7 +50,7 @@ pub enum MakerAct {
 
 /// Heroes the players made and saved (one RON file each).
 pub fn heroes_dir() -> PathBuf {
-    crate::replay::save_dir().join("heroes")
+    crate::saves::save_dir().join("heroes")
 }
 
 /// A hero being made on the party screen.
@@ -291,7 +291,7 @@ fn add_hero(run: &mut CampaignRun, save: bool, data: &crate::data::RuleData) {
             if save {
                 let dir = heroes_dir();
                 let file = dir.join(format!("{}.ron", h.id().trim_start_matches("hero_")));
-                match crate::save::write_atomic(&file, &campaign::hero_text(&h)) {
+                match doo_rules::data::write_atomic(&file, &campaign::hero_text(&h)) {
                     Ok(()) => run.message = Some((true, format!("Saved as {}", file.display()))),
                     Err(e) => run.message = Some((false, format!("{}: {e}", file.display()))),
                 }

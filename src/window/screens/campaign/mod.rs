@@ -62,11 +62,6 @@ pub enum CampaignAct {
 /// The shipped campaign the menu starts.
 pub const CAMPAIGN_FILE: &str = "campaigns/drowned_crown.ron";
 
-/// Heroes the players made and saved (one RON file each).
-pub fn heroes_dir() -> PathBuf {
-    crate::replay::save_dir().join("heroes")
-}
-
 /// Which campaign screen is shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -158,7 +153,7 @@ fn save_progress(run: &CampaignRun) {
         label: "campaign".into(),
         level: last.canonicalize().unwrap_or(last.clone()).display().to_string(),
         level_name: run.checked.campaign.name.clone(),
-        level_hash: crate::save::level_hash(&text),
+        level_hash: doo_rules::data::level_hash(&text),
         profile: None,
         seed: run.progress.seed,
         forced_dice: Vec::new(),
@@ -175,7 +170,7 @@ fn save_progress(run: &CampaignRun) {
         ai_plan: None,
         campaign: Some(run.progress.clone()),
     };
-    if let Err(e) = crate::save::write_atomic(&campaign_save_path(), &save.to_text()) {
+    if let Err(e) = doo_rules::data::write_atomic(&campaign_save_path(), &save.to_text()) {
         warn!("campaign not saved: {e}");
     }
 }
@@ -195,7 +190,7 @@ fn continue_campaign(world: &mut World) -> Result<(), String> {
     let mut run = CampaignRun::new(checked, &data);
     run.progress = progress.clone();
     if progress.playing {
-        let (save, lpath, level) = crate::cli::load_save(&path, &data).map_err(|e| e.to_string())?;
+        let (save, lpath, level) = doo_rules::save::load_save(&path, &data).map_err(|e| e.to_string())?;
         let mut setup = MatchSetup::from_save(lpath, level, &save);
         let players = progress.players.clone();
         if players.len() > 1 {

@@ -79,7 +79,7 @@ fn begin(run: &mut CampaignRun, data: &crate::data::RuleData) {
         let _ = std::fs::remove_dir_all(campaign_dir());
         let _ = std::fs::create_dir_all(campaign_dir());
         // the save needs a level file: the first level as it will be played
-        if let Err(e) = crate::campaign_sim::prepare_level(&run.checked, &run.progress, &campaign_dir(), data) {
+        if let Err(e) = doo_rules::campaign::prepare_level(&run.checked, &run.progress, &campaign_dir(), data) {
             run.message = Some((false, e));
         }
         save_progress(run);

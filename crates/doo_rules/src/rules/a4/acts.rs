@@ -4,7 +4,7 @@
 //! engine's reaction window (`Reflex` with `a4_opportunity` / `a4_reactive_defense`, or
 //! `Decline`), so the window's prompt, its "never ask" list and its timeout serve A4 too.
 
-use super::super::command::Command;
+use super::super::command::{Command, MAX_PATH};
 use super::super::dice::Dice;
 use super::super::equipment::Wielded;
 use super::super::event::Event;
@@ -309,8 +309,8 @@ fn check_path(m: &Match, a: usize, path: &[Pos], max: u32, rule: &str) -> RuleRe
         return Err(v(rule, "The path is empty: name the squares entered, in order.".into()));
     }
     // the length cap before any work on the path
-    if path.len() > crate::script::caps::PATH {
-        return Err(v(rule, format!("A path of {} squares is more than any move covers ({} at most).", path.len(), crate::script::caps::PATH)));
+    if path.len() > MAX_PATH {
+        return Err(v(rule, format!("A path of {} squares is more than any move covers ({} at most).", path.len(), MAX_PATH)));
     }
     let cost = m.board.path_cost(path);
     if cost > max {

@@ -304,11 +304,6 @@ pub struct ArmorRow {
 }
 
 impl A4Book {
-    /// The copy of `assets/rules/a4.ron` compiled into the binary.
-    pub fn builtin() -> Self {
-        crate::data::builtin_file("assets/rules/a4.ron", include_str!("../../../../../assets/rules/a4.ron"))
-    }
-
     pub fn row(&self, id: &str) -> Option<&ActRow> {
         self.actions.rows.iter().find(|r| r.id == id)
     }

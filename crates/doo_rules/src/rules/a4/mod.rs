@@ -9,8 +9,6 @@ pub mod acts;
 pub mod book;
 pub mod pool;
 pub mod preview;
-#[cfg(test)]
-mod props;
 pub mod round;
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 //! action bar's entries with their slots or the `A4-*` rule that forbids them, and the open
 //! reaction window's choices. Every offer is a command `validate` accepted.
 
-use super::super::command::Command;
+use super::super::command::{Command, MAX_PATH};
 use super::super::engine;
 use super::super::grid::Pos;
 use super::super::preview::{Aim, Choice, Destination, Group, MoveKind, ReactionChoice, entry};
@@ -53,7 +53,7 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
         return out;
     }
     let speed = super::speed(m, a);
-    let max = (speed * b.movement.run_times).min(crate::script::caps::PATH as u32);
+    let max = (speed * b.movement.run_times).min(MAX_PATH as u32);
     let names = |v: Vec<usize>| v.into_iter().map(|i| m.fighters[i].name.clone()).collect::<Vec<_>>();
     for (pos, path) in paths(m, a, max) {
         let tries: [(RoundAct, MoveKind, &str, Option<&str>); 3] = [

@@ -2,8 +2,8 @@
 //! Each cites the rule or gap decision it checks.
 
 use super::super::event::Event;
-use super::super::testkit::{Duel, a4};
 use super::{st, threatens};
+use crate::testkit::{Duel, a4};
 
 const ROWS: &[&str] = &["........", "........", "........"];
 // Lunk: Brawn 9 + Axes journeyman → melee 9D+1; Athletics ⌊(27+21)/2⌋ − 2 (untrained) = 7D+1.

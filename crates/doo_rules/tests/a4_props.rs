@@ -2,13 +2,26 @@
 //! previews and the AI, and illegal ones on purpose) played through the command path, with the
 //! rules' invariants checked after every command.
 
-use super::super::command::Command;
-use super::super::event::Event;
-use super::super::grid::Pos;
-use super::super::testkit::{Duel, a4};
-use super::acts::RoundAct;
+// The crate's test helpers, shared: `testkit.rs` names what it uses by `crate::` paths, which
+// these imports provide here.
+use doo_rules::{data, level, level_crawl, rules, script};
+#[allow(dead_code)]
+#[path = "../src/testkit.rs"]
+mod testkit;
+
+use doo_rules::ai;
 use proptest::prelude::*;
+use rules::a4::acts::{self, RoundAct};
+use rules::a4::{preview, st, threateners, threatens};
+use rules::command::Command;
+use rules::dice::Dice;
+use rules::driver;
+use rules::event::Event;
+use rules::grid::Pos;
+use rules::preview::Aim;
+use rules::state::Phase;
 use std::collections::BTreeMap;
+use testkit::{Duel, a4};
 
 const ROWS: &[&str] = &["..........", "....#.....", "..........", "..........", ".....#....", ".........."];
 const CHARS: &[&str] = &[
@@ -28,14 +41,14 @@ fn candidates(g: &Duel) -> Vec<Command> {
     let who = m.pending.as_ref().filter(|p| p.window.is_some()).map(|p| p.defender).or(m.clock.current);
     let Some(a) = who else { return out };
     let id = m.fighters[a].id.clone();
-    if let Some((_, list)) = super::preview::reaction_choices(m, a) {
+    if let Some((_, list)) = preview::reaction_choices(m, a) {
         out.extend(list.into_iter().map(|c| c.command));
         out.push(Command::Decline { actor: id.clone() });
     } else {
-        out.extend(super::preview::destinations(m, a).into_values().map(|d| d.command));
-        for c in super::preview::choices(m, a) {
+        out.extend(preview::destinations(m, a).into_values().map(|d| d.command));
+        for c in preview::choices(m, a) {
             match &c.aim {
-                super::super::preview::Aim::Figure(ts) => {
+                Aim::Figure(ts) => {
                     for t in ts {
                         let mut cmd = c.template.clone();
                         if let Command::Round { act, .. } = &mut cmd {
@@ -48,8 +61,8 @@ fn candidates(g: &Duel) -> Vec<Command> {
                         out.push(cmd);
                     }
                 }
-                super::super::preview::Aim::Space(s) => out.extend(s.iter().take(6).map(|x| x.1.clone())),
-                super::super::preview::Aim::None => out.push(c.template.clone()),
+                Aim::Space(s) => out.extend(s.iter().take(6).map(|x| x.1.clone())),
+                Aim::None => out.push(c.template.clone()),
             }
         }
         out.push(Command::Round { actor: id.clone(), act: RoundAct::EndTurn });
@@ -68,14 +81,14 @@ fn candidates(g: &Duel) -> Vec<Command> {
 /// number of commands applied.
 fn play(seed: u64, picks: &[usize]) -> usize {
     let mut g = a4(ROWS, CHARS, &[]);
-    g.dice = super::super::dice::Dice::seeded(seed);
+    g.dice = Dice::seeded(seed);
     let mut applied = 0;
     // (round, actor) → standard slots taken, attacks of opportunity made, turns opened
     let mut standard: BTreeMap<(u32, String), u32> = BTreeMap::new();
     let mut aoo: BTreeMap<(u32, String), u32> = BTreeMap::new();
     let mut turns: BTreeMap<(u32, String), u32> = BTreeMap::new();
     for &k in picks {
-        if g.m.clock.phase == super::super::state::Phase::Over {
+        if g.m.clock.phase == Phase::Over {
             break;
         }
         let c = candidates(&g);
@@ -86,7 +99,7 @@ fn play(seed: u64, picks: &[usize]) -> usize {
         let before_init: Vec<i32> = g.m.a4.as_ref().map(|x| x.figs.iter().map(|r| r.initiative).collect()).unwrap_or_default();
         let round = g.m.clock.turn;
         let from = g.ev.len();
-        match super::super::driver::submit(&mut g.m, &mut g.dice, &cmd, &mut g.ev) {
+        match driver::submit(&mut g.m, &mut g.dice, &cmd, &mut g.ev) {
             Ok(_) => applied += 1,
             Err(v) => {
                 // property 6: every refusal under A4 names an A4 rule (or bad input)
@@ -98,21 +111,21 @@ fn play(seed: u64, picks: &[usize]) -> usize {
         // property 3: a five-foot step never opens an attack-of-opportunity window
         if matches!(&cmd, Command::Round { act: RoundAct::Step { .. }, .. }) {
             assert!(
-                !new.iter().any(|e| matches!(e, Event::ReflexWindow { options, .. } if options.iter().any(|o| o == super::acts::OPPORTUNITY))),
+                !new.iter().any(|e| matches!(e, Event::ReflexWindow { options, .. } if options.iter().any(|o| o == acts::OPPORTUNITY))),
                 "{cmd:?}: {new:?}"
             );
         }
         // property 7: a delay never raises initiative
         if let Command::Round { act: RoundAct::Delay { .. }, actor } = &cmd {
             let i = g.m.index(actor).unwrap();
-            assert!(super::st(&g.m, i).initiative < before_init[i]);
+            assert!(st(&g.m, i).initiative < before_init[i]);
         }
         let mut r = round;
         for e in new {
             match e {
                 Event::Initiative { turn, .. } => r = *turn,
                 Event::SlotsUsed { actor, slots, .. } if slots.iter().any(|s| s == "standard") => *standard.entry((r, actor.clone())).or_default() += 1,
-                Event::ReflexDeclared { actor, reflex, .. } if reflex == super::acts::OPPORTUNITY => *aoo.entry((r, actor.clone())).or_default() += 1,
+                Event::ReflexDeclared { actor, reflex, .. } if reflex == acts::OPPORTUNITY => *aoo.entry((r, actor.clone())).or_default() += 1,
                 Event::Opportunity { actor, .. } => *turns.entry((r, actor.clone())).or_default() += 1,
                 _ => {}
             }
@@ -144,35 +157,35 @@ proptest! {
 fn withdraw_windows_only_after_the_first_square() {
     for seed in 0..30u64 {
         let mut g = a4(ROWS, CHARS, &[]);
-        g.dice = super::super::dice::Dice::seeded(seed);
+        g.dice = Dice::seeded(seed);
         for _ in 0..400 {
-            if g.m.clock.phase == super::super::state::Phase::Over {
+            if g.m.clock.phase == Phase::Over {
                 break;
             }
             let Some(c) = g.m.clock.current.filter(|_| g.m.pending.is_none()) else {
                 // answer windows with the AI
                 let who = g.m.pending.as_ref().map(|p| p.defender).unwrap_or(0);
-                let cmd = crate::ai::a4::decide(&g.m, who, &Default::default());
-                let _ = super::super::driver::submit(&mut g.m, &mut g.dice, &cmd, &mut g.ev);
+                let cmd = ai::a4::decide(&g.m, who, &Default::default());
+                let _ = driver::submit(&mut g.m, &mut g.dice, &cmd, &mut g.ev);
                 continue;
             };
             let start = g.m.fighters[c].pos;
-            let withdraw = super::preview::choices(&g.m, c).into_iter().find(|x| x.row == "withdraw" && x.available());
+            let withdraw = preview::choices(&g.m, c).into_iter().find(|x| x.row == "withdraw" && x.available());
             let cmd = match withdraw.and_then(|w| match w.aim {
-                super::super::preview::Aim::Space(s) => s.into_iter().max_by_key(|(p, _)| p.distance(start)).map(|x| x.1),
+                Aim::Space(s) => s.into_iter().max_by_key(|(p, _)| p.distance(start)).map(|x| x.1),
                 _ => None,
             }) {
                 Some(cmd) if seed % 2 == 0 => cmd,
-                _ => crate::ai::a4::decide(&g.m, c, &Default::default()),
+                _ => ai::a4::decide(&g.m, c, &Default::default()),
             };
             let from = g.ev.len();
-            let was_threatened: Vec<usize> = super::threateners(&g.m, c, start);
-            if super::super::driver::submit(&mut g.m, &mut g.dice, &cmd, &mut g.ev).is_err() {
+            let was_threatened: Vec<usize> = threateners(&g.m, c, start);
+            if driver::submit(&mut g.m, &mut g.dice, &cmd, &mut g.ev).is_err() {
                 break;
             }
             if let Command::Round { act: RoundAct::Withdraw { path }, .. } = &cmd {
                 let first = g.ev[from..].iter().find_map(|e| match e {
-                    Event::ReflexWindow { defender, options, .. } if options.iter().any(|o| o == super::acts::OPPORTUNITY) => Some(defender.clone()),
+                    Event::ReflexWindow { defender, options, .. } if options.iter().any(|o| o == acts::OPPORTUNITY) => Some(defender.clone()),
                     _ => None,
                 });
                 if let Some(d) = first {
@@ -180,7 +193,7 @@ fn withdraw_windows_only_after_the_first_square() {
                     assert_ne!(g.m.fighters[c].pos, start, "seed {seed}: a withdraw provoked on its first square (threatened by {was_threatened:?})");
                     assert!(path.contains(&g.m.fighters[c].pos));
                     let x = g.m.index(&d).unwrap();
-                    assert!(super::threatens(&g.m, x, g.m.fighters[c].pos), "seed {seed}: {d} does not threaten the square left");
+                    assert!(threatens(&g.m, x, g.m.fighters[c].pos), "seed {seed}: {d} does not threaten the square left");
                 }
             }
         }
@@ -193,19 +206,17 @@ fn the_ai_plays_a4_to_the_end_without_a_refusal() {
     let mut ends = 0;
     for seed in 0..40u64 {
         let mut g = a4(ROWS, CHARS, &[]);
-        g.dice = super::super::dice::Dice::seeded(seed);
-        let cfg = crate::ai::AiConfig {
-            sides: [("heroes".to_string(), Default::default()), ("monsters".to_string(), Default::default())].into(),
-            ..Default::default()
-        };
+        g.dice = Dice::seeded(seed);
+        let cfg =
+            ai::AiConfig { sides: [("heroes".to_string(), Default::default()), ("monsters".to_string(), Default::default())].into(), ..Default::default() };
         for _ in 0..3000 {
-            let Some(who) = crate::ai::who_decides(&g.m, &cfg) else { break };
-            let cmd = crate::ai::decide(&g.m, who, &cfg);
-            if let Err(v) = super::super::driver::submit(&mut g.m, &mut g.dice, &cmd, &mut g.ev) {
+            let Some(who) = ai::who_decides(&g.m, &cfg) else { break };
+            let cmd = ai::decide(&g.m, who, &cfg);
+            if let Err(v) = driver::submit(&mut g.m, &mut g.dice, &cmd, &mut g.ev) {
                 panic!("seed {seed}: the AI's {cmd:?} was refused: {} {}", v.rule, v.reason);
             }
         }
-        if g.m.clock.phase == super::super::state::Phase::Over {
+        if g.m.clock.phase == Phase::Over {
             ends += 1;
         }
     }

@@ -1,14 +1,18 @@
 //! Test helpers: a match built from RON character definitions, started mid-phase, and driven
-//! through the same path the game uses (`rules::driver`).
+//! through the same path the game uses (`rules::driver`). It sits at the crate root, beside the
+//! formats it builds matches with, so that `rules/` imports none of them. The property tests in
+//! `tests/a4_props.rs` include this file too: it names everything by `crate::` paths.
 
-use super::command::Command;
-use super::dice::Dice;
-use super::event::Event;
-use super::state::Match;
-use super::turn::advance;
-use super::violation::Violation;
 use crate::data::{RuleData, ron_options};
 use crate::level::{CharacterDef, build_match};
+use crate::rules::command::Command;
+use crate::rules::dice::Dice;
+use crate::rules::driver;
+use crate::rules::event::Event;
+use crate::rules::fighter::Fighter;
+use crate::rules::state::Match;
+use crate::rules::turn::advance;
+use crate::rules::violation::Violation;
 use crate::script::{StartState, apply_start};
 
 /// A character from its script text, e.g. `(id: "x", side: "a", pos: (0, 0), stats: (…))`.
@@ -21,6 +25,13 @@ pub fn cmd(text: &str) -> Command {
     ron_options().from_str(text).unwrap_or_else(|e| panic!("command {text}: {e}"))
 }
 
+/// A match on `floors` with `chars` (each a character's script text) under `profile`, as the
+/// level builds it: not started.
+pub fn build(profile: Option<&str>, floors: &[Vec<String>], chars: &[&str]) -> Match {
+    let chars: Vec<CharacterDef> = chars.iter().map(|c| ch(c)).collect();
+    build_match(&RuleData::builtin(), floors, &chars, profile, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
 /// A running match with its dice and the events written so far.
 pub struct Duel {
     pub m: Match,
@@ -31,10 +42,7 @@ pub struct Duel {
 /// A one-floor match of `width` × 2 open floor, started mid-phase with `start` (a script's
 /// `start` value), forced `faces` first, the first opportunity open.
 pub fn duel(profile: Option<&str>, width: usize, chars: &[&str], start: &str, faces: &[u32]) -> Duel {
-    let data = RuleData::builtin();
-    let floors = vec![vec![".".repeat(width), ".".repeat(width)]];
-    let chars: Vec<CharacterDef> = chars.iter().map(|c| ch(c)).collect();
-    let mut m = build_match(&data, &floors, &chars, profile, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut m = build(profile, &[vec![".".repeat(width), ".".repeat(width)]], chars);
     let start: StartState = ron_options().from_str(start).unwrap_or_else(|e| panic!("start {start}: {e}"));
     apply_start(&mut m, &start).unwrap_or_else(|e| panic!("{e}"));
     let mut dice = Dice::seeded(7);
@@ -47,7 +55,7 @@ pub fn duel(profile: Option<&str>, width: usize, chars: &[&str], start: &str, fa
 impl Duel {
     /// Sends one command as the game does (`driver::submit`); the refusal, if any.
     pub fn send(&mut self, text: &str) -> Result<(), Violation> {
-        super::driver::submit(&mut self.m, &mut self.dice, &cmd(text), &mut self.ev).map(|_| ())
+        driver::submit(&mut self.m, &mut self.dice, &cmd(text), &mut self.ev).map(|_| ())
     }
 
     /// Sends a command that must be legal.
@@ -69,7 +77,7 @@ impl Duel {
         }
     }
 
-    pub fn fighter(&self, id: &str) -> &super::fighter::Fighter {
+    pub fn fighter(&self, id: &str) -> &Fighter {
         &self.m.fighters[self.m.index(id).unwrap_or_else(|| panic!("no {id}"))]
     }
 
@@ -102,13 +110,10 @@ pub fn crawl_under(profile: Option<&str>, rows: &[&str], chars: &[(&str, &str, (
 /// A match under ruleset A4 on `rows` (one floor), opened as the game opens it (round 1's
 /// initiative rolled with the forced `faces` first).
 pub fn a4(rows: &[&str], chars: &[&str], faces: &[u32]) -> Duel {
-    let data = RuleData::builtin();
-    let floors = vec![rows.iter().map(|r| r.to_string()).collect::<Vec<_>>()];
-    let chars: Vec<CharacterDef> = chars.iter().map(|c| ch(c)).collect();
-    let mut m = build_match(&data, &floors, &chars, Some("A4"), &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut m = build(Some("A4"), &[rows.iter().map(|r| r.to_string()).collect()], chars);
     let mut dice = Dice::seeded(7);
     dice.force(faces.iter().copied());
     let mut ev = Vec::new();
-    super::driver::open(&mut m, &mut dice, &mut ev);
+    driver::open(&mut m, &mut dice, &mut ev);
     Duel { m, dice, ev }
 }

@@ -1,0 +1,331 @@
+//! Matches played back in plain Rust: a save's commands replayed from the match as it was
+//! built, through the one flow (`rules::driver`), with the log and the checkpoints the game
+//! records as it plays. `doo replay --verify`, Continue and the Load screen (resume), undo, the
+//! replay viewer and the fuzzer all replay here; no Bevy app is started.
+
+use crate::data::RuleData;
+use crate::level_file::CheckedLevel;
+use crate::rules::driver::{self, Start};
+use crate::rules::victory::Outcome;
+use crate::rules::{Command, Dice, Event, Match, Violation};
+use crate::save::{self, Checkpoint, Save};
+
+/// The prefix of the checkpoint a save gets when it is written: the state at that moment.
+pub const SAVED: &str = "saved:";
+/// The prefix of the checkpoint taken when the match is over.
+pub const END: &str = "end:";
+
+/// A match as built from its level, with its dice, before anything was played.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    pub m: Match,
+    pub dice: Dice,
+    /// Started mid-phase (script start states) rather than by the opening reset.
+    pub mid_phase: bool,
+}
+
+impl Origin {
+    /// The match a save starts from: its level built under the save's rules, its dice.
+    pub fn of_save(data: &RuleData, save: &Save, level: &CheckedLevel) -> Result<Origin, String> {
+        let m = level.build(data).map_err(|e| e.join("; "))?;
+        let mut dice = Dice::seeded(save.seed);
+        dice.force(save.forced_dice.iter().copied());
+        Ok(Origin { m, dice, mid_phase: false })
+    }
+
+    /// The match a script starts from (`script::build_match`), with its seeded, forced dice:
+    /// what the runner, the fuzzer and the agreement test play.
+    pub fn of_script(data: &RuleData, script: &crate::script::Script, level: Option<&CheckedLevel>) -> Result<Origin, Vec<String>> {
+        let m = crate::script::build_match(data, script, level)?;
+        let mut dice = Dice::seeded(script.seed);
+        dice.force(script.dice.iter().copied());
+        Ok(Origin { m, dice, mid_phase: script.start.is_some() })
+    }
+
+    /// How the driver starts it.
+    pub fn start(&self) -> Start {
+        if self.mid_phase { Start::MidPhase } else { Start::Fresh }
+    }
+}
+
+/// One entry of a match's log.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogEntry {
+    /// The rules' verdict on command `index`.
+    Verdict { index: usize, command: Command, result: Result<(), Violation> },
+    /// Something the rules did, caused by command `index` (`None`: the flow itself).
+    Event { index: Option<usize>, event: Event },
+}
+
+/// The checkpoint due as the first command of a turn is about to be played, `commands` having
+/// been played: the state then is the same however the commands came.
+pub fn turn_checkpoint(have: &[Checkpoint], commands: usize, m: &Match, dice: &Dice) -> Option<Checkpoint> {
+    let turn = m.clock.turn;
+    have.last().is_none_or(|c| c.turn != turn).then(|| Checkpoint { commands, turn, hash: save::state_hash(m, dice) })
+}
+
+/// The checkpoint due when the match is over after `commands` commands (hash `end:…`).
+pub fn end_checkpoint(have: &[Checkpoint], commands: usize, m: &Match, dice: &Dice) -> Option<Checkpoint> {
+    let new = have.last().is_none_or(|c| c.commands != commands || !c.hash.starts_with(END));
+    new.then(|| Checkpoint { commands, turn: m.clock.turn, hash: format!("{END}{}", save::state_hash(m, dice)) })
+}
+
+/// Adds the `saved:` checkpoint to a save about to be written: the state hash now, after all
+/// its commands. A replay must reach that state, so a command changed anywhere in the save (in
+/// the last turn too, after the last turn's checkpoint) is found when the save is opened.
+pub fn seal(save: &mut Save, m: &Match, dice: &Dice) {
+    let n = save.commands.len();
+    if save.checkpoints.last().is_some_and(|c| c.commands == n && c.hash.starts_with(END)) {
+        return; // over: the end checkpoint says it already
+    }
+    save.checkpoints.push(Checkpoint { commands: n, turn: m.clock.turn, hash: format!("{SAVED}{}", save::state_hash(m, dice)) });
+}
+
+/// A match being played back: the state after the commands pushed so far, with everything the
+/// game records as it plays (the log, the checkpoints, the outcome).
+#[derive(Debug, Clone)]
+pub struct Replay {
+    pub m: Match,
+    pub dice: Dice,
+    /// The crisis is over (every later command is refused, R-TURN-17).
+    pub over: bool,
+    /// Every command pushed, refused ones too (a save keeps them: the game answered them).
+    pub commands: Vec<Command>,
+    pub checkpoints: Vec<Checkpoint>,
+    pub log: Vec<LogEntry>,
+    pub outcome: Option<Outcome>,
+}
+
+impl Replay {
+    /// The match brought onto the table as the game does (the opening reset, or a crawl's
+    /// first exploration turn, or a script's mid-phase start).
+    pub fn start(origin: &Origin) -> Self {
+        let (mut m, mut dice) = (origin.m.clone(), origin.dice.clone());
+        let mut ev = Vec::new();
+        let over = !driver::start(&mut m, &mut dice, origin.start(), &mut ev);
+        let mut r = Self { m, dice, over, commands: Vec::new(), checkpoints: Vec::new(), log: Vec::new(), outcome: None };
+        r.log_events(None, ev);
+        r.check_end();
+        r
+    }
+
+    /// Plays `commands` from `origin`.
+    pub fn run(origin: &Origin, commands: &[Command]) -> Self {
+        let mut r = Self::start(origin);
+        for c in commands {
+            let _ = r.push(c);
+        }
+        r
+    }
+
+    /// Sends one command down the one flow; the verdict and the events go to the log, and the
+    /// checkpoints are taken where the game takes them.
+    pub fn push(&mut self, cmd: &Command) -> Result<(), Violation> {
+        let index = self.commands.len();
+        if !self.over {
+            if let Some(c) = turn_checkpoint(&self.checkpoints, index, &self.m, &self.dice) {
+                self.checkpoints.push(c);
+            }
+        }
+        let mut ev = Vec::new();
+        let result = driver::step(&mut self.m, &mut self.dice, &mut self.over, cmd, &mut ev);
+        self.commands.push(cmd.clone());
+        self.log.push(LogEntry::Verdict { index, command: cmd.clone(), result: result.clone() });
+        self.log_events(Some(index), ev);
+        self.check_end();
+        result
+    }
+
+    fn log_events(&mut self, index: Option<usize>, ev: Vec<Event>) {
+        for event in ev {
+            if let Event::CrisisOver { winner, goal, reason } = &event {
+                self.outcome = Some(Outcome { winner: winner.clone(), goal: goal.clone(), reason: reason.clone() });
+            }
+            self.log.push(LogEntry::Event { index, event });
+        }
+    }
+
+    fn check_end(&mut self) {
+        if self.over {
+            if let Some(c) = end_checkpoint(&self.checkpoints, self.commands.len(), &self.m, &self.dice) {
+                self.checkpoints.push(c);
+            }
+        }
+    }
+
+    /// The state hash now.
+    pub fn hash(&self) -> String {
+        save::state_hash(&self.m, &self.dice)
+    }
+}
+
+/// A save replayed as far as it goes (Continue, the Load screen, `doo play --resume`).
+pub struct Opened {
+    /// The match after the commands that replay: all of the save's when `problem` is `None`.
+    pub replay: Replay,
+    /// How many of the save's commands were replayed into `replay`.
+    pub good: usize,
+    /// Why the save does not replay to its end: the first bad command and what went wrong
+    /// (refused, the rules stopped on it, a checkpoint that differs).
+    pub problem: Option<String>,
+}
+
+/// Replays `save` as far as it goes and checks its checkpoints: the one path every save takes
+/// when it is opened to play on or verified. Never panics: a command the rules stop on is
+/// caught and named. `Err` only when not even the start replays.
+pub fn open(origin: &Origin, save: &Save) -> Result<Opened, String> {
+    let n = save.commands.len();
+    let (good, problem) = match run_catching(origin, &save.commands) {
+        Ok(r) => match verify_detail(save, &r) {
+            Ok(_) => return Ok(Opened { replay: r, good: n, problem: None }),
+            Err(mismatch) => {
+                // The last checkpoint that matched, or the first command refused after it
+                // (a command edited to be illegal is refused where it stands).
+                let from = mismatch.last_good.unwrap_or(0);
+                match first_refused(&r.log, from, mismatch.first_bad) {
+                    Some((k, why)) => (k, format!("{}; command {} was refused ({why})", mismatch.message, k + 1)),
+                    None => (from, mismatch.message),
+                }
+            }
+        },
+        Err((k, e)) => (k, e),
+    };
+    let r = run_catching(origin, &save.commands[..good.min(n)]).or_else(|_| run_catching(origin, &[])).map_err(|(_, e)| e)?;
+    let good = if r.commands.len() == good { good } else { 0 };
+    Ok(Opened { replay: r, good, problem: Some(problem) })
+}
+
+/// `open` on a save's own level: `Err` also when the level cannot be built.
+pub fn open_save(data: &RuleData, save: &Save, level: &CheckedLevel) -> Result<Opened, String> {
+    open(&Origin::of_save(data, save, level)?, save)
+}
+
+/// Replays `commands`, one at a time, a panic in the rules caught: `Err` names the command it
+/// stopped on.
+pub fn run_catching(origin: &Origin, commands: &[Command]) -> Result<Replay, (usize, String)> {
+    let mut r = catch(|| Replay::start(origin)).map_err(|e| (0, format!("the match could not be started: {e}")))?;
+    for (k, c) in commands.iter().enumerate() {
+        if let Err(e) = catch(|| {
+            let _ = r.push(c);
+        }) {
+            return Err((k, format!("the rules stopped on command {} ({}): {e}", k + 1, crate::rules::a4::acts::command_name(c))));
+        }
+    }
+    Ok(r)
+}
+
+/// Runs `f`, turning a panic into its message (a panic hook, if any, has logged it already).
+pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| panic_message(p.as_ref()))
+}
+
+/// A panic's message.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic without a message)".to_string()
+    }
+}
+
+/// The first command in `from..to` the replay refused: its index and the rule's sentence.
+fn first_refused(log: &[LogEntry], from: usize, to: usize) -> Option<(usize, String)> {
+    log.iter().find_map(|e| match e {
+        LogEntry::Verdict { index, result: Err(v), .. } if (from..to).contains(index) => Some((*index, format!("{}: {}", v.rule, v.reason))),
+        _ => None,
+    })
+}
+
+/// A save's checkpoints against a replay's: where they part.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    /// Commands played at the last checkpoint that matched (none matched: `None`).
+    pub last_good: Option<usize>,
+    /// Commands played at the first checkpoint that differs.
+    pub first_bad: usize,
+    pub message: String,
+}
+
+/// Compares the replay's checkpoints with the save's. `Err` names the first checkpoint that
+/// differs, the command it follows, and the last one that matched.
+pub fn verify(save: &Save, r: &Replay) -> Result<usize, String> {
+    verify_detail(save, r).map_err(|m| m.message)
+}
+
+/// `verify`, saying where the checkpoints part. A `saved:` checkpoint (the state when the save
+/// was written) is compared with the replay's state after all its commands.
+pub fn verify_detail(save: &Save, r: &Replay) -> Result<usize, Mismatch> {
+    let got = &r.checkpoints;
+    let played = r.commands.len();
+    let mut last_good = None;
+    let since = |last_good: Option<usize>| last_good.map_or("the start".to_string(), |c| format!("command {c}"));
+    for (k, want) in save.checkpoints.iter().enumerate() {
+        if let Some(h) = want.hash.strip_prefix(SAVED) {
+            let now = r.hash();
+            if want.commands == played && h == now {
+                last_good = Some(want.commands);
+                continue;
+            }
+            return Err(Mismatch {
+                last_good,
+                first_bad: want.commands,
+                message: format!(
+                    "checkpoint {k}: after its {} commands the replay's state hash is {now} where the save has {h} (written after {} commands, turn {}); the first command whose state differs is between {} and command {}",
+                    played,
+                    want.commands,
+                    want.turn,
+                    since(last_good),
+                    want.commands
+                ),
+            });
+        }
+        match got.get(k) {
+            Some(g) if g == want => last_good = Some(want.commands),
+            Some(g) => {
+                let first = if g.commands == want.commands { want.commands } else { g.commands.min(want.commands) };
+                return Err(Mismatch {
+                    last_good,
+                    first_bad: first,
+                    message: format!(
+                        "checkpoint {k} differs: after {} commands (turn {}) the replay's state hash is {} where the save has {} (after {} commands, turn {}); the first command whose state differs is between {} and command {first}",
+                        g.commands,
+                        g.turn,
+                        g.hash,
+                        want.hash,
+                        want.commands,
+                        want.turn,
+                        since(last_good)
+                    ),
+                });
+            }
+            None => {
+                return Err(Mismatch {
+                    last_good,
+                    first_bad: want.commands,
+                    message: format!(
+                        "checkpoint {k} (after {} commands, turn {}) was never reached by the replay: the first command whose state differs is between {} and command {}",
+                        want.commands,
+                        want.turn,
+                        since(last_good),
+                        want.commands
+                    ),
+                });
+            }
+        }
+    }
+    Ok(save.checkpoints.len())
+}
+
+/// The save cut after its first `n` commands (its checkpoints up to there, no AI plan): what
+/// "continue from the last command that replays" plays on from.
+pub fn truncated(save: &Save, n: usize) -> Save {
+    let mut s = save.clone();
+    s.commands.truncate(n);
+    // A turn's checkpoint is taken as its first command is about to be played: those after
+    // the cut are never reached.
+    s.checkpoints.retain(|c| c.commands < n && !c.hash.starts_with(SAVED) && !c.hash.starts_with(END));
+    s.ai_plan = None;
+    s
+}
