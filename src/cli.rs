@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// The rule data from `./assets` (or the built-in copies); exit 2 with the error on stderr.
-pub(crate) fn rule_data() -> Result<RuleData, ExitCode> {
+pub fn rule_data() -> Result<RuleData, ExitCode> {
     RuleData::load(Path::new(".")).map_err(|e| {
         eprintln!("{e}");
         ExitCode::from(2)
