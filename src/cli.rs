@@ -103,18 +103,7 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
 
 /// The first word of a RON file outside comments (`Level`, `Hero`, `Campaign`, …).
 fn first_word(text: &str) -> String {
-    let mut rest = text.trim_start_matches('\u{feff}');
-    loop {
-        rest = rest.trim_start();
-        if let Some(r) = rest.strip_prefix("//") {
-            rest = r.split_once('\n').map_or("", |x| x.1);
-        } else if let Some(r) = rest.strip_prefix("/*") {
-            rest = r.split_once("*/").map_or("", |x| x.1);
-        } else {
-            break;
-        }
-    }
-    rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
+    doo_rules::data::after_leading_comments(text).chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
 }
 
 /// Where `simulate` keeps its games: a save per game in a folder, or one autosaved file.
