@@ -5,9 +5,9 @@
 //! awards and rest (R-CP-10, R-CP-12, R-CP-13). Each level is written and checked by
 //! `doo_rules::campaign::prepare_level`, as the window plays it.
 
-use crate::data::RuleData;
-use crate::level_file::CheckedLevel;
 use doo_rules::campaign::{self, Hero, Progress};
+use doo_rules::data::RuleData;
+use doo_rules::level_file::CheckedLevel;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -55,7 +55,14 @@ pub fn check_carry_over(progress: &Progress, level: &CheckedLevel, expected: &BT
 
 /// `doo campaign simulate FILE`: one JSON line per level played, then a summary. Exit 0 when
 /// every carry-over check held, 1 when one failed, 2 when a file cannot be read.
-pub fn simulate(data: &crate::data::RuleData, path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai::Difficulty, dir: Option<PathBuf>) -> ExitCode {
+pub fn simulate(
+    data: &doo_rules::data::RuleData,
+    path: &Path,
+    seed: u64,
+    party: &[PathBuf],
+    difficulty: doo_rules::ai::Difficulty,
+    dir: Option<PathBuf>,
+) -> ExitCode {
     let c = match campaign::load_campaign(path, data) {
         Ok(c) => c,
         Err(e) => {
@@ -108,7 +115,7 @@ pub fn simulate(data: &crate::data::RuleData, path: &Path, seed: u64, party: &[P
         let cfg =
             doo_rules::ai::AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, difficulty, &BTreeMap::new(), s, data.ai.clone());
         progress.begin_level();
-        let seats = level.sides.iter().map(|d| crate::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(difficulty) }).collect();
+        let seats = level.sides.iter().map(|d| doo_rules::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(difficulty) }).collect();
         let mut header = match doo_rules::save::save_header(&level_path, &level, s, seats, true) {
             Ok(h) => h,
             Err(e) => {
@@ -135,7 +142,7 @@ pub fn simulate(data: &crate::data::RuleData, path: &Path, seed: u64, party: &[P
             let hid = h.id();
             let cp: u32 = report.record.cp.iter().filter(|l| l.hero == hid).map(|l| l.cp).sum();
             let (sheet, _) = h.sheet(&data.heroes).unwrap_or_default();
-            let max_hp = crate::rules::heroes::pools(&sheet.stats).0;
+            let max_hp = doo_rules::rules::heroes::pools(&sheet.stats).0;
             let (hp, items) = match end.index(&hid) {
                 Some(i) if won => {
                     let f = &end.fighters[i];
@@ -165,7 +172,7 @@ pub fn simulate(data: &crate::data::RuleData, path: &Path, seed: u64, party: &[P
             if let Some(e) = expected.get_mut(&h.name)
                 && !b.is_empty()
             {
-                let max_of = |h: &Hero| crate::rules::heroes::pools(&h.sheet(&data.heroes).unwrap_or_default().0.stats).0;
+                let max_of = |h: &Hero| doo_rules::rules::heroes::pools(&h.sheet(&data.heroes).unwrap_or_default().0.stats).0;
                 let mut before = h.clone();
                 before.bought.truncate(h.bought.len() - b.len());
                 e.hp += max_of(h) - max_of(&before);

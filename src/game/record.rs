@@ -7,8 +7,8 @@ use super::ai::AiControl;
 use super::components::{MatchDice, MatchState};
 use super::flow::FlowStatus;
 use super::pipeline::{CheckedCommand, CommandQueue, CommandResolved};
-use crate::rules::Command;
 use bevy::prelude::*;
+use doo_rules::rules::Command;
 use doo_rules::save::{AiPlan, Checkpoint, Save};
 use std::path::PathBuf;
 
@@ -92,7 +92,7 @@ struct CheckpointParams<'w> {
 
 impl CheckpointParams<'_> {
     /// Pushes the checkpoint `make` says is due (`doo_rules::replay`'s rules), when `due`.
-    fn push(&mut self, due: bool, make: impl Fn(&[Checkpoint], usize, &crate::rules::state::Match, &crate::rules::Dice) -> Option<Checkpoint>) {
+    fn push(&mut self, due: bool, make: impl Fn(&[Checkpoint], usize, &doo_rules::rules::state::Match, &doo_rules::rules::Dice) -> Option<Checkpoint>) {
         let (Some(state), Some(dice)) = (&self.state, &self.dice) else { return };
         if self.record.header.is_none() || !due {
             return;
@@ -118,7 +118,7 @@ fn checkpoint_end(mut p: CheckpointParams) {
 }
 
 /// Adds the `saved:` checkpoint to a save about to be written (`doo_rules::replay::seal`).
-pub fn seal(save: &mut Save, m: &crate::rules::state::Match, dice: &crate::rules::Dice) {
+pub fn seal(save: &mut Save, m: &doo_rules::rules::state::Match, dice: &doo_rules::rules::Dice) {
     doo_rules::replay::seal(save, m, dice);
 }
 
@@ -143,9 +143,9 @@ fn write_autosave(
     if record.written == Some(n) || !settled(&status, &queue, &checked) {
         return;
     }
-    if n > crate::save::caps::COMMANDS {
+    if n > doo_rules::save::caps::COMMANDS {
         // A save past the cap would be refused when loaded: keep the last good one, and say so.
-        let msg = format!("this match passed {} commands, the most a save holds: the autosave keeps its last good state", crate::save::caps::COMMANDS);
+        let msg = format!("this match passed {} commands, the most a save holds: the autosave keeps its last good state", doo_rules::save::caps::COMMANDS);
         if autosave.last_error.as_deref() != Some(&msg) {
             warn!("{msg}");
         }

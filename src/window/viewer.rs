@@ -8,12 +8,12 @@ use super::screens::Screen;
 use super::ui::{Act, ReplayAct, Selected, bar_button, colors, text};
 use crate::game::log::{MatchLog, MatchOutcome};
 use crate::game::record::MatchRecord;
-use doo_rules::replay::Origin;
 use crate::rules::Dice;
 use crate::rules::state::Match;
 use crate::rules::victory::Outcome;
 use crate::save::Save;
 use bevy::prelude::*;
+use doo_rules::replay::Origin;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnExit(Screen::Match), leave_viewer).add_systems(
@@ -67,7 +67,8 @@ impl ReplayViewer {
         }
         // Replayed in plain Rust (the one flow), the match kept after every command.
         let mut r = doo_rules::replay::catch(|| doo_rules::replay::Replay::start(origin)).map_err(|e| format!("the match could not be started: {e}"))?;
-        let frame = |r: &doo_rules::replay::Replay| Frame { m: r.m.clone(), dice: r.dice.clone(), log_len: r.log.len(), over: r.over, outcome: r.outcome.clone() };
+        let frame =
+            |r: &doo_rules::replay::Replay| Frame { m: r.m.clone(), dice: r.dice.clone(), log_len: r.log.len(), over: r.over, outcome: r.outcome.clone() };
         let mut frames = vec![frame(&r)];
         for (i, c) in save.commands.iter().enumerate() {
             if let Err(e) = doo_rules::replay::catch(|| {
