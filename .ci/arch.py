@@ -161,6 +161,11 @@ ENFORCED = [
     "window-no-cli",
     "hud-no-headless",
     "rules-no-upward",
+    # R1, one flow: undo, resume and the viewer replay in doo_rules; the HUD only shows
+    "game-no-headless",
+    "headless-no-cli",
+    "hud-no-ai",
+    "hud-no-judge",
 ]
 
 LIMIT_FILE = (600, 500)

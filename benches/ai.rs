@@ -2,11 +2,11 @@
 //! thinking, and a single decision within 10 ms (median). Run with `cargo bench --bench ai`
 //! (release profile); prints the figures and exits non-zero if a goal is missed.
 
-use doo::ai::{AiConfig, Difficulty};
-use doo::data::RuleData;
 use doo::game::ai::{AiControl, AiStats};
 use doo::headless::HeadlessMatch;
-use doo::level::{CharacterDef, build_match};
+use doo_rules::ai::{AiConfig, Difficulty};
+use doo_rules::data::RuleData;
+use doo_rules::level::{CharacterDef, build_match};
 use std::collections::BTreeMap;
 
 const MONSTERS: usize = 30;
@@ -16,7 +16,7 @@ fn character(id: &str, side: &str, x: i32, y: i32, weapon: &str, stats: (u32, u3
         r#"(id: "{id}", side: "{side}", pos: ({x}, {y}), weapon: "{weapon}", skills: {{"knives": apprentice, "swords": journeyman, "bows": apprentice}}, stats: (brawn: {}, finesse: {}, savvy: {}, nerve: {}))"#,
         stats.0, stats.1, stats.2, stats.3
     );
-    doo::data::ron_options().from_str(&text).expect("character")
+    doo_rules::data::ron_options().from_str(&text).expect("character")
 }
 
 fn main() {
@@ -47,7 +47,7 @@ fn main() {
     let mut worst_by: Vec<(Difficulty, f64, u64)> = Vec::new();
     for (seed, diff) in [(1u64, Difficulty::Easy), (2, Difficulty::Normal), (3, Difficulty::Hard)] {
         let m = build_match(&data, &[rows.clone()], &chars, None, &Default::default()).expect("bench level");
-        let mut hm = HeadlessMatch::new(m, doo::rules::Dice::seeded(seed), false);
+        let mut hm = HeadlessMatch::new(m, doo_rules::rules::Dice::seeded(seed), false);
         let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), diff)]);
         hm.app.world_mut().insert_resource(AiControl { config: AiConfig { sides, seed, ..Default::default() }, pace_secs: 0.0, waited: 0.0, plan: None });
         // Play the first three turns.
@@ -92,7 +92,7 @@ fn main() {
     // The README's speed-table row: hard beside easy (the simplest AI) in the same run, and the
     // longest single decision beside the window's per-decision budget.
     let (easy, hard) = (worst_by[0], worst_by[2]);
-    let budget_ms = doo::ai::Budget::INTERACTIVE.deadline.map_or(0.0, |d| d.as_secs_f64() * 1e3);
+    let budget_ms = doo_rules::ai::Budget::INTERACTIVE.deadline.map_or(0.0, |d| d.as_secs_f64() * 1e3);
     println!(
         "| a monster side's whole action phase, {MONSTERS} monsters, hard (longest decision {:.1} ms, budget {budget_ms:.0} ms) | {:.1} ms | {:.1} ms (easy) | {:.1}× | ≤ 100 ms |",
         hard.2 as f64 / 1e3,

@@ -6,11 +6,11 @@
 //! replay` (release). Prints Markdown rows; exits non-zero when a goal (replay ≤ 5 ms, the app
 //! ≤ 200 ms) is missed.
 
-use doo::ai::{AiConfig, Difficulty};
-use doo::data::RuleData;
 use doo::headless::HeadlessMatch;
-use doo::rules::Dice;
-use doo::rules::driver;
+use doo_rules::ai::{AiConfig, Difficulty};
+use doo_rules::data::RuleData;
+use doo_rules::rules::Dice;
+use doo_rules::rules::driver;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -22,7 +22,7 @@ fn median(mut t: Vec<Duration>) -> Duration {
 fn main() {
     let data = RuleData::builtin();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let level = doo::level_file::check("bench.ron", &doo::level_file::generated(80, 50, 120), &data, root).expect("bench level");
+    let level = doo_rules::level_file::check("bench.ron", &doo_rules::level_file::generated(80, 50, 120), &data, root).expect("bench level");
     let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
     let cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Difficulty::Normal, &sides, 7, data.ai.clone());
     // Record: the AI plays both sides through the rules until 1 000 commands.
@@ -33,8 +33,8 @@ fn main() {
     driver::open(&mut m, &mut dice, &mut ev);
     let mut commands = Vec::new();
     while commands.len() < 1000 {
-        let Some(a) = doo::ai::who_decides(&m, &cfg) else { break };
-        let c = doo::ai::decide(&m, a, &cfg);
+        let Some(a) = doo_rules::ai::who_decides(&m, &cfg) else { break };
+        let c = doo_rules::ai::decide(&m, a, &cfg);
         commands.push(c.clone());
         ev.clear();
         if driver::submit(&mut m, &mut dice, &c, &mut ev) == Ok(false) {

@@ -5,9 +5,9 @@
 //! awards and rest (R-CP-10, R-CP-12, R-CP-13). Each level is written and checked by
 //! `doo_rules::campaign::prepare_level`, as the window plays it.
 
-use crate::data::RuleData;
-use crate::level_file::CheckedLevel;
 use doo_rules::campaign::{self, Hero, Progress};
+use doo_rules::data::RuleData;
+use doo_rules::level_file::CheckedLevel;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -55,12 +55,15 @@ pub fn check_carry_over(progress: &Progress, level: &CheckedLevel, expected: &BT
 
 /// `doo campaign simulate FILE`: one JSON line per level played, then a summary. Exit 0 when
 /// every carry-over check held, 1 when one failed, 2 when a file cannot be read.
-pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai::Difficulty, dir: Option<PathBuf>) -> ExitCode {
-    let data = match crate::cli::rule_data() {
-        Ok(d) => d,
-        Err(code) => return code,
-    };
-    let c = match campaign::load_campaign(path, &data) {
+pub fn simulate(
+    data: &doo_rules::data::RuleData,
+    path: &Path,
+    seed: u64,
+    party: &[PathBuf],
+    difficulty: doo_rules::ai::Difficulty,
+    dir: Option<PathBuf>,
+) -> ExitCode {
+    let c = match campaign::load_campaign(path, data) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
@@ -70,7 +73,7 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
     let allowance = c.campaign.allowance(&data.heroes);
     let mut roster: Vec<Hero> = Vec::new();
     for p in party {
-        match campaign::load_hero(p, &data, allowance) {
+        match campaign::load_hero(p, data, allowance) {
             Ok((h, _, _)) => roster.push(h),
             Err(e) => {
                 eprintln!("{e}");
@@ -95,14 +98,14 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
     let mut plays = 0usize;
     while progress.level.is_some() && plays < MAX_PLAYS {
         plays += 1;
-        let (level_path, level) = match campaign::prepare_level(&c, &progress, &dir, &data) {
+        let (level_path, level) = match campaign::prepare_level(&c, &progress, &dir, data) {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("{e}");
                 return ExitCode::from(2);
             }
         };
-        let problems = check_carry_over(&progress, &level, &expected, &data);
+        let problems = check_carry_over(&progress, &level, &expected, data);
         failures += problems.len();
         for p in &problems {
             eprintln!("carry-over: {p}");
@@ -112,7 +115,7 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         let cfg =
             doo_rules::ai::AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, difficulty, &BTreeMap::new(), s, data.ai.clone());
         progress.begin_level();
-        let seats = level.sides.iter().map(|d| crate::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(difficulty) }).collect();
+        let seats = level.sides.iter().map(|d| doo_rules::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(difficulty) }).collect();
         let mut header = match doo_rules::save::save_header(&level_path, &level, s, seats, true) {
             Ok(h) => h,
             Err(e) => {
@@ -122,7 +125,7 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         };
         header.campaign = Some(progress.clone());
         let rec = crate::simulate::Recording { header: Some(header), autosave: Some(dir.join("campaign-autosave.ron")) };
-        let r = match crate::simulate::play_recorded(&data, &level, cfg, s, plays as u32, &rec) {
+        let r = match crate::simulate::play_recorded(data, &level, cfg, s, plays as u32, &rec) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{}: {e}", level_path.display());
@@ -132,14 +135,14 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         let won = r.winner.as_deref() == Some(c.campaign.party_side.as_str());
         let end = r.end_state.as_deref().expect("the simulator keeps the end state");
         let before: BTreeMap<String, u32> = progress.roster.iter().map(|h| (h.name.clone(), h.cp_earned)).collect();
-        let report = campaign::finish_level(&c, &mut progress, end, &r.events, won, &data);
+        let report = campaign::finish_level(&c, &mut progress, end, &r.events, won, data);
         // What the next level must start with: the match's end state, the CP lines, the rest.
         expected.clear();
         for h in &progress.roster {
             let hid = h.id();
             let cp: u32 = report.record.cp.iter().filter(|l| l.hero == hid).map(|l| l.cp).sum();
             let (sheet, _) = h.sheet(&data.heroes).unwrap_or_default();
-            let max_hp = crate::rules::heroes::pools(&sheet.stats).0;
+            let max_hp = doo_rules::rules::heroes::pools(&sheet.stats).0;
             let (hp, items) = match end.index(&hid) {
                 Some(i) if won => {
                     let f = &end.fighters[i];
@@ -157,10 +160,10 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
         let mut bought = BTreeMap::new();
         for h in progress.roster.iter_mut() {
             let mut lines: Vec<String> = Vec::new();
-            if let Some((w, c)) = campaign::rearm(h, &data) {
+            if let Some((w, c)) = campaign::rearm(h, data) {
                 lines.push(format!("a {} (${c})", w.replace('_', " ")));
             }
-            let b = campaign::auto_spend(h, &data);
+            let b = campaign::auto_spend(h, data);
             lines.extend(b.iter().map(|(p, c)| format!("{} ({c} CP)", p.describe(&data.heroes))));
             if !lines.is_empty() {
                 bought.insert(h.name.clone(), lines);
@@ -169,7 +172,7 @@ pub fn simulate(path: &Path, seed: u64, party: &[PathBuf], difficulty: crate::ai
             if let Some(e) = expected.get_mut(&h.name)
                 && !b.is_empty()
             {
-                let max_of = |h: &Hero| crate::rules::heroes::pools(&h.sheet(&data.heroes).unwrap_or_default().0.stats).0;
+                let max_of = |h: &Hero| doo_rules::rules::heroes::pools(&h.sheet(&data.heroes).unwrap_or_default().0.stats).0;
                 let mut before = h.clone();
                 before.bought.truncate(h.bought.len() - b.len());
                 e.hp += max_of(h) - max_of(&before);

@@ -1,14 +1,14 @@
 //! Command-line tools that need no window: `run` plays a script and prints JSON lines.
 
-use crate::data::RuleData;
 use crate::headless::run_script;
-use crate::script;
+use doo_rules::data::RuleData;
+use doo_rules::script;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
 /// The rule data from `./assets` (or the built-in copies); exit 2 with the error on stderr.
-pub(crate) fn rule_data() -> Result<RuleData, ExitCode> {
+pub fn rule_data() -> Result<RuleData, ExitCode> {
     RuleData::load(Path::new(".")).map_err(|e| {
         eprintln!("{e}");
         ExitCode::from(2)
@@ -32,8 +32,8 @@ pub fn run(path: &Path, check: bool) -> ExitCode {
     let lines = match run_script(&data, &s, level.as_ref()) {
         Ok(l) => l,
         Err(errs) => {
-            let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).unwrap_or_default();
-            let locator = crate::data::MessageLocator::new(&text);
+            let text = doo_rules::data::read_text(path, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
+            let locator = doo_rules::data::MessageLocator::new(&text);
             for e in errs {
                 let (line, col) = locator.locate(&e);
                 eprintln!("{}:{line}:{col}: {e}", path.display());
@@ -72,13 +72,13 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
     let mut out = stdout.lock();
     for p in paths {
         // Hero and campaign files are told apart by their first word (`Hero(`, `Campaign(`).
-        let text = crate::data::read_text(p, crate::data::MAX_FILE_BYTES).unwrap_or_default();
+        let text = doo_rules::data::read_text(p, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
         let kind = first_word(&text);
         if kind == "Hero" || kind == "Campaign" {
             let r = if kind == "Hero" {
-                crate::campaign::check_hero(&p.display().to_string(), &text, &data, Some(data.heroes.allowance)).map(|_| ())
+                doo_rules::campaign::check_hero(&p.display().to_string(), &text, &data, Some(data.heroes.allowance)).map(|_| ())
             } else {
-                crate::campaign::check_campaign(p, &text, &data).map(|_| ())
+                doo_rules::campaign::check_campaign(p, &text, &data).map(|_| ())
             };
             if let Err(e) = r {
                 bad += 1;
@@ -86,8 +86,8 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
             }
             continue;
         }
-        let root = crate::level_file::project_root(p);
-        match crate::level_file::load(p, &data, &root) {
+        let root = doo_rules::level_file::project_root(p);
+        match doo_rules::level_file::load(p, &data, &root) {
             Ok(_) => {}
             Err(errs) => {
                 bad += 1;
@@ -103,18 +103,7 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
 
 /// The first word of a RON file outside comments (`Level`, `Hero`, `Campaign`, …).
 fn first_word(text: &str) -> String {
-    let mut rest = text.trim_start_matches('\u{feff}');
-    loop {
-        rest = rest.trim_start();
-        if let Some(r) = rest.strip_prefix("//") {
-            rest = r.split_once('\n').map_or("", |x| x.1);
-        } else if let Some(r) = rest.strip_prefix("/*") {
-            rest = r.split_once("*/").map_or("", |x| x.1);
-        } else {
-            break;
-        }
-    }
-    rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
+    doo_rules::data::after_leading_comments(text).chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
 }
 
 /// Where `simulate` keeps its games: a save per game in a folder, or one autosaved file.
@@ -129,8 +118,8 @@ pub struct SimSaves {
 /// `doo simulate --resume SAVE`: the saved game replayed, checked, and played to the end.
 pub fn simulate_resume(
     save_path: &Path,
-    difficulty: crate::ai::Difficulty,
-    sides: std::collections::BTreeMap<String, crate::ai::Difficulty>,
+    difficulty: doo_rules::ai::Difficulty,
+    sides: std::collections::BTreeMap<String, doo_rules::ai::Difficulty>,
     autosave: Option<std::path::PathBuf>,
 ) -> ExitCode {
     let data = match rule_data() {
@@ -222,16 +211,16 @@ pub fn simulate(
     path: &Path,
     seed: u64,
     games: u32,
-    difficulty: crate::ai::Difficulty,
-    sides: std::collections::BTreeMap<String, crate::ai::Difficulty>,
+    difficulty: doo_rules::ai::Difficulty,
+    sides: std::collections::BTreeMap<String, doo_rules::ai::Difficulty>,
     saves: SimSaves,
 ) -> ExitCode {
     let data = match rule_data() {
         Ok(d) => d,
         Err(code) => return code,
     };
-    let root = crate::level_file::project_root(path);
-    let mut level = match crate::level_file::load(path, &data, &root) {
+    let root = doo_rules::level_file::project_root(path);
+    let mut level = match doo_rules::level_file::load(path, &data, &root) {
         Ok(l) => l,
         Err(errs) => {
             for e in errs {
@@ -257,7 +246,7 @@ pub fn simulate(
             let seats = level
                 .sides
                 .iter()
-                .map(|d| crate::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(sides.get(&d.id).copied().unwrap_or(difficulty)) })
+                .map(|d| doo_rules::save::Seat { side: d.id.clone(), player: String::new(), ai: Some(sides.get(&d.id).copied().unwrap_or(difficulty)) })
                 .collect();
             match doo_rules::save::save_header(path, &level, s, seats, true) {
                 Ok(h) => crate::simulate::Recording { header: Some(h), autosave: saves.autosave.clone() },

@@ -46,7 +46,7 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 pub fn crash_entry(unix_secs: u64, message: &str, location: Option<String>, thread: &str, save: Option<&Path>) -> String {
     format!(
         "[{}] panic in thread '{thread}' at {}: {message}\n  save in play: {}\n  game version: {}\n\n",
-        crate::save::utc_date(unix_secs),
+        doo_rules::save::utc_date(unix_secs),
         location.unwrap_or_else(|| "an unknown place".into()),
         save.map_or("none".to_string(), |p| p.display().to_string()),
         env!("CARGO_PKG_VERSION"),

@@ -1,17 +1,17 @@
 //! The headless app (MinimalPlugins + StatesPlugin + the rules plugins): the exact match systems
 //! the window runs, driven by commands. Used by `doo run`, the tests and the property tests.
 
-use crate::data::RuleData;
 use crate::game::components::MatchState;
 use crate::game::flow::FlowStatus;
 use crate::game::log::MatchLog;
 use crate::game::pipeline::IssueCommand;
-use crate::level_file::CheckedLevel;
-use crate::rules::state::Match;
-use crate::rules::{Command, Dice};
-use crate::script::{Script, final_state};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
+use doo_rules::data::RuleData;
+use doo_rules::level_file::CheckedLevel;
+use doo_rules::rules::state::Match;
+use doo_rules::rules::{Command, Dice};
+use doo_rules::script::{Script, final_state};
 use serde_json::{Value, json};
 
 /// Frames allowed for the flow to settle after a command (resets, round changes).
@@ -120,7 +120,7 @@ impl HeadlessMatch {
     }
 
     /// How the match ended, once it has.
-    pub fn outcome(&self) -> Option<&crate::rules::victory::Outcome> {
+    pub fn outcome(&self) -> Option<&doo_rules::rules::victory::Outcome> {
         self.app.world().resource::<crate::game::log::MatchOutcome>().0.as_ref()
     }
 

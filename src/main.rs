@@ -183,9 +183,10 @@ fn main() -> ExitCode {
                 },
             )
         }
-        Some(Cmd::Campaign { action: CampaignCmd::Simulate { campaign, seed, heroes, difficulty, dir } }) => {
-            doo::campaign_sim::simulate(&campaign, seed, &heroes, difficulty, dir)
-        }
+        Some(Cmd::Campaign { action: CampaignCmd::Simulate { campaign, seed, heroes, difficulty, dir } }) => match doo::cli::rule_data() {
+            Ok(data) => doo::campaign_sim::simulate(&data, &campaign, seed, &heroes, difficulty, dir),
+            Err(code) => code,
+        },
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
         Some(Cmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume, profile }) => match resume {

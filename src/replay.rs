@@ -2,10 +2,10 @@
 //! handed to a world that goes on playing it — the window (Continue, the Load screen,
 //! `doo play --resume`) or a headless app (`doo simulate --resume`, tests).
 
-use crate::data::RuleData;
 use crate::game::setup::restore_replay;
 use crate::headless::HeadlessMatch;
-use crate::level_file::CheckedLevel;
+use doo_rules::data::RuleData;
+use doo_rules::level_file::CheckedLevel;
 use doo_rules::replay::{Opened, Origin};
 use doo_rules::save::Save;
 

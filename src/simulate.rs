@@ -1,12 +1,12 @@
 //! `doo simulate <level> --seed N --games K`: AI against AI without a window, through the same
 //! headless app and command pipeline as everything else. One JSON line per game, then a summary.
 
-use crate::ai::AiConfig;
-use crate::data::RuleData;
 use crate::game::ai::{AiControl, AiStats};
 use crate::headless::HeadlessMatch;
-use crate::level_file::CheckedLevel;
-use crate::rules::Dice;
+use doo_rules::ai::AiConfig;
+use doo_rules::data::RuleData;
+use doo_rules::level_file::CheckedLevel;
+use doo_rules::rules::Dice;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -42,9 +42,9 @@ pub struct GameResult {
     /// The match as it ended, and every rules event in order (campaigns read CP and carry-over
     /// from them).
     #[serde(skip)]
-    pub end_state: Option<Box<crate::rules::state::Match>>,
+    pub end_state: Option<Box<doo_rules::rules::state::Match>>,
     #[serde(skip)]
-    pub events: Vec<crate::rules::Event>,
+    pub events: Vec<doo_rules::rules::Event>,
 }
 
 /// How a game is recorded: the save's header, and a file to autosave to after every command.

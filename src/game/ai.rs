@@ -4,8 +4,8 @@
 use super::components::MatchState;
 use super::flow::FlowStatus;
 use super::pipeline::{CheckedCommand, CommandQueue, IssueCommand};
-use crate::ai::{AiConfig, decide, who_decides};
 use bevy::prelude::*;
+use doo_rules::ai::{AiConfig, decide, who_decides};
 use std::time::Instant;
 
 pub(super) fn plugin(app: &mut App) {
@@ -19,7 +19,7 @@ pub struct AiControl {
     pub pace_secs: f32,
     pub waited: f32,
     /// The rest of the plan of the opportunity in progress: (actor, turn, round, commands).
-    pub plan: Option<(usize, u32, u32, std::collections::VecDeque<crate::rules::Command>)>,
+    pub plan: Option<(usize, u32, u32, std::collections::VecDeque<doo_rules::rules::Command>)>,
 }
 
 /// While true the AI waits (the window holds it while a person reads an overlay or a move plays).
@@ -69,13 +69,13 @@ fn drive_ai(
     let key = (a, m.clock.turn, m.clock.round);
     // Follow the opportunity's plan while its next step is still legal; otherwise plan again.
     let cached = match ai.plan.as_mut() {
-        Some((pa, pt, pr, rest)) if !in_window && (*pa, *pt, *pr) == key => rest.pop_front().filter(|c| crate::rules::engine::validate(m, c).is_ok()),
+        Some((pa, pt, pr, rest)) if !in_window && (*pa, *pt, *pr) == key => rest.pop_front().filter(|c| doo_rules::rules::engine::validate(m, c).is_ok()),
         _ => None,
     };
     let cmd = match cached {
         Some(c) => c,
         None => {
-            let decision = crate::ai::decide_traced(m, a, &ai.config);
+            let decision = doo_rules::ai::decide_traced(m, a, &ai.config);
             stats.budget_cuts += decision.cut as usize;
             let mut cmds: std::collections::VecDeque<_> = decision.commands.into();
             let first = cmds.pop_front().unwrap_or_else(|| decide(m, a, &ai.config));

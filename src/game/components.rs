@@ -4,11 +4,11 @@
 //! at — AP, free steps, posture, Defense/Attack adjustments, conditions, position, vitals —
 //! written in one place (`sync_figures`) right after every Apply. See docs/architecture.md.
 
-use crate::rules::fighter::{self, Fighter};
-use crate::rules::grid::Pos;
-use crate::rules::profile::Posture as RulesPosture;
-use crate::rules::state::Match;
 use bevy::prelude::*;
+use doo_rules::rules::fighter::{self, Fighter};
+use doo_rules::rules::grid::Pos;
+use doo_rules::rules::profile::Posture as RulesPosture;
+use doo_rules::rules::state::Match;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MatchDice>().init_resource::<MatchGeneration>().add_systems(
@@ -27,11 +27,11 @@ pub struct MatchGeneration(pub u64);
 
 /// The seeded dice of the match (forced faces first).
 #[derive(Resource, Debug, Clone, Deref, DerefMut)]
-pub struct MatchDice(pub crate::rules::Dice);
+pub struct MatchDice(pub doo_rules::rules::Dice);
 
 impl Default for MatchDice {
     fn default() -> Self {
-        Self(crate::rules::Dice::seeded(0))
+        Self(doo_rules::rules::Dice::seeded(0))
     }
 }
 

@@ -8,11 +8,11 @@ use super::ai::AiControl;
 use super::components::MatchState;
 use super::flow::FlowStatus;
 use super::pipeline::{CommandResolved, IssueCommand};
-use crate::rules::preview::{self, Aim, Choice, Destination, ReactionChoice};
-use crate::rules::profile::{ActionEffect, ReactionKind};
-use crate::rules::state::Match;
-use crate::rules::{Command, Pos, Violation};
 use bevy::prelude::*;
+use doo_rules::rules::preview::{self, Aim, Choice, Destination, ReactionChoice};
+use doo_rules::rules::profile::{ActionEffect, ReactionKind};
+use doo_rules::rules::state::Match;
+use doo_rules::rules::{Command, Pos, Violation};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -90,9 +90,9 @@ fn decline_unasked_reactions(view: Res<PlayerView>, policy: Res<ReactionPolicy>,
     }
     if !policy.asks(decider, choices) {
         // A4-3.16: a held action the player chose to hold is struck, not thrown away.
-        let held = choices
-            .iter()
-            .position(|c| c.refusal.is_none() && matches!(&c.command, crate::rules::Command::Reflex { reflex, .. } if reflex == crate::rules::a4::acts::HELD));
+        let held = choices.iter().position(|c| {
+            c.refusal.is_none() && matches!(&c.command, doo_rules::rules::Command::Reflex { reflex, .. } if reflex == doo_rules::rules::a4::acts::HELD)
+        });
         intents.write(held.map_or(Intent::Decline, Intent::React));
     }
 }
@@ -149,7 +149,7 @@ pub struct PlayerView {
     /// A message that is not a refusal (what Undo took back), shown until the next intent.
     pub notice: Option<String>,
     /// What Undo would take back now, or why nothing can be (`None`: nobody here decides).
-    pub undo: Option<Result<crate::rules::undo::Undo, Violation>>,
+    pub undo: Option<Result<doo_rules::rules::undo::Undo, Violation>>,
     /// Recompute on the next Present even if the match did not change (a refusal, a new aim).
     pub dirty: bool,
     /// Exploration Mode: the hero the player picked to give orders to (clicking a hero).
@@ -183,8 +183,8 @@ pub fn human_decider(m: &Match, ai: Option<&AiControl>) -> Option<usize> {
 /// the human side gives orders, in any order, R-EXP-3).
 pub fn human_decider_picking(m: &Match, ai: Option<&AiControl>, pick: Option<&str>) -> Option<usize> {
     let human = |i: usize| ai.is_none_or(|ai| ai.config.controls(m, i).is_none());
-    if crate::rules::explore::exploring(m) {
-        return crate::rules::explore::next_hero(m, pick.and_then(|p| m.index(p)), human);
+    if doo_rules::rules::explore::exploring(m) {
+        return doo_rules::rules::explore::next_hero(m, pick.and_then(|p| m.index(p)), human);
     }
     if let Some(p) = &m.pending {
         if p.window.is_some() {
@@ -208,7 +208,7 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
         view.feedback = Some(v);
         None
     };
-    if crate::rules::explore::exploring(m) {
+    if doo_rules::rules::explore::exploring(m) {
         return interpret_exploring(m, view, intent, a);
     }
     // Reaction window: only reactions, decline, pass.
@@ -295,7 +295,7 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
                     view.mode = Mode::Idle;
                     return Some(aimed(&c.template, id));
                 }
-                let why = crate::rules::engine::validate(m, &aimed(&c.template, id)).err();
+                let why = doo_rules::rules::engine::validate(m, &aimed(&c.template, id)).err();
                 return refuse(view, why.unwrap_or_else(|| Violation::new("R-ATK-2", "Not a valid target.")));
             }
             if t == a || !m.enemies(a, t) {
@@ -311,7 +311,7 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
                 Some(c) => Some(aimed(&c.template, id)),
                 None => {
                     let first = view.choices.iter().find(|c| c.row == "attack").or_else(|| view.choices.iter().find(|c| matches!(c.aim, Aim::Figure(_))));
-                    let why = first.and_then(|c| crate::rules::engine::validate(m, &aimed(&c.template, id)).err());
+                    let why = first.and_then(|c| doo_rules::rules::engine::validate(m, &aimed(&c.template, id)).err());
                     refuse(
                         view,
                         why.unwrap_or_else(|| Violation::new("R-ATK-2", format!("{} has no attack against {}.", m.fighters[a].name, m.fighters[t].name))),
@@ -326,12 +326,12 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
 /// opens or closes it; on a closed chest next to him opens it; on a space walks there (the
 /// group follows its leader); Enter ends the turn.
 fn interpret_exploring(m: &Match, view: &mut PlayerView, intent: &Intent, a: usize) -> Option<Command> {
-    use crate::rules::Pos;
-    use crate::rules::explore::Task;
-    use crate::rules::grid::Tile;
+    use doo_rules::rules::Pos;
+    use doo_rules::rules::explore::Task;
+    use doo_rules::rules::grid::Tile;
     let me = m.fighters[a].id.clone();
     let x = m.explore.as_deref()?;
-    let shown = |o: usize| crate::rules::explore::side_view(m, &m.fighters[a].side).figures.contains(&o);
+    let shown = |o: usize| doo_rules::rules::explore::side_view(m, &m.fighters[a].side).figures.contains(&o);
     let pick = |view: &mut PlayerView, o: usize| {
         view.pick = Some(m.fighters[o].id.clone());
         view.mode = Mode::Idle;
@@ -385,9 +385,9 @@ fn interpret_exploring(m: &Match, view: &mut PlayerView, intent: &Intent, a: usi
             }
             if let Some(o) = m.occupant(p).filter(|&o| shown(o) && !x.is_explorer(m, o) && !m.is_dead(o)) {
                 // R-EXP-24 (c): an attack order on an NPC not fighting yet starts the crisis.
-                let row = m.rules.actions.iter().find(|r| crate::rules::actions::is_attack(r)).map_or("attack".to_string(), |r| r.id.clone());
+                let row = m.rules.actions.iter().find(|r| doo_rules::rules::actions::is_attack(r)).map_or("attack".to_string(), |r| r.id.clone());
                 let cmd = Command::action(&me, &row, Some(&m.fighters[o].id));
-                return match crate::rules::engine::validate(m, &cmd) {
+                return match doo_rules::rules::engine::validate(m, &cmd) {
                     Ok(_) => Some(cmd),
                     Err(v) => {
                         view.feedback = Some(v);
@@ -395,7 +395,7 @@ fn interpret_exploring(m: &Match, view: &mut PlayerView, intent: &Intent, a: usi
                     }
                 };
             }
-            let why = crate::rules::engine::validate(m, &Command::Walk { actor: me, path: vec![p], group: false }).err();
+            let why = doo_rules::rules::engine::validate(m, &Command::Walk { actor: me, path: vec![p], group: false }).err();
             view.feedback = Some(why.unwrap_or_else(|| {
                 Violation::new("R-EXP-5", format!("{} cannot get to {p} this turn (a move is at most 6 spaces, through spaces the party has seen).", f.name))
             }));
@@ -410,8 +410,8 @@ pub fn aimed(template: &Command, id: &str) -> Command {
     match &mut c {
         Command::Action { target, .. } => *target = Some(id.to_string()),
         Command::Round { act, .. } => match act {
-            crate::rules::a4::acts::RoundAct::Attack { target } | crate::rules::a4::acts::RoundAct::Charge { target, .. } => *target = id.to_string(),
-            crate::rules::a4::acts::RoundAct::FullAttack { targets } => *targets = vec![id.to_string()],
+            doo_rules::rules::a4::acts::RoundAct::Attack { target } | doo_rules::rules::a4::acts::RoundAct::Charge { target, .. } => *target = id.to_string(),
+            doo_rules::rules::a4::acts::RoundAct::FullAttack { targets } => *targets = vec![id.to_string()],
             _ => {}
         },
         _ => {}
@@ -422,7 +422,7 @@ pub fn aimed(template: &Command, id: &str) -> Command {
 /// Recomputes the player's view from the rules.
 pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
     let decider = human_decider_picking(m, ai, view.pick.as_deref());
-    if crate::rules::explore::exploring(m) {
+    if doo_rules::rules::explore::exploring(m) {
         view.decider = decider.map(|a| m.fighters[a].id.clone());
         view.pick = view.decider.clone();
         view.side = decider.map(|a| m.fighters[a].side.clone());
@@ -430,8 +430,8 @@ pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
         view.mode = Mode::Idle;
         match decider {
             Some(a) => {
-                view.destinations = crate::rules::explore::destinations(m, a);
-                view.choices = crate::rules::explore::choices(m, a);
+                view.destinations = doo_rules::rules::explore::destinations(m, a);
+                view.choices = doo_rules::rules::explore::choices(m, a);
             }
             None => {
                 view.destinations.clear();
@@ -451,7 +451,7 @@ pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
         Some(a) if view.reactions.is_none() => {
             view.destinations = preview::destinations(m, a);
             view.choices = preview::choices(m, a);
-            view.choices.extend(crate::rules::explore::crisis_choices(m, a));
+            view.choices.extend(doo_rules::rules::explore::crisis_choices(m, a));
         }
         _ => {
             view.destinations.clear();

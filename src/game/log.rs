@@ -2,9 +2,9 @@
 //! that caused it. Kept typed (`entries`, what the HUD describes) and as JSON lines (`lines`,
 //! the runner's output and the window's `--log`); both are appended together, only here.
 
-use crate::rules::victory::Outcome;
-use crate::rules::{Command, Event, Violation};
 use bevy::prelude::*;
+use doo_rules::rules::victory::Outcome;
+use doo_rules::rules::{Command, Event, Violation};
 use serde_json::{Value, json};
 
 pub(super) fn plugin(app: &mut App) {

@@ -7,8 +7,8 @@ use super::ai::AiControl;
 use super::components::{MatchDice, MatchState};
 use super::flow::FlowStatus;
 use super::pipeline::{CheckedCommand, CommandQueue, CommandResolved};
-use crate::rules::Command;
 use bevy::prelude::*;
+use doo_rules::rules::Command;
 use doo_rules::save::{AiPlan, Checkpoint, Save};
 use std::path::PathBuf;
 
@@ -79,52 +79,46 @@ pub fn settled(status: &FlowStatus, queue: &CommandQueue, checked: &CheckedComma
     (status.awaiting || status.over) && queue.queue.is_empty() && checked.current.is_none() && checked.verdict.is_none()
 }
 
+/// What the checkpoint systems read: the match, its dice, where the flow stands, the record.
+#[derive(bevy::ecs::system::SystemParam)]
+struct CheckpointParams<'w> {
+    state: Option<Res<'w, MatchState>>,
+    dice: Option<Res<'w, MatchDice>>,
+    status: Res<'w, FlowStatus>,
+    queue: Res<'w, CommandQueue>,
+    checked: Res<'w, CheckedCommand>,
+    record: ResMut<'w, MatchRecord>,
+}
+
+impl CheckpointParams<'_> {
+    /// Pushes the checkpoint `make` says is due (`doo_rules::replay`'s rules), when `due`.
+    fn push(&mut self, due: bool, make: impl Fn(&[Checkpoint], usize, &doo_rules::rules::state::Match, &doo_rules::rules::Dice) -> Option<Checkpoint>) {
+        let (Some(state), Some(dice)) = (&self.state, &self.dice) else { return };
+        if self.record.header.is_none() || !due {
+            return;
+        }
+        let n = self.record.commands.len();
+        if let Some(c) = make(&self.record.checkpoints, n, &state.0, &dice.0) {
+            self.record.checkpoints.push(c);
+        }
+    }
+}
+
 /// A checkpoint when the first command of a turn is about to be played (the state then is the
 /// same however the commands came: frame by frame from the AI, or all at once in a replay).
-fn checkpoint_turn(
-    state: Option<Res<MatchState>>,
-    dice: Option<Res<MatchDice>>,
-    status: Res<FlowStatus>,
-    queue: Res<CommandQueue>,
-    checked: Res<CheckedCommand>,
-    record: ResMut<MatchRecord>,
-) {
-    let due = !queue.queue.is_empty() && status.awaiting && checked.current.is_none();
-    push_checkpoint(state, dice, record, due, doo_rules::replay::turn_checkpoint);
+fn checkpoint_turn(mut p: CheckpointParams) {
+    let due = !p.queue.queue.is_empty() && p.status.awaiting && p.checked.current.is_none();
+    p.push(due, doo_rules::replay::turn_checkpoint);
 }
 
 /// The last checkpoint, when the match is over (hash `end:…`).
-fn checkpoint_end(
-    state: Option<Res<MatchState>>,
-    dice: Option<Res<MatchDice>>,
-    status: Res<FlowStatus>,
-    queue: Res<CommandQueue>,
-    checked: Res<CheckedCommand>,
-    record: ResMut<MatchRecord>,
-) {
-    let due = status.over && settled(&status, &queue, &checked);
-    push_checkpoint(state, dice, record, due, doo_rules::replay::end_checkpoint);
-}
-
-fn push_checkpoint(
-    state: Option<Res<MatchState>>,
-    dice: Option<Res<MatchDice>>,
-    mut record: ResMut<MatchRecord>,
-    due: bool,
-    make: impl Fn(&[Checkpoint], usize, &crate::rules::state::Match, &crate::rules::Dice) -> Option<Checkpoint>,
-) {
-    let (Some(state), Some(dice)) = (state, dice) else { return };
-    if record.header.is_none() || !due {
-        return;
-    }
-    let n = record.commands.len();
-    if let Some(c) = make(&record.checkpoints, n, &state.0, &dice.0) {
-        record.checkpoints.push(c);
-    }
+fn checkpoint_end(mut p: CheckpointParams) {
+    let due = p.status.over && settled(&p.status, &p.queue, &p.checked);
+    p.push(due, doo_rules::replay::end_checkpoint);
 }
 
 /// Adds the `saved:` checkpoint to a save about to be written (`doo_rules::replay::seal`).
-pub fn seal(save: &mut Save, m: &crate::rules::state::Match, dice: &crate::rules::Dice) {
+pub fn seal(save: &mut Save, m: &doo_rules::rules::state::Match, dice: &doo_rules::rules::Dice) {
     doo_rules::replay::seal(save, m, dice);
 }
 
@@ -149,9 +143,9 @@ fn write_autosave(
     if record.written == Some(n) || !settled(&status, &queue, &checked) {
         return;
     }
-    if n > crate::save::caps::COMMANDS {
+    if n > doo_rules::save::caps::COMMANDS {
         // A save past the cap would be refused when loaded: keep the last good one, and say so.
-        let msg = format!("this match passed {} commands, the most a save holds: the autosave keeps its last good state", crate::save::caps::COMMANDS);
+        let msg = format!("this match passed {} commands, the most a save holds: the autosave keeps its last good state", doo_rules::save::caps::COMMANDS);
         if autosave.last_error.as_deref() != Some(&msg) {
             warn!("{msg}");
         }

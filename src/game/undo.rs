@@ -12,9 +12,9 @@ use super::intent::PlayerView;
 use super::log::{LogEntry, MatchLog};
 use super::pipeline::{CheckedCommand, CommandQueue};
 use super::record::{MatchRecord, settled};
-use crate::rules::Violation;
-use crate::rules::undo::{self, Step, Undo};
 use bevy::prelude::*;
+use doo_rules::rules::Violation;
+use doo_rules::rules::undo::{self, Step, Undo};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<UndoLast>().add_systems(Update, take_back_command.in_set(MatchSystems::Command).before(super::intent::handle_intents));
@@ -75,7 +75,8 @@ pub fn take_back(world: &mut World) -> Result<Undo, Violation> {
     let mut save = record.to_save(state.clock.turn, None).expect("offer checked the header");
     save.commands.truncate(u.keep);
     save.checkpoints.clear();
-    let r = doo_rules::replay::run_catching(&origin, &save.commands).map_err(|(_, e)| Violation::new("UNDO-6", format!("The match could not be rebuilt: {e}")))?;
+    let r =
+        doo_rules::replay::run_catching(&origin, &save.commands).map_err(|(_, e)| Violation::new("UNDO-6", format!("The match could not be rebuilt: {e}")))?;
     super::setup::restore_replay(world, origin, r, &save, true);
     Ok(u)
 }

@@ -41,7 +41,7 @@ fn free_steps_once_per_turn() {
 #[test] // R-FS-2, R-POS-3: only characters standing at reset step 5 get free steps
 fn no_free_steps_unless_standing_at_reset() {
     let mut sitting = lunk(0, 0);
-    sitting.posture = Some(doo::rules::profile::Posture::Sitting);
+    sitting.posture = Some(doo_rules::rules::profile::Posture::Sitting);
     let hm = opening(None, room(8, 4), vec![sitting, orc(7, 3)], &[4, 1]);
     let m = hm.snapshot();
     assert!(!f(&m, "lunk").free_steps.available);
@@ -119,7 +119,7 @@ fn run_then_attack() {
     ok(&mut hm, r#"move(actor: "lunk", movement: "run", path: [(1, 0), (2, 0)])"#);
     refused(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#, "R-COMBO-3");
     ok(&mut hm, r#"action(actor: "lunk", action: "panic_attack", target: Some("orc"))"#);
-    assert_eq!(f(&hm.snapshot(), "lunk").temp_adjustment(doo::rules::fighter::AdjTarget::Defense, true), -2, "Run −1 and Panic −1 add up");
+    assert_eq!(f(&hm.snapshot(), "lunk").temp_adjustment(doo_rules::rules::fighter::AdjTarget::Defense, true), -2, "Run −1 and Panic −1 add up");
     let mut hm = mid(None, "(run_then_2ap_attack: Some(allowed))", room(8, 4), vec![lunk(0, 0), orc(3, 0)], start, &[1, 1, 1, 1]);
     ok(&mut hm, r#"move(actor: "lunk", movement: "run", path: [(1, 0), (2, 0)])"#);
     ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#);
@@ -133,7 +133,7 @@ fn step_and_run_limits() {
     ok(&mut hm, r#"move(actor: "lunk", movement: "run", path: [(1, 0), (2, 0), (3, 0)])"#);
     let m = hm.snapshot();
     assert_eq!(f(&m, "lunk").ap.current, 7, "3 spaces of Run cost 2 AP");
-    assert_eq!(f(&m, "lunk").temp_adjustment(doo::rules::fighter::AdjTarget::Defense, true), -2);
+    assert_eq!(f(&m, "lunk").temp_adjustment(doo_rules::rules::fighter::AdjTarget::Defense, true), -2);
     refused(&mut hm, r#"move(actor: "lunk", movement: "step", path: [(4, 0)])"#, "R-MOVE-4");
 }
 
@@ -143,8 +143,8 @@ fn greatest_distance() {
     ok(&mut hm, r#"free_steps(actor: "lunk", path: [(1, 0), (2, 0)])"#);
     ok(&mut hm, r#"move(actor: "lunk", movement: "run", path: [(3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (8, 0)])"#);
     let m = hm.snapshot();
-    assert_eq!(f(&m, "lunk").pos, doo::rules::Pos::new(8, 0));
-    assert_eq!(f(&m, "lunk").temp_adjustment(doo::rules::fighter::AdjTarget::Defense, true), -3);
+    assert_eq!(f(&m, "lunk").pos, doo_rules::rules::Pos::new(8, 0));
+    assert_eq!(f(&m, "lunk").temp_adjustment(doo_rules::rules::fighter::AdjTarget::Defense, true), -3);
     ok(&mut hm, r#"action(actor: "lunk", action: "flop", posture: Some(prone))"#); // R-COMBO-8: Flop (0) fits after any movement
 }
 
@@ -178,19 +178,19 @@ fn adv_2017_tables() {
     ok(&mut hm, r#"move(actor: "lunk", movement: "stand")"#);
     assert_eq!(f(&hm.snapshot(), "lunk").ap.current, 1, "AP_start 4 ≥ 3: Stand costs 3");
     refused(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#, "R-ACT-1");
-    let data = doo::data::RuleData::builtin();
+    let data = doo_rules::data::RuleData::builtin();
     let r = data.profiles.ruleset(Some("ADV-2017"), &Default::default()).unwrap();
     assert!(r.action("melee_attack").is_some() && r.action("shot").map(|s| s.defense) == Some(-1));
     assert_eq!(r.reaction("shield_block").map(|s| s.cost), Some(1));
     assert!(r.action("shield_block").is_none());
-    assert_eq!(r.movement("rise").map(|m| m.cost), Some(doo::rules::profile::Cost::Fixed(1)));
+    assert_eq!(r.movement("rise").map(|m| m.cost), Some(doo_rules::rules::profile::Cost::Fixed(1)));
 }
 
 #[test] // R-MOVE-8: LEGACY-2016-EARLY Run is a flat −3 whatever the distance
 fn legacy_early_flat_run_penalty() {
     let mut hm = mid(Some("LEGACY-2016-EARLY"), "()", room(8, 3), vec![lunk(0, 0), orc(7, 2)], "(characters: {\"lunk\": (ap: 4), \"orc\": (ap: 1)})", &[]);
     ok(&mut hm, r#"move(actor: "lunk", movement: "run", path: [(1, 0)])"#);
-    assert_eq!(f(&hm.snapshot(), "lunk").temp_adjustment(doo::rules::fighter::AdjTarget::Defense, true), -3);
+    assert_eq!(f(&hm.snapshot(), "lunk").temp_adjustment(doo_rules::rules::fighter::AdjTarget::Defense, true), -3);
 }
 
 #[test] // R-ONLY-1, R-ONLY-2, R-ONLY-3, R-ONLY-4: X/Only by AP_start — at AP_start ≥ X a fixed cost counted toward the cap
@@ -251,7 +251,7 @@ fn all_out_adjusts_the_attack_check() {
 
 #[test] // R-ACT-5: the 3-AP Aimed Attack exists only in the legacy profiles
 fn aimed_attack_only_in_legacy() {
-    let data = doo::data::RuleData::builtin();
+    let data = doo_rules::data::RuleData::builtin();
     for (p, has) in [("DOO-2017", false), ("ADV-2017", false), ("LEGACY-2016", true), ("LEGACY-2016-EARLY", true)] {
         let r = data.profiles.ruleset(Some(p), &Default::default()).unwrap();
         assert_eq!(r.action("aimed_attack").is_some(), has, "{p}");

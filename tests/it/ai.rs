@@ -1,14 +1,14 @@
 //! The monster wrangler: it only ever issues legal commands (through the same validation as a
 //! person), every simulated game ends, and a seed gives the same game.
 
-use doo::ai::Difficulty;
-use doo::data::RuleData;
+use doo_rules::ai::Difficulty;
+use doo_rules::data::RuleData;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-fn level(name: &str) -> doo::level_file::CheckedLevel {
+fn level(name: &str) -> doo_rules::level_file::CheckedLevel {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    doo::level_file::load(&root.join("levels").join(name), &RuleData::builtin(), root).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+    doo_rules::level_file::load(&root.join("levels").join(name), &RuleData::builtin(), root).unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
 #[test] // R-AP-1 and every other rule: AI commands go through validation and are never refused; games end
@@ -26,7 +26,8 @@ fn ai_never_issues_an_illegal_command_on_any_level() {
         let l = level(name);
         for (k, d) in [Difficulty::Easy, Difficulty::Normal, Difficulty::Hard].into_iter().enumerate() {
             let seed = 7 + k as u64;
-            let cfg = doo::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, d, &BTreeMap::new(), seed, doo::ai::AiBook::builtin());
+            let cfg =
+                doo_rules::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, d, &BTreeMap::new(), seed, doo_rules::ai::AiBook::builtin());
             let r = doo::simulate::play(&data, &l, cfg, seed, 0).unwrap();
             assert_eq!(r.rejected, 0, "{name} {d:?}: the AI issued a refused command");
             assert!(r.ended, "{name} {d:?}: the game did not end");
@@ -91,8 +92,16 @@ fn ai_uses_free_steps_before_spending_ap() {
     let data = RuleData::builtin();
     let l = level("tutorial.ron");
     let m = l.build(&data).unwrap();
-    let mut hm = doo::headless::HeadlessMatch::new(m, doo::rules::Dice::seeded(5), false);
-    let cfg = doo::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, Difficulty::Normal, &BTreeMap::new(), 5, doo::ai::AiBook::builtin());
+    let mut hm = doo::headless::HeadlessMatch::new(m, doo_rules::rules::Dice::seeded(5), false);
+    let cfg = doo_rules::ai::AiConfig::for_level(
+        l.side_ids(),
+        &l.behaviours,
+        &l.level.victory,
+        Difficulty::Normal,
+        &BTreeMap::new(),
+        5,
+        doo_rules::ai::AiBook::builtin(),
+    );
     hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
     for _ in 0..40 {
         hm.app.update();
@@ -107,15 +116,22 @@ fn ai_uses_free_steps_before_spending_ap() {
 fn a_decision_cut_by_its_budget_is_still_legal() {
     let data = RuleData::builtin();
     let l = level("arena.ron");
-    let mut cfg =
-        doo::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, Difficulty::Hard, &BTreeMap::new(), 3, doo::ai::AiBook::builtin());
-    cfg.budget = doo::ai::Budget { max_spots: 2, deadline: Some(std::time::Duration::ZERO) };
+    let mut cfg = doo_rules::ai::AiConfig::for_level(
+        l.side_ids(),
+        &l.behaviours,
+        &l.level.victory,
+        Difficulty::Hard,
+        &BTreeMap::new(),
+        3,
+        doo_rules::ai::AiBook::builtin(),
+    );
+    cfg.budget = doo_rules::ai::Budget { max_spots: 2, deadline: Some(std::time::Duration::ZERO) };
     let r = doo::simulate::play(&data, &l, cfg.clone(), 3, 0).unwrap();
     assert!(r.budget_cuts > 0, "a budget of 2 spaces must cut some decisions short");
     assert_eq!(r.rejected, 0, "a cut decision still only issues legal commands");
     assert!(r.ended);
     // and the default (deterministic) budget cuts nothing on a shipped level
-    cfg.budget = doo::ai::Budget::default();
+    cfg.budget = doo_rules::ai::Budget::default();
     let full = doo::simulate::play(&data, &l, cfg, 3, 0).unwrap();
     assert_eq!(full.budget_cuts, 0);
 }
@@ -141,7 +157,7 @@ fn assets_copy(tag: &str) -> std::path::PathBuf {
 
 #[test] // the weights are data: they are read from assets/ai/behaviours.ron, not compiled in
 fn ai_weights_are_data() {
-    let builtin = doo::ai::AiBook::builtin();
+    let builtin = doo_rules::ai::AiBook::builtin();
     for name in ["brute", "skirmisher", "archer", "coward"] {
         assert!(builtin.behaviours.contains_key(name), "{name}");
     }
@@ -160,7 +176,7 @@ fn ai_weights_are_data() {
     std::fs::write(&file, &edited).unwrap();
     let loaded = RuleData::load(&root).expect("the edited assets load");
     assert_eq!(loaded.ai.hard.answer, 0.123, "the edit is read");
-    let mut expected: doo::ai::AiBook = (*builtin).clone();
+    let mut expected: doo_rules::ai::AiBook = (*builtin).clone();
     expected.hard.answer = 0.123;
     assert_eq!(*loaded.ai, expected, "nothing else changed");
     assert_ne!(*loaded.ai, *builtin);
@@ -179,10 +195,17 @@ fn ai_does_not_walk_back_and_forth() {
     let data = RuleData::builtin();
     let l = level("arena.ron");
     for seed in [1u64, 2, 3] {
-        let cfg =
-            doo::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, Difficulty::Normal, &BTreeMap::new(), seed, doo::ai::AiBook::builtin());
+        let cfg = doo_rules::ai::AiConfig::for_level(
+            l.side_ids(),
+            &l.behaviours,
+            &l.level.victory,
+            Difficulty::Normal,
+            &BTreeMap::new(),
+            seed,
+            doo_rules::ai::AiBook::builtin(),
+        );
         let m = l.build(&data).unwrap();
-        let mut hm = doo::headless::HeadlessMatch::new(m, doo::rules::Dice::seeded(seed), false);
+        let mut hm = doo::headless::HeadlessMatch::new(m, doo_rules::rules::Dice::seeded(seed), false);
         hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
         for _ in 0..3000 {
             hm.app.update();

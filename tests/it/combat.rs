@@ -139,14 +139,14 @@ fn weapon_brawn_deficit() {
 
 #[test] // R-GEAR-2, R-GEAR-8, R-RNG-6: grips and hands are checked when the level is read
 fn grip_and_hand_rules() {
-    let data = doo::data::RuleData::builtin();
+    let data = doo_rules::data::RuleData::builtin();
     let bad = [
         r#"(id: "a", side: "x", pos: (0, 0), weapon: Some("rapier"), two_handed: true, stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5))"#,
         r#"(id: "a", side: "x", pos: (0, 0), weapon: Some("broadsword"), two_handed: true, shield: Some("buckler"), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5))"#,
         r#"(id: "a", side: "x", pos: (0, 0), weapon: Some("longbow"), shield: Some("buckler"), stats: (brawn: 8, finesse: 8, savvy: 5, nerve: 5))"#,
     ];
     for (b, rule) in bad.iter().zip(["R-GEAR-2", "R-GEAR-8", "R-RNG-6"]) {
-        let e = doo::level::build_match(&data, &room(3, 1), &[ch(b)], None, &Default::default()).unwrap_err();
+        let e = doo_rules::level::build_match(&data, &room(3, 1), &[ch(b)], None, &Default::default()).unwrap_err();
         // the id itself, not a longer one that starts with it (R-GEAR-2 is not R-GEAR-20)
         let names = e[0].match_indices(rule).any(|(i, _)| !e[0][i + rule.len()..].starts_with(|c: char| c.is_ascii_digit()));
         assert!(names, "{rule}: {e:?}");
@@ -155,7 +155,7 @@ fn grip_and_hand_rules() {
 
 #[test] // R-GEAR-1, R-GEAR-4, R-GEAR-5, R-GEAR-7, R-GEAR-10, R-RNG-2: the tables are data with the rule book's values; sizes matter only when carried
 fn gear_tables() {
-    let e = doo::data::RuleData::builtin().equipment;
+    let e = doo_rules::data::RuleData::builtin().equipment;
     assert_eq!(e.melee.iter().filter(|w| !["crowbar", "torch", "shovel", "pick", "beer_stein", "quarterstaff"].contains(&w.id.as_str())).count(), 22);
     assert_eq!(e.melee("pike").unwrap().modes[0].reach, vec![1, 2, 3]);
     assert_eq!(e.ranged.len(), 10);
@@ -278,7 +278,7 @@ fn parry_blocks() {
     assert_eq!((o["attacker_total"].as_i64(), o["defender_total"].as_i64(), o["success"].as_bool()), (Some(8), Some(8), Some(true)));
     assert_eq!(events(&hm, "attack_blocked").len(), 1);
     assert!(roll(&hm, "defense").is_empty() && roll(&hm, "attack").is_empty());
-    assert_eq!(f(&hm.snapshot(), "dara").temp_adjustment(doo::rules::fighter::AdjTarget::Attack, true), -2);
+    assert_eq!(f(&hm.snapshot(), "dara").temp_adjustment(doo_rules::rules::fighter::AdjTarget::Attack, true), -2);
 }
 
 #[test] // R-REACT-6, R-REACT-7: a failed reflex still costs its AP and its penalty; the attack then resolves normally
@@ -289,7 +289,7 @@ fn failed_parry_still_pays() {
     ok(&mut hm, r#"reflex(actor: "dara", reflex: "parry")"#);
     let m = hm.snapshot();
     assert_eq!(f(&m, "dara").ap.current, 2);
-    assert_eq!(f(&m, "dara").temp_adjustment(doo::rules::fighter::AdjTarget::Attack, true), -2);
+    assert_eq!(f(&m, "dara").temp_adjustment(doo_rules::rules::fighter::AdjTarget::Attack, true), -2);
     assert_eq!(resolved(&hm).len(), 1, "the attack resolved");
 }
 
@@ -324,7 +324,7 @@ fn counterattack() {
     assert_eq!((r[0]["actor"].as_str(), r[1]["actor"].as_str()), (Some("dara"), Some("orc")));
     let counter = roll(&hm, "attack")[0];
     assert!(counter["parts"].as_array().unwrap().iter().any(|p| p[0] == "counterattack" && p[1] == -2));
-    assert_eq!(f(&hm.snapshot(), "dara").temp_adjustment(doo::rules::fighter::AdjTarget::Defense, true), 0);
+    assert_eq!(f(&hm.snapshot(), "dara").temp_adjustment(doo_rules::rules::fighter::AdjTarget::Defense, true), 0);
 }
 
 #[test] // R-REACT-8, R-REACT-9: Riposte after the attack resolves, −1 per HP taken, needs a fencing weapon and Journeyman Fencing
@@ -411,17 +411,17 @@ fn critical_choice() {
     let mut hm = mid(None, "(crit_outcomes_adv: Some(true))", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 2)})", &[1, 1, 4, 4]);
     ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: "orc", critical: trip)"#);
     let m = hm.snapshot();
-    assert_eq!((f(&m, "orc").posture, f(&m, "orc").hp), (doo::rules::profile::Posture::Prone, 11));
+    assert_eq!((f(&m, "orc").posture, f(&m, "orc").hp), (doo_rules::rules::profile::Posture::Prone, 11));
     let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), orc(1, 0)], "(characters: {\"lunk\": (ap: 2)})", &[1, 1, 4, 4]);
     ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: "orc", critical: trip)"#);
     let m = hm.snapshot();
-    assert_eq!((f(&m, "orc").posture, f(&m, "orc").hp), (doo::rules::profile::Posture::Standing, 1), "Core: max 8 + 2 = 10 damage");
+    assert_eq!((f(&m, "orc").posture, f(&m, "orc").hp), (doo_rules::rules::profile::Posture::Standing, 1), "Core: max 8 + 2 = 10 damage");
 }
 
 #[test] // R-RNG-3: the range penalty is finite for any distance (figures on other floors are u32::MAX apart)
 fn range_penalty_for_any_distance() {
-    let e = doo::data::RuleData::builtin().equipment;
-    let w = doo::rules::equipment::Wielded::Ranged(e.ranged("shortbow").unwrap());
-    assert_eq!(doo::rules::actions::range_adjustment(&w, 14, false, -3, -3), -6);
-    assert!(doo::rules::actions::range_adjustment(&w, u32::MAX, false, -3, -3) < -9);
+    let e = doo_rules::data::RuleData::builtin().equipment;
+    let w = doo_rules::rules::equipment::Wielded::Ranged(e.ranged("shortbow").unwrap());
+    assert_eq!(doo_rules::rules::actions::range_adjustment(&w, 14, false, -3, -3), -6);
+    assert!(doo_rules::rules::actions::range_adjustment(&w, u32::MAX, false, -3, -3) < -9);
 }

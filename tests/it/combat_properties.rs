@@ -11,14 +11,14 @@
 use crate::common::*;
 use crate::harness::{self, PROFILES, Setup, Trace, Tracker, approach, config, dirs, events, i, path_from, s};
 
-use doo::data::RuleData;
 use doo::headless::HeadlessMatch;
-use doo::level::{CharacterDef, build_match};
-use doo::rules::Dice;
-use doo::rules::command::{Command, Guide};
-use doo::rules::profile::{ActionEffect, OptionOverrides, ReactionKind};
-use doo::rules::state::Match;
-use doo::script::{StartState, apply_start};
+use doo_rules::data::RuleData;
+use doo_rules::level::{CharacterDef, build_match};
+use doo_rules::rules::Dice;
+use doo_rules::rules::command::{Command, Guide};
+use doo_rules::rules::profile::{ActionEffect, OptionOverrides, ReactionKind};
+use doo_rules::rules::state::Match;
+use doo_rules::script::{StartState, apply_start};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -177,7 +177,7 @@ fn start_of(c: &Case, chars: &[CharacterDef], data: &RuleData) -> String {
     let mut parts = Vec::new();
     for (k, def) in chars.iter().enumerate() {
         let legacy = false;
-        let (max_hp, _, _) = doo::rules::Fighter::derived_max(&def.stats, legacy);
+        let (max_hp, _, _) = doo_rules::rules::Fighter::derived_max(&def.stats, legacy);
         let mut fields = vec![format!("ap: {}", c.ap[k])];
         // The level's own conditions, then the extras (a start list replaces the level's).
         let mut conds: Vec<(String, String, Option<i32>)> =
@@ -335,7 +335,7 @@ fn setup(c: &Case) -> Setup {
     let chars = characters();
     let start = start_of(c, &chars, &data);
     let mut m = build_match(&data, &room(5, 4), &chars, Some(profile), &OptionOverrides::default()).expect("match");
-    let s: StartState = doo::data::ron_options().from_str(&start).unwrap_or_else(|e| panic!("start {start}: {e}"));
+    let s: StartState = doo_rules::data::ron_options().from_str(&start).unwrap_or_else(|e| panic!("start {start}: {e}"));
     apply_start(&mut m, &s).expect("start applies");
     let built = m.clone();
     let hm = HeadlessMatch::new(m, Dice::seeded(c.seed), true);
@@ -520,7 +520,7 @@ fn check_condition_classes_counts(t: &Trace) -> Result<(usize, usize), String> {
         if reset_done && nothing_after {
             let m = t.after(b);
             for f in &m.fighters {
-                if let Some(c) = f.conditions.iter().find(|c| c.duration == doo::rules::fighter::Duration::Temporary) {
+                if let Some(c) = f.conditions.iter().find(|c| c.duration == doo_rules::rules::fighter::Duration::Temporary) {
                     return Err(format!("{} keeps the temporary condition {} after the reset\n{}", f.id, c.id, t.step_label(b)));
                 }
                 if !f.adjustments.is_empty() {
@@ -562,7 +562,7 @@ fn check_per_turn_at_step_1(t: &Trace) -> Result<usize, String> {
                         let delta: i32 = cs
                             .keys()
                             .filter_map(|c| book.get(c))
-                            .filter(|r| adv || r.set == doo::rules::conditions::RuleSet::Core)
+                            .filter(|r| adv || r.set == doo_rules::rules::conditions::RuleSet::Core)
                             .map(|r| r.per_turn_hp)
                             .sum();
                         if delta != 0 {
@@ -785,11 +785,11 @@ fn checks_reject_tampered_traces() {
         check_condition_classes,
         |l| l["event"] == "reset_step" && l["step"] == 6,
         |t, b, _| {
-            let adj = doo::rules::fighter::TempAdjustment {
+            let adj = doo_rules::rules::fighter::TempAdjustment {
                 source: "run".into(),
-                target: doo::rules::fighter::AdjTarget::Defense,
+                target: doo_rules::rules::fighter::AdjTarget::Defense,
                 value: -2,
-                scope: doo::rules::profile::Scope::All,
+                scope: doo_rules::rules::profile::Scope::All,
             };
             t.steps[b].after.fighters[0].adjustments.push(adj);
         }

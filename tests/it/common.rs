@@ -1,13 +1,13 @@
 //! Shared helpers: build small headless matches from RON snippets and drive them with commands.
 
-use doo::data::RuleData;
 use doo::headless::HeadlessMatch;
-use doo::level::{CharacterDef, build_match};
-use doo::rules::Dice;
-use doo::rules::command::Command;
-use doo::rules::profile::OptionOverrides;
-use doo::rules::state::Match;
-use doo::script::{StartState, apply_start};
+use doo_rules::data::RuleData;
+use doo_rules::level::{CharacterDef, build_match};
+use doo_rules::rules::Dice;
+use doo_rules::rules::command::Command;
+use doo_rules::rules::profile::OptionOverrides;
+use doo_rules::rules::state::Match;
+use doo_rules::script::{StartState, apply_start};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -27,7 +27,7 @@ pub fn files_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
 }
 
 pub fn ch(ron_text: &str) -> CharacterDef {
-    doo::data::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad character: {e}"))
+    doo_rules::data::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad character: {e}"))
 }
 
 pub fn lunk(x: i32, y: i32) -> CharacterDef {
@@ -61,9 +61,9 @@ pub fn room(w: usize, h: usize) -> Vec<Vec<String>> {
 /// A match of `chars` on `floors` under `profile`, started mid-phase with `start` (RON).
 pub fn mid(profile: Option<&str>, options: &str, floors: Vec<Vec<String>>, chars: Vec<CharacterDef>, start: &str, dice: &[u32]) -> HeadlessMatch {
     let data = RuleData::builtin();
-    let o: OptionOverrides = doo::data::ron_options().from_str(options).expect("options");
+    let o: OptionOverrides = doo_rules::data::ron_options().from_str(options).expect("options");
     let mut m = build_match(&data, &floors, &chars, profile, &o).expect("match");
-    let s: StartState = doo::data::ron_options().from_str(start).expect("start");
+    let s: StartState = doo_rules::data::ron_options().from_str(start).expect("start");
     apply_start(&mut m, &s).expect("start applies");
     let mut d = Dice::seeded(7);
     d.force(dice.iter().copied());
@@ -80,7 +80,7 @@ pub fn opening(profile: Option<&str>, floors: Vec<Vec<String>>, chars: Vec<Chara
 }
 
 pub fn cmd(ron_text: &str) -> Command {
-    doo::data::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad command {ron_text}: {e}"))
+    doo_rules::data::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad command {ron_text}: {e}"))
 }
 
 /// Submits a command and returns its verdict line.
@@ -110,7 +110,7 @@ pub fn state_key(m: &mut Match) -> String {
     format!("{:?}{:?}{:?}", m.fighters, m.clock, m.pending)
 }
 
-pub fn f<'a>(m: &'a Match, id: &str) -> &'a doo::rules::Fighter {
+pub fn f<'a>(m: &'a Match, id: &str) -> &'a doo_rules::rules::Fighter {
     &m.fighters[m.index(id).expect("id")]
 }
 

@@ -2,17 +2,17 @@
 //! headless app, each test citing its rule ids.
 
 use crate::common::*;
-use doo::rules::attack::{Injury, injury};
-use doo::rules::fighter::{Fighter, Stats};
-use doo::rules::profile::Rank;
+use doo_rules::rules::attack::{Injury, injury};
+use doo_rules::rules::fighter::{Fighter, Stats};
+use doo_rules::rules::profile::Rank;
 
-fn aud(x: i32, y: i32) -> doo::level::CharacterDef {
+fn aud(x: i32, y: i32) -> doo_rules::level::CharacterDef {
     ch(&format!(
         r#"(id: "aud", name: "Audacia", side: "heroes", pos: ({x}, {y}), caster: arcane, spells: ["firebolt", "entangle"], items: ["potion_of_healing"], weapon: "dagger", stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 8))"#
     ))
 }
 
-fn priest(x: i32, y: i32) -> doo::level::CharacterDef {
+fn priest(x: i32, y: i32) -> doo_rules::level::CharacterDef {
     ch(&format!(
         r#"(id: "fustus", name: "Fustus", side: "heroes", pos: ({x}, {y}), caster: divine, spells: ["healing_word"], skills: {{"healing": journeyman}}, weapon: "club", stats: (brawn: 5, finesse: 6, savvy: 6, nerve: 9))"#
     ))
@@ -39,7 +39,8 @@ fn stat_die_rank() {
 #[test] // R-STAT-6, R-FS-1: size sets the free-step allowance (small 1, medium 2, large 3)
 fn size_sets_allowance() {
     let big = ch(r#"(id: "ogre", side: "monsters", pos: (5, 1), size: large, stats: (brawn: 14, finesse: 5, savvy: 3, nerve: 6))"#);
-    let m = doo::level::build_match(&doo::data::RuleData::builtin(), &room(6, 2), &[lunk(0, 0), goblin(2, 0), big], None, &Default::default()).unwrap();
+    let m =
+        doo_rules::level::build_match(&doo_rules::data::RuleData::builtin(), &room(6, 2), &[lunk(0, 0), goblin(2, 0), big], None, &Default::default()).unwrap();
     let a: Vec<u32> = m.fighters.iter().map(|f| f.free_steps.allowance).collect();
     assert_eq!(a, vec![2, 1, 3]);
 }
@@ -68,10 +69,10 @@ fn damage_explosion_option() {
 #[test] // R-DICE-4, R-DICE-5: the match configures its dice from the profile options (emulated odd dice, large-dice table)
 fn dice_options_reach_the_match() {
     let keen = ch(r#"(id: "keen", side: "heroes", pos: (0, 0), stats: (brawn: 6, finesse: 9, savvy: 6, nerve: 6))"#);
-    let data = doo::data::RuleData::builtin();
-    let o: doo::rules::profile::OptionOverrides = doo::data::ron_options().from_str("(odd_dice: Some(emulate_physical))").unwrap();
-    let m = doo::level::build_match(&data, &room(6, 2), &[keen, orc(5, 1)], None, &o).unwrap();
-    let mut d = doo::rules::Dice::seeded(3);
+    let data = doo_rules::data::RuleData::builtin();
+    let o: doo_rules::rules::profile::OptionOverrides = doo_rules::data::ron_options().from_str("(odd_dice: Some(emulate_physical))").unwrap();
+    let m = doo_rules::level::build_match(&data, &room(6, 2), &[keen, orc(5, 1)], None, &o).unwrap();
+    let mut d = doo_rules::rules::Dice::seeded(3);
     d.force([10, 4, 2]); // the AP die d9 is thrown as a d10: a 10 counts 5
     let hm = doo::headless::HeadlessMatch::new(m, d, false);
     let ap = events(&hm, "dice").into_iter().find(|e| e["actor"] == "keen").unwrap().clone();
@@ -129,7 +130,7 @@ fn persistent_removal_checks() {
 
 #[test] // R-INJ-1, R-INJ-2, C-28: statuses by HP (wounded = bloodied); no combat penalty
 fn injury_statuses() {
-    let mut m = doo::level::build_match(&doo::data::RuleData::builtin(), &room(3, 1), &[lunk(0, 0)], None, &Default::default()).unwrap();
+    let mut m = doo_rules::level::build_match(&doo_rules::data::RuleData::builtin(), &room(3, 1), &[lunk(0, 0)], None, &Default::default()).unwrap();
     let st: Vec<Injury> = [12, 11, 6, 5, 1, 0, -11, -12]
         .iter()
         .map(|&hp| {
@@ -150,7 +151,7 @@ fn incapacitation_and_death() {
     ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("f"))"#);
     let m = hm.snapshot();
     let fr = f(&m, "f");
-    assert_eq!((fr.hp, fr.ap.current, fr.posture), (-2, 0, doo::rules::profile::Posture::Prone));
+    assert_eq!((fr.hp, fr.ap.current, fr.posture), (-2, 0, doo_rules::rules::profile::Posture::Prone));
     assert!(fr.has_condition("incapacitated") && fr.has_condition("bleeding"));
     // the next round: CR 6 (R-POS-5); 4+4+1 = 9 → +3 Solid: 1d8 4 + 2 = 6 → −8 ≤ −3: dead
     assert_eq!(hm.snapshot().clock.round, 2);
@@ -168,7 +169,7 @@ fn mooks_die() {
     assert_eq!(events(&hm, "died")[0]["actor"], "m");
     let m = hm.snapshot();
     assert!(m.is_dead(m.index("m").unwrap()));
-    assert_eq!(m.occupant(doo::rules::Pos::new(1, 0)), None);
+    assert_eq!(m.occupant(doo_rules::rules::Pos::new(1, 0)), None);
 }
 
 #[test] // R-INJ-4: a stunning blow (more than half max HP) → Brawn-or-Nerve check vs the damage; stunned on failure, recovered at step 3

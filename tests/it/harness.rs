@@ -4,9 +4,9 @@
 //! state tracker built only from the event lines.
 
 use doo::headless::HeadlessMatch;
-use doo::rules::command::Command;
-use doo::rules::grid::Pos;
-use doo::rules::state::Match;
+use doo_rules::rules::command::Command;
+use doo_rules::rules::grid::Pos;
+use doo_rules::rules::state::Match;
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};

@@ -2,9 +2,9 @@
 //! top bar's lines shortened to their room (no window needed).
 
 use doo::game::log::LogEntry;
-use doo::rules::explore::Task;
-use doo::rules::{Event, Pos};
 use doo::window::hud::{describe, fit_chips, fit_chips_or_short, fit_line, help_text, idle_hint};
+use doo_rules::rules::explore::Task;
+use doo_rules::rules::{Event, Pos};
 use std::collections::BTreeMap;
 
 #[test] // R-EXP-8: opening a chest in Exploration Mode is one readable log line (the task's own line repeats it with raw ids)

@@ -5,8 +5,8 @@
 use crate::common::*;
 use doo::game::intent::{Intent, Mode, PlayerView};
 use doo::headless::HeadlessMatch;
-use doo::rules::Pos;
-use doo::rules::preview::{Aim, MoveKind};
+use doo_rules::rules::Pos;
+use doo_rules::rules::preview::{Aim, MoveKind};
 
 fn view(hm: &HeadlessMatch) -> PlayerView {
     hm.app.world().resource::<PlayerView>().clone()
@@ -157,9 +157,9 @@ fn why_not_move_names_the_map_rules() {
     let hm = hm;
     let m = hm.snapshot();
     let a = m.index("lunk").unwrap();
-    assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(2, 1)).rule, "G-01", "a wall");
-    assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(3, 1)).rule, "G-01", "walled off");
-    assert_eq!(doo::rules::preview::why_not_move(&m, a, Pos::new(1, 1)).rule, "G-02", "taken by the orc");
+    assert_eq!(doo_rules::rules::preview::why_not_move(&m, a, Pos::new(2, 1)).rule, "G-01", "a wall");
+    assert_eq!(doo_rules::rules::preview::why_not_move(&m, a, Pos::new(3, 1)).rule, "G-01", "walled off");
+    assert_eq!(doo_rules::rules::preview::why_not_move(&m, a, Pos::new(1, 1)).rule, "G-02", "taken by the orc");
 }
 
 /// R-MOVE-3, R-MOVE-5: a space farther than a Run reaches in one command is refused with the

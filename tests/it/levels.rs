@@ -2,10 +2,10 @@
 //! levels, every shipped level from file to a running headless match, serialization round trips,
 //! and fuzzing that the checker never panics.
 
-use doo::data::RuleData;
 use doo::headless::HeadlessMatch;
-use doo::level_file::{Level, check, load};
-use doo::rules::Dice;
+use doo_rules::data::RuleData;
+use doo_rules::level_file::{Level, check, load};
+use doo_rules::rules::Dice;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -139,9 +139,9 @@ fn levels_round_trip_through_ron() {
     let mut texts: Vec<(String, String)> = ron_files("levels").into_iter().map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap())).collect();
     texts.push(("FUZZ_BASE".into(), FUZZ_BASE.into()));
     for (name, text) in texts {
-        let level: Level = doo::data::parse_ron(&name, &text).unwrap_or_else(|e| panic!("{e}"));
+        let level: Level = doo_rules::data::parse_ron(&name, &text).unwrap_or_else(|e| panic!("{e}"));
         let out = ron::ser::to_string_pretty(&level, ron::ser::PrettyConfig::default()).unwrap_or_else(|e| panic!("{name}: serialize: {e}"));
-        let again: Level = doo::data::parse_ron(&name, &out).unwrap_or_else(|e| panic!("{name}: re-reading the serialized level: {e}\n{out}"));
+        let again: Level = doo_rules::data::parse_ron(&name, &out).unwrap_or_else(|e| panic!("{name}: re-reading the serialized level: {e}\n{out}"));
         assert_eq!(level, again, "{name}: the level changed on the round trip\n{out}");
     }
 }

@@ -6,13 +6,13 @@
 //! Exploration Mode), A4 rounds.
 
 use crate::common::files_with;
-use doo::ai::{AiConfig, Difficulty};
-use doo::data::RuleData;
 use doo::game::ai::AiControl;
 use doo::game::components::MatchDice;
 use doo::game::log::MatchLog;
 use doo::game::record::MatchRecord;
 use doo::headless::HeadlessMatch;
+use doo_rules::ai::{AiConfig, Difficulty};
+use doo_rules::data::RuleData;
 use doo_rules::replay::{Origin, Replay};
 use std::path::Path;
 
@@ -44,7 +44,7 @@ fn every_script_plays_the_same_through_the_app_and_through_the_driver() {
     assert!(scripts.len() > 150, "the scripts were not found ({})", scripts.len());
     let (mut played, mut events) = (0, 0);
     for p in &scripts {
-        let (script, level) = doo::script::load(p).unwrap_or_else(|e| panic!("{e}"));
+        let (script, level) = doo_rules::script::load(p).unwrap_or_else(|e| panic!("{e}"));
         let Ok(origin) = doo_rules::replay::Origin::of_script(&data, &script, level.as_ref()) else { continue };
         // Through the app: the systems the window runs, one command a frame.
         let mut hm = HeadlessMatch::new(origin.m.clone(), origin.dice.clone(), origin.mid_phase);
@@ -78,13 +78,13 @@ fn every_script_plays_the_same_through_the_app_and_through_the_driver() {
 fn ai_game_agrees(data: &RuleData, level: &str, profile: Option<&str>, seed: u64) -> usize {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let path = root.join("levels").join(level);
-    let mut checked = doo::level_file::load(&path, data, root).unwrap();
+    let mut checked = doo_rules::level_file::load(&path, data, root).unwrap();
     if let Some(p) = profile {
         checked.level.profile = Some(p.to_string());
     }
-    let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(Difficulty::Normal) }).collect();
-    let header = doo::save::save_header(&path, &checked, seed, seats, true).unwrap();
-    let origin = Origin { m: checked.build(data).unwrap(), dice: doo::rules::Dice::seeded(seed), mid_phase: false };
+    let seats = checked.sides.iter().map(|s| doo_rules::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(Difficulty::Normal) }).collect();
+    let header = doo_rules::save::save_header(&path, &checked, seed, seats, true).unwrap();
+    let origin = Origin { m: checked.build(data).unwrap(), dice: doo_rules::rules::Dice::seeded(seed), mid_phase: false };
     let mut hm = HeadlessMatch::recorded(origin.m.clone(), origin.dice.clone(), false, Some(header));
     hm.app.world_mut().init_resource::<doo::game::intent::Unwatched>();
     let config =

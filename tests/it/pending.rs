@@ -8,12 +8,12 @@
 //! kind from them. `pending_matches(dir)` also hands back the live match each was taken from,
 //! which plays on.
 
-use doo::data::RuleData;
 use doo::game::ai::AiControl;
 use doo::game::record::{MatchRecord, ai_plan};
 use doo::headless::HeadlessMatch;
-use doo::rules::state::{Match, Window};
-use doo::rules::{Command, Dice};
+use doo_rules::data::RuleData;
+use doo_rules::rules::state::{Match, Window};
+use doo_rules::rules::{Command, Dice};
 use std::path::{Path, PathBuf};
 
 /// The kinds of pending window, in the order `pending_saves` returns them.
@@ -27,7 +27,7 @@ fn root() -> &'static Path {
 pub struct Pending {
     pub kind: &'static str,
     pub path: PathBuf,
-    pub save: doo::save::Save,
+    pub save: doo_rules::save::Save,
     pub live: HeadlessMatch,
     /// The command that follows in the live match: the AI's answer, or the human's (scripted).
     pub next: Command,
@@ -51,9 +51,9 @@ pub fn pending_matches(dir: &Path) -> Vec<Pending> {
             "a4_held" => a4_tutorial(&data, dir, kind, true),
             "reset" => by_ai(&data, dir, kind, "levels/arena.ron", None, just_reset),
             "crawl_order" => by_ai(&data, dir, kind, "levels/sunken_vault.ron", None, |m, hm| {
-                doo::rules::explore::exploring(m)
+                doo_rules::rules::explore::exploring(m)
                     && hm.app.world().resource::<MatchRecord>().commands.len() >= 3
-                    && m.explore.as_deref().is_some_and(|x| x.acted.iter().any(|a| *a != doo::rules::explore::Acted::No))
+                    && m.explore.as_deref().is_some_and(|x| x.acted.iter().any(|a| *a != doo_rules::rules::explore::Acted::No))
             }),
             _ => unreachable!(),
         };
@@ -69,7 +69,7 @@ fn window(m: &Match) -> Option<Window> {
     m.pending.as_ref().and_then(|p| p.window)
 }
 
-fn a4_task(m: &Match) -> Option<&doo::rules::a4::Task> {
+fn a4_task(m: &Match) -> Option<&doo_rules::rules::a4::Task> {
     m.a4.as_deref().and_then(|x| x.tasks.front()).filter(|_| m.pending.as_ref().is_some_and(|p| p.window.is_some()))
 }
 
@@ -96,9 +96,9 @@ fn settled(hm: &HeadlessMatch) -> bool {
 
 /// A recorded match of `level` (under `profile` if given), the AI on the sides in `ai_sides`
 /// (every side when `None`).
-fn recorded(data: &RuleData, level: &str, profile: Option<&str>, seed: u64, ai_sides: Option<&[&str]>) -> (HeadlessMatch, doo::level_file::CheckedLevel) {
+fn recorded(data: &RuleData, level: &str, profile: Option<&str>, seed: u64, ai_sides: Option<&[&str]>) -> (HeadlessMatch, doo_rules::level_file::CheckedLevel) {
     let path = root().join(level);
-    let mut checked = doo::level_file::load(&path, data, root()).unwrap();
+    let mut checked = doo_rules::level_file::load(&path, data, root()).unwrap();
     if let Some(p) = profile {
         checked.level.profile = Some(p.to_string()); // as the level-select screen's R does
     }
@@ -106,20 +106,20 @@ fn recorded(data: &RuleData, level: &str, profile: Option<&str>, seed: u64, ai_s
     let seats = checked
         .sides
         .iter()
-        .map(|s| doo::save::Seat {
+        .map(|s| doo_rules::save::Seat {
             side: s.id.clone(),
             player: if ai(&s.id) { String::new() } else { "You".into() },
-            ai: ai(&s.id).then_some(doo::ai::Difficulty::Normal),
+            ai: ai(&s.id).then_some(doo_rules::ai::Difficulty::Normal),
         })
         .collect();
-    let header = doo::save::save_header(&path, &checked, seed, seats, ai_sides.is_none()).unwrap();
+    let header = doo_rules::save::save_header(&path, &checked, seed, seats, ai_sides.is_none()).unwrap();
     let m = checked.build(data).unwrap();
     let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, Some(header));
-    let mut cfg = doo::ai::AiConfig::for_level(
+    let mut cfg = doo_rules::ai::AiConfig::for_level(
         checked.side_ids(),
         &checked.behaviours,
         &checked.level.victory,
-        doo::ai::Difficulty::Normal,
+        doo_rules::ai::Difficulty::Normal,
         &Default::default(),
         seed,
         data.ai.clone(),
@@ -130,13 +130,13 @@ fn recorded(data: &RuleData, level: &str, profile: Option<&str>, seed: u64, ai_s
 }
 
 /// The save of `hm` now, as the autosave writes it, written to `dir/<kind>.ron`.
-fn write(hm: &HeadlessMatch, dir: &Path, kind: &str) -> (PathBuf, doo::save::Save) {
+fn write(hm: &HeadlessMatch, dir: &Path, kind: &str) -> (PathBuf, doo_rules::save::Save) {
     let w = hm.app.world();
     let mut save = w.resource::<MatchRecord>().to_save(hm.snapshot_turn(), ai_plan(w.get_resource::<AiControl>())).unwrap();
     doo::game::record::seal(&mut save, hm.state(), &w.resource::<doo::game::components::MatchDice>().0);
     save.label = format!("pending: {kind}");
     let path = dir.join(format!("{kind}.ron"));
-    doo::data::write_atomic(&path, &save.to_text()).unwrap();
+    doo_rules::data::write_atomic(&path, &save.to_text()).unwrap();
     (path, save)
 }
 
@@ -220,15 +220,15 @@ fn a4_tutorial(data: &RuleData, dir: &Path, kind: &'static str, hold: bool) -> R
             }
             let m = hm.state();
             match a4_task(m) {
-                Some(doo::rules::a4::Task::OfferAoo { .. }) if !hold => {
+                Some(doo_rules::rules::a4::Task::OfferAoo { .. }) if !hold => {
                     let (path, save) = write(&hm, dir, kind);
                     let next = next_command(&mut hm, |m| Command::Decline { actor: m.fighters[m.pending.as_ref().unwrap().defender].id.clone() });
                     return Ok(Pending { kind, path, save, live: hm, next });
                 }
-                Some(doo::rules::a4::Task::OfferHeld { who, .. }) if hold => {
+                Some(doo_rules::rules::a4::Task::OfferHeld { who, .. }) if hold => {
                     let who = m.fighters[*who].id.clone();
                     let (path, save) = write(&hm, dir, kind);
-                    let next = Command::Reflex { actor: who, reflex: doo::rules::a4::acts::HELD.to_string() };
+                    let next = Command::Reflex { actor: who, reflex: doo_rules::rules::a4::acts::HELD.to_string() };
                     assert!(hm.submit(next.clone()));
                     return Ok(Pending { kind, path, save, live: hm, next });
                 }

@@ -2,11 +2,11 @@
 //! helpless defenders, guiding a stunned ally.
 
 use crate::common::*;
-use doo::rules::defense::{defense_adjustment, helpless, posture_defense};
-use doo::rules::profile::Posture;
+use doo_rules::rules::defense::{defense_adjustment, helpless, posture_defense};
+use doo_rules::rules::profile::Posture;
 
-fn prone() -> doo::rules::profile::ProneEffects {
-    doo::data::RuleData::builtin().profiles.ruleset(None, &Default::default()).unwrap().limits.prone
+fn prone() -> doo_rules::rules::profile::ProneEffects {
+    doo_rules::data::RuleData::builtin().profiles.ruleset(None, &Default::default()).unwrap().limits.prone
 }
 
 #[test] // R-POS-1, R-POS-6: four postures; sitting and kneeling carry no Defense modifier
@@ -88,7 +88,7 @@ fn temporary_adjustments_scope_and_reset() {
     ok(&mut hm, r#"action(actor: "k", action: "shield_block")"#);
     let m = hm.snapshot();
     let k = f(&m, "k");
-    use doo::rules::fighter::AdjTarget::Defense;
+    use doo_rules::rules::fighter::AdjTarget::Defense;
     assert_eq!(k.adjustments.len(), 2);
     assert_eq!(k.temp_adjustment(Defense, true), -1 + 2);
     assert_eq!(k.temp_adjustment(Defense, false), -1);

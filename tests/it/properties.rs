@@ -8,16 +8,16 @@
 use crate::common::*;
 use crate::harness::{self, PROFILES, Setup, Trace, Tracker, approach, config, dirs, events, path_from, s, u};
 
-use doo::data::RuleData;
 use doo::game::components::{ActionPoints, CharacterId, FreeSteps, GridPos, mirror_differences};
 use doo::headless::HeadlessMatch;
-use doo::level::build_match;
-use doo::rules::Dice;
-use doo::rules::command::Command;
-use doo::rules::grid::Pos;
-use doo::rules::profile::OptionOverrides;
-use doo::rules::state::Match;
-use doo::script::{StartState, apply_start};
+use doo_rules::data::RuleData;
+use doo_rules::level::build_match;
+use doo_rules::rules::Dice;
+use doo_rules::rules::command::Command;
+use doo_rules::rules::grid::Pos;
+use doo_rules::rules::profile::OptionOverrides;
+use doo_rules::rules::state::Match;
+use doo_rules::script::{StartState, apply_start};
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -101,7 +101,7 @@ fn mid_seeded(profile: &str, start: &str, seed: u64) -> (Match, HeadlessMatch) {
     let data = RuleData::builtin();
     let chars = vec![dara(0, 0), lunk(0, 2), orc(6, 0), goblin(6, 2)];
     let mut m = build_match(&data, &room(7, 5), &chars, Some(profile), &OptionOverrides::default()).expect("match");
-    let s: StartState = doo::data::ron_options().from_str(start).expect("start");
+    let s: StartState = doo_rules::data::ron_options().from_str(start).expect("start");
     apply_start(&mut m, &s).expect("start applies");
     let built = m.clone();
     (built, HeadlessMatch::new(m, Dice::seeded(seed), true))
@@ -528,7 +528,7 @@ proptest! {
 }
 
 /// The entity of character `id`: its position, AP and free steps mirrors.
-fn mirrored(hm: &mut HeadlessMatch, id: &str) -> (Pos, doo::rules::fighter::ActionPoints, doo::rules::fighter::FreeSteps) {
+fn mirrored(hm: &mut HeadlessMatch, id: &str) -> (Pos, doo_rules::rules::fighter::ActionPoints, doo_rules::rules::fighter::FreeSteps) {
     let world = hm.app.world_mut();
     let mut q = world.query::<(&CharacterId, &GridPos, &ActionPoints, &FreeSteps)>();
     let found: Vec<_> = q.iter(world).filter(|(c, ..)| c.id == id).map(|(_, p, a, f)| (p.0, a.0, f.0)).collect();

@@ -27,7 +27,7 @@ fn shown_ids() -> std::collections::BTreeMap<String, String> {
             let code = if rel.ends_with(".rs") { line.split("//").next().unwrap_or("") } else { line };
             // Odd pieces between quotes are inside string literals.
             for s in code.split('"').skip(1).step_by(2) {
-                for id in doo::reference::ids_in(s) {
+                for id in doo_rules::reference::ids_in(s) {
                     if !NOT_RULES.contains(&id.as_str()) && !id.starts_with("S-") {
                         out.entry(id).or_insert_with(|| rel.clone());
                     }
@@ -40,7 +40,7 @@ fn shown_ids() -> std::collections::BTreeMap<String, String> {
 
 #[test]
 fn every_rule_id_the_game_shows_has_a_reference_entry() {
-    let r = doo::reference::Reference::load(&root().join("assets/rules/reference")).unwrap_or_else(|e| panic!("{e}"));
+    let r = doo_rules::reference::Reference::load(&root().join("assets/rules/reference")).unwrap_or_else(|e| panic!("{e}"));
     let shown = shown_ids();
     assert!(shown.len() > 100, "the scan finds the rule ids of the code ({} found)", shown.len());
     let missing: Vec<String> = shown.iter().filter(|(id, _)| r.get(id).is_none()).map(|(id, f)| format!("{id} (in {f})")).collect();
@@ -52,7 +52,7 @@ fn every_rule_id_the_game_shows_has_a_reference_entry() {
 
 #[test]
 fn the_reference_covers_every_family_in_order() {
-    let r = doo::reference::Reference::load(&root().join("assets/rules/reference")).unwrap();
+    let r = doo_rules::reference::Reference::load(&root().join("assets/rules/reference")).unwrap();
     assert!(r.len() >= 350, "conflicts, gaps and every rule: {} entries", r.len());
     let fs = r.family("R-FS-5");
     assert!(fs.len() >= 5 && fs.windows(2).all(|w| w[0] != w[1]), "{fs:?}");
@@ -87,7 +87,7 @@ fn the_sound_effects_are_short_clean_wavs() {
 /// 64-pixel cell for every kind and mark it names.
 #[test]
 fn the_figure_book_matches_the_art_and_the_equipment() {
-    let data = doo::data::RuleData::load(root()).unwrap_or_else(|e| panic!("{e}"));
+    let data = doo_rules::data::RuleData::load(root()).unwrap_or_else(|e| panic!("{e}"));
     let f = &data.figures;
     f.check().unwrap_or_else(|e| panic!("{e}"));
     let png = std::fs::read(root().join("assets/art/figures.png")).unwrap();

@@ -7,13 +7,13 @@
 //! the match after that command; a panic writes the crash log.
 
 use crate::pending::{Pending, pending_matches};
-use doo::data::RuleData;
 use doo::game::components::{MatchDice, MatchState};
 use doo::game::flow::{CrisisPhase, FlowStatus};
 use doo::game::record::MatchRecord;
 use doo::headless::HeadlessMatch;
-use doo::rules::Command;
 use doo::window::session::{BrokenSave, MatchSetup, resume_match};
+use doo_rules::data::RuleData;
+use doo_rules::rules::Command;
 use std::path::{Path, PathBuf};
 
 fn root() -> &'static Path {
@@ -45,7 +45,7 @@ fn resume_setup(data: &RuleData, setup: &MatchSetup) -> Result<HeadlessMatch, Bo
 }
 
 fn hash(hm: &HeadlessMatch) -> String {
-    doo::save::state_hash(&hm.app.world().resource::<MatchState>().0, &hm.app.world().resource::<MatchDice>().0)
+    doo_rules::save::state_hash(&hm.app.world().resource::<MatchState>().0, &hm.app.world().resource::<MatchDice>().0)
 }
 
 /// What a player sees waiting: the phase, who decides. (Not `ActionStage`: nothing reads it,
@@ -77,11 +77,14 @@ fn crash3_the_a4_tutorial_autosave_at_an_aoo_prompt_resumes() {
     assert_eq!(setup.checked.level.profile.as_deref(), Some("A4"));
     assert!(setup.checked.build(&data).unwrap().a4.is_some(), "the resumed match plays A4");
     let resumed = resume_setup(&data, &setup).unwrap_or_else(|b| panic!("{}", b.message));
-    assert!(resumed.state().a4.as_deref().is_some_and(|x| matches!(x.tasks.front(), Some(doo::rules::a4::Task::OfferAoo { .. }))), "the prompt is still open");
+    assert!(
+        resumed.state().a4.as_deref().is_some_and(|x| matches!(x.tasks.front(), Some(doo_rules::rules::a4::Task::OfferAoo { .. }))),
+        "the prompt is still open"
+    );
     // And the old way (the level file re-read) no longer panics: a DoO match refuses the A4
     // commands (R-META-2), the save opens with what went wrong.
     let mut old = setup.clone();
-    old.checked = doo::level_file::load(&setup.path, &data, root()).unwrap();
+    old.checked = doo_rules::level_file::load(&setup.path, &data, root()).unwrap();
     let broken = resume_setup(&data, &old).err().expect("an A4 save cannot be played as DoO");
     assert!(broken.message.contains("R-META-2") || broken.message.contains("checkpoint"), "{}", broken.message);
     let _ = std::fs::remove_dir_all(&dir);
@@ -99,7 +102,7 @@ fn saves_at_every_pending_window_resume_to_the_live_state() {
         assert_eq!(resumed.app.world().resource::<MatchRecord>().commands.len(), n, "{kind}: every command replayed");
         // the live match before its next command: replay it to the save's end in a headless match
         let data = RuleData::load(root()).unwrap();
-        let (s, _, checked) = doo::save::load_save(&path, &data).unwrap();
+        let (s, _, checked) = doo_rules::save::load_save(&path, &data).unwrap();
         let before = doo::replay::resume_headless(&data, &s, &checked).unwrap();
         assert_eq!(hash(&resumed), hash(&before), "{kind}: resumed state = the state saved");
         assert_eq!(waiting(&resumed), waiting(&before), "{kind}: the same window waits");
@@ -121,18 +124,22 @@ fn saves_at_every_pending_window_resume_to_the_live_state() {
 
 /// The skirmish played AI against AI for `n` commands, saved (sealed, as the autosave), and the
 /// state hash after each command (the commands sent one at a time, not through a replay).
-fn played(n: usize) -> (doo::save::Save, Vec<String>) {
+fn played(n: usize) -> (doo_rules::save::Save, Vec<String>) {
     let data = RuleData::load(root()).unwrap();
     let path = root().join("levels/skirmish.ron");
-    let checked = doo::level_file::load(&path, &data, root()).unwrap();
-    let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo::ai::Difficulty::Normal) }).collect();
-    let header = doo::save::save_header(&path, &checked, 5, seats, true).unwrap();
-    let mut hm = HeadlessMatch::recorded(checked.build(&data).unwrap(), doo::rules::Dice::seeded(5), false, Some(header.clone()));
-    let cfg = doo::ai::AiConfig::for_level(
+    let checked = doo_rules::level_file::load(&path, &data, root()).unwrap();
+    let seats = checked
+        .sides
+        .iter()
+        .map(|s| doo_rules::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo_rules::ai::Difficulty::Normal) })
+        .collect();
+    let header = doo_rules::save::save_header(&path, &checked, 5, seats, true).unwrap();
+    let mut hm = HeadlessMatch::recorded(checked.build(&data).unwrap(), doo_rules::rules::Dice::seeded(5), false, Some(header.clone()));
+    let cfg = doo_rules::ai::AiConfig::for_level(
         checked.side_ids(),
         &checked.behaviours,
         &checked.level.victory,
-        doo::ai::Difficulty::Normal,
+        doo_rules::ai::Difficulty::Normal,
         &Default::default(),
         5,
         data.ai.clone(),
@@ -150,7 +157,7 @@ fn played(n: usize) -> (doo::save::Save, Vec<String>) {
     let mut save = w.resource::<MatchRecord>().to_save(hm.snapshot_turn(), None).unwrap();
     doo::game::record::seal(&mut save, hm.state(), &w.resource::<MatchDice>().0);
     // the states one command at a time, from the start
-    let mut one = HeadlessMatch::recorded(checked.build(&data).unwrap(), doo::rules::Dice::seeded(5), false, Some(header));
+    let mut one = HeadlessMatch::recorded(checked.build(&data).unwrap(), doo_rules::rules::Dice::seeded(5), false, Some(header));
     let mut hashes = vec![hash(&one)];
     for c in &save.commands {
         assert!(one.submit(c.clone()));
@@ -167,7 +174,7 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     assert!(save.commands.len() >= 10, "{} commands", save.commands.len());
     // the whole save opens and plays on
     let good_path = dir.join("good.ron");
-    doo::data::write_atomic(&good_path, &save.to_text()).unwrap();
+    doo_rules::data::write_atomic(&good_path, &save.to_text()).unwrap();
     let whole = resume_file(&good_path).unwrap_or_else(|b| panic!("{}", b.message));
     assert_eq!(hash(&whole), *hashes.last().unwrap());
     // command 6 edited: a delay, refused whoever asks (R-TURN-12)
@@ -175,7 +182,7 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     let mut bad = save.clone();
     bad.commands[k] = Command::Delay { actor: save.commands[k].actor().to_string() };
     let bad_path = dir.join("bad.ron");
-    doo::data::write_atomic(&bad_path, &bad.to_text()).unwrap();
+    doo_rules::data::write_atomic(&bad_path, &bad.to_text()).unwrap();
     let broken = resume_file(&bad_path).err().expect("the broken save is not played as if whole");
     assert_eq!(broken.good, k, "{}", broken.message);
     assert_eq!(broken.total, save.commands.len());
@@ -191,14 +198,14 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     let end = last.commands.len() - 1;
     last.commands[end] = Command::Delay { actor: save.commands[end].actor().to_string() };
     let last_path = dir.join("last.ron");
-    doo::data::write_atomic(&last_path, &last.to_text()).unwrap();
+    doo_rules::data::write_atomic(&last_path, &last.to_text()).unwrap();
     let broken = resume_file(&last_path).err().expect("the saved: checkpoint finds an edit in the last turn");
     assert_eq!(broken.good, end, "{}", broken.message);
     // a save whose level has changed cannot replay at all: what is wrong, only delete or leave it
     let mut other = save.clone();
     other.level_hash = "0".repeat(64);
     let other_path = dir.join("other-level.ron");
-    doo::data::write_atomic(&other_path, &other.to_text()).unwrap();
+    doo_rules::data::write_atomic(&other_path, &other.to_text()).unwrap();
     let broken = doo::window::session::open_save_file(&other_path, &data).err().expect("a changed level is not opened");
     assert!(broken.setup.is_none() && broken.from_last_good().is_none());
     assert!(broken.message.contains("has changed since this save was written"), "{}", broken.message);
@@ -210,9 +217,9 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
 #[test] // issue 27: an A4 order sent to a DoO match is refused (R-META-2), never the engine's old unreachable! panic
 fn an_a4_order_in_a_doo_match_is_refused() {
     let data = RuleData::load(root()).unwrap();
-    let checked = doo::level_file::load(&root().join("levels/tutorial.ron"), &data, root()).unwrap();
+    let checked = doo_rules::level_file::load(&root().join("levels/tutorial.ron"), &data, root()).unwrap();
     let m = checked.build(&data).unwrap();
-    let mut hm = HeadlessMatch::new(m, doo::rules::Dice::seeded(1), false);
+    let mut hm = HeadlessMatch::new(m, doo_rules::rules::Dice::seeded(1), false);
     let who = hm.state().clock.current.map(|c| hm.state().fighters[c].id.clone()).unwrap();
     let before = hash(&hm);
     let v = crate::common::go(&mut hm, &format!(r#"round(actor: "{who}", act: end_turn)"#));

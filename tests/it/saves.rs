@@ -2,11 +2,11 @@
 //! panic); a replay reproduces every checkpoint; a match saved mid-way and resumed plays on
 //! exactly as the uninterrupted one; `doo replay --verify` names where a tampered save differs.
 
-use doo::data::RuleData;
 use doo::game::ai::AiControl;
 use doo::game::record::{MatchRecord, ai_plan};
 use doo::headless::HeadlessMatch;
-use doo::rules::Dice;
+use doo_rules::data::RuleData;
+use doo_rules::rules::Dice;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -117,19 +117,23 @@ fn a_tampered_command_is_named_by_verify() {
 
 /// Plays `level` AI against AI, recorded, until at least `stop` commands have been sent and the
 /// match waits; returns the save at that moment and the match, which then plays on to the end.
-fn play_until(level: &str, seed: u64, stop: usize) -> (doo::save::Save, HeadlessMatch) {
+fn play_until(level: &str, seed: u64, stop: usize) -> (doo_rules::save::Save, HeadlessMatch) {
     let data = RuleData::load(root()).unwrap();
     let path = root().join(level);
-    let checked = doo::level_file::load(&path, &data, root()).unwrap();
-    let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo::ai::Difficulty::Normal) }).collect();
-    let header = doo::save::save_header(&path, &checked, seed, seats, true).unwrap();
+    let checked = doo_rules::level_file::load(&path, &data, root()).unwrap();
+    let seats = checked
+        .sides
+        .iter()
+        .map(|s| doo_rules::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo_rules::ai::Difficulty::Normal) })
+        .collect();
+    let header = doo_rules::save::save_header(&path, &checked, seed, seats, true).unwrap();
     let m = checked.build(&data).unwrap();
     let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, Some(header));
-    let cfg = doo::ai::AiConfig::for_level(
+    let cfg = doo_rules::ai::AiConfig::for_level(
         checked.side_ids(),
         &checked.behaviours,
         &checked.level.victory,
-        doo::ai::Difficulty::Normal,
+        doo_rules::ai::Difficulty::Normal,
         &Default::default(),
         seed,
         data.ai.clone(),
@@ -172,14 +176,14 @@ fn saved_and_resumed_plays_on_as_the_uninterrupted_match() {
         }
         // the save, written and read back as text, then resumed by the AI in a fresh app
         let text = save.to_text();
-        let back = doo::save::parse("mid.ron", &text).unwrap();
+        let back = doo_rules::save::parse("mid.ron", &text).unwrap();
         assert_eq!(back, save);
-        let checked = doo::level_file::load(&root().join(level), &data, root()).unwrap();
-        let cfg = doo::ai::AiConfig::for_level(
+        let checked = doo_rules::level_file::load(&root().join(level), &data, root()).unwrap();
+        let cfg = doo_rules::ai::AiConfig::for_level(
             checked.side_ids(),
             &checked.behaviours,
             &checked.level.victory,
-            doo::ai::Difficulty::Normal,
+            doo_rules::ai::Difficulty::Normal,
             &Default::default(),
             seed,
             data.ai.clone(),
@@ -190,7 +194,7 @@ fn saved_and_resumed_plays_on_as_the_uninterrupted_match() {
         assert_eq!(got.len(), want.len(), "{level}: the resumed match sent a different number of commands");
         assert_eq!(got, want, "{level}: the resumed match sent other commands");
         let dice = &straight.app.world().resource::<doo::game::components::MatchDice>().0;
-        assert_eq!(resumed.final_hash.as_deref(), Some(doo::save::state_hash(straight.state(), dice).as_str()), "{level}: final states differ");
+        assert_eq!(resumed.final_hash.as_deref(), Some(doo_rules::save::state_hash(straight.state(), dice).as_str()), "{level}: final states differ");
     }
 }
 
@@ -215,15 +219,15 @@ fn the_load_list_puts_the_autosave_first_then_the_newest() {
 fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
     let data = RuleData::load(root()).unwrap();
     let (save, hm) = play_until("levels/skirmish.ron", 4, 40);
-    let checked = doo::level_file::load(&root().join("levels/skirmish.ron"), &data, root()).unwrap();
+    let checked = doo_rules::level_file::load(&root().join("levels/skirmish.ron"), &data, root()).unwrap();
     let mut dice = Dice::seeded(save.seed);
     dice.force(save.forced_dice.iter().copied());
     let origin = doo_rules::replay::Origin { m: checked.build(&data).unwrap(), dice, mid_phase: false };
     let mut v = doo::window::screens::viewer::ReplayViewer::build(&origin, &save).unwrap();
     assert_eq!(v.frames.len(), save.commands.len() + 1, "one frame before the first command and one after each");
     let last = v.frames.last().unwrap();
-    let want = doo::save::state_hash(hm.state(), &hm.app.world().resource::<doo::game::components::MatchDice>().0);
-    assert_eq!(doo::save::state_hash(&last.m, &last.dice), want, "the last frame is the match as saved");
+    let want = doo_rules::save::state_hash(hm.state(), &hm.app.world().resource::<doo::game::components::MatchDice>().0);
+    assert_eq!(doo_rules::save::state_hash(&last.m, &last.dice), want, "the last frame is the match as saved");
     assert_eq!(last.log_len, hm.app.world().resource::<doo::game::log::MatchLog>().len(), "and its log is the whole log");
     // Turn jumps land on the first frame of a turn.
     let turns: Vec<u32> = v.frames.iter().map(|f| f.m.clock.turn).collect();
@@ -249,7 +253,7 @@ fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
 /// cap takes is a figure in the README, not a timed test.)
 #[test]
 fn a_save_at_the_command_cap_verifies_and_one_over_is_refused() {
-    let cap = doo::save::caps::COMMANDS;
+    let cap = doo_rules::save::caps::COMMANDS;
     let text = good_text();
     let at = text.find("    commands: [\n").unwrap() + "    commands: [\n".len();
     let with = |n: usize| {

@@ -3,8 +3,8 @@
 //! without reading the engine) through the headless app, and checks each `expect` section
 //! (verdicts by rule id, events in order, final state). Each script cites its rules.
 
-use doo::data::RuleData;
 use doo::headless::run_script;
+use doo_rules::data::RuleData;
 use std::path::Path;
 
 fn check_folder(folder: &str, at_least: usize) {
@@ -20,7 +20,7 @@ fn check_folder(folder: &str, at_least: usize) {
     let data = RuleData::builtin();
     let mut failures = Vec::new();
     for p in &paths {
-        let (script, level) = match doo::script::load(p) {
+        let (script, level) = match doo_rules::script::load(p) {
             Ok(x) => x,
             Err(e) => {
                 failures.push(format!("{e}"));
@@ -33,7 +33,7 @@ fn check_folder(folder: &str, at_least: usize) {
         };
         match run_script(&data, &script, level.as_ref()) {
             Ok(lines) => {
-                for bad in doo::script::check(expect, &lines) {
+                for bad in doo_rules::script::check(expect, &lines) {
                     failures.push(format!("{}: {bad}", p.display()));
                 }
             }

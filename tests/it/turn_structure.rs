@@ -18,10 +18,10 @@ fn crisis_opens_with_a_full_reset() {
 #[test] // R-TURN-7, R-MANA-2: the opening reset's step 4 gives +1 MP to a caster below maximum (G-37)
 fn opening_reset_step_four_recovers() {
     let wiz = ch(r#"(id: "aud", side: "heroes", pos: (0, 0), caster: arcane, stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 8))"#);
-    let data = doo::data::RuleData::builtin();
-    let mut m = doo::level::build_match(&data, &room(4, 2), &[wiz, orc(3, 1)], None, &Default::default()).unwrap();
+    let data = doo_rules::data::RuleData::builtin();
+    let mut m = doo_rules::level::build_match(&data, &room(4, 2), &[wiz, orc(3, 1)], None, &Default::default()).unwrap();
     m.fighters[0].mp = 5;
-    let mut d = doo::rules::Dice::seeded(1);
+    let mut d = doo_rules::rules::Dice::seeded(1);
     d.force([2, 2]);
     let hm = doo::headless::HeadlessMatch::new(m, d, false);
     assert_eq!(f(&hm.snapshot(), "aud").mp, 6);
@@ -191,7 +191,7 @@ fn closing_reset_ends_the_crisis() {
     let mut hm = mid(None, "()", room(6, 2), vec![lunk(0, 0), stunned_orc], "(characters: {\"lunk\": (ap: 2)})", &[1, 1]);
     ok(&mut hm, r#"pass(actor: "lunk")"#);
     let m = hm.snapshot();
-    assert_eq!(m.clock.phase, doo::rules::Phase::Over);
+    assert_eq!(m.clock.phase, doo_rules::rules::Phase::Over);
     assert_eq!(events(&hm, "crisis_over")[0]["winner"], "heroes");
     assert!(events(&hm, "phase").iter().any(|p| p["phase"] == "closing_reset"));
     assert!(events(&hm, "reset_step").iter().all(|s| s["step"].as_i64().unwrap() <= 4));
@@ -219,6 +219,6 @@ fn three_sides_fight_on() {
     ok(&mut hm, r#"pass(actor: "b")"#);
     ok(&mut hm, r#"pass(actor: "a")"#);
     let m = hm.snapshot();
-    assert_eq!(m.clock.phase, doo::rules::Phase::Action, "green is out but red and blue fight on");
+    assert_eq!(m.clock.phase, doo_rules::rules::Phase::Action, "green is out but red and blue fight on");
     assert!(events(&hm, "crisis_over").is_empty());
 }

@@ -148,7 +148,7 @@ pub fn prompt_starts(dir: &Path) -> Vec<(&'static str, PathBuf)> {
         .into_iter()
         .map(|(kind, path)| {
             let text = std::fs::read_to_string(&path).unwrap();
-            let mut save = doo::save::parse(&path.display().to_string(), &text).expect("a pending save parses");
+            let mut save = doo_rules::save::parse(&path.display().to_string(), &text).expect("a pending save parses");
             for seat in &mut save.seats {
                 seat.ai = None;
                 if seat.player.is_empty() {
@@ -248,12 +248,12 @@ fn the_prompt_is_answered_from_the_keyboard() {
 fn a_save_that_does_not_replay_opens_with_its_choices_and_each_is_pressed() {
     let dir = scratch("broken");
     let (_, aoo) = prompt_starts(&dir).into_iter().find(|(k, _)| *k == "a4_aoo").expect("an A4 AoO save");
-    let mut bad = doo::save::load(&aoo).unwrap();
-    bad.commands[1] = doo::rules::Command::Delay { actor: bad.commands[1].actor().to_string() };
+    let mut bad = doo_rules::save::load(&aoo).unwrap();
+    bad.commands[1] = doo_rules::rules::Command::Delay { actor: bad.commands[1].actor().to_string() };
     let walk_dir = dir.join("walk");
     std::fs::create_dir_all(walk_dir.join("saves")).unwrap();
     for name in ["broken-a.ron", "broken-b.ron"] {
-        doo::data::write_atomic(&walk_dir.join("saves").join(name), &bad.to_text()).unwrap();
+        doo_rules::data::write_atomic(&walk_dir.join("saves").join(name), &bad.to_text()).unwrap();
     }
     let first = walk_dir.join("saves").join("broken-a.ron");
     let v = walk_focused(&walk_dir, &["play", "--resume", first.to_str().unwrap(), "--seed", "1"], true, "Broken save");

@@ -3,14 +3,14 @@
 //! checkpoints) and the replay are those of a match in which it was never issued. Anything
 //! else is refused with the program's `UNDO-*` id and a sentence.
 
-use doo::data::RuleData;
 use doo::game::components::MatchDice;
 use doo::game::intent::PlayerView;
 use doo::game::record::MatchRecord;
 use doo::game::undo::take_back;
 use doo::headless::HeadlessMatch;
-use doo::rules::preview::{self, MoveKind};
-use doo::rules::{Command, Dice};
+use doo_rules::data::RuleData;
+use doo_rules::rules::preview::{self, MoveKind};
+use doo_rules::rules::{Command, Dice};
 use std::path::Path;
 
 fn root() -> &'static Path {
@@ -21,9 +21,9 @@ fn root() -> &'static Path {
 fn tutorial(seed: u64) -> HeadlessMatch {
     let data = RuleData::load(root()).unwrap();
     let path = root().join("levels/tutorial.ron");
-    let checked = doo::level_file::load(&path, &data, root()).unwrap();
-    let seats = checked.sides.iter().map(|s| doo::save::Seat { side: s.id.clone(), player: s.id.clone(), ai: None }).collect();
-    let header = doo::save::save_header(&path, &checked, seed, seats, false).unwrap();
+    let checked = doo_rules::level_file::load(&path, &data, root()).unwrap();
+    let seats = checked.sides.iter().map(|s| doo_rules::save::Seat { side: s.id.clone(), player: s.id.clone(), ai: None }).collect();
+    let header = doo_rules::save::save_header(&path, &checked, seed, seats, false).unwrap();
     let mut hm = HeadlessMatch::recorded(checked.build(&data).unwrap(), Dice::seeded(seed), false, Some(header));
     for _ in 0..20 {
         let m = hm.state();
@@ -37,10 +37,10 @@ fn tutorial(seed: u64) -> HeadlessMatch {
 }
 
 fn hash(hm: &HeadlessMatch) -> String {
-    doo::save::state_hash(hm.state(), &hm.app.world().resource::<MatchDice>().0)
+    doo_rules::save::state_hash(hm.state(), &hm.app.world().resource::<MatchDice>().0)
 }
 
-fn record(hm: &HeadlessMatch) -> (Vec<Command>, Vec<doo::save::Checkpoint>) {
+fn record(hm: &HeadlessMatch) -> (Vec<Command>, Vec<doo_rules::save::Checkpoint>) {
     let r = hm.app.world().resource::<MatchRecord>();
     (r.commands.clone(), r.checkpoints.clone())
 }
@@ -52,7 +52,7 @@ fn lunk_move(hm: &HeadlessMatch, kind: MoveKind) -> Command {
     preview::destinations(m, a).into_values().find(|d| d.kind == kind).unwrap_or_else(|| panic!("no {kind:?} on offer")).command
 }
 
-fn undo(hm: &mut HeadlessMatch) -> Result<doo::rules::undo::Undo, doo::rules::Violation> {
+fn undo(hm: &mut HeadlessMatch) -> Result<doo_rules::rules::undo::Undo, doo_rules::rules::Violation> {
     let r = take_back(hm.app.world_mut());
     assert!(hm.settle(), "the match settles after an undo");
     r
@@ -105,7 +105,7 @@ fn moves_are_taken_back_exactly() {
     assert_eq!(hash(&hm), hash(&straight));
     let data = RuleData::load(root()).unwrap();
     let save = hm.app.world().resource::<MatchRecord>().to_save(hm.snapshot_turn(), None).unwrap();
-    let checked = doo::level_file::load(&root().join("levels/tutorial.ron"), &data, root()).unwrap();
+    let checked = doo_rules::level_file::load(&root().join("levels/tutorial.ron"), &data, root()).unwrap();
     let origin = doo_rules::replay::Origin::of_save(&data, &save, &checked).unwrap();
     let replayed = doo_rules::replay::Replay::run(&origin, &save.commands);
     assert_eq!(doo_rules::replay::verify(&save, &replayed), Ok(save.checkpoints.len()));
@@ -136,7 +136,7 @@ fn another_players_commands_stay() {
 #[test] // UNDO-6: a match without a record cannot be rebuilt, so nothing is taken back
 fn an_unrecorded_match_has_no_undo() {
     let data = RuleData::load(root()).unwrap();
-    let checked = doo::level_file::load(&root().join("levels/tutorial.ron"), &data, root()).unwrap();
+    let checked = doo_rules::level_file::load(&root().join("levels/tutorial.ron"), &data, root()).unwrap();
     let mut hm = HeadlessMatch::new(checked.build(&data).unwrap(), Dice::seeded(3), false);
     let v = undo(&mut hm).expect_err("not recorded");
     assert_eq!(v.rule, "UNDO-6");

@@ -174,7 +174,7 @@ fn check_board(shot: &Image, rows: &[String], at: (f64, f64, f64), skip: &[(usiz
 
 fn level_rows(path: &str) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let l = doo::level_file::load(&root.join(path), &doo::data::RuleData::builtin(), root).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+    let l = doo_rules::level_file::load(&root.join(path), &doo_rules::data::RuleData::builtin(), root).unwrap_or_else(|e| panic!("{path}: {e:?}"));
     l.floors[0].clone()
 }
 
@@ -547,7 +547,7 @@ fn e2e_a_campaign_level_is_played_and_recorded() {
     assert!(begun, "Enter began the campaign and wrote its save:\n{err}");
     assert!(in_level, "the first level has the party's heroes (hero_lunk in the log):\n{err}");
     assert!(over, "the level ended:\n{err}");
-    let s = doo::save::load(&save).unwrap_or_else(|e| panic!("the campaign save reads back: {e}"));
+    let s = doo_rules::save::load(&save).unwrap_or_else(|e| panic!("the campaign save reads back: {e}"));
     let p = s.campaign.expect("the save carries the campaign");
     assert_eq!(p.history.len(), 1, "the level is recorded once: {:?}", p.history);
     assert_eq!(p.history[0].level, "road");
@@ -682,7 +682,7 @@ fn figures_show_death_the_grouped_bar_fits_at_2x_and_the_keyboard_plays() {
 
     // What the game says it drew: Snag's figure is the remains cell of assets/art/figures.ron,
     // Grub's the goblin's (its template's figure).
-    let figures = doo::data::RuleData::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap().figures;
+    let figures = doo_rules::data::RuleData::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap().figures;
     let last_look = |id: &str| {
         text.lines()
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
@@ -719,11 +719,11 @@ fn e2e_a4_picked_in_the_menu_is_played_to_the_end() {
     let _ = std::fs::remove_dir_all(&saves);
     let (log, stderr) = (dir.join("a4-menu.jsonl"), dir.join("a4-menu.stderr"));
     let level = "levels/skirmish.ron";
-    let data = doo::data::RuleData::builtin();
+    let data = doo_rules::data::RuleData::builtin();
     let mut names: Vec<String> = data.profiles.profiles.keys().cloned().collect();
     names.push(data.a4.name.clone());
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let checked = doo::level_file::load(&root.join(level), &data, root).unwrap_or_else(|e| panic!("{level}: {e:?}"));
+    let checked = doo_rules::level_file::load(&root.join(level), &data, root).unwrap_or_else(|e| panic!("{level}: {e:?}"));
     let now = checked.level.profile.clone().unwrap_or_else(|| data.profiles.default.clone());
     let at = |n: &str| names.iter().position(|x| x == n).unwrap_or_else(|| panic!("{n} is listed"));
     let presses = (at(&data.a4.name) + names.len() - at(&now)) % names.len();
@@ -764,7 +764,7 @@ fn e2e_a4_picked_in_the_menu_is_played_to_the_end() {
     assert!(kinds.iter().all(|k| ["round", "reflex", "decline"].contains(&k.as_str())), "only A4 orders: {kinds:?}");
     let rounds = text.matches("\"event\":\"initiative\"").count();
     assert!(rounds >= 1 && text.matches("\"round_start\"").count() == rounds, "one round_start per initiative (A4-6.1): {rounds}");
-    let save = doo::save::load(&saves.join("autosave.ron")).unwrap_or_else(|e| panic!("the autosave reads back: {e}"));
+    let save = doo_rules::save::load(&saves.join("autosave.ron")).unwrap_or_else(|e| panic!("the autosave reads back: {e}"));
     assert_eq!(save.profile.as_deref(), Some(data.a4.name.as_str()), "the match was played under the rules picked in the menu");
     println!("A4 from the menu: {} commands, {rounds} rounds; screenshots {} {}", commands.len(), picker.display(), end_png.display());
 }
@@ -793,7 +793,7 @@ fn e2e_a4_hot_seat_click_is_a_five_foot_step() {
         .and_then(|v| v["actor"].as_str().map(String::from))
         .unwrap_or_default();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let checked = doo::level_file::load(&root.join(level), &doo::data::RuleData::builtin(), root).unwrap_or_else(|e| panic!("{level}: {e:?}"));
+    let checked = doo_rules::level_file::load(&root.join(level), &doo_rules::data::RuleData::builtin(), root).unwrap_or_else(|e| panic!("{level}: {e:?}"));
     let who = checked.characters.iter().find(|c| c.id == first).unwrap_or_else(|| panic!("the first to act ('{first}') is a figure of {level}:\n{text}"));
     let (x, y) = (who.pos.x as usize, who.pos.y as usize);
     let to = if who.side == "red" { x + 1 } else { x - 1 };
@@ -914,10 +914,10 @@ fn resume_opens_every_pending_window_and_a_broken_save_without_a_crash() {
     let mut runs = crate::pending::pending_saves(&dir.join("resume-pending"));
     // command 2 of the A4 save made a delay, refused whoever asks (R-TURN-12)
     let (_, aoo) = runs.iter().find(|(k, _)| *k == "a4_aoo").cloned().unwrap();
-    let mut bad = doo::save::load(&aoo).unwrap();
-    bad.commands[1] = doo::rules::Command::Delay { actor: bad.commands[1].actor().to_string() };
+    let mut bad = doo_rules::save::load(&aoo).unwrap();
+    bad.commands[1] = doo_rules::rules::Command::Delay { actor: bad.commands[1].actor().to_string() };
     let broken = dir.join("resume-pending").join("broken.ron");
-    doo::data::write_atomic(&broken, &bad.to_text()).unwrap();
+    doo_rules::data::write_atomic(&broken, &bad.to_text()).unwrap();
     runs.push(("broken", broken));
     for (kind, save) in runs {
         let shot = dir.join(format!("resume-{kind}.png"));

@@ -60,6 +60,22 @@ pub fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
+/// A RON text after its byte-order mark, blanks and leading comments: where its first value
+/// (`Level`, `Hero`, `(`…) begins.
+pub fn after_leading_comments(text: &str) -> &str {
+    let mut t = strip_bom(text);
+    loop {
+        t = t.trim_start();
+        if let Some(rest) = t.strip_prefix("//") {
+            t = rest.split_once('\n').map_or("", |x| x.1);
+        } else if let Some(rest) = t.strip_prefix("/*") {
+            t = rest.split_once("*/").map_or("", |x| x.1);
+        } else {
+            return t;
+        }
+    }
+}
+
 /// The most bytes a level, script or template file may have (a level at the caps, one
 /// 1024×1024 floor and 10 000 characters, is about 3 MB).
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;

@@ -258,17 +258,7 @@ impl Script {
 /// Whether a text looks like a level file (its first token opens `Level(` or `(`), so that a
 /// script naming some other file never has that file's words echoed in an error.
 fn looks_like_level(text: &str) -> bool {
-    let mut t = crate::data::strip_bom(text);
-    loop {
-        t = t.trim_start();
-        if let Some(rest) = t.strip_prefix("//") {
-            t = rest.split_once('\n').map_or("", |x| x.1);
-        } else if let Some(rest) = t.strip_prefix("/*") {
-            t = rest.split_once("*/").map_or("", |x| x.1);
-        } else {
-            break;
-        }
-    }
+    let t = crate::data::after_leading_comments(text);
     t.starts_with('(') || t.starts_with("Level")
 }
 
