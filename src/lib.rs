@@ -12,4 +12,5 @@ pub mod headless;
 pub mod replay;
 pub mod saves;
 pub mod simulate;
+#[cfg(feature = "window")]
 pub mod window;

@@ -161,7 +161,14 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        #[cfg(not(feature = "window"))]
+        None | Some(Cmd::Play { .. }) | Some(Cmd::Replay { watch: true, .. }) => {
+            eprintln!("this doo was built without its window (cargo feature `window`): only run, validate, simulate, replay and campaign simulate");
+            ExitCode::from(2)
+        }
+        #[cfg(feature = "window")]
         None => doo::window::run(None),
+        #[cfg(feature = "window")]
         Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats, resume, campaign, ui_walk, headless }) => {
             let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::saves::autosave_path() } else { p });
             doo::window::run_with(
@@ -200,6 +207,7 @@ fn main() -> ExitCode {
                 doo::cli::SimSaves { save_dir, autosave, profile },
             ),
         },
+        #[cfg(feature = "window")]
         Some(Cmd::Replay { saves, watch: true, screenshot, screenshot_frame, ui_walk, headless, .. }) => doo::window::run_with(
             None,
             doo::window::WindowOptions {

@@ -242,6 +242,7 @@ fn positions_ignore_comments() {
     assert_eq!((errs[0].line, errs[0].col), (4, 5), "{errs:?}");
 }
 
+#[cfg(feature = "window")] // the window's own screens
 #[test] // the level select lists the tutorial (the default level) first, then the rest by file name
 fn the_tutorial_is_first_in_the_level_select() {
     let mut files: Vec<PathBuf> =

@@ -13,6 +13,7 @@ mod common;
 mod conditions_healing;
 mod harness;
 mod hostile;
+#[cfg(feature = "window")]
 mod hud;
 mod intents;
 mod levels;
@@ -21,11 +22,14 @@ mod pending;
 mod posture_defense;
 mod properties;
 mod reference;
+#[cfg(feature = "window")]
 mod resume;
 mod rule_coverage;
 mod saves;
 mod scenarios;
 mod turn_structure;
+#[cfg(feature = "window")]
 mod ui_walk;
 mod undo;
+#[cfg(feature = "window")]
 mod window;

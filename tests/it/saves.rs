@@ -198,6 +198,7 @@ fn saved_and_resumed_plays_on_as_the_uninterrupted_match() {
     }
 }
 
+#[cfg(feature = "window")] // the window's own screens
 #[test] // the Load screen's order: the autosave first, then the newest named slot; other files are not listed
 fn the_load_list_puts_the_autosave_first_then_the_newest() {
     let dir = std::env::temp_dir().join(format!("doo-slots-{}", std::process::id()));
@@ -215,6 +216,7 @@ fn the_load_list_puts_the_autosave_first_then_the_newest() {
     assert_eq!(doo::window::screens::load::list_saves(&dir.join("missing")).unwrap().len(), 0, "no folder yet: no saves, no error");
 }
 
+#[cfg(feature = "window")] // the window's own screens
 #[test] // the replay viewer keeps the match after every command; its last frame is the saved match's state
 fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
     let data = RuleData::load(root()).unwrap();
@@ -271,6 +273,7 @@ fn a_save_at_the_command_cap_verifies_and_one_over_is_refused() {
     assert!(err.contains(&format!("the most is {cap}")), "{err}");
 }
 
+#[cfg(feature = "window")] // the window's own screens
 #[test] // the replay viewer names the sides as they were played: a human seat by its player, never "(AI)"
 fn the_viewer_labels_sides_by_the_saves_seats() {
     let (mut save, _) = play_until("levels/skirmish.ron", 4, 2);
