@@ -1,8 +1,6 @@
 //! Dungeons of Olde on Bevy: the rules' ECS plugins (`game`), the headless runner and the CLI,
 //! and the game window. The rules, the AI and the file formats live in the `doo_rules` crate
-//! (no Bevy) and are re-exported here under their old paths.
-
-pub use doo_rules::{ai, campaign, data, level, level_file, reference, rules, save, script};
+//! (no Bevy); code here names them `doo_rules::…` wherever it crosses into that crate.
 
 pub mod campaign_sim;
 pub mod cli;

@@ -71,10 +71,10 @@ enum Cmd {
         games: u32,
         /// easy, normal or hard, for every side not named in --side
         #[arg(long, default_value = "normal")]
-        difficulty: doo::ai::Difficulty,
+        difficulty: doo_rules::ai::Difficulty,
         /// Per-side difficulty, e.g. --side heroes=hard --side monsters=easy
         #[arg(long = "side", value_parser = parse_side)]
-        sides: Vec<(String, doo::ai::Difficulty)>,
+        sides: Vec<(String, doo_rules::ai::Difficulty)>,
         /// Write each game as a save here (game-<seed>.ron), for `doo replay --verify`.
         #[arg(long)]
         save_dir: Option<PathBuf>,
@@ -137,14 +137,14 @@ enum CampaignCmd {
         #[arg(long = "hero")]
         heroes: Vec<PathBuf>,
         #[arg(long, default_value = "normal")]
-        difficulty: doo::ai::Difficulty,
+        difficulty: doo_rules::ai::Difficulty,
         /// Where the level files and the autosave go (default: a temporary folder).
         #[arg(long)]
         dir: Option<PathBuf>,
     },
 }
 
-fn parse_side(s: &str) -> Result<(String, doo::ai::Difficulty), String> {
+fn parse_side(s: &str) -> Result<(String, doo_rules::ai::Difficulty), String> {
     let (side, d) = s.split_once('=').ok_or_else(|| format!("'{s}': expected side=difficulty"))?;
     Ok((side.to_string(), d.parse()?))
 }

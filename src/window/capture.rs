@@ -101,8 +101,8 @@ fn write_log(
     }
     if let (Some(state), Ok((cam, gt, _))) = (state, cams.single()) {
         let board = &state.board;
-        let a = super::board::world_of(crate::rules::Pos::new(0, 0), board);
-        let b = super::board::world_of(crate::rules::Pos::new(1, 0), board);
+        let a = super::board::world_of(doo_rules::rules::Pos::new(0, 0), board);
+        let b = super::board::world_of(doo_rules::rules::Pos::new(1, 0), board);
         if let (Ok(pa), Ok(pb)) = (cam.world_to_viewport(gt, a), cam.world_to_viewport(gt, b)) {
             let key = (pa.x.round() as i32, pa.y.round() as i32, (pb.x - pa.x).round() as i32);
             if *last_layout != Some(key) {

@@ -3,8 +3,8 @@
 //! tilemap board (`board/`), the match UI (`hud/`), the shared look and button wiring
 //! (`theme/`), keyboard routing (`focus.rs`), settings, hot reload, screenshots and the UI walk.
 
-use crate::data::RuleData;
 use bevy::prelude::*;
+use doo_rules::data::RuleData;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -128,10 +128,10 @@ fn open(level: Option<PathBuf>, opts: &WindowOptions) -> Result<Opening, ExitCod
         Some(setup) => setup.path.clone(),
         None => level.unwrap_or_else(|| PathBuf::from(DEFAULT_LEVEL)),
     };
-    let root = crate::level_file::project_root(&path);
+    let root = doo_rules::level_file::project_root(&path);
     let checked = match &resume {
         Some(setup) => setup.checked.clone(),
-        None => match crate::level_file::load(&path, &data, &root) {
+        None => match doo_rules::level_file::load(&path, &data, &root) {
             Ok(c) => c,
             Err(errs) => {
                 for e in errs {
@@ -150,7 +150,7 @@ fn open(level: Option<PathBuf>, opts: &WindowOptions) -> Result<Opening, ExitCod
     let data = std::sync::Arc::new(data);
     let level_dir = path.canonicalize().ok().and_then(|p| p.parent().map(|d| d.to_path_buf())).unwrap_or_else(|| PathBuf::from("."));
     let campaign_run = match &opts.campaign {
-        Some(c) => match crate::campaign::load_campaign(c, &data) {
+        Some(c) => match doo_rules::campaign::load_campaign(c, &data) {
             Ok(c) => Some(screens::campaign::CampaignRun::new(c, &data)),
             Err(e) => {
                 eprintln!("{e}");

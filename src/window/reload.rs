@@ -3,12 +3,12 @@
 //! is watched while the game runs: a good edit restarts the match on the new level; a broken edit
 //! keeps the old level playing and shows the errors on screen. Never a crash.
 
-use crate::data::RuleData;
-use crate::level_file::{CheckedLevel, LevelError};
 use crate::window::session::{self, MatchBegun, MatchEnded, MatchSetup};
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoadFailedEvent, AssetLoader, LoadContext};
 use bevy::prelude::*;
+use doo_rules::data::RuleData;
+use doo_rules::level_file::{CheckedLevel, LevelError};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -59,7 +59,7 @@ impl AssetLoader for LevelAssetLoader {
     async fn load(&self, reader: &mut dyn Reader, _settings: &(), ctx: &mut LoadContext<'_>) -> Result<LevelAsset, LevelLoadError> {
         let fail = |message: String| LevelLoadError(vec![LevelError { line: 1, col: 1, message }]);
         // Read in chunks and stop past the cap: a level that grew to gigabytes never fills memory.
-        let cap = crate::data::MAX_FILE_BYTES as usize;
+        let cap = doo_rules::data::MAX_FILE_BYTES as usize;
         let (mut bytes, mut chunk) = (Vec::new(), vec![0u8; 64 * 1024]);
         loop {
             let n = bevy::asset::AsyncReadExt::read(reader, &mut chunk).await.map_err(|e| fail(format!("cannot read: {e}")))?;
@@ -73,7 +73,7 @@ impl AssetLoader for LevelAssetLoader {
         }
         let text = String::from_utf8(bytes).map_err(|_| fail("the file is not UTF-8 text".into()))?;
         let file = ctx.path().to_string();
-        let checked = crate::level_file::check(&file, &text, &self.data, &self.root).map_err(LevelLoadError)?;
+        let checked = doo_rules::level_file::check(&file, &text, &self.data, &self.root).map_err(LevelLoadError)?;
         checked.build(&self.data).map_err(|es| LevelLoadError(es.into_iter().map(|m| LevelError { line: 1, col: 1, message: m }).collect()))?;
         Ok(LevelAsset { checked })
     }
@@ -175,7 +175,7 @@ fn start_loaded_level(
         }
         watch.skip_first = false;
         // The old level keeps playing; say what is wrong, with positions.
-        let lines: Vec<String> = match crate::level_file::load(&watch.path, &watch.data, &watch.root) {
+        let lines: Vec<String> = match doo_rules::level_file::load(&watch.path, &watch.data, &watch.root) {
             Err(errs) => errs.iter().map(|x| format!("{}:{}:{}: {}", watch.path.display(), x.line, x.col, x.message)).collect(),
             Ok(_) => vec![format!("{}: {}", watch.path.display(), e.error)],
         };

@@ -2,8 +2,8 @@
 //! the app draws, the rule data and the level being played (a leaf: it imports no other part
 //! of the window, so the parts never import the app's root to reach them).
 
-use crate::data::RuleData;
 use bevy::prelude::*;
+use doo_rules::data::RuleData;
 use std::path::PathBuf;
 
 pub const DEFAULT_LEVEL: &str = "levels/tutorial.ron";
@@ -15,7 +15,7 @@ pub struct GameData(pub std::sync::Arc<RuleData>);
 
 /// The level being played (for its goals, its sides and sprites, the result screen).
 #[derive(Resource, Clone, Debug)]
-pub struct PlayingLevel(pub crate::level_file::CheckedLevel);
+pub struct PlayingLevel(pub doo_rules::level_file::CheckedLevel);
 
 /// Window options from the command line.
 #[derive(Resource, Debug, Clone, Default)]

@@ -4,15 +4,15 @@
 //! move; Space skips the pace). Screens and the HUD ask for a start, a restart or a replay;
 //! hot reload hears of each match started and ended (`MatchBegun`, `MatchEnded`).
 
-use crate::ai::Difficulty;
 use crate::game::MatchSystems;
 use crate::game::ai::{AiControl, AiHold};
-use crate::level_file::{CheckedLevel, Control};
 use crate::window::board::{Overlay, TokensMoving};
 use crate::window::screens::Screen;
 use crate::window::settings::Settings;
 use crate::window::{GameData, PlayingLevel, WindowOptions};
 use bevy::prelude::*;
+use doo_rules::ai::Difficulty;
+use doo_rules::level_file::{CheckedLevel, Control};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -59,11 +59,11 @@ pub struct MatchSetup {
     pub checked: CheckedLevel,
     pub seats: Vec<Seat>,
     /// A save to go on with instead of a new match (Continue, `--resume`).
-    pub resume: Option<Box<crate::save::Save>>,
+    pub resume: Option<Box<doo_rules::save::Save>>,
     /// Watch `resume` in the replay viewer instead of playing on.
     pub replay: bool,
     /// A campaign level: the progress the match's saves carry, and who owns which hero.
-    pub campaign: Option<Box<crate::campaign::Progress>>,
+    pub campaign: Option<Box<doo_rules::campaign::Progress>>,
     pub owners: BTreeMap<String, String>,
     /// The save file `resume` was read from (the crash log names it; a broken one can be deleted).
     pub save_path: Option<PathBuf>,
@@ -87,7 +87,7 @@ impl MatchSetup {
     }
 
     /// The seats a save was played with, and the save to go on with.
-    pub fn from_save(path: PathBuf, checked: CheckedLevel, save: &crate::save::Save) -> Self {
+    pub fn from_save(path: PathBuf, checked: CheckedLevel, save: &doo_rules::save::Save) -> Self {
         let mut me = Self::new(path, checked);
         for seat in &mut me.seats {
             if let Some(s) = save.seats.iter().find(|s| s.side == seat.side) {
@@ -104,7 +104,7 @@ impl MatchSetup {
     /// A save file to go on with: read and checked, its level under the rules the save was
     /// played with (a ruleset picked on the level-select screen is in the save, not in the
     /// level file). Continue, a Load slot and `doo play --resume` all start here.
-    pub fn resume_file(save_path: &std::path::Path, data: &crate::data::RuleData) -> Result<Self, crate::data::LoadError> {
+    pub fn resume_file(save_path: &std::path::Path, data: &doo_rules::data::RuleData) -> Result<Self, doo_rules::data::LoadError> {
         let (save, level_path, checked) = doo_rules::save::load_save(save_path, data)?;
         let mut me = Self::from_save(level_path, checked, &save);
         me.save_path = Some(save_path.to_path_buf());
@@ -144,7 +144,7 @@ impl BrokenSave {
 /// A save file to go on with (Continue, `doo play --resume`): read and checked, its level under
 /// the save's rules. A file that is not a usable save (unreadable, another version, its level
 /// missing or changed) is `Err`: what is wrong, with only "delete" and "back" to choose.
-pub fn open_save_file(path: &std::path::Path, data: &crate::data::RuleData) -> Result<MatchSetup, Box<BrokenSave>> {
+pub fn open_save_file(path: &std::path::Path, data: &doo_rules::data::RuleData) -> Result<MatchSetup, Box<BrokenSave>> {
     MatchSetup::resume_file(path, data)
         .map_err(|e| Box::new(BrokenSave { path: Some(path.to_path_buf()), setup: None, good: 0, total: 0, message: e.to_string() }))
 }
@@ -153,7 +153,7 @@ pub fn open_save_file(path: &std::path::Path, data: &crate::data::RuleData) -> R
 /// tests): replayed through `doo_rules::replay::open`, checked against its checkpoints, then
 /// restored with the AI's plan. A save that does not replay to its end is not restored:
 /// `Err` says how far it goes and why. No save in `setup`: nothing happens.
-pub fn resume_match(world: &mut World, data: &crate::data::RuleData, setup: &MatchSetup) -> Result<(), Box<BrokenSave>> {
+pub fn resume_match(world: &mut World, data: &doo_rules::data::RuleData, setup: &MatchSetup) -> Result<(), Box<BrokenSave>> {
     let Some(save) = setup.resume.as_deref() else { return Ok(()) };
     let broken = |good: usize, message: String| {
         Box::new(BrokenSave { path: setup.save_path.clone(), setup: Some(setup.clone()), good, total: save.commands.len(), message })
@@ -217,7 +217,7 @@ pub fn begin_match_world(world: &mut World) {
         // Watching, not playing: the replay viewer.
         world.insert_resource(PlayingLevel(setup.checked.clone()));
         world.insert_resource(crate::game::intent::PlayerView::default());
-        let mut dice = crate::rules::Dice::seeded(save.seed);
+        let mut dice = doo_rules::rules::Dice::seeded(save.seed);
         dice.force(save.forced_dice.iter().copied());
         let origin = doo_rules::replay::Origin { m, dice, mid_phase: false };
         let save = save.clone();
@@ -243,7 +243,7 @@ pub fn begin_match_world(world: &mut World) {
         seed,
         data.ai.clone(),
     );
-    config.budget = crate::ai::Budget::INTERACTIVE;
+    config.budget = doo_rules::ai::Budget::INTERACTIVE;
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));
     }
@@ -284,7 +284,7 @@ pub fn begin_match_world(world: &mut World) {
     let seats = setup
         .seats
         .iter()
-        .map(|s| crate::save::Seat { side: s.side.clone(), player: if s.ai.is_some() { String::new() } else { s.player.clone() }, ai: s.ai })
+        .map(|s| doo_rules::save::Seat { side: s.side.clone(), player: if s.ai.is_some() { String::new() } else { s.player.clone() }, ai: s.ai })
         .collect();
     let header = doo_rules::save::save_header(&setup.path, &setup.checked, seed, seats, opts.watch)
         .map(|mut h| {
@@ -294,7 +294,7 @@ pub fn begin_match_world(world: &mut World) {
         .map_err(|e| warn!("not recorded: {e}"))
         .ok();
     world.insert_resource(header.map(crate::game::record::MatchRecord::new).unwrap_or_default());
-    crate::game::setup::start_match(world, m, crate::rules::Dice::seeded(seed), false);
+    crate::game::setup::start_match(world, m, doo_rules::rules::Dice::seeded(seed), false);
 }
 
 /// Where the running match autosaves.
@@ -304,7 +304,7 @@ fn autosave_path_of(world: &World) -> PathBuf {
 
 /// The autosave, when there is one: the match to go on with (readable, its level unchanged,
 /// checked with the rule data the game plays with), or why it cannot be used.
-pub fn continue_save(data: &crate::data::RuleData) -> Option<Result<MatchSetup, Box<BrokenSave>>> {
+pub fn continue_save(data: &doo_rules::data::RuleData) -> Option<Result<MatchSetup, Box<BrokenSave>>> {
     let p = crate::saves::autosave_path();
     p.is_file().then(|| open_save_file(&p, data))
 }

@@ -63,7 +63,7 @@ pub fn load() -> Settings {
     if !path.exists() {
         return Settings::default();
     }
-    match crate::data::read_text(&path, 1 << 20) {
+    match doo_rules::data::read_text(&path, 1 << 20) {
         Ok(text) => ron::from_str(&text).unwrap_or_else(|e| {
             warn!("{}:{}:{}: {} (using default settings)", path.display(), e.span.start.line, e.span.start.col, e.code);
             Settings::default()

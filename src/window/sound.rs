@@ -8,9 +8,9 @@ use super::settings::Settings;
 use crate::game::MatchSystems;
 use crate::game::intent::Seats;
 use crate::game::log::RulesEvent;
-use crate::rules::Event;
 use bevy::audio::{GlobalVolume, Volume};
 use bevy::prelude::*;
+use doo_rules::rules::Event;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, load_sounds)

@@ -184,13 +184,7 @@ fn main() {
         }
     });
     let sample = doo_rules::replay::Replay::run(&origins[0], &commands[0].1);
-    eprintln!(
-        "bare driver loop {}; one state hash {}; {} checkpoints, {} log entries",
-        ms(bare),
-        ms(hashes),
-        sample.checkpoints.len(),
-        sample.log.len()
-    );
+    eprintln!("bare driver loop {}; one state hash {}; {} checkpoints, {} log entries", ms(bare), ms(hashes), sample.checkpoints.len(), sample.log.len());
     table.push(format!(
         "| replay of a {total}-command match, `doo_rules::replay` (log, checkpoints; {} game{}, {rw}×{rh}, {rn} figures) | {} | {} (the AI choosing them) | {:.2}× | ≤ 5 ms |",
         commands.len(),

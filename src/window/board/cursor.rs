@@ -6,10 +6,10 @@ use super::{BoardCamera, BoardInput, BoardPart, DragState, FloorShown, HoveredSp
 use crate::game::MatchSystems;
 use crate::game::components::{CharacterId, GridPos, MatchGeneration, MatchState};
 use crate::game::intent::{Intent, PlayerView};
-use crate::rules::Pos;
 use crate::window::screens::Screen;
 use crate::window::theme::interaction::PointerOverUi;
 use bevy::prelude::*;
+use doo_rules::rules::Pos;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(

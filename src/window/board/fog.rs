@@ -12,11 +12,11 @@ use crate::game::MatchSystems;
 use crate::game::components::{MatchGeneration, MatchState};
 use crate::game::intent::{PlayerView, Seats};
 use crate::game::log::LogEntry;
-use crate::rules::Pos;
-use crate::rules::explore::side_view;
-use crate::rules::grid::Tile;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use doo_rules::rules::Pos;
+use doo_rules::rules::explore::side_view;
+use doo_rules::rules::grid::Tile;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -35,7 +35,7 @@ pub(super) fn plugin(app: &mut App) {
 /// first exploring side a person plays, else any side a person plays (a person playing the
 /// monsters against AI heroes sees his own side's map); else the first exploring side (a
 /// watched game).
-fn viewer(m: &crate::rules::Match, view: &PlayerView, seats: &Seats, last: Option<&String>) -> Option<String> {
+fn viewer(m: &doo_rules::rules::Match, view: &PlayerView, seats: &Seats, last: Option<&String>) -> Option<String> {
     let x = m.explore.as_deref()?;
     if let Some(s) = &view.side {
         return Some(s.clone());
@@ -85,7 +85,7 @@ fn overlay_tint(c: Color) -> Color {
 /// The highlight tint of each space: where the figure deciding can move (green free, blue
 /// step, orange run) or the spaces an aimed order can take.
 fn highlight_tints(view: &PlayerView, overlay: &Overlay) -> std::collections::HashMap<Pos, Color> {
-    use crate::rules::preview::{Aim, MoveKind};
+    use doo_rules::rules::preview::{Aim, MoveKind};
     let mut out = std::collections::HashMap::new();
     if overlay.blocks_board().is_some() {
         return out;
@@ -219,7 +219,7 @@ fn draw_features(mut commands: Commands, state: Res<MatchState>, fog: Res<Fog>, 
         }
         // A spent trap keeps a mark where it was (R-EXP-16, R-EXP-17): sprung, or disarmed.
         for &p in v.spent_traps.iter().filter(|p| seen(**p)) {
-            let sprung = log.entries().iter().any(|e| matches!(e, LogEntry::Event { event: crate::rules::Event::TrapSprung { at, .. }, .. } if *at == p));
+            let sprung = log.entries().iter().any(|e| matches!(e, LogEntry::Event { event: doo_rules::rules::Event::TrapSprung { at, .. }, .. } if *at == p));
             let label = if sprung { "sprung" } else { "disarmed" };
             mark(p, Color::srgba(0.45, 0.12, 0.08, 0.8), 0.6, label, "Spent trap", 8.0);
         }

@@ -5,11 +5,11 @@
 //! the hovered space, the fog, whether tokens move, what covers the board — so that none of
 //! them reads another, and the HUD reads only this.
 
-use crate::rules::Board;
-use crate::rules::Pos;
-use crate::rules::explore::SideView;
-use crate::rules::grid::Tile;
 use bevy::prelude::*;
+use doo_rules::rules::Board;
+use doo_rules::rules::Pos;
+use doo_rules::rules::explore::SideView;
+use doo_rules::rules::grid::Tile;
 
 pub mod camera;
 pub mod cursor;

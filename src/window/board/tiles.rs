@@ -8,12 +8,12 @@ use super::{
 use crate::game::MatchSystems;
 use crate::game::components::{CharacterId, GridPos, MatchGeneration, MatchState};
 use crate::game::intent::PlayerView;
-use crate::rules::Pos;
-use crate::rules::grid::Tile;
-use crate::rules::preview::{Aim, MoveKind};
 use crate::window::screens::Screen;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use doo_rules::rules::Pos;
+use doo_rules::rules::grid::Tile;
+use doo_rules::rules::preview::{Aim, MoveKind};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnExit(Screen::Match), despawn_board)
@@ -82,7 +82,7 @@ fn spawn_board(
     // Exit markers of ReachExit goals.
     if let Some(level) = level {
         for v in &level.0.level.victory {
-            if let crate::level_file::Goal::ReachExit(exits) = &v.goal {
+            if let doo_rules::level_file::Goal::ReachExit(exits) = &v.goal {
                 for p in exits {
                     commands.spawn((
                         Name::new("Exit"),

@@ -7,10 +7,10 @@
 use super::MatchAct;
 use super::{HudSystems, Tip};
 use crate::game::intent::{PlayerView, Seats};
-use crate::rules::preview::{Aim, Group, MoveKind};
 use crate::window::board::HoveredSpace;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::rules::preview::{Aim, Group, MoveKind};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BarState>()
@@ -119,7 +119,7 @@ fn paginate(widths: &[f32], avail: f32, rows: usize) -> Vec<std::ops::Range<usiz
 }
 
 /// The bar's entries' labels.
-fn entry_label(c: &crate::rules::preview::Choice, slot: usize) -> String {
+fn entry_label(c: &doo_rules::rules::preview::Choice, slot: usize) -> String {
     let k = key_name(slot);
     let def = if c.defense != 0 { format!(" | Def {:+}", c.defense) } else { String::new() };
     format!("{}{} | {}{def}", if k.is_empty() { String::new() } else { format!("[{k}] ") }, c.label, c.cost)
@@ -370,12 +370,12 @@ fn show_tooltip(
     let a4 = state.as_ref().is_some_and(|s| s.0.a4.is_some());
     let mut variants: Vec<String> = Vec::new();
     // Fog of war (R-EXP-19): no move preview for a space the viewing side has never seen.
-    let seen = |p: crate::rules::Pos| state.as_ref().is_none_or(|s| s.0.board.index(p).is_some_and(|k| fog.revealed(k)));
+    let seen = |p: doo_rules::rules::Pos| state.as_ref().is_none_or(|s| s.0.board.index(p).is_some_and(|k| fog.revealed(k)));
     let (s, c) = if let Some((_, tip)) = tips.iter().find(|(i, _)| **i != Interaction::None) {
         (tip.0.clone(), palette::TEXT)
     } else if let Some(d) = hovered.0.filter(|h| seen(*h)).and_then(|h| view.destinations.get(&h)).filter(|_| view.aiming().is_none()) {
         let spaces = d.path.len();
-        let a4 = matches!(d.command, crate::rules::Command::Round { .. });
+        let a4 = matches!(d.command, doo_rules::rules::Command::Round { .. });
         let s = if a4 {
             let risk = if d.provokes.is_empty() {
                 "no attack of opportunity".to_string()

@@ -7,9 +7,9 @@ use crate::game::components::MatchState;
 use crate::game::forecast::AttackOdds;
 use crate::game::intent::PlayerView;
 use crate::game::log::MatchLog;
-use crate::rules::state::Match;
 use crate::window::board::HoveredSpace;
 use bevy::prelude::*;
+use doo_rules::rules::state::Match;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, refresh_card.in_set(HudSystems::Draw));
@@ -18,8 +18,8 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component)]
 pub(super) struct CardText;
 
-fn posture_text(p: crate::rules::profile::Posture) -> &'static str {
-    use crate::rules::profile::Posture::*;
+fn posture_text(p: doo_rules::rules::profile::Posture) -> &'static str {
+    use doo_rules::rules::profile::Posture::*;
     match p {
         Standing => "standing",
         Sitting => "sitting",
@@ -40,24 +40,24 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>, forecast: Option<&Attac
     if f.max_fp > 0 {
         s += &format!("  FP {}/{}", f.fp, f.max_fp);
     }
-    if let Some(x) = m.explore.as_deref().filter(|_| crate::rules::explore::exploring(m)) {
+    if let Some(x) = m.explore.as_deref().filter(|_| doo_rules::rules::explore::exploring(m)) {
         // Exploration Mode: no AP; what is left of this minute's action (R-EXP-3).
         let acted = match x.acted.get(i).copied().unwrap_or_default() {
-            crate::rules::explore::Acted::No if x.is_explorer(m, i) => format!("this minute: {} spaces or one task", x.book.move_spaces),
-            crate::rules::explore::Acted::Moving(u) => format!("this minute: {} spaces left", x.book.move_spaces.saturating_sub(u)),
-            crate::rules::explore::Acted::Done => "this minute: done".into(),
+            doo_rules::rules::explore::Acted::No if x.is_explorer(m, i) => format!("this minute: {} spaces or one task", x.book.move_spaces),
+            doo_rules::rules::explore::Acted::Moving(u) => format!("this minute: {} spaces left", x.book.move_spaces.saturating_sub(u)),
+            doo_rules::rules::explore::Acted::Done => "this minute: done".into(),
             _ => "inactive".into(),
         };
         s += &format!("\n{acted}  |  {}\n", posture_text(f.posture));
     } else if m.a4.is_some() {
         // A4-2.1: the slots left this round, the five-foot step, the attack of opportunity.
-        let r = crate::rules::a4::st(m, i);
+        let r = doo_rules::rules::a4::st(m, i);
         let slot = |used: bool, name: &str| if used { format!("{name} used") } else { format!("{name} ready") };
         s += &format!(
             "\nInitiative {}  |  {}  |  speed {}\n{}, {}, {}; step {}; AoO {}\n",
             r.initiative,
             posture_text(f.posture),
-            crate::rules::a4::speed(m, i),
+            doo_rules::rules::a4::speed(m, i),
             slot(r.standard, "standard"),
             slot(r.move_, "move"),
             slot(r.minor, "minor"),
@@ -86,7 +86,7 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>, forecast: Option<&Attac
         if r.sheathed {
             flags.push("weapon sheathed".into());
         }
-        let pen = crate::rules::a4::penalty_dice(m, i);
+        let pen = doo_rules::rules::a4::penalty_dice(m, i);
         if pen > 0 {
             flags.push(format!("-{pen}D on its rolls"));
         }
@@ -96,7 +96,7 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>, forecast: Option<&Attac
     } else {
         s += &format!("\nAP {} (AP_start {})  |  {}\n", f.ap.current, f.ap.start, posture_text(f.posture));
         // R-FS-*: as the rules see them now (kept after a Step for a later opportunity, R-FS-6).
-        use crate::rules::free_steps::{FreeStepsNow, status};
+        use doo_rules::rules::free_steps::{FreeStepsNow, status};
         s += &match status(m, i) {
             FreeStepsNow::Usable(n) => format!("Free steps: {n} available (green)\n"),
             FreeStepsNow::Held(n, v) => format!("Free steps: {n} kept, not now: {} ({})\n", v.reason, v.rule),
@@ -106,14 +106,18 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>, forecast: Option<&Attac
     s += &format!("Brawn d{}  Finesse d{}  Savvy d{}  Nerve d{}\n", f.stats.brawn, f.stats.finesse, f.stats.savvy, f.stats.nerve);
     let w = m.equipment.wielded(f);
     let weapon = match &w {
-        crate::rules::equipment::Wielded::Unarmed => "unarmed".to_string(),
-        crate::rules::equipment::Wielded::Melee(x, _) => x.name.clone(),
-        crate::rules::equipment::Wielded::Ranged(x) => x.name.clone(),
+        doo_rules::rules::equipment::Wielded::Unarmed => "unarmed".to_string(),
+        doo_rules::rules::equipment::Wielded::Melee(x, _) => x.name.clone(),
+        doo_rules::rules::equipment::Wielded::Ranged(x) => x.name.clone(),
     };
     s += &format!("Weapon: {weapon}\n");
     if !f.loadout.items.is_empty() {
-        let names: Vec<String> =
-            f.loadout.items.iter().map(|i| m.explore.as_deref().map_or_else(|| i.replace('_', " "), |x| crate::rules::explore::item_name(m, x, i))).collect();
+        let names: Vec<String> = f
+            .loadout
+            .items
+            .iter()
+            .map(|i| m.explore.as_deref().map_or_else(|| i.replace('_', " "), |x| doo_rules::rules::explore::item_name(m, x, i)))
+            .collect();
         s += &format!("Carries: {}\n", names.join(", "));
     }
     if !f.adjustments.is_empty() {
@@ -177,7 +181,7 @@ fn refresh_card(
     state: Option<Res<MatchState>>,
     log: Res<MatchLog>,
     mut text: Query<&mut Text, With<CardText>>,
-    mut last: Local<(usize, Option<crate::rules::Pos>, Option<String>)>,
+    mut last: Local<(usize, Option<doo_rules::rules::Pos>, Option<String>)>,
     fog: Res<crate::window::board::Fog>,
 ) {
     let stamp = (log.len(), hovered.0, view.decider.clone());

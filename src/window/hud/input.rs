@@ -211,10 +211,10 @@ fn match_keys(
     }
     // Tab / Shift+Tab: the next or previous group of the bar that has entries.
     if keys.just_pressed(KeyCode::Tab) {
-        let n = crate::rules::preview::Group::ALL.len();
-        let at = crate::rules::preview::Group::ALL.iter().position(|g| *g == bar.open).unwrap_or(0);
-        let has = |g: crate::rules::preview::Group| view.choices.iter().any(|c| c.group == g && c.applies);
-        let next = (1..=n).map(|d| if shift { (at + n * 2 - d) % n } else { (at + d) % n }).find(|&k| has(crate::rules::preview::Group::ALL[k]));
+        let n = doo_rules::rules::preview::Group::ALL.len();
+        let at = doo_rules::rules::preview::Group::ALL.iter().position(|g| *g == bar.open).unwrap_or(0);
+        let has = |g: doo_rules::rules::preview::Group| view.choices.iter().any(|c| c.group == g && c.applies);
+        let next = (1..=n).map(|d| if shift { (at + n * 2 - d) % n } else { (at + d) % n }).find(|&k| has(doo_rules::rules::preview::Group::ALL[k]));
         if !shift && bar.page + 1 < bar.pages {
             acts.write(MatchAct::BarGroup(at)); // the open group's next page
         } else if let Some(k) = next {
@@ -285,7 +285,7 @@ fn forward_acts(
                     undo.write(UndoLast);
                 }
                 None => {
-                    view.feedback = Some(crate::rules::Violation::new("UNDO-1", "Nothing of yours can be taken back now: it is not your opportunity."));
+                    view.feedback = Some(doo_rules::rules::Violation::new("UNDO-1", "Nothing of yours can be taken back now: it is not your opportunity."));
                     view.dirty = true;
                 }
             },

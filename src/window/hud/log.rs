@@ -5,10 +5,10 @@
 use super::{HudSystems, names};
 use crate::game::components::CharacterId;
 use crate::game::log::{LogEntry, MatchLog};
-use crate::rules::Event;
-use crate::rules::fighter::Pool;
 use bevy::input::mouse::AccumulatedMouseScroll;
 use bevy::prelude::*;
+use doo_rules::rules::Event;
+use doo_rules::rules::fighter::Pool;
 use std::collections::BTreeMap;
 
 pub(super) fn plugin(app: &mut App) {
@@ -98,7 +98,7 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::DoorChanged { actor, at, state } => format!("{}: the door at ({}, {}) is {state}", name(actor), at.x, at.y),
         Event::TaskOrdered { actor, task, .. } => format!("{} sets out to {} (done at the end of the turn)", name(actor), task.label()),
         // The chest's own line (`ChestOpened`, just before) already tells what is in it.
-        Event::TaskDone { task: crate::rules::explore::Task::OpenChest, success: true, .. } => return None,
+        Event::TaskDone { task: doo_rules::rules::explore::Task::OpenChest, success: true, .. } => return None,
         Event::TaskDone { text, .. } => text.clone(),
         Event::FeatureFound { actor, what, at } => format!("{} finds a {} at ({}, {})", name(actor), words(what), at.x, at.y),
         Event::TrapSprung { actor, at, .. } => format!("A trap springs on {} at ({}, {})!", name(actor), at.x, at.y),

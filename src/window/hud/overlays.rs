@@ -8,12 +8,12 @@ use super::log::describe;
 use super::{HudSystems, names};
 use crate::game::components::CharacterId;
 use crate::game::log::{LogEntry, MatchLog};
-use crate::rules::Event;
 use crate::window::board::Overlay;
 use crate::window::screens::{Go, Screen};
 use crate::window::settings::Settings;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::rules::Event;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnExit(Screen::Match), |mut o: ResMut<Overlay>| *o = Overlay::default())

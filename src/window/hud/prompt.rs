@@ -101,7 +101,7 @@ fn reaction_prompt(
         .entries()
         .iter()
         .rev()
-        .find(|l| matches!(l, LogEntry::Event { event: crate::rules::Event::AttackDeclared { .. }, .. }))
+        .find(|l| matches!(l, LogEntry::Event { event: doo_rules::rules::Event::AttackDeclared { .. }, .. }))
         .and_then(|l| describe(l, &n))
         .unwrap_or_default();
     // Under A4 a prompt answers a move (an attack of opportunity) or a trigger (a held strike),
@@ -110,8 +110,8 @@ fn reaction_prompt(
     let attack = if a4 || attack.is_empty() { format!("{name} may strike out of turn") } else { attack };
     let what = match kind {
         _ if a4 => "an attack of opportunity or a held strike (the choices say which)",
-        crate::rules::profile::ReactionKind::Reflex => "a reflex (before the attack is rolled)",
-        crate::rules::profile::ReactionKind::Response => "a response (after the attack)",
+        doo_rules::rules::profile::ReactionKind::Reflex => "a reflex (before the attack is rolled)",
+        doo_rules::rules::profile::ReactionKind::Response => "a response (after the attack)",
     };
     let timeout = if settings.prompt_timeout_secs > 0 { format!(" Declines by itself after {} s.", settings.prompt_timeout_secs) } else { String::new() };
     commands

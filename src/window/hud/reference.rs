@@ -5,10 +5,10 @@
 //! closes.
 
 use super::{HudSystems, MatchAct, Tip};
-use crate::reference::Reference;
 use crate::window::board::Overlay;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::reference::Reference;
 use std::collections::VecDeque;
 
 pub(super) fn plugin(app: &mut App) {
@@ -49,11 +49,11 @@ fn note_shown_ids(
     for t in &tips {
         // The log's newest lines are at its end.
         let tail: String = t.0.lines().rev().take(6).collect::<Vec<_>>().join(" ");
-        seen.extend(crate::reference::ids_in(&tail));
+        seen.extend(doo_rules::reference::ids_in(&tail));
     }
     for (i, tip) in &hovered {
         if *i != Interaction::None {
-            seen.extend(crate::reference::ids_in(&tip.0));
+            seen.extend(doo_rules::reference::ids_in(&tip.0));
         }
     }
     // Only a new id changes the list (the overlay is rebuilt when it changes).
@@ -152,7 +152,7 @@ fn show_reference(mut commands: Commands, overlay: Res<Overlay>, r: Res<RulesRef
             });
         };
         let fam: Vec<String> = r.book.family(&id).into_iter().map(str::to_string).collect();
-        row(c, &format!("The {} rules", crate::reference::family_of(&id)), fam);
+        row(c, &format!("The {} rules", doo_rules::reference::family_of(&id)), fam);
         row(c, "Shown to you lately", r.recent.iter().filter(|i| **i != id).cloned().collect());
         c.spawn(text("Up / Down: the previous or next rule.   F2 or Esc: close.", 13.0, palette::DIM));
         c.spawn(button("Close  [Esc]", MatchAct::Rules(None)));

@@ -95,7 +95,7 @@ fn refresh_top(
     let (top_room, order_room) = (room(TOP_FONT), room(ORDER_FONT));
     let Some(state) = state else { return };
     let m = &state.0;
-    if let Some(x) = m.explore.as_deref().filter(|_| crate::rules::explore::exploring(m)) {
+    if let Some(x) = m.explore.as_deref().filter(|_| doo_rules::rules::explore::exploring(m)) {
         // Exploration Mode (R-EXP-2, R-EXP-3): the minute, who gives orders, what he has left;
         // the second line is the party's inventory (R-EXP-15).
         let clock = format!("Exploration | turn {} | minute {}", x.turn, x.minute);
@@ -104,9 +104,9 @@ fn refresh_top(
             let f = &m.fighters[a];
             let who = seats.player_of_figure(&f.id, &f.side).map_or_else(|| format!("{} (AI)", f.side), |p| format!("{p} ({})", f.side));
             let left = match x.acted[a] {
-                crate::rules::explore::Acted::No => format!("{} spaces or one task", x.book.move_spaces),
-                crate::rules::explore::Acted::Moving(u) => format!("{} spaces left", x.book.move_spaces.saturating_sub(u)),
-                crate::rules::explore::Acted::Done => "done this turn".into(),
+                doo_rules::rules::explore::Acted::No => format!("{} spaces or one task", x.book.move_spaces),
+                doo_rules::rules::explore::Acted::Moving(u) => format!("{} spaces left", x.book.move_spaces.saturating_sub(u)),
+                doo_rules::rules::explore::Acted::Done => "done this turn".into(),
             };
             variants = vec![
                 format!("{clock} - {who}: {} ({left}); click a hero to order him, Enter ends the turn", f.name),
@@ -124,7 +124,7 @@ fn refresh_top(
             .filter(|&i| x.is_explorer(m, i))
             .map(|i| {
                 let f = &m.fighters[i];
-                let items: Vec<String> = f.loadout.items.iter().map(|it| crate::rules::explore::item_name(m, x, it)).collect();
+                let items: Vec<String> = f.loadout.items.iter().map(|it| doo_rules::rules::explore::item_name(m, x, it)).collect();
                 format!("{} {}/{} HP: {}", f.name, f.hp, f.max_hp, if items.is_empty() { "-".to_string() } else { items.join(", ") })
             })
             .collect();
@@ -138,7 +138,7 @@ fn refresh_top(
         return;
     }
     let phase = match m.clock.phase {
-        crate::rules::Phase::Action => "action phase",
+        doo_rules::rules::Phase::Action => "action phase",
         _ => "reset",
     };
     let (clock, short) = if m.a4.is_some() {
@@ -167,7 +167,7 @@ fn refresh_top(
         t.0 = fit_line(&variants, top_room);
     }
     // R-EXP-25: a crawl's crisis with no foe in it says why it lasts one action phase.
-    let one_phase = crate::rules::explore::one_phase_crisis(m);
+    let one_phase = doo_rules::rules::explore::one_phase_crisis(m);
     let head = |order: &str| -> String {
         if !one_phase {
             return order.to_string();
@@ -177,10 +177,10 @@ fn refresh_top(
     };
     if m.a4.is_some() {
         // A4-5.1: the initiative order of this round; those done are marked.
-        let chips: Vec<String> = crate::rules::a4::round::full_order(&m)
+        let chips: Vec<String> = doo_rules::rules::a4::round::full_order(&m)
             .into_iter()
             .map(|i| {
-                let r = crate::rules::a4::st(&m, i);
+                let r = doo_rules::rules::a4::st(&m, i);
                 let mark = if Some(i) == m.clock.current { ">" } else { "" };
                 let state = if r.surprised {
                     " (surprised)"

@@ -3,11 +3,11 @@
 
 use super::setup::NameEditing;
 use super::{Go, Screen, root_node};
-use crate::level_file::{CheckedLevel, Control};
 use crate::window::GameData;
 use crate::window::session::MatchSetup;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::level_file::{CheckedLevel, Control};
 use std::path::{Path, PathBuf};
 
 pub(super) fn plugin(app: &mut App) {
@@ -73,8 +73,8 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
         let (tx, queue, data) = (tx.clone(), queue.clone(), data.0.clone());
         std::thread::spawn(move || {
             while let Some((k, p)) = queue.lock().ok().and_then(|mut q| q.pop_front()) {
-                let root = crate::level_file::project_root(&p);
-                let r = crate::level_file::load(&p, &data, &root)
+                let root = doo_rules::level_file::project_root(&p);
+                let r = doo_rules::level_file::load(&p, &data, &root)
                     .map_err(|errs| errs.first().map(|e| format!("{}:{}:{}: {}", p.display(), e.line, e.col, e.message)).unwrap_or_default());
                 if tx.send((k, r)).is_err() {
                     return;
@@ -83,7 +83,7 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
         });
     }
     drop(tx);
-    let mut results: Vec<Option<Result<crate::level_file::CheckedLevel, String>>> = files.iter().map(|_| None).collect();
+    let mut results: Vec<Option<Result<doo_rules::level_file::CheckedLevel, String>>> = files.iter().map(|_| None).collect();
     let deadline = std::time::Instant::now() + SCAN_DEADLINE;
     while let Ok((k, r)) = rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
         results[k] = Some(r);
@@ -162,7 +162,7 @@ fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
                 })
                 .collect();
             d.spawn(text(format!("Sides: {}", sides.join(" | ")), 16.0, palette::TEXT));
-            let goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, crate::rules::victory::Goal::describe(&v.goal))).collect();
+            let goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, doo_rules::rules::victory::Goal::describe(&v.goal))).collect();
             d.spawn(text(
                 if goals.is_empty() { "Goal: rout every other side".to_string() } else { format!("Goals: {}", goals.join("; ")) },
                 16.0,

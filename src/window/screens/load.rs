@@ -11,11 +11,11 @@
 //! delete it.
 
 use super::{Go, Screen};
-use crate::save::Save;
 use crate::window::GameData;
 use crate::window::session::{BrokenSave, MatchSetup};
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::save::Save;
 use std::path::PathBuf;
 
 pub(super) fn plugin(app: &mut App) {
@@ -57,7 +57,7 @@ const MAX_SAVE_BYTES: u64 = 8 << 20;
 /// One file of the save folder: the save and what it needs, or why it cannot be used.
 pub struct Slot {
     pub path: PathBuf,
-    pub usable: Result<(Save, PathBuf, crate::level_file::CheckedLevel), String>,
+    pub usable: Result<(Save, PathBuf, doo_rules::level_file::CheckedLevel), String>,
 }
 
 /// The saves on the Load screen, in the order shown.

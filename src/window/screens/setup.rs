@@ -2,11 +2,11 @@
 //! here) or the AI at a difficulty; then the match starts.
 
 use super::{Go, Screen, root_node};
-use crate::ai::Difficulty;
 use crate::window::session::{MatchSetup, Seat};
 use crate::window::theme::prelude::*;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
+use doo_rules::ai::Difficulty;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NameEditing>()

@@ -7,13 +7,13 @@
 use super::{Go, Screen};
 use crate::game::log::{MatchLog, MatchOutcome};
 use crate::game::record::MatchRecord;
-use crate::rules::Dice;
-use crate::rules::state::Match;
-use crate::rules::victory::Outcome;
-use crate::save::Save;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 use doo_rules::replay::Origin;
+use doo_rules::rules::Dice;
+use doo_rules::rules::state::Match;
+use doo_rules::rules::victory::Outcome;
+use doo_rules::save::Save;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_button_action::<ReplayAct>().add_systems(OnExit(Screen::Match), leave_viewer).add_systems(

@@ -12,9 +12,9 @@ use super::{Art, BoardDrawn, BoardPart, FiguresMoved, FloorShown, ShownFloor, TI
 use crate::game::MatchSystems;
 use crate::game::components::{CharacterId, Conditions, GridPos, MatchState, Posture, Side, Vitals};
 use crate::game::intent::PlayerView;
-use crate::rules::Pos;
-use crate::rules::profile::Posture as RulesPosture;
 use bevy::prelude::*;
+use doo_rules::rules::Pos;
+use doo_rules::rules::profile::Posture as RulesPosture;
 use motion::Motion;
 use std::collections::BTreeMap;
 
@@ -85,12 +85,12 @@ fn badges(chars: &[(String, usize, String)]) -> BTreeMap<String, String> {
 
 /// A figure's atlas cell: his level's (or template's) sprite when it names a kind, else by his
 /// weapon and spells (`assets/art/figures.ron`).
-fn kind_of(data: &crate::data::RuleData, m: &crate::rules::Match, order: usize, sprite: Option<&str>) -> usize {
+fn kind_of(data: &doo_rules::data::RuleData, m: &doo_rules::rules::Match, order: usize, sprite: Option<&str>) -> usize {
     let Some(f) = m.fighters.get(order) else { return 0 };
     let skill = match m.equipment.wielded(f) {
-        crate::rules::equipment::Wielded::Ranged(r) => Some(r.skill.clone()),
-        crate::rules::equipment::Wielded::Melee(_, mode) => Some(mode.skill.clone()),
-        crate::rules::equipment::Wielded::Unarmed => None,
+        doo_rules::rules::equipment::Wielded::Ranged(r) => Some(r.skill.clone()),
+        doo_rules::rules::equipment::Wielded::Melee(_, mode) => Some(mode.skill.clone()),
+        doo_rules::rules::equipment::Wielded::Unarmed => None,
     };
     // A character called like a kind ("Goblin", "Orc Captain") is drawn as it.
     let by_name = f.name.to_lowercase().replace(' ', "_");
@@ -124,7 +124,7 @@ fn spawn_tokens(
         let kind = kinds.get(&c.id).copied().unwrap_or(0);
         let badge = names.get(&c.id).cloned().unwrap_or_default();
         // A level may name its own PNG (a path under assets/) instead of a kind.
-        let custom = sprite_of(&c.id).filter(|s| s.ends_with(".png") && crate::level_file::safe_asset_path(s));
+        let custom = sprite_of(&c.id).filter(|s| s.ends_with(".png") && doo_rules::level_file::safe_asset_path(s));
         let custom = custom.map(|path| server.load(path));
         let figure = match &custom {
             Some(image) => Sprite { image: image.clone(), custom_size: Some(Vec2::splat(TILE_PX)), ..default() },

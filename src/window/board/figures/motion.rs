@@ -5,11 +5,11 @@
 use super::{Figure, FigureStepped, Look, Z_FIGURE, Z_REMAINS};
 use crate::game::components::{CharacterId, GridPos, MatchState};
 use crate::game::log::RulesEvent;
-use crate::rules::{Event, Pos};
 use crate::window::board::{ActionFocus, Art, BoardPart, Fog, TILE_PX, Token, TokensMoving, atlas, palette, world_of};
 use crate::window::settings::Settings;
 use bevy::math::curve::{Curve, EaseFunction, EasingCurve};
 use bevy::prelude::*;
+use doo_rules::rules::{Event, Pos};
 use std::collections::VecDeque;
 
 /// Seconds a step from one space to the next takes at normal speed.

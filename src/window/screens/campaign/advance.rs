@@ -3,12 +3,12 @@
 //! hot-seat turns (each player spends for his own heroes). The gear row is the shop (`shop.rs`).
 
 use super::{CampaignAct, CampaignRun, CampaignSystems, row, save_progress, small, step};
-use crate::campaign;
-use crate::rules::heroes::{self, Purchase, STATS};
-use crate::rules::profile::Rank;
 use crate::window::GameData;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::campaign;
+use doo_rules::rules::heroes::{self, Purchase, STATS};
+use doo_rules::rules::profile::Rank;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_button_action::<AdvanceAct>().add_systems(Update, answer_advance.in_set(CampaignSystems::Answer));
@@ -73,7 +73,7 @@ fn answer_advance(mut acts: MessageReader<AdvanceAct>, mut run: Option<ResMut<Ca
     }
 }
 
-pub(super) fn draw_advance(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::data::RuleData) {
+pub(super) fn draw_advance(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &doo_rules::data::RuleData) {
     let book = &data.heroes;
     let players = &run.progress.players;
     let mine = run.mine();

@@ -54,7 +54,7 @@ fn play_level(world: &mut World) {
             s.ai = None;
             s.player = players.first().cloned().unwrap_or_else(|| "Player 1".into());
         } else {
-            s.ai = Some(crate::ai::Difficulty::Normal);
+            s.ai = Some(doo_rules::ai::Difficulty::Normal);
         }
     }
     if players.len() > 1 {
@@ -66,7 +66,7 @@ fn play_level(world: &mut World) {
     world.resource_mut::<NextState<Screen>>().set(Screen::Match);
 }
 
-pub(super) fn draw_briefing(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::data::RuleData) {
+pub(super) fn draw_briefing(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &doo_rules::data::RuleData) {
     let Some(id) = &run.progress.level else { return };
     let lvl = run.checked.campaign.level(id);
     let name = run.checked.load_level(id, data).map(|l| l.level.name.clone()).unwrap_or_else(|_| id.clone());

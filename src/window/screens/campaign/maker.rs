@@ -4,13 +4,13 @@
 //! then added to the party or saved as a hero file.
 
 use super::{CampaignRun, CampaignSystems, Stage, row, save_progress, small, step};
-use crate::campaign::{self, Hero};
-use crate::rules::heroes::{self, Make, STATS};
-use crate::rules::profile::Rank;
 use crate::window::GameData;
 use crate::window::theme::prelude::*;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
+use doo_rules::campaign::{self, Hero};
+use doo_rules::rules::heroes::{self, Make, STATS};
+use doo_rules::rules::profile::Rank;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -77,14 +77,14 @@ pub struct Draft {
     pub torches: u32,
 }
 
-fn weapons(data: &crate::data::RuleData) -> Vec<(String, u32)> {
+fn weapons(data: &doo_rules::data::RuleData) -> Vec<(String, u32)> {
     let mut v: Vec<(String, u32)> = data.equipment.melee.iter().map(|w| (w.id.clone(), w.cost)).collect();
     v.extend(data.equipment.ranged.iter().map(|w| (w.id.clone(), w.cost)));
     v
 }
 
 impl Draft {
-    pub(super) fn new(data: &crate::data::RuleData) -> Self {
+    pub(super) fn new(data: &doo_rules::data::RuleData) -> Self {
         let book = &data.heroes;
         let a = book.stat_arrays.get(6).copied().unwrap_or([7, 7, 7, 6]);
         let weapon = weapons(data).iter().position(|(w, _)| w == "broadsword").map_or(0, |k| k + 1);
@@ -110,19 +110,19 @@ impl Draft {
         }
     }
 
-    fn stats_of(v: [u32; 4]) -> crate::rules::fighter::Stats {
-        crate::rules::fighter::Stats { brawn: v[0], finesse: v[1], savvy: v[2], nerve: v[3] }
+    fn stats_of(v: [u32; 4]) -> doo_rules::rules::fighter::Stats {
+        doo_rules::rules::fighter::Stats { brawn: v[0], finesse: v[1], savvy: v[2], nerve: v[3] }
     }
 
     /// The package's `one_of` parts.
-    fn one_ofs(&self, data: &crate::data::RuleData) -> Vec<Vec<String>> {
+    fn one_ofs(&self, data: &doo_rules::data::RuleData) -> Vec<Vec<String>> {
         let Some(p) = data.heroes.packages.get(self.package) else { return Vec::new() };
         p.parts.iter().filter_map(|x| if let heroes::Part::OneOf(o) = x { Some(o.iter().map(|o| o.key().to_string()).collect()) } else { None }).collect()
     }
 
     /// The skills the package's Journeyman rank may go to (held at Apprentice), or none when
     /// the package as chosen gives no Journeyman rank.
-    fn journeyman_options(&self, data: &crate::data::RuleData) -> Vec<String> {
+    fn journeyman_options(&self, data: &doo_rules::data::RuleData) -> Vec<String> {
         let book = &data.heroes;
         let Some(pkg) = book.packages.get(self.package) else { return Vec::new() };
         let choices = self.choice_keys(data);
@@ -136,12 +136,12 @@ impl Draft {
         }
     }
 
-    fn choice_keys(&self, data: &crate::data::RuleData) -> Vec<String> {
+    fn choice_keys(&self, data: &doo_rules::data::RuleData) -> Vec<String> {
         self.one_ofs(data).iter().enumerate().map(|(k, o)| o[self.choices.get(k).copied().unwrap_or(0) % o.len().max(1)].clone()).collect()
     }
 
     /// The hero this draft makes (not yet checked).
-    fn hero(&self, data: &crate::data::RuleData, allowance: u32) -> Hero {
+    fn hero(&self, data: &doo_rules::data::RuleData, allowance: u32) -> Hero {
         let book = &data.heroes;
         let make = if self.core {
             let jm = self.journeyman_options(data);
@@ -182,11 +182,11 @@ impl Draft {
 }
 
 /// Checks a hero as `doo validate` does (the same function), from his text.
-fn check(h: &Hero, data: &crate::data::RuleData, allowance: u32) -> Result<(heroes::Sheet, u32), String> {
+fn check(h: &Hero, data: &doo_rules::data::RuleData, allowance: u32) -> Result<(heroes::Sheet, u32), String> {
     campaign::check_hero("hero", &campaign::hero_text(h), data, Some(allowance)).map(|(_, s, b)| (s, b)).map_err(|e| e.message)
 }
 
-pub(super) fn saved_heroes(data: &crate::data::RuleData, allowance: u32) -> Vec<Hero> {
+pub(super) fn saved_heroes(data: &doo_rules::data::RuleData, allowance: u32) -> Vec<Hero> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(heroes_dir())
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
         .unwrap_or_default();
@@ -209,7 +209,7 @@ fn answer_maker(mut acts: MessageReader<MakerAct>, mut run: Option<ResMut<Campai
 }
 
 /// A picker or counter of the draft pressed.
-fn edit(d: &mut Draft, act: MakerAct, data: &crate::data::RuleData) {
+fn edit(d: &mut Draft, act: MakerAct, data: &doo_rules::data::RuleData) {
     let book = &data.heroes;
     match act {
         MakerAct::Way(core) => d.core = core,
@@ -279,7 +279,7 @@ fn edit(d: &mut Draft, act: MakerAct, data: &crate::data::RuleData) {
 
 /// The draft checked and added to the heroes on offer (and to the party when there is room;
 /// recruited between levels), after it is saved as a hero file when `save`.
-fn add_hero(run: &mut CampaignRun, save: bool, data: &crate::data::RuleData) {
+fn add_hero(run: &mut CampaignRun, save: bool, data: &doo_rules::data::RuleData) {
     let allowance = run.checked.campaign.allowance(&data.heroes);
     let h = run.draft.hero(data, allowance);
     match check(&h, data, allowance) {
@@ -344,7 +344,7 @@ fn type_hero_name(mut keys: MessageReader<KeyboardInput>, run: Option<ResMut<Cam
     }
 }
 
-pub(super) fn draw_maker(m: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::data::RuleData, allowance: u32) {
+pub(super) fn draw_maker(m: &mut ChildSpawnerCommands, run: &CampaignRun, data: &doo_rules::data::RuleData, allowance: u32) {
     let book = &data.heroes;
     let d = &run.draft;
     m.spawn(text("Make a hero (R-CP-2 Core, R-CP-4 point-buy)", 18.0, palette::GOLD));

@@ -10,14 +10,14 @@
 //! entries, the moves several screens share (`CampaignAct`), the keys and leaving are here.
 
 use super::{Go, Screen};
-use crate::campaign::{self, CheckedCampaign, Hero, LevelReport, Progress};
-use crate::rules::heroes;
-use crate::rules::heroes::Make;
 use crate::window::GameData;
 use crate::window::board::Overlay;
 use crate::window::session::{MatchSetup, campaign_dir, campaign_save_path};
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::campaign::{self, CheckedCampaign, Hero, LevelReport, Progress};
+use doo_rules::rules::heroes;
+use doo_rules::rules::heroes::Make;
 use maker::Draft;
 pub use result::BackToCampaign;
 use std::fmt::Debug;
@@ -99,7 +99,7 @@ pub struct CampaignRun {
 struct CampaignRoot;
 
 impl CampaignRun {
-    pub fn new(checked: CheckedCampaign, data: &crate::data::RuleData) -> Self {
+    pub fn new(checked: CheckedCampaign, data: &doo_rules::data::RuleData) -> Self {
         let allowance = checked.campaign.allowance(&data.heroes);
         let mut offered = checked.heroes.clone();
         offered.extend(maker::saved_heroes(data, allowance));
@@ -147,9 +147,9 @@ fn save_progress(run: &CampaignRun) {
     else {
         return;
     };
-    let text = crate::data::read_text(&last, crate::data::MAX_FILE_BYTES).unwrap_or_default();
-    let save = crate::save::Save {
-        version: crate::save::VERSION,
+    let text = doo_rules::data::read_text(&last, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
+    let save = doo_rules::save::Save {
+        version: doo_rules::save::VERSION,
         label: "campaign".into(),
         level: last.canonicalize().unwrap_or(last.clone()).display().to_string(),
         level_name: run.checked.campaign.name.clone(),
@@ -157,7 +157,7 @@ fn save_progress(run: &CampaignRun) {
         profile: None,
         seed: run.progress.seed,
         forced_dice: Vec::new(),
-        seats: vec![crate::save::Seat {
+        seats: vec![doo_rules::save::Seat {
             side: run.checked.campaign.party_side.clone(),
             player: run.progress.players.first().cloned().unwrap_or_default(),
             ai: None,
@@ -179,7 +179,7 @@ fn save_progress(run: &CampaignRun) {
 fn continue_campaign(world: &mut World) -> Result<(), String> {
     let data = world.resource::<GameData>().0.clone();
     let path = campaign_save_path();
-    let save = crate::save::load(&path).map_err(|e| e.to_string())?;
+    let save = doo_rules::save::load(&path).map_err(|e| e.to_string())?;
     let progress = save.campaign.clone().ok_or("the campaign save holds no campaign")?;
     progress.check_heroes(&data).map_err(|e| format!("{}: {e}", path.display()))?;
     let cpath = PathBuf::from(&progress.campaign);
@@ -330,7 +330,7 @@ fn small<A: Component + Debug>(p: &mut ChildSpawnerCommands, label: impl Into<St
     p.spawn(bar_button(label, act, true));
 }
 
-fn hero_line(h: &Hero, data: &crate::data::RuleData) -> String {
+fn hero_line(h: &Hero, data: &doo_rules::data::RuleData) -> String {
     let (sheet, banked) = h.sheet(&data.heroes).unwrap_or_default();
     let max_hp = heroes::pools(&sheet.stats).0;
     let what = match &h.make {
@@ -401,7 +401,7 @@ fn draw_campaign(
         });
 }
 
-fn roster_panel(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::data::RuleData) {
+fn roster_panel(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &doo_rules::data::RuleData) {
     p.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(10.0)), row_gap: Val::Px(2.0), ..default() })).with_children(
         |l| {
             l.spawn(text("The party", 18.0, palette::GOLD));

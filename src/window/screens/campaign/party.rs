@@ -3,12 +3,12 @@
 //! heroes); then the campaign begins. Between levels the same screen recruits (R-CP-14).
 
 use super::{CampaignAct, CampaignRun, CampaignSystems, Stage, hero_line, owner, row, save_progress, small};
-use crate::campaign::{self, Progress};
 use crate::window::GameData;
 use crate::window::screens::{Go, Screen};
 use crate::window::session::campaign_dir;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::campaign::{self, Progress};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_button_action::<PartyAct>().add_systems(Update, answer_party.in_set(CampaignSystems::Answer));
@@ -67,7 +67,7 @@ fn answer_party(mut acts: MessageReader<PartyAct>, mut run: Option<ResMut<Campai
 
 /// Begins the campaign with the party chosen, if the rules take it: its progress, the first
 /// level's file, the save.
-fn begin(run: &mut CampaignRun, data: &crate::data::RuleData) {
+fn begin(run: &mut CampaignRun, data: &doo_rules::data::RuleData) {
     let party = run.party();
     if let Err(e) = Progress::check_party(&run.checked, &party) {
         run.message = Some((false, e));
@@ -86,7 +86,7 @@ fn begin(run: &mut CampaignRun, data: &crate::data::RuleData) {
     }
 }
 
-pub(super) fn draw_party(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::data::RuleData) {
+pub(super) fn draw_party(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &doo_rules::data::RuleData) {
     let book = &data.heroes;
     let c = &run.checked.campaign;
     let allowance = c.allowance(book);

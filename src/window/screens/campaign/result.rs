@@ -3,11 +3,11 @@
 //! R-CP-13). The level's match ends here: the rules' campaign step (`campaign::finish_level`).
 
 use super::{CampaignAct, CampaignRun, CampaignSystems, Stage, roster_panel, row, save_progress};
-use crate::campaign;
 use crate::window::GameData;
 use crate::window::screens::{Go, Screen};
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::campaign;
 use std::collections::BTreeMap;
 
 pub(super) fn plugin(app: &mut App) {
@@ -36,7 +36,7 @@ fn level_done(world: &mut World) {
     if !run.progress.playing {
         return;
     }
-    let events: Vec<crate::rules::Event> = world
+    let events: Vec<doo_rules::rules::Event> = world
         .resource::<crate::game::log::MatchLog>()
         .entries()
         .iter()
@@ -54,7 +54,7 @@ fn level_done(world: &mut World) {
     world.resource_mut::<NextState<Screen>>().set(Screen::Campaign);
 }
 
-pub(super) fn draw_result(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &crate::data::RuleData) {
+pub(super) fn draw_result(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: &doo_rules::data::RuleData) {
     if let Some(rep) = &run.report {
         let r = &rep.record;
         let name = run.checked.load_level(&r.level, data).map(|l| l.level.name.clone()).unwrap_or_else(|_| r.level.clone());
@@ -105,7 +105,7 @@ pub(super) fn draw_result(p: &mut ChildSpawnerCommands, run: &CampaignRun, data:
 /// The result screen's choices, as the rules see the campaign: whether any hero has banked CP
 /// to spend (R-CP-11; hot-seat players then take turns), and what going on means: the same level again after a
 /// loss (R-CP-13), else the next one.
-pub(super) fn result_buttons(run: &CampaignRun, data: &crate::data::RuleData) -> (bool, String) {
+pub(super) fn result_buttons(run: &CampaignRun, data: &doo_rules::data::RuleData) -> (bool, String) {
     let all: Vec<usize> = (0..run.progress.roster.len()).collect();
     let spend = run.progress.banked_cp(&data.heroes, &all) > 0;
     let again = run.report.as_ref().is_some_and(|rep| run.progress.plays_again(&rep.record));

@@ -2,10 +2,10 @@
 //! armor replaces the one carried).
 
 use super::{CampaignRun, CampaignSystems, row, save_progress, small, step};
-use crate::campaign::{self, Hero};
 use crate::window::GameData;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::campaign::{self, Hero};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_button_action::<ShopAct>().add_systems(Update, answer_shop.in_set(CampaignSystems::Answer));
@@ -19,7 +19,7 @@ pub enum ShopAct {
 }
 
 /// Everything the shop sells: weapons, shields, armor, items with a price.
-fn shop(data: &crate::data::RuleData) -> Vec<(String, String, u32)> {
+fn shop(data: &doo_rules::data::RuleData) -> Vec<(String, String, u32)> {
     let eq = &data.equipment;
     let mut v: Vec<(String, String, u32)> = eq.melee.iter().map(|w| (w.id.clone(), w.name.clone(), w.cost)).collect();
     v.extend(eq.ranged.iter().map(|w| (w.id.clone(), w.name.clone(), w.cost)));
@@ -55,7 +55,7 @@ fn answer_shop(mut acts: MessageReader<ShopAct>, mut run: Option<ResMut<Campaign
 }
 
 /// The shop's row under the hero's purse.
-pub(super) fn gear_row(l: &mut ChildSpawnerCommands, run: &CampaignRun, h: &Hero, data: &crate::data::RuleData) {
+pub(super) fn gear_row(l: &mut ChildSpawnerCommands, run: &CampaignRun, h: &Hero, data: &doo_rules::data::RuleData) {
     l.spawn(text(format!("Gear from the purse (${}): a weapon, shield or armor replaces the one carried", h.purse), 16.0, palette::GOLD));
     row(l, |r| {
         let items = shop(data);
