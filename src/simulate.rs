@@ -152,7 +152,7 @@ fn finish(mut hm: HeadlessMatch, seed: u64, game: u32, t0: Instant) -> Result<Ga
             .entries()
             .iter()
             .filter_map(|e| match e {
-                crate::game::log::LogEntry::Event { event, .. } => Some(event.clone()),
+                doo_rules::replay::LogEntry::Event { event, .. } => Some(event.clone()),
                 _ => None,
             })
             .collect(),

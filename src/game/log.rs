@@ -3,6 +3,7 @@
 //! the runner's output and the window's `--log`); both are appended together, only here.
 
 use bevy::prelude::*;
+use doo_rules::replay::LogEntry;
 use doo_rules::rules::victory::Outcome;
 use doo_rules::rules::{Command, Event, Violation};
 use serde_json::{Value, json};
@@ -30,9 +31,6 @@ pub struct MatchLog {
     /// viewer): displays of what just happened (the reset ticker) start here.
     pub shown_from: usize,
 }
-
-/// One entry of the match log (the same entries a replay in plain Rust keeps).
-pub use doo_rules::replay::LogEntry;
 
 /// How the match ended, once the rules said so (`Event::CrisisOver`): the window's result
 /// screen, `doo simulate` and `doo run` all read it here.

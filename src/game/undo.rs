@@ -9,10 +9,11 @@ use super::MatchSystems;
 use super::components::MatchState;
 use super::flow::FlowStatus;
 use super::intent::PlayerView;
-use super::log::{LogEntry, MatchLog};
+use super::log::MatchLog;
 use super::pipeline::{CheckedCommand, CommandQueue};
 use super::record::{MatchRecord, settled};
 use bevy::prelude::*;
+use doo_rules::replay::LogEntry;
 use doo_rules::rules::Violation;
 use doo_rules::rules::undo::{self, Step, Undo};
 

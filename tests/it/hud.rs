@@ -1,8 +1,8 @@
 //! The HUD's words, as the game computes them: the log's lines, the help, the idle hint, and the
 //! top bar's lines shortened to their room (no window needed).
 
-use doo::game::log::LogEntry;
 use doo::window::hud::{describe, fit_chips, fit_chips_or_short, fit_line, help_text, idle_hint};
+use doo_rules::replay::LogEntry;
 use doo_rules::rules::explore::Task;
 use doo_rules::rules::{Event, Pos};
 use std::collections::BTreeMap;

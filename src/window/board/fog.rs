@@ -11,9 +11,9 @@ use super::{BoardDrawn, BoardPart, FloorMap, Fog, FogDrawn, Overlay, TILE_PX, pa
 use crate::game::MatchSystems;
 use crate::game::components::{MatchGeneration, MatchState};
 use crate::game::intent::{PlayerView, Seats};
-use crate::game::log::LogEntry;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use doo_rules::replay::LogEntry;
 use doo_rules::rules::Pos;
 use doo_rules::rules::explore::side_view;
 use doo_rules::rules::grid::Tile;

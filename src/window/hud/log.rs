@@ -4,9 +4,10 @@
 
 use super::{HudSystems, names};
 use crate::game::components::CharacterId;
-use crate::game::log::{LogEntry, MatchLog};
+use crate::game::log::MatchLog;
 use bevy::input::mouse::AccumulatedMouseScroll;
 use bevy::prelude::*;
+use doo_rules::replay::LogEntry;
 use doo_rules::rules::Event;
 use doo_rules::rules::fighter::Pool;
 use std::collections::BTreeMap;

@@ -7,12 +7,13 @@ use super::MatchAct;
 use super::log::describe;
 use super::{HudSystems, names};
 use crate::game::components::CharacterId;
-use crate::game::log::{LogEntry, MatchLog};
+use crate::game::log::MatchLog;
 use crate::window::board::Overlay;
 use crate::window::screens::{Go, Screen};
 use crate::window::settings::Settings;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::replay::LogEntry;
 use doo_rules::rules::Event;
 
 pub(super) fn plugin(app: &mut App) {

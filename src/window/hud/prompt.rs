@@ -6,12 +6,13 @@ use super::log::describe;
 use super::{HudSystems, Tip, names};
 use crate::game::components::CharacterId;
 use crate::game::intent::{Intent, PlayerView, ReactionPolicy, Seats};
-use crate::game::log::{LogEntry, MatchLog};
+use crate::game::log::MatchLog;
 use crate::window::board::Overlay;
 use crate::window::screens::Screen;
 use crate::window::settings::Settings;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::replay::LogEntry;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PromptState>()

@@ -40,7 +40,7 @@ fn level_done(world: &mut World) {
         .resource::<crate::game::log::MatchLog>()
         .entries()
         .iter()
-        .filter_map(|e| if let crate::game::log::LogEntry::Event { event, .. } = e { Some(event.clone()) } else { None })
+        .filter_map(|e| if let doo_rules::replay::LogEntry::Event { event, .. } = e { Some(event.clone()) } else { None })
         .collect();
     let won = outcome.winner.as_deref() == Some(run.checked.campaign.party_side.as_str());
     let report = campaign::finish_level(&run.checked, &mut run.progress, &state, &events, won, &data);
