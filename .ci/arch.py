@@ -72,7 +72,8 @@ PARTS = {
     "Rules": ([R + "rules/**"], []),  # all of rules/, a4 included
     "AI": ([R + "ai/**"], []),
     "Data": ([R + "data.rs", R + "data/**", R + "reference.rs"], []),
-    "Formats": ([R + "level.rs", R + "level_file.rs", R + "level_file/**", R + "level_crawl.rs", R + "script.rs"], []),
+    "Formats": ([R + "level.rs", R + "level_file.rs", R + "level_file/**", R + "level_crawl.rs", R + "level_crawl/**",
+                 R + "script.rs"], []),
     "Saves": ([R + "save.rs", R + "campaign.rs", R + "campaign/**"], []),
     "Game": ([S + "game/**"], []),
     "Headless": ([S + "headless.rs", S + "replay.rs", S + "simulate.rs", S + "campaign_sim.rs"], []),
