@@ -71,9 +71,10 @@ PARTS = {
     "Judge": ([R + "rules/engine.rs", R + "rules/driver.rs", R + "rules/victory.rs"], []),
     "Rules": ([R + "rules/**"], []),  # all of rules/, a4 included
     "AI": ([R + "ai/**"], []),
-    "Data": ([R + "data.rs", R + "reference.rs"], []),
-    "Formats": ([R + "level.rs", R + "level_file.rs", R + "level_crawl.rs", R + "script.rs"], []),
-    "Saves": ([R + "save.rs", R + "campaign.rs"], []),
+    "Data": ([R + "data.rs", R + "data/**", R + "reference.rs"], []),
+    "Formats": ([R + "level.rs", R + "level_file.rs", R + "level_file/**", R + "level_crawl.rs", R + "level_crawl/**",
+                 R + "script.rs"], []),
+    "Saves": ([R + "save.rs", R + "campaign.rs", R + "campaign/**"], []),
     "Game": ([S + "game/**"], []),
     "Headless": ([S + "headless.rs", S + "replay.rs", S + "simulate.rs", S + "campaign_sim.rs"], []),
     "Window": ([S + "window/**"], []),  # the HUD included
@@ -134,7 +135,8 @@ NEVERS = [
           "a reader sees which imports cross the crate firewall", names=[r"\bpub\s+use\s+doo_rules\b"]),
     # docs/architecture.md: the rules crate's layering
     Never("rules-no-upward", "rules/ never imports ai/, level*, script, save, campaign, data", ["Rules"],
-          [R + "ai/**", R + "level*.rs", R + "script.rs", R + "save.rs", R + "campaign.rs", R + "data.rs"],
+          [R + "ai/**", R + "level*.rs", R + "level*/**", R + "script.rs", R + "save.rs", R + "campaign.rs",
+           R + "campaign/**", R + "data.rs", R + "data/**"],
           "rules ◄── data ◄── level ◄── level_file ◄── script: the rules are the bottom"),
 ]
 

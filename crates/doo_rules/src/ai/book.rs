@@ -1,8 +1,29 @@
 //! The AI's weights as data (`assets/ai/behaviours.ron`): monster behaviours and difficulties.
 
-use super::Difficulty;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// How well the AI plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Difficulty {
+    Easy,
+    #[default]
+    Normal,
+    Hard,
+}
+
+impl std::str::FromStr for Difficulty {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "easy" => Ok(Difficulty::Easy),
+            "normal" => Ok(Difficulty::Normal),
+            "hard" => Ok(Difficulty::Hard),
+            _ => Err(format!("unknown difficulty '{s}' (easy, normal, hard)")),
+        }
+    }
+}
 
 /// Monster behaviours and how each difficulty thinks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

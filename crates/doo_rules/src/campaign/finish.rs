@@ -1,0 +1,257 @@
+//! The end of a campaign level (R-CP-9, R-CP-10, R-CP-12, R-CP-13): the CP earned, the
+//! carry-over of the roster, the rest between levels, and where the campaign goes next.
+
+use super::caps::{MAX_CP, MAX_ITEMS};
+use super::file::{CheckedCampaign, Objective};
+use super::hero::Hero;
+use super::progress::{LevelRecord, Progress};
+use crate::data::RuleData;
+use crate::rules::Dice;
+use crate::rules::event::Event;
+use crate::rules::fighter::Duration;
+use crate::rules::heroes::{self, CpLine};
+use crate::rules::state::Match;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a level did to the party: CP lines, who fell, the rest, and where the campaign goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelReport {
+    pub record: LevelRecord,
+    /// The roster at the end of the level, before the rest (HP, items, CP as the level left them).
+    pub after_level: Vec<Hero>,
+    /// HP each hero (by name) gained in the rest (R-CP-13).
+    pub rest_gains: BTreeMap<String, i32>,
+}
+
+fn objective_met(o: &Objective, m: &Match, hero_ids: &BTreeSet<String>) -> bool {
+    match o {
+        Objective::Carry(item) => {
+            m.fighters.iter().any(|f| hero_ids.contains(&f.id) && !m.is_dead(m.index(&f.id).unwrap_or(0)) && f.loadout.items.contains(item))
+        }
+        Objective::NoneFallen => m.fighters.iter().enumerate().all(|(i, f)| !hero_ids.contains(&f.id) || !m.is_dead(i)),
+        Objective::Slay(id) => m.index(id).is_some_and(|i| m.is_dead(i)),
+    }
+}
+
+/// R-CP-9, R-CP-10, R-CP-12, R-CP-13: ends the level in progress. `m` is the match as it ended,
+/// `events` everything that happened in it, `won` whether the party's side won. The progress
+/// moves to the next level (or the failure's), the roster carries over or is set back.
+pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, events: &[Event], won: bool, data: &RuleData) -> LevelReport {
+    let book = &data.heroes;
+    let id = progress.level.clone().unwrap_or_default();
+    let mut record = LevelRecord { level: id.clone(), won, cp: Vec::new(), fallen: Vec::new(), rest: Vec::new() };
+    if !won {
+        // R-CP-13: a lost level is played again (or where the campaign says) from the roster as
+        // it stood at its start, keeping nothing of the lost attempt.
+        progress.roster = progress.start_roster.clone();
+        progress.level = Some(c.campaign.after_loss(&id));
+        progress.playing = false;
+        progress.sitting_out.clear();
+        record.rest.push("The level was lost: the party plays on from where it stood at the level's start, keeping nothing of the attempt (R-CP-13).".into());
+        progress.history.push(record.clone());
+        return LevelReport { record, after_level: progress.roster.clone(), rest_gains: BTreeMap::new() };
+    }
+    let in_level: BTreeSet<String> = progress.roster.iter().map(Hero::id).filter(|k| m.index(k).is_some()).collect();
+    let names: BTreeMap<String, String> = m.fighters.iter().map(|f| (f.id.clone(), f.name.clone())).collect();
+    let mut cp = heroes::cp_from_events(events, &in_level, &names);
+    let lvl = c.campaign.level(&id);
+    for hid in &in_level {
+        let i = m.index(hid).expect("in level");
+        if m.is_dead(i) {
+            continue;
+        }
+        let mut award = |n: u32, why: String| cp.push(CpLine { hero: hid.clone(), cp: n, rule: "R-CP-10".into(), why });
+        award(book.win_cp, "the level won".into());
+        for o in lvl.map(|l| l.objectives.as_slice()).unwrap_or(&[]) {
+            if objective_met(&o.goal, m, &in_level) {
+                award(o.cp.unwrap_or(book.objective_cp), format!("objective: {}", o.name));
+            }
+        }
+        if lvl.is_some_and(|l| l.major) {
+            award(book.major_cp, "a major level".into());
+        }
+    }
+    // R-CP-12: carry-over.
+    let mut roster = Vec::new();
+    for h in &progress.roster {
+        let mut h = h.clone();
+        let hid = h.id();
+        let earned: u32 = cp.iter().filter(|l| l.hero == hid).map(|l| l.cp).sum();
+        h.cp_earned = h.cp_earned.saturating_add(earned).min(MAX_CP);
+        if let Some(i) = m.index(&hid) {
+            let f = &m.fighters[i];
+            if m.is_dead(i) {
+                record.fallen.push(h.name.clone());
+                continue;
+            }
+            h.hp = (f.hp < f.max_hp).then_some(f.hp);
+            // Choice: a weapon dropped in the fight (G-19) is picked up once the level is won;
+            // one that broke is gone.
+            h.weapon = f.loadout.weapon.clone().or_else(|| f.loadout.dropped.first().map(|d| d.0.clone()));
+            h.weapon_skill = f.loadout.weapon_skill.clone();
+            h.shield = f.loadout.shield.clone();
+            h.armor = f.loadout.armor.clone();
+            let keys: BTreeSet<&str> = m.explore.as_deref().map(|x| x.keys.keys().map(String::as_str).collect()).unwrap_or_default();
+            h.items = f.loadout.items.iter().filter(|i| !keys.contains(i.as_str())).take(MAX_ITEMS).cloned().collect();
+            h.ammo = f.loadout.ammo;
+            // permanent conditions stay; a dying or bleeding hero of a won level is stabilized
+            h.conditions = f.conditions.iter().filter(|c| c.duration == Duration::Permanent).map(|c| c.id.clone()).collect();
+        }
+        roster.push(h);
+    }
+    record.cp = cp;
+    let after_level = roster.clone();
+    // R-CP-13: the rest between levels.
+    let rest_gains = rest(c, progress, &mut roster, &mut record.rest, data);
+    progress.sitting_out = roster.iter().filter(|h| h.hp.is_some_and(|hp| hp <= 0)).map(|h| h.name.clone()).collect();
+    progress.roster = roster;
+    progress.level = c.campaign.after_win(&id);
+    progress.won = progress.level.is_none();
+    progress.playing = false;
+    progress.history.push(record.clone());
+    LevelReport { record, after_level, rest_gains }
+}
+
+/// R-CP-13: the rest between levels: each day every hurt hero of `roster` makes his
+/// recuperation check, cared for by the best healer among the others. The days' lines go to
+/// `lines`; returns the HP each hero (by name) gained.
+fn rest(c: &CheckedCampaign, progress: &Progress, roster: &mut [Hero], lines: &mut Vec<String>, data: &RuleData) -> BTreeMap<String, i32> {
+    let book = &data.heroes;
+    let mut dice = Dice::seeded(progress.seed ^ (progress.history.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let crs = data.exploration.caregiver_cr;
+    let mut rest_gains: BTreeMap<String, i32> = BTreeMap::new();
+    for day in 1..=c.campaign.rest_days(book) {
+        for p in 0..roster.len() {
+            let (sheet, _) = match roster[p].sheet(book) {
+                Ok(s) => s,
+                Err(_) => continue,
+            };
+            let (max_hp, _, _) = heroes::pools(&sheet.stats);
+            let hp = roster[p].hp.unwrap_or(max_hp);
+            if hp >= max_hp {
+                continue;
+            }
+            let healer = (0..roster.len())
+                .filter(|&q| q != p && roster[q].hp.is_none_or(|h| h > 0))
+                .filter_map(|q| roster[q].sheet(book).ok().map(|(s, _)| (q, s)))
+                .max_by(|a, b| {
+                    (a.1.rank("healing").adjustment(), a.1.stats.savvy).cmp(&(b.1.rank("healing").adjustment(), b.1.stats.savvy)).then(b.0.cmp(&a.0))
+                });
+            let bonus = healer.map_or(0, |(_, s)| heroes::caregiver_bonus(&mut dice, s.stats.savvy, s.rank("healing"), hp, max_hp, crs));
+            let (gained, total) = heroes::recuperate(book, &mut dice, &sheet.stats, bonus);
+            let now = (hp + gained).min(max_hp);
+            *rest_gains.entry(roster[p].name.clone()).or_default() += gained;
+            roster[p].hp = (now < max_hp).then_some(now);
+            lines.push(format!(
+                "Day {day}: {} recuperates: {total} against CR {} (+{bonus} from care): +{gained} HP, {now}/{max_hp} (R-CP-13).",
+                roster[p].name, book.rest_cr
+            ));
+        }
+    }
+    rest_gains
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::{level_for, sample_hero, shipped};
+
+    /// The match of the progress's level, as the game builds it.
+    fn level_match(c: &CheckedCampaign, p: &Progress, data: &RuleData) -> Match {
+        let id = p.level.clone().unwrap();
+        let text = level_for(c, p, &id, data).unwrap();
+        let root = crate::level_file::project_root(&c.level_paths[&id]);
+        crate::level_file::check("level.ron", &text, data, &root).unwrap_or_else(|e| panic!("{e:?}")).build(data).unwrap()
+    }
+
+    #[test] // R-CP-10, R-CP-12: a won level: +1 CP each and the objective's CP; HP as left;
+    // permanent conditions stay, the others end; a dropped weapon is picked up (the game's
+    // choice); the next level follows and the heroes stand in it as they were
+    fn a_won_level_awards_and_carries_over() {
+        let (data, c) = shipped();
+        let party = vec![sample_hero("Ann", "warrior", &data).unwrap(), sample_hero("Bo", "rogue", &data).unwrap()];
+        let mut p = Progress::start(&c, party, vec![], 7);
+        p.begin_level();
+        let mut m = level_match(&c, &p, &data);
+        let ann = m.index("hero_ann").expect("the hero is in the level");
+        let max = m.fighters[ann].max_hp;
+        m.fighters[ann].hp = max - 3;
+        m.fighters[ann].loadout.items.push("gemstone".into());
+        let pos = m.fighters[ann].pos;
+        let sword = m.fighters[ann].loadout.weapon.take().unwrap();
+        m.fighters[ann].loadout.dropped.push((sword.clone(), pos));
+        use crate::rules::fighter::ConditionInstance;
+        m.fighters[ann].conditions = vec![
+            ConditionInstance { id: "slowed".into(), duration: Duration::Permanent, removal_cr: None },
+            ConditionInstance { id: "poisoned".into(), duration: Duration::Persistent, removal_cr: Some(9) },
+        ];
+        let rep = finish_level(&c, &mut p, &m, &[], true, &data);
+        let cp = |id: &str| rep.record.cp.iter().filter(|l| l.hero == id).map(|l| l.cp).sum::<u32>();
+        // the level won (1) and "Nobody falls on the road" (1)
+        assert_eq!((cp("hero_ann"), cp("hero_bo")), (2, 2), "{:?}", rep.record.cp);
+        assert!(rep.record.cp.iter().all(|l| l.rule == "R-CP-10"));
+        assert_eq!(p.level.as_deref(), Some("vault"));
+        assert!(!p.plays_again(&rep.record), "won: the next level");
+        assert_eq!(p.banked_cp(&data.heroes, &[0, 1]), 4, "R-CP-11: the 2 + 2 CP earned are banked to spend");
+        let a = &p.roster[0];
+        assert_eq!(a.cp_earned, 2);
+        assert_eq!(a.hp.unwrap_or(max), (max - 3 + rep.rest_gains.get("Ann").copied().unwrap_or(0)).min(max), "HP kept, then the rest (R-CP-13)");
+        assert!(a.items.contains(&"gemstone".to_string()));
+        assert_eq!(a.conditions, vec!["slowed".to_string()], "only the permanent condition stays");
+        assert_eq!(a.weapon.as_deref(), Some(sword.as_str()), "the dropped weapon is picked up");
+        p.check_heroes(&data).expect("the carried-over heroes are valid hero files");
+        // the next level has them, hurt as they are
+        let m2 = level_match(&c, &p, &data);
+        let i = m2.index("hero_ann").unwrap();
+        assert_eq!(m2.fighters[i].hp, a.hp.unwrap_or(max));
+        assert!(m2.fighters[i].loadout.items.contains(&"gemstone".to_string()));
+    }
+
+    #[test] // R-CP-12, R-CP-10: a hero dead at the end of a won level leaves the roster and earns
+    // nothing; the "nobody falls" objective is missed
+    fn the_dead_leave_the_roster() {
+        let (data, c) = shipped();
+        let party = vec![sample_hero("Ann", "warrior", &data).unwrap(), sample_hero("Bo", "rogue", &data).unwrap()];
+        let mut p = Progress::start(&c, party, vec![], 7);
+        p.begin_level();
+        let mut m = level_match(&c, &p, &data);
+        let bo = m.index("hero_bo").unwrap();
+        m.fighters[bo].hp = -m.fighters[bo].max_hp;
+        let rep = finish_level(&c, &mut p, &m, &[], true, &data);
+        assert_eq!(rep.record.fallen, vec!["Bo".to_string()]);
+        assert_eq!(p.roster.iter().map(|h| h.name.as_str()).collect::<Vec<_>>(), vec!["Ann"]);
+        assert!(rep.record.cp.iter().all(|l| l.hero == "hero_ann"));
+        assert_eq!(p.roster[0].cp_earned, 1, "the level won, not the objective");
+    }
+
+    #[test] // R-CP-13: a lost level is played again from the roster it started with
+    fn a_lost_level_keeps_nothing() {
+        let (data, c) = shipped();
+        let party = vec![sample_hero("Ann", "warrior", &data).unwrap()];
+        let mut p = Progress::start(&c, party.clone(), vec![], 7);
+        p.begin_level();
+        let mut m = level_match(&c, &p, &data);
+        let ann = m.index("hero_ann").unwrap();
+        m.fighters[ann].hp = 1;
+        m.fighters[ann].loadout.items.clear();
+        let ev = vec![Event::AttackResolved {
+            actor: "hero_ann".into(),
+            target: "x".into(),
+            defense_cr: 6,
+            attack_total: 16,
+            margin: 10,
+            outcome: String::new(),
+            raw_damage: 0,
+            reduction: 0,
+            damage: 0,
+            target_hp: 0,
+        }];
+        let rep = finish_level(&c, &mut p, &m, &ev, false, &data);
+        assert!(rep.record.cp.is_empty());
+        assert_eq!(p.roster, party, "nothing of the attempt is kept");
+        assert_eq!(p.level.as_deref(), Some("road"));
+        // the result screen: the same level is played again, and nothing is banked to spend
+        assert!(p.plays_again(&rep.record), "R-CP-13: 'Play the level again', not 'Next level'");
+        assert_eq!(p.banked_cp(&data.heroes, &[0]), 0, "R-CP-11: no CP banked, nothing to spend");
+    }
+}

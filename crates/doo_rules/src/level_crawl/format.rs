@@ -1,0 +1,159 @@
+//! The crawl's fields as a level file writes them (§24, `docs/levels.md`): the level's mode,
+//! locks, doors, keys, chests, items, traps, encounters and dark areas, their caps, and a
+//! checked `Crawl`.
+
+use crate::rules::explore::{Awareness, TrapOn};
+use crate::rules::grid::Pos;
+use serde::{Deserialize, Serialize};
+
+/// How a level starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LevelMode {
+    /// One crisis from the first turn.
+    #[default]
+    Crisis,
+    /// A crawl: Exploration Mode first (R-EXP-1).
+    Exploration,
+}
+
+/// The most entries of each crawl list (doors, chests, items, traps, encounters, keys).
+pub const MAX_FEATURES: usize = 4096;
+/// Items in one chest.
+pub const MAX_CHEST_ITEMS: usize = 64;
+/// The range of every CR of §24.
+pub const CR_RANGE: (i32, i32) = (1, 40);
+
+/// A lock (R-EXP-12, R-EXP-13): CRs default to the exploration book's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LockDef {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cr: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_cr: Option<i32>,
+    /// The id of a key in `keys` that opens it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+/// A door with more to it than its map character.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DoorDef {
+    pub pos: Pos,
+    /// A locked door (`L` on the map): its lock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<LockDef>,
+    /// A secret door (also `S` on the map): hidden until found by searching (R-EXP-14).
+    #[serde(default)]
+    pub secret: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyDef {
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChestDef {
+    pub id: String,
+    pub pos: Pos,
+    #[serde(default)]
+    pub items: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<LockDef>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemDef {
+    pub pos: Pos,
+    pub item: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrapDef {
+    pub id: String,
+    pub pos: Pos,
+    /// In the space (default), on the door there, or on the chest there.
+    #[serde(default)]
+    pub on: TrapOn,
+    /// Hidden until found or sprung (default true).
+    #[serde(default = "yes")]
+    pub hidden: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub find_cr: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disarm_cr: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect_cr: Option<i32>,
+    /// Damage dice as (count, sides); default 1d6.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<(u32, u32)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default)]
+    pub rearms: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A crawl lets the party camp unless it says `camp: false`.
+pub fn yes_camp() -> bool {
+    true
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterDef {
+    pub id: String,
+    pub members: Vec<String>,
+    #[serde(default)]
+    pub awareness: Awareness,
+}
+
+/// The crawl fields of a level, as written.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct CrawlDef<'a> {
+    pub mode: LevelMode,
+    pub camp: bool,
+    pub dark: &'a [AreaDef],
+    pub explorers: &'a [String],
+    pub doors: &'a [DoorDef],
+    pub keys: &'a [KeyDef],
+    pub chests: &'a [ChestDef],
+    pub items: &'a [ItemDef],
+    pub traps: &'a [TrapDef],
+    pub encounters: &'a [EncounterDef],
+}
+
+/// A dark area (R-EXP-18): the rectangle between two corners, on their floor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AreaDef {
+    pub from: Pos,
+    pub to: Pos,
+}
+
+/// A checked crawl, ready to build.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Crawl {
+    /// The party may camp (R-EXP-22).
+    pub camp: bool,
+    /// Dark areas (R-EXP-18).
+    pub dark: Vec<AreaDef>,
+    pub explorers: Vec<String>,
+    pub doors: Vec<DoorDef>,
+    pub keys: Vec<KeyDef>,
+    pub chests: Vec<ChestDef>,
+    pub items: Vec<ItemDef>,
+    pub traps: Vec<TrapDef>,
+    pub encounters: Vec<EncounterDef>,
+}

@@ -1,0 +1,17 @@
+//! The crawl part of a level file (§24): `mode: exploration`, the exploring sides, doors with
+//! locks and secrets, keys, chests, loose items, traps and encounters. `check` reports each
+//! problem at its entry (`file:line:col`); `build` turns a checked crawl into the rules'
+//! [`Explore`] state.
+//!
+//! The parts: `format` (the crawl's fields as a level file writes them, and their caps),
+//! `check` and `build`.
+
+mod build;
+mod check;
+mod format;
+
+pub use build::build;
+pub(crate) use check::check;
+pub use format::{
+    AreaDef, CR_RANGE, ChestDef, Crawl, CrawlDef, DoorDef, EncounterDef, ItemDef, KeyDef, LevelMode, LockDef, MAX_CHEST_ITEMS, MAX_FEATURES, TrapDef, yes_camp,
+};

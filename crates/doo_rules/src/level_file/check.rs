@@ -1,0 +1,140 @@
+//! Checking a level file: `check` parses it, `check_level` checks it part by part (the header,
+//! the map and its stairs, the characters and their places, the sides and goals, a crawl's
+//! features), listing every problem at its place; a `CheckedLevel` is ready to play.
+
+use super::characters::{check_characters, check_places};
+use super::format::{LEVEL_VERSION, Level, LevelError, MAX_GOALS, SideDef};
+use super::found::{Found, clip};
+use super::map::{Map, check_map};
+use super::sides::{check_sides, check_victory};
+use crate::data::{LoadError, Places, RuleData, parse_ron};
+use crate::level::{CharacterDef, build_match};
+use crate::level_crawl::Crawl;
+use crate::rules::victory::{Goal, Victory};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A checked level, ready to play.
+#[derive(Clone, Debug)]
+pub struct CheckedLevel {
+    pub level: Level,
+    pub characters: Vec<CharacterDef>,
+    /// Rows with custom legend characters translated to the default legend.
+    pub floors: Vec<Vec<String>>,
+    pub sides: Vec<SideDef>,
+    /// Character id → AI behaviour (from the entry or its template).
+    pub behaviours: BTreeMap<String, String>,
+    /// Character id → the figure he is drawn as: his `sprite` (or his template's), else his
+    /// template's name (see `assets/art/figures.ron`).
+    pub sprites: BTreeMap<String, String>,
+    /// A crawl's doors, chests, traps, encounters (`mode: exploration`).
+    pub crawl: Option<crate::level_crawl::Crawl>,
+}
+
+/// Parses and checks a level file's text. Every problem is listed (the first
+/// [`MAX_ERRORS`](crate::data::MAX_ERRORS), then a count), not just the first.
+pub fn check(file: &str, text: &str, data: &RuleData, root: &Path) -> Result<CheckedLevel, Vec<LevelError>> {
+    let level: Level = parse_ron(file, text).map_err(|e: LoadError| vec![LevelError { line: e.line, col: e.col, message: e.message }])?;
+    check_level(level, text, data, root)
+}
+
+/// Checks a parsed level (`text` is its source, for positions). Every cap is checked as soon as
+/// its value is known, and work per item stops once a cap is exceeded or the problem list is
+/// full, so the cost of checking grows linearly with the file.
+pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Result<CheckedLevel, Vec<LevelError>> {
+    let places = Places::new(text);
+    let mut found = Found { places: &places, problems: crate::data::Problems::default() };
+    let f = &mut found;
+    check_header(&level, data, f);
+    let map = check_map(&level, f);
+    let cast = check_characters(&level, data, root, f);
+    check_places(map.board.as_ref(), &cast.chars, f);
+    let sides = check_sides(&level, &cast.chars, f);
+    check_victory(&level, &sides, &cast.chars, map.board.as_ref(), f);
+    let crawl = check_crawl(&level, &map, &cast.chars, &sides, data, f);
+    found.into_result()?;
+    let characters = cast.chars.into_iter().map(|(_, c)| c).collect();
+    Ok(CheckedLevel { level, characters, floors: map.floors, sides, behaviours: cast.behaviours, sprites: cast.sprites, crawl })
+}
+
+/// The header: the version, the name, the briefing and the rules profile.
+fn check_header(level: &Level, data: &RuleData, f: &mut Found) {
+    if level.version != LEVEL_VERSION {
+        f.key("version", format!("unsupported level version {} (this game reads version {LEVEL_VERSION})", level.version));
+    }
+    if let Some(p) = crate::data::text_problem("the name", &level.name, crate::data::MAX_NAME_CHARS) {
+        f.key("name", p);
+    }
+    if let Some(p) = crate::data::text_problem("the briefing", &level.briefing, crate::data::MAX_TEXT_CHARS) {
+        f.key("briefing", p);
+    }
+    if let Some(p) = &level.profile {
+        if !data.profiles.profiles.contains_key(p) && *p != data.a4.name {
+            let known = data.profiles.profiles.keys().chain(std::iter::once(&data.a4.name)).cloned().collect::<Vec<_>>().join(", ");
+            f.key("profile", format!("unknown profile '{}' (known: {known})", clip(p)));
+        }
+    }
+}
+
+/// A crawl's doors, keys, chests, items, traps and encounters, and a goal for its explorers.
+fn check_crawl(level: &Level, map: &Map, chars: &[(usize, CharacterDef)], sides: &[SideDef], data: &RuleData, f: &mut Found) -> Option<Crawl> {
+    let places = f.places;
+    let defs: Vec<CharacterDef> = chars.iter().map(|(_, c)| c.clone()).collect();
+    let side_names: Vec<String> = sides.iter().map(|s| s.id.clone()).collect();
+    let def = crate::level_crawl::CrawlDef {
+        mode: level.mode,
+        camp: level.camp,
+        dark: &level.dark,
+        explorers: &level.explorers,
+        doors: &level.doors,
+        keys: &level.keys,
+        chests: &level.chests,
+        items: &level.items,
+        traps: &level.traps,
+        encounters: &level.encounters,
+    };
+    let crawl = crate::level_crawl::check(&def, map.board.as_ref(), &map.secret, &defs, &side_names, data, places, &mut |at, m| f.at(at, m));
+    if let Some(c) = &crawl {
+        let explorer_goal = level.victory.iter().any(|v| c.explorers.contains(&v.side));
+        if !explorer_goal && level.victory.len() <= MAX_GOALS {
+            f.key("victory", "a crawl needs a victory goal for the explorers (e.g. `(side: \"heroes\", goal: ReachExit([(x, y)]))`)");
+        }
+    }
+    crawl
+}
+
+impl CheckedLevel {
+    /// The ids of its sides, in the level's order.
+    pub fn side_ids(&self) -> impl Iterator<Item = &str> {
+        self.sides.iter().map(|s| s.id.as_str())
+    }
+
+    /// The level's goals; a level whose goals are all `Rout` (or that names none) is also won by
+    /// the last side with anyone able to act.
+    pub fn goals(&self) -> Vec<Victory> {
+        let mut goals = self.level.victory.clone();
+        // A crawl is won only by its goals: its sleeping monsters do not make anyone last standing.
+        if self.crawl.is_none() && goals.iter().all(|v| matches!(v.goal, Goal::Rout(_))) {
+            goals.extend(self.sides.iter().map(|s| Victory { side: s.id.clone(), goal: Goal::LastStanding }));
+        }
+        goals
+    }
+
+    /// The match this level starts (the opening reset has not run yet).
+    pub fn build(&self, data: &RuleData) -> Result<crate::rules::state::Match, Vec<String>> {
+        let mut m = build_match(data, &self.floors, &self.characters, self.level.profile.as_deref(), &self.level.options)?;
+        // Explicit links override the default "same space, next floor".
+        m.board.links = self.level.stairs.iter().map(|s| (s.from, s.to)).collect();
+        m.goals = self.goals();
+        if let Some(c) = &self.crawl {
+            m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
+        }
+        Ok(m)
+    }
+}
+
+/// Reads and checks a level file.
+pub fn load(path: &Path, data: &RuleData, root: &Path) -> Result<CheckedLevel, Vec<LevelError>> {
+    let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).map_err(|e| vec![LevelError { line: e.line, col: e.col, message: e.message }])?;
+    check(&path.display().to_string(), &text, data, root)
+}

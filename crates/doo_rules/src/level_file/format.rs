@@ -1,0 +1,245 @@
+//! The level file's format (v1, `docs/levels.md`): the `Level` as written, its characters,
+//! sides, stairs and legend, the format's version and caps, and `LevelError`, a problem at its
+//! place in the file.
+
+use crate::rules::fighter::{Caster, Size, Stats};
+use crate::rules::grid::Pos;
+use crate::rules::profile::{OptionOverrides, Posture, Rank};
+use crate::rules::victory::Victory;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The only format version so far.
+pub const LEVEL_VERSION: u32 = 1;
+/// The most sides, stair links and victory goals in a level.
+pub const MAX_SIDES: usize = 16;
+pub const MAX_STAIR_LINKS: usize = 1024;
+pub const MAX_GOALS: usize = 64;
+/// The most exit spaces of one `ReachExit` goal.
+pub const MAX_EXITS: usize = 256;
+
+/// What a legend character stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TileSpec {
+    Floor,
+    Wall,
+    DoorOpen,
+    DoorClosed,
+    DoorLocked,
+    /// A secret door (crawls): a closed door hidden until found (R-EXP-14).
+    SecretDoor,
+    Pillar,
+    Pit,
+    Difficult,
+    /// Stairs or ladder; where they lead is in `stairs` (default: the same space one floor up).
+    StairsUp,
+    /// Stairs or ladder down (default: the same space one floor down).
+    StairsDown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Control {
+    #[default]
+    Human,
+    Ai,
+}
+
+/// A side: who plays it by default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideDef {
+    pub id: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub control: Control,
+    /// Default player name for a human side (hot-seat).
+    #[serde(default)]
+    pub player: Option<String>,
+}
+
+/// An explicit stair or ladder link (both ends must be stairs tiles).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StairDef {
+    pub from: Pos,
+    pub to: Pos,
+}
+
+/// A character in a level: every field optional so a `template` can supply it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterEntry {
+    /// A monster template: `assets/monsters/<template>.ron`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pos: Option<Pos>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Stats>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<Size>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_steps: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::rules::de::unique_keys_opt")]
+    pub skills: Option<BTreeMap<String, Rank>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abilities: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon_skill: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub two_handed: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shield: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caster: Option<Caster>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hp: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub posture: Option<Posture>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surprised: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ap_roll_bonus: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mook: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ammo: Option<u32>,
+    /// The crossbow starts loaded unless `false` (R-RNG-8, G-22).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loaded: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spells: Option<Vec<String>>,
+    /// A sprite under `assets/` (must stay inside it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprite: Option<String>,
+    /// The behaviour the monster AI uses (e.g. "brute", "skirmisher", "archer", "coward").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub behaviour: Option<String>,
+}
+
+impl CharacterEntry {
+    /// Fields given here win over the template's.
+    pub fn over(self, t: &CharacterEntry) -> CharacterEntry {
+        macro_rules! pick {
+            ($($f:ident),*) => { CharacterEntry { $($f: self.$f.or_else(|| t.$f.clone()),)* } };
+        }
+        pick!(
+            template,
+            id,
+            name,
+            side,
+            pos,
+            stats,
+            size,
+            free_steps,
+            skills,
+            abilities,
+            weapon,
+            weapon_skill,
+            two_handed,
+            shield,
+            armor,
+            items,
+            caster,
+            hp,
+            posture,
+            conditions,
+            surprised,
+            ap_roll_bonus,
+            mook,
+            ammo,
+            loaded,
+            spells,
+            sprite,
+            behaviour
+        )
+    }
+}
+
+/// A level file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub briefing: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    #[serde(default)]
+    pub options: OptionOverrides,
+    /// Extra or replaced map characters.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::rules::de::unique_keys")]
+    pub legend: BTreeMap<char, TileSpec>,
+    /// One list of rows per floor, row 0 at the top.
+    pub floors: Vec<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub floor_names: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stairs: Vec<StairDef>,
+    /// Sides in play order; when empty, every side of the characters, the first one human.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<SideDef>,
+    pub characters: Vec<CharacterEntry>,
+    /// When empty: each side wins by routing all the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub victory: Vec<Victory>,
+    /// `exploration`: a crawl that starts in Exploration Mode (§24); `crisis` (default): one fight.
+    #[serde(default)]
+    pub mode: crate::level_crawl::LevelMode,
+    /// Crawls: whether the party may camp (R-EXP-22; default true).
+    #[serde(default = "crate::level_crawl::yes_camp")]
+    pub camp: bool,
+    /// Crawls: dark areas (R-EXP-18), `(from: (x, y), to: (x, y))`; elsewhere is lit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dark: Vec<crate::level_crawl::AreaDef>,
+    /// Crawls: the sides that explore (default: the first side).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explorers: Vec<String>,
+    /// Crawls: doors with locks or secrets (R-EXP-11, R-EXP-12).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doors: Vec<crate::level_crawl::DoorDef>,
+    /// Crawls: key items and their names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<crate::level_crawl::KeyDef>,
+    /// Crawls: chests (R-EXP-15).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chests: Vec<crate::level_crawl::ChestDef>,
+    /// Crawls: items lying in spaces (R-EXP-15).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<crate::level_crawl::ItemDef>,
+    /// Crawls: traps (R-EXP-16).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traps: Vec<crate::level_crawl::TrapDef>,
+    /// Crawls: encounters (R-EXP-23); an NPC in none is an encounter of his own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub encounters: Vec<crate::level_crawl::EncounterDef>,
+}
+
+/// One problem in a level, at a place in its file.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LevelError {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+/// The longest survival goal.
+pub const MAX_SURVIVE_TURNS: u32 = 1000;

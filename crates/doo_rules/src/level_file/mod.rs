@@ -1,0 +1,27 @@
+//! Level files (format v1, `docs/levels.md`): map rows with a legend, several floors linked by
+//! stairs, sides and who controls them, characters (from reusable monster templates with
+//! per-level overrides), ruleset, victory goals, briefing. `check` reports every problem with
+//! its `file:line:col`, like a compiler; nothing here panics on bad input.
+//!
+//! The parts: `format` (the file's types and caps), `assets` (the project folder, monster
+//! templates, asset paths), `check` (the checker, part by part: `map`, `characters`, `sides`,
+//! with `found`, the problem list they share) and `generated` (levels for benches and tests).
+
+mod assets;
+mod characters;
+mod check;
+mod format;
+mod found;
+mod generated;
+mod map;
+mod sides;
+
+pub use crate::rules::grid::MAX_MAP_SIDE;
+pub use crate::rules::victory::{Goal, Victory};
+pub use assets::{project_root, read_template, safe_asset_path, templates_dir};
+pub use check::{CheckedLevel, check, check_level, load};
+pub use format::{
+    CharacterEntry, Control, LEVEL_VERSION, Level, LevelError, MAX_EXITS, MAX_GOALS, MAX_SIDES, MAX_STAIR_LINKS, MAX_SURVIVE_TURNS, SideDef, StairDef, TileSpec,
+};
+pub use generated::generated;
+pub use map::reachable_from;
