@@ -11,9 +11,10 @@ use super::free_steps::check_free_steps;
 use super::movement::{MovePlan, check_move, is_run};
 use super::profile::{ActionEffect, Posture, ReactionEffect, ReactionKind, ReactionRow, ReflexDice, ReflexRoll, Scope};
 use super::reactions::{check_reaction, options};
+use super::roll::{log_roll, stat_check};
 use super::spending::{Price, guard_opportunity, pay};
 use super::state::{LastAttack, Match, PendingAttack, Window};
-use super::turn::{Flow, advance, close_opportunity, log_roll, stat_check};
+use super::turn::{Flow, advance, close_opportunity};
 use super::violation::{RuleResult, Violation};
 
 /// A checked command.

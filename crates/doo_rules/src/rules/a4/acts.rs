@@ -10,12 +10,15 @@ use super::super::equipment::Wielded;
 use super::super::event::Event;
 use super::super::grid::Pos;
 use super::super::profile::Posture;
+use super::super::roll::log_roll;
 use super::super::state::{Match, PendingAttack, Window};
-use super::super::turn::{Flow, log_roll};
+use super::super::turn::Flow;
 use super::super::violation::{RuleResult, Violation};
 use super::book::{A4Book, Provokes, Slot};
 use super::{AttackSpec, Task, book, st, st_mut};
-use serde::{Deserialize, Serialize};
+
+pub use super::super::command::command_name;
+pub use super::state::{RoundAct, describe};
 
 /// The reaction id of an attack of opportunity (A4-4.1).
 pub const OPPORTUNITY: &str = "a4_opportunity";
@@ -23,74 +26,6 @@ pub const OPPORTUNITY: &str = "a4_opportunity";
 pub const REACTIVE: &str = "a4_reactive_defense";
 /// The reaction id of a held action's strike when its trigger comes (A4-3.16).
 pub const HELD: &str = "a4_held_action";
-
-/// One act of a figure's A4 turn (`round(actor: "lunk", act: attack(target: "orc"))`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum RoundAct {
-    /// A4-3.3: up to speed (move slot).
-    Move { path: Vec<Pos> },
-    /// A4-3.4: up to 2× speed (standard + move).
-    Run { path: Vec<Pos> },
-    /// A4-3.13: up to 2× speed, leaving the first square safely (full round).
-    Withdraw { path: Vec<Pos> },
-    /// A4-3.2: a straight line of 2 to 2× speed squares ending in reach, then one attack at +1D.
-    /// With no path, the shortest straight charge at the target.
-    Charge {
-        target: String,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        path: Vec<Pos>,
-    },
-    /// A4-3.19: the five-foot step, one square that never provokes.
-    Step { to: Pos },
-    /// A4-3.5.
-    StandUp,
-    /// A4-3.8.
-    DropProne,
-    /// A4-3.1.
-    Attack { target: String },
-    /// A4-3.14, A4-G-05: 2 (or 3) attacks at −1D (−2D); targets in order, the last repeated.
-    FullAttack { targets: Vec<String> },
-    /// A4-3.12, A4-G-15: a defence roll added to every TN against the figure until its next turn.
-    FullDefense,
-    /// A4-G-14: reload a crossbow.
-    Reload,
-    /// A4-3.15: act later this round at a lower initiative.
-    Delay { initiative: i32 },
-    /// A4-3.16, A4-G-18: wait for a trigger, then strike before the mover goes on.
-    Hold { trigger: super::book::Trigger },
-    /// A4-6.5, A4-G-33: move up to ¾ speed with an Athletics roll added to ranged TNs.
-    MovingDefense { path: Vec<Pos> },
-    /// A4-3.7, A4-G-12: draw the sheathed weapon.
-    Draw,
-    /// A4-3.7, A4-G-12: sheathe the weapon.
-    Sheathe,
-    /// A4-3.20, A4-G-20: stop a dying figure's bleeding.
-    Stabilize { target: String },
-    /// A4-3.6, A4-G-11: mount or dismount (no steeds in this game).
-    Mount,
-    /// A4-3.18: say something (free, any time, unless flat-footed or surprised).
-    Speak { text: String },
-    /// A4-3.9, A4-G-14: open or close a door (minor; a crawl's crisis).
-    Door { at: Pos, open: bool },
-    /// A4-3.9, A4-G-14: open an unlocked chest (minor; a crawl's crisis).
-    OpenChest { at: Pos },
-    /// A4-3.10, A4-G-14: pick up an item (minor; a crawl's crisis).
-    Take { at: Pos, item: String },
-    /// A4-3.17, A4-G-14: drop a carried item into one's square (free).
-    Drop { item: String },
-    /// A4-3.11, A4-G-14: take out and use a healing item on oneself or a figure next to one
-    /// (standard; provokes).
-    UseItem {
-        item: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        target: Option<String>,
-    },
-    /// A4-7.2, A4-G-38: begin a spell (switched off in a4.ron).
-    CastSpell { spell: String },
-    /// Ends the figure's turn.
-    EndTurn,
-}
 
 impl RoundAct {
     /// The row of `a4.ron` this act is.
@@ -134,39 +69,6 @@ impl RoundAct {
             RoundAct::EndTurn => "end_turn",
         }
     }
-
-    /// A player's name for it.
-    pub fn label(&self) -> &'static str {
-        match self {
-            RoundAct::Move { .. } => "Move",
-            RoundAct::Run { .. } => "Run",
-            RoundAct::Withdraw { .. } => "Withdraw",
-            RoundAct::Charge { .. } => "Charge",
-            RoundAct::Step { .. } => "Five-foot step",
-            RoundAct::StandUp => "Stand up",
-            RoundAct::DropProne => "Drop prone",
-            RoundAct::Attack { .. } => "Attack",
-            RoundAct::FullAttack { .. } => "Full attack",
-            RoundAct::FullDefense => "Full defense",
-            RoundAct::Reload => "Reload",
-            RoundAct::Delay { .. } => "Delay",
-            RoundAct::Hold { .. } => "Hold",
-            RoundAct::MovingDefense { .. } => "Moving defense",
-            RoundAct::Draw => "Draw weapon",
-            RoundAct::Sheathe => "Sheathe weapon",
-            RoundAct::Stabilize { .. } => "Stabilize",
-            RoundAct::Mount => "Mount",
-            RoundAct::Speak { .. } => "Speak",
-            RoundAct::Door { open: true, .. } => "Open door",
-            RoundAct::Door { open: false, .. } => "Close door",
-            RoundAct::OpenChest { .. } => "Open chest",
-            RoundAct::Take { .. } => "Pick up",
-            RoundAct::Drop { .. } => "Drop",
-            RoundAct::UseItem { .. } => "Use item",
-            RoundAct::CastSpell { .. } => "Cast a spell",
-            RoundAct::EndTurn => "End turn",
-        }
-    }
 }
 
 /// A4-G-12: drawing and sheathing are free and safe when both Athletics and the weapon's attack
@@ -174,24 +76,6 @@ impl RoundAct {
 pub fn great_draw(m: &Match, a: usize) -> bool {
     let Some(b) = book(m) else { return false };
     super::skill_pool(m, a, "athletics").dice >= b.pools.great_dice && super::skill_pool(m, a, super::attack_skill(m, a)).dice >= b.pools.great_dice
-}
-
-/// An act in a few words: "Charge Orc", "Move to (3, 4)".
-pub fn describe(act: &RoundAct, name: &dyn Fn(&str) -> String) -> String {
-    let l = act.label();
-    match act {
-        RoundAct::Move { path } | RoundAct::Run { path } | RoundAct::Withdraw { path } | RoundAct::MovingDefense { path } => {
-            format!("{l} to {}", path.last().map_or("here".into(), |p| p.to_string()))
-        }
-        RoundAct::Charge { target, .. } | RoundAct::Attack { target } | RoundAct::Stabilize { target } => format!("{l} {}", name(target)),
-        RoundAct::Hold { trigger } => format!("{l} for {}", trigger.describe()),
-        RoundAct::Door { at, .. } | RoundAct::OpenChest { at } => format!("{l} at {at}"),
-        RoundAct::Take { item, .. } | RoundAct::Drop { item } | RoundAct::UseItem { item, .. } => format!("{l} {}", item.replace('_', " ")),
-        RoundAct::FullAttack { targets } => format!("{l} on {}", targets.iter().map(|t| name(t)).collect::<Vec<_>>().join(", ")),
-        RoundAct::Step { to } => format!("{l} to {to}"),
-        RoundAct::Delay { initiative } => format!("{l} to initiative {initiative}"),
-        _ => l.to_string(),
-    }
 }
 
 fn name(m: &Match, i: usize) -> &str {
@@ -257,12 +141,6 @@ fn as_act(cmd: &Command) -> Option<RoundAct> {
         Command::Task { task: super::super::explore::Task::OpenChest, at, .. } => RoundAct::OpenChest { at: *at },
         _ => return None,
     })
-}
-
-/// The command's name as a save writes it (`move`, `round`, `walk`…).
-pub fn command_name(c: &Command) -> String {
-    let s = format!("{c:?}");
-    s.split([' ', '{', '(']).next().unwrap_or("command").to_lowercase()
 }
 
 /// The figure the open window waits for, and what for.

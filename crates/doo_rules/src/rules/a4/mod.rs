@@ -10,6 +10,7 @@ pub mod book;
 pub mod pool;
 pub mod preview;
 pub mod round;
+pub mod state;
 #[cfg(test)]
 mod tests;
 
@@ -19,133 +20,8 @@ use super::profile::Posture;
 use super::state::Match;
 use book::{A4Book, RankRef, StatRef};
 use pool::Pool;
-use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
-use std::sync::Arc;
 
-/// The A4 state of a match: the book, each figure's round, and the steps still to play out.
-#[derive(Clone, Debug)]
-pub struct A4 {
-    pub book: Arc<A4Book>,
-    /// Per figure, in level order.
-    pub figs: Vec<RoundState>,
-    /// What the command being played still has to do, front first: attacks of opportunity to
-    /// offer, attacks waiting for a reactive defence, the rest of a move (A4-4.1, A4-3.21).
-    pub tasks: VecDeque<Task>,
-}
-
-/// One figure's round (A4-2.1, A4-4.2, A4-5, A4-3.12, A4-3.21).
-#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct RoundState {
-    pub initiative: i32,
-    /// A4-5.2: the tie-break, the Athletics pool in pips.
-    pub tie: i32,
-    /// A4-3.15: delayed this round (acts after the figures already at its number).
-    pub delayed: bool,
-    pub standard: bool,
-    #[serde(rename = "move")]
-    pub move_: bool,
-    pub minor: bool,
-    /// A4-G-04: actions counted this round.
-    pub counted: u32,
-    /// A4-3.19: the five-foot step was taken.
-    pub stepped: bool,
-    /// A4-G-19: a move action (or its equivalent) was taken.
-    pub moved: bool,
-    /// Squares of movement spent this turn by move, run and withdraw (A4-G-15's half speed).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub moved_squares: u32,
-    /// The figure's turn this round is over.
-    pub done: bool,
-    /// A4-5.3, A4-G-27.
-    pub flat_footed: bool,
-    /// A4-5.4, A4-G-28: no turn, reaction or attack of opportunity this round.
-    pub surprised: bool,
-    /// A4-4.2: attacks of opportunity made this round.
-    pub aoo: u32,
-    /// A4-3.21: reactive defences made this round.
-    pub reactive: u32,
-    /// A4-G-21: penalty dice on its own rolls for the rest of this round, and carried to the next.
-    pub penalty_now: i32,
-    pub penalty_next: i32,
-    /// A4-3.12: the full-defence roll added to every TN against it until its next turn.
-    pub full_defense: Option<i32>,
-    /// A4-G-08: charged; attacks on it at −5 TN until its next turn.
-    pub charged: bool,
-    /// A4-6.5, A4-G-33: the moving-defense roll added to ranged TNs against it until its next turn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub moving_defense: Option<i32>,
-    /// A4-3.16, A4-G-18: holding its action for this trigger (lost at the round's end).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hold: Option<book::Trigger>,
-    /// A4-3.7, A4-G-12: its weapon is sheathed (kept from round to round; weapons start drawn).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub sheathed: bool,
-}
-
-impl RoundState {
-    pub fn slot_used(&self, s: book::Slot) -> bool {
-        match s {
-            book::Slot::Standard => self.standard,
-            book::Slot::Move => self.move_,
-            book::Slot::Minor => self.minor,
-        }
-    }
-
-    pub fn use_slot(&mut self, s: book::Slot) {
-        match s {
-            book::Slot::Standard => self.standard = true,
-            book::Slot::Move => self.move_ = true,
-            book::Slot::Minor => self.minor = true,
-        }
-    }
-
-    pub fn acted(&self) -> bool {
-        self.standard || self.move_ || self.minor || self.stepped || self.counted > 0
-    }
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-/// A step still to play out (see `A4::tasks`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Task {
-    /// Ask `who` whether to make its attack of opportunity on `mover` (A4-4.1).
-    OfferAoo { who: usize, mover: usize },
-    /// An attack declared, waiting for the defender's reactive defence or to be resolved.
-    Attack(AttackSpec),
-    /// The rest of a movement: spaces still to enter; `safe`: the square it stands on does not
-    /// provoke (the start of a withdraw, A4-3.13, or a square already answered).
-    Walk { actor: usize, rest: Vec<Pos>, safe: bool, kind: String, provokes: bool },
-    /// A provoking act, done once the attacks of opportunity it drew are over.
-    Finish { actor: usize, act: acts::RoundAct },
-    /// Ask `who`, holding its action (A4-3.16), whether to strike `mover` now.
-    OfferHeld { who: usize, mover: usize },
-}
-
-/// An attack under A4 (A4-3.1, A4-3.2, A4-3.14, A4-4.1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AttackSpec {
-    pub attacker: usize,
-    pub defender: usize,
-    /// Dice added to the attack pool (charge +1D, full attack −1D …).
-    pub dice: i32,
-    /// Where the adjustment comes from, for the log.
-    pub why: String,
-    pub opportunity: bool,
-    /// The reactive defence's total, once thrown.
-    pub reacted: Option<i32>,
-    /// The reactive-defence window was opened (or could not be).
-    pub asked: bool,
-}
-
-impl A4 {
-    pub fn new(book: Arc<A4Book>, n: usize) -> Self {
-        A4 { book, figs: vec![RoundState::default(); n], tasks: VecDeque::new() }
-    }
-}
+pub use state::{A4, AttackSpec, RoundState, Task};
 
 /// The A4 book of the match, if it plays under A4.
 pub fn book(m: &Match) -> Option<&A4Book> {

@@ -6,8 +6,9 @@
 
 use super::super::dice::Dice;
 use super::super::event::Event;
+use super::super::roll::log_roll;
 use super::super::state::{Match, Phase};
-use super::super::turn::{Flow, ResetKind, log_roll};
+use super::super::turn::{Flow, ResetKind};
 use super::{RoundState, st, st_mut};
 use std::cmp::Reverse;
 
