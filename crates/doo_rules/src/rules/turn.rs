@@ -59,12 +59,9 @@ pub fn roll_ap(m: &Match, i: usize, dice: &mut Dice, ev: &mut Vec<Event>) -> u32
     total.max(m.rules.limits.ap_floor as i32) as u32
 }
 
-/// R-TURN-4: the reset phase, steps in order, applied to every character in level order.
-pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
-    if m.a4.is_some() {
-        // A4-6.1: the round boundary (round-end upkeep, initiative).
-        return super::a4::round::reset(m, dice, kind, ev);
-    }
+/// R-TURN-4: the reset phase opens: no opportunity, no pending attack; its `Phase` event.
+/// (`ruleset::reset` runs the whole reset: this, a crawl's joiners, then `close_reset`.)
+pub fn open_reset(m: &mut Match, kind: ResetKind, ev: &mut Vec<Event>) {
     m.clock.phase = Phase::Reset;
     m.clock.current = None;
     m.clock.last_closed = None;
@@ -80,10 +77,11 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
         .into(),
         turn: m.clock.turn,
     });
-    if kind == ResetKind::Normal {
-        // R-EXP-25: inactive NPCs who see or are seen by a participant join now, not surprised.
-        super::explore::join_crisis(m, ev);
-    }
+}
+
+/// R-TURN-4: the reset phase's steps in order, applied to every character in level order; a
+/// closing reset (R-TURN-17) stops after step 4, with no AP, and the crisis is over.
+pub fn close_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
     upkeep(m, dice, true, ev);
 
     if kind == ResetKind::Closing {
@@ -233,21 +231,30 @@ fn reset_step_5(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Ev
 
 /// Starts an action phase at round 1 and opens the first opportunity.
 pub fn begin_action_phase(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
-    m.clock.phase = Phase::Action;
-    ev.push(Event::Phase { phase: "action".into(), turn: m.clock.turn });
-    start_round(m, 1, ev);
+    open_action_phase(m, ev);
+    ev.push(Event::Round { round: 1, turn: m.clock.turn });
     advance(m, dice, ev)
 }
 
+/// An action phase opens at round 1 (R-TURN-8): its `Phase` event, the round's AP snapshot and
+/// everyone waiting. The round itself is announced by the caller (under A4 the turn is the
+/// round, A4-G-40).
+pub fn open_action_phase(m: &mut Match, ev: &mut Vec<Event>) {
+    m.clock.phase = Phase::Action;
+    ev.push(Event::Phase { phase: "action".into(), turn: m.clock.turn });
+    set_round(m, 1);
+}
+
 fn start_round(m: &mut Match, round: u32, ev: &mut Vec<Event>) {
+    set_round(m, round);
+    ev.push(Event::Round { round, turn: m.clock.turn });
+}
+
+fn set_round(m: &mut Match, round: u32) {
     m.clock.round = round;
     m.clock.round_start_ap = (0..m.fighters.len()).map(|i| m.effective_ap(i)).collect();
     for f in m.fighters.iter_mut() {
         f.turn.round = RoundStatus::Waiting;
-    }
-    // Under A4 the DoO turn is the round (A4-G-40): no DoO round inside it.
-    if m.a4.is_none() {
-        ev.push(Event::Round { round, turn: m.clock.turn });
     }
 }
 
@@ -310,11 +317,8 @@ pub fn close_opportunity(m: &mut Match, passed: bool, ev: &mut Vec<Event>) {
     }
 }
 
-/// Moves the flow on until a command is needed: next opportunity, round end, phase end.
+/// Moves a DoO crisis on until a command is needed: next opportunity, round end, phase end.
 pub fn advance(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
-    if m.a4.is_some() {
-        return super::a4::round::advance(m, ev);
-    }
     if m.clock.phase != Phase::Action {
         return if m.clock.phase == Phase::Over { Flow::Over } else { Flow::AwaitCommand };
     }

@@ -8,6 +8,7 @@ use super::super::command::{Command, MAX_PATH};
 use super::super::dice::Dice;
 use super::super::equipment::Wielded;
 use super::super::event::Event;
+use super::super::explore::{self, CrisisRules};
 use super::super::grid::Pos;
 use super::super::profile::Posture;
 use super::super::roll::log_roll;
@@ -19,6 +20,10 @@ use super::{AttackSpec, Task, book, st, st_mut};
 
 pub use super::super::command::command_name;
 pub use super::state::{RoundAct, describe};
+
+/// What a crawl's crises need of A4 (`explore::CrisisRules`): healing dice never explode
+/// (A4-G-31); a new wound makes a stabilized dying figure bleed again (A4-3.20, A4-G-20).
+pub const CRAWL: CrisisRules = CrisisRules { items_explode: false, rebleeds: true };
 
 /// The reaction id of an attack of opportunity (A4-4.1).
 pub const OPPORTUNITY: &str = "a4_opportunity";
@@ -108,6 +113,13 @@ pub fn allocate(b: &A4Book, r: &super::RoundState, uses: &[Slot]) -> Result<Vec<
     Ok(taken)
 }
 
+/// `cmd` checked as an A4 crisis checks it, its actor looked up first (`plan::actor`): what the
+/// A4 previews ask of each offer.
+pub fn check(m: &Match, cmd: &Command) -> RuleResult<()> {
+    let a = super::super::plan::actor(m, cmd)?;
+    validate(m, a, cmd)
+}
+
 /// Checks a command of an A4 match (the engine's validation hands them here).
 pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
     if let Some(act) = as_act(cmd) {
@@ -138,7 +150,7 @@ fn as_act(cmd: &Command) -> Option<RoundAct> {
         Command::Take { at, item, .. } => RoundAct::Take { at: *at, item: item.clone() },
         Command::Drop { item, .. } => RoundAct::Drop { item: item.clone() },
         Command::Use { item, target, .. } => RoundAct::UseItem { item: item.clone(), target: target.clone() },
-        Command::Task { task: super::super::explore::Task::OpenChest, at, .. } => RoundAct::OpenChest { at: *at },
+        Command::Task { task: explore::Task::OpenChest, at, .. } => RoundAct::OpenChest { at: *at },
         _ => return None,
     })
 }
@@ -496,11 +508,11 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
         RoundAct::Mount | RoundAct::CastSpell { .. } | RoundAct::Speak { .. } => Ok(()),
         RoundAct::Door { at, open } => {
             let x = m.explore.as_deref().ok_or_else(|| v("A4-3.9", "There are no doors to work in this level.".into()).also("A4-G-14"))?;
-            super::super::explore::check_door(m, x, a, *at, *open).map_err(|e| e.also("A4-3.9"))
+            explore::check_door(m, x, a, *at, *open).map_err(|e| e.also("A4-3.9"))
         }
         RoundAct::OpenChest { at } => {
             let x = m.explore.as_deref().ok_or_else(|| v("A4-3.9", "There are no containers in this level.".into()).also("A4-G-14"))?;
-            super::super::explore::check_task(m, x, a, super::super::explore::Task::OpenChest, *at).map_err(|e| e.also("A4-3.9"))
+            explore::check_task(m, x, a, explore::Task::OpenChest, *at).map_err(|e| e.also("A4-3.9"))
         }
         RoundAct::Take { at, item } => {
             let x = m.explore.as_deref().ok_or_else(|| v("A4-3.10", "There is nothing to pick up in this level.".into()).also("A4-G-14"))?;
@@ -510,11 +522,11 @@ fn validate_act(m: &Match, a: usize, act: &RoundAct) -> RuleResult<()> {
                     return Err(v("A4-3.10", format!("{} stands on {at}: an item is picked up from one's own square or a free one.", name(m, o))));
                 }
             }
-            super::super::explore::check_take(m, x, a, *at, item).map_err(|e| e.also("A4-3.10"))
+            explore::check_take(m, x, a, *at, item).map_err(|e| e.also("A4-3.10"))
         }
-        RoundAct::Drop { item } => super::super::explore::check_drop(m, a, item).map_err(|e| e.also("A4-3.17")),
+        RoundAct::Drop { item } => explore::check_drop(m, a, item).map_err(|e| e.also("A4-3.17")),
         RoundAct::UseItem { item, target } => {
-            super::super::explore::check_drop(m, a, item).map_err(|e| e.also("A4-3.11"))?;
+            explore::check_drop(m, a, item).map_err(|e| e.also("A4-3.11"))?;
             if m.equipment.item(item).is_none_or(|i| i.heals.is_none()) {
                 return Err(v("A4-3.11", format!("The {} has no use here.", item.replace('_', " "))).also("A4-G-14"));
             }
@@ -673,7 +685,7 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
             m.fighters[a].pos = *to;
             ev.push(Event::Moved { actor: m.fighters[a].id.clone(), movement: "step".into(), from, to: *to, path: vec![*to] });
             // R-EXP-19: sight is tested after every space entered, in a crisis too.
-            crate::rules::explore::reveal_path(m, a, &[], ev);
+            explore::reveal_path(m, a, &[], ev);
             // A4-G-18: a five-foot step into a holder's reach or range fires its hold too.
             for who in holders(m, a) {
                 tasks(m).push_back(Task::OfferHeld { who, mover: a });
@@ -762,11 +774,20 @@ fn apply_act(m: &mut Match, a: usize, act: &RoundAct, dice: &mut Dice, ev: &mut 
         RoundAct::Speak { .. } => {} // logged in `apply`, before any slot is touched
         RoundAct::Mount | RoundAct::CastSpell { .. } => {}
         RoundAct::Door { at, open } => {
-            let _ = super::super::explore::door(m, a, *at, *open, dice, ev);
+            explore::with_crawl(m, |m, x| explore::items::door(m, x, a, *at, *open, CRAWL, dice, ev));
         }
-        RoundAct::Take { at, item } => super::super::explore::take(m, a, *at, item, ev),
-        RoundAct::OpenChest { at } => super::super::explore::open_chest_at(m, a, *at, dice, ev),
-        RoundAct::Drop { item } => super::super::explore::drop_item(m, a, item, ev),
+        RoundAct::Take { at, item } => {
+            explore::with_crawl(m, |m, x| explore::items::take(m, x, a, *at, item, ev));
+        }
+        RoundAct::OpenChest { at } => {
+            explore::with_crawl(m, |m, x| explore::items::open_chest_at(m, x, a, *at, CRAWL, dice, ev));
+        }
+        RoundAct::Drop { item } => {
+            // A4-3.17: in a crawl the item lies in the square; elsewhere it is gone.
+            let mut x = m.explore.take();
+            explore::items::drop_item(m, x.as_deref_mut(), a, item, ev);
+            m.explore = x;
+        }
         RoundAct::UseItem { .. } => {
             if row.provokes == Provokes::Always {
                 offer_aoos(m, a);
@@ -965,7 +986,7 @@ pub fn run_tasks(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
                         }
                         RoundAct::UseItem { item, target } => {
                             let at = target.as_deref().and_then(|t| m.index(t)).map_or(m.fighters[actor].pos, |t| m.fighters[t].pos);
-                            super::super::explore::use_item(m, actor, at, &item, dice, ev);
+                            explore::items::use_item(m, actor, at, &item, CRAWL, dice, ev);
                         }
                         _ => {}
                     }
@@ -1005,7 +1026,7 @@ fn walk(m: &mut Match, a: usize, rest: Vec<Pos>, mut safe: bool, provokes: bool,
         walked.push(next);
         safe = !provokes;
         // R-EXP-19: sight is tested after every space entered (a crawl's crisis).
-        crate::rules::explore::reveal_path(m, a, &[], ev);
+        explore::reveal_path(m, a, &[], ev);
         // A4-G-15: the squares of movement actually walked this turn (a move cut short counts
         // only what it covered).
         if matches!(kind, "move" | "run" | "withdraw") {
@@ -1116,17 +1137,6 @@ fn resolve(m: &mut Match, dice: &mut Dice, spec: &AttackSpec, ev: &mut Vec<Event
     }
 }
 
-/// A4-3.20, A4-G-20: a new wound (HP from `before`, already ≤ 0, lower still) makes a
-/// stabilized dying figure bleed again.
-pub fn rebleed(m: &mut Match, t: usize, before: i32, ev: &mut Vec<Event>) {
-    let f = &mut m.fighters[t];
-    if before <= 0 && f.hp < before && f.hp > -f.max_hp && !f.has_condition("bleeding") {
-        let c = super::super::fighter::ConditionInstance { id: "bleeding".into(), duration: super::super::fighter::Duration::Persistent, removal_cr: None };
-        ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c.clone() });
-        f.conditions.push(c);
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn hit_or_miss(m: &mut Match, dice: &mut Dice, a: usize, t: usize, total: i32, tn: i32, b: &A4Book, ev: &mut Vec<Event>) {
     let (aid, tid) = (m.fighters[a].id.clone(), m.fighters[t].id.clone());
@@ -1145,7 +1155,7 @@ fn hit_or_miss(m: &mut Match, dice: &mut Dice, a: usize, t: usize, total: i32, t
     let before = m.fighters[t].hp;
     if dealt > 0 {
         super::super::attack::change_hp(m, t, -dealt, "a4_attack", ev);
-        rebleed(m, t, before, ev);
+        super::super::healing::rebleed(&mut m.fighters[t], before, ev);
     }
     ev.push(Event::AttackResolved {
         actor: aid,

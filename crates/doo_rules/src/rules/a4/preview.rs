@@ -4,13 +4,12 @@
 //! reaction window's choices. Every offer is a command `validate` accepted.
 
 use super::super::command::{Command, MAX_PATH};
-use super::super::engine;
 use super::super::grid::Pos;
-use super::super::preview::{Aim, Choice, Destination, Group, MoveKind, ReactionChoice, entry};
+use super::super::offer::{Aim, Choice, Destination, Group, MoveKind, ReactionChoice, entry};
 use super::super::profile::{Posture, ReactionKind};
 use super::super::state::Match;
 use super::super::violation::Violation;
-use super::acts::{HELD, OPPORTUNITY, REACTIVE, RoundAct};
+use super::acts::{HELD, OPPORTUNITY, REACTIVE, RoundAct, check};
 use super::{Task, book, st};
 use std::collections::BTreeMap;
 
@@ -21,7 +20,7 @@ fn round(m: &Match, a: usize, act: RoundAct) -> Command {
 /// Cheapest paths (free walkable squares only, difficult ground counting two, A4-G-01) to every
 /// square within `max` squares of movement.
 fn paths(m: &Match, a: usize, max: u32) -> Vec<(Pos, Vec<Pos>)> {
-    super::super::preview::cheapest_paths(m, a, max, &|q: &Pos| m.occupant(*q).is_some_and(|o| o != a))
+    super::super::reach::cheapest_paths(m, a, max, &|q: &Pos| m.occupant(*q).is_some_and(|o| o != a))
 }
 
 /// A4-4.1, A4-G-23: who would get an attack of opportunity along `path` (each threatener
@@ -49,7 +48,7 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
     let mut out = BTreeMap::new();
     let Some(b) = book(m) else { return out };
     let end = round(m, a, RoundAct::EndTurn);
-    if engine::validate(m, &end).is_err() {
+    if check(m, &end).is_err() {
         return out;
     }
     let speed = super::speed(m, a);
@@ -66,7 +65,7 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
                 continue;
             }
             let command = round(m, a, act.clone());
-            if engine::validate(m, &command).is_ok() {
+            if check(m, &command).is_ok() {
                 let (who, threatened) = if kind == MoveKind::FreeStep { (Vec::new(), Vec::new()) } else { provokers(m, a, &path, false) };
                 let provokes = names(who);
                 let note = note.map(|n| if provokes.is_empty() { n.to_string() } else { format!("{n}!") });
@@ -81,12 +80,12 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
 /// Why `a` cannot move to `to` now: the validator's refusal for a move there.
 pub fn why_not_move(m: &Match, a: usize, to: Pos) -> Violation {
     let end = round(m, a, RoundAct::EndTurn);
-    if let Err(v) = engine::validate(m, &end) {
+    if let Err(v) = check(m, &end) {
         return v;
     }
     match paths(m, a, 64).into_iter().find(|(q, _)| *q == to) {
-        Some((_, path)) => engine::validate(m, &round(m, a, RoundAct::Run { path: path.clone() }))
-            .and_then(|_| engine::validate(m, &round(m, a, RoundAct::Move { path })))
+        Some((_, path)) => check(m, &round(m, a, RoundAct::Run { path: path.clone() }))
+            .and_then(|_| check(m, &round(m, a, RoundAct::Move { path })))
             .err()
             .unwrap_or_else(|| Violation::new("A4-1.3", "Too far for one act.")),
         None if m.occupant(to).is_some_and(|o| o != a) => Violation::new("A4-1.2", "Only one figure may stand in a square.").also("A4-G-01"),
@@ -110,15 +109,14 @@ fn choice(m: &Match, a: usize, act: RoundAct, group: Group, description: &str) -
     let cmd = round(m, a, act.clone());
     let mut c = entry(act.label().into(), id, &slots_label(m, id), false, 0, cmd.clone(), &format!("{rule}: {description}"));
     c.group = group;
-    c.refusal = engine::validate(m, &cmd).err();
+    c.refusal = check(m, &cmd).err();
     c
 }
 
 /// A figure-aimed entry: valid targets, or the refusal for the first enemy.
 fn aimed(m: &Match, a: usize, make: impl Fn(String) -> RoundAct, group: Group, description: &str) -> Choice {
     let enemies: Vec<usize> = (0..m.fighters.len()).filter(|&t| t != a && m.enemies(a, t) && !m.is_dead(t)).collect();
-    let valid: Vec<String> =
-        enemies.iter().map(|&t| m.fighters[t].id.clone()).filter(|id| engine::validate(m, &round(m, a, make(id.clone()))).is_ok()).collect();
+    let valid: Vec<String> = enemies.iter().map(|&t| m.fighters[t].id.clone()).filter(|id| check(m, &round(m, a, make(id.clone()))).is_ok()).collect();
     let first = enemies.first().map(|&t| m.fighters[t].id.clone()).unwrap_or_default();
     let mut c = choice(m, a, make(first), group, description);
     if !valid.is_empty() {
@@ -176,7 +174,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let spots: Vec<(Pos, Command)> = paths(m, a, speed * b.movement.withdraw_times)
         .into_iter()
         .map(|(p, path)| (p, round(m, a, RoundAct::Withdraw { path })))
-        .filter(|(_, c)| engine::validate(m, c).is_ok())
+        .filter(|(_, c)| check(m, c).is_ok())
         .collect();
     if !spots.is_empty() {
         w.refusal = None;
@@ -196,7 +194,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let spots: Vec<(Pos, Command)> = paths(m, a, speed * b.moving_defense.speed_percent / 100)
         .into_iter()
         .map(|(p, path)| (p, round(m, a, RoundAct::MovingDefense { path })))
-        .filter(|(_, c)| engine::validate(m, c).is_ok())
+        .filter(|(_, c)| check(m, c).is_ok())
         .collect();
     if !spots.is_empty() {
         md.refusal = None;
@@ -219,7 +217,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let dying: Vec<String> = (0..m.fighters.len())
         .filter(|&t| !m.enemies(a, t))
         .map(|t| m.fighters[t].id.clone())
-        .filter(|id| engine::validate(m, &round(m, a, RoundAct::Stabilize { target: id.clone() })).is_ok())
+        .filter(|id| check(m, &round(m, a, RoundAct::Stabilize { target: id.clone() })).is_ok())
         .collect();
     let mut sb =
         choice(m, a, RoundAct::Stabilize { target: dying.first().cloned().unwrap_or_default() }, Group::Other, "stop a dying friend's bleeding (free).");
@@ -291,7 +289,7 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
                 label: format!("Attack of opportunity on {other}{odds}"),
                 kind: ReactionKind::Reflex,
                 cost: "your one this round".into(),
-                refusal: engine::validate(m, &cmd).err(),
+                refusal: check(m, &cmd).err(),
                 command: cmd,
                 description: format!("A4-4.1: {other} leaves a square you threaten, or does something that provokes: one melee attack at your full pool."),
             }
@@ -303,7 +301,7 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
                 label: format!("Held action: strike {other}{odds}"),
                 kind: ReactionKind::Reflex,
                 cost: "your standard action".into(),
-                refusal: engine::validate(m, &cmd).err(),
+                refusal: check(m, &cmd).err(),
                 command: cmd,
                 description: format!("A4-3.16: your trigger came: {other} is in reach or range. Strike now, before it goes on; decline to keep holding."),
             }
@@ -319,7 +317,7 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
                 label: format!("Reactive defense {pool}{odds}"),
                 kind: ReactionKind::Reflex,
                 cost: format!("−{}D on your own rolls", b.reactive_defense.own_penalty_dice),
-                refusal: engine::validate(m, &cmd).err(),
+                refusal: check(m, &cmd).err(),
                 command: cmd,
                 description: format!("A4-3.21: dodge, parry or block {other}'s attack: your roll adds to its TN."),
             }

@@ -8,7 +8,8 @@ use super::super::dice::Dice;
 use super::super::event::Event;
 use super::super::roll::log_roll;
 use super::super::state::{Match, Phase};
-use super::super::turn::{Flow, ResetKind};
+use super::super::turn::{Flow, ResetKind, upkeep};
+use super::state::A4;
 use super::{RoundState, st, st_mut};
 use std::cmp::Reverse;
 
@@ -38,10 +39,10 @@ fn eligible(m: &Match, i: usize) -> bool {
     !m.fighters[i].dormant && !m.is_dead(i) && m.can_act(i) && !r.done && !r.surprised
 }
 
-/// The round boundary, in place of DoO's reset phase (A4-6.1): the last round's upkeep (DoO's
-/// per-turn effects and condition checks, A4-G-41), then initiative for the new round. The
-/// closing kind ends the crisis.
-pub fn reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
+/// The round boundary opens, in place of DoO's reset phase (A4-6.1): no turn, no window, no
+/// step left; every round opens with `round_start` (in `new_round`), the round before closes
+/// here. (`ruleset::reset` runs the whole boundary: this, a crawl's joiners, `close_reset`.)
+pub fn open_reset(m: &mut Match, kind: ResetKind, ev: &mut Vec<Event>) {
     m.clock.phase = Phase::Reset;
     m.clock.current = None;
     m.clock.last_closed = None;
@@ -50,19 +51,18 @@ pub fn reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event
     if let Some(x) = m.a4.as_deref_mut() {
         x.tasks.clear();
     }
-    // Every round opens with `round_start` (in `new_round`); the round before closes here.
     if kind != ResetKind::Opening {
         ev.push(Event::Phase { phase: if kind == ResetKind::Normal { "round_end" } else { "closing_reset" }.into(), turn: m.clock.turn });
     }
-    if kind == ResetKind::Normal {
-        // A4-G-39, R-EXP-25: figures who join a crawl's crisis late come in at this round's
-        // initiative, not surprised.
-        super::super::explore::join_crisis(m, ev);
-    }
+}
+
+/// The round boundary closes: the last round's upkeep (DoO's per-turn effects and condition
+/// checks, A4-G-41), then initiative for the new round. The closing kind ends the crisis.
+pub fn close_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
     if kind != ResetKind::Opening {
         // A4-G-41: bleeding, poison and condition checks at each round end; temporary
         // adjustments go.
-        super::super::turn::upkeep(m, dice, false, ev);
+        upkeep(m, dice, false, ev);
     }
     if kind == ResetKind::Closing {
         for r in m.a4.as_deref_mut().map(|x| x.figs.iter_mut()).into_iter().flatten() {
@@ -72,6 +72,12 @@ pub fn reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event
         return;
     }
     new_round(m, dice, kind == ResetKind::Opening, ev);
+}
+
+/// A4-1.1, A4-G-39: the clock minutes `turns` rounds take: ⌈rounds × `seconds_per_round` / 60⌉,
+/// at least 1.
+pub fn crisis_minutes(s: &A4, turns: u32) -> u32 {
+    turns.saturating_mul(s.book.time.seconds_per_round).div_ceil(60).max(1)
 }
 
 /// A4-5.1, A4-G-25: initiative rolled again each round; A4-5.3/5.4: round 1 flat-footed and

@@ -313,8 +313,26 @@ impl Explore {
     pub fn group_of(&self, i: usize) -> Option<usize> {
         self.groups.iter().position(|g| g.contains(&i))
     }
+    /// R-EXP-5: spaces of this turn's move `a` has left (none once his action is spent).
+    pub fn moves_left(&self, a: usize) -> u32 {
+        match self.acted.get(a).copied().unwrap_or_default() {
+            Acted::No => self.book.move_spaces,
+            Acted::Moving(u) => self.book.move_spaces.saturating_sub(u),
+            Acted::Done => 0,
+        }
+    }
     /// An armed trap at `p` of the given kind.
     pub fn trap_at(&self, p: Pos, on: TrapOn) -> Option<usize> {
         self.traps.iter().position(|t| t.pos == p && t.on == on && !t.spent)
     }
+}
+
+/// What a crawl needs to know of the ruleset its crises are played under, handed in by
+/// `rules::ruleset` (the crawl's rules never ask which ruleset it is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CrisisRules {
+    /// A healing item's dice explode (the profile's damage dice, G-25); under A4 never (A4-G-31).
+    pub items_explode: bool,
+    /// A new wound makes a stabilized dying figure bleed again (A4-3.20, A4-G-20).
+    pub rebleeds: bool,
 }
