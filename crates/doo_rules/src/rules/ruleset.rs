@@ -58,8 +58,8 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
             explore::validate::order(m, x, a, cmd)?;
             Ok(Plan::Explore { a, cmd: cmd.clone() })
         }
-        Mode::A4(_) => {
-            a4::acts::validate(m, a, cmd)?;
+        Mode::A4(s) => {
+            a4::acts::validate(m, s, a, cmd)?;
             Ok(Plan::A4 { a, cmd: cmd.clone() })
         }
         Mode::Doo if cmd.is_exploration() => match m.explore.as_deref() {
@@ -77,7 +77,7 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
 pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     match plan {
         Plan::Explore { a, cmd } => apply_order(m, a, &cmd, dice, ev),
-        Plan::A4 { a, cmd } => a4::acts::apply(m, a, &cmd, dice, ev),
+        Plan::A4 { a, cmd } => a4::with_a4(m, |m, s| a4::acts::apply(m, s, a, &cmd, dice, ev)).unwrap_or(Flow::AwaitCommand),
         plan => doo::apply::apply(m, plan, dice, ev),
     }
 }
@@ -108,9 +108,9 @@ pub fn close_stale(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<E
 pub fn reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
     match m.a4 {
         Some(_) => {
-            a4::round::open_reset(m, kind, ev);
+            a4::with_a4(m, |m, s| a4::round::open_reset(m, s, kind, ev));
             join(m, kind, ev);
-            a4::round::close_reset(m, dice, kind, ev);
+            a4::with_a4(m, |m, s| a4::round::close_reset(m, s, dice, kind, ev));
         }
         None => {
             turn::open_reset(m, kind, ev);
@@ -129,22 +129,20 @@ fn join(m: &mut Match, kind: ResetKind, ev: &mut Vec<Event>) {
 /// Opens an action phase (R-TURN-8; under A4 the round's turns, A4-G-40) and the first
 /// opportunity.
 pub fn begin_action_phase(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
-    match m.a4 {
-        Some(_) => {
-            turn::open_action_phase(m, ev);
-            a4::round::advance(m, ev)
-        }
-        None => turn::begin_action_phase(m, dice, ev),
+    if m.a4.is_none() {
+        return turn::begin_action_phase(m, dice, ev);
     }
+    turn::open_action_phase(m, ev);
+    advance(m, dice, ev)
 }
 
 /// Moves the flow on until a command is needed: the next opportunity (DoO, R-TURN-9..15) or
 /// the next figure's turn (A4-5).
 pub fn advance(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
-    match m.a4 {
-        Some(_) => a4::round::advance(m, ev),
-        None => turn::advance(m, dice, ev),
+    if let Some(flow) = a4::with_a4(m, |m, s| a4::round::advance(m, s, ev)) {
+        return flow;
     }
+    turn::advance(m, dice, ev)
 }
 
 /// A freshly built match opens: a crawl in Exploration Mode (R-EXP-1), any other with the

@@ -2,11 +2,23 @@
 //! has to play out (`Task`: attacks of opportunity, attacks waiting for a reactive defence, the
 //! rest of a move), and the acts of a turn (`RoundAct`, which `Command::Round` carries).
 
+use super::super::explore::state::CrisisRules;
 use super::super::grid::Pos;
 use super::book::{A4Book, Slot, Trigger};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// The reaction id of an attack of opportunity (A4-4.1).
+pub const OPPORTUNITY: &str = "a4_opportunity";
+/// The reaction id of a reactive defence (A4-3.21).
+pub const REACTIVE: &str = "a4_reactive_defense";
+/// The reaction id of a held action's strike when its trigger comes (A4-3.16).
+pub const HELD: &str = "a4_held_action";
+
+/// What a crawl's crises need of A4 (`explore::CrisisRules`): healing dice never explode
+/// (A4-G-31); a new wound makes a stabilized dying figure bleed again (A4-3.20, A4-G-20).
+pub const CRAWL: CrisisRules = CrisisRules { items_explode: false, rebleeds: true };
 
 /// The A4 state of a match: the book, each figure's round, and the steps still to play out.
 #[derive(Clone, Debug)]
