@@ -45,7 +45,7 @@ pub fn mode(m: &Match) -> Mode<'_> {
 /// What a crawl needs of the ruleset its crises are played under (`explore::CrisisRules`).
 pub fn crawl_rules(m: &Match) -> CrisisRules {
     match m.a4 {
-        Some(_) => a4::acts::CRAWL,
+        Some(_) => a4::state::CRAWL,
         None => CrisisRules { items_explode: m.rules.options.damage_explodes, rebleeds: false },
     }
 }
