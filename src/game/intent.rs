@@ -419,45 +419,23 @@ pub fn aimed(template: &Command, id: &str) -> Command {
     c
 }
 
-/// Recomputes the player's view from the rules.
+/// Recomputes the player's view from the rules (`ruleset::view`: the offers of the mode).
 pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
     let decider = human_decider_picking(m, ai, view.pick.as_deref());
-    if doo_rules::rules::explore::exploring(m) {
-        view.decider = decider.map(|a| m.fighters[a].id.clone());
-        view.pick = view.decider.clone();
-        view.side = decider.map(|a| m.fighters[a].side.clone());
-        view.reactions = None;
-        view.mode = Mode::Idle;
-        match decider {
-            Some(a) => {
-                view.destinations = doo_rules::rules::explore::destinations(m, a);
-                view.choices = doo_rules::rules::explore::choices(m, a);
-            }
-            None => {
-                view.destinations.clear();
-                view.choices.clear();
-            }
-        }
-        return;
-    }
+    let offers = doo_rules::rules::ruleset::view(m, decider);
     let id = decider.map(|a| m.fighters[a].id.clone());
-    if id != view.decider {
+    if offers.pick {
+        // Exploration Mode: the hero picked is the one who decides (R-EXP-3).
+        view.pick = id.clone();
+        view.mode = Mode::Idle;
+    } else if id != view.decider {
         view.mode = Mode::Idle;
     }
     view.decider = id;
     view.side = decider.map(|a| m.fighters[a].side.clone());
-    view.reactions = decider.and_then(|a| preview::reaction_choices(m, a));
-    match decider {
-        Some(a) if view.reactions.is_none() => {
-            view.destinations = preview::destinations(m, a);
-            view.choices = preview::choices(m, a);
-            view.choices.extend(doo_rules::rules::explore::crisis_choices(m, a));
-        }
-        _ => {
-            view.destinations.clear();
-            view.choices.clear();
-        }
-    }
+    view.reactions = offers.reactions;
+    view.destinations = offers.destinations;
+    view.choices = offers.choices;
     // An aim whose entry is no longer available ends.
     if let Mode::Aim(i) = view.mode {
         if view.choices.get(i).is_none_or(|c| !c.available()) {

@@ -10,8 +10,8 @@ use crate::rules::dice::Dice;
 use crate::rules::driver;
 use crate::rules::event::Event;
 use crate::rules::fighter::Fighter;
+use crate::rules::ruleset::advance;
 use crate::rules::state::Match;
-use crate::rules::turn::advance;
 use crate::rules::violation::Violation;
 use crate::script::{StartState, apply_start};
 

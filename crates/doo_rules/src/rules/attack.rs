@@ -9,8 +9,8 @@ use super::equipment::{Stat, Wielded};
 use super::event::Event;
 use super::fighter::{AdjTarget, ConditionInstance, Duration, Fighter, TempAdjustment};
 use super::profile::{ArmorBypass, Posture, Rank, Scope};
+use super::roll::{Parts, log_roll, log_roll_parts, stat_check, sum};
 use super::state::{Match, PendingAttack};
-use super::turn::{Parts, log_roll, log_roll_parts, stat_check, sum};
 use serde::Serialize;
 
 /// R-ATK-7 outcome category by margin (the tables' bands).

@@ -1,6 +1,8 @@
 //! The one `Command` vocabulary: mouse clicks, the AI and scripts all produce these values,
 //! and every one goes through the same validation (`engine::validate`).
 
+use super::a4::state::RoundAct;
+use super::explore::state::Task;
 use super::fighter::Pool;
 use super::grid::Pos;
 use super::profile::Posture;
@@ -83,7 +85,7 @@ pub enum Command {
     Door { actor: String, at: Pos, open: bool },
     /// A one-turn exploration task at `at` (R-EXP-8): search, pick a lock, force, disarm, open
     /// a chest. It takes effect at the end of the turn (R-EXP-20).
-    Task { actor: String, task: super::explore::Task, at: Pos },
+    Task { actor: String, task: Task, at: Pos },
     /// Take an item from an open chest or a space at distance ≤ 1 (R-EXP-15).
     Take { actor: String, at: Pos, item: String },
     /// Drop a carried item into one's space (R-EXP-15).
@@ -112,7 +114,7 @@ pub enum Command {
         leader: Option<String>,
     },
     /// Ruleset A4: one act of the figure's round (`round(actor: "lunk", act: attack(target: "orc"))`).
-    Round { actor: String, act: super::a4::acts::RoundAct },
+    Round { actor: String, act: RoundAct },
 }
 
 fn is_false(b: &bool) -> bool {
@@ -151,12 +153,12 @@ impl Command {
             Command::FreeSteps { path, .. } | Command::Move { path, .. } | Command::Walk { path, .. } => path.len(),
             // A4: the paths of its moves, and the targets of a full attack (capped alike)
             Command::Round { act, .. } => match act {
-                super::a4::acts::RoundAct::Move { path }
-                | super::a4::acts::RoundAct::Run { path }
-                | super::a4::acts::RoundAct::Withdraw { path }
-                | super::a4::acts::RoundAct::MovingDefense { path }
-                | super::a4::acts::RoundAct::Charge { path, .. } => path.len(),
-                super::a4::acts::RoundAct::FullAttack { targets } => targets.len(),
+                RoundAct::Move { path }
+                | RoundAct::Run { path }
+                | RoundAct::Withdraw { path }
+                | RoundAct::MovingDefense { path }
+                | RoundAct::Charge { path, .. } => path.len(),
+                RoundAct::FullAttack { targets } => targets.len(),
                 _ => 0,
             },
             _ => 0,
@@ -226,4 +228,10 @@ impl Command {
     pub fn step(actor: &str, movement: &str, path: Vec<Pos>) -> Self {
         Command::Move { actor: actor.into(), movement: movement.into(), path, posture: None, tumble: false }
     }
+}
+
+/// The command's name as a save writes it (`move`, `round`, `walk`…).
+pub fn command_name(c: &Command) -> String {
+    let s = format!("{c:?}");
+    s.split([' ', '{', '(']).next().unwrap_or("command").to_lowercase()
 }

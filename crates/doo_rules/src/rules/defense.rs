@@ -24,11 +24,11 @@ pub fn posture_attack(p: Posture, w: &Wielded, adv: bool, e: &ProneEffects) -> i
 
 /// R-DEF-2/R-DEF-3/R-DEF-4 and G-33: every adjustment to `d`'s Defense check against an attack.
 pub fn defense_adjustment(m: &Match, d: usize, melee: bool, shield_doubled: bool) -> i32 {
-    super::turn::sum(&defense_parts(m, d, melee, shield_doubled))
+    super::roll::sum(&defense_parts(m, d, melee, shield_doubled))
 }
 
 /// The named parts of `defense_adjustment` (shown with the Defense roll).
-pub fn defense_parts(m: &Match, d: usize, melee: bool, shield_doubled: bool) -> super::turn::Parts {
+pub fn defense_parts(m: &Match, d: usize, melee: bool, shield_doubled: bool) -> super::roll::Parts {
     let f = &m.fighters[d];
     let adv = m.rules.options.conditions_adv;
     let w = m.equipment.wielded(f);

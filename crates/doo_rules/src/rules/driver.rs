@@ -8,8 +8,9 @@ use super::command::Command;
 use super::dice::Dice;
 use super::engine::{self, Plan};
 use super::event::Event;
+use super::ruleset;
 use super::state::Match;
-use super::turn::{self, Flow, ResetKind};
+use super::turn::{Flow, ResetKind};
 use super::victory;
 use super::violation::Violation;
 
@@ -30,11 +31,7 @@ pub fn start(m: &mut Match, dice: &mut Dice, how: Start, ev: &mut Vec<Event>) ->
     match how {
         Start::Fresh => open(m, dice, ev),
         Start::MidPhase => {
-            ev.push(Event::Phase { phase: "action".into(), turn: m.clock.turn });
-            if m.a4.is_none() {
-                ev.push(Event::Round { round: m.clock.round, turn: m.clock.turn });
-            }
-            let flow = turn::advance(m, dice, ev);
+            let flow = ruleset::start_mid_phase(m, dice, ev);
             follow(m, dice, flow, ev)
         }
     }
@@ -50,13 +47,8 @@ pub fn configure_dice(dice: &mut Dice, m: &Match) {
 /// phase. True while the match waits for a command.
 pub fn open(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
     configure_dice(dice, m);
-    if m.explore.is_some() {
-        // A crawl starts in Exploration Mode (R-EXP-1).
-        let flow = super::explore::begin(m, dice, ev);
-        return follow(m, dice, flow, ev);
-    }
-    turn::run_reset(m, dice, ResetKind::Opening, ev);
-    let flow = turn::begin_action_phase(m, dice, ev);
+    // A crawl starts in Exploration Mode (R-EXP-1).
+    let flow = ruleset::open(m, dice, ev);
     follow(m, dice, flow, ev)
 }
 
@@ -69,25 +61,25 @@ pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -
             Flow::AwaitCommand | Flow::Exploring => return true,
             Flow::Over => return false,
             Flow::PhaseEnded => {
-                turn::run_reset(m, dice, ResetKind::Normal, ev);
-                let next = turn::begin_action_phase(m, dice, ev);
+                ruleset::reset(m, dice, ResetKind::Normal, ev);
+                let next = ruleset::begin_action_phase(m, dice, ev);
                 flow = victory::settle(m, next, ev);
             }
             Flow::CrisisEnded => {
-                turn::run_reset(m, dice, ResetKind::Closing, ev);
+                ruleset::reset(m, dice, ResetKind::Closing, ev);
                 return false;
             }
             Flow::CrisisStarts => {
                 // R-EXP-25: the opening reset of the crawl's crisis.
-                turn::run_reset(m, dice, ResetKind::Opening, ev);
-                let next = turn::begin_action_phase(m, dice, ev);
+                ruleset::reset(m, dice, ResetKind::Opening, ev);
+                let next = ruleset::begin_action_phase(m, dice, ev);
                 flow = victory::settle(m, next, ev);
             }
             Flow::EncounterEnded => {
                 // R-TURN-17, R-EXP-27: the closing reset, then exploration again; a hostile in
                 // sight at once starts the next crisis.
-                turn::run_reset(m, dice, ResetKind::Closing, ev);
-                let next = super::explore::resume(m, dice, ev);
+                ruleset::reset(m, dice, ResetKind::Closing, ev);
+                let next = ruleset::resume(m, dice, ev);
                 flow = victory::settle(m, next, ev);
             }
         }

@@ -221,7 +221,7 @@ pub enum Event {
     /// goal that decided it (`None`: G-15, a side has nobody able to act).
     CrisisOver {
         winner: Option<String>,
-        goal: Option<super::victory::Goal>,
+        goal: Option<super::goal::Goal>,
         reason: String,
     },
     Note {
@@ -267,13 +267,13 @@ pub enum Event {
     /// A one-turn task was ordered; it takes effect at the end of the turn (R-EXP-20).
     TaskOrdered {
         actor: String,
-        task: super::explore::Task,
+        task: super::explore::state::Task,
         at: Pos,
     },
     /// A task took effect (R-EXP-20 step 1).
     TaskDone {
         actor: String,
-        task: super::explore::Task,
+        task: super::explore::state::Task,
         at: Pos,
         success: bool,
         text: String,

@@ -5,13 +5,23 @@
 
 use super::attack::Injury;
 use super::event::Event;
-use super::fighter::Fighter;
+use super::fighter::{ConditionInstance, Duration, Fighter};
 
 /// R-INJ-7, R-HEAL-1: stops a character's bleeding (first aid, any healing spell), if it bleeds.
 pub fn stop_bleeding(f: &mut Fighter, reason: &str, ev: &mut Vec<Event>) {
     if f.has_condition("bleeding") {
         f.conditions.retain(|c| c.id != "bleeding");
         ev.push(Event::ConditionRemoved { actor: f.id.clone(), condition: "bleeding".into(), reason: reason.into() });
+    }
+}
+
+/// A4-3.20, A4-G-20: a new wound (HP from `before`, already ≤ 0, lower still) makes a stabilized
+/// dying figure bleed again. The rulesets that have the rule call it (`CrisisRules::rebleeds`).
+pub fn rebleed(f: &mut Fighter, before: i32, ev: &mut Vec<Event>) {
+    if before <= 0 && f.hp < before && f.hp > -f.max_hp && !f.has_condition("bleeding") {
+        let c = ConditionInstance { id: "bleeding".into(), duration: Duration::Persistent, removal_cr: None };
+        ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c.clone() });
+        f.conditions.push(c);
     }
 }
 

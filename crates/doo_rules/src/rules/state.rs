@@ -93,19 +93,19 @@ pub struct Match {
     pub conditions: Arc<ConditionBook>,
     pub equipment: Arc<EquipmentBook>,
     pub tables: Arc<TableBook>,
-    pub spells: Arc<super::spells::SpellBook>,
+    pub spells: Arc<super::spells::book::SpellBook>,
     pub board: Board,
     pub fighters: Vec<Fighter>,
     pub clock: Clock,
     pub pending: Option<PendingAttack>,
     /// How sides win besides G-15 (the level's or script's goals), checked after every Apply.
-    pub goals: Vec<super::victory::Victory>,
+    pub goals: Vec<super::goal::Victory>,
     /// A crawl's Exploration Mode state (§24): doors, chests, traps, fog, encounters, the
     /// minute clock. `None` for a level that is one crisis.
-    pub explore: Option<Box<super::explore::Explore>>,
+    pub explore: Option<Box<super::explore::state::Explore>>,
     /// Ruleset A4's state when the match plays under A4 (`profile: "A4"`); `None` under the
     /// DoO profiles. Code branches on this, never on a name.
-    pub a4: Option<Box<super::a4::A4>>,
+    pub a4: Option<Box<super::a4::state::A4>>,
 }
 
 impl Match {

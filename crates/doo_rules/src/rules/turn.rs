@@ -7,6 +7,8 @@ use super::fighter::{Duration, OpportunityRecord, Pool, RoundStatus, TurnRecord}
 use super::profile::{OrderMode, Posture, ResetRecovery, StatDice};
 use super::state::{Match, Phase};
 
+pub use super::roll::{Parts, log_roll, log_roll_parts, stat_check, sum};
+
 /// What the flow needs next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -38,38 +40,6 @@ pub enum ResetKind {
     Closing,
 }
 
-/// Logs a roll as an event and returns its total.
-pub fn log_roll(ev: &mut Vec<Event>, dice: &mut Dice, actor: &str, purpose: &str, roll: super::dice::Roll) -> i32 {
-    log_roll_parts(ev, dice, actor, purpose, roll, Vec::new())
-}
-
-/// As `log_roll`, naming each part of the adjustment.
-pub fn log_roll_parts(ev: &mut Vec<Event>, dice: &mut Dice, actor: &str, purpose: &str, roll: super::dice::Roll, parts: Parts) -> i32 {
-    for (face, rank) in dice.rejected_forced.drain(..) {
-        ev.push(Event::ForcedFaceRejected { face, rank });
-    }
-    let t = roll.total;
-    let parts = parts.into_iter().filter(|p| p.1 != 0).collect();
-    ev.push(Event::Dice { actor: actor.to_string(), purpose: purpose.to_string(), roll, parts });
-    t
-}
-
-/// Named adjustments (source, value), summed into a roll.
-pub type Parts = Vec<(String, i32)>;
-
-pub fn sum(parts: &Parts) -> i32 {
-    parts.iter().map(|p| p.1).sum()
-}
-
-/// A stat's check roll: two exploding dice (R-CHK-3), or the legacy 2d(next even)−1 (C-03).
-pub fn stat_check(m: &Match, dice: &mut Dice, rank: u32, adjustment: i32) -> super::dice::Roll {
-    if m.rules.options.stat_dice == StatDice::LegacyTable && rank % 2 == 1 {
-        dice.roll(2, rank + 1, true, adjustment - 1)
-    } else {
-        dice.check(rank, adjustment)
-    }
-}
-
 /// R-TURN-5: 1d(modified Finesse)! + adjustments, at least the floor (G-12); 0 if unable to act
 /// (G-13). Legacy stat dice: odd Finesse rolls the next lower even die +1 (C-02).
 pub fn roll_ap(m: &Match, i: usize, dice: &mut Dice, ev: &mut Vec<Event>) -> u32 {
@@ -89,12 +59,9 @@ pub fn roll_ap(m: &Match, i: usize, dice: &mut Dice, ev: &mut Vec<Event>) -> u32
     total.max(m.rules.limits.ap_floor as i32) as u32
 }
 
-/// R-TURN-4: the reset phase, steps in order, applied to every character in level order.
-pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
-    if m.a4.is_some() {
-        // A4-6.1: the round boundary (round-end upkeep, initiative).
-        return super::a4::round::reset(m, dice, kind, ev);
-    }
+/// R-TURN-4: the reset phase opens: no opportunity, no pending attack; its `Phase` event.
+/// (`ruleset::reset` runs the whole reset: this, a crawl's joiners, then `close_reset`.)
+pub fn open_reset(m: &mut Match, kind: ResetKind, ev: &mut Vec<Event>) {
     m.clock.phase = Phase::Reset;
     m.clock.current = None;
     m.clock.last_closed = None;
@@ -110,10 +77,11 @@ pub fn run_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<E
         .into(),
         turn: m.clock.turn,
     });
-    if kind == ResetKind::Normal {
-        // R-EXP-25: inactive NPCs who see or are seen by a participant join now, not surprised.
-        super::explore::join_crisis(m, ev);
-    }
+}
+
+/// R-TURN-4: the reset phase's steps in order, applied to every character in level order; a
+/// closing reset (R-TURN-17) stops after step 4, with no AP, and the crisis is over.
+pub fn close_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event>) {
     upkeep(m, dice, true, ev);
 
     if kind == ResetKind::Closing {
@@ -263,21 +231,30 @@ fn reset_step_5(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Ev
 
 /// Starts an action phase at round 1 and opens the first opportunity.
 pub fn begin_action_phase(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
-    m.clock.phase = Phase::Action;
-    ev.push(Event::Phase { phase: "action".into(), turn: m.clock.turn });
-    start_round(m, 1, ev);
+    open_action_phase(m, ev);
+    ev.push(Event::Round { round: 1, turn: m.clock.turn });
     advance(m, dice, ev)
 }
 
+/// An action phase opens at round 1 (R-TURN-8): its `Phase` event, the round's AP snapshot and
+/// everyone waiting. The round itself is announced by the caller (under A4 the turn is the
+/// round, A4-G-40).
+pub fn open_action_phase(m: &mut Match, ev: &mut Vec<Event>) {
+    m.clock.phase = Phase::Action;
+    ev.push(Event::Phase { phase: "action".into(), turn: m.clock.turn });
+    set_round(m, 1);
+}
+
 fn start_round(m: &mut Match, round: u32, ev: &mut Vec<Event>) {
+    set_round(m, round);
+    ev.push(Event::Round { round, turn: m.clock.turn });
+}
+
+fn set_round(m: &mut Match, round: u32) {
     m.clock.round = round;
     m.clock.round_start_ap = (0..m.fighters.len()).map(|i| m.effective_ap(i)).collect();
     for f in m.fighters.iter_mut() {
         f.turn.round = RoundStatus::Waiting;
-    }
-    // Under A4 the DoO turn is the round (A4-G-40): no DoO round inside it.
-    if m.a4.is_none() {
-        ev.push(Event::Round { round, turn: m.clock.turn });
     }
 }
 
@@ -340,11 +317,8 @@ pub fn close_opportunity(m: &mut Match, passed: bool, ev: &mut Vec<Event>) {
     }
 }
 
-/// Moves the flow on until a command is needed: next opportunity, round end, phase end.
+/// Moves a DoO crisis on until a command is needed: next opportunity, round end, phase end.
 pub fn advance(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
-    if m.a4.is_some() {
-        return super::a4::round::advance(m, ev);
-    }
     if m.clock.phase != Phase::Action {
         return if m.clock.phase == Phase::Over { Flow::Over } else { Flow::AwaitCommand };
     }

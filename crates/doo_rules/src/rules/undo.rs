@@ -167,7 +167,7 @@ pub fn label(c: &Command, m: &Match) -> String {
         Command::Use { item, .. } => format!("use {item}"),
         Command::EndTurn { .. } => "end the exploration turn".into(),
         Command::Follow { leader, .. } => leader.as_ref().map_or("leave the group".into(), |l| format!("follow {}", name(l))),
-        Command::Round { act, .. } => super::a4::acts::describe(act, &name),
+        Command::Round { act, .. } => super::a4::state::describe(act, &name),
     };
     format!("{who}: {what}")
 }

@@ -6,47 +6,10 @@
 //! (R-TURN-17). The window, `doo simulate` and `doo run` all end a match here.
 
 use super::event::Event;
-use super::grid::Pos;
 use super::state::Match;
 use super::turn::{self, Flow};
-use serde::{Deserialize, Serialize};
 
-/// How a side wins.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Goal {
-    /// The named side has nobody able to act (G-15).
-    Rout(String),
-    /// A character of the side, able to act, stands on one of these spaces.
-    ReachExit(Vec<Pos>),
-    /// The side still has someone able to act when this turn ends.
-    SurviveTurns(u32),
-    /// The named character (of another side) is incapacitated or dead.
-    Defeat(String),
-    /// Every other side has nobody able to act while this one has someone. A level whose
-    /// goals are all `Rout` (or that names none) gets this for each side.
-    LastStanding,
-}
-
-impl Goal {
-    /// The goal in a few words, for briefings.
-    pub fn describe(&self) -> String {
-        match self {
-            Goal::Rout(s) => format!("rout {s}"),
-            Goal::ReachExit(e) => format!("reach an exit ({} space{})", e.len(), if e.len() == 1 { "" } else { "s" }),
-            Goal::SurviveTurns(n) => format!("survive {n} turns"),
-            Goal::Defeat(c) => format!("defeat {c}"),
-            Goal::LastStanding => "be the last side standing".into(),
-        }
-    }
-}
-
-/// One side's goal.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Victory {
-    pub side: String,
-    pub goal: Goal,
-}
+pub use super::goal::{Goal, Victory};
 
 /// Who won (`None`: nobody, a draw), by which goal (`None`: G-15), and why, in words.
 #[derive(Clone, Debug, PartialEq)]
@@ -170,6 +133,7 @@ pub fn settle(m: &Match, flow: Flow, ev: &mut Vec<Event>) -> Flow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::grid::Pos;
     use crate::testkit::build;
 
     fn fighter(id: &str, side: &str, x: i32) -> String {

@@ -2,149 +2,44 @@
 //! docs/ruleset-a4.md): initiative each round, standard / move / minor slots, attacks of
 //! opportunity, reactive and full defence, d6 pools with pips against target numbers. It runs on
 //! the same `Match`, board, equipment, command path and Bevy states as the DoO profiles: a match
-//! is under A4 when `Match::a4` is set, and the engine hands its commands and its round flow to
-//! this module. Every number comes from `assets/rules/a4.ron` (`book::A4Book`).
+//! is under A4 when `Match::a4` is set, and `rules::ruleset` hands its commands and its round
+//! flow to this module, with the A4 state (`state::A4`) obtained once ([`with_a4`]). Every
+//! number comes from `assets/rules/a4.ron` (`book::A4Book`).
+//!
+//! `check` validates an act, `acts` carries it out and `steps` plays the steps it queues,
+//! `strike` throws an attack, `round` is initiative and the round, `stats` a figure's numbers,
+//! `preview` what a player may do now. The functions below answer the window, the AI and the
+//! scripts for a match, A4 or not.
 
 pub mod acts;
 pub mod book;
+pub mod check;
 pub mod pool;
 pub mod preview;
 pub mod round;
+pub mod slots;
+pub mod state;
+pub mod stats;
+pub mod steps;
+pub mod strike;
 #[cfg(test)]
 mod tests;
 
-use super::equipment::{Stat, Wielded};
-use super::grid::{Pos, Sight};
-use super::profile::Posture;
+use super::grid::Pos;
 use super::state::Match;
-use book::{A4Book, RankRef, StatRef};
-use pool::Pool;
-use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
-use std::sync::Arc;
+use book::A4Book;
 
-/// The A4 state of a match: the book, each figure's round, and the steps still to play out.
-#[derive(Clone, Debug)]
-pub struct A4 {
-    pub book: Arc<A4Book>,
-    /// Per figure, in level order.
-    pub figs: Vec<RoundState>,
-    /// What the command being played still has to do, front first: attacks of opportunity to
-    /// offer, attacks waiting for a reactive defence, the rest of a move (A4-4.1, A4-3.21).
-    pub tasks: VecDeque<Task>,
-}
+pub use state::{A4, AttackSpec, RoundState, Task};
+pub use stats::{Odds, attack_skill, in_melee, weapon_damage};
 
-/// One figure's round (A4-2.1, A4-4.2, A4-5, A4-3.12, A4-3.21).
-#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct RoundState {
-    pub initiative: i32,
-    /// A4-5.2: the tie-break, the Athletics pool in pips.
-    pub tie: i32,
-    /// A4-3.15: delayed this round (acts after the figures already at its number).
-    pub delayed: bool,
-    pub standard: bool,
-    #[serde(rename = "move")]
-    pub move_: bool,
-    pub minor: bool,
-    /// A4-G-04: actions counted this round.
-    pub counted: u32,
-    /// A4-3.19: the five-foot step was taken.
-    pub stepped: bool,
-    /// A4-G-19: a move action (or its equivalent) was taken.
-    pub moved: bool,
-    /// Squares of movement spent this turn by move, run and withdraw (A4-G-15's half speed).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub moved_squares: u32,
-    /// The figure's turn this round is over.
-    pub done: bool,
-    /// A4-5.3, A4-G-27.
-    pub flat_footed: bool,
-    /// A4-5.4, A4-G-28: no turn, reaction or attack of opportunity this round.
-    pub surprised: bool,
-    /// A4-4.2: attacks of opportunity made this round.
-    pub aoo: u32,
-    /// A4-3.21: reactive defences made this round.
-    pub reactive: u32,
-    /// A4-G-21: penalty dice on its own rolls for the rest of this round, and carried to the next.
-    pub penalty_now: i32,
-    pub penalty_next: i32,
-    /// A4-3.12: the full-defence roll added to every TN against it until its next turn.
-    pub full_defense: Option<i32>,
-    /// A4-G-08: charged; attacks on it at −5 TN until its next turn.
-    pub charged: bool,
-    /// A4-6.5, A4-G-33: the moving-defense roll added to ranged TNs against it until its next turn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub moving_defense: Option<i32>,
-    /// A4-3.16, A4-G-18: holding its action for this trigger (lost at the round's end).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hold: Option<book::Trigger>,
-    /// A4-3.7, A4-G-12: its weapon is sheathed (kept from round to round; weapons start drawn).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub sheathed: bool,
-}
-
-impl RoundState {
-    pub fn slot_used(&self, s: book::Slot) -> bool {
-        match s {
-            book::Slot::Standard => self.standard,
-            book::Slot::Move => self.move_,
-            book::Slot::Minor => self.minor,
-        }
-    }
-
-    pub fn use_slot(&mut self, s: book::Slot) {
-        match s {
-            book::Slot::Standard => self.standard = true,
-            book::Slot::Move => self.move_ = true,
-            book::Slot::Minor => self.minor = true,
-        }
-    }
-
-    pub fn acted(&self) -> bool {
-        self.standard || self.move_ || self.minor || self.stepped || self.counted > 0
-    }
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-/// A step still to play out (see `A4::tasks`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Task {
-    /// Ask `who` whether to make its attack of opportunity on `mover` (A4-4.1).
-    OfferAoo { who: usize, mover: usize },
-    /// An attack declared, waiting for the defender's reactive defence or to be resolved.
-    Attack(AttackSpec),
-    /// The rest of a movement: spaces still to enter; `safe`: the square it stands on does not
-    /// provoke (the start of a withdraw, A4-3.13, or a square already answered).
-    Walk { actor: usize, rest: Vec<Pos>, safe: bool, kind: String, provokes: bool },
-    /// A provoking act, done once the attacks of opportunity it drew are over.
-    Finish { actor: usize, act: acts::RoundAct },
-    /// Ask `who`, holding its action (A4-3.16), whether to strike `mover` now.
-    OfferHeld { who: usize, mover: usize },
-}
-
-/// An attack under A4 (A4-3.1, A4-3.2, A4-3.14, A4-4.1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AttackSpec {
-    pub attacker: usize,
-    pub defender: usize,
-    /// Dice added to the attack pool (charge +1D, full attack −1D …).
-    pub dice: i32,
-    /// Where the adjustment comes from, for the log.
-    pub why: String,
-    pub opportunity: bool,
-    /// The reactive defence's total, once thrown.
-    pub reacted: Option<i32>,
-    /// The reactive-defence window was opened (or could not be).
-    pub asked: bool,
-}
-
-impl A4 {
-    pub fn new(book: Arc<A4Book>, n: usize) -> Self {
-        A4 { book, figs: vec![RoundState::default(); n], tasks: VecDeque::new() }
-    }
+/// Runs `f` on the match and its A4 state, the state taken out of the match for the time so
+/// that both can change (the one place the A4 state is obtained for a change). `None` under the
+/// DoO profiles.
+pub fn with_a4<R>(m: &mut Match, f: impl FnOnce(&mut Match, &mut A4) -> R) -> Option<R> {
+    let mut s = m.a4.take()?;
+    let out = f(m, &mut s);
+    m.a4 = Some(s);
+    Some(out)
 }
 
 /// The A4 book of the match, if it plays under A4.
@@ -152,283 +47,64 @@ pub fn book(m: &Match) -> Option<&A4Book> {
     m.a4.as_deref().map(|x| &*x.book)
 }
 
-/// Figure `i`'s round (an A4 match only).
+/// A round with nothing in it: what [`st`] answers outside an A4 match.
+static NO_ROUND: RoundState = RoundState {
+    initiative: 0,
+    tie: 0,
+    delayed: false,
+    standard: false,
+    move_: false,
+    minor: false,
+    counted: 0,
+    stepped: false,
+    moved: false,
+    moved_squares: 0,
+    done: false,
+    flat_footed: false,
+    surprised: false,
+    aoo: 0,
+    reactive: 0,
+    penalty_now: 0,
+    penalty_next: 0,
+    full_defense: None,
+    charged: false,
+    moving_defense: None,
+    hold: None,
+    sheathed: false,
+};
+
+/// Figure `i`'s round (an empty one outside an A4 match).
 pub fn st(m: &Match, i: usize) -> &RoundState {
-    &m.a4.as_deref().expect("an A4 match").figs[i]
+    m.a4.as_deref().map_or(&NO_ROUND, |s| &s.figs[i])
 }
 
-pub(crate) fn st_mut(m: &mut Match, i: usize) -> &mut RoundState {
-    &mut m.a4.as_deref_mut().expect("an A4 match").figs[i]
-}
-
-fn stat_value(m: &Match, i: usize, s: &StatRef) -> i32 {
-    let f = &m.fighters[i];
-    let stat = match s {
-        StatRef::Brawn => Stat::Brawn,
-        StatRef::Finesse => Stat::Finesse,
-        StatRef::Savvy => Stat::Savvy,
-        StatRef::Nerve => Stat::Nerve,
-        StatRef::WeaponCheck => m.equipment.wielded(f).check_stat(),
-    };
-    (match stat {
-        Stat::Brawn => f.stats.brawn,
-        Stat::Finesse => m.equipment.finesse_rank(f),
-        Stat::Savvy => f.stats.savvy,
-        Stat::Nerve => f.stats.nerve,
-    }) as i32
-}
-
-/// A4-G-29: the figure's pool for a named skill, before any penalty: `3 × stat` (averaged over
-/// the listed stats, rounded down) + the best listed rank's adjustment, armor and Brawn minimums.
-pub fn skill_pool(m: &Match, i: usize, skill: &str) -> Pool {
-    let b = book(m).expect("an A4 match");
-    let per = b.pools.pips_per_die;
-    let Some(def) = b.pools.skills.get(skill) else { return Pool { dice: 1, pips: 0 } };
-    let f = &m.fighters[i];
-    let stats: i32 = def.stats.iter().map(|s| stat_value(m, i, s) * b.pools.pips_per_stat).sum();
-    let mut pips = if def.stats.is_empty() { 0 } else { stats / def.stats.len() as i32 };
-    let rank = def
-        .ranks
-        .iter()
-        .map(|r| match r {
-            RankRef::WeaponSkill => f.skill(m.equipment.wielded(f).skill()).adjustment(),
-            RankRef::Skill(s) => f.skill(s).adjustment(),
-        })
-        .max();
-    pips += rank.unwrap_or(0) * b.pools.rank_pips_per_point;
-    let armor = f.loadout.armor.as_deref().and_then(|a| b.armor.get(a));
-    if skill == b.initiative.skill || skill == "athletics" {
-        pips += armor.map_or(0, |a| a.athletics_dice * per);
-    }
-    if skill.ends_with("attack") {
-        pips += b.pools.brawn_deficit_pips * super::attack::weapon_deficit(m, i) as i32;
-    }
-    Pool::from_pips(pips, per)
-}
-
-/// The penalty dice on `i`'s own rolls now: extra actions (A4-G-04) and reactive defences
-/// (A4-G-21).
+/// The penalty dice on `i`'s own rolls now (A4-G-04, A4-G-21).
 pub fn penalty_dice(m: &Match, i: usize) -> i32 {
-    let b = book(m).expect("an A4 match");
-    let s = st(m, i);
-    let extra = if s.counted > b.actions.penalty_free_count { b.actions.extra_action_penalty_dice } else { 0 };
-    extra + s.penalty_now
+    m.a4.as_deref().map_or(0, |s| stats::penalty_dice(s, i))
 }
 
-/// A rolled pool: the skill's, with `extra` dice and the figure's penalties, floored at the
-/// minimum and capped (A4-G-31).
-pub fn action_pool(m: &Match, i: usize, skill: &str, extra: i32) -> Pool {
-    let b = book(m).expect("an A4 match");
-    skill_pool(m, i, skill).plus_dice(extra - penalty_dice(m, i)).floored(b.pools.min_action_dice, b.pools.max_dice)
-}
-
-/// The attack skill of the ready weapon.
-pub fn attack_skill(m: &Match, i: usize) -> &'static str {
-    if m.equipment.wielded(&m.fighters[i]).is_melee() { "melee_attack" } else { "ranged_attack" }
-}
-
-/// A4-1.3, A4-G-02, A4-G-03: squares per move action.
+/// A4-1.3, A4-G-02, A4-G-03: squares per move action (0 outside an A4 match).
 pub fn speed(m: &Match, i: usize) -> u32 {
-    let b = book(m).expect("an A4 match");
-    let f = &m.fighters[i];
-    let base = match f.size {
-        super::fighter::Size::Small => b.movement.small,
-        super::fighter::Size::Medium => b.movement.base,
-        super::fighter::Size::Large => b.movement.large,
-    } as i32;
-    let ath = skill_pool(m, i, "athletics").dice;
-    let bonus = b.movement.athletics_bonus.iter().filter(|x| ath >= x.min_dice).map(|x| x.squares as i32).max().unwrap_or(0);
-    let armor = f.loadout.armor.as_deref().and_then(|a| b.armor.get(a)).map_or(0, |a| a.speed);
-    (base + bonus + armor).max(b.movement.min as i32) as u32
+    m.a4.as_deref().map_or(0, |s| stats::speed(m, s, i))
 }
 
-/// The reach of `x`'s ready weapon in melee, or nothing for a ranged weapon (A4-G-22).
-fn melee_reach(m: &Match, x: usize) -> Vec<u32> {
-    let b = book(m).expect("an A4 match");
-    match m.equipment.wielded(&m.fighters[x]) {
-        Wielded::Unarmed => b.threat.unarmed_reach.clone(),
-        Wielded::Melee(_, mode) => mode.reach.iter().copied().filter(|&d| d > 0).collect(),
-        Wielded::Ranged(_) => Vec::new(),
-    }
-}
-
-/// A4-G-22: `x` threatens square `s` (could make a melee attack at a figure standing there).
+/// A4-G-22: `x` threatens square `s`.
 pub fn threatens(m: &Match, x: usize, s: Pos) -> bool {
-    let r = st(m, x);
-    if !m.can_act(x) || m.is_dead(x) || r.flat_footed || r.surprised || r.full_defense.is_some() || r.sheathed {
-        return false;
-    }
-    let at = m.fighters[x].pos;
-    at.floor == s.floor && melee_reach(m, x).contains(&at.distance(s)) && m.board.line_of_sight(at, s) != Sight::None
+    m.a4.as_deref().is_some_and(|a4| stats::threatens(m, a4, x, s))
 }
 
 /// A4-4.1, A4-4.2: the enemies of `mover` who threaten `s` and still have an attack of
 /// opportunity this round, in initiative order.
 pub fn threateners(m: &Match, mover: usize, s: Pos) -> Vec<usize> {
-    let b = book(m).expect("an A4 match");
-    let mut v: Vec<usize> =
-        (0..m.fighters.len()).filter(|&x| x != mover && m.enemies(x, mover) && st(m, x).aoo < b.threat.aoo_per_round && threatens(m, x, s)).collect();
-    v.sort_by_key(|&x| round::order_key(m, x));
-    v
+    m.a4.as_deref().map(|a4| stats::threateners(m, a4, mover, s)).unwrap_or_default()
 }
 
-/// A4-7.1, A4-G-37: some figure able to act, other than the shooter and hostile to the target,
-/// stands next to it.
-pub fn in_melee(m: &Match, shooter: usize, t: usize) -> bool {
-    let at = m.fighters[t].pos;
-    (0..m.fighters.len())
-        .any(|o| o != shooter && o != t && m.enemies(o, t) && m.can_act(o) && m.fighters[o].pos.floor == at.floor && m.fighters[o].pos.distance(at) == 1)
-}
-
-/// The target number of an attack by `a` on `t`, with its parts (A4-G-30, A4-G-13, A4-G-36,
-/// A4-G-37, A4-3.12, A4-G-08); `None` when the target is out of range or sight.
+/// The target number of an attack by `a` on `t`, with its parts; `None` out of range or sight.
 pub fn target_number(m: &Match, a: usize, t: usize) -> Option<(i32, Vec<(String, i32)>)> {
-    target_number_at(m, a, m.fighters[a].pos, t)
+    stats::target_number(m, m.a4.as_deref()?, a, t)
 }
 
-/// `target_number` with the attacker standing at `at` (a charge's last square).
-pub fn target_number_at(m: &Match, a: usize, at: Pos, t: usize) -> Option<(i32, Vec<(String, i32)>)> {
-    let b = book(m).expect("an A4 match");
-    let (fa, ft) = (&m.fighters[a], &m.fighters[t]);
-    let d = at.distance(ft.pos);
-    let w = m.equipment.wielded(fa);
-    let melee = w.is_melee();
-    let sight = m.board.line_of_sight(at, ft.pos);
-    if sight == Sight::None || at.floor != ft.pos.floor {
-        return None;
-    }
-    let mut parts: Vec<(String, i32)> = Vec::new();
-    let base = match &w {
-        Wielded::Ranged(r) => {
-            if d == 0 || d > r.range * r.limit {
-                return None;
-            }
-            b.tn.ranged.iter().find(|band| d <= r.range * band.up_to_base_times).or(b.tn.ranged.last()).map_or(b.tn.melee, |band| band.tn)
-        }
-        _ => {
-            if !melee_reach(m, a).contains(&d) {
-                return None;
-            }
-            b.tn.melee
-        }
-    };
-    parts.push((if melee { "melee".into() } else { format!("range {d}") }, base));
-    match sight {
-        Sight::Partial => parts.push(("partial sight".into(), b.tn.partial_sight)),
-        Sight::Minimal => parts.push(("minimal sight".into(), b.tn.minimal_sight)),
-        _ => {}
-    }
-    if let Some(s) = ft.loadout.shield.as_deref().and_then(|s| m.equipment.shield(s)) {
-        parts.push(("shield".into(), s.defense * b.tn.shield_per_defense_point));
-    }
-    if fa.posture == Posture::Prone {
-        parts.push(("attacker prone".into(), if melee { b.tn.prone.own_melee } else { b.tn.prone.own_ranged }));
-    }
-    if ft.posture == Posture::Prone {
-        parts.push(("target prone".into(), if melee { b.tn.prone.target_melee } else { b.tn.prone.target_ranged }));
-    }
-    let rs = st(m, t);
-    if rs.charged {
-        parts.push(("target charged".into(), b.movement.charged_tn));
-    }
-    if !melee && in_melee(m, a, t) {
-        parts.push(("into melee".into(), b.tn.into_melee));
-    }
-    if let Some(fd) = rs.full_defense {
-        parts.push(("full defense".into(), fd));
-    }
-    if let Some(md) = rs.moving_defense.filter(|_| !melee) {
-        parts.push(("moving defense".into(), md));
-    }
-    // A4-G-41: a DoO Defense adjustment still in force counts on the TN.
-    let adj =
-        ft.temp_adjustment(super::fighter::AdjTarget::Defense, melee) + m.conditions.active(ft, m.rules.options.conditions_adv).map(|r| r.defense).sum::<i32>();
-    if adj != 0 {
-        parts.push(("conditions".into(), adj));
-    }
-    parts.retain(|p| p.1 != 0);
-    Some((parts.iter().map(|p| p.1).sum(), parts))
-}
-
-/// The defence pool `t` would throw as a reactive defence against `a` now, or why none
-/// (A4-3.21, A4-G-21).
-pub fn reactive_pool(m: &Match, t: usize, a: usize) -> Result<Pool, &'static str> {
-    let b = book(m).expect("an A4 match");
-    let r = st(m, t);
-    if !m.can_act(t) || m.is_dead(t) {
-        return Err("it cannot act");
-    }
-    if r.surprised {
-        return Err("it is surprised (A4-5.4)");
-    }
-    if r.flat_footed {
-        return Err("it is flat-footed: it has not acted yet this combat (A4-5.3)");
-    }
-    if r.full_defense.is_some() {
-        return Err("it is on full defense, which already counts (A4-3.12)");
-    }
-    let skill = if m.equipment.wielded(&m.fighters[a]).is_melee() { "defense_melee" } else { "defense_ranged" };
-    let cut = b.reactive_defense.first_dice + b.reactive_defense.further_dice * r.reactive as i32;
-    let p = skill_pool(m, t, skill).plus_dice(-cut - penalty_dice(m, t));
-    if p.dice < b.reactive_defense.min_dice {
-        return Err("its defense pool would fall below 1D");
-    }
-    Ok(p.floored(1, b.pools.max_dice))
-}
-
-/// A4-G-35: armor soak.
-pub fn soak(m: &Match, t: usize) -> i32 {
-    let b = book(m).expect("an A4 match");
-    let f = &m.fighters[t];
-    f.loadout.armor.as_deref().map_or(0, |a| b.armor.get(a).map(|x| x.soak).or_else(|| m.equipment.armor(a).map(|x| x.reduction)).unwrap_or(0))
-}
-
-/// The ready weapon's damage dice `(n, sides, bonus)` (A4-6.6; no exploding).
-pub fn weapon_damage(m: &Match, a: usize) -> (u32, u32, i32) {
-    let f = &m.fighters[a];
-    match m.equipment.wielded(f) {
-        Wielded::Melee(w, _) if w.small_improvised => (1, f.stats.brawn.div_ceil(2).max(1), (f.stats.brawn / 5) as i32),
-        Wielded::Melee(w, _) => (w.damage.0, w.damage.1, w.damage_adj),
-        Wielded::Ranged(w) => (w.damage.0, w.damage.1, 0),
-        Wielded::Unarmed => (1, f.stats.brawn.div_ceil(2).max(1), 0),
-    }
-}
-
-/// What an attack by `a` on `t` would likely do now: the exact chance to hit with no reactive
-/// defence and with one, the chance of each band, and the expected damage (A4-6.2, A4-6.6).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Odds {
-    pub pool: Pool,
-    pub tn: i32,
-    pub hit: f64,
-    /// With the reactive defence the target can throw now, if it can.
-    pub hit_defended: Option<(Pool, f64)>,
-    /// Miss, then each band in book order (undefended).
-    pub bands: Vec<f64>,
-    pub expected_damage: f64,
-}
-
+/// What an attack by `a` on `t` would likely do now (A4-6.2, A4-6.6).
 pub fn odds(m: &Match, a: usize, t: usize, extra_dice: i32) -> Option<Odds> {
-    let b = book(m)?;
-    let (tn, _) = target_number(m, a, t)?;
-    let pool = action_pool(m, a, attack_skill(m, a), extra_dice);
-    let die = b.pools.die;
-    let hit = pool::at_least(pool, tn, die).value();
-    let hit_defended = reactive_pool(m, t, a).ok().map(|d| (d, pool::against_pool(pool, tn, d, die).value()));
-    let edges: Vec<i32> = b.damage.bands.iter().map(|x| x.min_margin).collect();
-    let bands = pool::bands(pool, tn, None, &edges, die);
-    let (n, sides, bonus) = weapon_damage(m, a);
-    let avg = n as f64 * (sides as f64 + 1.0) / 2.0 + bonus as f64;
-    let soak = soak(m, t);
-    let expected_damage = b
-        .damage
-        .bands
-        .iter()
-        .zip(bands.iter().skip(1))
-        .map(|(band, p)| {
-            let s = if band.half_soak { soak / 2 } else { soak };
-            p * (avg + band.bonus as f64 - s as f64).max(0.0)
-        })
-        .sum();
-    Some(Odds { pool, tn, hit, hit_defended, bands, expected_damage })
+    stats::odds(m, m.a4.as_deref()?, a, t, extra_dice)
 }

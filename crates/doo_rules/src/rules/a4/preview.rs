@@ -4,14 +4,19 @@
 //! reaction window's choices. Every offer is a command `validate` accepted.
 
 use super::super::command::{Command, MAX_PATH};
-use super::super::engine;
+use super::super::equipment::Wielded;
+use super::super::explore::reachable_doors_and_items;
 use super::super::grid::Pos;
-use super::super::preview::{Aim, Choice, Destination, Group, MoveKind, ReactionChoice, entry};
+use super::super::offer::{Aim, Choice, Destination, Group, MoveKind, ReactionChoice, entry};
 use super::super::profile::{Posture, ReactionKind};
+use super::super::reach::cheapest_paths;
 use super::super::state::Match;
 use super::super::violation::Violation;
-use super::acts::{HELD, OPPORTUNITY, REACTIVE, RoundAct};
-use super::{Task, book, st};
+use super::book::Trigger;
+use super::check::check;
+use super::round;
+use super::state::{A4, HELD, OPPORTUNITY, REACTIVE, RoundAct, Task};
+use super::stats::{self, full_attack_row, odds, reactive_pool, threateners};
 use std::collections::BTreeMap;
 
 fn round(m: &Match, a: usize, act: RoundAct) -> Command {
@@ -21,18 +26,18 @@ fn round(m: &Match, a: usize, act: RoundAct) -> Command {
 /// Cheapest paths (free walkable squares only, difficult ground counting two, A4-G-01) to every
 /// square within `max` squares of movement.
 fn paths(m: &Match, a: usize, max: u32) -> Vec<(Pos, Vec<Pos>)> {
-    super::super::preview::cheapest_paths(m, a, max, &|q: &Pos| m.occupant(*q).is_some_and(|o| o != a))
+    cheapest_paths(m, a, max, &|q: &Pos| m.occupant(*q).is_some_and(|o| o != a))
 }
 
 /// A4-4.1, A4-G-23: who would get an attack of opportunity along `path` (each threatener
 /// once, A4-4.2), leaving the start safely when `safe_start`.
-pub fn provokers(m: &Match, a: usize, path: &[Pos], safe_start: bool) -> (Vec<usize>, Vec<Pos>) {
+pub fn provokers(m: &Match, a4: &A4, a: usize, path: &[Pos], safe_start: bool) -> (Vec<usize>, Vec<Pos>) {
     let mut out: Vec<usize> = Vec::new();
     let mut squares = Vec::new();
     let mut at = m.fighters[a].pos;
     for (k, &next) in path.iter().enumerate() {
         if !(k == 0 && safe_start) {
-            let new: Vec<usize> = super::threateners(m, a, at).into_iter().filter(|x| !out.contains(x)).collect();
+            let new: Vec<usize> = threateners(m, a4, a, at).into_iter().filter(|x| !out.contains(x)).collect();
             if !new.is_empty() {
                 squares.push(at);
                 out.extend(new);
@@ -47,12 +52,13 @@ pub fn provokers(m: &Match, a: usize, path: &[Pos], safe_start: bool) -> (Vec<us
 /// never provokes), a move ("M"), a run ("R").
 pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
     let mut out = BTreeMap::new();
-    let Some(b) = book(m) else { return out };
+    let Some(a4) = m.a4.as_deref() else { return out };
+    let b = &a4.book;
     let end = round(m, a, RoundAct::EndTurn);
-    if engine::validate(m, &end).is_err() {
+    if check(m, a4, &end).is_err() {
         return out;
     }
-    let speed = super::speed(m, a);
+    let speed = stats::speed(m, a4, a);
     let max = (speed * b.movement.run_times).min(MAX_PATH as u32);
     let names = |v: Vec<usize>| v.into_iter().map(|i| m.fighters[i].name.clone()).collect::<Vec<_>>();
     for (pos, path) in paths(m, a, max) {
@@ -66,8 +72,8 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
                 continue;
             }
             let command = round(m, a, act.clone());
-            if engine::validate(m, &command).is_ok() {
-                let (who, threatened) = if kind == MoveKind::FreeStep { (Vec::new(), Vec::new()) } else { provokers(m, a, &path, false) };
+            if check(m, a4, &command).is_ok() {
+                let (who, threatened) = if kind == MoveKind::FreeStep { (Vec::new(), Vec::new()) } else { provokers(m, a4, a, &path, false) };
                 let provokes = names(who);
                 let note = note.map(|n| if provokes.is_empty() { n.to_string() } else { format!("{n}!") });
                 out.insert(pos, Destination { pos, kind, path: path.clone(), ap: 0, defense: 0, label: label.into(), command, provokes, threatened, note });
@@ -80,13 +86,14 @@ pub fn destinations(m: &Match, a: usize) -> BTreeMap<Pos, Destination> {
 
 /// Why `a` cannot move to `to` now: the validator's refusal for a move there.
 pub fn why_not_move(m: &Match, a: usize, to: Pos) -> Violation {
+    let Some(a4) = m.a4.as_deref() else { return Violation::new("A4-8", "This match is not played under A4.") };
     let end = round(m, a, RoundAct::EndTurn);
-    if let Err(v) = engine::validate(m, &end) {
+    if let Err(v) = check(m, a4, &end) {
         return v;
     }
     match paths(m, a, 64).into_iter().find(|(q, _)| *q == to) {
-        Some((_, path)) => engine::validate(m, &round(m, a, RoundAct::Run { path: path.clone() }))
-            .and_then(|_| engine::validate(m, &round(m, a, RoundAct::Move { path })))
+        Some((_, path)) => check(m, a4, &round(m, a, RoundAct::Run { path: path.clone() }))
+            .and_then(|_| check(m, a4, &round(m, a, RoundAct::Move { path })))
             .err()
             .unwrap_or_else(|| Violation::new("A4-1.3", "Too far for one act.")),
         None if m.occupant(to).is_some_and(|o| o != a) => Violation::new("A4-1.2", "Only one figure may stand in a square.").also("A4-G-01"),
@@ -94,8 +101,8 @@ pub fn why_not_move(m: &Match, a: usize, to: Pos) -> Violation {
     }
 }
 
-fn slots_label(m: &Match, id: &str) -> String {
-    let b = book(m).expect("an A4 match");
+fn slots_label(a4: &A4, id: &str) -> String {
+    let b = &a4.book;
     let Some(r) = b.row(id) else { return String::new() };
     match r.uses.len() {
         0 => "free".into(),
@@ -104,23 +111,22 @@ fn slots_label(m: &Match, id: &str) -> String {
     }
 }
 
-fn choice(m: &Match, a: usize, act: RoundAct, group: Group, description: &str) -> Choice {
-    let id = act.row_id(m, a);
-    let rule = book(m).and_then(|b| b.row(id)).map(|r| r.rule.clone()).unwrap_or_default();
+fn choice(m: &Match, a4: &A4, a: usize, act: RoundAct, group: Group, description: &str) -> Choice {
+    let id = act.row_id(m, a4, a);
+    let rule = a4.book.row(id).map(|r| r.rule.clone()).unwrap_or_default();
     let cmd = round(m, a, act.clone());
-    let mut c = entry(act.label().into(), id, &slots_label(m, id), false, 0, cmd.clone(), &format!("{rule}: {description}"));
+    let mut c = entry(act.label().into(), id, &slots_label(a4, id), false, 0, cmd.clone(), &format!("{rule}: {description}"));
     c.group = group;
-    c.refusal = engine::validate(m, &cmd).err();
+    c.refusal = check(m, a4, &cmd).err();
     c
 }
 
 /// A figure-aimed entry: valid targets, or the refusal for the first enemy.
-fn aimed(m: &Match, a: usize, make: impl Fn(String) -> RoundAct, group: Group, description: &str) -> Choice {
+fn aimed(m: &Match, a4: &A4, a: usize, make: impl Fn(String) -> RoundAct, group: Group, description: &str) -> Choice {
     let enemies: Vec<usize> = (0..m.fighters.len()).filter(|&t| t != a && m.enemies(a, t) && !m.is_dead(t)).collect();
-    let valid: Vec<String> =
-        enemies.iter().map(|&t| m.fighters[t].id.clone()).filter(|id| engine::validate(m, &round(m, a, make(id.clone()))).is_ok()).collect();
+    let valid: Vec<String> = enemies.iter().map(|&t| m.fighters[t].id.clone()).filter(|id| check(m, a4, &round(m, a, make(id.clone()))).is_ok()).collect();
     let first = enemies.first().map(|&t| m.fighters[t].id.clone()).unwrap_or_default();
-    let mut c = choice(m, a, make(first), group, description);
+    let mut c = choice(m, a4, a, make(first), group, description);
     if !valid.is_empty() {
         c.refusal = None;
     } else if enemies.is_empty() {
@@ -133,14 +139,16 @@ fn aimed(m: &Match, a: usize, make: impl Fn(String) -> RoundAct, group: Group, d
 /// The action bar under A4, in bar order.
 pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let mut out = Vec::new();
-    let Some(b) = book(m) else { return out };
+    let Some(a4) = m.a4.as_deref() else { return out };
+    let b = &a4.book;
     let f = &m.fighters[a];
-    let crossbow = matches!(m.equipment.wielded(f), super::super::equipment::Wielded::Ranged(r) if r.hand_reload_brawn.is_some());
+    let crossbow = matches!(m.equipment.wielded(f), Wielded::Ranged(r) if r.hand_reload_brawn.is_some());
     let melee = m.equipment.wielded(f).is_melee();
-    out.push(aimed(m, a, |t| RoundAct::Attack { target: t }, Group::Attack, "one melee or ranged attack (standard action)."));
-    let fa = super::acts::full_attack_row(m, a);
+    out.push(aimed(m, a4, a, |t| RoundAct::Attack { target: t }, Group::Attack, "one melee or ranged attack (standard action)."));
+    let fa = full_attack_row(m, a4, a);
     let mut full = aimed(
         m,
+        a4,
         a,
         |t| RoundAct::FullAttack { targets: vec![t] },
         Group::Attack,
@@ -151,6 +159,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     out.push(full);
     let mut charge = aimed(
         m,
+        a4,
         a,
         |t| RoundAct::Charge { target: t, path: Vec::new() },
         Group::Attack,
@@ -161,22 +170,23 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     );
     charge.applies = melee;
     out.push(charge);
-    let mut reload = choice(m, a, RoundAct::Reload, Group::Attack, "reload the crossbow; it provokes.");
+    let mut reload = choice(m, a4, a, RoundAct::Reload, Group::Attack, "reload the crossbow; it provokes.");
     reload.applies = crossbow;
     out.push(reload);
     let prone = f.posture == Posture::Prone;
-    let mut stand = choice(m, a, RoundAct::StandUp, Group::Move, "stand up (move action); it provokes.");
+    let mut stand = choice(m, a4, a, RoundAct::StandUp, Group::Move, "stand up (move action); it provokes.");
     stand.applies = true;
     out.push(stand);
     let _ = prone;
-    out.push(choice(m, a, RoundAct::DropProne, Group::Move, "drop prone (minor action): harder to shoot, easier to stab."));
+    out.push(choice(m, a4, a, RoundAct::DropProne, Group::Move, "drop prone (minor action): harder to shoot, easier to stab."));
     // Withdraw: aimed at a square
-    let speed = super::speed(m, a);
-    let mut w = choice(m, a, RoundAct::Withdraw { path: Vec::new() }, Group::Move, "up to 2× speed; leaving the first square does not provoke (whole round).");
+    let speed = stats::speed(m, a4, a);
+    let mut w =
+        choice(m, a4, a, RoundAct::Withdraw { path: Vec::new() }, Group::Move, "up to 2× speed; leaving the first square does not provoke (whole round).");
     let spots: Vec<(Pos, Command)> = paths(m, a, speed * b.movement.withdraw_times)
         .into_iter()
         .map(|(p, path)| (p, round(m, a, RoundAct::Withdraw { path })))
-        .filter(|(_, c)| engine::validate(m, c).is_ok())
+        .filter(|(_, c)| check(m, a4, c).is_ok())
         .collect();
     if !spots.is_empty() {
         w.refusal = None;
@@ -188,6 +198,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     // Moving defense: aimed at a square, like withdraw (A4-6.5).
     let mut md = choice(
         m,
+        a4,
         a,
         RoundAct::MovingDefense { path: Vec::new() },
         Group::Defend,
@@ -196,7 +207,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let spots: Vec<(Pos, Command)> = paths(m, a, speed * b.moving_defense.speed_percent / 100)
         .into_iter()
         .map(|(p, path)| (p, round(m, a, RoundAct::MovingDefense { path })))
-        .filter(|(_, c)| engine::validate(m, c).is_ok())
+        .filter(|(_, c)| check(m, a4, c).is_ok())
         .collect();
     if !spots.is_empty() {
         md.refusal = None;
@@ -204,42 +215,42 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     md.aim = Aim::Space(spots);
     out.push(md);
     // Hold (A4-3.16): the trigger that fits the ready weapon.
-    let trigger = if melee { super::book::Trigger::EnemyEntersReach } else { super::book::Trigger::EnemyEntersRange };
+    let trigger = if melee { Trigger::EnemyEntersReach } else { Trigger::EnemyEntersRange };
     let when = if melee { "an enemy steps into your reach" } else { "an enemy comes within your weapon's base range" };
-    let mut h = choice(m, a, RoundAct::Hold { trigger }, Group::Other, &format!("end your turn now; when {when} this round, strike it before it goes on."));
+    let mut h = choice(m, a4, a, RoundAct::Hold { trigger }, Group::Other, &format!("end your turn now; when {when} this round, strike it before it goes on."));
     h.label = if melee { "Hold (reach)".into() } else { "Hold (range)".into() };
     out.push(h);
     // Draw or sheathe (A4-3.7).
-    let unarmed = matches!(m.equipment.wielded(f), super::super::equipment::Wielded::Unarmed);
-    let (act, what) = if st(m, a).sheathed { (RoundAct::Draw, "draw your weapon") } else { (RoundAct::Sheathe, "sheathe your weapon") };
-    let mut ds = choice(m, a, act, Group::Other, &format!("{what}; a move action that provokes, free and safe with Great Athletics and weapon skill."));
+    let unarmed = matches!(m.equipment.wielded(f), Wielded::Unarmed);
+    let (act, what) = if a4.figs[a].sheathed { (RoundAct::Draw, "draw your weapon") } else { (RoundAct::Sheathe, "sheathe your weapon") };
+    let mut ds = choice(m, a4, a, act, Group::Other, &format!("{what}; a move action that provokes, free and safe with Great Athletics and weapon skill."));
     ds.applies = !unarmed;
     out.push(ds);
     // Stabilize a dying friend next to you (A4-3.20).
     let dying: Vec<String> = (0..m.fighters.len())
         .filter(|&t| !m.enemies(a, t))
         .map(|t| m.fighters[t].id.clone())
-        .filter(|id| engine::validate(m, &round(m, a, RoundAct::Stabilize { target: id.clone() })).is_ok())
+        .filter(|id| check(m, a4, &round(m, a, RoundAct::Stabilize { target: id.clone() })).is_ok())
         .collect();
     let mut sb =
-        choice(m, a, RoundAct::Stabilize { target: dying.first().cloned().unwrap_or_default() }, Group::Other, "stop a dying friend's bleeding (free).");
+        choice(m, a4, a, RoundAct::Stabilize { target: dying.first().cloned().unwrap_or_default() }, Group::Other, "stop a dying friend's bleeding (free).");
     sb.applies = !dying.is_empty();
     sb.aim = Aim::Figure(dying);
     out.push(sb);
     // Doors and loose items within reach, in a crawl's crisis (A4-3.9, A4-3.10).
-    let (doors, loose, chests) = super::super::explore::reachable_doors_and_items(m, a);
+    let (doors, loose, chests) = reachable_doors_and_items(m, a);
     for at in chests {
-        let mut c = choice(m, a, RoundAct::OpenChest { at }, Group::Other, "open the chest (minor action); a locked one waits for Exploration Mode.");
+        let mut c = choice(m, a4, a, RoundAct::OpenChest { at }, Group::Other, "open the chest (minor action); a locked one waits for Exploration Mode.");
         c.label = format!("Open chest {at}");
         out.push(c);
     }
     for (at, open) in doors {
-        let mut c = choice(m, a, RoundAct::Door { at, open }, Group::Other, "open or close the door (minor action).");
+        let mut c = choice(m, a4, a, RoundAct::Door { at, open }, Group::Other, "open or close the door (minor action).");
         c.label = format!("{} door {at}", if open { "Open" } else { "Close" });
         out.push(c);
     }
     for (at, item) in loose.into_iter().take(6) {
-        let mut c = choice(m, a, RoundAct::Take { at, item: item.clone() }, Group::Other, "pick it up (minor action).");
+        let mut c = choice(m, a4, a, RoundAct::Take { at, item: item.clone() }, Group::Other, "pick it up (minor action).");
         c.label = format!("Pick up {}", item.replace('_', " "));
         out.push(c);
     }
@@ -250,6 +261,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     for item in items {
         let mut u = choice(
             m,
+            a4,
             a,
             RoundAct::UseItem { item: item.clone(), target: None },
             Group::Other,
@@ -260,15 +272,16 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     }
     out.push(choice(
         m,
+        a4,
         a,
         RoundAct::FullDefense,
         Group::Defend,
         "throw your melee defense now; it adds to the TN of every attack on you until your next turn.",
     ));
     // Delay: to just after the next figure in the order
-    let next = super::round::order(m).into_iter().find(|&i| i != a);
-    let init = next.map_or(st(m, a).initiative - 1, |i| st(m, i).initiative.min(st(m, a).initiative - 1));
-    let mut d = choice(m, a, RoundAct::Delay { initiative: init }, Group::Other, "act later this round, at a lower initiative.");
+    let next = round::order(m, a4).into_iter().find(|&i| i != a);
+    let init = next.map_or(a4.figs[a].initiative - 1, |i| a4.figs[i].initiative.min(a4.figs[a].initiative - 1));
+    let mut d = choice(m, a4, a, RoundAct::Delay { initiative: init }, Group::Other, "act later this round, at a lower initiative.");
     if let Some(i) = next {
         d.label = format!("Delay (after {})", m.fighters[i].name);
     }
@@ -280,46 +293,47 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
 /// (A4-4.1, A4-3.21).
 pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<ReactionChoice>)> {
     let p = m.pending.as_ref().filter(|p| p.window.is_some() && p.defender == a)?;
-    let task = m.a4.as_deref()?.tasks.front()?;
+    let a4 = m.a4.as_deref()?;
+    let task = a4.tasks.front()?;
     let id = m.fighters[a].id.clone();
     let other = &m.fighters[p.attacker].name;
     let c = match task {
         Task::OfferAoo { .. } => {
             let cmd = Command::Reflex { actor: id, reflex: OPPORTUNITY.into() };
-            let odds = super::odds(m, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
+            let odds = odds(m, a4, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
             ReactionChoice {
                 label: format!("Attack of opportunity on {other}{odds}"),
                 kind: ReactionKind::Reflex,
                 cost: "your one this round".into(),
-                refusal: engine::validate(m, &cmd).err(),
+                refusal: check(m, a4, &cmd).err(),
                 command: cmd,
                 description: format!("A4-4.1: {other} leaves a square you threaten, or does something that provokes: one melee attack at your full pool."),
             }
         }
         Task::OfferHeld { .. } => {
             let cmd = Command::Reflex { actor: id, reflex: HELD.into() };
-            let odds = super::odds(m, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
+            let odds = odds(m, a4, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
             ReactionChoice {
                 label: format!("Held action: strike {other}{odds}"),
                 kind: ReactionKind::Reflex,
                 cost: "your standard action".into(),
-                refusal: engine::validate(m, &cmd).err(),
+                refusal: check(m, a4, &cmd).err(),
                 command: cmd,
                 description: format!("A4-3.16: your trigger came: {other} is in reach or range. Strike now, before it goes on; decline to keep holding."),
             }
         }
         Task::Attack(spec) => {
             let cmd = Command::Reflex { actor: id, reflex: REACTIVE.into() };
-            let pool = super::reactive_pool(m, a, spec.attacker).map(|p| p.label()).unwrap_or_default();
-            let odds = super::odds(m, spec.attacker, a, spec.dice)
+            let pool = reactive_pool(m, a4, a, spec.attacker).map(|p| p.label()).unwrap_or_default();
+            let odds = odds(m, a4, spec.attacker, a, spec.dice)
                 .and_then(|o| o.hit_defended.map(|d| format!("; their hit chance {:.0}% → {:.0}%", o.hit * 100.0, d.1 * 100.0)))
                 .unwrap_or_default();
-            let b = book(m)?;
+            let b = &a4.book;
             ReactionChoice {
                 label: format!("Reactive defense {pool}{odds}"),
                 kind: ReactionKind::Reflex,
                 cost: format!("−{}D on your own rolls", b.reactive_defense.own_penalty_dice),
-                refusal: engine::validate(m, &cmd).err(),
+                refusal: check(m, a4, &cmd).err(),
                 command: cmd,
                 description: format!("A4-3.21: dodge, parry or block {other}'s attack: your roll adds to its TN."),
             }

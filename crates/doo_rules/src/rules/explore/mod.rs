@@ -1,0 +1,47 @@
+//! Exploration Mode (RULES.md §24, `R-EXP-*`): a crawl walks the dungeon a minute per turn,
+//! opens doors, searches, picks locks, loots chests and springs traps, and drops into Crisis
+//! Mode the moment something dangerous happens (R-EXP-24), then comes back (R-EXP-27).
+//!
+//! The state is [`Explore`] (`Match::explore`, `state.rs`). `rules::ruleset` takes it out of the
+//! match once ([`with_crawl`]) and hands it to every function here: orders are ordinary
+//! `Command`s checked by `validate` and carried out by `apply` (`Flow::Exploring`, or
+//! `CrisisStarts` when a trigger fired, `crisis`); the end of a turn and its tasks are `turns`,
+//! `tasks` and `items`; sight and the fog of war (R-EXP-19) are `sight`; what a hero may do now
+//! is `preview`.
+
+pub mod apply;
+pub mod crisis;
+pub mod items;
+pub mod preview;
+pub mod sight;
+pub mod state;
+pub mod tasks;
+#[cfg(test)]
+mod tests;
+pub mod turns;
+pub mod validate;
+
+use super::event::Event;
+use super::grid::Pos;
+use super::state::Match;
+
+pub use crisis::join_crisis;
+pub use preview::{next_hero, reachable_doors_and_items};
+pub use sight::{ONE_PHASE_CRISIS, SideView, active_hostile, exploring, item_name, one_phase_crisis, side_view};
+pub use state::*;
+pub use validate::{check_door, check_drop, check_take, check_task};
+
+/// Runs `f` on the match and its crawl, the crawl taken out of the match for the time so that
+/// both can change (the one place a crawl is obtained for a change). `None` without a crawl.
+pub fn with_crawl<R>(m: &mut Match, f: impl FnOnce(&mut Match, &mut Explore) -> R) -> Option<R> {
+    let mut x = m.explore.take()?;
+    let out = f(m, &mut x);
+    m.explore = Some(x);
+    Some(out)
+}
+
+/// R-EXP-19, in both modes: what character `a` saw from each space of `path` is revealed for his
+/// side (`sight::reveal_path`). Nothing outside a crawl.
+pub fn reveal_path(m: &mut Match, a: usize, path: &[Pos], ev: &mut Vec<Event>) {
+    with_crawl(m, |m, x| sight::reveal_path(m, x, a, path, ev));
+}

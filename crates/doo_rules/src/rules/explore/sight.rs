@@ -1,0 +1,264 @@
+//! Sight and the fog of war (R-EXP-18, R-EXP-19): what a character sees, what each side has
+//! revealed, the view model a side is shown (`side_view`), and the sightings between heroes and
+//! hostiles that start a crisis (R-EXP-24). Every function here is handed the crawl.
+
+use super::super::event::Event;
+use super::super::grid::{Pos, Tile};
+use super::super::state::{Match, Phase};
+use super::state::Explore;
+
+impl Explore {
+    pub fn is_explorer(&self, m: &Match, i: usize) -> bool {
+        self.explorers.contains(&m.fighters[i].side)
+    }
+}
+
+/// True in Exploration Mode.
+pub fn exploring(m: &Match) -> bool {
+    m.clock.phase == Phase::Exploration && m.explore.is_some()
+}
+
+/// R-EXP-25, G-15: a crawl's crisis in which no hostile takes part (a trap began it and nobody
+/// was seen): it runs one action phase, then Exploration Mode resumes. The HUD says so.
+pub fn one_phase_crisis(m: &Match) -> bool {
+    m.explore.as_deref().is_some_and(|x| one_phase(m, x))
+}
+
+/// [`one_phase_crisis`] of the crawl `x`.
+pub(super) fn one_phase(m: &Match, x: &Explore) -> bool {
+    m.clock.phase != Phase::Exploration
+        && m.clock.phase != Phase::Over
+        && !(0..m.fighters.len()).any(|i| !m.fighters[i].dormant && !x.is_explorer(m, i) && alive(m, i))
+}
+
+/// The line that tells why a crisis with no foe lasts one action phase (R-EXP-25).
+pub const ONE_PHASE_CRISIS: &str = "No foe takes part: this crisis lasts one action phase, then exploration resumes (R-EXP-25)";
+
+/// Characters on the map who are not dead.
+pub(super) fn alive(m: &Match, i: usize) -> bool {
+    !m.is_dead(i)
+}
+
+/// A character who can see: alive and conscious.
+fn can_see(m: &Match, i: usize) -> bool {
+    alive(m, i) && m.fighters[i].hp > 0
+}
+
+/// R-EXP-18, R-EXP-19: space `p` is lit for viewer `i`: outside every dark area, next to him,
+/// within reach of a burning light with minimal line of sight from it, or he has darkvision.
+pub fn lit_for(m: &Match, x: &Explore, i: usize, p: Pos) -> bool {
+    if x.dark.is_empty() || !x.in_dark(p) || m.fighters[i].pos.distance(p) <= 1 || m.fighters[i].abilities.iter().any(|a| a == "darkvision") {
+        return true;
+    }
+    x.burning.iter().any(|(&h, (item, _))| {
+        let at = m.fighters[h].pos;
+        let r = x.book.lights.iter().find(|l| &l.item == item).map_or(0, |l| l.radius);
+        !m.is_dead(h) && at.distance(p) <= r && m.board.sees_space(at, p)
+    })
+}
+
+/// R-EXP-19: the spaces character `i` sees now (lit, R-EXP-18). Only spaces joined to his by
+/// see-through spaces are tried (with the walls and doors around them), so a closed room costs
+/// nothing.
+pub fn visible(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
+    let from = m.fighters[i].pos;
+    let b = &m.board;
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = std::collections::VecDeque::from([from]);
+    seen.insert(from);
+    while let Some(p) = queue.pop_front() {
+        if !b.sees_space(from, p) {
+            continue;
+        }
+        if lit_for(m, x, i, p) {
+            out.push(p);
+        }
+        if p != from && b.tile(p).is_none_or(Tile::blocks_sight) {
+            continue; // a wall or closed door is seen, not seen through
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+                if b.tile(q).is_some() && seen.insert(q) {
+                    queue.push_back(q);
+                }
+            }
+        }
+        if seen.len() > 1 << 20 {
+            break;
+        }
+    }
+    out
+}
+
+/// Whether `a` sees the space of `b` (R-EXP-19), both on the map.
+pub fn sees(m: &Match, x: &Explore, a: usize, b: usize) -> bool {
+    can_see(m, a) && m.board.sees_space(m.fighters[a].pos, m.fighters[b].pos) && lit_for(m, x, a, m.fighters[b].pos)
+}
+
+/// Marks what the side's characters see as revealed; returns how many spaces were new.
+pub fn reveal(m: &Match, x: &mut Explore, side: &str) -> usize {
+    let who: Vec<usize> = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side).collect();
+    let legacy = x.explorers.iter().any(|s| s == side);
+    reveal_by(m, x, side, &who, legacy)
+}
+
+/// Marks what characters `who` (all of side `side`) see as revealed for that side (`fog`);
+/// returns how many spaces were new (R-EXP-19). With `legacy`, the explorers' `seen` (the
+/// state hash's) is marked as well, exactly as it always was.
+fn reveal_by(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool) -> usize {
+    let n = m.board.spaces();
+    let mut sight = Vec::new();
+    for &i in who.iter().filter(|&&i| m.fighters[i].side == side && can_see(m, i)) {
+        sight.extend(visible(m, x, i).into_iter().filter_map(|p| m.board.index(p)));
+    }
+    sight.sort_unstable();
+    sight.dedup();
+    let fresh: Vec<usize> = sight.iter().copied().filter(|&k| !x.fog.revealed(side, k)).collect();
+    if legacy {
+        let seen = x.seen.entry(side.to_string()).or_insert_with(|| vec![false; n]);
+        for &k in &sight {
+            if let Some(s) = seen.get_mut(k) {
+                *s = true;
+            }
+        }
+    }
+    if !fresh.is_empty() {
+        let map = x.fog.0.entry(side.to_string()).or_insert_with(|| vec![false; n]);
+        map.resize(n, false);
+        for &k in &fresh {
+            map[k] = true;
+        }
+    }
+    fresh.len()
+}
+
+/// The exploring sides, then the other sides with a character on the map in the order of their
+/// first character (deterministic).
+fn sides_on_map(m: &Match, x: &Explore) -> Vec<String> {
+    let mut out: Vec<String> = x.explorers.clone();
+    for f in &m.fighters {
+        if !out.contains(&f.side) {
+            out.push(f.side.clone());
+        }
+    }
+    out
+}
+
+/// Reveals for every side with a character on the map (each side keeps its own revealed map,
+/// R-EXP-19: hot-seat shows each player his own), pushing one `Revealed` event per side that
+/// saw new spaces.
+pub fn reveal_all(m: &Match, x: &mut Explore, ev: &mut Vec<Event>) {
+    for s in sides_on_map(m, x) {
+        let n = reveal(m, x, &s);
+        if n > 0 {
+            ev.push(Event::Revealed { side: s, spaces: n as u32 });
+        }
+    }
+}
+
+/// R-EXP-19, in both modes: sight is "tested after every space entered". Character `a` entered
+/// the spaces of `path` in order (he stands on the last one, or where he stands now when `path`
+/// is empty); what he saw from each is revealed for his side, in one `Revealed` event.
+pub fn reveal_path(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], ev: &mut Vec<Event>) {
+    if a >= m.fighters.len() {
+        return;
+    }
+    let side = m.fighters[a].side.clone();
+    let end = m.fighters[a].pos;
+    let mut n = 0;
+    for &p in path.iter().filter(|&&p| p != end) {
+        m.fighters[a].pos = p;
+        n += reveal_by(m, x, &side, &[a], false);
+    }
+    m.fighters[a].pos = end;
+    n += reveal_by(m, x, &side, &[a], false);
+    if n > 0 {
+        ev.push(Event::Revealed { side, spaces: n as u32 });
+    }
+}
+
+/// What one side may be shown (R-EXP-19): the spaces it has revealed, the spaces it sees now,
+/// and the characters standing in those (its own always). Hidden features are not in it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SideView {
+    /// Per space (`Board::index`): revealed.
+    pub revealed: Vec<bool>,
+    /// Per space: seen now.
+    pub visible: Vec<bool>,
+    /// Characters shown.
+    pub figures: Vec<usize>,
+    /// Secret doors still hidden: drawn as wall.
+    pub hidden_doors: Vec<Pos>,
+    /// Traps the side knows of (found or sprung, not spent).
+    pub traps: Vec<Pos>,
+    /// Traps known and spent: sprung (not re-arming) or disarmed. The board marks their spaces
+    /// (R-EXP-16, R-EXP-17).
+    pub spent_traps: Vec<Pos>,
+}
+
+/// The view model of side `side` (the whole board for a level without Exploration Mode).
+pub fn side_view(m: &Match, side: &str) -> SideView {
+    match m.explore.as_deref() {
+        Some(x) => view_of(m, x, side),
+        None => {
+            let n = m.board.spaces();
+            SideView { revealed: vec![true; n], visible: vec![true; n], figures: (0..m.fighters.len()).collect(), ..Default::default() }
+        }
+    }
+}
+
+/// The view model of side `side` in the crawl `x`.
+pub fn view_of(m: &Match, x: &Explore, side: &str) -> SideView {
+    let n = m.board.spaces();
+    let mut visible = vec![false; n];
+    for i in (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side && can_see(m, i)) {
+        for p in self::visible(m, x, i) {
+            if let Some(k) = m.board.index(p) {
+                visible[k] = true;
+            }
+        }
+    }
+    let revealed = x.fog.0.get(side).cloned().unwrap_or_else(|| vec![false; n]);
+    let figures = (0..m.fighters.len())
+        .filter(|&i| {
+            m.fighters[i].side == side
+                || m.board.index(m.fighters[i].pos).is_some_and(|k| visible[k] && !m.is_dead(i))
+                || (m.is_dead(i) && m.board.index(m.fighters[i].pos).is_some_and(|k| visible[k]))
+        })
+        .collect();
+    let explorer = x.explorers.iter().any(|s| s == side);
+    SideView {
+        revealed,
+        visible,
+        figures,
+        hidden_doors: x.doors.iter().filter(|d| d.hidden && explorer).map(|d| d.pos).collect(),
+        traps: x.traps.iter().filter(|t| !t.hidden && !t.spent).map(|t| t.pos).collect(),
+        spent_traps: x.traps.iter().filter(|t| !t.hidden && t.spent).map(|t| t.pos).collect(),
+    }
+}
+
+/// An active hostile (R-EXP-23): not an explorer, able to act, not calmed (R-EXP-27).
+pub fn active_hostile(m: &Match, x: &Explore, i: usize) -> bool {
+    !x.is_explorer(m, i) && m.standing(i) && !x.calm.get(i).copied().unwrap_or(false) && m.fighters[i].hp > 0
+}
+
+/// R-EXP-24(a): pairs (hero, hostile) in which one sees the other.
+pub(super) fn sightings(m: &Match, x: &Explore) -> Vec<(usize, usize)> {
+    let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && alive(m, i)).collect();
+    let mut out = Vec::new();
+    for n in (0..m.fighters.len()).filter(|&i| active_hostile(m, x, i)) {
+        for &h in &heroes {
+            if sees(m, x, h, n) || sees(m, x, n, h) {
+                out.push((h, n));
+            }
+        }
+    }
+    out
+}
+
+/// An item's name: a key's from the level, equipment's from the book.
+pub fn item_name(m: &Match, x: &Explore, id: &str) -> String {
+    x.keys.get(id).cloned().or_else(|| m.equipment.item(id).map(|i| i.name.clone())).unwrap_or_else(|| id.to_string())
+}

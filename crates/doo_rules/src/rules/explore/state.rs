@@ -1,0 +1,338 @@
+//! Exploration Mode's state as data (RULES.md §24): the book of its numbers
+//! (`assets/rules/exploration.ron`), a crawl's doors, chests, traps, encounters, groups and
+//! clock (`Explore`, `Match::explore`), the tasks and what each hero has done this turn.
+
+use super::super::grid::Pos;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The numbers of Exploration Mode (`assets/rules/exploration.ron`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreBook {
+    /// R-EXP-5: spaces of one exploration move.
+    pub move_spaces: u32,
+    /// R-EXP-12: a lock's CR when the level gives none (Moderate).
+    pub lock_cr: i32,
+    /// R-EXP-12: failing a pick by this much or more jams the lock (Catastrophic).
+    pub jam_margin: i32,
+    /// R-EXP-13: the force CR when the level gives none (Hard).
+    pub force_cr: i32,
+    /// R-EXP-14, R-EXP-16: find, disarm and effect CRs when the level gives none.
+    pub find_cr: i32,
+    pub disarm_cr: i32,
+    pub effect_cr: i32,
+    /// R-EXP-16: trap damage when the level gives none, as (dice, sides).
+    pub trap_damage: (u32, u32),
+    /// R-EXP-17: failing a disarm by this much or more springs the trap.
+    pub spring_margin: i32,
+    /// R-EXP-14: spaces one search examines.
+    pub search_spaces: usize,
+    /// R-EXP-2: crisis turns per minute of the clock (rounded up).
+    pub crisis_turns_per_minute: u32,
+    /// R-EXP-22: minutes a camp adds (set-up 15 + rest 480 + break 10).
+    pub camp_minutes: u32,
+    /// R-EXP-22, R-HEAL-7: the recuperation CR at camp (difficult conditions) and how often.
+    pub camp_recuperation_cr: i32,
+    pub recuperation_every_minutes: u32,
+    /// R-HEAL-8: the caregiver's CR by the patient's injury: bruised, wounded, incapacitated.
+    pub caregiver_cr: (i32, i32, i32),
+    /// R-EXP-18: the lights (an item id, the spaces it lights, the minutes it burns).
+    pub lights: Vec<LightRow>,
+    /// R-EXP-21, R-HEAL-5: binding wounds.
+    pub binding: BindingRow,
+    /// Skills (ids of `skills` in character sheets) the checks of §24 use.
+    pub skills: ExploreSkills,
+}
+
+/// Binding wounds (R-EXP-21, R-HEAL-5): turns per HP it restores, the minutes after a crisis
+/// it may begin, the CRs (bruised, wounded or worse) for another's wounds and one's own, the HP.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindingRow {
+    pub turns_per_hp: u32,
+    pub within_minutes: u32,
+    pub cr: (i32, i32),
+    pub own_cr: (i32, i32),
+    pub hp: (i32, i32),
+}
+
+/// A light (R-EXP-18).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LightRow {
+    pub item: String,
+    pub radius: u32,
+    pub minutes: u32,
+}
+
+/// Which skill each check of §24 uses (the stat is the skill's, `skills.yml`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreSkills {
+    /// Picking locks and disarming traps (Savvy).
+    pub disable: String,
+    /// Forcing doors and chests (Brawn).
+    pub force: String,
+    /// Searching: the better of these (Savvy).
+    pub search: Vec<String>,
+    /// Dodging a trap (Finesse).
+    pub dodge: String,
+    /// Surprise (R-EXP-26): Sneak (Finesse) against Alertness (Savvy).
+    pub sneak: String,
+    pub alertness: String,
+}
+
+/// How an encounter meets the party (R-EXP-23, R-EXP-26).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Awareness {
+    #[default]
+    Unaware,
+    Alert,
+    Ambush,
+}
+
+/// A group of NPCs that enters a crisis together (R-EXP-23, R-EXP-25).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Encounter {
+    pub id: String,
+    pub members: Vec<usize>,
+    pub awareness: Awareness,
+}
+
+/// A lock on a door or chest (R-EXP-12, R-EXP-13).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lock {
+    pub cr: i32,
+    pub force_cr: i32,
+    /// The key item that opens it.
+    pub key: Option<String>,
+    /// A pick failed by 9 or more: no more picking (key or force still work).
+    pub jammed: bool,
+}
+
+/// A door with more to it than its tile: a lock, a secret, a trap (R-EXP-11).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Door {
+    pub pos: Pos,
+    /// Still locked (the tile is `DoorLocked` while this is `Some`).
+    pub lock: Option<Lock>,
+    /// A secret door not yet found: shown and treated as wall by the heroes (R-EXP-14).
+    pub hidden: bool,
+}
+
+/// A chest: fills a space, blocks movement, not sight (R-EXP-15).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Chest {
+    pub id: String,
+    pub pos: Pos,
+    pub items: Vec<String>,
+    pub open: bool,
+    pub lock: Option<Lock>,
+}
+
+/// Where a trap sits (R-EXP-16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum TrapOn {
+    /// Triggers when a hero enters the space.
+    #[default]
+    Space,
+    /// Triggers when the door or chest in the space is opened.
+    Door,
+    Chest,
+}
+
+/// A trap (R-EXP-16, R-EXP-17).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trap {
+    pub id: String,
+    pub pos: Pos,
+    pub on: TrapOn,
+    /// Not yet found by the heroes.
+    pub hidden: bool,
+    pub find_cr: i32,
+    pub disarm_cr: i32,
+    pub effect_cr: i32,
+    pub damage: (u32, u32),
+    pub condition: Option<String>,
+    pub rearms: bool,
+    /// Disarmed for good, or fired and not re-arming.
+    pub spent: bool,
+}
+
+/// A one-turn task, carried out at the end of the turn (R-EXP-8, R-EXP-20 step 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    /// R-EXP-14: up to 4 spaces at distance ≤ 1.
+    Search,
+    /// R-EXP-12: a Disable check against a lock.
+    PickLock,
+    /// R-EXP-13: a Lift/Shift check against the force CR.
+    Force,
+    /// R-EXP-17: a Disable check against a known trap.
+    Disarm,
+    /// R-EXP-15: open an unlocked chest and survey its contents.
+    OpenChest,
+    /// R-EXP-8: use an item (a potion) on oneself or a hero next to him (`Command::Use`).
+    UseItem,
+    /// R-EXP-18: get out a torch or lantern and light it.
+    Light,
+    /// R-EXP-21: bind the wounds of the hero at `at` (healer and patient busy 3 turns per HP).
+    Bind,
+}
+
+impl Task {
+    pub fn label(self) -> &'static str {
+        match self {
+            Task::Search => "search",
+            Task::PickLock => "pick the lock",
+            Task::Force => "force it",
+            Task::Disarm => "disarm the trap",
+            Task::OpenChest => "open the chest",
+            Task::UseItem => "use an item",
+            Task::Light => "light a torch or lantern",
+            Task::Bind => "bind wounds",
+        }
+    }
+}
+
+/// What a hero has done with this exploration turn's action (R-EXP-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Acted {
+    #[default]
+    No,
+    /// Moving: spaces of the move used so far (a door uses one, R-EXP-11).
+    Moving(u32),
+    /// The action is spent (moved all the way, a task, waited).
+    Done,
+}
+
+/// A crawl's state (§24).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explore {
+    pub book: Arc<ExploreBook>,
+    /// Minutes since the level began (R-EXP-2).
+    pub minute: u32,
+    /// Exploration turns so far (1 in the first).
+    pub turn: u32,
+    /// The sides that explore (the heroes); every other side is hostile to them.
+    pub explorers: Vec<String>,
+    /// Groups in marching order, leader first (R-EXP-4).
+    pub groups: Vec<Vec<usize>>,
+    /// Per character: this turn's action.
+    pub acted: Vec<Acted>,
+    /// Tasks ordered this turn, in order.
+    /// Tasks ordered this turn, in order: who, what, where, and the item used (`UseItem`).
+    pub tasks: Vec<(usize, Task, Pos, Option<String>)>,
+    pub doors: Vec<Door>,
+    pub chests: Vec<Chest>,
+    /// Items lying in spaces.
+    pub items: Vec<(Pos, String)>,
+    pub traps: Vec<Trap>,
+    pub encounters: Vec<Encounter>,
+    /// Per character: the encounter he belongs to.
+    pub encounter_of: Vec<Option<usize>>,
+    /// Per character: inactive and not hostile until woken (R-EXP-27).
+    pub calm: Vec<bool>,
+    /// The explorers' revealed spaces as the state hash of saves has always counted them
+    /// (`Board::index`): marked only when an exploration step, a door, a climb, the beginning,
+    /// a resumption or the end of a turn revealed them. Kept so that saves written before the
+    /// per-side maps (`fog`) still verify; what a side is shown is `fog` (`side_view`).
+    pub seen: BTreeMap<String, Vec<bool>>,
+    /// Per side: every space its characters have seen (R-EXP-19), after every space entered,
+    /// in both modes. Derived from the play (a function of the commands), so not in the state
+    /// hash (`save::state_hash`).
+    pub fog: FogMaps,
+    /// Spaces some hero has searched (R-EXP-14).
+    pub searched: Vec<bool>,
+    /// Key items by id: their names.
+    pub keys: BTreeMap<String, String>,
+    /// The crisis in progress began at this minute.
+    pub crisis_minute: Option<u32>,
+    /// Lengthy tasks in a crisis (R-EXP-10): per character, the task, where, how many of its
+    /// three turns are done, and the crisis turn of the last one.
+    pub crisis_tasks: BTreeMap<usize, (Task, Pos, u32, u32)>,
+    /// R-EXP-22: whether the level lets the party camp.
+    pub camp_allowed: bool,
+    /// Per hero: the minute of his last recuperation check (R-HEAL-7, once a day).
+    pub recuperated: BTreeMap<usize, u32>,
+    /// R-EXP-18: the dark areas (inclusive corners, one floor each); elsewhere is lit.
+    pub dark: Vec<(Pos, Pos)>,
+    /// R-EXP-18: burning lights by holder: the item and the minutes left.
+    pub burning: BTreeMap<usize, (String, u32)>,
+    /// R-EXP-9, R-EXP-21: heroes busy with a task of several turns: (healer, patient, turns
+    /// left), under both their indices.
+    pub busy: BTreeMap<usize, (usize, usize, u32)>,
+    /// R-EXP-21: the minute the last crisis ended, the heroes it hurt, and those bound since.
+    pub last_crisis_end: Option<u32>,
+    pub hurt_in_crisis: std::collections::BTreeSet<usize>,
+    pub bound: std::collections::BTreeSet<usize>,
+    /// HP of each character when the crisis in progress began.
+    pub hp_at_crisis: BTreeMap<usize, i32>,
+}
+
+/// Per side, the spaces it has revealed (R-EXP-19), indexed by `Board::index`; one map per side
+/// (hot-seat: each player is shown his own). Its `Debug` names only the type: the state hash
+/// formats the crawl with `Debug` and leaves this derived map out (see `Explore::seen`).
+#[derive(Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct FogMaps(pub BTreeMap<String, Vec<bool>>);
+
+impl std::fmt::Debug for FogMaps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FogMaps")
+    }
+}
+
+impl FogMaps {
+    /// Whether side `side` has revealed space `k`.
+    pub fn revealed(&self, side: &str, k: usize) -> bool {
+        self.0.get(side).is_some_and(|s| s.get(k).copied().unwrap_or(false))
+    }
+    /// How many spaces side `side` has revealed.
+    pub fn count(&self, side: &str) -> usize {
+        self.0.get(side).map_or(0, |s| s.iter().filter(|b| **b).count())
+    }
+}
+
+impl Explore {
+    /// R-EXP-18: the space lies in a dark area.
+    pub fn in_dark(&self, p: Pos) -> bool {
+        self.dark.iter().any(|(a, b)| p.floor == a.floor && p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y))
+    }
+    pub fn door(&self, p: Pos) -> Option<&Door> {
+        self.doors.iter().find(|d| d.pos == p)
+    }
+    pub fn chest_at(&self, p: Pos) -> Option<usize> {
+        self.chests.iter().position(|c| c.pos == p)
+    }
+    pub fn group_of(&self, i: usize) -> Option<usize> {
+        self.groups.iter().position(|g| g.contains(&i))
+    }
+    /// R-EXP-5: spaces of this turn's move `a` has left (none once his action is spent).
+    pub fn moves_left(&self, a: usize) -> u32 {
+        match self.acted.get(a).copied().unwrap_or_default() {
+            Acted::No => self.book.move_spaces,
+            Acted::Moving(u) => self.book.move_spaces.saturating_sub(u),
+            Acted::Done => 0,
+        }
+    }
+    /// An armed trap at `p` of the given kind.
+    pub fn trap_at(&self, p: Pos, on: TrapOn) -> Option<usize> {
+        self.traps.iter().position(|t| t.pos == p && t.on == on && !t.spent)
+    }
+}
+
+/// What a crawl needs to know of the ruleset its crises are played under, handed in by
+/// `rules::ruleset` (the crawl's rules never ask which ruleset it is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CrisisRules {
+    /// A healing item's dice explode (the profile's damage dice, G-25); under A4 never (A4-G-31).
+    pub items_explode: bool,
+    /// A new wound makes a stabilized dying figure bleed again (A4-3.20, A4-G-20).
+    pub rebleeds: bool,
+}
