@@ -13,7 +13,7 @@ use doo_rules::rules::state::Match;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MatchDice>().init_resource::<MatchGeneration>().add_systems(
         Update,
-        sync_figures.run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply).after(super::pipeline::apply_checked_command),
+        sync_figures.run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply),
     );
 }
 
@@ -143,7 +143,7 @@ pub fn spawn_figure(commands: &mut Commands, f: &Fighter, order: usize) -> Entit
 
 /// After every Apply: each figure's mirrors are rewritten from the match (change detection
 /// fires only where a value really changed).
-fn sync_figures(
+pub(super) fn sync_figures(
     state: Res<MatchState>,
     mut figures: Query<(
         &CharacterId,

@@ -505,14 +505,12 @@ pub struct Spectating;
 #[derive(Resource, Debug, Default)]
 pub struct Unwatched;
 
-fn refresh_player_view(
+pub(super) fn refresh_player_view(
     mut view: ResMut<PlayerView>,
     status: Res<FlowStatus>,
     ai: Option<Res<AiControl>>,
     state: Option<Res<MatchState>>,
     unwatched: Option<Res<Unwatched>>,
-    log: Res<super::log::MatchLog>,
-    record: Res<super::record::MatchRecord>,
     spectating: Option<Res<Spectating>>,
 ) {
     if unwatched.is_some() {
@@ -537,5 +535,5 @@ fn refresh_player_view(
     let Some(state) = state else { return };
     compute_view(&state.0, ai.as_deref(), &mut view);
     view.forecasts = view.decider.as_deref().and_then(|d| state.index(d)).map(|a| super::forecast::for_decider(&state.0, a)).unwrap_or_default();
-    view.undo = (view.decider.is_some() && view.reactions.is_none()).then(|| super::undo::offer(&state, &log, &record));
+
 }

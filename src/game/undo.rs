@@ -18,7 +18,30 @@ use doo_rules::rules::Violation;
 use doo_rules::rules::undo::{self, Step, Undo};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<UndoLast>().add_systems(Update, take_back_command.in_set(MatchSystems::Command).before(super::intent::handle_intents));
+    app.add_message::<UndoLast>()
+        .add_systems(Update, take_back_command.in_set(MatchSystems::Command).before(super::intent::handle_intents))
+        .add_systems(Update, offer_undo.in_set(MatchSystems::Present).in_set(super::intent::ViewRefreshed).after(super::intent::refresh_player_view));
+}
+
+/// After the view is worked out: what Undo would take back, for the one who decides now (not
+/// while a reaction is asked).
+fn offer_undo(
+    mut view: ResMut<PlayerView>,
+    state: Option<Res<MatchState>>,
+    log: Res<MatchLog>,
+    record: Res<MatchRecord>,
+    unwatched: Option<Res<super::intent::Unwatched>>,
+) {
+    if unwatched.is_some() || !view.is_changed() {
+        return;
+    }
+    let offer = match &state {
+        Some(state) if view.decider.is_some() && view.reactions.is_none() => Some(offer(state, &log, &record)),
+        _ => None,
+    };
+    if view.undo != offer {
+        view.undo = offer;
+    }
 }
 
 /// Asks for the last command to be taken back (the Undo button, Ctrl+Z).
