@@ -237,6 +237,31 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     sb.applies = !dying.is_empty();
     sb.aim = Aim::Figure(dying);
     out.push(sb);
+    out.extend(items(m, a4, a));
+    out.push(choice(
+        m,
+        a4,
+        a,
+        RoundAct::FullDefense,
+        Group::Defend,
+        "throw your melee defense now; it adds to the TN of every attack on you until your next turn.",
+    ));
+    // Delay: to just after the next figure in the order
+    let next = round::order(m, a4).into_iter().find(|&i| i != a);
+    let init = next.map_or(a4.figs[a].initiative - 1, |i| a4.figs[i].initiative.min(a4.figs[a].initiative - 1));
+    let mut d = choice(m, a4, a, RoundAct::Delay { initiative: init }, Group::Other, "act later this round, at a lower initiative.");
+    if let Some(i) = next {
+        d.label = format!("Delay (after {})", m.fighters[i].name);
+    }
+    out.push(d);
+    out
+}
+
+/// A crawl's doors, closed chests and loose items within reach (A4-3.9, A4-3.10), and the healing
+/// items `a` carries (A4-3.11), as bar entries.
+fn items(m: &Match, a4: &A4, a: usize) -> Vec<Choice> {
+    let f = &m.fighters[a];
+    let mut out = Vec::new();
     // Doors and loose items within reach, in a crawl's crisis (A4-3.9, A4-3.10).
     let (doors, loose, chests) = reachable_doors_and_items(m, a);
     for at in chests {
@@ -255,10 +280,10 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
         out.push(c);
     }
     // Use a healing item (A4-3.11).
-    let mut items: Vec<String> = f.loadout.items.iter().filter(|i| m.equipment.item(i).is_some_and(|x| x.heals.is_some())).cloned().collect();
-    items.sort();
-    items.dedup();
-    for item in items {
+    let mut usable: Vec<String> = f.loadout.items.iter().filter(|i| m.equipment.item(i).is_some_and(|x| x.heals.is_some())).cloned().collect();
+    usable.sort();
+    usable.dedup();
+    for item in usable {
         let mut u = choice(
             m,
             a4,
@@ -270,22 +295,6 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
         u.label = format!("Use {}", item.replace('_', " "));
         out.push(u);
     }
-    out.push(choice(
-        m,
-        a4,
-        a,
-        RoundAct::FullDefense,
-        Group::Defend,
-        "throw your melee defense now; it adds to the TN of every attack on you until your next turn.",
-    ));
-    // Delay: to just after the next figure in the order
-    let next = round::order(m, a4).into_iter().find(|&i| i != a);
-    let init = next.map_or(a4.figs[a].initiative - 1, |i| a4.figs[i].initiative.min(a4.figs[a].initiative - 1));
-    let mut d = choice(m, a4, a, RoundAct::Delay { initiative: init }, Group::Other, "act later this round, at a lower initiative.");
-    if let Some(i) = next {
-        d.label = format!("Delay (after {})", m.fighters[i].name);
-    }
-    out.push(d);
     out
 }
 
