@@ -4,6 +4,7 @@
 //! as usual. A panic the game catches (a save whose replay the rules stop on) is logged too.
 //! `DOO_DEBUG_PANIC=1` (at startup) and `=frame` (inside a window system) panic on purpose.
 
+use doo_rules::replay::panic_message;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -29,17 +30,6 @@ pub fn set_save_in_play(path: Option<PathBuf>) {
 /// The save in play, as the crash log names it.
 pub fn save_in_play() -> Option<PathBuf> {
     SAVE_IN_PLAY.lock().ok().and_then(|s| s.clone())
-}
-
-/// A panic's payload as text.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(a panic without a message)".to_string()
-    }
 }
 
 /// One entry of the crash log: time (UTC), message with its location, thread, save in play.

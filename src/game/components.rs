@@ -11,10 +11,9 @@ use doo_rules::rules::profile::Posture as RulesPosture;
 use doo_rules::rules::state::Match;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<MatchDice>().init_resource::<MatchGeneration>().add_systems(
-        Update,
-        sync_figures.run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply),
-    );
+    app.init_resource::<MatchDice>()
+        .init_resource::<MatchGeneration>()
+        .add_systems(Update, sync_figures.run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply));
 }
 
 /// The match as the rules see it: the single source of truth for everything in a crisis.

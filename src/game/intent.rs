@@ -535,5 +535,4 @@ pub(super) fn refresh_player_view(
     let Some(state) = state else { return };
     compute_view(&state.0, ai.as_deref(), &mut view);
     view.forecasts = view.decider.as_deref().and_then(|d| state.index(d)).map(|a| super::forecast::for_decider(&state.0, a)).unwrap_or_default();
-
 }
