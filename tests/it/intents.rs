@@ -194,3 +194,32 @@ fn intents_in_one_frame_are_all_kept() {
     assert_eq!(m.fighters[m.index("lunk").unwrap()].pos, Pos::new(3, 2));
     assert_eq!(m.fighters[m.index("lunk").unwrap()].ap.current, 1, "a 2-space Step costs 2 AP (R-MOVE-2)");
 }
+
+// R-ATK-*, R-AP-1: the view the game computes carries, for the one deciding, what attacking each
+// enemy now would likely do and whether the rules allow it (the card only shows this). Next to
+// the orc, Lunk's attacks are on offer with their odds; across the room they are refused with
+// the rule that says why, and the odds are still told.
+#[test]
+fn the_view_carries_each_enemys_attack_odds_and_whether_the_rules_allow_them() {
+    use doo::game::forecast::AttackOdds;
+    let near = mid(None, "()", room(10, 5), vec![lunk(1, 2), orc(2, 2)], "(characters: {\"lunk\": (ap: 6), \"orc\": (ap: 1)})", &[]);
+    let v = view(&near);
+    let m = near.snapshot();
+    let (l, o) = (m.index("lunk").unwrap(), m.index("orc").unwrap());
+    assert!(!v.forecasts.contains_key(&l), "no odds against oneself");
+    let AttackOdds::Rows(rows) = v.forecasts.get(&o).expect("odds against the orc") else { panic!("a DoO match has attack rows") };
+    assert!(!rows.is_empty());
+    for r in rows {
+        assert!(r.forecast.hit > 0.0 && r.forecast.hit <= 1.0, "{}: {}", r.name, r.forecast.hit);
+        assert_eq!(r.legal, doo_rules::rules::engine::validate(&m, &doo_rules::rules::Command::action("lunk", &row_id(&m, &r.name), Some("orc"))).map(|_| ()), "{}", r.name);
+    }
+    assert!(rows.iter().any(|r| r.legal.is_ok()), "adjacent: some attack is allowed now");
+    let far = mid(None, "()", room(10, 5), vec![lunk(1, 2), orc(8, 2)], "(characters: {\"lunk\": (ap: 6), \"orc\": (ap: 1)})", &[]);
+    let v = view(&far);
+    let AttackOdds::Rows(rows) = v.forecasts.get(&o).expect("odds against the orc") else { panic!() };
+    assert!(rows.iter().all(|r| r.legal.as_ref().is_err_and(|e| e.rule.starts_with("R-"))), "out of reach: every attack refused with its rule");
+}
+
+fn row_id(m: &doo_rules::rules::Match, name: &str) -> String {
+    m.rules.actions.iter().find(|r| r.name == name).map(|r| r.id.clone()).expect("a row of that name")
+}
