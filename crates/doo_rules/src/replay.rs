@@ -112,6 +112,9 @@ impl Replay {
     /// Plays `commands` from `origin`.
     pub fn run(origin: &Origin, commands: &[Command]) -> Self {
         let mut r = Self::start(origin);
+        // About ten log entries a command (its verdict and its events).
+        r.log.reserve(commands.len() * 10);
+        r.commands.reserve(commands.len());
         for c in commands {
             let _ = r.push(c);
         }
