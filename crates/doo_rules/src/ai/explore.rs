@@ -29,34 +29,65 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
     // Everyone follows one leader (free orders first).
     let leader = x.groups.iter().filter_map(|g| g.first().copied()).find(|&l| !m.is_dead(l) && m.standing(l) && m.fighters[l].hp > 0);
     let Some(leader) = leader else { return end };
+    if let Some(c) = gather(m, x, leader) {
+        return c;
+    }
+    let lid = m.fighters[leader].id.clone();
+    // Healing: a hero down (or below half HP) gets a potion from anyone next to him.
+    let hurt: Vec<usize> = (0..m.fighters.len())
+        .filter(|&i| x.is_explorer(m, i) && !m.is_dead(i) && (m.fighters[i].hp <= 0 || m.fighters[i].hp * 2 < m.fighters[i].max_hp))
+        .collect();
+    if let Some(c) = give_potions(m, x, &hurt) {
+        return c;
+    }
+    if let Some(c) = take_loot(m, x, leader) {
+        return c;
+    }
+    if x.acted[leader] == Acted::Done {
+        return Command::EndTurn { actor: lid };
+    }
+    go_on(m, x, cfg, leader, &hurt)
+}
+
+/// The heroes not yet behind the leader follow him.
+fn gather(m: &Match, x: &Explore, leader: usize) -> Option<Command> {
     for g in &x.groups {
         for &i in g {
             if i != leader && !m.is_dead(i) && !x.groups.iter().any(|g| g.first() == Some(&leader) && g.contains(&i)) {
                 let c = Command::Follow { actor: m.fighters[i].id.clone(), leader: Some(m.fighters[leader].id.clone()) };
                 if ok(m, &c) {
-                    return c;
+                    return Some(c);
                 }
             }
         }
     }
-    let lid = m.fighters[leader].id.clone();
-    let here = m.fighters[leader].pos;
-    // Healing: a hero down (or below half HP) gets a potion from anyone next to him.
-    let heals = |i: usize| m.fighters[i].loadout.items.iter().find(|it| m.equipment.item(it).is_some_and(|x| x.heals.is_some())).cloned();
-    let hurt: Vec<usize> = (0..m.fighters.len())
-        .filter(|&i| x.is_explorer(m, i) && !m.is_dead(i) && (m.fighters[i].hp <= 0 || m.fighters[i].hp * 2 < m.fighters[i].max_hp))
-        .collect();
-    for &p in &hurt {
+    None
+}
+
+/// A healing item hero `i` carries.
+fn potion_of(m: &Match, i: usize) -> Option<String> {
+    m.fighters[i].loadout.items.iter().find(|it| m.equipment.item(it).is_some_and(|x| x.heals.is_some())).cloned()
+}
+
+/// A hurt hero gets a potion from a hero next to him who has not acted.
+fn give_potions(m: &Match, x: &Explore, hurt: &[usize]) -> Option<Command> {
+    for &p in hurt {
         for h in (0..m.fighters.len()).filter(|&h| x.is_explorer(m, h) && x.acted[h] == Acted::No && m.fighters[h].pos.distance(m.fighters[p].pos) <= 1) {
-            if let Some(item) = heals(h) {
+            if let Some(item) = potion_of(m, h) {
                 let c = Command::Use { actor: m.fighters[h].id.clone(), item, target: (h != p).then(|| m.fighters[p].id.clone()) };
                 if ok(m, &c) {
-                    return c;
+                    return Some(c);
                 }
             }
         }
     }
-    // Loot within reach: take it (free).
+    None
+}
+
+/// Loot within the leader's reach: take it (free).
+fn take_loot(m: &Match, x: &Explore, leader: usize) -> Option<Command> {
+    let lid = m.fighters[leader].id.clone();
+    let here = m.fighters[leader].pos;
     for dy in -1..=1 {
         for dx in -1..=1 {
             let p = Pos::on(here.x + dx, here.y + dy, here.floor);
@@ -64,21 +95,26 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
                 if let Some(item) = x.chests[c].items.first() {
                     let cmd = Command::Take { actor: lid.clone(), at: p, item: item.clone() };
                     if ok(m, &cmd) {
-                        return cmd;
+                        return Some(cmd);
                     }
                 }
             }
             if let Some((_, item)) = x.items.iter().find(|(q, _)| *q == p) {
                 let cmd = Command::Take { actor: lid.clone(), at: p, item: item.clone() };
                 if ok(m, &cmd) {
-                    return cmd;
+                    return Some(cmd);
                 }
             }
         }
     }
-    if x.acted[leader] == Acted::Done {
-        return Command::EndTurn { actor: lid };
-    }
+    None
+}
+
+/// The leader's way on, by what his side has seen: a light in the dark, a camp when hurt, a
+/// potion carried to a hero down, then a seen exit, seen loot, the edge of the unseen.
+fn go_on(m: &Match, x: &Explore, cfg: &AiConfig, leader: usize, hurt: &[usize]) -> Command {
+    let lid = m.fighters[leader].id.clone();
+    let here = m.fighters[leader].pos;
     let view = explore::side_view(m, &m.fighters[leader].side);
     let known = |p: Pos| m.board.index(p).is_some_and(|k| view.revealed[k]);
     let traps: Vec<Pos> = view.traps.clone();
@@ -124,7 +160,7 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
     let able = |i: usize| x.is_explorer(m, i) && !m.is_dead(i) && m.standing(i) && m.fighters[i].hp > 0;
     for &p in hurt.iter().filter(|&&p| m.fighters[p].hp <= 0) {
         let target = m.fighters[p].pos;
-        for h in (0..m.fighters.len()).filter(|&h| h != p && able(h) && heals(h).is_some() && x.acted[h] != Acted::Done) {
+        for h in (0..m.fighters.len()).filter(|&h| h != p && able(h) && potion_of(m, h).is_some() && x.acted[h] != Acted::Done) {
             if m.fighters[h].pos.distance(target) <= 1 {
                 // Next to him already: the potion goes at the start of the next turn.
                 return Command::EndTurn { actor: lid };
@@ -148,6 +184,14 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
             return cmd;
         }
     }
+    explore_further(m, x, leader, &known, &passable)
+}
+
+/// Nothing seen to go to: stairs to a floor with unseen spaces (R-EXP-7), then walls nobody
+/// has searched; else the turn ends.
+fn explore_further(m: &Match, x: &Explore, leader: usize, known: &dyn Fn(Pos) -> bool, passable: &dyn Fn(Pos) -> bool) -> Command {
+    let lid = m.fighters[leader].id.clone();
+    let here = m.fighters[leader].pos;
     // Stairs to a floor with unseen spaces (R-EXP-7): go there and climb.
     let unseen_floor = |f: u8| {
         let fl = &m.board.floors[f as usize];
@@ -160,7 +204,7 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
             return c;
         }
     }
-    if let Some(path) = route(m, here, &passable, &good_stairs) {
+    if let Some(path) = route(m, here, passable, &good_stairs) {
         if let Some(cmd) = act_on_path(m, x, leader, &path, &[]) {
             return cmd;
         }
@@ -180,7 +224,7 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
             return c;
         }
     }
-    if let Some(path) = route(m, here, &passable, &|p| m.board.walkable(p) && unsearched_wall(p)) {
+    if let Some(path) = route(m, here, passable, &|p| m.board.walkable(p) && unsearched_wall(p)) {
         if let Some(cmd) = walk_prefix(m, x, leader, &path) {
             return cmd;
         }

@@ -104,52 +104,8 @@ pub fn check_action(
     spell: Option<&str>,
 ) -> RuleResult<ActionPlan> {
     let f = &m.fighters[a];
-    let opts = &m.rules.options;
     let name = &row.name;
-    let attack = is_attack(row);
-    // R-COMBO-9, R-RNG-8: one action per opportunity, except a crossbow reset followed by the shot.
-    let reset_then_shot = attack
-        && f.opp.action.as_deref().and_then(|id| m.rules.action(id)).is_some_and(|r| r.effect == ActionEffect::ResetCrossbow)
-        && matches!(m.equipment.wielded(f), Wielded::Ranged(r) if r.hand_reload_brawn.is_some());
-    if f.opp.action.is_some() && !reset_then_shot {
-        return Err(Violation::new("R-COMBO-9", format!("Only one action per opportunity: {} already took one.", f.name)).also("R-AP-2"));
-    }
-    // R-AP-2 / C-46: the option's "only an attack" also covers the 0-AP Flop.
-    if f.opp.movement.is_some() && !attack && opts.movement_combo == MovementCombo::AttacksOnly {
-        return Err(Violation::new("R-AP-2", format!("Under the 2016 rule only an attack may follow a movement in the same opportunity; {name} is not one.")));
-    }
-    if f.opp.free_steps && f.opp.movement.is_some() && opts.freestep_combo == FreestepCombo::Legacy {
-        return Err(Violation::new("R-FS-7", "Under the 2016 rule free steps may be followed by a movement or by an action, not both."));
-    }
-    // Price: X/Only and Only decided by AP_start (§7); the legacy charge (R-COMBO-4).
-    let moved_by_path = f.opp.movement.as_deref().and_then(|id| m.rules.movement(id)).is_some_and(|r| matches!(r.effect, super::profile::MovementEffect::Path));
-    let charge = row.charge && opts.allout_charge && moved_by_path && !(f.opp.free_steps && opts.freestep_combo == FreestepCombo::Legacy);
-    let price = match row.cost {
-        Cost::Crossbow { hand, crank } => {
-            let w = m.equipment.wielded(f);
-            let brawn = f.stats.brawn;
-            match w {
-                Wielded::Ranged(r) if r.hand_reload_brawn.is_some() => {
-                    Price { ap: if brawn >= r.hand_reload_brawn.unwrap_or(u32::MAX) { hand } else { crank }, only: false }
-                }
-                _ => return Err(Violation::new("R-RNG-8", format!("{} has no crossbow ready to reset.", f.name))),
-            }
-        }
-        Cost::XOnly(x) if charge && f.ap.start >= x => Price { ap: x, only: false },
-        c => price_only(f, c, name)?,
-    };
-    if price.only && (f.opp.movement.is_some()) {
-        return Err(Violation::new("R-ONLY-8", format!("{name} in Only mode cannot follow a movement; only free steps may precede it.")).also("R-ONLY-6"));
-    }
-    if !charge {
-        check_cap(m, f, price, name)?;
-    }
-    // R-COMBO-3: after a Run only a 1-AP attack (option run_then_2ap_attack).
-    let ran = f.opp.ran || f.opp.movement.as_deref().and_then(|id| m.rules.movement(id)).is_some_and(is_run);
-    if attack && ran && price.ap >= 2 && !charge && opts.run_then_2ap_attack == RunThen2apAttack::Forbidden {
-        return Err(Violation::new("R-COMBO-3", format!("After a Run only a 1-AP attack may follow in the same opportunity; {name} costs {}.", price.ap)));
-    }
-    check_afford(f, price, name)?;
+    let (price, charge) = check_price(m, a, row)?;
 
     // R-INJ-8: the dead are out of play — no action targets them (first aid, guiding, attacks…).
     if let Some(t) = target {
@@ -247,4 +203,60 @@ pub fn check_action(
         ActionEffect::ReadyItem => {}
     }
     Ok(plan)
+}
+
+/// Whether `a` may take the action of `row` now, and at what price: one action per opportunity
+/// (but the shot after a crossbow reset, R-COMBO-9, R-RNG-8), what may follow a movement or free
+/// steps under the options (R-AP-2, R-FS-7, R-ONLY-8, R-COMBO-3), X/Only and Only decided by
+/// AP_start (§7), the legacy charge (R-COMBO-4), the opportunity's cap and the AP he has. Returns
+/// the price and whether the action is a charge.
+fn check_price(m: &Match, a: usize, row: &ActionRow) -> RuleResult<(Price, bool)> {
+    let f = &m.fighters[a];
+    let opts = &m.rules.options;
+    let name = &row.name;
+    let attack = is_attack(row);
+    // R-COMBO-9, R-RNG-8: one action per opportunity, except a crossbow reset followed by the shot.
+    let reset_then_shot = attack
+        && f.opp.action.as_deref().and_then(|id| m.rules.action(id)).is_some_and(|r| r.effect == ActionEffect::ResetCrossbow)
+        && matches!(m.equipment.wielded(f), Wielded::Ranged(r) if r.hand_reload_brawn.is_some());
+    if f.opp.action.is_some() && !reset_then_shot {
+        return Err(Violation::new("R-COMBO-9", format!("Only one action per opportunity: {} already took one.", f.name)).also("R-AP-2"));
+    }
+    // R-AP-2 / C-46: the option's "only an attack" also covers the 0-AP Flop.
+    if f.opp.movement.is_some() && !attack && opts.movement_combo == MovementCombo::AttacksOnly {
+        return Err(Violation::new("R-AP-2", format!("Under the 2016 rule only an attack may follow a movement in the same opportunity; {name} is not one.")));
+    }
+    if f.opp.free_steps && f.opp.movement.is_some() && opts.freestep_combo == FreestepCombo::Legacy {
+        return Err(Violation::new("R-FS-7", "Under the 2016 rule free steps may be followed by a movement or by an action, not both."));
+    }
+    // Price: X/Only and Only decided by AP_start (§7); the legacy charge (R-COMBO-4).
+    let moved_by_path = f.opp.movement.as_deref().and_then(|id| m.rules.movement(id)).is_some_and(|r| matches!(r.effect, super::profile::MovementEffect::Path));
+    let charge = row.charge && opts.allout_charge && moved_by_path && !(f.opp.free_steps && opts.freestep_combo == FreestepCombo::Legacy);
+    let price = match row.cost {
+        Cost::Crossbow { hand, crank } => {
+            let w = m.equipment.wielded(f);
+            let brawn = f.stats.brawn;
+            match w {
+                Wielded::Ranged(r) if r.hand_reload_brawn.is_some() => {
+                    Price { ap: if brawn >= r.hand_reload_brawn.unwrap_or(u32::MAX) { hand } else { crank }, only: false }
+                }
+                _ => return Err(Violation::new("R-RNG-8", format!("{} has no crossbow ready to reset.", f.name))),
+            }
+        }
+        Cost::XOnly(x) if charge && f.ap.start >= x => Price { ap: x, only: false },
+        c => price_only(f, c, name)?,
+    };
+    if price.only && (f.opp.movement.is_some()) {
+        return Err(Violation::new("R-ONLY-8", format!("{name} in Only mode cannot follow a movement; only free steps may precede it.")).also("R-ONLY-6"));
+    }
+    if !charge {
+        check_cap(m, f, price, name)?;
+    }
+    // R-COMBO-3: after a Run only a 1-AP attack (option run_then_2ap_attack).
+    let ran = f.opp.ran || f.opp.movement.as_deref().and_then(|id| m.rules.movement(id)).is_some_and(is_run);
+    if attack && ran && price.ap >= 2 && !charge && opts.run_then_2ap_attack == RunThen2apAttack::Forbidden {
+        return Err(Violation::new("R-COMBO-3", format!("After a Run only a 1-AP attack may follow in the same opportunity; {name} costs {}.", price.ap)));
+    }
+    check_afford(f, price, name)?;
+    Ok((price, charge))
 }
