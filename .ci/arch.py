@@ -144,10 +144,12 @@ NEVERS = [
 # enforced yet; lower a number when a renovation step lowers the measure.
 BUDGETS = {
     # id: (measure key in the JSON, the most it may be)
-    "budget-cycles": ("cycle_count", 4),
+    # (issue 28: counting a folder's mod.rs registering its own children, the window's and the
+    # game's plugin folders are the two left; without those edges there is no cycle at all)
+    "budget-cycles": ("cycle_count", 2),
     "budget-largest-cycle": ("largest_cycle", 34),
-    "budget-files-over-600": ("files_over_600_count", 12),
-    "budget-functions-over-150": ("functions_over_150_count", 13),
+    "budget-files-over-600": ("files_over_600_count", 0),
+    "budget-functions-over-150": ("functions_over_150_count", 0),
     "budget-long-lines": ("long_lines", 985),
 }
 
@@ -178,6 +180,11 @@ ENFORCED = [
     "hud-no-judge",
     "game-no-flow-copy",
     "no-reexport-of-rules",
+    # issue 28's measures, held from now on
+    "budget-cycles",
+    "budget-largest-cycle",
+    "budget-files-over-600",
+    "budget-functions-over-150",
 ]
 
 LIMIT_FILE = (600, 500)

@@ -211,7 +211,12 @@ fn the_view_carries_each_enemys_attack_odds_and_whether_the_rules_allow_them() {
     assert!(!rows.is_empty());
     for r in rows {
         assert!(r.forecast.hit > 0.0 && r.forecast.hit <= 1.0, "{}: {}", r.name, r.forecast.hit);
-        assert_eq!(r.legal, doo_rules::rules::engine::validate(&m, &doo_rules::rules::Command::action("lunk", &row_id(&m, &r.name), Some("orc"))).map(|_| ()), "{}", r.name);
+        assert_eq!(
+            r.legal,
+            doo_rules::rules::engine::validate(&m, &doo_rules::rules::Command::action("lunk", &row_id(&m, &r.name), Some("orc"))).map(|_| ()),
+            "{}",
+            r.name
+        );
     }
     assert!(rows.iter().any(|r| r.legal.is_ok()), "adjacent: some attack is allowed now");
     let far = mid(None, "()", room(10, 5), vec![lunk(1, 2), orc(8, 2)], "(characters: {\"lunk\": (ap: 6), \"orc\": (ap: 1)})", &[]);

@@ -5,7 +5,7 @@
 //! in by the path that draws the fewest attacks of opportunity. A shooter with only long shots
 //! holds its action for a melee foe coming at it (A4-3.16); held strikes are always taken.
 
-use super::AiConfig;
+use super::config::AiConfig;
 use crate::rules::a4::acts::{HELD, OPPORTUNITY, REACTIVE, RoundAct};
 use crate::rules::a4::{self, Task};
 use crate::rules::command::Command;

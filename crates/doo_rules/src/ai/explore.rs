@@ -5,7 +5,7 @@
 //! nothing left to explore it searches next to walls nobody has searched, then ends turns.
 //! Only what the side has seen is used (`explore::side_view`); every order is validated.
 
-use super::AiConfig;
+use super::config::AiConfig;
 use crate::rules::command::Command;
 use crate::rules::engine;
 use crate::rules::explore::{self, Acted, Explore, Task};
