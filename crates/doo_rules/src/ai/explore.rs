@@ -17,6 +17,9 @@ pub fn who_explores(m: &Match, cfg: &AiConfig) -> Option<usize> {
     explore::next_hero(m, None, |i| cfg.controls(m, i).is_some())
 }
 
+/// A test of a space (seen, passable …).
+type Test<'t> = &'t dyn Fn(Pos) -> bool;
+
 fn ok(m: &Match, c: &Command) -> bool {
     engine::validate(m, c).is_ok()
 }
@@ -189,7 +192,7 @@ fn go_on(m: &Match, x: &Explore, cfg: &AiConfig, leader: usize, hurt: &[usize]) 
 
 /// Nothing seen to go to: stairs to a floor with unseen spaces (R-EXP-7), then walls nobody
 /// has searched; else the turn ends.
-fn explore_further(m: &Match, x: &Explore, leader: usize, known: &dyn Fn(Pos) -> bool, passable: &dyn Fn(Pos) -> bool) -> Command {
+fn explore_further(m: &Match, x: &Explore, leader: usize, known: Test, passable: Test) -> Command {
     let lid = m.fighters[leader].id.clone();
     let here = m.fighters[leader].pos;
     // Stairs to a floor with unseen spaces (R-EXP-7): go there and climb.

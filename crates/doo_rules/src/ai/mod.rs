@@ -81,8 +81,8 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
         }
     }
     let start = std::time::Instant::now();
-    let brief =
-        Brief { behaviour: cfg.behaviour(m, a), th: *cfg.book.thinking(diff), seed: cfg.seed, budget: cfg.budget, exits: cfg.exits.get(&m.fighters[a].side) };
+    let (th, exits) = (*cfg.book.thinking(diff), cfg.exits.get(&m.fighters[a].side));
+    let brief = Brief { behaviour: cfg.behaviour(m, a), th, seed: cfg.seed, budget: cfg.budget, exits };
     let (plans, spots, cut) = plan_opportunity(m, a, &brief, start);
     for plan in &plans {
         if let Some(commands) = valid_commands(m, a, plan) {

@@ -12,9 +12,10 @@ use crate::rules::equipment::Wielded;
 use crate::rules::fighter::Fighter;
 use crate::rules::grid::{Pos, Sight};
 use crate::rules::profile::{ActionEffect, ActionRow, MovementEffect, Posture};
-use crate::rules::spending::Price;
+use crate::rules::spending::{Price, price_only};
 use crate::rules::state::Match;
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 /// How much thinking one decision may take. `max_spots` caps the positions scored (a
 /// deterministic limit); `deadline`, when set, is a wall-clock safety net: once it passes, the
@@ -77,7 +78,7 @@ pub(super) struct Brief<'c> {
 
 /// The plans of `a`'s opportunity, best first (at most `MAX_PLANS`), with the positions scored
 /// and whether the budget cut the search short.
-pub(super) fn plan_opportunity(m: &Match, a: usize, brief: &Brief, start: std::time::Instant) -> (Vec<Plan>, usize, bool) {
+pub(super) fn plan_opportunity(m: &Match, a: usize, brief: &Brief, start: Instant) -> (Vec<Plan>, usize, bool) {
     let f = &m.fighters[a];
     let behaviour = brief.behaviour;
     let th = brief.th;
@@ -266,8 +267,8 @@ impl<'m> Scorer<'m> {
         // A side that wins by reaching an exit heads for it (easy forgets).
         let exit_field = brief.exits.filter(|e| !e.is_empty() && th.heads_for_exits).map(|e| search::distance_field(m, e));
         // What each attack kind costs now (R-AP-1, R-AP-3, R-ONLY-3..9): a plan must leave room for it.
-        let row_prices: Vec<Option<Price>> = attack_rows.iter().map(|r| crate::rules::spending::price_only(f, r.cost, "").ok()).collect();
-        let spell_price = m.rules.action("cast_spell").and_then(|r| crate::rules::spending::price_only(f, r.cost, "").ok());
+        let row_prices: Vec<Option<Price>> = attack_rows.iter().map(|r| price_only(f, r.cost, "").ok()).collect();
+        let spell_price = m.rules.action("cast_spell").and_then(|r| price_only(f, r.cost, "").ok());
         // Easy loses track of the fight now and then: a whole turn without an attack.
         let forgets_action = th.forget_action > 0.0 && turn_noise(brief.seed, m, a) < th.forget_action;
         let ctxs: Vec<value::AttackContext> =
@@ -355,7 +356,7 @@ impl<'m> Scorer<'m> {
 
     /// Every candidate from the spots, in order, until the budget runs out; with the number of
     /// spots scored and whether the budget cut the search short.
-    fn score(&self, spots: &[Spot], limits: Budget, start: std::time::Instant) -> (Vec<Light>, usize, bool) {
+    fn score(&self, spots: &[Spot], limits: Budget, start: Instant) -> (Vec<Light>, usize, bool) {
         let mut light: Vec<Light> = Vec::new();
         let mut cut = false;
         let mut scored = 0;

@@ -102,7 +102,8 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
     record.cp = cp;
     let after_level = roster.clone();
     // R-CP-13: the rest between levels.
-    let rest_gains = rest(c, progress, &mut roster, &mut record.rest, data);
+    let mut dice = Dice::seeded(progress.seed ^ (progress.history.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let rest_gains = rest(c.campaign.rest_days(book), &mut dice, &mut roster, &mut record.rest, data);
     progress.sitting_out = roster.iter().filter(|h| h.hp.is_some_and(|hp| hp <= 0)).map(|h| h.name.clone()).collect();
     progress.roster = roster;
     progress.level = c.campaign.after_win(&id);
@@ -112,15 +113,14 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
     LevelReport { record, after_level, rest_gains }
 }
 
-/// R-CP-13: the rest between levels: each day every hurt hero of `roster` makes his
+/// R-CP-13: the rest between levels: each of the `days` every hurt hero of `roster` makes his
 /// recuperation check, cared for by the best healer among the others. The days' lines go to
 /// `lines`; returns the HP each hero (by name) gained.
-fn rest(c: &CheckedCampaign, progress: &Progress, roster: &mut [Hero], lines: &mut Vec<String>, data: &RuleData) -> BTreeMap<String, i32> {
+fn rest(days: u32, dice: &mut Dice, roster: &mut [Hero], lines: &mut Vec<String>, data: &RuleData) -> BTreeMap<String, i32> {
     let book = &data.heroes;
-    let mut dice = Dice::seeded(progress.seed ^ (progress.history.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let crs = data.exploration.caregiver_cr;
     let mut rest_gains: BTreeMap<String, i32> = BTreeMap::new();
-    for day in 1..=c.campaign.rest_days(book) {
+    for day in 1..=days {
         for p in 0..roster.len() {
             let (sheet, _) = match roster[p].sheet(book) {
                 Ok(s) => s,
@@ -137,8 +137,8 @@ fn rest(c: &CheckedCampaign, progress: &Progress, roster: &mut [Hero], lines: &m
                 .max_by(|a, b| {
                     (a.1.rank("healing").adjustment(), a.1.stats.savvy).cmp(&(b.1.rank("healing").adjustment(), b.1.stats.savvy)).then(b.0.cmp(&a.0))
                 });
-            let bonus = healer.map_or(0, |(_, s)| heroes::caregiver_bonus(&mut dice, s.stats.savvy, s.rank("healing"), hp, max_hp, crs));
-            let (gained, total) = heroes::recuperate(book, &mut dice, &sheet.stats, bonus);
+            let bonus = healer.map_or(0, |(_, s)| heroes::caregiver_bonus(dice, s.stats.savvy, s.rank("healing"), hp, max_hp, crs));
+            let (gained, total) = heroes::recuperate(book, dice, &sheet.stats, bonus);
             let now = (hp + gained).min(max_hp);
             *rest_gains.entry(roster[p].name.clone()).or_default() += gained;
             roster[p].hp = (now < max_hp).then_some(now);

@@ -59,7 +59,9 @@ pub(crate) fn check(
     if explorers.len() >= sides.len() && !sides.is_empty() {
         err(places.key("explorers").unwrap_or((1, 1)), "explorers: at least one side must be left to meet in the dungeon".into());
     }
-    let f = Features::new(def, board, chars, data, places);
+    let key_ids: BTreeSet<&str> = def.keys.iter().map(|k| k.id.as_str()).collect();
+    let occupied: BTreeMap<Pos, &str> = chars.iter().map(|c| (c.pos, c.id.as_str())).collect();
+    let f = Features { def, board, chars, data, places, key_ids, occupied };
     f.keys(err);
     let mut used_keys: BTreeSet<&str> = BTreeSet::new();
     f.doors(&mut used_keys, err);
@@ -102,25 +104,22 @@ struct Features<'a> {
     occupied: BTreeMap<Pos, &'a str>,
 }
 
+/// Where a problem goes: `err(at, message)`.
+type Report<'r> = dyn FnMut((usize, usize), String) + 'r;
+
 /// A CR out of its range (§24) is a problem.
-fn check_cr(at: (usize, usize), what: &str, v: Option<i32>, err: &mut dyn FnMut((usize, usize), String)) {
+fn check_cr(at: (usize, usize), what: &str, v: Option<i32>, err: &mut Report<'_>) {
     if let Some(v) = v.filter(|v| !(CR_RANGE.0..=CR_RANGE.1).contains(v)) {
         err(at, format!("{what} {v} is out of range ({} to {})", CR_RANGE.0, CR_RANGE.1));
     }
 }
 
 impl<'a> Features<'a> {
-    fn new(def: &'a CrawlDef<'a>, board: Option<&'a Board>, chars: &'a [CharacterDef], data: &'a RuleData, places: &'a Places<'a>) -> Self {
-        let key_ids: BTreeSet<&str> = def.keys.iter().map(|k| k.id.as_str()).collect();
-        let occupied: BTreeMap<Pos, &str> = chars.iter().map(|c| (c.pos, c.id.as_str())).collect();
-        Features { def, board, chars, data, places, key_ids, occupied }
-    }
-
     fn known_item(&self, i: &str) -> bool {
         self.data.equipment.item(i).is_some() || self.key_ids.contains(i)
     }
 
-    fn check_lock(&self, at: (usize, usize), lock: &LockDef, what: &str, err: &mut dyn FnMut((usize, usize), String)) {
+    fn check_lock(&self, at: (usize, usize), lock: &LockDef, what: &str, err: &mut Report<'_>) {
         check_cr(at, &format!("{what}: lock cr"), lock.cr, err);
         check_cr(at, &format!("{what}: force_cr"), lock.force_cr, err);
         if let Some(k) = &lock.key {
@@ -146,7 +145,7 @@ impl<'a> Features<'a> {
     }
 
     /// Keys: usable ids and names, no equipment item's id, each listed once.
-    fn keys(&self, err: &mut dyn FnMut((usize, usize), String)) {
+    fn keys(&self, err: &mut Report<'_>) {
         let (def, places, data) = (self.def, self.places, self.data);
         for (k, key) in def.keys.iter().enumerate() {
             let at = places.item("keys", k);
@@ -167,7 +166,7 @@ impl<'a> Features<'a> {
 
     /// Doors: on door spaces, a lock only on a locked door (its key noted in `used_keys`), a
     /// secret door closed, each listed once.
-    fn doors(&self, used_keys: &mut BTreeSet<&'a str>, err: &mut dyn FnMut((usize, usize), String)) {
+    fn doors(&self, used_keys: &mut BTreeSet<&'a str>, err: &mut Report<'_>) {
         let (def, places, board) = (self.def, self.places, self.board);
         for (k, d) in def.doors.iter().enumerate() {
             let at = places.item("doors", k);
@@ -195,7 +194,7 @@ impl<'a> Features<'a> {
 
     /// Chests: on free floor, one per space, known items, a lock (its key noted in `used_keys`)
     /// that does not lock its own key inside. Returns the chest of each space.
-    fn chests(&self, used_keys: &mut BTreeSet<&'a str>, err: &mut dyn FnMut((usize, usize), String)) -> BTreeMap<Pos, usize> {
+    fn chests(&self, used_keys: &mut BTreeSet<&'a str>, err: &mut Report<'_>) -> BTreeMap<Pos, usize> {
         let (def, places, board, occupied) = (self.def, self.places, self.board, &self.occupied);
         let mut chest_at: BTreeMap<Pos, usize> = BTreeMap::new();
         for (k, c) in def.chests.iter().enumerate() {
@@ -238,7 +237,7 @@ impl<'a> Features<'a> {
     }
 
     /// Items lying in spaces: on walkable spaces, known items.
-    fn items(&self, err: &mut dyn FnMut((usize, usize), String)) {
+    fn items(&self, err: &mut Report<'_>) {
         let (def, places, board) = (self.def, self.places, self.board);
         for (k, it) in def.items.iter().enumerate() {
             let at = places.item("items", k);
@@ -252,7 +251,7 @@ impl<'a> Features<'a> {
     }
 
     /// Keys must open something and lie somewhere.
-    fn keys_used_and_placed(&self, used_keys: &BTreeSet<&str>, err: &mut dyn FnMut((usize, usize), String)) {
+    fn keys_used_and_placed(&self, used_keys: &BTreeSet<&str>, err: &mut Report<'_>) {
         let (def, places) = (self.def, self.places);
         for (k, key) in def.keys.iter().enumerate() {
             let at = places.item("keys", k);
@@ -268,7 +267,7 @@ impl<'a> Features<'a> {
 
     /// Traps: usable ids, each used once, where they lie (a space, a door, a chest), their CRs,
     /// damage and condition.
-    fn traps(&self, chest_at: &BTreeMap<Pos, usize>, err: &mut dyn FnMut((usize, usize), String)) {
+    fn traps(&self, chest_at: &BTreeMap<Pos, usize>, err: &mut Report<'_>) {
         let (def, places, data, board) = (self.def, self.places, self.data, self.board);
         for (k, t) in def.traps.iter().enumerate() {
             let at = places.item("traps", k);
@@ -306,7 +305,7 @@ impl<'a> Features<'a> {
 
     /// Encounters: usable ids, each used once, members who are characters, not explorers, and
     /// in one encounter only.
-    fn encounters(&self, explorers: &[String], err: &mut dyn FnMut((usize, usize), String)) {
+    fn encounters(&self, explorers: &[String], err: &mut Report<'_>) {
         let (def, places, chars) = (self.def, self.places, self.chars);
         let mut member_of: BTreeMap<&str, &str> = BTreeMap::new();
         for (k, e) in def.encounters.iter().enumerate() {
@@ -337,7 +336,7 @@ impl<'a> Features<'a> {
     }
 
     /// Dark areas: both corners on the map, on one floor.
-    fn dark(&self, err: &mut dyn FnMut((usize, usize), String)) {
+    fn dark(&self, err: &mut Report<'_>) {
         let (def, places, board) = (self.def, self.places, self.board);
         for (k, d) in def.dark.iter().enumerate() {
             let at = places.item("dark", k);

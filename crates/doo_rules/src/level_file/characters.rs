@@ -139,11 +139,11 @@ fn check_looks(f: &mut Found, at: (usize, usize), label: &str, merged: &Characte
 }
 
 /// Places on the map: one figure per space (G-02).
-pub(super) fn check_places(board: Option<&Board>, chars: &[(usize, CharacterDef)], f: &mut Found) {
+pub(super) fn check_places(board: Option<&Board>, cast: &Cast, f: &mut Found) {
     let places = f.places;
     if let Some(b) = board {
         let mut taken: std::collections::HashMap<Pos, &str> = std::collections::HashMap::new();
-        for (i, c) in chars {
+        for (i, c) in &cast.chars {
             if f.full() {
                 break;
             }

@@ -2,7 +2,7 @@
 //! the map and its stairs, the characters and their places, the sides and goals, a crawl's
 //! features), listing every problem at its place; a `CheckedLevel` is ready to play.
 
-use super::characters::{check_characters, check_places};
+use super::characters::{Cast, check_characters, check_places};
 use super::format::{LEVEL_VERSION, Level, LevelError, MAX_GOALS, SideDef};
 use super::found::{Found, clip};
 use super::map::{Map, check_map};
@@ -48,13 +48,14 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     check_header(&level, data, f);
     let map = check_map(&level, f);
     let cast = check_characters(&level, data, root, f);
-    check_places(map.board.as_ref(), &cast.chars, f);
-    let sides = check_sides(&level, &cast.chars, f);
-    check_victory(&level, &sides, &cast.chars, map.board.as_ref(), f);
-    let crawl = check_crawl(&level, &map, &cast.chars, &sides, data, f);
+    check_places(map.board.as_ref(), &cast, f);
+    let sides = check_sides(&level, &cast, f);
+    check_victory(&level, &sides, &cast, map.board.as_ref(), f);
+    let crawl = check_crawl(&level, &map, &cast, &sides, data, f);
     found.into_result()?;
-    let characters = cast.chars.into_iter().map(|(_, c)| c).collect();
-    Ok(CheckedLevel { level, characters, floors: map.floors, sides, behaviours: cast.behaviours, sprites: cast.sprites, crawl })
+    let Cast { chars, behaviours, sprites } = cast;
+    let characters = chars.into_iter().map(|(_, c)| c).collect();
+    Ok(CheckedLevel { level, characters, floors: map.floors, sides, behaviours, sprites, crawl })
 }
 
 /// The header: the version, the name, the briefing and the rules profile.
@@ -77,9 +78,9 @@ fn check_header(level: &Level, data: &RuleData, f: &mut Found) {
 }
 
 /// A crawl's doors, keys, chests, items, traps and encounters, and a goal for its explorers.
-fn check_crawl(level: &Level, map: &Map, chars: &[(usize, CharacterDef)], sides: &[SideDef], data: &RuleData, f: &mut Found) -> Option<Crawl> {
+fn check_crawl(level: &Level, map: &Map, cast: &Cast, sides: &[SideDef], data: &RuleData, f: &mut Found) -> Option<Crawl> {
     let places = f.places;
-    let defs: Vec<CharacterDef> = chars.iter().map(|(_, c)| c.clone()).collect();
+    let defs: Vec<CharacterDef> = cast.chars.iter().map(|(_, c)| c.clone()).collect();
     let side_names: Vec<String> = sides.iter().map(|s| s.id.clone()).collect();
     let def = crate::level_crawl::CrawlDef {
         mode: level.mode,

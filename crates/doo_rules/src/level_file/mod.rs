@@ -20,8 +20,7 @@ pub use crate::rules::grid::MAX_MAP_SIDE;
 pub use crate::rules::victory::{Goal, Victory};
 pub use assets::{project_root, read_template, safe_asset_path, templates_dir};
 pub use check::{CheckedLevel, check, check_level, load};
-pub use format::{
-    CharacterEntry, Control, LEVEL_VERSION, Level, LevelError, MAX_EXITS, MAX_GOALS, MAX_SIDES, MAX_STAIR_LINKS, MAX_SURVIVE_TURNS, SideDef, StairDef, TileSpec,
-};
+pub use format::{CharacterEntry, Control, Level, LevelError, SideDef, StairDef, TileSpec};
+pub use format::{LEVEL_VERSION, MAX_EXITS, MAX_GOALS, MAX_SIDES, MAX_STAIR_LINKS, MAX_SURVIVE_TURNS};
 pub use generated::generated;
 pub use map::reachable_from;

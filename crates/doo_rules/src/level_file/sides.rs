@@ -1,18 +1,19 @@
 //! The sides of a level (listed, or those of its characters) and its victory goals: the names
 //! they use exist, survival is bounded, and every exit can be reached.
 
+use super::characters::Cast;
 use super::format::{Control, Level, MAX_EXITS, MAX_GOALS, MAX_SIDES, MAX_SURVIVE_TURNS, SideDef};
 use super::found::{Found, clip};
 use super::map::reachable_from;
-use crate::level::CharacterDef;
 use crate::rules::grid::{Board, Pos, Tile};
 use crate::rules::victory::Goal;
 use std::collections::BTreeMap;
 
 /// Sides: those listed, or every side of the characters (the first one human); a crisis needs
 /// two.
-pub(super) fn check_sides(level: &Level, chars: &[(usize, CharacterDef)], f: &mut Found) -> Vec<SideDef> {
+pub(super) fn check_sides(level: &Level, cast: &Cast, f: &mut Found) -> Vec<SideDef> {
     let places = f.places;
+    let chars = &cast.chars;
     let mut side_ids: Vec<String> = Vec::new();
     let mut side_set = std::collections::HashSet::new();
     for (_, c) in chars {
@@ -65,8 +66,9 @@ pub(super) fn check_sides(level: &Level, chars: &[(usize, CharacterDef)], f: &mu
 }
 
 /// Victory goals: names exist; exits can be reached (one search per side, not per exit).
-pub(super) fn check_victory(level: &Level, sides: &[SideDef], chars: &[(usize, CharacterDef)], board: Option<&Board>, f: &mut Found) {
+pub(super) fn check_victory(level: &Level, sides: &[SideDef], cast: &Cast, board: Option<&Board>, f: &mut Found) {
     let places = f.places;
+    let chars = &cast.chars;
     if level.victory.len() > MAX_GOALS {
         f.key("victory", format!("{} victory goals; the most is {MAX_GOALS}", level.victory.len()));
     } else {
