@@ -144,9 +144,9 @@ NEVERS = [
 # enforced yet; lower a number when a renovation step lowers the measure.
 BUDGETS = {
     # id: (measure key in the JSON, the most it may be)
-    # (issue 28: counting a folder's mod.rs registering its own children, the window's and the
-    # game's plugin folders are the two left; without those edges there is no cycle at all)
-    "budget-cycles": ("cycle_count", 2),
+    # (issue 28: counting a folder's mod.rs registering its own children, the window's plugin
+    # folders are the one left; without those edges there is no cycle at all)
+    "budget-cycles": ("cycle_count", 1),
     "budget-largest-cycle": ("largest_cycle", 34),
     "budget-files-over-600": ("files_over_600_count", 0),
     "budget-functions-over-150": ("functions_over_150_count", 0),

@@ -12,23 +12,11 @@ pub mod intent;
 pub mod log;
 pub mod pipeline;
 pub mod record;
+pub mod sets;
 pub mod setup;
 pub mod undo;
 
-/// The frame's order for match logic.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MatchSystems {
-    /// Read devices and turn them into intents (window only).
-    Input,
-    /// Queue `Command`s from every source (UI, AI, scripts).
-    Command,
-    /// Ask the rules whether the next command is legal.
-    Validate,
-    /// Apply the legal command and move the turn structure on.
-    Apply,
-    /// Publish what happened (log, UI refresh).
-    Present,
-}
+pub use sets::MatchSystems;
 
 /// The rules plugins: all a headless match needs.
 pub fn plugin(app: &mut App) {
