@@ -9,16 +9,9 @@ use doo_rules::level_file::CheckedLevel;
 use doo_rules::replay::{Opened, Origin};
 use doo_rules::save::Save;
 
-/// Replays `save` on its level as far as it goes, its checkpoints checked
-/// (`doo_rules::replay::open`): never panics.
-pub fn open(data: &RuleData, save: &Save, level: &CheckedLevel) -> Result<Opened, String> {
-    doo_rules::replay::open_save(data, save, level)
-}
-
-/// Moves an opened save into `world`, which goes on playing it from where it stopped.
+/// Moves a save that replayed to its end into `world`, which goes on playing it from there.
 pub fn restore_into(world: &mut bevy::prelude::World, origin: Origin, opened: Opened, save: &Save) {
-    let save = if opened.good < save.commands.len() { doo_rules::replay::truncated(save, opened.good) } else { save.clone() };
-    restore_replay(world, std::sync::Arc::new(origin), opened.replay, &save, false);
+    restore_replay(world, std::sync::Arc::new(origin), opened.replay, save, false);
 }
 
 /// Replays a whole save and goes on with it in a headless app (`doo simulate --resume`,

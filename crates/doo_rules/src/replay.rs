@@ -112,8 +112,9 @@ impl Replay {
     /// Plays `commands` from `origin`.
     pub fn run(origin: &Origin, commands: &[Command]) -> Self {
         let mut r = Self::start(origin);
-        // About ten log entries a command (its verdict and its events).
-        r.log.reserve(commands.len() * 10);
+        // About ten log entries a command (its verdict and its events); the reservation is
+        // capped, the log grows past it as it must (commands come from untrusted saves).
+        r.log.reserve(commands.len().saturating_mul(10).min(1 << 16));
         r.commands.reserve(commands.len());
         for c in commands {
             let _ = r.push(c);
@@ -196,11 +197,6 @@ pub fn open(origin: &Origin, save: &Save) -> Result<Opened, String> {
     let r = run_catching(origin, &save.commands[..good.min(n)]).or_else(|_| run_catching(origin, &[])).map_err(|(_, e)| e)?;
     let good = if r.commands.len() == good { good } else { 0 };
     Ok(Opened { replay: r, good, problem: Some(problem) })
-}
-
-/// `open` on a save's own level: `Err` also when the level cannot be built.
-pub fn open_save(data: &RuleData, save: &Save, level: &CheckedLevel) -> Result<Opened, String> {
-    open(&Origin::of_save(data, save, level)?, save)
 }
 
 /// Replays `commands`, one at a time, a panic in the rules caught: `Err` names the command it
