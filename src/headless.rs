@@ -139,7 +139,7 @@ pub fn run_script(data: &RuleData, script: &Script, level: Option<&CheckedLevel>
     let m = script_match(data, script, level)?;
     let mut dice = Dice::seeded(script.seed);
     dice.force(script.dice.iter().copied());
-    let mut hm = HeadlessMatch::new(m, dice, script.start.is_some());
+    let mut hm = HeadlessMatch::new(m, dice, script.mid_phase());
     // A script has no player looking at the board: no previews are worked out.
     hm.app.world_mut().init_resource::<crate::game::intent::Unwatched>();
     for cmd in &script.commands {

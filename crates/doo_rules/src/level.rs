@@ -3,7 +3,7 @@
 //! levels issue; this is the part the rules engine and the runner need.)
 
 use crate::data::RuleData;
-use crate::rules::fighter::{ActionPoints, Caster, ConditionInstance, Fighter, FreeSteps, Loadout, OpportunityRecord, Size, Stats, TurnRecord};
+use crate::rules::fighter::{ActionPoints, Caster, ConditionInstance, Duration, Fighter, FreeSteps, Loadout, OpportunityRecord, Size, Stats, TurnRecord};
 use crate::rules::grid::{Board, Pos};
 use crate::rules::profile::{OptionOverrides, Posture, Rank};
 use crate::rules::state::{Clock, Match};
@@ -48,8 +48,14 @@ pub struct CharacterDef {
     pub hp: Option<i32>,
     #[serde(default)]
     pub posture: Option<Posture>,
+    /// Condition ids (the table's duration, no removal CR of their own), or full entries.
     #[serde(default)]
-    pub conditions: Vec<String>,
+    pub conditions: Vec<ConditionEntry>,
+    /// Current Mana and Faith points if not full (R-MANA-1).
+    #[serde(default)]
+    pub mp: Option<i32>,
+    #[serde(default)]
+    pub fp: Option<i32>,
     #[serde(default)]
     pub surprised: bool,
     /// AP-roll bonus from items (legacy Potion of the Zephyr +1).
@@ -70,6 +76,42 @@ pub struct CharacterDef {
     pub spells: Vec<String>,
 }
 
+/// A starting condition: its id (`"bleeding"`: the table's duration class, the table's removal
+/// CR), or `(id: "stunned", duration: persistent, removal_cr: Some(7))` (R-COND-1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ConditionEntry {
+    Id(String),
+    Full(ConditionSpec),
+}
+
+/// A starting condition written in full: the duration class defaults to the table's; without
+/// `removal_cr` the table's CR applies at the removal checks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionSpec {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removal_cr: Option<i32>,
+}
+
+impl ConditionEntry {
+    pub fn id(&self) -> &str {
+        match self {
+            ConditionEntry::Id(s) => s,
+            ConditionEntry::Full(c) => &c.id,
+        }
+    }
+}
+
+impl From<&str> for ConditionEntry {
+    fn from(s: &str) -> Self {
+        ConditionEntry::Id(s.to_string())
+    }
+}
+
 /// The ranges every number of a character must fall in (docs/levels.md, "Numbers"). Values
 /// outside are refused when the file is read, so play never meets them.
 pub mod ranges {
@@ -86,6 +128,8 @@ pub mod ranges {
     pub const AP_ROLL_BONUS: (i32, i32) = (-10, 10);
     /// Shots or throws carried.
     pub const AMMO: (u32, u32) = (0, 999);
+    /// The removal CR a starting condition may carry (the script start's cap).
+    pub const REMOVAL_CR: (i32, i32) = (0, 30);
     /// Entries of one list or map of a character (skills, abilities, items, spells, conditions).
     pub const LIST: usize = 64;
 }
@@ -171,9 +215,17 @@ pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset,
         }
     }
     let mut conditions = Vec::new();
-    for k in &c.conditions {
+    for e in &c.conditions {
+        let k = e.id();
+        let (duration, removal_cr) = match e {
+            ConditionEntry::Id(_) => (None, None),
+            ConditionEntry::Full(s) => (s.duration, s.removal_cr),
+        };
+        if let Some(cr) = removal_cr.filter(|v| !(ranges::REMOVAL_CR.0..=ranges::REMOVAL_CR.1).contains(v)) {
+            errors.push(format!("character '{}': condition '{k}': {}", c.id, out_of("removal_cr", cr, ranges::REMOVAL_CR)));
+        }
         match data.conditions.get(k) {
-            Some(row) => conditions.push(ConditionInstance { id: k.clone(), duration: row.duration, removal_cr: None }),
+            Some(row) => conditions.push(ConditionInstance { id: k.to_string(), duration: duration.unwrap_or(row.duration), removal_cr }),
             None => errors.push(format!("character '{}': unknown condition '{k}'", c.id)),
         }
     }
@@ -181,6 +233,12 @@ pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset,
     let (max_hp, max_mp, max_fp) = Fighter::derived_max(&c.stats, legacy_hp);
     if let Some(hp) = c.hp.filter(|&h| !(ranges::MIN_HP..=max_hp).contains(&h)) {
         errors.push(format!("character '{}': {} (R-STAT-3: the maximum is Brawn + Nerve/2)", c.id, out_of("hp", hp, (ranges::MIN_HP, max_hp))));
+    }
+    for (what, v, max) in [("mp", c.mp, max_mp), ("fp", c.fp, max_fp)] {
+        let (lo, hi) = (ranges::POOL.0, if what == "mp" && c.caster.arcane() || what == "fp" && c.caster.divine() { max } else { 0 });
+        if let Some(v) = v.filter(|v| !(lo..=hi).contains(v)) {
+            errors.push(format!("character '{}': {} (R-MANA-1: the maximum is {hi} for this caster)", c.id, out_of(what, v, (lo, hi))));
+        }
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -214,9 +272,9 @@ pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset,
         hp: c.hp.unwrap_or(max_hp),
         max_hp,
         // R-MANA-1: only casters use the pools; a dual caster (`both`) has both.
-        mp: if c.caster.arcane() { max_mp } else { 0 },
+        mp: if c.caster.arcane() { c.mp.unwrap_or(max_mp) } else { 0 },
         max_mp: if c.caster.arcane() { max_mp } else { 0 },
-        fp: if c.caster.divine() { max_fp } else { 0 },
+        fp: if c.caster.divine() { c.fp.unwrap_or(max_fp) } else { 0 },
         max_fp: if c.caster.divine() { max_fp } else { 0 },
         ap_roll_bonus: c.ap_roll_bonus,
         ap: ActionPoints::default(),

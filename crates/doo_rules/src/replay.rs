@@ -39,7 +39,7 @@ impl Origin {
         let m = crate::script::build_match(data, script, level)?;
         let mut dice = Dice::seeded(script.seed);
         dice.force(script.dice.iter().copied());
-        Ok(Origin { m, dice, mid_phase: script.start.is_some() })
+        Ok(Origin { m, dice, mid_phase: script.mid_phase() })
     }
 
     /// How the driver starts it.

@@ -352,7 +352,12 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
         // The per-side fog maps (R-EXP-19) are derived from the play and left out (their
         // `Debug` is only their name), so that the hashes of crawls saved before them still
         // match; the explorers' `seen` is hashed as it always was.
-        let _ = write!(h, "|{}", format!("{:?}", x).replacen(", fog: FogMaps", "", 1));
+        // The same for `more` while it is empty (lights lying in spaces, non-hostile NPCs).
+        let mut s = format!("{:?}", x).replacen(", fog: FogMaps", "", 1);
+        if x.more.is_empty() {
+            s = s.replacen(", more: CrawlMore", "", 1);
+        }
+        let _ = write!(h, "|{s}");
     }
     if let Some(x) = &m.a4 {
         let _ = write!(h, "|a4 {:?} {:?}", x.figs, x.tasks);

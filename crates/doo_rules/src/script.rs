@@ -56,6 +56,8 @@ pub struct Script {
     pub expect: Option<Expect>,
 }
 
+mod crawl_start;
+
 /// A mid-phase starting point: the action phase of `turn`, at `round`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -67,6 +69,10 @@ pub struct StartState {
     /// Per character id; characters not listed start with 0 AP.
     #[serde(default, deserialize_with = "crate::rules::de::unique_keys")]
     pub characters: BTreeMap<String, CharStart>,
+    /// A crawl only: start in Exploration Mode at this minute of the level clock (R-EXP-2), each
+    /// character's state set as listed, instead of mid-crisis (`crawl_start`).
+    #[serde(default)]
+    pub minute: Option<u32>,
 }
 
 fn one() -> u32 {
@@ -108,6 +114,12 @@ pub struct CharStart {
     /// This round: `waiting`, `acted` or `passed`.
     #[serde(default)]
     pub round_status: Option<RoundStatus>,
+    /// Shots or throws left for the ranged weapon (R-RNG-9).
+    #[serde(default)]
+    pub ammo: Option<u32>,
+    /// A crawl: the light burning in his hand, with its minutes left (R-EXP-18).
+    #[serde(default)]
+    pub light: Option<crawl_start::LightStart>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
@@ -223,6 +235,9 @@ impl Script {
             if !turn_ok(st.turn) || !turn_ok(st.round) {
                 out.push(("start", format!("start turn {} / round {}: each is 1 to {}", st.turn, st.round, caps::START_TURN)));
             }
+            if let Some(mi) = st.minute.filter(|&mi| mi > crate::level_crawl::MAX_START_MINUTE) {
+                out.push(("start", format!("start minute {mi} is out of range (0 to {}, R-EXP-2)", crate::level_crawl::MAX_START_MINUTE)));
+            }
             if st.characters.len() > crate::data::MAX_ENTITIES {
                 out.push(("start", format!("{} characters in start; the most is {}", st.characters.len(), crate::data::MAX_ENTITIES)));
             }
@@ -244,6 +259,12 @@ impl Script {
                 }
                 if let Some(cr) = c.conditions.iter().flatten().filter_map(|c| c.removal_cr).find(|v| !(0..=caps::CR).contains(v)) {
                     out.push(("start", format!("start '{id}': removal_cr {cr} is out of range (0 to {})", caps::CR)));
+                }
+                if let Some(a) = c.ammo.filter(|a| !(ranges::AMMO.0..=ranges::AMMO.1).contains(a)) {
+                    out.push(("start", format!("start '{id}': ammo {a} is out of range (0 to {})", ranges::AMMO.1)));
+                }
+                if let Some(l) = c.light.as_ref().filter(|l| l.minutes == 0 || l.minutes > crate::level_crawl::MAX_START_MINUTE) {
+                    out.push(("start", format!("start '{id}': light minutes {} is out of range (1 to the light's burning time)", l.minutes)));
                 }
                 let lists = c.conditions.as_ref().map_or(0, Vec::len).max(c.adjustments.as_ref().map_or(0, Vec::len));
                 if lists > ranges::LIST {
@@ -337,10 +358,20 @@ pub fn build_match(data: &crate::data::RuleData, script: &Script, level: Option<
             m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
         }
     }
-    if let Some(start) = &script.start {
-        apply_start(&mut m, start).map_err(|e| vec![e])?;
+    match &script.start {
+        Some(start) if start.minute.is_some() => crawl_start::apply(&mut m, start).map_err(|e| vec![e])?,
+        Some(start) => apply_start(&mut m, start).map_err(|e| vec![e])?,
+        None => {}
     }
     Ok(m)
+}
+
+impl Script {
+    /// Whether the match starts mid-phase (a `start` without a crawl's `minute`); a crawl's
+    /// exploration start (`start.minute`) and no start at all open the match afresh.
+    pub fn mid_phase(&self) -> bool {
+        self.start.as_ref().is_some_and(|s| s.minute.is_none())
+    }
 }
 
 /// Applies a mid-phase start to a freshly built match (no opening reset will run).
@@ -353,17 +384,7 @@ pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
     m.clock.turn = start.turn;
     m.clock.round = start.round;
     m.clock.phase = Phase::Action;
-    // G-02: a start position is a space a figure can stand on, and one figure per space.
-    let mut taken = std::collections::HashMap::new();
-    for f in &m.fighters {
-        let p = start.characters.get(&f.id).and_then(|s| s.pos).unwrap_or(f.pos);
-        if start.characters.get(&f.id).and_then(|s| s.pos).is_some() && !m.board.walkable(p) {
-            return Err(format!("start '{}': {p} is not a space a figure can stand on", f.id));
-        }
-        if let Some(o) = taken.insert(p, f.id.clone()) {
-            return Err(format!("start '{}': {p} is already taken by '{o}' (one figure per space, G-02)", f.id));
-        }
-    }
+    check_positions(m, start)?;
     for i in 0..m.fighters.len() {
         let s = start.characters.get(&m.fighters[i].id).cloned().unwrap_or_default();
         let f = &mut m.fighters[i];
@@ -391,6 +412,9 @@ pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
         if let Some(a) = s.free_steps_allowance {
             f.free_steps.allowance = a;
         }
+        if s.ammo.is_some() {
+            f.loadout.ammo = s.ammo;
+        }
         f.ap.current = s.ap.unwrap_or(0);
         f.ap.start = s.ap_start.unwrap_or(f.ap.current);
         f.turn.did_anything = s.acted_this_turn.unwrap_or(false);
@@ -401,8 +425,24 @@ pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
         let f = &mut m.fighters[i];
         f.free_steps.available = s.free_steps.unwrap_or(able && f.posture == Posture::Standing && f.ap.current > 0);
     }
+    crawl_start::lights(m, start)?;
     // G-07 snapshot order needs the AP the round started with.
     m.clock.round_start_ap = (0..m.fighters.len()).map(|i| m.effective_ap(i)).collect();
+    Ok(())
+}
+
+/// G-02: a start position is a space a figure can stand on, and one figure per space.
+fn check_positions(m: &Match, start: &StartState) -> Result<(), String> {
+    let mut taken = std::collections::HashMap::new();
+    for f in &m.fighters {
+        let p = start.characters.get(&f.id).and_then(|s| s.pos).unwrap_or(f.pos);
+        if start.characters.get(&f.id).and_then(|s| s.pos).is_some() && !m.board.walkable(p) {
+            return Err(format!("start '{}': {p} is not a space a figure can stand on", f.id));
+        }
+        if let Some(o) = taken.insert(p, f.id.clone()) {
+            return Err(format!("start '{}': {p} is already taken by '{o}' (one figure per space, G-02)", f.id));
+        }
+    }
     Ok(())
 }
 

@@ -96,7 +96,7 @@ impl Hero {
             items: (!self.items.is_empty()).then(|| self.items.clone()),
             ammo: self.ammo,
             hp: self.hp.filter(|&h| h < max_hp),
-            conditions: (!self.conditions.is_empty()).then(|| self.conditions.clone()),
+            conditions: (!self.conditions.is_empty()).then(|| self.conditions.iter().map(|c| c.as_str().into()).collect()),
             // A Core hero is drawn as his package (warrior, ranger …; assets/art/figures.ron).
             sprite: match &self.make {
                 Make::Core { package, .. } => Some(package.clone()),

@@ -1,7 +1,7 @@
 //! A checked crawl turned into the rules' exploration state (`build`).
 
 use super::format::{Crawl, LockDef};
-use crate::rules::explore::{Acted, Awareness, Chest, Door, Encounter, Explore, ExploreBook, Lock, Trap};
+use crate::rules::explore::{Acted, Awareness, Chest, CrawlMore, Door, Encounter, Explore, ExploreBook, Lock, Trap};
 use crate::rules::grid::{Pos, Tile};
 use crate::rules::state::Match;
 use std::collections::BTreeMap;
@@ -10,7 +10,7 @@ use std::sync::Arc;
 /// The rules' state of a checked crawl on a built match (every figure placed).
 pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
     let n = m.fighters.len();
-    let lock = |l: &LockDef| Lock { cr: l.cr.unwrap_or(book.lock_cr), force_cr: l.force_cr.unwrap_or(book.force_cr), key: l.key.clone(), jammed: false };
+    let lock = |l: &LockDef| Lock { cr: l.cr.unwrap_or(book.lock_cr), force_cr: l.force_cr.unwrap_or(book.force_cr), key: l.key.clone(), jammed: l.jammed };
     let mut doors: Vec<Door> = c.doors.iter().map(|d| Door { pos: d.pos, lock: d.lock.as_ref().map(lock), hidden: d.secret }).collect();
     // Every locked door has a lock (the book's CRs unless the level gives its own).
     for (fi, f) in m.board.floors.iter().enumerate() {
@@ -46,6 +46,21 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
             encounters.push(Encounter { id: m.fighters[i].id.clone(), members: vec![i], awareness: Awareness::Unaware });
         }
     }
+    let more = more(c, m, &encounters);
+    let mut calm = vec![false; n];
+    for &e in &more.peaceful {
+        for &i in &encounters[e].members {
+            calm[i] = true; // R-CP-16: never an active hostile until attacked
+        }
+    }
+    let mut burning = BTreeMap::new();
+    for l in &c.lights {
+        if let Some(i) = l.held_by.as_deref().and_then(|h| m.index(h)) {
+            burning.insert(i, (l.item.clone(), l.minutes));
+        }
+    }
+    let mut items: Vec<(Pos, String)> = c.items.iter().map(|i| (i.pos, i.item.clone())).collect();
+    items.extend(more.lit.iter().map(|(p, i, _)| (*p, i.clone())));
     let mut groups = Vec::new();
     for side in &c.explorers {
         let g: Vec<usize> = heroes.iter().copied().filter(|&i| &m.fighters[i].side == side).collect();
@@ -54,7 +69,7 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
         }
     }
     Explore {
-        minute: 0,
+        minute: c.minute,
         turn: 0,
         explorers: c.explorers.clone(),
         groups,
@@ -66,7 +81,7 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
             .iter()
             .map(|ch| Chest { id: ch.id.clone(), pos: ch.pos, items: ch.items.clone(), open: false, lock: ch.lock.as_ref().map(lock) })
             .collect(),
-        items: c.items.iter().map(|i| (i.pos, i.item.clone())).collect(),
+        items,
         traps: c
             .traps
             .iter()
@@ -86,7 +101,7 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
             .collect(),
         encounters,
         encounter_of,
-        calm: vec![false; n],
+        calm,
         seen: BTreeMap::new(),
         fog: Default::default(),
         searched: vec![false; m.board.spaces()],
@@ -96,12 +111,31 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
         camp_allowed: c.camp,
         recuperated: BTreeMap::new(),
         dark: c.dark.iter().map(|d| (d.from, d.to)).collect(),
-        burning: BTreeMap::new(),
+        burning,
         busy: BTreeMap::new(),
         last_crisis_end: None,
         hurt_in_crisis: Default::default(),
         bound: Default::default(),
         hp_at_crisis: BTreeMap::new(),
+        more,
         book,
     }
+}
+
+/// R-EXP-18, R-CP-16: the lights lying in spaces, burning; the non-hostile encounters (marked,
+/// or all of whose members are of a non-hostile side) and the lines of those that speak.
+fn more(c: &Crawl, m: &Match, encounters: &[Encounter]) -> CrawlMore {
+    let mut more = CrawlMore { lit: c.lights.iter().filter_map(|l| l.pos.map(|p| (p, l.item.clone(), l.minutes))).collect(), ..Default::default() };
+    for (k, e) in encounters.iter().enumerate() {
+        let def = c.encounters.get(k); // the level's encounters come first, in order
+        let marked = def.is_some_and(|d| d.non_hostile);
+        let sides = !e.members.is_empty() && e.members.iter().all(|&i| c.non_hostile.contains(&m.fighters[i].side));
+        if marked || sides {
+            more.peaceful.insert(k);
+        }
+        if let Some(t) = def.and_then(|d| d.says.clone()) {
+            more.says.insert(k, t);
+        }
+    }
+    more
 }

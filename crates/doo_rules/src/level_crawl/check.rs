@@ -1,7 +1,7 @@
 //! Checking a crawl's fields (`check`): the caps, the mode, the explorers, then each list of
 //! features, every problem reported at its entry.
 
-use super::format::{CR_RANGE, Crawl, CrawlDef, DoorDef, LevelMode, LockDef, MAX_CHEST_ITEMS, MAX_FEATURES};
+use super::format::{CR_RANGE, Crawl, CrawlDef, DoorDef, LevelMode, LockDef, MAX_CHEST_ITEMS, MAX_FEATURES, MAX_START_MINUTE};
 use crate::data::{Places, RuleData};
 use crate::level::CharacterDef;
 use crate::rules::explore::TrapOn;
@@ -28,6 +28,8 @@ pub(crate) fn check(
         ("traps", def.traps.len()),
         ("encounters", def.encounters.len()),
         ("dark", def.dark.len()),
+        ("lights", def.lights.len()),
+        ("non_hostile", def.non_hostile.len()),
     ];
     let mut capped = false;
     for (name, n) in lists {
@@ -39,16 +41,20 @@ pub(crate) fn check(
     if capped {
         return None;
     }
-    let any = lists.iter().any(|l| l.1 > 0) || !secret.is_empty() || !def.explorers.is_empty();
+    let any = lists.iter().any(|l| l.1 > 0) || !secret.is_empty() || !def.explorers.is_empty() || def.minute > 0;
     if def.mode == LevelMode::Crisis {
         if any {
-            let first = lists.iter().find(|l| l.1 > 0).map(|l| l.0).unwrap_or("explorers");
+            let first = lists.iter().find(|l| l.1 > 0).map(|l| l.0).unwrap_or(if def.minute > 0 { "minute" } else { "explorers" });
             err(
                 places.key(first).or_else(|| places.key("mode")).unwrap_or((1, 1)),
-                "doors, keys, chests, items, traps, encounters, explorers and secret doors (S) need `mode: exploration`".into(),
+                "doors, keys, chests, items, traps, encounters, dark, lights, non_hostile, minute, explorers and secret doors (S) need `mode: exploration`"
+                    .into(),
             );
         }
         return None;
+    }
+    if def.minute > MAX_START_MINUTE {
+        err(places.key("minute").unwrap_or((1, 1)), format!("minute {} is out of range (0 to {MAX_START_MINUTE}, R-EXP-2)", def.minute));
     }
     let explorers: Vec<String> = if def.explorers.is_empty() { sides.first().cloned().into_iter().collect() } else { def.explorers.to_vec() };
     for e in &explorers {
@@ -70,7 +76,9 @@ pub(crate) fn check(
     f.keys_used_and_placed(&used_keys, err);
     f.traps(&chest_at, err);
     f.encounters(&explorers, err);
+    f.non_hostile(sides, &explorers, err);
     f.dark(err);
+    f.lights(err);
     let mut doors = def.doors.to_vec();
     for &p in secret {
         match doors.iter_mut().find(|d| d.pos == p) {
@@ -88,6 +96,9 @@ pub(crate) fn check(
         items: def.items.to_vec(),
         traps: def.traps.to_vec(),
         encounters: def.encounters.to_vec(),
+        minute: def.minute,
+        lights: def.lights.to_vec(),
+        non_hostile: def.non_hostile.to_vec(),
     })
 }
 
@@ -319,6 +330,17 @@ impl<'a> Features<'a> {
             if e.members.is_empty() {
                 err(at, format!("encounter '{}' has no members", clip(&e.id)));
             }
+            if let Some(p) = e.says.as_deref().and_then(|t| crate::data::text_problem("what it says", t, crate::data::MAX_TEXT_CHARS)) {
+                err(at, format!("encounter '{}': {p}", clip(&e.id)));
+            }
+            // R-CP-16: an encounter is non-hostile as a whole, or not at all.
+            let calm_side = |id: &String| chars.iter().find(|c| &c.id == id).is_some_and(|c| def.non_hostile.contains(&c.side));
+            if !e.non_hostile && e.members.iter().any(calm_side) && !e.members.iter().all(calm_side) {
+                err(
+                    at,
+                    format!("encounter '{}' mixes figures of a non-hostile side with hostile ones (mark it `non_hostile: true`, or split it)", clip(&e.id)),
+                );
+            }
             for mem in e.members.iter().take(crate::data::MAX_ENTITIES) {
                 match chars.iter().find(|c| &c.id == mem) {
                     None => err(at, format!("encounter '{}': unknown character '{}'", clip(&e.id), clip(mem))),
@@ -331,6 +353,56 @@ impl<'a> Features<'a> {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Non-hostile sides (R-CP-16): sides of the level, not exploring.
+    fn non_hostile(&self, sides: &[String], explorers: &[String], err: &mut Report<'_>) {
+        let at = self.places.key("non_hostile").unwrap_or((1, 1));
+        for (k, s) in self.def.non_hostile.iter().enumerate() {
+            if !sides.contains(s) {
+                err(at, format!("non_hostile: unknown side '{}'", clip(s)));
+            } else if explorers.contains(s) {
+                err(at, format!("non_hostile: '{}' explores; only the sides met in the dungeon can be non-hostile", clip(s)));
+            }
+            if self.def.non_hostile[..k].contains(s) {
+                err(at, format!("non_hostile: side '{}' is listed twice", clip(s)));
+            }
+        }
+    }
+
+    /// Lights burning at the start (R-EXP-18): a light of the book, 1 to its full minutes, held
+    /// by one character (one light each) or lying on floor.
+    fn lights(&self, err: &mut Report<'_>) {
+        let (def, places, data) = (self.def, self.places, self.data);
+        for (k, l) in def.lights.iter().enumerate() {
+            let at = places.item("lights", k);
+            let Some(row) = data.exploration.lights.iter().find(|r| r.item == l.item) else {
+                let known: Vec<&str> = data.exploration.lights.iter().map(|r| r.item.as_str()).collect();
+                err(at, format!("light: '{}' is not a light (known: {})", clip(&l.item), known.join(", ")));
+                continue;
+            };
+            if !(1..=row.minutes).contains(&l.minutes) {
+                err(at, format!("light '{}': minutes {} is out of range (1 to {}, R-EXP-18)", clip(&l.item), l.minutes, row.minutes));
+            }
+            match (&l.held_by, l.pos) {
+                (Some(h), None) => {
+                    if !self.chars.iter().any(|c| &c.id == h) {
+                        err(at, format!("light '{}': unknown character '{}'", clip(&l.item), clip(h)));
+                    } else if def.lights[..k].iter().any(|o| o.held_by.as_ref() == Some(h)) {
+                        err(at, format!("light '{}': '{}' already holds a burning light (one each)", clip(&l.item), clip(h)));
+                    }
+                }
+                (None, Some(p)) => {
+                    if self.board.is_some() && (!self.walk(p) || self.is_door(p)) {
+                        err(at, format!("light '{}': {p} is {}; a light lies on floor", clip(&l.item), self.where_(p)));
+                    }
+                    if def.chests.iter().any(|c| c.pos == p) {
+                        err(at, format!("light '{}': a chest fills {p}", clip(&l.item)));
+                    }
+                }
+                _ => err(at, format!("light '{}': give either `held_by` (a character) or `pos` (a space), not both", clip(&l.item))),
             }
         }
     }

@@ -35,7 +35,26 @@ pub struct LockDef {
     /// The id of a key in `keys` that opens it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// A pick already failed by 9 or more: no more picking, key or force still work (R-EXP-12).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub jammed: bool,
 }
+
+/// A light burning when the level begins (R-EXP-18): the item (a light of the exploration book),
+/// the minutes it has left, and either who holds it or the space it lies in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LightDef {
+    pub item: String,
+    pub minutes: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_by: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pos: Option<Pos>,
+}
+
+/// The latest minute the level clock may start at (R-EXP-2): a year.
+pub const MAX_START_MINUTE: u32 = 525_600;
 
 /// A door with more to it than its map character.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -117,6 +136,12 @@ pub struct EncounterDef {
     pub members: Vec<String>,
     #[serde(default)]
     pub awareness: Awareness,
+    /// R-CP-16: never active hostiles until attacked (R-EXP-24c).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub non_hostile: bool,
+    /// R-CP-16: what its figures say when spoken to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub says: Option<String>,
 }
 
 /// The crawl fields of a level, as written.
@@ -132,6 +157,12 @@ pub struct CrawlDef<'a> {
     pub items: &'a [ItemDef],
     pub traps: &'a [TrapDef],
     pub encounters: &'a [EncounterDef],
+    /// R-EXP-2: the minute the level clock starts at.
+    pub minute: u32,
+    /// R-EXP-18: lights already burning.
+    pub lights: &'a [LightDef],
+    /// R-CP-16: sides whose figures are non-hostile.
+    pub non_hostile: &'a [String],
 }
 
 /// A dark area (R-EXP-18): the rectangle between two corners, on their floor.
@@ -156,4 +187,10 @@ pub struct Crawl {
     pub items: Vec<ItemDef>,
     pub traps: Vec<TrapDef>,
     pub encounters: Vec<EncounterDef>,
+    /// R-EXP-2: the minute the level clock starts at.
+    pub minute: u32,
+    /// R-EXP-18: lights already burning.
+    pub lights: Vec<LightDef>,
+    /// R-CP-16: sides whose figures are non-hostile.
+    pub non_hostile: Vec<String>,
 }

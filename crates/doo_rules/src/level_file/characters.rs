@@ -88,6 +88,8 @@ pub(super) fn check_characters(level: &Level, data: &RuleData, root: &Path, f: &
                 hp: merged.hp,
                 posture: merged.posture,
                 conditions: merged.conditions.unwrap_or_default(),
+                mp: merged.mp,
+                fp: merged.fp,
                 surprised: merged.surprised.unwrap_or(false),
                 ap_roll_bonus: merged.ap_roll_bonus.unwrap_or(0),
                 mook: merged.mook.unwrap_or(false),

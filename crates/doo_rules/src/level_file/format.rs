@@ -111,8 +111,14 @@ pub struct CharacterEntry {
     pub hp: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub posture: Option<Posture>,
+    /// Condition ids, or `(id: "…", duration: persistent, removal_cr: Some(7))` entries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub conditions: Option<Vec<String>>,
+    pub conditions: Option<Vec<crate::level::ConditionEntry>>,
+    /// Current Mana and Faith points, if not full (R-MANA-1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mp: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surprised: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -161,6 +167,8 @@ impl CharacterEntry {
             hp,
             posture,
             conditions,
+            mp,
+            fp,
             surprised,
             ap_roll_bonus,
             mook,
@@ -231,6 +239,19 @@ pub struct Level {
     /// Crawls: encounters (R-EXP-23); an NPC in none is an encounter of his own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub encounters: Vec<crate::level_crawl::EncounterDef>,
+    /// Crawls: the minute the level clock starts at (R-EXP-2; default 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub minute: u32,
+    /// Crawls: lights already burning, held or lying in a space (R-EXP-18).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lights: Vec<crate::level_crawl::LightDef>,
+    /// Crawls: sides whose figures are non-hostile (R-CP-16).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub non_hostile: Vec<String>,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 /// One problem in a level, at a place in its file.

@@ -307,6 +307,12 @@ pub enum Event {
     Waited {
         actor: String,
     },
+    /// A non-hostile NPC (`actor`) answers the hero (`to`) who spoke to him (R-CP-16).
+    Says {
+        actor: String,
+        to: String,
+        text: String,
+    },
     /// The groups and their marching orders (R-EXP-4).
     Groups {
         groups: Vec<Vec<String>>,
@@ -370,7 +376,8 @@ impl Event {
             | Event::ChestOpened { actor, .. }
             | Event::ItemTaken { actor, .. }
             | Event::ItemDropped { actor, .. }
-            | Event::Waited { actor, .. } => Some(actor.as_str()),
+            | Event::Waited { actor, .. }
+            | Event::Says { actor, .. } => Some(actor.as_str()),
             _ => None,
         }
     }

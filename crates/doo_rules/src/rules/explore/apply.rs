@@ -15,7 +15,7 @@ use super::crisis::{begin_crisis, check_triggers};
 use super::items::{door, drop_item, open_chest_at, spring, take};
 use super::sight::{reveal_all, sightings};
 use super::state::{Acted, CrisisRules, Explore, Task, TrapOn};
-use super::tasks::{resolve_task, start_binding};
+use super::tasks::{put_out, resolve_task, start_binding};
 use super::turns::{camp, end_turn, hp_now};
 
 /// Carries out a checked order of Exploration Mode. Returns the flow: exploration goes on, or a
@@ -110,6 +110,10 @@ fn attack_order(m: &mut Match, x: &mut Explore, a: usize, ti: usize, dice: &mut 
         for i in x.encounters[e].members.clone() {
             x.calm[i] = false;
         }
+        // R-CP-16: a non-hostile encounter attacked is hostile for the rest of the level.
+        if x.more.peaceful.remove(&e) {
+            ev.push(Event::Note { text: format!("{} turns hostile (R-CP-16, R-EXP-25).", x.encounters[e].id) });
+        }
     }
     let reason = format!("{} attacks {}", m.fighters[a].name, m.fighters[ti].name);
     let mut seen = sightings(m, x);
@@ -162,6 +166,11 @@ pub fn in_crisis(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: Cri
         Command::Task { task: Task::OpenChest, at, .. } => {
             pay_one(m, "open_chest", ev);
             open_chest_at(m, x, a, *at, r, dice, ev);
+            close_opportunity(m, false, ev);
+        }
+        Command::Task { task: Task::PutOut, at, .. } => {
+            pay_one(m, "put_out", ev);
+            put_out(m, x, a, *at, ev);
             close_opportunity(m, false, ev);
         }
         Command::Task { task, at, .. } => {

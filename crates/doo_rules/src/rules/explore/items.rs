@@ -65,24 +65,41 @@ pub(super) fn open_chest(m: &Match, x: &mut Explore, a: usize, c: usize, ev: &mu
 /// Takes `item` from the open chest or the floor at `at` (R-EXP-15).
 pub fn take(m: &mut Match, x: &mut Explore, a: usize, at: Pos, item: &str, ev: &mut Vec<Event>) {
     let in_chest = x.chest_at(at).filter(|&c| x.chests[c].open).and_then(|c| x.chests[c].items.iter().position(|i| i == item).map(|k| (c, k)));
+    // R-EXP-18: an unlit one is taken before a burning one; a burning light taken keeps
+    // burning in his hand (he holds none yet: `check_take`).
+    let lying = x.items.iter().filter(|(p, i)| *p == at && i == item).count();
+    let lit = x.lit_at(at, item).filter(|_| in_chest.is_none() && lying <= x.more.lit.iter().filter(|l| l.0 == at && l.1 == item).count());
     if let Some((c, k)) = in_chest {
         x.chests[c].items.remove(k);
     } else if let Some(k) = x.items.iter().position(|(p, i)| *p == at && i == item) {
         x.items.remove(k);
     }
-    m.fighters[a].loadout.items.push(item.to_string());
+    match lit {
+        Some(l) => {
+            let (_, light, minutes) = x.more.lit.remove(l);
+            x.burning.insert(a, (light, minutes));
+        }
+        None => m.fighters[a].loadout.items.push(item.to_string()),
+    }
     ev.push(Event::ItemTaken { actor: m.fighters[a].id.clone(), item: item.to_string(), at });
 }
 
 /// Drops a carried item into one's space (R-EXP-15, A4-3.17); in a crawl it lies there.
+/// R-EXP-18: a burning light in his hand is dropped first, and goes on burning where it lies.
 pub fn drop_item(m: &mut Match, x: Option<&mut Explore>, a: usize, item: &str, ev: &mut Vec<Event>) {
+    let held = x.as_deref().and_then(|x| x.burning.get(&a)).is_some_and(|(i, _)| i == item);
     let f = &mut m.fighters[a];
-    if let Some(k) = f.loadout.items.iter().position(|i| i == item) {
-        f.loadout.items.remove(k);
-    }
     let at = f.pos;
+    if !held {
+        if let Some(k) = f.loadout.items.iter().position(|i| i == item) {
+            f.loadout.items.remove(k);
+        }
+    }
     ev.push(Event::ItemDropped { actor: f.id.clone(), item: item.to_string(), at });
     if let Some(x) = x {
+        if let Some((_, left)) = held.then(|| x.burning.remove(&a)).flatten() {
+            x.more.lit.push((at, item.to_string(), left));
+        }
         x.items.push((at, item.to_string()));
     }
 }

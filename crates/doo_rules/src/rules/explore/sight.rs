@@ -50,11 +50,13 @@ pub fn lit_for(m: &Match, x: &Explore, i: usize, p: Pos) -> bool {
     if x.dark.is_empty() || !x.in_dark(p) || m.fighters[i].pos.distance(p) <= 1 || m.fighters[i].abilities.iter().any(|a| a == "darkvision") {
         return true;
     }
-    x.burning.iter().any(|(&h, (item, _))| {
+    let radius = |item: &str| x.book.lights.iter().find(|l| l.item == item).map_or(0, |l| l.radius);
+    let held = x.burning.iter().any(|(&h, (item, _))| {
         let at = m.fighters[h].pos;
-        let r = x.book.lights.iter().find(|l| &l.item == item).map_or(0, |l| l.radius);
-        !m.is_dead(h) && at.distance(p) <= r && m.board.sees_space(at, p)
-    })
+        !m.is_dead(h) && at.distance(p) <= radius(item) && m.board.sees_space(at, p)
+    });
+    // A light lying in a space lights its reach as in a hand (R-EXP-18).
+    held || x.more.lit.iter().any(|(at, item, _)| at.distance(p) <= radius(item) && m.board.sees_space(*at, p))
 }
 
 /// R-EXP-19: the spaces character `i` sees now (lit, R-EXP-18). Only spaces joined to his by

@@ -183,6 +183,12 @@ pub enum Task {
     Light,
     /// R-EXP-21: bind the wounds of the hero at `at` (healer and patient busy 3 turns per HP).
     Bind,
+    /// R-EXP-18, R-EXP-24: put out the burning light he holds (`at` his own space) or one lying
+    /// at `at` (distance ≤ 1); it takes effect at the end of the turn, like lighting one.
+    PutOut,
+    /// R-CP-16: speak to the non-hostile NPC at `at` (one he sees); his encounter's line, if
+    /// the level gives one, is told at the end of the turn.
+    Speak,
 }
 
 impl Task {
@@ -196,6 +202,8 @@ impl Task {
             Task::UseItem => "use an item",
             Task::Light => "light a torch or lantern",
             Task::Bind => "bind wounds",
+            Task::PutOut => "put out a light",
+            Task::Speak => "speak",
         }
     }
 }
@@ -274,6 +282,39 @@ pub struct Explore {
     pub bound: std::collections::BTreeSet<usize>,
     /// HP of each character when the crisis in progress began.
     pub hp_at_crisis: BTreeMap<usize, i32>,
+    /// Lights lying in spaces and non-hostile encounters (R-EXP-18, R-CP-16).
+    pub more: CrawlMore,
+}
+
+/// The parts of a crawl added after saves of crawls existed: burning lights lying in spaces
+/// (R-EXP-18) and the encounters still non-hostile, with their lines (R-CP-16). Its `Debug` is
+/// only its name while it is empty, and the state hash leaves that name out (`save::state_hash`),
+/// so the hashes of crawls saved before it still match; once it holds something it is hashed.
+#[derive(Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct CrawlMore {
+    /// Burning lights lying in spaces: where, the item, the minutes left (the item is also in
+    /// `Explore::items`, where it can be taken).
+    pub lit: Vec<(Pos, String, u32)>,
+    /// Encounters (indices into `Explore::encounters`) still non-hostile (R-CP-16).
+    pub peaceful: std::collections::BTreeSet<usize>,
+    /// An encounter's line when spoken to (R-CP-16).
+    pub says: BTreeMap<usize, String>,
+}
+
+impl CrawlMore {
+    pub fn is_empty(&self) -> bool {
+        self.lit.is_empty() && self.peaceful.is_empty() && self.says.is_empty()
+    }
+}
+
+impl std::fmt::Debug for CrawlMore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CrawlMore")?;
+        if !self.is_empty() {
+            write!(f, " {{ lit: {:?}, peaceful: {:?}, says: {:?} }}", self.lit, self.peaceful, self.says)?;
+        }
+        Ok(())
+    }
 }
 
 /// Per side, the spaces it has revealed (R-EXP-19), indexed by `Board::index`; one map per side
@@ -320,6 +361,14 @@ impl Explore {
             Acted::Moving(u) => self.book.move_spaces.saturating_sub(u),
             Acted::Done => 0,
         }
+    }
+    /// R-CP-16: character `i` belongs to an encounter that is still non-hostile.
+    pub fn peaceful(&self, i: usize) -> bool {
+        self.encounter_of.get(i).copied().flatten().is_some_and(|e| self.more.peaceful.contains(&e))
+    }
+    /// R-EXP-18: the burning light lying at `p` that is `item`, if any.
+    pub fn lit_at(&self, p: Pos, item: &str) -> Option<usize> {
+        self.more.lit.iter().position(|(q, i, _)| *q == p && i == item)
     }
     /// An armed trap at `p` of the given kind.
     pub fn trap_at(&self, p: Pos, on: TrapOn) -> Option<usize> {

@@ -36,6 +36,51 @@ pub fn resolve_task(m: &mut Match, x: &mut Explore, a: usize, task: Task, at: Po
             None
         }
         Task::OpenChest => open_chest_task(m, x, a, at, r, dice, ev),
+        Task::PutOut => {
+            put_out(m, x, a, at, ev);
+            None
+        }
+        Task::Speak => {
+            speak(m, x, a, at, ev);
+            None
+        }
+    }
+}
+
+/// R-EXP-18: the light he holds (`at` his space) goes back into his pack unlit, or the one
+/// lying at `at` goes out where it lies. (A light put out and lit again burns its full time:
+/// minutes left are not kept on unlit items.)
+pub(super) fn put_out(m: &mut Match, x: &mut Explore, a: usize, at: Pos, ev: &mut Vec<Event>) {
+    let name = m.fighters[a].name.clone();
+    let text = if at == m.fighters[a].pos && x.burning.contains_key(&a) {
+        let Some((item, left)) = x.burning.remove(&a) else { return };
+        m.fighters[a].loadout.items.push(item.clone());
+        format!("{name} puts out his {} ({left} minutes were left).", item.replace('_', " "))
+    } else if let Some(k) = x.more.lit.iter().position(|l| l.0 == at) {
+        let (_, item, _) = x.more.lit.remove(k);
+        format!("{name} puts out the {} at {at}.", item.replace('_', " "))
+    } else {
+        return;
+    };
+    done(ev, m, a, Task::PutOut, at, true, text);
+}
+
+/// R-CP-16: he speaks to the non-hostile NPC at `at`; the NPC answers with his encounter's line.
+fn speak(m: &mut Match, x: &mut Explore, a: usize, at: Pos, ev: &mut Vec<Event>) {
+    let Some(n) = m.occupant(at).filter(|&n| x.peaceful(n) && m.fighters[n].hp > 0) else {
+        let text = format!("{} finds nobody to speak to at {at}.", m.fighters[a].name);
+        done(ev, m, a, Task::Speak, at, false, text);
+        return;
+    };
+    let line = x.encounter_of[n].and_then(|e| x.more.says.get(&e)).cloned();
+    let (hero, npc) = (m.fighters[a].name.clone(), m.fighters[n].name.clone());
+    let text = match &line {
+        Some(l) => format!("{npc} says to {hero}: \"{l}\""),
+        None => format!("{npc} has nothing to say to {hero}."),
+    };
+    done(ev, m, a, Task::Speak, at, line.is_some(), text);
+    if let Some(l) = line {
+        ev.push(Event::Says { actor: m.fighters[n].id.clone(), to: m.fighters[a].id.clone(), text: l });
     }
 }
 

@@ -92,6 +92,17 @@ fn burn_lights(m: &Match, x: &mut Explore, minutes: u32, ev: &mut Vec<Event>) {
         x.burning.remove(&h);
         ev.push(Event::Note { text: format!("{}'s {} burns out (R-EXP-18).", m.fighters[h].name, item.replace('_', " ")) });
     }
+    // Lights lying in spaces burn too; a spent one is gone from its space.
+    for l in x.more.lit.iter_mut() {
+        l.2 = l.2.saturating_sub(minutes);
+    }
+    while let Some(k) = x.more.lit.iter().position(|l| l.2 == 0) {
+        let (at, item, _) = x.more.lit.remove(k);
+        if let Some(j) = x.items.iter().position(|(p, i)| *p == at && *i == item) {
+            x.items.remove(j);
+        }
+        ev.push(Event::Note { text: format!("The {} at {at} burns out (R-EXP-18).", item.replace('_', " ")) });
+    }
 }
 
 /// R-EXP-22: the party camps: 505 minutes pass at once (no end-of-turn steps); MP and FP fill,

@@ -172,8 +172,9 @@ fn check_camp(m: &Match, x: &Explore) -> RuleResult<()> {
         return Err(refuse("R-EXP-22", format!("{} is bleeding: stop the bleeding before camping.", m.fighters[h].name)));
     }
     let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && !m.is_dead(i)).collect();
-    let watcher = (0..m.fighters.len())
-        .find(|&n| !x.is_explorer(m, n) && m.standing(n) && m.fighters[n].hp > 0 && heroes.iter().any(|&h| sees(m, x, n, h) || sees(m, x, h, n)));
+    let watcher = (0..m.fighters.len()).find(|&n| {
+        !x.is_explorer(m, n) && !x.peaceful(n) && m.standing(n) && m.fighters[n].hp > 0 && heroes.iter().any(|&h| sees(m, x, n, h) || sees(m, x, h, n))
+    });
     if let Some(n) = watcher {
         return Err(refuse("R-EXP-22", format!("{} is able to act and in sight: no camp here.", m.fighters[n].name)));
     }
@@ -240,6 +241,12 @@ pub fn in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<
             crisis_action(m, a, "Opening a chest")?;
             check_task(m, x, a, Task::OpenChest, *at)
         }
+        Command::Task { task: Task::PutOut, at, .. } => {
+            // R-EXP-18: putting a light out is a 1-AP action in a crisis (as opening a chest).
+            crisis_action(m, a, "Putting out a light")?;
+            check_put_out(m, x, a, *at)
+        }
+        Command::Task { task: Task::Speak, .. } => Err(refuse("R-EXP-1", "A crisis is on: speaking to an NPC is for Exploration Mode.")),
         Command::Task { task, at, .. } => {
             // R-EXP-10: a one-turn task is a 3/Only action taken in three consecutive turns.
             if *task == Task::UseItem {
@@ -359,6 +366,8 @@ pub fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> Rule
             }
             Ok(())
         }
+        Task::PutOut => check_put_out(m, x, a, at),
+        Task::Speak => check_speak(m, x, a, at),
         Task::PickLock | Task::Force => {
             if f.pos.distance(at) != 1 {
                 return Err(refuse(if task == Task::Force { "R-EXP-13" } else { "R-EXP-12" }, format!("{} must stand next to {at}.", f.name)));
@@ -400,6 +409,39 @@ pub fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> Rule
     }
 }
 
+/// R-EXP-18: the light he holds (`at` his own space) or one lying at distance ≤ 1 is burning.
+fn check_put_out(m: &Match, x: &Explore, a: usize, at: Pos) -> RuleResult<()> {
+    let f = &m.fighters[a];
+    if at == f.pos && x.burning.contains_key(&a) {
+        return Ok(());
+    }
+    if f.pos.distance(at) > 1 {
+        return Err(refuse("R-EXP-18", format!("{} can put out only his own light or one lying in his space or next to it.", f.name)));
+    }
+    if !x.more.lit.iter().any(|(p, _, _)| *p == at) {
+        return Err(refuse("R-EXP-18", format!("No light burns at {at}{}.", if at == f.pos { " and he holds none" } else { "" })));
+    }
+    Ok(())
+}
+
+/// R-CP-16: a non-hostile NPC he sees stands at `at`.
+fn check_speak(m: &Match, x: &Explore, a: usize, at: Pos) -> RuleResult<()> {
+    let f = &m.fighters[a];
+    let Some(n) = m.occupant(at).filter(|&n| !x.is_explorer(m, n) && !m.is_dead(n)) else {
+        return Err(refuse("R-CP-16", format!("Nobody at {at} to speak to.")));
+    };
+    if !sees(m, x, a, n) {
+        return Err(refuse("R-EXP-19", format!("{} does not see {}.", f.name, m.fighters[n].name)));
+    }
+    if !x.peaceful(n) {
+        return Err(refuse("R-CP-16", format!("{} is hostile: there is no talking to him.", m.fighters[n].name)));
+    }
+    if m.fighters[n].hp <= 0 || !m.standing(n) {
+        return Err(refuse("R-CP-16", format!("{} cannot answer now.", m.fighters[n].name)));
+    }
+    Ok(())
+}
+
 pub fn check_take(m: &Match, x: &Explore, a: usize, at: Pos, item: &str) -> RuleResult<()> {
     let f = &m.fighters[a];
     if f.pos.distance(at) > 1 {
@@ -413,11 +455,19 @@ pub fn check_take(m: &Match, x: &Explore, a: usize, at: Pos, item: &str) -> Rule
             format!("There is no {item} to take at {at}{}.", if x.chest_at(at).is_some_and(|c| !x.chests[c].open) { " (open the chest first)" } else { "" }),
         ));
     }
+    // R-EXP-18: a burning light taken keeps burning in his hand; he holds one at most.
+    let unlit_there =
+        in_chest || x.items.iter().filter(|(p, i)| *p == at && i == item).count() > x.more.lit.iter().filter(|l| l.0 == at && l.1 == item).count();
+    if !unlit_there && x.burning.contains_key(&a) {
+        return Err(refuse("R-EXP-18", format!("{} already holds a burning light: put it out or drop it first.", f.name)));
+    }
     Ok(())
 }
 
 pub fn check_drop(m: &Match, a: usize, item: &str) -> RuleResult<()> {
-    if !carried(m, a, item) {
+    // R-EXP-18: the burning light in his hand can be dropped (it goes on burning there).
+    let burning = m.explore.as_deref().and_then(|x| x.burning.get(&a)).is_some_and(|(i, _)| i == item);
+    if !carried(m, a, item) && !burning {
         return Err(refuse("R-EXP-15", format!("{} carries no {item}.", m.fighters[a].name)));
     }
     Ok(())
