@@ -474,6 +474,10 @@ pub fn final_state(m: &Match) -> Value {
                 "took_only": f.turn.took_only,
                 "round_status": f.turn.round,
         });
+        // A crawl: the light burning in his hand and its minutes left (R-EXP-18).
+        if let Some((item, minutes)) = m.explore.as_deref().and_then(|x| x.burning.get(&i)) {
+            c["light"] = json!({ "item": item, "minutes": minutes });
+        }
         if let Some(x) = &m.a4 {
             // Ruleset A4: the figure's round (initiative, slots used, step, AoO, penalties).
             c["a4"] = serde_json::to_value(&x.figs[i]).unwrap_or(Value::Null);

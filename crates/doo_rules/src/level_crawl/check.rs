@@ -402,7 +402,7 @@ impl<'a> Features<'a> {
                         err(at, format!("light '{}': a chest fills {p}", clip(&l.item)));
                     }
                 }
-                _ => err(at, format!("light '{}': give either `held_by` (a character) or `pos` (a space), not both", clip(&l.item))),
+                _ => err(at, format!("light '{}': give exactly one of `held_by` (a character) and `pos` (a space)", clip(&l.item))),
             }
         }
     }
