@@ -260,7 +260,9 @@ impl<'m> Scorer<'m> {
         let f = &m.fighters[a];
         let behaviour = brief.behaviour;
         let th = brief.th;
-        let enemies: Vec<usize> = (0..m.fighters.len()).filter(|&e| m.enemies(a, e) && !m.is_dead(e) && m.fighters[e].hp > 0).collect();
+        // R-CP-16: a non-hostile NPC is never attacked unprovoked.
+        let peaceful = |e: usize| m.explore.as_deref().is_some_and(|x| x.peaceful(e));
+        let enemies: Vec<usize> = (0..m.fighters.len()).filter(|&e| m.enemies(a, e) && !m.is_dead(e) && m.fighters[e].hp > 0 && !peaceful(e)).collect();
         let w = m.equipment.wielded(f);
         let attack_rows: Vec<&ActionRow> = m.rules.actions.iter().filter(|r| is_attack(r)).collect();
         let retreat = (f.hp as f64) <= behaviour.retreat_below * f.max_hp as f64;

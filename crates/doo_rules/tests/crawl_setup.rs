@@ -1,0 +1,50 @@
+//! What a crawl level sets up (issue 29): non-hostile NPCs left alone by the AI (R-CP-16), and
+//! `simulate`'s AI still finishing such a level.
+
+use doo_rules::ai::{self, AiConfig};
+use doo_rules::data::RuleData;
+use doo_rules::rules::dice::Dice;
+use doo_rules::rules::driver::{self, Start};
+use doo_rules::rules::event::Event;
+use doo_rules::rules::state::Phase;
+use std::path::Path;
+
+/// R-CP-16, R-EXP-23, R-EXP-25: the AI plays every side of tests/levels/crawl/hermit.ron to the
+/// end, over several seeds, every command accepted; the folk (a non-hostile side) never take
+/// part in a crisis and are never attacked, though they stand in sight and the heroes fight the
+/// orc beyond the door.
+#[test]
+fn the_ai_never_attacks_the_non_hostile_folk_and_finishes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let data = RuleData::builtin();
+    let level = doo_rules::level_file::load(&root.join("tests/levels/crawl/hermit.ron"), &data, &root).unwrap();
+    let folk = ["hermit", "dog", "warden"];
+    let mut crises = 0;
+    for seed in 1..=8u64 {
+        let mut m = level.build(&data).unwrap();
+        let mut dice = Dice::seeded(seed);
+        let mut ev = Vec::new();
+        driver::start(&mut m, &mut dice, Start::Fresh, &mut ev);
+        let cfg =
+            AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Default::default(), &Default::default(), seed, data.ai.clone());
+        for _ in 0..3000 {
+            let Some(who) = ai::who_decides(&m, &cfg) else { break };
+            let cmd = ai::decide(&m, who, &cfg);
+            if let Err(v) = driver::submit(&mut m, &mut dice, &cmd, &mut ev) {
+                panic!("seed {seed}: the AI's {cmd:?} was refused: {} {}", v.rule, v.reason);
+            }
+        }
+        assert_eq!(m.clock.phase, Phase::Over, "seed {seed}: the AI did not finish the level");
+        for e in &ev {
+            match e {
+                Event::CrisisBegins { participants, .. } => {
+                    crises += 1;
+                    assert!(participants.iter().all(|p| !folk.contains(&p.as_str())), "seed {seed}: the folk were drawn into a crisis: {participants:?}");
+                }
+                Event::AttackDeclared { target, .. } => assert!(!folk.contains(&target.as_str()), "seed {seed}: {target} was attacked"),
+                _ => {}
+            }
+        }
+    }
+    assert!(crises > 0, "the heroes met the orc in no game: the folk were never tested in a crisis");
+}
