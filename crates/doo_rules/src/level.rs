@@ -214,32 +214,13 @@ pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset,
             errors.push(format!("character '{}': unknown item '{i}'", c.id));
         }
     }
-    let mut conditions = Vec::new();
-    for e in &c.conditions {
-        let k = e.id();
-        let (duration, removal_cr) = match e {
-            ConditionEntry::Id(_) => (None, None),
-            ConditionEntry::Full(s) => (s.duration, s.removal_cr),
-        };
-        if let Some(cr) = removal_cr.filter(|v| !(ranges::REMOVAL_CR.0..=ranges::REMOVAL_CR.1).contains(v)) {
-            errors.push(format!("character '{}': condition '{k}': {}", c.id, out_of("removal_cr", cr, ranges::REMOVAL_CR)));
-        }
-        match data.conditions.get(k) {
-            Some(row) => conditions.push(ConditionInstance { id: k.to_string(), duration: duration.unwrap_or(row.duration), removal_cr }),
-            None => errors.push(format!("character '{}': unknown condition '{k}'", c.id)),
-        }
-    }
+    let conditions = starting_conditions(data, c, &mut errors);
     let legacy_hp = rules.options.hp_formula == crate::rules::profile::HpFormula::LegacyMax;
     let (max_hp, max_mp, max_fp) = Fighter::derived_max(&c.stats, legacy_hp);
     if let Some(hp) = c.hp.filter(|&h| !(ranges::MIN_HP..=max_hp).contains(&h)) {
         errors.push(format!("character '{}': {} (R-STAT-3: the maximum is Brawn + Nerve/2)", c.id, out_of("hp", hp, (ranges::MIN_HP, max_hp))));
     }
-    for (what, v, max) in [("mp", c.mp, max_mp), ("fp", c.fp, max_fp)] {
-        let (lo, hi) = (ranges::POOL.0, if what == "mp" && c.caster.arcane() || what == "fp" && c.caster.divine() { max } else { 0 });
-        if let Some(v) = v.filter(|v| !(lo..=hi).contains(v)) {
-            errors.push(format!("character '{}': {} (R-MANA-1: the maximum is {hi} for this caster)", c.id, out_of(what, v, (lo, hi))));
-        }
-    }
+    check_pools(c, max_mp, max_fp, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -290,6 +271,37 @@ pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset,
         spells: c.spells.clone(),
         dormant: false,
     })
+}
+
+/// A character's starting conditions (R-COND-1): known ids, each with its own or the table's
+/// duration class and removal CR.
+fn starting_conditions(data: &RuleData, c: &CharacterDef, errors: &mut Vec<String>) -> Vec<ConditionInstance> {
+    let mut conditions = Vec::new();
+    for e in &c.conditions {
+        let k = e.id();
+        let (duration, removal_cr) = match e {
+            ConditionEntry::Id(_) => (None, None),
+            ConditionEntry::Full(s) => (s.duration, s.removal_cr),
+        };
+        if let Some(cr) = removal_cr.filter(|v| !(ranges::REMOVAL_CR.0..=ranges::REMOVAL_CR.1).contains(v)) {
+            errors.push(format!("character '{}': condition '{k}': {}", c.id, out_of("removal_cr", cr, ranges::REMOVAL_CR)));
+        }
+        match data.conditions.get(k) {
+            Some(row) => conditions.push(ConditionInstance { id: k.to_string(), duration: duration.unwrap_or(row.duration), removal_cr }),
+            None => errors.push(format!("character '{}': unknown condition '{k}'", c.id)),
+        }
+    }
+    conditions
+}
+
+/// R-MANA-1: starting MP and FP up to the caster's maxima (a non-caster's are 0).
+fn check_pools(c: &CharacterDef, max_mp: i32, max_fp: i32, errors: &mut Vec<String>) {
+    for (what, v, max) in [("mp", c.mp, max_mp), ("fp", c.fp, max_fp)] {
+        let (lo, hi) = (ranges::POOL.0, if what == "mp" && c.caster.arcane() || what == "fp" && c.caster.divine() { max } else { 0 });
+        if let Some(v) = v.filter(|v| !(lo..=hi).contains(v)) {
+            errors.push(format!("character '{}': {} (R-MANA-1: the maximum is {hi} for this caster)", c.id, out_of(what, v, (lo, hi))));
+        }
+    }
 }
 
 /// Builds a match from a map, characters and ruleset choice; every problem names its source.

@@ -56,8 +56,6 @@ pub struct Script {
     pub expect: Option<Expect>,
 }
 
-mod crawl_start;
-
 /// A mid-phase starting point: the action phase of `turn`, at `round`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,7 +117,7 @@ pub struct CharStart {
     pub ammo: Option<u32>,
     /// A crawl: the light burning in his hand, with its minutes left (R-EXP-18).
     #[serde(default)]
-    pub light: Option<crawl_start::LightStart>,
+    pub light: Option<crate::level_crawl::LightStart>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
@@ -167,28 +165,8 @@ pub struct ExpectFinal {
 /// The folder of shipped levels, relative to the project (where the game runs).
 pub const LEVELS_DIR: &str = "levels";
 
-/// Caps on what a script may hold (docs/scripts.md, "Caps"), checked right after parsing and
-/// before any of it is played. Maps and characters share the level caps; a command's path has
-/// the command's own cap ([`MAX_PATH`](crate::rules::command::MAX_PATH)).
-pub mod caps {
-    /// Commands in one script.
-    pub const COMMANDS: usize = 100_000;
-    /// Forced die faces, and the largest face one may name.
-    pub const FORCED_DICE: usize = 100_000;
-    pub const FACE: u32 = 1_000;
-    /// The latest turn or round a script may start at.
-    pub const START_TURN: u32 = 10_000;
-    /// AP a script may give a character at the start.
-    pub const START_AP: u32 = 100;
-    /// HP, MP or FP a script may set at the start.
-    pub const START_POOL: (i32, i32) = (-100, 1_000);
-    /// The largest temporary adjustment (either sign) a script may set at the start.
-    pub const ADJUSTMENT: i32 = 20;
-    /// The highest removal CR of a condition set at the start.
-    pub const CR: i32 = 30;
-    /// Bytes of the path in `level`.
-    pub const LEVEL_PATH: usize = 4_096;
-}
+/// Caps on what a script may hold (docs/scripts.md, "Caps").
+pub mod caps;
 
 impl Script {
     /// Every cap and range this script breaks, each with the field it is under.
@@ -359,11 +337,33 @@ pub fn build_match(data: &crate::data::RuleData, script: &Script, level: Option<
         }
     }
     match &script.start {
-        Some(start) if start.minute.is_some() => crawl_start::apply(&mut m, start).map_err(|e| vec![e])?,
+        Some(StartState { minute: Some(minute), characters, .. }) => {
+            let chars = characters.iter().map(|(id, c)| c.exploring(id).map(|s| (id.clone(), s))).collect::<Result<_, _>>().map_err(|e| vec![e])?;
+            crate::level_crawl::explore_start(&mut m, *minute, &chars).map_err(|e| vec![e])?
+        }
         Some(start) => apply_start(&mut m, start).map_err(|e| vec![e])?,
         None => {}
     }
     Ok(m)
+}
+
+impl CharStart {
+    /// This character's state at a crawl's start in Exploration Mode; a field only a start in a
+    /// crisis sets is an error.
+    fn exploring(&self, id: &str) -> Result<crate::level_crawl::ExploreStart, String> {
+        let s = self;
+        let crisis = [("ap", s.ap.is_some()), ("ap_start", s.ap_start.is_some()), ("free_steps", s.free_steps.is_some())]
+            .into_iter()
+            .chain([("free_steps_allowance", s.free_steps_allowance.is_some()), ("adjustments", s.adjustments.is_some())])
+            .chain([("acted_this_turn", s.acted_this_turn.is_some()), ("took_only", s.took_only.is_some()), ("round_status", s.round_status.is_some())]);
+        if let Some((field, _)) = crisis.into_iter().find(|f| f.1) {
+            return Err(format!(
+                "start '{id}': `{field}` is for a start in a crisis; a start in Exploration Mode (`minute`) sets pos, posture, hp, mp, fp, conditions, ammo and light"
+            ));
+        }
+        let (pos, posture, hp, mp, fp, conditions, ammo, light) = (s.pos, s.posture, s.hp, s.mp, s.fp, s.conditions.clone(), s.ammo, s.light.clone());
+        Ok(crate::level_crawl::ExploreStart { pos, posture, hp, mp, fp, conditions, ammo, light })
+    }
 }
 
 impl Script {
@@ -384,7 +384,7 @@ pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
     m.clock.turn = start.turn;
     m.clock.round = start.round;
     m.clock.phase = Phase::Action;
-    check_positions(m, start)?;
+    crate::level_crawl::check_positions(m, &|id| start.characters.get(id).and_then(|s| s.pos))?;
     for i in 0..m.fighters.len() {
         let s = start.characters.get(&m.fighters[i].id).cloned().unwrap_or_default();
         let f = &mut m.fighters[i];
@@ -425,24 +425,9 @@ pub fn apply_start(m: &mut Match, start: &StartState) -> Result<(), String> {
         let f = &mut m.fighters[i];
         f.free_steps.available = s.free_steps.unwrap_or(able && f.posture == Posture::Standing && f.ap.current > 0);
     }
-    crawl_start::lights(m, start)?;
+    crate::level_crawl::hand_lights(m, start.characters.iter().filter_map(|(id, s)| s.light.as_ref().map(|l| (id.as_str(), l))))?;
     // G-07 snapshot order needs the AP the round started with.
     m.clock.round_start_ap = (0..m.fighters.len()).map(|i| m.effective_ap(i)).collect();
-    Ok(())
-}
-
-/// G-02: a start position is a space a figure can stand on, and one figure per space.
-fn check_positions(m: &Match, start: &StartState) -> Result<(), String> {
-    let mut taken = std::collections::HashMap::new();
-    for f in &m.fighters {
-        let p = start.characters.get(&f.id).and_then(|s| s.pos).unwrap_or(f.pos);
-        if start.characters.get(&f.id).and_then(|s| s.pos).is_some() && !m.board.walkable(p) {
-            return Err(format!("start '{}': {p} is not a space a figure can stand on", f.id));
-        }
-        if let Some(o) = taken.insert(p, f.id.clone()) {
-            return Err(format!("start '{}': {p} is already taken by '{o}' (one figure per space, G-02)", f.id));
-        }
-    }
     Ok(())
 }
 
