@@ -181,7 +181,7 @@ fn start_of(c: &Case, chars: &[CharacterDef], data: &RuleData) -> String {
         let mut fields = vec![format!("ap: {}", c.ap[k])];
         // The level's own conditions, then the extras (a start list replaces the level's).
         let mut conds: Vec<(String, String, Option<i32>)> =
-            def.conditions.iter().map(|id| (id.clone(), format!("{:?}", data.conditions.get(id).unwrap().duration).to_lowercase(), None)).collect();
+            def.conditions.iter().map(|c| (c.id().to_string(), format!("{:?}", data.conditions.get(c.id()).unwrap().duration).to_lowercase(), None)).collect();
         let mut set_conds = false;
         if let Some(x) = c.extra[k] {
             let (id, dur, cr) = EXTRA_CONDITIONS[x];

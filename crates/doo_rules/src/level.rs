@@ -78,11 +78,32 @@ pub struct CharacterDef {
 
 /// A starting condition: its id (`"bleeding"`: the table's duration class, the table's removal
 /// CR), or `(id: "stunned", duration: persistent, removal_cr: Some(7))` (R-COND-1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ConditionEntry {
     Id(String),
     Full(ConditionSpec),
+}
+
+/// An id string or a `ConditionSpec` record, read so that a wrong field in the record is
+/// reported by name (an untagged enum would only say that nothing matched).
+impl<'de> Deserialize<'de> for ConditionEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ConditionEntry;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a condition id, or (id: \"…\", duration: …, removal_cr: …)")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ConditionEntry, E> {
+                Ok(ConditionEntry::Id(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, a: A) -> Result<ConditionEntry, A::Error> {
+                ConditionSpec::deserialize(serde::de::value::MapAccessDeserializer::new(a)).map(ConditionEntry::Full)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A starting condition written in full: the duration class defaults to the table's; without
@@ -396,6 +417,23 @@ mod tests {
             assert!(g.fighter("x").loadout.loaded, "{extra}");
             assert_eq!(g.refused(r#"action(actor: "x", action: "reset_crossbow")"#).rule, "R-RNG-8");
         }
+    }
+
+    #[test] // R-COND-1, R-MANA-1: a starting condition is an id (the table's class, no CR of its own) or written in full (its own class and removal CR, `Some(n)` or `n`); a wrong field in it is named; MP and FP start where given
+    fn starting_conditions_and_pools() {
+        use crate::rules::fighter::Duration;
+        let data = crate::data::RuleData::builtin();
+        let text = r#"(id: "a", side: "h", pos: (0, 0), stats: (brawn: 6, finesse: 6, savvy: 8, nerve: 6), caster: arcane, mp: 3,
+            conditions: ["slowed", (id: "stunned", removal_cr: 7), (id: "bleeding", duration: temporary, removal_cr: Some(4))])"#;
+        let c: super::CharacterDef = crate::data::parse_ron("t.ron", text).unwrap();
+        let rules = data.profiles.ruleset(None, &Default::default()).unwrap();
+        let f = super::fighter_from_def(&data, &rules, &c).unwrap();
+        let got: Vec<(&str, Duration, Option<i32>)> = f.conditions.iter().map(|c| (c.id.as_str(), c.duration, c.removal_cr)).collect();
+        assert_eq!(got, vec![("slowed", Duration::Permanent, None), ("stunned", Duration::Persistent, Some(7)), ("bleeding", Duration::Temporary, Some(4))]);
+        assert_eq!((f.mp, f.max_mp, f.fp), (3, 11, 0));
+        let bad = text.replace("removal_cr: 7", "cr: 7");
+        let e = crate::data::parse_ron::<super::CharacterDef>("t.ron", &bad).unwrap_err();
+        assert!(e.message.contains("`cr`") && e.line == 2, "{}:{}: {}", e.line, e.col, e.message);
     }
 
     #[test] // R-MANA-1: `caster: both` has both pools full (MP = Savvy + Nerve/2, FP = Nerve + Savvy/2) and casts spells of either tradition
