@@ -7,7 +7,7 @@ use super::super::command::Command;
 use super::super::grid::{Pos, Tile};
 use super::super::offer::{Aim, Choice, Destination, Group, MoveKind};
 use super::super::state::Match;
-use super::sight::{item_name, view_of};
+use super::sight::{item_name, sees, view_of};
 use super::state::{Acted, Explore, Task};
 use super::validate::{carried, in_crisis, lock_at, order};
 use std::collections::BTreeMap;
@@ -115,6 +115,7 @@ pub fn choices(m: &Match, x: &Explore, a: usize) -> Vec<Choice> {
         loot_and_traps(&mut bar, p);
     }
     potions(&mut bar);
+    lights_and_speech(&mut bar, &around);
     let id = bar.id.clone();
     bar.push("Search".into(), "search", "1 turn", bar.task(Task::Search, f.pos), "R-EXP-14: 4 spaces next to him, for secret doors and traps.");
     bar.push("Wait".into(), "wait", "1 turn", Command::Wait { actor: id.clone() }, "R-EXP-3: his action this turn.");
@@ -189,6 +190,33 @@ fn loot_and_traps(bar: &mut Bar, p: Pos) {
     for t in x.traps.iter().filter(|t| t.pos == p && !t.hidden && !t.spent) {
         let cmd = bar.task(Task::Disarm, t.pos);
         bar.push(format!("Disarm trap {}", t.pos), "disarm", "1 turn", cmd, "R-EXP-17: a Disable check; failing by 3 or more springs it.");
+    }
+}
+
+/// Lights (R-EXP-18): light one he carries, put out his own or one lying next to him; speech
+/// (R-CP-16): each non-hostile NPC he sees.
+fn lights_and_speech(bar: &mut Bar, around: &[Pos]) {
+    let (m, x, a) = (bar.m, bar.x, bar.a);
+    let here = m.fighters[a].pos;
+    match x.burning.get(&a) {
+        Some((item, left)) => {
+            let cmd = bar.task(Task::PutOut, here);
+            bar.push(format!("Put out the {} ({left} min left)", item_name(m, x, item)), "put_out", "1 turn", cmd, "R-EXP-18: back into his pack, unlit.");
+        }
+        None => {
+            if let Some(l) = x.book.lights.iter().find(|l| carried(m, a, &l.item)) {
+                let cmd = bar.task(Task::Light, here);
+                bar.push(format!("Light a {}", item_name(m, x, &l.item)), "light", "1 turn", cmd, "R-EXP-18: it burns from the end of the turn.");
+            }
+        }
+    }
+    for (p, item, _) in x.more.lit.iter().filter(|l| l.0 == here || around.contains(&l.0)) {
+        let cmd = bar.task(Task::PutOut, *p);
+        bar.push(format!("Put out the {} {p}", item_name(m, x, item)), "put_out", "1 turn", cmd, "R-EXP-18: it goes out where it lies.");
+    }
+    for n in (0..m.fighters.len()).filter(|&n| x.peaceful(n) && !m.is_dead(n) && sees(m, x, a, n)) {
+        let cmd = bar.task(Task::Speak, m.fighters[n].pos);
+        bar.push(format!("Speak to {}", m.fighters[n].name), "speak", "1 turn", cmd, "R-CP-16: he answers at the end of the turn.");
     }
 }
 
