@@ -25,7 +25,7 @@ struct Outcome {
 fn run(args: &[&str]) -> Outcome {
     let dir = env!("CARGO_MANIFEST_DIR");
     let t = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_doo"))
+    let mut child = Command::new(crate::common::doo_bin())
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
