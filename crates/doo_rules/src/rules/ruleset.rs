@@ -69,7 +69,12 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
             }
             None => Err(Violation::new("R-EXP-1", "This level has no Exploration Mode: it is one crisis.")),
         },
-        Mode::Doo => doo::validate::validate(m, a, cmd),
+        Mode::Doo => {
+            if let Some(x) = m.explore.as_deref() {
+                explore::validate::not_at_peace(m, x, cmd)?; // R-CP-16
+            }
+            doo::validate::validate(m, a, cmd)
+        }
     }
 }
 

@@ -219,6 +219,19 @@ fn check_attack_order(m: &Match, x: &Explore, a: usize, t: &str) -> RuleResult<(
     Ok(())
 }
 
+/// R-CP-16, R-EXP-25: in a crawl's crisis a non-hostile NPC (outside it) is not attacked; the
+/// attack order that makes his encounter hostile is given in Exploration Mode (R-EXP-24c).
+pub fn not_at_peace(m: &Match, x: &Explore, cmd: &Command) -> RuleResult<()> {
+    let Command::Action { action, target: Some(t), .. } = cmd else { return Ok(()) };
+    let attack = m.rules.action(action).is_some_and(is_attack) || action == "cast_spell";
+    match m.index(t) {
+        Some(ti) if attack && x.peaceful(ti) && !x.is_explorer(m, ti) => {
+            Err(refuse("R-CP-16", format!("{} is not hostile and takes no part in this crisis.", m.fighters[ti].name)))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Door, take and drop orders in a crisis (R-EXP-8: a door or a take is a 1-AP action; a drop
 /// costs nothing). Lengthy tasks are refused (R-EXP-10 is not built yet).
 pub fn in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<()> {
