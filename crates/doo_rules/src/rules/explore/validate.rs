@@ -139,7 +139,8 @@ fn check_walk(m: &Match, x: &Explore, a: usize, path: &[Pos], group: bool, left:
         }
         // Only figures the side can see block the plan; the rest stop the walk when met.
         if let Some(o) = m.occupant(p).filter(|&o| !members.contains(&o) && view.figures.contains(&o)) {
-            if k + 1 == path.len() || !x.is_explorer(m, o) {
+            // G-02: allies are passed through, not ended on.
+            if k + 1 == path.len() || m.fighters[o].side != f.side {
                 return Err(refuse("G-02", format!("{} stands on {p}.", m.fighters[o].name)));
             }
         }
