@@ -15,11 +15,11 @@ fn a_chest_opening_is_one_readable_line() {
         Event::ChestOpened { actor: "ed".into(), at, items: vec!["potion_of_healing".into(), "brass_key".into()] },
         Event::TaskDone { actor: "ed".into(), task: Task::OpenChest, at, success: true, text: "Ed opens the chest: potion_of_healing, brass_key.".into() },
     ];
-    let lines: Vec<String> = events.into_iter().filter_map(|event| describe(&LogEntry::Event { index: Some(0), event }, &names)).collect();
+    let lines: Vec<String> = events.into_iter().filter_map(|event| describe(&LogEntry::Event { index: Some(0), event, seen_by: None }, &names)).collect();
     assert_eq!(lines, ["Ed opens a chest: potion of healing, brass key"]);
     // other tasks still tell their result
     let search = Event::TaskDone { actor: "ed".into(), task: Task::Search, at, success: true, text: "Ed finds nothing.".into() };
-    assert_eq!(describe(&LogEntry::Event { index: Some(0), event: search }, &names).as_deref(), Some("Ed finds nothing."));
+    assert_eq!(describe(&LogEntry::Event { index: Some(0), event: search, seen_by: None }, &names).as_deref(), Some("Ed finds nothing."));
 }
 
 #[test] // F1 help: a crawl's orders and ruleset A4's controls, with the keys input.rs binds (Enter ends the turn, 1-9 the bar, N declines)
