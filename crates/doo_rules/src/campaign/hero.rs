@@ -269,6 +269,17 @@ mod tests {
         assert!(crate::data::id_problem(&h.id()).is_none(), "{}", h.id());
     }
 
+    #[test] // R-RNG-1, R-CP-3 (issue 29, bug 4): Lunk's hero file chose Thrown Weapons; every
+    // throwing weapon is used with that skill, so he throws trained (Apprentice, not Untrained)
+    fn a_hero_trained_in_thrown_weapons_throws_trained() {
+        let (data, _) = shipped();
+        let (_, sheet, _) = check_hero("heroes/lunk.ron", include_str!("../../../../heroes/lunk.ron"), &data, Some(data.heroes.allowance)).unwrap();
+        for id in ["throwing_knife", "throwing_axe", "javelin", "spear"] {
+            let skill = &data.equipment.ranged(id).unwrap().skill;
+            assert_eq!(sheet.rank(skill), crate::rules::profile::Rank::Apprentice, "{id} is thrown with '{skill}'");
+        }
+    }
+
     #[test] // R-CP-12, R-CP-14 (issue 29, bug 5): a hero carrying a spare weapon is a valid hero
     // file, and the level he is put in takes him with it (it said "unknown item"); a new hero
     // pays for the spare at its price
