@@ -52,8 +52,14 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
         return LevelReport { record, after_level: progress.roster.clone(), rest_gains: BTreeMap::new() };
     }
     let in_level: BTreeSet<String> = progress.roster.iter().map(Hero::id).filter(|k| m.index(k).is_some()).collect();
-    let names: BTreeMap<String, String> = m.fighters.iter().map(|f| (f.id.clone(), f.name.clone())).collect();
-    let mut cp = heroes::cp_from_events(events, &in_level, &names);
+    // R-CP-9: the CP the match told as they were earned (`Event::CpEarned`, the one flow); a
+    // level file written before its heroes were marked (`m.heroes` empty) is read from its events.
+    let mut cp: Vec<CpLine> = if m.heroes.is_empty() {
+        let names: BTreeMap<String, String> = m.fighters.iter().map(|f| (f.id.clone(), f.name.clone())).collect();
+        heroes::cp_from_events(events, &in_level, &names)
+    } else {
+        events.iter().filter_map(CpLine::of).filter(|l| in_level.contains(&l.hero)).collect()
+    };
     let lvl = c.campaign.level(&id);
     for hid in &in_level {
         let i = m.index(hid).expect("in level");

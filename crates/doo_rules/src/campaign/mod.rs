@@ -19,6 +19,7 @@ mod hero;
 mod prepare;
 mod progress;
 mod shop;
+mod show;
 
 pub use caps::{MAX_BOUGHT, MAX_CP, MAX_HISTORY, MAX_ITEMS, MAX_LEVELS, MAX_PARTY, MAX_PURSE, VERSION};
 pub use file::{Campaign, CampaignLevel, CheckedCampaign, Objective, ObjectiveDef, check_campaign, load_campaign};
@@ -27,6 +28,7 @@ pub use hero::{Hero, check_hero, hero_text, load_hero, sample_hero};
 pub use prepare::{level_for, prepare_level};
 pub use progress::{LevelRecord, Progress, recruit};
 pub use shop::{auto_spend, buy_gear, rearm, spend};
+pub use show::hero_json;
 
 /// The shipped campaign and the built-in rule data, for the tests of every part.
 #[cfg(test)]

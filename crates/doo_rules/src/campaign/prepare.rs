@@ -72,7 +72,7 @@ pub fn level_for(c: &CheckedCampaign, progress: &Progress, id: &str, data: &Rule
     }
     for (h, pos) in playing.iter().zip(starts) {
         let (sheet, _) = h.sheet(&data.heroes).map_err(|v| format!("{}: {v}", h.name))?;
-        let mut e = h.entry(&sheet, side, pos);
+        let mut e = h.entry(&sheet, side, pos, data);
         // A package without a figure of its own (added to heroes.ron alone) is drawn by the
         // figure book's other rules, not refused.
         if e.sprite.as_deref().is_some_and(|s| !data.figures.known(s)) {

@@ -227,6 +227,15 @@ pub enum Event {
     Note {
         text: String,
     },
+    /// A hero earns character points as they are earned (R-CP-9 in play: critical results made
+    /// or suffered, his own task checks once per object per level; R-CP-10 at a won level's end,
+    /// from the campaign). `hero` is the figure's id (`hero_<name>`); `why` a sentence.
+    CpEarned {
+        hero: String,
+        cp: u32,
+        rule: String,
+        why: String,
+    },
     /// A4-5.1: initiative for the round `turn` (A4 counts rounds as turns), best first: each
     /// figure's id and score.
     Initiative {
