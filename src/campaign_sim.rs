@@ -182,10 +182,14 @@ pub fn simulate(
             *acc.entry(l.hero.clone()).or_default() += l.cp;
             acc
         });
+        // Every CP line as the event that told it (R-CP-9 from the match, R-CP-10 at its end), and
+        // each hero as the rules build him after the level, the rest and the purchases.
+        let cp_earned: Vec<serde_json::Value> = report.record.cp.iter().filter_map(|l| serde_json::to_value(l.clone().event()).ok()).collect();
+        let heroes: Vec<serde_json::Value> = progress.roster.iter().filter_map(|h| campaign::hero_json(h, data).ok()).collect();
         let line = json!({
             "type": "level", "level": id, "play": plays, "won": won, "winner": r.winner, "turns": r.turns,
-            "cp": cps, "fallen": report.record.fallen, "rest": report.record.rest, "bought": bought,
-            "carry_over": if problems.is_empty() { "ok" } else { "mismatch" },
+            "cp": cps, "cp_earned": cp_earned, "fallen": report.record.fallen, "rest": report.record.rest, "bought": bought,
+            "heroes": heroes, "carry_over": if problems.is_empty() { "ok" } else { "mismatch" },
         });
         let _ = writeln!(out, "{line}");
     }

@@ -37,6 +37,20 @@ fn objective_met(o: &Objective, m: &Match, hero_ids: &BTreeSet<String>) -> bool 
 /// `events` everything that happened in it, `won` whether the party's side won. The progress
 /// moves to the next level (or the failure's), the roster carries over or is set back.
 pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, events: &[Event], won: bool, data: &RuleData) -> LevelReport {
+    finish_level_with(c, progress, m, events, won, data, &[])
+}
+
+/// `finish_level` with die faces forced first in the rest's recuperation checks (R-CP-13): what
+/// a campaign script's `rest_dice` give (`doo campaign run`).
+pub fn finish_level_with(
+    c: &CheckedCampaign,
+    progress: &mut Progress,
+    m: &Match,
+    events: &[Event],
+    won: bool,
+    data: &RuleData,
+    rest_dice: &[u32],
+) -> LevelReport {
     let book = &data.heroes;
     let id = progress.level.clone().unwrap_or_default();
     let mut record = LevelRecord { level: id.clone(), won, cp: Vec::new(), fallen: Vec::new(), rest: Vec::new() };
@@ -109,6 +123,7 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
     let after_level = roster.clone();
     // R-CP-13: the rest between levels.
     let mut dice = Dice::seeded(progress.seed ^ (progress.history.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    dice.force(rest_dice.iter().copied());
     let rest_gains = rest(c.campaign.rest_days(book), &mut dice, &mut roster, &mut record.rest, data);
     progress.sitting_out = roster.iter().filter(|h| h.hp.is_some_and(|hp| hp <= 0)).map(|h| h.name.clone()).collect();
     progress.roster = roster;
