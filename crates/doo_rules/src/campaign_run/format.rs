@@ -154,6 +154,18 @@ fn relocated(e: LoadError, inner: &str, file: &str, text: &str) -> LoadError {
     LoadError { file: file.into(), line, col, message: e.message }
 }
 
+/// An error of a hero written inline, placed in the script: at the field the error is about
+/// (the key on its line of the hero's text), after the hero's name.
+fn inline_hero_error(e: LoadError, inner: &str, name: &str, file: &str, text: &str) -> LoadError {
+    let key: String =
+        inner.lines().nth(e.line.saturating_sub(1)).unwrap_or("").trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let from = text.find(&format!("\"{name}\"")).unwrap_or(0);
+    let at = text[from..].find(&format!("{key}:")).filter(|_| !key.is_empty()).map_or(from, |k| from + k);
+    let line = text[..at].matches('\n').count() + 1;
+    let col = text[..at].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    LoadError { file: file.into(), line, col, message: e.message }
+}
+
 /// Reads a campaign script and checks its caps, its campaign, its heroes and its party.
 pub fn load(path: &Path, data: &RuleData) -> Result<Loaded, LoadError> {
     let file = path.display().to_string();
@@ -192,7 +204,8 @@ pub fn load(path: &Path, data: &RuleData) -> Result<Loaded, LoadError> {
             }
             PartyHero::Hero(h) => {
                 let label = format!("{file} (hero '{}')", h.name.chars().take(crate::data::MAX_ID_CHARS).collect::<String>());
-                campaign::check_hero(&label, &campaign::hero_text(h), data, Some(allowance)).map(|x| x.0).map_err(|e| relocated(e, &label, &file, &text))
+                let inner = campaign::hero_text(h);
+                campaign::check_hero(&label, &inner, data, Some(allowance)).map(|x| x.0).map_err(|e| inline_hero_error(e, &inner, &h.name, &file, &text))
             }
         }
     };
