@@ -97,6 +97,21 @@ fn the_ai_plays_the_shipped_campaign_with_exact_carry_over() {
         for l in levels.iter().filter(|l| l["won"] == true) {
             assert!(l["cp"].as_object().is_some_and(|m| !m.is_empty()), "{l}");
         }
+        // R-CP-9, R-CP-10: every CP is told as a cp_earned event, and they add up to the level's CP;
+        // each hero after the level as the rules build him (doo hero show's object)
+        for l in &levels {
+            let mut told: std::collections::BTreeMap<String, u64> = Default::default();
+            for e in l["cp_earned"].as_array().expect("cp_earned events") {
+                assert_eq!(e["event"], "cp_earned", "{e}");
+                assert!(e["rule"] == "R-CP-9" || e["rule"] == "R-CP-10", "{e}");
+                *told.entry(e["hero"].as_str().unwrap().to_string()).or_default() += e["cp"].as_u64().unwrap();
+            }
+            let cp: std::collections::BTreeMap<String, u64> = l["cp"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_u64().unwrap())).collect();
+            assert_eq!(told, cp, "{l}");
+            for h in l["heroes"].as_array().expect("the heroes after the level") {
+                assert!(h["max_hp"].as_i64().unwrap() > 0 && h["cp_banked"].as_u64().unwrap() <= h["cp_earned"].as_u64().unwrap() + 20, "{h}");
+            }
+        }
         // a lost level gives nothing (R-CP-13)
         for l in levels.iter().filter(|l| l["won"] == false) {
             assert!(l["cp"].as_object().is_some_and(|m| m.is_empty()), "{l}");
