@@ -71,14 +71,15 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for p in paths {
-        // Hero and campaign files are told apart by their first word (`Hero(`, `Campaign(`).
+        // Hero, campaign and campaign script files are told apart by their first word (`Hero(`,
+        // `Campaign(`, `CampaignScript(`).
         let text = doo_rules::data::read_text(p, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
         let kind = first_word(&text);
-        if kind == "Hero" || kind == "Campaign" {
-            let r = if kind == "Hero" {
-                doo_rules::campaign::check_hero(&p.display().to_string(), &text, &data, Some(data.heroes.allowance)).map(|_| ())
-            } else {
-                doo_rules::campaign::check_campaign(p, &text, &data).map(|_| ())
+        if kind == "Hero" || kind == "Campaign" || kind == "CampaignScript" {
+            let r = match kind.as_str() {
+                "Hero" => doo_rules::campaign::check_hero(&p.display().to_string(), &text, &data, Some(data.heroes.allowance)).map(|_| ()),
+                "Campaign" => doo_rules::campaign::check_campaign(p, &text, &data).map(|_| ()),
+                _ => doo_rules::campaign_run::load(p, &data).map(|_| ()),
             };
             if let Err(e) = r {
                 bad += 1;

@@ -55,7 +55,7 @@ enum Cmd {
         #[arg(long, hide = true)]
         headless: bool,
     },
-    /// Check level, hero and campaign files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
+    /// Check level, hero, campaign and campaign script files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
     Validate {
         #[arg(required = true)]
         files: Vec<PathBuf>,

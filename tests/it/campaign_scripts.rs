@@ -78,7 +78,13 @@ fn bad_campaign_scripts_get_located_errors() {
         assert_eq!(code, 2, "{file}: {out}{err}");
         assert!(!err.contains("panicked") && out.is_empty(), "{file}: {err}");
         assert!(err.starts_with(&format!("{file}:{want}")), "{file}: {err}");
+        // `doo validate` reads a campaign script as `campaign run` does
+        let (code, out, _) = doo(&["validate", file]);
+        assert_eq!((code, out.lines().next().unwrap_or("").starts_with(&format!("{file}:{want}"))), (1, true), "{file}: {out}");
     }
+    let good: Vec<String> = scripts().iter().map(|p| p.display().to_string()).collect();
+    let (code, out, err) = doo(&["validate", &good[0], &good[1]]);
+    assert_eq!(code, 0, "{out}{err}");
 }
 
 #[test] // R-CP-1, R-CP-15 (G-85): `doo hero show` prints the hero as the rules build him
