@@ -31,7 +31,13 @@ fn log_line(play: usize, e: &LogEntry) -> Value {
             }
             line
         }
-        LogEntry::Event { index, event } => event_line(play, *index, event),
+        LogEntry::Event { index, event, seen_by } => {
+            let mut line = event_line(play, *index, event);
+            if let Some(s) = seen_by {
+                line["seen_by"] = json!(s);
+            }
+            line
+        }
     }
 }
 

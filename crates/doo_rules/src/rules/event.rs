@@ -379,7 +379,8 @@ impl Event {
             | Event::ChestOpened { actor, .. }
             | Event::ItemTaken { actor, .. }
             | Event::ItemDropped { actor, .. }
-            | Event::Waited { actor, .. } => Some(actor.as_str()),
+            | Event::Waited { actor, .. }
+            | Event::CpEarned { hero: actor, .. } => Some(actor.as_str()),
             _ => None,
         }
     }
