@@ -379,8 +379,7 @@ impl Event {
             | Event::ChestOpened { actor, .. }
             | Event::ItemTaken { actor, .. }
             | Event::ItemDropped { actor, .. }
-            | Event::Waited { actor, .. }
-            | Event::CpEarned { hero: actor, .. } => Some(actor.as_str()),
+            | Event::Waited { actor, .. } => Some(actor.as_str()),
             _ => None,
         }
     }
@@ -396,6 +395,8 @@ impl Event {
             Event::ActionTaken { target, .. } => target.iter().map(String::as_str).collect(),
             Event::ReflexWindow { defender, attacker, .. } | Event::ResponseWindow { defender, attacker, .. } => vec![defender.as_str(), attacker.as_str()],
             Event::ReflexDeclared { attacker, .. } | Event::ResponseDeclared { attacker, .. } => vec![attacker.as_str()],
+            // his side and those who see him see the CP he earns (R-EXP-19)
+            Event::CpEarned { hero, .. } => vec![hero.as_str()],
             _ => Vec::new(),
         }
     }
