@@ -1,7 +1,7 @@
 //! A checked crawl turned into the rules' exploration state (`build`).
 
 use super::format::{Crawl, LockDef};
-use crate::rules::explore::{Acted, Awareness, Chest, Door, Encounter, Explore, ExploreBook, Lock, Trap};
+use crate::rules::explore::{Acted, Awareness, Chest, Door, Encounter, Explore, ExploreBook, Lock, OrderState, Trap};
 use crate::rules::grid::{Pos, Tile};
 use crate::rules::state::Match;
 use std::collections::BTreeMap;
@@ -102,6 +102,7 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
         hurt_in_crisis: Default::default(),
         bound: Default::default(),
         hp_at_crisis: BTreeMap::new(),
+        orders: OrderState { checks: c.checks.clone(), ..Default::default() },
         book,
     }
 }

@@ -12,6 +12,6 @@ mod format;
 
 pub use build::build;
 pub(crate) use check::check;
-pub use format::{AreaDef, ChestDef, DoorDef, EncounterDef, ItemDef, KeyDef, LockDef, TrapDef};
-pub use format::{CR_RANGE, MAX_CHEST_ITEMS, MAX_FEATURES};
+pub use format::{AreaDef, CheckDef, ChestDef, DoorDef, EncounterDef, ItemDef, KeyDef, LockDef, TrapDef};
+pub use format::{CR_RANGE, MAX_CHECKS, MAX_CHEST_ITEMS, MAX_FEATURES};
 pub use format::{Crawl, CrawlDef, LevelMode, yes_camp};

@@ -93,6 +93,7 @@ fn check_crawl(level: &Level, map: &Map, cast: &Cast, sides: &[SideDef], data: &
         items: &level.items,
         traps: &level.traps,
         encounters: &level.encounters,
+        checks: &level.checks,
     };
     let crawl = crate::level_crawl::check(&def, map.board.as_ref(), &map.secret, &defs, &side_names, data, places, &mut |at, m| f.at(at, m));
     if let Some(c) = &crawl {

@@ -13,10 +13,12 @@ use super::super::state::Match;
 use super::super::turn::{Flow, close_opportunity};
 use super::crisis::{begin_crisis, check_triggers};
 use super::items::{door, drop_item, open_chest_at, spring, take};
+use super::orders;
 use super::sight::{reveal_all, sightings};
 use super::state::{Acted, CrisisRules, Explore, Task, TrapOn};
 use super::tasks::{resolve_task, start_binding};
 use super::turns::{camp, end_turn, hp_now};
+use super::validate::opens_on_the_way;
 
 /// Carries out a checked order of Exploration Mode. Returns the flow: exploration goes on, or a
 /// crisis starts.
@@ -52,6 +54,37 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
             drop_item(m, Some(x), a, item, ev);
             None
         }
+        Command::Assist { helped, .. } => {
+            // R-CHK-7: his action; his check is rolled with the helped one's, at the end of the turn.
+            if let Some(h) = m.index(helped) {
+                x.acted[a] = Acted::Done;
+                x.orders.assists.insert(h, a);
+                ev.push(Event::TaskOrdered { actor: id, task: Task::Assist, at: m.fighters[h].pos });
+            }
+            None
+        }
+        Command::Search { spaces, .. } => {
+            // R-EXP-14: the spaces of the player's choice.
+            let at = m.fighters[a].pos;
+            x.acted[a] = Acted::Done;
+            x.tasks.push((a, Task::Search, at, None));
+            x.orders.search_spaces.insert(a, spaces.clone());
+            ev.push(Event::TaskOrdered { actor: id, task: Task::Search, at });
+            None
+        }
+        Command::Hand { to, item, .. } => {
+            // R-EXP-8, R-EXP-20 step 1: it passes at the end of the turn.
+            let at = m.index(to).map_or(m.fighters[a].pos, |t| m.fighters[t].pos);
+            x.acted[a] = Acted::Done;
+            x.tasks.push((a, Task::Hand, at, Some(item.clone())));
+            ev.push(Event::TaskOrdered { actor: id, task: Task::Hand, at });
+            None
+        }
+        Command::SortLoot { at, share, .. } => {
+            ev.push(Event::TaskOrdered { actor: id, task: Task::SortLoot, at: *at });
+            orders::start_sorting(m, x, *at, share, ev);
+            None
+        }
         Command::Use { item, target, .. } => {
             let at = target.as_deref().and_then(|t| m.index(t)).map_or(m.fighters[a].pos, |t| m.fighters[t].pos);
             x.acted[a] = Acted::Done;
@@ -66,6 +99,10 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
         Command::Camp { .. } => {
             camp(m, x, dice, ev);
             return Flow::Exploring;
+        }
+        Command::Wait { .. } if orders::sorting_of(x, a).is_some() => {
+            orders::abort_sorting(m, x, a, ev);
+            None
         }
         Command::Wait { .. } if x.busy.contains_key(&a) => {
             // R-EXP-9: aborting loses all progress.
@@ -159,6 +196,13 @@ pub fn in_crisis(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: Cri
             close_opportunity(m, false, ev);
         }
         Command::Drop { item, .. } => drop_item(m, Some(x), a, item, ev),
+        Command::Hand { to, item, .. } => {
+            // R-EXP-8: a 1-AP action of the giver; the item passes at once.
+            pay_one(m, "hand_item", ev);
+            let at = m.index(to).map_or(m.fighters[a].pos, |t| m.fighters[t].pos);
+            orders::hand_over(m, x, a, at, item, ev);
+            close_opportunity(m, false, ev);
+        }
         Command::Task { task: Task::OpenChest, at, .. } => {
             pay_one(m, "open_chest", ev);
             open_chest_at(m, x, a, *at, r, dice, ev);
@@ -238,6 +282,19 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
     let mut moved: Vec<Vec<Pos>> = vec![Vec::new(); members.len()];
     let mut crisis = None;
     for &p in path {
+        // R-EXP-11: a closed door on the way opens as part of the move (1 of its spaces).
+        if m.occupant(p).is_none() && opens_on_the_way(m, x, a, p) && m.fighters[a].pos.distance(p) == 1 {
+            walked += 1;
+            match door(m, x, a, p, true, r, dice, ev) {
+                Some(Flow::CrisisStarts) => {
+                    crisis = Some(Flow::CrisisStarts);
+                    break;
+                }
+                // a trap on the door sprang: the move stops there (R-EXP-5, R-EXP-16)
+                Some(_) => break,
+                None => {}
+            }
+        }
         if m.occupant(p).is_some_and(|o| !members.contains(&o)) || m.board.step_geometry(m.fighters[a].pos, p).is_err() {
             ev.push(Event::Note { text: format!("{} stops: {p} is blocked.", m.fighters[a].name) });
             break;

@@ -79,6 +79,13 @@ pub fn drop_item(m: &mut Match, x: Option<&mut Explore>, a: usize, item: &str, e
     let f = &mut m.fighters[a];
     if let Some(k) = f.loadout.items.iter().position(|i| i == item) {
         f.loadout.items.remove(k);
+    } else if f.loadout.weapon.as_deref() == Some(item) {
+        // R-EXP-8, R-EXP-15: the wielded weapon is dropped (it lies in the space).
+        f.loadout.weapon = None;
+        f.loadout.weapon_skill = None;
+        f.loadout.two_handed = false;
+    } else if f.loadout.shield.as_deref() == Some(item) {
+        f.loadout.shield = None;
     }
     let at = f.pos;
     ev.push(Event::ItemDropped { actor: f.id.clone(), item: item.to_string(), at });

@@ -12,6 +12,7 @@
 pub mod apply;
 pub mod crisis;
 pub mod items;
+pub mod orders;
 pub mod preview;
 pub mod sight;
 pub mod state;
