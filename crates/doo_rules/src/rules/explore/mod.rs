@@ -13,6 +13,8 @@ pub mod apply;
 pub mod crisis;
 pub mod items;
 pub mod orders;
+#[cfg(test)]
+mod orders_tests;
 pub mod preview;
 pub mod sight;
 pub mod state;

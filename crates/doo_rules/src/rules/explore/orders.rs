@@ -14,7 +14,11 @@ use super::super::roll::{log_roll, stat_check};
 use super::super::state::Match;
 use super::super::violation::{RuleResult, Violation};
 use super::state::{Acted, Explore, Share, Sorting, Task};
-use super::validate::carried;
+
+/// He carries `item` (not wielded: his items).
+pub(super) fn carried(m: &Match, a: usize, item: &str) -> bool {
+    m.fighters[a].loadout.items.iter().any(|i| i == item)
+}
 
 fn refuse(rule: &str, text: impl Into<String>) -> Violation {
     Violation::new(rule, text)

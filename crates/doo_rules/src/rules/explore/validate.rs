@@ -373,9 +373,7 @@ fn crisis_action(m: &Match, a: usize, what: &str) -> RuleResult<()> {
     spending::check_cap(m, f, price, what)
 }
 
-pub(super) fn carried(m: &Match, a: usize, item: &str) -> bool {
-    m.fighters[a].loadout.items.iter().any(|i| i == item)
-}
+pub(super) use super::orders::carried;
 
 pub fn check_door(m: &Match, x: &Explore, a: usize, at: Pos, open: bool) -> RuleResult<()> {
     let f = &m.fighters[a];
