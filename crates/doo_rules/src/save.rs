@@ -351,8 +351,13 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
     if let Some(x) = &m.explore {
         // The per-side fog maps (R-EXP-19) are derived from the play and left out (their
         // `Debug` is only their name), so that the hashes of crawls saved before them still
-        // match; the explorers' `seen` is hashed as it always was.
-        let _ = write!(h, "|{}", format!("{:?}", x).replacen(", fog: FogMaps", "", 1).replacen(", orders: OrderState }", " }", 1));
+        // match; the explorers' `seen` is hashed as it always was. The orders' numbers and state
+        // (`OrdersBook`, `OrderState`, issue 29) are left out while empty, for the same reason.
+        let _ = write!(
+            h,
+            "|{}",
+            format!("{:?}", x).replacen(", fog: FogMaps", "", 1).replacen(", orders: OrdersBook", "", 1).replacen(", orders: OrderState }", " }", 1)
+        );
     }
     if let Some(x) = &m.a4 {
         let _ = write!(h, "|a4 {:?} {:?}", x.figs, x.tasks);

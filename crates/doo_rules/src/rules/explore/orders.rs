@@ -36,7 +36,7 @@ fn hero(m: &Match, x: &Explore, id: &str) -> RuleResult<usize> {
 /// R-STAT-7: a skill unusable untrained cannot be used without it.
 pub(super) fn check_usable(m: &Match, x: &Explore, a: usize, skill: &str) -> RuleResult<()> {
     let untrained = m.fighters[a].skill(skill) == super::super::profile::Rank::Untrained;
-    if untrained && x.book.untrained_unusable.iter().any(|s| s == skill) {
+    if untrained && x.book.orders.untrained_unusable.iter().any(|s| s == skill) {
         return Err(refuse("R-STAT-7", format!("{} has no {}: it cannot be used untrained.", m.fighters[a].name, skill.replace('_', " "))));
     }
     Ok(())
@@ -182,7 +182,7 @@ pub fn start_sorting(m: &Match, x: &mut Explore, at: Pos, share: &[Share], ev: &
         x.acted[i] = Acted::Done;
     }
     let names: Vec<&str> = members.iter().map(|&i| m.fighters[i].name.as_str()).collect();
-    let left = x.book.sort_turns.max(1);
+    let left = x.book.orders.sort_turns.max(1);
     ev.push(Event::Note { text: format!("{} sort the chest's loot: {left} turns (R-EXP-15).", names.join(", ")) });
     x.orders.sorting.push(Sorting { chest, members, left, share: share.to_vec() });
 }

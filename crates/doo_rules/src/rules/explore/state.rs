@@ -44,16 +44,33 @@ pub struct ExploreBook {
     pub binding: BindingRow,
     /// Skills (ids of `skills` in character sheets) the checks of §24 use.
     pub skills: ExploreSkills,
+    /// The numbers of the orders of assisting, sorting loot and the level's checks.
+    #[serde(default)]
+    pub orders: OrdersBook,
+}
+
+/// The numbers of the orders of assisting, sorting loot and the level's checks
+/// (`orders: (…)` in `assets/rules/exploration.ron`). Its `Debug` is only its name, so that the
+/// state hash of crawls saved before it still match (`save::state_hash`).
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrdersBook {
     /// R-EXP-8, R-EXP-15: turns of sorting a chest's loot (5).
-    #[serde(default = "sort_turns")]
     pub sort_turns: u32,
     /// R-STAT-7: skills that cannot be used at all untrained (no check, no assist without them).
-    #[serde(default)]
     pub untrained_unusable: Vec<String>,
 }
 
-fn sort_turns() -> u32 {
-    5
+impl Default for OrdersBook {
+    fn default() -> Self {
+        OrdersBook { sort_turns: 5, untrained_unusable: Vec::new() }
+    }
+}
+
+impl std::fmt::Debug for OrdersBook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OrdersBook")
+    }
 }
 
 /// Binding wounds (R-EXP-21, R-HEAL-5): turns per HP it restores, the minutes after a crisis
