@@ -212,27 +212,19 @@ fn potions(bar: &mut Bar) {
     }
 }
 
-/// Within reach: assist a neighbour's check ordered this turn (R-CHK-7), hand him an item
-/// (R-EXP-8), stabilize the bleeding (R-EXP-21), the level's checks (R-EXP-8), drop the weapon
-/// in hand (R-EXP-15). Sorting loot and choosing a search's spaces are orders of scripts only.
+/// Within reach: assist a neighbour's check ordered this turn (R-CHK-7), stabilize the bleeding
+/// (R-EXP-21), the level's checks (R-EXP-8). Handing items, sorting loot, dropping the weapon
+/// and choosing a search's spaces are orders of scripts (and saves) only for now: the bar
+/// offers what a situation calls for, not every item to every neighbour.
 fn helping(bar: &mut Bar) {
     let (m, x, a) = (bar.m, bar.x, bar.a);
     let f = &m.fighters[a];
     let id = bar.id.clone();
-    let mut items: Vec<String> = f.loadout.items.clone();
-    items.sort();
-    items.dedup();
     for t in (0..m.fighters.len()).filter(|&t| !m.is_dead(t) && m.fighters[t].pos.distance(f.pos) <= 1) {
-        let (name, tid, pos) = (m.fighters[t].name.clone(), m.fighters[t].id.clone(), m.fighters[t].pos);
-        if t != a && x.is_explorer(m, t) {
-            if x.tasks.iter().any(|k| k.0 == t) {
-                let cmd = Command::Assist { actor: id.clone(), helped: tid.clone() };
-                bar.push(format!("Assist {name}"), "assist", "1 turn", cmd, "R-CHK-7: his check of the same skill adds to the other's.");
-            }
-            for item in &items {
-                let cmd = Command::Hand { actor: id.clone(), to: tid.clone(), item: item.clone() };
-                bar.push(format!("Hand {} to {name}", item_name(m, x, item)), "hand", "1 turn", cmd, "R-EXP-8: it passes at the end of the turn.");
-            }
+        let (name, pos) = (m.fighters[t].name.clone(), m.fighters[t].pos);
+        if t != a && x.is_explorer(m, t) && x.tasks.iter().any(|k| k.0 == t) {
+            let cmd = Command::Assist { actor: id.clone(), helped: m.fighters[t].id.clone() };
+            bar.push(format!("Assist {name}"), "assist", "1 turn", cmd, "R-CHK-7: his check of the same skill adds to the other's.");
         }
         if m.fighters[t].has_condition("bleeding") {
             let cmd = bar.task(Task::Stabilize, pos);
@@ -243,10 +235,6 @@ fn helping(bar: &mut Bar) {
         let cmd = bar.task(Task::Check, c.pos);
         let what = format!("{} (R-EXP-8: a {} check at the end of the turn)", c.text, c.skill.replace('_', " "));
         bar.push(format!("Examine {}", c.pos), "check", "1 turn", cmd, &what);
-    }
-    if let Some(w) = f.loadout.weapon.clone() {
-        let cmd = Command::Drop { actor: id, item: w.clone() };
-        bar.push(format!("Drop {}", item_name(m, x, &w)), "drop", "free", cmd, "R-EXP-15: it lies in his space until taken again.");
     }
 }
 
