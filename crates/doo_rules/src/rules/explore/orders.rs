@@ -154,6 +154,9 @@ pub fn check_sort(m: &Match, x: &Explore, a: usize, at: Pos, share: &[Share]) ->
     if sorting_of(x, a).is_some() || x.orders.sorting.iter().any(|s| s.chest == c) {
         return Err(refuse("R-EXP-15", format!("The loot of the chest at {at} is being sorted already.")));
     }
+    if share.len() > super::super::command::MAX_PATH {
+        return Err(refuse("INPUT", format!("A share-out has at most {} lines.", super::super::command::MAX_PATH)));
+    }
     let members = sorters(m, x, at);
     let mut pool: Vec<&str> = x.chests[c].items.iter().map(String::as_str).collect();
     pool.extend(members.iter().flat_map(|&i| m.fighters[i].loadout.items.iter().map(String::as_str)));

@@ -72,3 +72,33 @@ fn a_walk_unlocks_a_door_with_its_key() {
     assert!(ev.iter().any(|e| matches!(e, Event::DoorChanged { state, .. } if state == "unlocked")), "{ev:?}");
     assert_eq!(m.explore.as_deref().unwrap().moves_left(0), 3, "2 spaces and the door: 3 of 6");
 }
+
+#[test] // R-EXP-11, R-EXP-5: the window's walking destinations pass through a closed door (its space counts 1 more), and the order they carry opens it
+fn destinations_go_through_a_closed_door() {
+    let rows = ["###########", "#...#...#.#", "#...+...#.#", "#...#...#.#", "###########"];
+    let mut m = crate::testkit::crawl(&rows, &[("h", "heroes", (3, 2)), ("o", "monsters", (9, 2))]);
+    let (mut dice, mut ev) = (Dice::seeded(3), Vec::new());
+    with_crawl(&mut m, |m, x| turns::begin(m, x, &mut dice, &mut ev));
+    // the room beyond is unseen: reveal it for the heroes, as a look through the door would
+    let x = m.explore.as_deref_mut().unwrap();
+    let k = m.board.index(Pos::new(5, 2)).unwrap();
+    x.fog.0.entry("heroes".into()).or_default()[k] = true;
+    let x = m.explore.as_deref().unwrap();
+    let d = preview::destinations(&m, x, 0);
+    let beyond = d.get(&Pos::new(5, 2)).expect("the space behind the door is offered");
+    assert_eq!(beyond.path, vec![Pos::new(4, 2), Pos::new(5, 2)]);
+    assert!(beyond.label.contains("3 of 6"), "2 spaces and the door: {}", beyond.label);
+}
+
+#[test] // R-CHK-7: the exploration bar offers to assist a neighbour once he has ordered a task, and only then
+fn the_bar_offers_an_assist() {
+    let mut m = crate::testkit::crawl(&LOCKED, &[("h", "heroes", (3, 2)), ("g", "heroes", (3, 1)), ("o", "monsters", (6, 2))]);
+    let (mut dice, mut ev) = (Dice::seeded(3), Vec::new());
+    with_crawl(&mut m, |m, x| turns::begin(m, x, &mut dice, &mut ev));
+    let assist = |m: &Match| preview::choices(m, m.explore.as_deref().unwrap(), 1).into_iter().find(|c| c.row == "assist");
+    assert!(assist(&m).is_none(), "nothing to assist yet");
+    apply(&mut m, 0, &Command::Task { actor: "h".into(), task: Task::PickLock, at: Pos::new(4, 2) }, &mut dice, &mut ev);
+    let c = assist(&m).expect("Assist H");
+    assert!(c.refusal.is_none(), "{:?}", c.refusal);
+    assert_eq!(c.template, Command::Assist { actor: "g".into(), helped: "h".into() });
+}
