@@ -4,6 +4,7 @@
 
 use bevy::prelude::*;
 use doo_rules::replay::LogEntry;
+use doo_rules::rules::driver;
 use doo_rules::rules::victory::Outcome;
 use doo_rules::rules::{Command, Event, Violation};
 use serde_json::{Value, json};
@@ -72,9 +73,9 @@ impl MatchLog {
         for e in entries {
             match e {
                 LogEntry::Verdict { index, command, result } => log.push_verdict(*index, command.clone(), result.clone()),
-                LogEntry::Event { index, event } => {
+                LogEntry::Event { index, event, seen_by } => {
                     log.index = *index;
-                    log.push_event(event);
+                    log.push_event(event, seen_by.clone());
                 }
             }
         }
@@ -101,27 +102,40 @@ impl MatchLog {
         self.entries.push(LogEntry::Verdict { index, command, result });
     }
 
-    pub fn push_event(&mut self, e: &Event) {
+    /// An event and, in a crawl, the sides that saw it (`driver::seen_by`, written as the
+    /// line's `seen_by`).
+    pub fn push_event(&mut self, e: &Event, seen_by: Option<Vec<String>>) {
         let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
         if let Value::Object(o) = &mut v {
             let mut line = serde_json::Map::new();
             line.insert("type".into(), json!("event"));
             line.insert("index".into(), json!(self.index));
             line.extend(std::mem::take(o));
+            if let Some(s) = &seen_by {
+                line.insert("seen_by".into(), json!(s));
+            }
             v = Value::Object(line);
         }
         self.lines.push(v);
-        self.entries.push(LogEntry::Event { index: self.index, event: e.clone() });
+        self.entries.push(LogEntry::Event { index: self.index, event: e.clone(), seen_by });
     }
 }
 
-/// Moves this frame's events into the log and out as messages (Present).
-pub fn publish_events(mut buffer: ResMut<EventBuffer>, mut log: ResMut<MatchLog>, mut outcome: ResMut<MatchOutcome>, mut out: MessageWriter<RulesEvent>) {
+/// Moves this frame's events into the log and out as messages (Present). Who saw each is asked
+/// of the match as the command left it (R-EXP-19).
+pub fn publish_events(
+    mut buffer: ResMut<EventBuffer>,
+    mut log: ResMut<MatchLog>,
+    mut outcome: ResMut<MatchOutcome>,
+    mut out: MessageWriter<RulesEvent>,
+    state: Option<Res<super::components::MatchState>>,
+) {
     for e in buffer.0.drain(..) {
         if let Event::CrisisOver { winner, goal, reason } = &e {
             outcome.0 = Some(Outcome { winner: winner.clone(), goal: goal.clone(), reason: reason.clone() });
         }
-        log.push_event(&e);
+        let seen_by = state.as_ref().and_then(|s| driver::seen_by(&s.0, &e));
+        log.push_event(&e, seen_by);
         out.write(RulesEvent(e));
     }
 }
@@ -134,7 +148,8 @@ pub fn publish_now(world: &mut World) {
         if let Event::CrisisOver { winner, goal, reason } = &e {
             world.resource_mut::<MatchOutcome>().0 = Some(Outcome { winner: winner.clone(), goal: goal.clone(), reason: reason.clone() });
         }
-        world.resource_mut::<MatchLog>().push_event(&e);
+        let seen_by = world.get_resource::<super::components::MatchState>().and_then(|s| driver::seen_by(&s.0, &e));
+        world.resource_mut::<MatchLog>().push_event(&e, seen_by);
         world.write_message(RulesEvent(e));
     }
 }

@@ -1,7 +1,7 @@
 //! The HUD's words, as the game computes them: the log's lines, the help, the idle hint, and the
 //! top bar's lines shortened to their room (no window needed).
 
-use doo::window::hud::{describe, fit_chips, fit_chips_or_short, fit_line, help_text, idle_hint};
+use doo::window::hud::{describe, fit_chips, fit_chips_or_short, fit_line, help_text, idle_hint, told_to};
 use doo_rules::replay::LogEntry;
 use doo_rules::rules::explore::Task;
 use doo_rules::rules::{Event, Pos};
@@ -15,11 +15,11 @@ fn a_chest_opening_is_one_readable_line() {
         Event::ChestOpened { actor: "ed".into(), at, items: vec!["potion_of_healing".into(), "brass_key".into()] },
         Event::TaskDone { actor: "ed".into(), task: Task::OpenChest, at, success: true, text: "Ed opens the chest: potion_of_healing, brass_key.".into() },
     ];
-    let lines: Vec<String> = events.into_iter().filter_map(|event| describe(&LogEntry::Event { index: Some(0), event }, &names)).collect();
+    let lines: Vec<String> = events.into_iter().filter_map(|event| describe(&LogEntry::Event { index: Some(0), event, seen_by: None }, &names)).collect();
     assert_eq!(lines, ["Ed opens a chest: potion of healing, brass key"]);
     // other tasks still tell their result
     let search = Event::TaskDone { actor: "ed".into(), task: Task::Search, at, success: true, text: "Ed finds nothing.".into() };
-    assert_eq!(describe(&LogEntry::Event { index: Some(0), event: search }, &names).as_deref(), Some("Ed finds nothing."));
+    assert_eq!(describe(&LogEntry::Event { index: Some(0), event: search, seen_by: None }, &names).as_deref(), Some("Ed finds nothing."));
 }
 
 #[test] // F1 help: a crawl's orders and ruleset A4's controls, with the keys input.rs binds (Enter ends the turn, 1-9 the bar, N declines)
@@ -61,4 +61,22 @@ fn top_bar_lines_fit_their_room() {
     let short: Vec<String> = ["Lunk 5", "Orc 4", "Goblin 3", "Dara 2"].map(String::from).to_vec();
     assert_eq!(fit_chips_or_short("Next by AP: ", &chips, "AP: ", &short, 28), "AP: Lunk 5 | Orc 4 | +2 more");
     assert_eq!(fit_chips_or_short("Next by AP: ", &chips, "AP: ", &short, 40), "Next by AP: Lunk 5 AP | +3 more");
+}
+
+#[test] // R-EXP-19 (issue 29, bug 6): the log tells a side what it saw when it happened (the
+// entry's seen_by, kept by the rules), not what the fog shows now; verdicts only of its own orders
+fn the_log_tells_what_a_side_saw_then() {
+    let event = |seen_by: Option<Vec<&str>>| LogEntry::Event {
+        index: Some(0),
+        event: Event::Waited { actor: "orc".into() },
+        seen_by: seen_by.map(|s| s.into_iter().map(String::from).collect()),
+    };
+    let side_of = |id: &str| Some(if id == "orc" { "monsters" } else { "heroes" }.to_string());
+    assert!(!told_to(&event(Some(vec!["monsters"])), Some("heroes"), side_of), "unseen then: not told, whatever the fog now");
+    assert!(told_to(&event(Some(vec!["heroes", "monsters"])), Some("heroes"), side_of), "seen then: told");
+    assert!(told_to(&event(Some(vec!["monsters"])), Some("monsters"), side_of));
+    assert!(told_to(&event(None), Some("heroes"), side_of), "no seen_by (not a crawl): every side saw it");
+    assert!(told_to(&event(Some(vec!["monsters"])), None, side_of), "no fog: everything is told");
+    let verdict = |actor: &str| LogEntry::Verdict { index: 0, command: doo_rules::rules::Command::Pass { actor: actor.into() }, result: Ok(()) };
+    assert!(!told_to(&verdict("orc"), Some("heroes"), side_of) && told_to(&verdict("dara"), Some("heroes"), side_of));
 }

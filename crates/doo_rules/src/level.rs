@@ -165,8 +165,9 @@ pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset,
             errors.push(format!("character '{}': unknown spell '{sp}'", c.id));
         }
     }
+    // Carried gear: an item, or a spare weapon, shield or armor (as a hero file allows).
     for i in &c.items {
-        if data.equipment.item(i).is_none() {
+        if !data.equipment.knows(i) {
             errors.push(format!("character '{}': unknown item '{i}'", c.id));
         }
     }

@@ -53,8 +53,9 @@ impl Origin {
 pub enum LogEntry {
     /// The rules' verdict on command `index`.
     Verdict { index: usize, command: Command, result: Result<(), Violation> },
-    /// Something the rules did, caused by command `index` (`None`: the flow itself).
-    Event { index: Option<usize>, event: Event },
+    /// Something the rules did, caused by command `index` (`None`: the flow itself); in a
+    /// crawl, the sides that saw it then (`driver::seen_by`, R-EXP-19).
+    Event { index: Option<usize>, event: Event, seen_by: Option<Vec<String>> },
 }
 
 /// The checkpoint due as the first command of a turn is about to be played, `commands` having
@@ -145,7 +146,8 @@ impl Replay {
             if let Event::CrisisOver { winner, goal, reason } = &event {
                 self.outcome = Some(Outcome { winner: winner.clone(), goal: goal.clone(), reason: reason.clone() });
             }
-            self.log.push(LogEntry::Event { index, event });
+            let seen_by = driver::seen_by(&self.m, &event);
+            self.log.push(LogEntry::Event { index, event, seen_by });
         }
     }
 

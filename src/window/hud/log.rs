@@ -120,6 +120,17 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
     })
 }
 
+/// Whether the log tells `entry` to the side shown (`None`: no fog, everything is told):
+/// an event if that side saw it when it happened (`seen_by`, R-EXP-19; an entry without it was
+/// seen by all), a verdict only on that side's own orders (`side_of` an actor).
+pub fn told_to(entry: &LogEntry, viewer: Option<&str>, side_of: impl Fn(&str) -> Option<String>) -> bool {
+    match (viewer, entry) {
+        (None, _) => true,
+        (Some(side), LogEntry::Verdict { command, .. }) => side_of(command.actor()).is_none_or(|s| s == side),
+        (Some(side), LogEntry::Event { seen_by, .. }) => seen_by.as_ref().is_none_or(|s| s.iter().any(|x| x == side)),
+    }
+}
+
 fn refresh_log(
     log: Res<MatchLog>,
     chars: Query<(&CharacterId, &Name)>,
@@ -139,23 +150,12 @@ fn refresh_log(
         return;
     }
     let n = names(&chars);
-    // Fog of war (R-EXP-19): what another side's figures out of sight do is not told.
-    let hidden: std::collections::BTreeSet<String> = match (&fog.view, &fog.side, &state) {
-        (Some(_), Some(side), Some(state)) => {
-            state.0.fighters.iter().enumerate().filter(|(i, f)| &f.side != side && !fog.shows(*i)).map(|(_, f)| f.id.clone()).collect()
-        }
-        _ => Default::default(),
-    };
-    let told = |l: &&LogEntry| {
-        if hidden.is_empty() {
-            return true;
-        }
-        let actor = match l {
-            LogEntry::Verdict { command, .. } => Some(command.actor().to_string()),
-            LogEntry::Event { event, .. } => event.actor().map(str::to_string),
-        };
-        actor.is_none_or(|a| !hidden.contains(&a))
-    };
+    // Fog of war (R-EXP-19): an event is told to the side shown if that side saw it when it
+    // happened (the log's `seen_by`, kept by the rules), not by the fog as it is now; another
+    // side's orders (their verdicts) are not told at all.
+    let viewer = fog.view.as_ref().and(fog.side.as_deref());
+    let side_of = |id: &str| state.as_ref().and_then(|s| s.0.fighters.iter().find(|f| f.id == id).map(|f| f.side.clone()));
+    let told = |l: &&LogEntry| told_to(l, viewer, &side_of);
     let lines: Vec<String> = log.entries().iter().filter(told).filter_map(|l| describe(l, &n)).collect();
     offset.0 = offset.0.min(lines.len().saturating_sub(LOG_LINES));
     *last = (log.len(), offset.0);

@@ -29,7 +29,7 @@ mod top_bar;
 
 pub use action_bar::idle_hint;
 pub use card::card;
-pub use log::describe;
+pub use log::{describe, told_to};
 pub use overlays::help_text;
 pub use top_bar::{fit_chips, fit_chips_or_short, fit_line};
 

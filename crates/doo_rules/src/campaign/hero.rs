@@ -120,8 +120,12 @@ impl Hero {
             total = total.saturating_add(eq.armor(a).map(|x| x.cost).ok_or_else(|| format!("unknown armor '{a}'"))?);
         }
         for i in &self.items {
-            let item = eq.item(i).ok_or_else(|| format!("unknown item '{i}'"))?;
-            total = total.saturating_add(item.cost.ok_or_else(|| format!("'{i}' is not for sale: a new hero cannot start with it (R-CP-14)"))?);
+            // A spare weapon, shield or armor carried costs what it costs worn.
+            let cost = match eq.item(i) {
+                Some(item) => item.cost.ok_or_else(|| format!("'{i}' is not for sale: a new hero cannot start with it (R-CP-14)"))?,
+                None => eq.gear_cost(i).ok_or_else(|| format!("unknown item '{i}'"))?,
+            };
+            total = total.saturating_add(cost);
         }
         Ok(total)
     }
@@ -263,5 +267,42 @@ mod tests {
         assert!(crate::data::id_problem(&h.id()).is_none(), "{}", h.id());
         h.name = "x".repeat(64);
         assert!(crate::data::id_problem(&h.id()).is_none(), "{}", h.id());
+    }
+
+    #[test] // R-RNG-1, R-CP-3 (issue 29, bug 4): Lunk's hero file chose Thrown Weapons; every
+    // throwing weapon is used with that skill, so he throws trained (Apprentice, not Untrained)
+    fn a_hero_trained_in_thrown_weapons_throws_trained() {
+        let (data, _) = shipped();
+        let (_, sheet, _) = check_hero("heroes/lunk.ron", include_str!("../../../../heroes/lunk.ron"), &data, Some(data.heroes.allowance)).unwrap();
+        for id in ["throwing_knife", "throwing_axe", "javelin", "spear"] {
+            let skill = &data.equipment.ranged(id).unwrap().skill;
+            assert_eq!(sheet.rank(skill), crate::rules::profile::Rank::Apprentice, "{id} is thrown with '{skill}'");
+        }
+    }
+
+    #[test] // R-CP-12, R-CP-14 (issue 29, bug 5): a hero carrying a spare weapon is a valid hero
+    // file, and the level he is put in takes him with it (it said "unknown item"); a new hero
+    // pays for the spare at its price
+    fn a_spare_weapon_is_carried_into_the_level() {
+        use crate::campaign::{Progress, level_for};
+        let (data, c) = shipped();
+        let mut vet = sample_hero("Ann", "warrior", &data).unwrap();
+        vet.cp_earned = 3;
+        vet.items.push("dagger".into());
+        let text = hero_text(&vet);
+        check_hero("ann.ron", &text, &data, Some(data.heroes.allowance)).unwrap_or_else(|e| panic!("{e}"));
+        let mut p = Progress::start(&c, vec![vet], vec![], 7);
+        p.begin_level();
+        let id = p.level.clone().unwrap();
+        let level = level_for(&c, &p, &id, &data).unwrap();
+        let root = crate::level_file::project_root(&c.level_paths[&id]);
+        let m = crate::level_file::check("level.ron", &level, &data, &root).unwrap_or_else(|e| panic!("{e:?}")).build(&data).unwrap();
+        let ann = m.index("hero_ann").expect("the hero is in the level");
+        assert!(m.fighters[ann].loadout.items.contains(&"dagger".to_string()));
+        // a new hero's spare dagger is priced like a wielded one
+        let mut new = sample_hero("Bo", "warrior", &data).unwrap();
+        let before = new.gear_cost(&data).unwrap();
+        new.items.push("dagger".into());
+        assert_eq!(new.gear_cost(&data), Ok(before + data.equipment.melee("dagger").unwrap().cost));
     }
 }

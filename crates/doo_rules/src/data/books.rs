@@ -133,7 +133,7 @@ impl RuleData {
             parse_ron(&path.display().to_string(), &text).map_err(|e| e.to_string())
         }
         let dir = root.join("assets");
-        Ok(Self {
+        let data = Self {
             profiles: read(dir.join("rules/profiles.ron"), ProfileBook::builtin)?,
             conditions: read(dir.join("rules/conditions.ron"), ConditionBook::builtin)?,
             equipment: read(dir.join("equipment/equipment.ron"), EquipmentBook::builtin)?,
@@ -152,6 +152,24 @@ impl RuleData {
                 b.check().map_err(|e| format!("{}: {e}", dir.join("rules/a4.ron").display()))?;
                 b
             }),
+        };
+        if let Some((weapon, e)) = data.weapon_skill_problem() {
+            let path = dir.join("equipment/equipment.ron");
+            let (line, col) = read_text(&path, MAX_FILE_BYTES).map(|t| super::places::MessageLocator::new(&t).locate(&format!("'{weapon}'"))).unwrap_or((1, 1));
+            return Err(format!("{}:{line}:{col}: {e}", path.display()));
+        }
+        Ok(data)
+    }
+
+    /// Every weapon's skill (each mode of a melee weapon, a ranged weapon's skill) is a skill
+    /// of the hero book (`assets/rules/heroes.ron`, R-STAT-7), so a hero trained in it is
+    /// trained with the weapon: the weapon's id and the problem, or `None`.
+    pub fn weapon_skill_problem(&self) -> Option<(String, String)> {
+        let known = |s: &str| self.heroes.skills.contains_key(s);
+        let melee = self.equipment.melee.iter().flat_map(|w| w.modes.iter().map(move |m| (&w.id, &m.skill)));
+        let ranged = self.equipment.ranged.iter().map(|w| (&w.id, &w.skill));
+        melee.chain(ranged).find(|(_, s)| !known(s)).map(|(w, s)| {
+            (w.clone(), format!("weapon '{w}': skill '{s}' is not a skill of assets/rules/heroes.ron (a hero trained in it would fight untrained)"))
         })
     }
 }
@@ -242,5 +260,34 @@ impl FigureBook {
             })
             .or_else(|| by(&self.default))
             .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test] // R-STAT-7, R-RNG-1: every shipped weapon names a hero skill (a throwing axe is Thrown Weapons)
+    fn every_weapon_names_a_known_skill() {
+        let data = RuleData::builtin();
+        assert_eq!(data.weapon_skill_problem(), None);
+        assert_eq!(data.equipment.ranged("javelin").map(|w| w.skill.as_str()), Some("thrown_weapons"));
+        let mut bad = data.clone();
+        bad.equipment.ranged.iter_mut().find(|w| w.id == "javelin").unwrap().skill = "thrown".into();
+        let (w, e) = bad.weapon_skill_problem().unwrap();
+        assert_eq!(w, "javelin");
+        assert!(e.contains("skill 'thrown' is not a skill"), "{e}");
+    }
+
+    #[test] // the check runs at load: an assets/ copy with a weapon of an unknown skill is refused, located
+    fn load_refuses_a_weapon_of_an_unknown_skill() {
+        let root = std::env::temp_dir().join(format!("doo-books-{}", std::process::id()));
+        let eq = root.join("assets/equipment");
+        std::fs::create_dir_all(&eq).unwrap();
+        let text = include_str!("../../../../assets/equipment/equipment.ron").replacen("skill: \"thrown_weapons\"", "skill: \"thrown\"", 1);
+        std::fs::write(eq.join("equipment.ron"), text).unwrap();
+        let e = RuleData::load(&root).unwrap_err();
+        let _ = std::fs::remove_dir_all(&root);
+        assert!(e.contains("equipment.ron:") && e.contains("weapon 'throwing_knife': skill 'thrown'"), "{e}");
     }
 }

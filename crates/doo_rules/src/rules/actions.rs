@@ -158,6 +158,10 @@ pub fn check_action(
         ActionEffect::UseItem => {
             let id = item.map(str::to_string).or_else(|| f.loadout.items.iter().find(|i| m.equipment.item(i).is_some_and(|it| it.heals.is_some())).cloned());
             match id {
+                // A spare weapon, shield or armor is carried, not used.
+                Some(id) if m.equipment.knows(&id) && m.equipment.item(&id).is_none() => {
+                    return Err(Violation::new("R-HEAL-6", format!("The {id} {} carries is gear, not an item to use.", f.name)));
+                }
                 Some(id) if f.loadout.items.contains(&id) => plan.item = Some(id),
                 Some(id) => return Err(Violation::new("R-HEAL-6", format!("{} carries no {id}.", f.name))),
                 None => return Err(Violation::new("R-HEAL-6", format!("{} carries no usable item.", f.name))),

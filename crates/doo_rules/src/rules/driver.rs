@@ -126,3 +126,10 @@ pub fn submit(m: &mut Match, dice: &mut Dice, cmd: &Command, ev: &mut Vec<Event>
     let mut over = false;
     step(m, dice, &mut over, cmd, ev).map(|()| !over)
 }
+
+/// R-EXP-19: the sides that saw event `e`, asked of the match right after the command (or the
+/// start) that caused it, so the log keeps what each side saw then (the game's log, the replay's,
+/// `doo run`'s `seen_by`). `None` outside a crawl: every side sees everything.
+pub fn seen_by(m: &Match, e: &Event) -> Option<Vec<String>> {
+    super::explore::seen_by(m, e)
+}

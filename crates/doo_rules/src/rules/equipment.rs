@@ -181,6 +181,14 @@ impl EquipmentBook {
     pub fn item(&self, id: &str) -> Option<&Item> {
         self.items.iter().find(|w| w.id == id)
     }
+    /// The price of a weapon, shield or armor (not of an item).
+    pub fn gear_cost(&self, id: &str) -> Option<u32> {
+        self.melee(id)
+            .map(|x| x.cost)
+            .or_else(|| self.ranged(id).map(|x| x.cost))
+            .or_else(|| self.shield(id).map(|x| x.cost))
+            .or_else(|| self.armor(id).map(|x| x.cost))
+    }
     /// True when `id` names any equipment entry.
     pub fn knows(&self, id: &str) -> bool {
         self.melee(id).is_some() || self.ranged(id).is_some() || self.armor(id).is_some() || self.shield(id).is_some() || self.item(id).is_some()

@@ -388,4 +388,37 @@ impl Event {
             _ => None,
         }
     }
+
+    /// The figures besides the actor this event is about (a target, a defender, an attacker):
+    /// a side that sees one of them sees the event (R-EXP-19, `seen_by`).
+    pub fn others(&self) -> Vec<&str> {
+        match self {
+            Event::AttackDeclared { target, .. }
+            | Event::AttackBlocked { target, .. }
+            | Event::AttackCancelled { target, .. }
+            | Event::AttackResolved { target, .. } => vec![target.as_str()],
+            Event::ActionTaken { target, .. } => target.iter().map(String::as_str).collect(),
+            Event::ReflexWindow { defender, attacker, .. } | Event::ResponseWindow { defender, attacker, .. } => vec![defender.as_str(), attacker.as_str()],
+            Event::ReflexDeclared { attacker, .. } | Event::ResponseDeclared { attacker, .. } => vec![attacker.as_str()],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The spaces this event happens in besides its figures' own: a move's start and path, a
+    /// door, a task's or a trap's space (R-EXP-19, `seen_by`).
+    pub fn spaces(&self) -> Vec<Pos> {
+        match self {
+            Event::Moved { from, path, .. } => std::iter::once(*from).chain(path.iter().copied()).collect(),
+            Event::ItemDropped { at, .. }
+            | Event::WeaponDropped { at, .. }
+            | Event::DoorChanged { at, .. }
+            | Event::TaskOrdered { at, .. }
+            | Event::TaskDone { at, .. }
+            | Event::FeatureFound { at, .. }
+            | Event::TrapSprung { at, .. }
+            | Event::ChestOpened { at, .. }
+            | Event::ItemTaken { at, .. } => vec![*at],
+            _ => Vec::new(),
+        }
+    }
 }

@@ -132,6 +132,8 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
             ActionEffect::UseItem if !f.loadout.items.is_empty() => {
                 let mut items = f.loadout.items.clone();
                 items.dedup();
+                // A spare weapon, shield or armor is carried, not used.
+                items.retain(|i| m.equipment.item(i).is_some() || !m.equipment.knows(i));
                 for it in items {
                     let name = m.equipment.item(&it).map_or(it.clone(), |x| x.name.clone());
                     let cmd = with(&plain, |c| {

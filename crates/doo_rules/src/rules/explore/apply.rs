@@ -7,7 +7,7 @@ use super::super::command::Command;
 use super::super::dice::Dice;
 use super::super::event::Event;
 use super::super::grid::Pos;
-use super::super::profile::Cost;
+use super::super::profile::{Cost, Posture};
 use super::super::spending::{Price, pay, price_only};
 use super::super::state::Match;
 use super::super::turn::{Flow, close_opportunity};
@@ -26,6 +26,11 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
     let id = m.fighters[a].id.clone();
     // R-EXP-21: a crisis this order starts counts the harm done on the way in (a trap) as its own.
     x.hp_at_crisis = hp_now(m);
+    // R-EXP-27: a hero lying, sitting or kneeling stands up free as part of his next order
+    // (ending the turn or regrouping is not one).
+    if !matches!(cmd, Command::EndTurn { .. } | Command::Follow { .. }) {
+        stand_up(m, a, ev);
+    }
     let flow = match cmd {
         Command::Walk { path, group, .. } => walk(m, x, a, path, *group, r, dice, ev),
         Command::Door { at, open, .. } => {
@@ -276,14 +281,20 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
         ev.push(Event::Note { text: format!("{id} stays behind (R-EXP-6).") });
     }
     members.retain(|i| !behind.contains(i));
+    // R-EXP-27: the move is each member's order too.
+    for &i in &members {
+        stand_up(m, i, ev);
+    }
+    let path = passable(m, x, a, &members, path, ev);
     let starts: Vec<Pos> = members.iter().map(|&i| m.fighters[i].pos).collect();
     let mut left: Vec<Pos> = Vec::new(); // spaces the leader left, oldest first
     let mut walked = 0u32;
     let mut moved: Vec<Vec<Pos>> = vec![Vec::new(); members.len()];
     let mut crisis = None;
-    for &p in path {
+    let mut sprang = false;
+    for &p in &path {
         // R-EXP-11: a closed door on the way opens as part of the move (1 of its spaces).
-        if m.occupant(p).is_none() && opens_on_the_way(m, x, a, p) && m.fighters[a].pos.distance(p) == 1 {
+        if opens_on_the_way(m, x, a, p) && m.fighters[a].pos.distance(p) == 1 {
             walked += 1;
             match door(m, x, a, p, true, r, dice, ev) {
                 Some(Flow::CrisisStarts) => {
@@ -295,13 +306,9 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
                 None => {}
             }
         }
-        if m.occupant(p).is_some_and(|o| !members.contains(&o)) || m.board.step_geometry(m.fighters[a].pos, p).is_err() {
-            ev.push(Event::Note { text: format!("{} stops: {p} is blocked.", m.fighters[a].name) });
-            break;
-        }
         // A member standing there steps aside along the trail below; the leader goes first.
         let from = m.fighters[a].pos;
-        if let Some(o) = m.occupant(p).filter(|&o| o != a) {
+        if let Some(o) = m.occupant(p).filter(|&o| o != a && members.contains(&o)) {
             // swap: the member takes the leader's old space
             m.fighters[o].pos = from;
             if let Some(k) = members.iter().position(|&i| i == o) {
@@ -313,21 +320,27 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
         left.insert(0, from);
         walked += m.board.path_cost(&[p]);
         let entered = follow_the_trail(m, x, &members, &left, &starts, &mut moved);
+        // G-02: passing through an ally's space, the leader is not yet standing anywhere: the
+        // tests of this step (and a trap a member sprang) wait for his next, free space.
+        let passing = shares_space(m, a);
         // Traps in the spaces entered, in marching order (R-EXP-16).
-        let mut sprang = false;
-        for &i in &entered {
+        for &i in entered.iter().filter(|&&i| !(passing && i == a)) {
             if let Some(t) = x.trap_at(m.fighters[i].pos, TrapOn::Space) {
                 spring(m, x, t, i, r, dice, ev);
                 sprang = true;
             }
         }
         reveal_all(m, x, ev);
+        if passing {
+            continue;
+        }
         // R-EXP-24 (a) and (b): a sighting, or a trap that sprang (resolved first).
         let flow = check_triggers(m, x, dice, sprang.then_some("a trap sprang"), ev);
         if flow == Flow::CrisisStarts {
             crisis = Some(flow);
             break;
         }
+        sprang = false;
     }
     for (k, &i) in members.iter().enumerate() {
         if !moved[k].is_empty() {
@@ -349,6 +362,52 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
         x.acted[i] = lead;
     }
     None
+}
+
+/// G-02, R-EXP-5: the part of a checked `path` the leader walks. Allies are passed through but
+/// not ended on; anything else in the way (a figure the side did not see when it gave the
+/// order, a wall) stops the walk before it, and he stops on the last space of it nobody else
+/// holds. A closed door on it is opened when reached (R-EXP-11).
+fn passable(m: &Match, x: &Explore, a: usize, members: &[usize], path: &[Pos], ev: &mut Vec<Event>) -> Vec<Pos> {
+    let name = &m.fighters[a].name;
+    let mut at = m.fighters[a].pos;
+    let mut out = Vec::with_capacity(path.len());
+    for &p in path {
+        let foe = m.occupant(p).filter(|&o| !members.contains(&o) && m.fighters[o].side != m.fighters[a].side);
+        // a closed door on the way is opened as the walk reaches it (R-EXP-11)
+        if foe.is_some() || (m.board.step_geometry(at, p).is_err() && !opens_on_the_way(m, x, a, p)) {
+            ev.push(Event::Note { text: format!("{name} stops: {p} is blocked.") });
+            break;
+        }
+        out.push(p);
+        at = p;
+    }
+    let held = |p: &Pos| m.fighters.iter().enumerate().any(|(i, f)| i != a && !members.contains(&i) && f.pos == *p && !m.is_dead(i));
+    if out.last().is_some_and(held) {
+        let last = out.iter().rposition(|p| !held(p)).map_or(0, |k| k + 1);
+        ev.push(Event::Note { text: format!("{name} stops short: {} holds {} (G-02: allies are passed, not ended on).", holder(m, a, out[last]), out[last]) });
+        out.truncate(last);
+    }
+    out
+}
+
+fn holder(m: &Match, a: usize, p: Pos) -> String {
+    m.fighters.iter().enumerate().find(|(i, f)| *i != a && f.pos == p).map_or_else(String::new, |(_, f)| f.name.clone())
+}
+
+/// R-EXP-27: up from the floor for free, as part of an order in Exploration Mode.
+fn stand_up(m: &mut Match, i: usize, ev: &mut Vec<Event>) {
+    let f = &mut m.fighters[i];
+    if f.posture != Posture::Standing {
+        ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: Posture::Standing });
+        f.posture = Posture::Standing;
+    }
+}
+
+/// Another living figure stands on `a`'s space (he is passing through an ally, G-02).
+fn shares_space(m: &Match, a: usize) -> bool {
+    let p = m.fighters[a].pos;
+    m.fighters.iter().enumerate().any(|(i, f)| i != a && f.pos == p && !m.is_dead(i))
 }
 
 /// Members follow their leader in marching order along the spaces he `left` (G-54); returns who

@@ -43,6 +43,12 @@ pub fn with_crawl<R>(m: &mut Match, f: impl FnOnce(&mut Match, &mut Explore) -> 
     Some(out)
 }
 
+/// R-EXP-19: the sides that see event `e` as the match stands now (right after the command
+/// that caused it; `sight::witnesses`). `None` outside a crawl: there every side sees everything.
+pub fn seen_by(m: &Match, e: &Event) -> Option<Vec<String>> {
+    m.explore.as_deref().map(|x| sight::witnesses(m, x, e))
+}
+
 /// R-EXP-19, in both modes: what character `a` saw from each space of `path` is revealed for his
 /// side (`sight::reveal_path`). Nothing outside a crawl.
 pub fn reveal_path(m: &mut Match, a: usize, path: &[Pos], ev: &mut Vec<Event>) {

@@ -23,7 +23,8 @@ pub fn destinations(m: &Match, x: &Explore, a: usize) -> BTreeMap<Pos, Destinati
     let f = &m.fighters[a];
     let view = view_of(m, x, &f.side);
     let known = |p: Pos| m.board.index(p).is_some_and(|k| view.revealed[k]) && !view.hidden_doors.contains(&p);
-    let blocked = |p: Pos| x.chest_at(p).is_some() || m.occupant(p).is_some_and(|o| o != a && view.figures.contains(&o) && !x.is_explorer(m, o));
+    // G-02: allies are passed through (not ended on, below); other figures seen block.
+    let blocked = |p: Pos| x.chest_at(p).is_some() || m.occupant(p).is_some_and(|o| o != a && view.figures.contains(&o) && m.fighters[o].side != f.side);
     let group = x.groups.iter().any(|g| g.first() == Some(&a) && g.len() > 1);
     // Dijkstra by movement cost over known spaces.
     let mut best: BTreeMap<Pos, (u32, Vec<Pos>)> = BTreeMap::new();

@@ -179,6 +179,35 @@ pub fn reveal_path(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], ev: &
     }
 }
 
+/// R-EXP-19: the sides that see event `e`, in the order of [`sides_on_map`]. A side sees what
+/// its own characters do and suffer; another side's doing when one of its characters able to
+/// see sees the space of a figure the event is about (actor, target) or a space it happens in
+/// (a move's start and path, a door). An event about no figure (a phase, a round) is seen by
+/// every side; a `revealed` is its own side's. Asked right after the command that caused it.
+pub fn witnesses(m: &Match, x: &Explore, e: &Event) -> Vec<String> {
+    let sides = sides_on_map(m, x);
+    if let Event::Revealed { side, .. } = e {
+        return vec![side.clone()];
+    }
+    let figures: Vec<usize> = e.actor().into_iter().chain(e.others()).filter_map(|id| m.index(id)).collect();
+    if figures.is_empty() {
+        return sides;
+    }
+    let mut spaces: Vec<Pos> = figures.iter().map(|&i| m.fighters[i].pos).collect();
+    spaces.extend(e.spaces());
+    spaces.dedup();
+    let sees_any = |i: usize| {
+        let from = m.fighters[i].pos;
+        spaces.iter().any(|&p| from == p || (m.board.sees_space(from, p) && lit_for(m, x, i, p)))
+    };
+    sides
+        .into_iter()
+        .filter(|s| {
+            figures.iter().any(|&i| &m.fighters[i].side == s) || (0..m.fighters.len()).any(|i| &m.fighters[i].side == s && can_see(m, i) && sees_any(i))
+        })
+        .collect()
+}
+
 /// What one side may be shown (R-EXP-19): the spaces it has revealed, the spaces it sees now,
 /// and the characters standing in those (its own always). Hidden features are not in it.
 #[derive(Clone, Debug, PartialEq, Default)]

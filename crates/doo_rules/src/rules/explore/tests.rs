@@ -441,3 +441,19 @@ fn an_a4_move_in_a_crisis_reveals() {
     assert_eq!(m.fighters[0].pos, Pos::new(8, 3));
     assert_eq!(vis(&m, "heroes", south), (true, true), "the south corridor, from the square he entered");
 }
+
+#[test] // G-02, R-EXP-5: a foe met on the way (one the side did not see when it gave the order)
+// stops the walk before him; the walker may not stop on the ally he was passing through, so he
+// stops on the last space nobody else holds
+fn a_walk_stopped_on_an_ally_stops_short_of_him() {
+    let mut m = crate::testkit::crawl(&["#######", "#.....#", "#######"], &[("h", "heroes", (1, 1)), ("g", "heroes", (3, 1)), ("o", "monsters", (4, 1))]);
+    m.clock.phase = Phase::Exploration;
+    let (mut dice, mut ev) = (Dice::seeded(1), Vec::new());
+    let path = vec![Pos::new(2, 1), Pos::new(3, 1), Pos::new(4, 1), Pos::new(5, 1)];
+    apply(&mut m, 0, &Command::Walk { actor: "h".into(), path, group: false }, &mut dice, &mut ev);
+    assert_eq!(m.fighters[0].pos, Pos::new(2, 1), "{ev:?}");
+    assert_eq!(m.fighters[1].pos, Pos::new(3, 1));
+    let notes: Vec<&str> = ev.iter().filter_map(|e| if let Event::Note { text } = e { Some(text.as_str()) } else { None }).collect();
+    assert!(notes.iter().any(|t| t.contains("stops: (4, 1) is blocked")), "{notes:?}");
+    assert!(notes.iter().any(|t| t.contains("stops short: g holds (3, 1)")), "{notes:?}");
+}

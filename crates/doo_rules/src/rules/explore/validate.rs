@@ -204,7 +204,8 @@ fn check_walk(m: &Match, x: &Explore, a: usize, path: &[Pos], group: bool, left:
         }
         // Only figures the side can see block the plan; the rest stop the walk when met.
         if let Some(o) = m.occupant(p).filter(|&o| !members.contains(&o) && view.figures.contains(&o)) {
-            if k + 1 == path.len() || !x.is_explorer(m, o) {
+            // G-02: allies are passed through, not ended on.
+            if k + 1 == path.len() || m.fighters[o].side != f.side {
                 return Err(refuse("G-02", format!("{} stands on {p}.", m.fighters[o].name)));
             }
         }
@@ -345,9 +346,11 @@ pub fn in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<
                 return Err(refuse("R-EXP-8", "In a crisis an item is used with the Use Item action."));
             }
             spending::guard_opportunity(m, a)?;
-            if f.opp.action.is_some() || f.opp.movement.is_some() {
-                return Err(refuse("R-AP-2", format!("{} has already moved or acted in this opportunity.", f.name)));
+            if f.opp.action.is_some() {
+                return Err(refuse("R-AP-2", format!("{} has already taken an action in this opportunity.", f.name)));
             }
+            // After a movement (R-AP-2 allows an action then) the 3/Only price decides: Only mode
+            // needs a turn with nothing done (R-ONLY-6, R-ONLY-8), the plain 3 AP the cap (R-AP-3).
             if x.crisis_tasks.get(&a).is_some_and(|t| t.3 == m.clock.turn) {
                 return Err(refuse("R-EXP-10", format!("{} has already worked at a lengthy task this turn: once per turn.", f.name)));
             }
