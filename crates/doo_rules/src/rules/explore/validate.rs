@@ -259,6 +259,10 @@ fn check_camp(m: &Match, x: &Explore) -> RuleResult<()> {
     if !x.camp_allowed {
         return Err(refuse("R-EXP-22", "This level does not let the party camp."));
     }
+    if let Some(s) = x.orders.sorting.first() {
+        let who = m.fighters[s.members[0]].name.as_str();
+        return Err(refuse("R-EXP-9", format!("{who} is sorting a chest's loot: finish it, or stop it (Wait), before camping.")));
+    }
     if let Some(h) = (0..m.fighters.len()).find(|&i| x.is_explorer(m, i) && !m.is_dead(i) && m.fighters[i].has_condition("bleeding")) {
         return Err(refuse("R-EXP-22", format!("{} is bleeding: stop the bleeding before camping.", m.fighters[h].name)));
     }
