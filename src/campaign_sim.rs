@@ -178,15 +178,7 @@ pub fn simulate(
                 e.hp += max_of(h) - max_of(&before);
             }
         }
-        let cps: BTreeMap<String, u32> = report.record.cp.iter().fold(BTreeMap::new(), |mut acc, l| {
-            *acc.entry(l.hero.clone()).or_default() += l.cp;
-            acc
-        });
-        let line = json!({
-            "type": "level", "level": id, "play": plays, "won": won, "winner": r.winner, "turns": r.turns,
-            "cp": cps, "fallen": report.record.fallen, "rest": report.record.rest, "bought": bought,
-            "carry_over": if problems.is_empty() { "ok" } else { "mismatch" },
-        });
+        let line = level_line(&id, plays, won, &r, &report, &progress, bought, problems.is_empty(), data);
         let _ = writeln!(out, "{line}");
     }
     let banked: Vec<serde_json::Value> = progress
@@ -203,4 +195,32 @@ pub fn simulate(
     });
     let _ = writeln!(out, "{summary}");
     if failures > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// The JSON line of one level played: its end, CP per hero and every CP line as the event that
+/// told it (R-CP-9 from the match, R-CP-10 at its end), the fallen, the rest, what was bought,
+/// and each hero as the rules build him after the level, the rest and the purchases.
+#[allow(clippy::too_many_arguments)]
+fn level_line(
+    id: &str,
+    plays: usize,
+    won: bool,
+    r: &crate::simulate::GameResult,
+    report: &campaign::LevelReport,
+    progress: &Progress,
+    bought: BTreeMap<String, Vec<String>>,
+    carry_over_ok: bool,
+    data: &RuleData,
+) -> serde_json::Value {
+    let cps: BTreeMap<String, u32> = report.record.cp.iter().fold(BTreeMap::new(), |mut acc, l| {
+        *acc.entry(l.hero.clone()).or_default() += l.cp;
+        acc
+    });
+    let cp_earned: Vec<serde_json::Value> = report.record.cp.iter().filter_map(|l| serde_json::to_value(l.clone().event()).ok()).collect();
+    let heroes: Vec<serde_json::Value> = progress.roster.iter().filter_map(|h| campaign::hero_json(h, data).ok()).collect();
+    json!({
+        "type": "level", "level": id, "play": plays, "won": won, "winner": r.winner, "turns": r.turns,
+        "cp": cps, "cp_earned": cp_earned, "fallen": report.record.fallen, "rest": report.record.rest, "bought": bought,
+        "heroes": heroes, "carry_over": if carry_over_ok { "ok" } else { "mismatch" },
+    })
 }

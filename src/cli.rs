@@ -71,14 +71,15 @@ pub fn validate(paths: &[std::path::PathBuf]) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for p in paths {
-        // Hero and campaign files are told apart by their first word (`Hero(`, `Campaign(`).
+        // Hero, campaign and campaign script files are told apart by their first word (`Hero(`,
+        // `Campaign(`, `CampaignScript(`).
         let text = doo_rules::data::read_text(p, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
         let kind = first_word(&text);
-        if kind == "Hero" || kind == "Campaign" {
-            let r = if kind == "Hero" {
-                doo_rules::campaign::check_hero(&p.display().to_string(), &text, &data, Some(data.heroes.allowance)).map(|_| ())
-            } else {
-                doo_rules::campaign::check_campaign(p, &text, &data).map(|_| ())
+        if kind == "Hero" || kind == "Campaign" || kind == "CampaignScript" {
+            let r = match kind.as_str() {
+                "Hero" => doo_rules::campaign::check_hero(&p.display().to_string(), &text, &data, Some(data.heroes.allowance)).map(|_| ()),
+                "Campaign" => doo_rules::campaign::check_campaign(p, &text, &data).map(|_| ()),
+                _ => doo_rules::campaign_run::load(p, &data).map(|_| ()),
             };
             if let Err(e) = r {
                 bad += 1;
@@ -302,4 +303,78 @@ pub fn simulate(
     });
     let _ = writeln!(out, "{summary}");
     if rejected > 0 || unended > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// `doo hero show FILE`: the hero as the rules build him, as one JSON object (docs/heroes.md).
+pub fn hero_show(path: &Path) -> ExitCode {
+    let data = match rule_data() {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    // A hero already in play is shown as he stands (his gear is not held to a new hero's allowance).
+    let text = match doo_rules::data::read_text(path, doo_rules::data::MAX_FILE_BYTES) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let hero = match doo_rules::campaign::check_hero(&path.display().to_string(), &text, &data, Some(data.heroes.allowance)) {
+        Ok((h, _, _)) => h,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    match doo_rules::campaign::hero_json(&hero, &data) {
+        Ok(j) => {
+            println!("{j}");
+            ExitCode::SUCCESS
+        }
+        Err(v) => {
+            eprintln!("{}:1:1: {} ({})", path.display(), v.reason, v.rule);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `doo campaign run SCRIPT [--check]`: a campaign script played headless (docs/campaigns.md):
+/// one JSON line per command, event, purchase, level and hero; exit 1 when `--check` finds a
+/// mismatch, 2 when a file is bad.
+pub fn campaign_run(path: &Path, check: bool) -> ExitCode {
+    let data = match rule_data() {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    let loaded = match doo_rules::campaign_run::load(path, &data) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let lines = match doo_rules::campaign_run::run(&loaded, &data) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for l in &lines {
+        let _ = writeln!(out, "{l}");
+    }
+    if check {
+        if let Some(exp) = &loaded.script.expect {
+            let bad = doo_rules::campaign_run::check(exp, &lines);
+            for b in &bad {
+                eprintln!("{}: check failed: {b}", path.display());
+            }
+            if !bad.is_empty() {
+                return ExitCode::from(1);
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }

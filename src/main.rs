@@ -55,7 +55,7 @@ enum Cmd {
         #[arg(long, hide = true)]
         headless: bool,
     },
-    /// Check level, hero and campaign files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
+    /// Check level, hero, campaign and campaign script files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
     Validate {
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -115,6 +115,11 @@ enum Cmd {
         #[command(subcommand)]
         action: CampaignCmd,
     },
+    /// Heroes (docs/heroes.md).
+    Hero {
+        #[command(subcommand)]
+        action: HeroCmd,
+    },
     /// Play a match script headless and print one JSON object per line (docs/scripts.md).
     Run {
         script: PathBuf,
@@ -125,7 +130,22 @@ enum Cmd {
 }
 
 #[derive(Subcommand)]
+enum HeroCmd {
+    /// Print the hero as the rules build him, as JSON: stats, skills with ranks, sets, CP banked
+    /// and earned, HP/MP/FP and their maxima, gear, caster traditions and spells (exit 2 on a
+    /// bad file, with file:line:col).
+    Show { file: PathBuf },
+}
+
+#[derive(Subcommand)]
 enum CampaignCmd {
+    /// Play a campaign script headless (docs/campaigns.md, "Campaign scripts"): one JSON object
+    /// per line. --check also checks its `expect` section (exit 1 on a mismatch, 2 on a bad file).
+    Run {
+        script: PathBuf,
+        #[arg(long)]
+        check: bool,
+    },
     /// Play a whole campaign AI against AI (the party too), spending CP between levels, and check
     /// carry-over at every level start: one JSON line per level, then a summary (exit 1 on a
     /// carry-over mismatch, 2 when a file cannot be read).
@@ -163,7 +183,9 @@ fn main() -> ExitCode {
     match cli.command {
         #[cfg(not(feature = "window"))]
         None | Some(Cmd::Play { .. }) | Some(Cmd::Replay { watch: true, .. }) => {
-            eprintln!("this doo was built without its window (cargo feature `window`): only run, validate, simulate, replay and campaign simulate");
+            eprintln!(
+                "this doo was built without its window (cargo feature `window`): only run, validate, simulate, replay, hero show, campaign run and campaign simulate"
+            );
             ExitCode::from(2)
         }
         #[cfg(feature = "window")]
@@ -194,6 +216,8 @@ fn main() -> ExitCode {
             Ok(data) => doo::campaign_sim::simulate(&data, &campaign, seed, &heroes, difficulty, dir),
             Err(code) => code,
         },
+        Some(Cmd::Campaign { action: CampaignCmd::Run { script, check } }) => doo::cli::campaign_run(&script, check),
+        Some(Cmd::Hero { action: HeroCmd::Show { file } }) => doo::cli::hero_show(&file),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
         Some(Cmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume, profile }) => match resume {

@@ -45,6 +45,9 @@ pub struct GameResult {
     pub end_state: Option<Box<doo_rules::rules::state::Match>>,
     #[serde(skip)]
     pub events: Vec<doo_rules::rules::Event>,
+    /// The CP the level's heroes earned as the match told them (`cp_earned` events, R-CP-9).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cp_earned: Vec<serde_json::Value>,
 }
 
 /// How a game is recorded: the save's header, and a file to autosave to after every command.
@@ -128,6 +131,17 @@ fn finish(mut hm: HeadlessMatch, seed: u64, game: u32, t0: Instant) -> Result<Ga
     let budget_cuts = stats.budget_cuts;
     let mut times = stats.decisions_us.clone();
     times.sort_unstable();
+    let events: Vec<doo_rules::rules::Event> = hm
+        .app
+        .world()
+        .resource::<crate::game::log::MatchLog>()
+        .entries()
+        .iter()
+        .filter_map(|e| match e {
+            doo_rules::replay::LogEntry::Event { event, .. } => Some(event.clone()),
+            _ => None,
+        })
+        .collect();
     Ok(GameResult {
         game,
         seed,
@@ -145,16 +159,7 @@ fn finish(mut hm: HeadlessMatch, seed: u64, game: u32, t0: Instant) -> Result<Ga
         final_hash: save.is_some().then_some(final_hash),
         save,
         end_state: Some(Box::new(hm.snapshot())),
-        events: hm
-            .app
-            .world()
-            .resource::<crate::game::log::MatchLog>()
-            .entries()
-            .iter()
-            .filter_map(|e| match e {
-                doo_rules::replay::LogEntry::Event { event, .. } => Some(event.clone()),
-                _ => None,
-            })
-            .collect(),
+        cp_earned: events.iter().filter(|e| matches!(e, doo_rules::rules::Event::CpEarned { .. })).filter_map(|e| serde_json::to_value(e).ok()).collect(),
+        events,
     })
 }

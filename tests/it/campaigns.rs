@@ -6,7 +6,7 @@
 use std::process::Command;
 
 fn doo(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_doo")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run doo");
+    let out = Command::new(crate::common::doo_bin()).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run doo");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
@@ -96,6 +96,21 @@ fn the_ai_plays_the_shipped_campaign_with_exact_carry_over() {
         // every won level gave each living hero at least the level's 1 CP (R-CP-10)
         for l in levels.iter().filter(|l| l["won"] == true) {
             assert!(l["cp"].as_object().is_some_and(|m| !m.is_empty()), "{l}");
+        }
+        // R-CP-9, R-CP-10: every CP is told as a cp_earned event, and they add up to the level's CP;
+        // each hero after the level as the rules build him (doo hero show's object)
+        for l in &levels {
+            let mut told: std::collections::BTreeMap<String, u64> = Default::default();
+            for e in l["cp_earned"].as_array().expect("cp_earned events") {
+                assert_eq!(e["event"], "cp_earned", "{e}");
+                assert!(e["rule"] == "R-CP-9" || e["rule"] == "R-CP-10", "{e}");
+                *told.entry(e["hero"].as_str().unwrap().to_string()).or_default() += e["cp"].as_u64().unwrap();
+            }
+            let cp: std::collections::BTreeMap<String, u64> = l["cp"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_u64().unwrap())).collect();
+            assert_eq!(told, cp, "{l}");
+            for h in l["heroes"].as_array().expect("the heroes after the level") {
+                assert!(h["max_hp"].as_i64().unwrap() > 0 && h["cp_banked"].as_u64().unwrap() <= h["cp_earned"].as_u64().unwrap() + 20, "{h}");
+            }
         }
         // a lost level gives nothing (R-CP-13)
         for l in levels.iter().filter(|l| l["won"] == false) {

@@ -5,6 +5,7 @@
 
 mod action_economy;
 mod ai;
+mod campaign_scripts;
 mod campaigns;
 mod cli;
 mod combat;

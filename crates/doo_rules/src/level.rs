@@ -68,6 +68,9 @@ pub struct CharacterDef {
     /// Spells known (ids in `assets/rules/spells.ron`).
     #[serde(default)]
     pub spells: Vec<String>,
+    /// A hero (a campaign's party member): he earns CP in play (R-CP-9, `cp_earned` events).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hero: bool,
 }
 
 /// The ranges every number of a character must fall in (docs/levels.md, "Numbers"). Values
@@ -289,6 +292,8 @@ pub fn build_match(
         goals: Vec::new(),
         explore: None,
         a4: a4.map(|b| Box::new(crate::rules::a4::A4::new(b, characters.len()))),
+        heroes: characters.iter().filter(|c| c.hero).map(|c| c.id.clone()).collect(),
+        cp_objects: Default::default(),
     })
 }
 

@@ -5,6 +5,7 @@
 
 pub mod ai;
 pub mod campaign;
+pub mod campaign_run;
 pub mod data;
 pub mod level;
 pub mod level_crawl;

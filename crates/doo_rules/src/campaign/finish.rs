@@ -37,6 +37,20 @@ fn objective_met(o: &Objective, m: &Match, hero_ids: &BTreeSet<String>) -> bool 
 /// `events` everything that happened in it, `won` whether the party's side won. The progress
 /// moves to the next level (or the failure's), the roster carries over or is set back.
 pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, events: &[Event], won: bool, data: &RuleData) -> LevelReport {
+    finish_level_with(c, progress, m, events, won, data, &[])
+}
+
+/// `finish_level` with die faces forced first in the rest's recuperation checks (R-CP-13): what
+/// a campaign script's `rest_dice` give (`doo campaign run`).
+pub fn finish_level_with(
+    c: &CheckedCampaign,
+    progress: &mut Progress,
+    m: &Match,
+    events: &[Event],
+    won: bool,
+    data: &RuleData,
+    rest_dice: &[u32],
+) -> LevelReport {
     let book = &data.heroes;
     let id = progress.level.clone().unwrap_or_default();
     let mut record = LevelRecord { level: id.clone(), won, cp: Vec::new(), fallen: Vec::new(), rest: Vec::new() };
@@ -52,8 +66,14 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
         return LevelReport { record, after_level: progress.roster.clone(), rest_gains: BTreeMap::new() };
     }
     let in_level: BTreeSet<String> = progress.roster.iter().map(Hero::id).filter(|k| m.index(k).is_some()).collect();
-    let names: BTreeMap<String, String> = m.fighters.iter().map(|f| (f.id.clone(), f.name.clone())).collect();
-    let mut cp = heroes::cp_from_events(events, &in_level, &names);
+    // R-CP-9: the CP the match told as they were earned (`Event::CpEarned`, the one flow); a
+    // level file written before its heroes were marked (`m.heroes` empty) is read from its events.
+    let mut cp: Vec<CpLine> = if m.heroes.is_empty() {
+        let names: BTreeMap<String, String> = m.fighters.iter().map(|f| (f.id.clone(), f.name.clone())).collect();
+        heroes::cp_from_events(events, &in_level, &names)
+    } else {
+        events.iter().filter_map(CpLine::of).filter(|l| in_level.contains(&l.hero)).collect()
+    };
     let lvl = c.campaign.level(&id);
     for hid in &in_level {
         let i = m.index(hid).expect("in level");
@@ -94,8 +114,11 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
             let keys: BTreeSet<&str> = m.explore.as_deref().map(|x| x.keys.keys().map(String::as_str).collect()).unwrap_or_default();
             h.items = f.loadout.items.iter().filter(|i| !keys.contains(i.as_str())).take(MAX_ITEMS).cloned().collect();
             h.ammo = f.loadout.ammo;
-            // permanent conditions stay; a dying or bleeding hero of a won level is stabilized
-            h.conditions = f.conditions.iter().filter(|c| c.duration == Duration::Permanent).map(|c| c.id.clone()).collect();
+            // permanent conditions stay; a dying or bleeding hero of a won level is stabilized.
+            // Incapacitation is not kept: it follows his HP (R-INJ-3, ended when healed above 0),
+            // and a hero at 0 HP or less sits the next level out (R-CP-13); kept, it would stop a
+            // hero the rest brought back above 0 from ever acting again.
+            h.conditions = f.conditions.iter().filter(|c| c.duration == Duration::Permanent && c.id != "incapacitated").map(|c| c.id.clone()).collect();
         }
         roster.push(h);
     }
@@ -103,6 +126,7 @@ pub fn finish_level(c: &CheckedCampaign, progress: &mut Progress, m: &Match, eve
     let after_level = roster.clone();
     // R-CP-13: the rest between levels.
     let mut dice = Dice::seeded(progress.seed ^ (progress.history.len() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    dice.force(rest_dice.iter().copied());
     let rest_gains = rest(c.campaign.rest_days(book), &mut dice, &mut roster, &mut record.rest, data);
     progress.sitting_out = roster.iter().filter(|h| h.hp.is_some_and(|hp| hp <= 0)).map(|h| h.name.clone()).collect();
     progress.roster = roster;
@@ -205,6 +229,33 @@ mod tests {
         let i = m2.index("hero_ann").unwrap();
         assert_eq!(m2.fighters[i].hp, a.hp.unwrap_or(max));
         assert!(m2.fighters[i].loadout.items.contains(&"gemstone".to_string()));
+    }
+
+    #[test] // R-CP-12, R-CP-13, R-INJ-3: a hero at 0 HP or less at the end of a won level is carried
+    // over stabilized: no bleeding and no incapacitation kept (that follows his HP); he sits the
+    // next level out while still at 0 or less, and plays, able to act, once the rest brings him above
+    fn incapacitation_is_not_carried_over() {
+        let (data, c) = shipped();
+        let party = vec![sample_hero("Ann", "warrior", &data).unwrap(), sample_hero("Bo", "rogue", &data).unwrap()];
+        let mut p = Progress::start(&c, party, vec![], 7);
+        p.begin_level();
+        let mut m = level_match(&c, &p, &data);
+        let bo = m.index("hero_bo").unwrap();
+        let mut ev = Vec::new();
+        let hp = m.fighters[bo].hp;
+        crate::rules::attack::change_hp(&mut m, bo, -(hp + 1), "damage", &mut ev);
+        assert!(m.fighters[bo].has_condition("incapacitated") && m.fighters[bo].has_condition("bleeding"));
+        let rep = finish_level(&c, &mut p, &m, &ev, true, &data);
+        let b = rep.after_level.iter().find(|h| h.name == "Bo").unwrap();
+        assert_eq!((b.hp, b.conditions.clone()), (Some(-1), Vec::<String>::new()), "stabilized, and not kept incapacitated");
+        // back above 0 HP (as a rest may bring him), he stands in the next level able to act
+        let mut b = p.roster.iter().find(|h| h.name == "Bo").unwrap().clone();
+        b.hp = Some(2);
+        p.roster = vec![p.roster[0].clone(), b];
+        p.sitting_out.clear();
+        let m2 = level_match(&c, &p, &data);
+        let i = m2.index("hero_bo").unwrap();
+        assert!(!m2.fighters[i].has_condition("incapacitated") && m2.can_act(i));
     }
 
     #[test] // R-CP-12, R-CP-10: a hero dead at the end of a won level leaves the roster and earns

@@ -77,9 +77,13 @@ impl Hero {
         format!("hero_{slug}")
     }
 
-    /// His figure in a level, at `pos`, on `side`.
-    pub fn entry(&self, sheet: &Sheet, side: &str, pos: crate::rules::Pos) -> CharacterEntry {
+    /// His figure in a level, at `pos`, on `side`: a hero (he earns CP, R-CP-9), and a caster of
+    /// the starter spells of his traditions when his skills make him one (R-CP-15), his pools
+    /// full (R-CP-12).
+    pub fn entry(&self, sheet: &Sheet, side: &str, pos: crate::rules::Pos, data: &RuleData) -> CharacterEntry {
         let (max_hp, _, _) = heroes::pools(&sheet.stats);
+        let caster = heroes::caster_of(&data.heroes, sheet);
+        let spells = heroes::known_spells(caster, &data.spells);
         let skills: BTreeMap<String, Rank> = sheet.skills.iter().filter(|(_, r)| **r > Rank::Untrained).map(|(k, r)| (k.clone(), *r)).collect();
         CharacterEntry {
             id: Some(self.id()),
@@ -96,6 +100,9 @@ impl Hero {
             items: (!self.items.is_empty()).then(|| self.items.clone()),
             ammo: self.ammo,
             hp: self.hp.filter(|&h| h < max_hp),
+            caster: (caster != crate::rules::fighter::Caster::None).then_some(caster),
+            spells: (!spells.is_empty()).then_some(spells),
+            hero: Some(true),
             conditions: (!self.conditions.is_empty()).then(|| self.conditions.clone()),
             // A Core hero is drawn as his package (warrior, ranger …; assets/art/figures.ron).
             sprite: match &self.make {

@@ -19,14 +19,16 @@ mod hero;
 mod prepare;
 mod progress;
 mod shop;
+mod show;
 
 pub use caps::{MAX_BOUGHT, MAX_CP, MAX_HISTORY, MAX_ITEMS, MAX_LEVELS, MAX_PARTY, MAX_PURSE, VERSION};
 pub use file::{Campaign, CampaignLevel, CheckedCampaign, Objective, ObjectiveDef, check_campaign, load_campaign};
-pub use finish::{LevelReport, finish_level};
+pub use finish::{LevelReport, finish_level, finish_level_with};
 pub use hero::{Hero, check_hero, hero_text, load_hero, sample_hero};
-pub use prepare::{level_for, prepare_level};
+pub use prepare::{check_level_text, level_for, prepare_level};
 pub use progress::{LevelRecord, Progress, recruit};
 pub use shop::{auto_spend, buy_gear, rearm, spend};
+pub use show::hero_json;
 
 /// The shipped campaign and the built-in rule data, for the tests of every part.
 #[cfg(test)]

@@ -72,7 +72,7 @@ pub fn level_for(c: &CheckedCampaign, progress: &Progress, id: &str, data: &Rule
     }
     for (h, pos) in playing.iter().zip(starts) {
         let (sheet, _) = h.sheet(&data.heroes).map_err(|v| format!("{}: {v}", h.name))?;
-        let mut e = h.entry(&sheet, side, pos);
+        let mut e = h.entry(&sheet, side, pos, data);
         // A package without a figure of its own (added to heroes.ron alone) is drawn by the
         // figure book's other rules, not refused.
         if e.sprite.as_deref().is_some_and(|s| !data.figures.known(s)) {
@@ -96,8 +96,13 @@ pub fn prepare_level(c: &CheckedCampaign, progress: &Progress, dir: &Path, data:
     let n = progress.history.len() + 1;
     let path = dir.join(format!("level-{n:03}-{id}.ron"));
     crate::data::write_atomic(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let root = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let level = crate::level_file::check(&path.display().to_string(), &text, data, &root)
-        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e[0].line, e[0].col, e[0].message))?;
+    let level = check_level_text(&path, &text, data)?;
     Ok((path, level))
+}
+
+/// Checks the text `level_for` wrote, as the level file `path` (written or not).
+pub fn check_level_text(path: &Path, text: &str, data: &RuleData) -> Result<CheckedLevel, String> {
+    let root = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    crate::level_file::check(&path.display().to_string(), text, data, &root)
+        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e[0].line, e[0].col, e[0].message))
 }

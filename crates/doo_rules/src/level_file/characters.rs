@@ -94,6 +94,7 @@ pub(super) fn check_characters(level: &Level, data: &RuleData, root: &Path, f: &
                 ammo: merged.ammo,
                 loaded: merged.loaded,
                 spells: merged.spells.unwrap_or_default(),
+                hero: merged.hero.unwrap_or(false),
             };
             // Every per-character problem the rules' match builder would find, at that character.
             if let Ok(rules) = &rules {

@@ -132,6 +132,9 @@ pub struct CharacterEntry {
     /// The behaviour the monster AI uses (e.g. "brute", "skirmisher", "archer", "coward").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub behaviour: Option<String>,
+    /// A hero: earns CP in play (R-CP-9). A campaign level's party figures are heroes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hero: Option<bool>,
 }
 
 impl CharacterEntry {
@@ -168,7 +171,8 @@ impl CharacterEntry {
             loaded,
             spells,
             sprite,
-            behaviour
+            behaviour,
+            hero
         )
     }
 }

@@ -8,6 +8,7 @@ use super::command::Command;
 use super::dice::Dice;
 use super::engine::{self, Plan};
 use super::event::Event;
+use super::heroes;
 use super::ruleset;
 use super::state::Match;
 use super::turn::{Flow, ResetKind};
@@ -31,8 +32,11 @@ pub fn start(m: &mut Match, dice: &mut Dice, how: Start, ev: &mut Vec<Event>) ->
     match how {
         Start::Fresh => open(m, dice, ev),
         Start::MidPhase => {
+            let from = ev.len();
             let flow = ruleset::start_mid_phase(m, dice, ev);
-            follow(m, dice, flow, ev)
+            let waiting = follow(m, dice, flow, ev);
+            heroes::award_cp(m, ev, from);
+            waiting
         }
     }
 }
@@ -48,8 +52,11 @@ pub fn configure_dice(dice: &mut Dice, m: &Match) {
 pub fn open(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
     configure_dice(dice, m);
     // A crawl starts in Exploration Mode (R-EXP-1).
+    let from = ev.len();
     let flow = ruleset::open(m, dice, ev);
-    follow(m, dice, flow, ev)
+    let waiting = follow(m, dice, flow, ev);
+    heroes::award_cp(m, ev, from);
+    waiting
 }
 
 /// Acts on what the rules say comes next, goals checked first. True while the match waits for
@@ -90,7 +97,10 @@ pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -
 /// opportunity in which something was done ends if another character's command arrives
 /// (R-REACT-*, R-TURN-12/13). `Some(waiting)` when that moved the flow on.
 pub fn close_stale(m: &mut Match, dice: &mut Dice, cmd: &Command, ev: &mut Vec<Event>) -> Option<bool> {
-    engine::close_stale(m, cmd, dice, ev).map(|flow| follow(m, dice, flow, ev))
+    let from = ev.len();
+    let waiting = engine::close_stale(m, cmd, dice, ev).map(|flow| follow(m, dice, flow, ev));
+    heroes::award_cp(m, ev, from);
+    waiting
 }
 
 /// Checks a command (R-AP-1); once the match is over every command is refused (R-TURN-17).
@@ -103,8 +113,12 @@ pub fn validate(m: &Match, over: bool, cmd: &Command) -> Result<Plan, Violation>
 
 /// Applies a checked command and moves the flow on. True while the match waits for the next.
 pub fn apply(m: &mut Match, dice: &mut Dice, plan: Plan, ev: &mut Vec<Event>) -> bool {
+    let from = ev.len();
     let flow = engine::apply(m, plan, dice, ev);
-    follow(m, dice, flow, ev)
+    let waiting = follow(m, dice, flow, ev);
+    // R-CP-9: the CP the heroes earned by it, told as they are earned.
+    heroes::award_cp(m, ev, from);
+    waiting
 }
 
 /// One command down the whole path, `over` kept up to date. `Err`: refused (nothing changed

@@ -227,6 +227,15 @@ pub enum Event {
     Note {
         text: String,
     },
+    /// A hero earns character points as they are earned (R-CP-9 in play: critical results made
+    /// or suffered, his own task checks once per object per level; R-CP-10 at a won level's end,
+    /// from the campaign). `hero` is the figure's id (`hero_<name>`); `why` a sentence.
+    CpEarned {
+        hero: String,
+        cp: u32,
+        rule: String,
+        why: String,
+    },
     /// A4-5.1: initiative for the round `turn` (A4 counts rounds as turns), best first: each
     /// figure's id and score.
     Initiative {
@@ -400,6 +409,8 @@ impl Event {
             Event::ActionTaken { target, .. } => target.iter().map(String::as_str).collect(),
             Event::ReflexWindow { defender, attacker, .. } | Event::ResponseWindow { defender, attacker, .. } => vec![defender.as_str(), attacker.as_str()],
             Event::ReflexDeclared { attacker, .. } | Event::ResponseDeclared { attacker, .. } => vec![attacker.as_str()],
+            // his side and those who see him see the CP he earns (R-EXP-19)
+            Event::CpEarned { hero, .. } => vec![hero.as_str()],
             _ => Vec::new(),
         }
     }

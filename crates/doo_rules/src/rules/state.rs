@@ -106,6 +106,12 @@ pub struct Match {
     /// Ruleset A4's state when the match plays under A4 (`profile: "A4"`); `None` under the
     /// DoO profiles. Code branches on this, never on a name.
     pub a4: Option<Box<super::a4::state::A4>>,
+    /// The figures that are heroes (a campaign level's party, or `hero: true` in a level or
+    /// script): they earn CP in play (R-CP-9, `Event::CpEarned`); NPCs earn none.
+    pub heroes: std::collections::BTreeSet<String>,
+    /// The (hero, object) pairs whose task check has already given CP this level (R-CP-9,
+    /// G-79: once per hero per object per level).
+    pub cp_objects: std::collections::BTreeSet<(String, String)>,
 }
 
 impl Match {

@@ -86,6 +86,20 @@ pub struct HeroBook {
     pub rest_cr: i32,
     pub allowance: u32,
     pub starting_ammo: u32,
+    /// R-CP-15 (G-85): the skill that makes a hero an arcane caster (at any rank).
+    #[serde(default = "wizardry")]
+    pub arcane_skill: String,
+    /// R-CP-15 (G-85): the skill that makes a hero a divine caster.
+    #[serde(default = "faith")]
+    pub divine_skill: String,
+}
+
+fn wizardry() -> String {
+    "wizardry".into()
+}
+
+fn faith() -> String {
+    "faith".into()
 }
 
 impl HeroBook {
@@ -262,6 +276,31 @@ pub fn skill_name(id: &str) -> String {
 pub const STATS: [Stat; 4] = [Stat::Brawn, Stat::Finesse, Stat::Savvy, Stat::Nerve];
 
 /// R-STAT-3: HP, MP and FP of these stats (fractions round down).
+/// R-CP-15 (G-85): what casting a hero's skills make him: arcane with the arcane skill (Wizardry)
+/// at any rank, divine with the divine one (Faith), both with both.
+pub fn caster_of(book: &HeroBook, sheet: &Sheet) -> crate::rules::fighter::Caster {
+    use crate::rules::fighter::Caster;
+    match (sheet.rank(&book.arcane_skill) > Rank::Untrained, sheet.rank(&book.divine_skill) > Rank::Untrained) {
+        (true, true) => Caster::Both,
+        (true, false) => Caster::Arcane,
+        (false, true) => Caster::Divine,
+        (false, false) => Caster::None,
+    }
+}
+
+/// R-CP-15 (G-85): the spells a caster hero knows: every starter spell of his traditions in the
+/// spell data, in its order.
+pub fn known_spells(caster: crate::rules::fighter::Caster, spells: &crate::rules::spells::book::SpellBook) -> Vec<String> {
+    spells.spells.iter().filter(|s| s.starter && caster.casts(s.tradition)).map(|s| s.id.clone()).collect()
+}
+
+/// R-STAT-3 (R-MANA-1, R-CP-15): max HP, and max MP and FP for the pools the hero uses as a
+/// caster (0 for a pool he does not use).
+pub fn caster_pools(s: &Stats, caster: crate::rules::fighter::Caster) -> (i32, i32, i32) {
+    let (hp, mp, fp) = pools(s);
+    (hp, if caster.arcane() { mp } else { 0 }, if caster.divine() { fp } else { 0 })
+}
+
 pub fn pools(s: &Stats) -> (i32, i32, i32) {
     let (b, sv, n) = (s.brawn as i32, s.savvy as i32, s.nerve as i32);
     (b + n / 2, sv + n / 2, n + sv / 2)

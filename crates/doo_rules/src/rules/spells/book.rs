@@ -30,6 +30,13 @@ pub struct Spell {
     pub effect: SpellEffect,
     #[serde(default)]
     pub description: String,
+    /// A starter spell: every caster hero of its tradition knows it (R-CP-15, G-85). Default true.
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub starter: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
