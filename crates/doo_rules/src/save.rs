@@ -351,9 +351,10 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
     if let Some(x) = &m.explore {
         // The per-side fog maps (R-EXP-19) are derived from the play and left out (their
         // `Debug` is only their name), so that the hashes of crawls saved before them still
-        // match; the explorers' `seen` is hashed as it always was.
-        // The same for `more` while it is empty (lights lying in spaces, non-hostile NPCs).
-        let mut s = format!("{:?}", x).replacen(", fog: FogMaps", "", 1);
+        // match; the explorers' `seen` is hashed as it always was. The orders' numbers and state
+        // (`OrdersBook`, `OrderState`, issue 29) are left out while empty, for the same reason,
+        // and so is `more` (lights lying in spaces, non-hostile NPCs).
+        let mut s = format!("{:?}", x).replacen(", fog: FogMaps", "", 1).replacen(", orders: OrdersBook", "", 1).replacen(", orders: OrderState }", " }", 1);
         if x.more.is_empty() {
             s = s.replacen(", more: CrawlMore", "", 1);
         }

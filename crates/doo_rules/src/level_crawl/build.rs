@@ -1,7 +1,7 @@
 //! A checked crawl turned into the rules' exploration state (`build`).
 
 use super::format::{Crawl, LockDef};
-use crate::rules::explore::{Acted, Awareness, Chest, CrawlMore, Door, Encounter, Explore, ExploreBook, Lock, Trap};
+use crate::rules::explore::{Acted, Awareness, Chest, CrawlMore, Door, Encounter, Explore, ExploreBook, Lock, OrderState, Trap};
 use crate::rules::grid::{Pos, Tile};
 use crate::rules::state::Match;
 use std::collections::BTreeMap;
@@ -118,6 +118,7 @@ pub fn build(c: &Crawl, m: &Match, book: Arc<ExploreBook>) -> Explore {
         bound: Default::default(),
         hp_at_crisis: BTreeMap::new(),
         more,
+        orders: OrderState { checks: c.checks.clone(), ..Default::default() },
         book,
     }
 }

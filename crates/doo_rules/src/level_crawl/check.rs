@@ -1,7 +1,7 @@
 //! Checking a crawl's fields (`check`): the caps, the mode, the explorers, then each list of
 //! features, every problem reported at its entry.
 
-use super::format::{CR_RANGE, Crawl, CrawlDef, DoorDef, LevelMode, LockDef, MAX_CHEST_ITEMS, MAX_FEATURES, MAX_START_MINUTE};
+use super::format::{CR_RANGE, Crawl, CrawlDef, DoorDef, LevelMode, LockDef, MAX_CHECKS, MAX_CHEST_ITEMS, MAX_FEATURES, MAX_START_MINUTE};
 use crate::data::{Places, RuleData};
 use crate::level::CharacterDef;
 use crate::rules::explore::TrapOn;
@@ -28,13 +28,15 @@ pub(crate) fn check(
         ("traps", def.traps.len()),
         ("encounters", def.encounters.len()),
         ("dark", def.dark.len()),
+        ("checks", def.checks.len()),
         ("lights", def.lights.len()),
         ("non_hostile", def.non_hostile.len()),
     ];
     let mut capped = false;
     for (name, n) in lists {
-        if n > MAX_FEATURES {
-            err(places.key(name).unwrap_or((1, 1)), format!("{n} {name}; the most is {MAX_FEATURES}"));
+        let most = if name == "checks" { MAX_CHECKS } else { MAX_FEATURES };
+        if n > most {
+            err(places.key(name).unwrap_or((1, 1)), format!("{n} {name}; the most is {most}"));
             capped = true;
         }
     }
@@ -47,7 +49,7 @@ pub(crate) fn check(
             let first = lists.iter().find(|l| l.1 > 0).map(|l| l.0).unwrap_or(if def.minute > 0 { "minute" } else { "explorers" });
             err(
                 places.key(first).or_else(|| places.key("mode")).unwrap_or((1, 1)),
-                "doors, keys, chests, items, traps, encounters, dark, lights, non_hostile, minute, explorers and secret doors (S) need `mode: exploration`"
+                "doors, keys, chests, items, traps, encounters, checks, dark, lights, non_hostile, minute, explorers and secret doors (S) need `mode: exploration`"
                     .into(),
             );
         }
@@ -78,6 +80,7 @@ pub(crate) fn check(
     f.encounters(&explorers, err);
     f.non_hostile(sides, &explorers, err);
     f.dark(err);
+    let checks = f.checks(err);
     f.lights(err);
     let mut doors = def.doors.to_vec();
     for &p in secret {
@@ -96,6 +99,7 @@ pub(crate) fn check(
         items: def.items.to_vec(),
         traps: def.traps.to_vec(),
         encounters: def.encounters.to_vec(),
+        checks,
         minute: def.minute,
         lights: def.lights.to_vec(),
         non_hostile: def.non_hostile.to_vec(),
@@ -420,6 +424,61 @@ impl<'a> Features<'a> {
                 }
             }
         }
+    }
+}
+
+impl Features<'_> {
+    /// Plain skill checks (R-EXP-8): usable ids, each once, one per space, on a space a hero
+    /// can reach within 1, a known skill, a CR in range, texts within the caps.
+    fn checks(&self, err: &mut Report<'_>) -> Vec<crate::rules::explore::LevelCheck> {
+        let (def, places, board, data) = (self.def, self.places, self.board, self.data);
+        let mut out = Vec::new();
+        for (k, c) in def.checks.iter().enumerate() {
+            let at = places.item("checks", k);
+            let mut ok = true;
+            let mut bad = |m: String| {
+                err(at, m);
+                ok = false;
+            };
+            if let Some(p) = crate::data::id_problem(&c.id) {
+                bad(format!("check: {p}"));
+            }
+            if def.checks[..k].iter().any(|o| o.id == c.id) {
+                bad(format!("check id '{}' is used twice", clip(&c.id)));
+            }
+            if def.checks[..k].iter().any(|o| o.pos == c.pos) {
+                bad(format!("check '{}': {} already has a check", clip(&c.id), c.pos));
+            }
+            if let Some(b) = board {
+                if b.tile(c.pos).is_none() {
+                    bad(format!("check '{}': {} is outside the map", clip(&c.id), c.pos));
+                }
+            }
+            let stat = data.heroes.skills.get(&c.skill).copied();
+            if stat.is_none() {
+                bad(format!("check '{}': unknown skill '{}' (a skill of assets/rules/heroes.ron)", clip(&c.id), clip(&c.skill)));
+            }
+            if !(CR_RANGE.0..=CR_RANGE.1).contains(&c.cr) {
+                bad(format!("check '{}': cr {} is out of range ({} to {})", clip(&c.id), c.cr, CR_RANGE.0, CR_RANGE.1));
+            }
+            for (what, t) in [("text", &c.text), ("success", &c.success)] {
+                if let Some(p) = crate::data::text_problem(&format!("the check's {what}"), t, crate::data::MAX_TEXT_CHARS) {
+                    bad(format!("check '{}': {p}", clip(&c.id)));
+                }
+            }
+            if let (true, Some(stat)) = (ok, stat) {
+                out.push(crate::rules::explore::LevelCheck {
+                    id: c.id.clone(),
+                    pos: c.pos,
+                    skill: c.skill.clone(),
+                    stat,
+                    cr: c.cr,
+                    text: c.text.clone(),
+                    success: c.success.clone(),
+                });
+            }
+        }
+        out
     }
 }
 

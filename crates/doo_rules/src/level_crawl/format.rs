@@ -21,6 +21,8 @@ pub enum LevelMode {
 pub const MAX_FEATURES: usize = 4096;
 /// Items in one chest.
 pub const MAX_CHEST_ITEMS: usize = 64;
+/// The most plain skill checks a level asks for (`checks`).
+pub const MAX_CHECKS: usize = 256;
 /// The range of every CR of §24.
 pub const CR_RANGE: (i32, i32) = (1, 40);
 
@@ -144,6 +146,21 @@ pub struct EncounterDef {
     pub says: Option<String>,
 }
 
+/// A plain skill check at a space (R-EXP-8): a hero at distance ≤ 1 spends a turn (`task(task:
+/// check, at: pos)`) and rolls `skill` (its stat, `assets/rules/heroes.ron`) against `cr`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckDef {
+    pub id: String,
+    pub pos: Pos,
+    pub skill: String,
+    pub cr: i32,
+    /// What the heroes find there (told with the result).
+    pub text: String,
+    /// What a success tells.
+    pub success: String,
+}
+
 /// The crawl fields of a level, as written.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct CrawlDef<'a> {
@@ -157,6 +174,7 @@ pub struct CrawlDef<'a> {
     pub items: &'a [ItemDef],
     pub traps: &'a [TrapDef],
     pub encounters: &'a [EncounterDef],
+    pub checks: &'a [CheckDef],
     /// R-EXP-2: the minute the level clock starts at.
     pub minute: u32,
     /// R-EXP-18: lights already burning.
@@ -187,6 +205,8 @@ pub struct Crawl {
     pub items: Vec<ItemDef>,
     pub traps: Vec<TrapDef>,
     pub encounters: Vec<EncounterDef>,
+    /// Plain skill checks (R-EXP-8), their stats looked up.
+    pub checks: Vec<crate::rules::explore::LevelCheck>,
     /// R-EXP-2: the minute the level clock starts at.
     pub minute: u32,
     /// R-EXP-18: lights already burning.

@@ -13,7 +13,7 @@ mod start;
 
 pub use build::build;
 pub(crate) use check::check;
-pub use format::{AreaDef, ChestDef, DoorDef, EncounterDef, ItemDef, KeyDef, LightDef, LockDef, TrapDef};
-pub use format::{CR_RANGE, MAX_CHEST_ITEMS, MAX_FEATURES, MAX_START_MINUTE};
+pub use format::{AreaDef, CheckDef, ChestDef, DoorDef, EncounterDef, ItemDef, KeyDef, LightDef, LockDef, TrapDef};
+pub use format::{CR_RANGE, MAX_CHECKS, MAX_CHEST_ITEMS, MAX_FEATURES, MAX_START_MINUTE};
 pub use format::{Crawl, CrawlDef, LevelMode, yes_camp};
 pub use start::{ExploreStart, LightStart, check_positions, explore_start, hand_lights};

@@ -93,6 +93,7 @@ fn check_crawl(level: &Level, map: &Map, cast: &Cast, sides: &[SideDef], data: &
         items: &level.items,
         traps: &level.traps,
         encounters: &level.encounters,
+        checks: &level.checks,
         minute: level.minute,
         lights: &level.lights,
         non_hostile: &level.non_hostile,

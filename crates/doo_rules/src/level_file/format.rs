@@ -243,6 +243,9 @@ pub struct Level {
     /// Crawls: encounters (R-EXP-23); an NPC in none is an encounter of his own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub encounters: Vec<crate::level_crawl::EncounterDef>,
+    /// Crawls: plain skill checks at spaces (R-EXP-8), e.g. an inscription to read (Literacy).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<crate::level_crawl::CheckDef>,
     /// Crawls: the minute the level clock starts at (R-EXP-2; default 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub minute: u32,

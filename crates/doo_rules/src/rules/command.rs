@@ -113,6 +113,23 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         leader: Option<String>,
     },
+    /// Exploration Mode: help the check of the hero `helped` (next to him) ordered this turn
+    /// (R-CHK-7, R-EXP-12, R-EXP-13, G-60): his action; his check adds to the helped one's.
+    Assist { actor: String, helped: String },
+    /// Exploration Mode: search the spaces chosen (up to 4 at distance ≤ 1, R-EXP-14); one
+    /// turn, at the end of it.
+    Search { actor: String, spaces: Vec<Pos> },
+    /// Hand a carried item to the hero `to` at distance 1 (R-EXP-8): one turn, at its end
+    /// (R-EXP-20); in a crisis a 1-AP action of the giver.
+    Hand { actor: String, to: String, item: String },
+    /// Exploration Mode: sort the loot of the open chest at `at` with every hero within 1 of
+    /// it who has not acted (R-EXP-15): 5 turns, then `share` applies (each item to a hero).
+    SortLoot {
+        actor: String,
+        at: Pos,
+        #[serde(default)]
+        share: Vec<super::explore::state::Share>,
+    },
     /// Ruleset A4: one act of the figure's round (`round(actor: "lunk", act: attack(target: "orc"))`).
     Round { actor: String, act: RoundAct },
 }
@@ -151,6 +168,9 @@ impl Command {
     pub fn path_len(&self) -> usize {
         match self {
             Command::FreeSteps { path, .. } | Command::Move { path, .. } | Command::Walk { path, .. } => path.len(),
+            // capped alike: the spaces of a search, the lines of a share-out
+            Command::Search { spaces, .. } => spaces.len(),
+            Command::SortLoot { share, .. } => share.len(),
             // A4: the paths of its moves, and the targets of a full attack (capped alike)
             Command::Round { act, .. } => match act {
                 RoundAct::Move { path }
@@ -188,6 +208,10 @@ impl Command {
             | Command::Use { actor, .. }
             | Command::EndTurn { actor }
             | Command::Follow { actor, .. }
+            | Command::Assist { actor, .. }
+            | Command::Search { actor, .. }
+            | Command::Hand { actor, .. }
+            | Command::SortLoot { actor, .. }
             | Command::Round { actor, .. } => actor,
         }
     }
@@ -222,6 +246,10 @@ impl Command {
                 | Command::Use { .. }
                 | Command::EndTurn { .. }
                 | Command::Follow { .. }
+                | Command::Assist { .. }
+                | Command::Search { .. }
+                | Command::Hand { .. }
+                | Command::SortLoot { .. }
         )
     }
 

@@ -322,6 +322,18 @@ pub enum Event {
         to: String,
         text: String,
     },
+    /// R-CHK-7: a helper's check added `bonus` to the check of `helped`.
+    Assisted {
+        actor: String,
+        helped: String,
+        bonus: i32,
+    },
+    /// R-EXP-8: an item handed to another hero.
+    ItemHanded {
+        actor: String,
+        to: String,
+        item: String,
+    },
     /// The groups and their marching orders (R-EXP-4).
     Groups {
         groups: Vec<Vec<String>>,
@@ -386,7 +398,9 @@ impl Event {
             | Event::ItemTaken { actor, .. }
             | Event::ItemDropped { actor, .. }
             | Event::Waited { actor, .. }
-            | Event::Says { actor, .. } => Some(actor.as_str()),
+            | Event::Says { actor, .. }
+            | Event::Assisted { actor, .. }
+            | Event::ItemHanded { actor, .. } => Some(actor.as_str()),
             _ => None,
         }
     }

@@ -167,6 +167,10 @@ pub fn label(c: &Command, m: &Match) -> String {
         Command::Use { item, .. } => format!("use {item}"),
         Command::EndTurn { .. } => "end the exploration turn".into(),
         Command::Follow { leader, .. } => leader.as_ref().map_or("leave the group".into(), |l| format!("follow {}", name(l))),
+        Command::Assist { helped, .. } => format!("assist {}", name(helped)),
+        Command::Search { spaces, .. } => format!("search {} spaces", spaces.len()),
+        Command::Hand { to, item, .. } => format!("hand {item} to {}", name(to)),
+        Command::SortLoot { at, .. } => format!("sort the loot at {at}"),
         Command::Round { act, .. } => super::a4::state::describe(act, &name),
     };
     format!("{who}: {what}")

@@ -13,10 +13,12 @@ use super::super::state::Match;
 use super::super::turn::{Flow, close_opportunity};
 use super::crisis::{begin_crisis, check_triggers};
 use super::items::{door, drop_item, open_chest_at, spring, take};
+use super::orders;
 use super::sight::{reveal_all, sightings};
 use super::state::{Acted, CrisisRules, Explore, Task, TrapOn};
 use super::tasks::{put_out, resolve_task, start_binding};
 use super::turns::{camp, end_turn, hp_now};
+use super::validate::opens_on_the_way;
 
 /// Carries out a checked order of Exploration Mode. Returns the flow: exploration goes on, or a
 /// crisis starts.
@@ -57,6 +59,37 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
             drop_item(m, Some(x), a, item, ev);
             None
         }
+        Command::Assist { helped, .. } => {
+            // R-CHK-7: his action; his check is rolled with the helped one's, at the end of the turn.
+            if let Some(h) = m.index(helped) {
+                x.acted[a] = Acted::Done;
+                x.orders.assists.insert(h, a);
+                ev.push(Event::TaskOrdered { actor: id, task: Task::Assist, at: m.fighters[h].pos });
+            }
+            None
+        }
+        Command::Search { spaces, .. } => {
+            // R-EXP-14: the spaces of the player's choice.
+            let at = m.fighters[a].pos;
+            x.acted[a] = Acted::Done;
+            x.tasks.push((a, Task::Search, at, None));
+            x.orders.search_spaces.insert(a, spaces.clone());
+            ev.push(Event::TaskOrdered { actor: id, task: Task::Search, at });
+            None
+        }
+        Command::Hand { to, item, .. } => {
+            // R-EXP-8, R-EXP-20 step 1: it passes at the end of the turn.
+            let at = m.index(to).map_or(m.fighters[a].pos, |t| m.fighters[t].pos);
+            x.acted[a] = Acted::Done;
+            x.tasks.push((a, Task::Hand, at, Some(item.clone())));
+            ev.push(Event::TaskOrdered { actor: id, task: Task::Hand, at });
+            None
+        }
+        Command::SortLoot { at, share, .. } => {
+            ev.push(Event::TaskOrdered { actor: id, task: Task::SortLoot, at: *at });
+            orders::start_sorting(m, x, *at, share, ev);
+            None
+        }
         Command::Use { item, target, .. } => {
             let at = target.as_deref().and_then(|t| m.index(t)).map_or(m.fighters[a].pos, |t| m.fighters[t].pos);
             x.acted[a] = Acted::Done;
@@ -71,6 +104,10 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
         Command::Camp { .. } => {
             camp(m, x, dice, ev);
             return Flow::Exploring;
+        }
+        Command::Wait { .. } if orders::sorting_of(x, a).is_some() => {
+            orders::abort_sorting(m, x, a, ev);
+            None
         }
         Command::Wait { .. } if x.busy.contains_key(&a) => {
             // R-EXP-9: aborting loses all progress.
@@ -168,6 +205,13 @@ pub fn in_crisis(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: Cri
             close_opportunity(m, false, ev);
         }
         Command::Drop { item, .. } => drop_item(m, Some(x), a, item, ev),
+        Command::Hand { to, item, .. } => {
+            // R-EXP-8: a 1-AP action of the giver; the item passes at once.
+            pay_one(m, "hand_item", ev);
+            let at = m.index(to).map_or(m.fighters[a].pos, |t| m.fighters[t].pos);
+            orders::hand_over(m, x, a, at, item, ev);
+            close_opportunity(m, false, ev);
+        }
         Command::Task { task: Task::OpenChest, at, .. } => {
             pay_one(m, "open_chest", ev);
             open_chest_at(m, x, a, *at, r, dice, ev);
@@ -250,7 +294,7 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
     for &i in &members {
         stand_up(m, i, ev);
     }
-    let path = passable(m, a, &members, path, ev);
+    let path = passable(m, x, a, &members, path, ev);
     let starts: Vec<Pos> = members.iter().map(|&i| m.fighters[i].pos).collect();
     let mut left: Vec<Pos> = Vec::new(); // spaces the leader left, oldest first
     let mut walked = 0u32;
@@ -258,6 +302,19 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
     let mut crisis = None;
     let mut sprang = false;
     for &p in &path {
+        // R-EXP-11: a closed door on the way opens as part of the move (1 of its spaces).
+        if opens_on_the_way(m, x, a, p) && m.fighters[a].pos.distance(p) == 1 {
+            walked += 1;
+            match door(m, x, a, p, true, r, dice, ev) {
+                Some(Flow::CrisisStarts) => {
+                    crisis = Some(Flow::CrisisStarts);
+                    break;
+                }
+                // a trap on the door sprang: the move stops there (R-EXP-5, R-EXP-16)
+                Some(_) => break,
+                None => {}
+            }
+        }
         // A member standing there steps aside along the trail below; the leader goes first.
         let from = m.fighters[a].pos;
         if let Some(o) = m.occupant(p).filter(|&o| o != a && members.contains(&o)) {
@@ -319,14 +376,15 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
 /// G-02, R-EXP-5: the part of a checked `path` the leader walks. Allies are passed through but
 /// not ended on; anything else in the way (a figure the side did not see when it gave the
 /// order, a wall) stops the walk before it, and he stops on the last space of it nobody else
-/// holds.
-fn passable(m: &Match, a: usize, members: &[usize], path: &[Pos], ev: &mut Vec<Event>) -> Vec<Pos> {
+/// holds. A closed door on it is opened when reached (R-EXP-11).
+fn passable(m: &Match, x: &Explore, a: usize, members: &[usize], path: &[Pos], ev: &mut Vec<Event>) -> Vec<Pos> {
     let name = &m.fighters[a].name;
     let mut at = m.fighters[a].pos;
     let mut out = Vec::with_capacity(path.len());
     for &p in path {
         let foe = m.occupant(p).filter(|&o| !members.contains(&o) && m.fighters[o].side != m.fighters[a].side);
-        if foe.is_some() || m.board.step_geometry(at, p).is_err() {
+        // a closed door on the way is opened as the walk reaches it (R-EXP-11)
+        if foe.is_some() || (m.board.step_geometry(at, p).is_err() && !opens_on_the_way(m, x, a, p)) {
             ev.push(Event::Note { text: format!("{name} stops: {p} is blocked.") });
             break;
         }

@@ -46,6 +46,10 @@ pub(super) fn begin_crisis(
     x.tasks.clear(); // unfinished tasks are lost (R-EXP-9)
     x.crisis_tasks.clear();
     x.busy.clear();
+    // the orders' unfinished work is lost too (R-EXP-9)
+    x.orders.assists.clear();
+    x.orders.search_spaces.clear();
+    x.orders.sorting.clear();
     x.crisis_minute = Some(x.minute);
     for i in 0..m.fighters.len() {
         let f = &mut m.fighters[i];

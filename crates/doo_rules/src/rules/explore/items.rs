@@ -89,6 +89,18 @@ pub fn take(m: &mut Match, x: &mut Explore, a: usize, at: Pos, item: &str, ev: &
 pub fn drop_item(m: &mut Match, x: Option<&mut Explore>, a: usize, item: &str, ev: &mut Vec<Event>) {
     let held = x.as_deref().and_then(|x| x.burning.get(&a)).is_some_and(|(i, _)| i == item);
     let f = &mut m.fighters[a];
+    if held {
+        // R-EXP-18: the light in his hand is dropped burning (below).
+    } else if let Some(k) = f.loadout.items.iter().position(|i| i == item) {
+        f.loadout.items.remove(k);
+    } else if f.loadout.weapon.as_deref() == Some(item) {
+        // R-EXP-8, R-EXP-15: the wielded weapon is dropped (it lies in the space).
+        f.loadout.weapon = None;
+        f.loadout.weapon_skill = None;
+        f.loadout.two_handed = false;
+    } else if f.loadout.shield.as_deref() == Some(item) {
+        f.loadout.shield = None;
+    }
     let at = f.pos;
     if !held {
         if let Some(k) = f.loadout.items.iter().position(|i| i == item) {

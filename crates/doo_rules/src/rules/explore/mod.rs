@@ -12,6 +12,9 @@
 pub mod apply;
 pub mod crisis;
 pub mod items;
+pub mod orders;
+#[cfg(test)]
+mod orders_tests;
 pub mod preview;
 pub mod sight;
 pub mod state;

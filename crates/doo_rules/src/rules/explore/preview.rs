@@ -9,7 +9,7 @@ use super::super::offer::{Aim, Choice, Destination, Group, MoveKind};
 use super::super::state::Match;
 use super::sight::{item_name, sees, view_of};
 use super::state::{Acted, Explore, Task};
-use super::validate::{carried, in_crisis, lock_at, order};
+use super::validate::{carried, in_crisis, lock_at, opens_on_the_way, order};
 use std::collections::BTreeMap;
 
 /// Spaces hero `a` can walk to with his move left (R-EXP-5), through spaces his side has
@@ -40,10 +40,12 @@ pub fn destinations(m: &Match, x: &Explore, a: usize) -> BTreeMap<Pos, Destinati
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let q = Pos::on(p.x + dx, p.y + dy, p.floor);
-                if (dx, dy) == (0, 0) || !known(q) || blocked(q) || m.board.step_geometry(p, q).is_err() {
+                // R-EXP-11: a closed door entered straight on is opened on the way (1 space).
+                let through = (q.x == p.x || q.y == p.y) && opens_on_the_way(m, x, a, q);
+                if (dx, dy) == (0, 0) || !known(q) || blocked(q) || (m.board.step_geometry(p, q).is_err() && !through) {
                     continue;
                 }
-                let c = cost + m.board.path_cost(&[q]);
+                let c = cost + m.board.path_cost(&[q]) + u32::from(through);
                 if c <= left && best.get(&q).is_none_or(|b| b.0 > c) && q != f.pos {
                     let mut np = path.clone();
                     np.push(q);
@@ -117,6 +119,7 @@ pub fn choices(m: &Match, x: &Explore, a: usize) -> Vec<Choice> {
     }
     potions(&mut bar);
     lights_and_speech(&mut bar, &around);
+    helping(&mut bar);
     let id = bar.id.clone();
     bar.push("Search".into(), "search", "1 turn", bar.task(Task::Search, f.pos), "R-EXP-14: 4 spaces next to him, for secret doors and traps.");
     bar.push("Wait".into(), "wait", "1 turn", Command::Wait { actor: id.clone() }, "R-EXP-3: his action this turn.");
@@ -235,6 +238,32 @@ fn potions(bar: &mut Bar) {
         let label = if t == a { format!("Drink {}", item_name(m, x, p)) } else { format!("Give {} to {}", item_name(m, x, p), m.fighters[t].name) };
         let cmd = Command::Use { actor: bar.id.clone(), item: p.clone(), target };
         bar.push(label, "use_item", "1 turn", cmd, "R-HEAL-6: heals at the end of the turn and stops bleeding.");
+    }
+}
+
+/// Within reach: assist a neighbour's check ordered this turn (R-CHK-7), stabilize the bleeding
+/// (R-EXP-21), the level's checks (R-EXP-8). Handing items, sorting loot, dropping the weapon
+/// and choosing a search's spaces are orders of scripts (and saves) only for now: the bar
+/// offers what a situation calls for, not every item to every neighbour.
+fn helping(bar: &mut Bar) {
+    let (m, x, a) = (bar.m, bar.x, bar.a);
+    let f = &m.fighters[a];
+    let id = bar.id.clone();
+    for t in (0..m.fighters.len()).filter(|&t| !m.is_dead(t) && m.fighters[t].pos.distance(f.pos) <= 1) {
+        let (name, pos) = (m.fighters[t].name.clone(), m.fighters[t].pos);
+        if t != a && x.is_explorer(m, t) && x.tasks.iter().any(|k| k.0 == t) {
+            let cmd = Command::Assist { actor: id.clone(), helped: m.fighters[t].id.clone() };
+            bar.push(format!("Assist {name}"), "assist", "1 turn", cmd, "R-CHK-7: his check of the same skill adds to the other's.");
+        }
+        if m.fighters[t].has_condition("bleeding") {
+            let cmd = bar.task(Task::Stabilize, pos);
+            bar.push(format!("Stabilize {name}"), "stabilize", "1 turn", cmd, "R-EXP-21: first aid, a Healing check at the end of the turn.");
+        }
+    }
+    for c in x.orders.checks.iter().filter(|c| c.pos.floor == f.pos.floor && c.pos.distance(f.pos) <= 1) {
+        let cmd = bar.task(Task::Check, c.pos);
+        let what = format!("{} (R-EXP-8: a {} check at the end of the turn)", c.text, c.skill.replace('_', " "));
+        bar.push(format!("Examine {}", c.pos), "check", "1 turn", cmd, &what);
     }
 }
 

@@ -44,6 +44,33 @@ pub struct ExploreBook {
     pub binding: BindingRow,
     /// Skills (ids of `skills` in character sheets) the checks of §24 use.
     pub skills: ExploreSkills,
+    /// The numbers of the orders of assisting, sorting loot and the level's checks.
+    #[serde(default)]
+    pub orders: OrdersBook,
+}
+
+/// The numbers of the orders of assisting, sorting loot and the level's checks
+/// (`orders: (…)` in `assets/rules/exploration.ron`). Its `Debug` is only its name, so that the
+/// state hash of crawls saved before it still match (`save::state_hash`).
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrdersBook {
+    /// R-EXP-8, R-EXP-15: turns of sorting a chest's loot (5).
+    pub sort_turns: u32,
+    /// R-STAT-7: skills that cannot be used at all untrained (no check, no assist without them).
+    pub untrained_unusable: Vec<String>,
+}
+
+impl Default for OrdersBook {
+    fn default() -> Self {
+        OrdersBook { sort_turns: 5, untrained_unusable: Vec::new() }
+    }
+}
+
+impl std::fmt::Debug for OrdersBook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OrdersBook")
+    }
 }
 
 /// Binding wounds (R-EXP-21, R-HEAL-5): turns per HP it restores, the minutes after a crisis
@@ -189,6 +216,16 @@ pub enum Task {
     /// R-CP-16: speak to the non-hostile NPC at `at` (one he sees); his encounter's line, if
     /// the level gives one, is told at the end of the turn.
     Speak,
+    /// R-EXP-21, R-HEAL-1..4: stabilize (first aid) the bleeding character at `at`: 1 turn.
+    Stabilize,
+    /// R-EXP-8: a plain skill check the level asks for at `at` (its `checks`), 1 turn.
+    Check,
+    /// R-CHK-7, R-EXP-12: assisting the check of the hero at `at` (`Command::Assist`).
+    Assist,
+    /// R-EXP-8: handing an item to the hero at `at` (`Command::Hand`), 1 turn.
+    Hand,
+    /// R-EXP-15: sorting the loot of the chest at `at` (`Command::SortLoot`), 5 turns.
+    SortLoot,
 }
 
 impl Task {
@@ -204,6 +241,11 @@ impl Task {
             Task::Bind => "bind wounds",
             Task::PutOut => "put out a light",
             Task::Speak => "speak",
+            Task::Stabilize => "stabilize",
+            Task::Check => "make the check",
+            Task::Assist => "assist",
+            Task::Hand => "hand an item",
+            Task::SortLoot => "sort the loot",
         }
     }
 }
@@ -284,6 +326,70 @@ pub struct Explore {
     pub hp_at_crisis: BTreeMap<usize, i32>,
     /// Lights lying in spaces and non-hostile encounters (R-EXP-18, R-CP-16).
     pub more: CrawlMore,
+    /// Assists, chosen search spaces, loot sorting and the level's skill checks.
+    pub orders: OrderState,
+}
+
+/// What the orders of assisting, searching chosen spaces, sorting loot and the level's plain
+/// skill checks keep (R-CHK-7, R-EXP-8, R-EXP-12..15). Its `Debug` is only its name while it is
+/// empty, so that the state hash of crawls saved before it still match (`save::state_hash`).
+#[derive(Clone, PartialEq, Default)]
+pub struct OrderState {
+    /// R-CHK-7, R-EXP-12: this turn's assists: the helped hero and his helper.
+    pub assists: BTreeMap<usize, usize>,
+    /// R-EXP-14: the spaces each search ordered this turn covers (the player's choice).
+    pub search_spaces: BTreeMap<usize, Vec<Pos>>,
+    /// R-EXP-15: chests being sorted.
+    pub sorting: Vec<Sorting>,
+    /// R-EXP-8: the level's plain skill checks.
+    pub checks: Vec<LevelCheck>,
+}
+
+impl std::fmt::Debug for OrderState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if *self == OrderState::default() {
+            return f.write_str("OrderState");
+        }
+        f.debug_struct("OrderState")
+            .field("assists", &self.assists)
+            .field("search_spaces", &self.search_spaces)
+            .field("sorting", &self.sorting)
+            .field("checks", &self.checks)
+            .finish()
+    }
+}
+
+/// R-EXP-15: heroes sorting a chest's loot: the chest, who takes part (busy), turns left, and
+/// the share-out that applies when it is done.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sorting {
+    pub chest: usize,
+    pub members: Vec<usize>,
+    pub left: u32,
+    pub share: Vec<Share>,
+}
+
+/// One line of a share-out: the item goes to the hero `to` (from the chest, else from another
+/// hero taking part).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Share {
+    pub item: String,
+    pub to: String,
+}
+
+/// A plain skill check a level asks for at a space (R-EXP-8): read an inscription, …
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelCheck {
+    pub id: String,
+    pub pos: Pos,
+    pub skill: String,
+    pub stat: super::super::equipment::Stat,
+    pub cr: i32,
+    /// What the heroes see there.
+    pub text: String,
+    /// What a success tells.
+    pub success: String,
 }
 
 /// The parts of a crawl added after saves of crawls existed: burning lights lying in spaces

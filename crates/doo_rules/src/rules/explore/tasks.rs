@@ -9,7 +9,8 @@ use super::super::event::Event;
 use super::super::grid::{Pos, Tile};
 use super::super::roll::{log_roll, stat_check};
 use super::super::state::Match;
-use super::items::{lock_mut, open_chest, skill_check, spring, task_check, unlock};
+use super::items::{lock_mut, open_chest, spring, task_check, unlock};
+use super::orders::{self, assisted_check};
 use super::sight::item_name;
 use super::state::{Acted, CrisisRules, Explore, ExploreBook, Task, TrapOn};
 use super::validate::{carried, lock_at};
@@ -19,18 +20,28 @@ pub fn resolve_task(m: &mut Match, x: &mut Explore, a: usize, task: Task, at: Po
     if m.is_dead(a) || !m.standing(a) || m.fighters[a].hp <= 0 {
         return None;
     }
+    // R-CHK-7: an assist is rolled first and adds to the check.
+    let bonus = orders::assist_roll(m, x, a, task, at, dice, ev);
     match task {
         Task::Search => {
-            search(m, x, a, at, dice, ev);
+            search(m, x, a, at, bonus, dice, ev);
             None
         }
         Task::PickLock => {
-            pick_lock(m, x, a, at, dice, ev);
+            pick_lock(m, x, a, at, bonus, dice, ev);
             None
         }
-        Task::Force => force(m, x, a, at, r, dice, ev),
-        Task::Disarm => disarm(m, x, a, at, r, dice, ev),
-        Task::UseItem | Task::Bind => None,
+        Task::Force => force(m, x, a, at, bonus, r, dice, ev),
+        Task::Disarm => disarm(m, x, a, at, bonus, r, dice, ev),
+        Task::Stabilize => {
+            orders::stabilize(m, a, at, bonus, dice, ev);
+            None
+        }
+        Task::Check => {
+            orders::level_check(m, x, a, at, bonus, dice, ev);
+            None
+        }
+        Task::UseItem | Task::Bind | Task::Assist | Task::Hand | Task::SortLoot => None,
         Task::Light => {
             light(m, x, a, at, ev);
             None
@@ -90,9 +101,9 @@ fn done(ev: &mut Vec<Event>, m: &Match, a: usize, task: Task, at: Pos, success: 
 }
 
 /// R-EXP-14: the spaces searched are marked; a check per hidden door and trap among them.
-fn search(m: &mut Match, x: &mut Explore, a: usize, at: Pos, dice: &mut Dice, ev: &mut Vec<Event>) {
+fn search(m: &mut Match, x: &mut Explore, a: usize, at: Pos, bonus: i32, dice: &mut Dice, ev: &mut Vec<Event>) {
     let book = x.book.clone();
-    let spaces = search_spaces(m, x, a, book.search_spaces);
+    let spaces = x.orders.search_spaces.remove(&a).unwrap_or_else(|| search_spaces(m, x, a, book.search_spaces));
     for p in &spaces {
         if let Some(k) = m.board.index(*p) {
             x.searched[k] = true;
@@ -102,7 +113,7 @@ fn search(m: &mut Match, x: &mut Explore, a: usize, at: Pos, dice: &mut Dice, ev
     let hidden_doors: Vec<Pos> = x.doors.iter().filter(|d| d.hidden && spaces.contains(&d.pos)).map(|d| d.pos).collect();
     let hidden_traps: Vec<usize> = (0..x.traps.len()).filter(|&t| x.traps[t].hidden && !x.traps[t].spent && spaces.contains(&x.traps[t].pos)).collect();
     for p in hidden_doors {
-        let total = best_search(m, dice, a, &book, ev);
+        let total = best_search(m, dice, a, &book, bonus, ev);
         task_check(ev, &m.fighters[a].id.clone(), "search", format!("door@{p}"), total - book.find_cr);
         if total >= book.find_cr {
             x.doors.iter_mut().filter(|d| d.pos == p).for_each(|d| d.hidden = false);
@@ -112,7 +123,7 @@ fn search(m: &mut Match, x: &mut Explore, a: usize, at: Pos, dice: &mut Dice, ev
     }
     for t in hidden_traps {
         let (cr, p) = (x.traps[t].find_cr, x.traps[t].pos);
-        let total = best_search(m, dice, a, &book, ev);
+        let total = best_search(m, dice, a, &book, bonus, ev);
         let trap_id = x.traps[t].id.clone();
         task_check(ev, &m.fighters[a].id.clone(), "search", format!("trap:{trap_id}"), total - cr);
         if total >= cr {
@@ -130,7 +141,7 @@ fn search(m: &mut Match, x: &mut Explore, a: usize, at: Pos, dice: &mut Dice, ev
 }
 
 /// R-EXP-12: a Disable check against the lock; failing badly jams it.
-fn pick_lock(m: &mut Match, x: &mut Explore, a: usize, at: Pos, dice: &mut Dice, ev: &mut Vec<Event>) {
+fn pick_lock(m: &mut Match, x: &mut Explore, a: usize, at: Pos, bonus: i32, dice: &mut Dice, ev: &mut Vec<Event>) {
     let Some((cr, jammed)) = lock_at(m, x, at).map(|l| (l.cr, l.jammed)) else { return };
     let task = Task::PickLock;
     if jammed {
@@ -139,7 +150,7 @@ fn pick_lock(m: &mut Match, x: &mut Explore, a: usize, at: Pos, dice: &mut Dice,
     }
     let (disable, jam_margin) = (x.book.skills.disable.clone(), x.book.jam_margin);
     let id = m.fighters[a].id.clone();
-    let total = skill_check(m, dice, a, &disable, Stat::Savvy, ev, "pick_lock");
+    let total = assisted_check(m, dice, a, &disable, Stat::Savvy, bonus, ev, "pick_lock");
     let margin = total - cr;
     task_check(ev, &id, "pick_lock", format!("lock@{at}"), margin);
     if margin >= 0 {
@@ -156,11 +167,12 @@ fn pick_lock(m: &mut Match, x: &mut Explore, a: usize, at: Pos, dice: &mut Dice,
 }
 
 /// R-EXP-13: a Lift/Shift check against the force CR; success breaks the lock and opens it.
-fn force(m: &mut Match, x: &mut Explore, a: usize, at: Pos, r: CrisisRules, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<String> {
+#[allow(clippy::too_many_arguments)]
+fn force(m: &mut Match, x: &mut Explore, a: usize, at: Pos, bonus: i32, r: CrisisRules, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<String> {
     let cr = lock_at(m, x, at).map(|l| l.force_cr)?;
     let id = m.fighters[a].id.clone();
     let skill = x.book.skills.force.clone();
-    let total = skill_check(m, dice, a, &skill, Stat::Brawn, ev, "force");
+    let total = assisted_check(m, dice, a, &skill, Stat::Brawn, bonus, ev, "force");
     task_check(ev, &id, "force", format!("lock@{at}"), total - cr);
     if total < cr {
         done(ev, m, a, Task::Force, at, false, format!("{} fails to force it; he may try again.", m.fighters[a].name));
@@ -182,12 +194,13 @@ fn force(m: &mut Match, x: &mut Explore, a: usize, at: Pos, r: CrisisRules, dice
 }
 
 /// R-EXP-17: a Disable check against a known trap; failing badly springs it.
-fn disarm(m: &mut Match, x: &mut Explore, a: usize, at: Pos, r: CrisisRules, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<String> {
+#[allow(clippy::too_many_arguments)]
+fn disarm(m: &mut Match, x: &mut Explore, a: usize, at: Pos, bonus: i32, r: CrisisRules, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<String> {
     let t = x.traps.iter().position(|t| t.pos == at && !t.spent && !t.hidden)?;
     let cr = x.traps[t].disarm_cr;
     let (disable, spring_margin) = (x.book.skills.disable.clone(), x.book.spring_margin);
     let id = m.fighters[a].id.clone();
-    let total = skill_check(m, dice, a, &disable, Stat::Savvy, ev, "disarm");
+    let total = assisted_check(m, dice, a, &disable, Stat::Savvy, bonus, ev, "disarm");
     let margin = total - cr;
     let trap_id = x.traps[t].id.clone();
     task_check(ev, &id, "disarm", format!("trap:{trap_id}"), margin);
@@ -234,9 +247,9 @@ fn open_chest_task(m: &mut Match, x: &mut Explore, a: usize, at: Pos, r: CrisisR
     None
 }
 
-fn best_search(m: &Match, dice: &mut Dice, a: usize, book: &ExploreBook, ev: &mut Vec<Event>) -> i32 {
+fn best_search(m: &Match, dice: &mut Dice, a: usize, book: &ExploreBook, bonus: i32, ev: &mut Vec<Event>) -> i32 {
     let best = book.skills.search.iter().max_by_key(|s| m.fighters[a].skill(s).adjustment()).cloned().unwrap_or_default();
-    skill_check(m, dice, a, &best, Stat::Savvy, ev, "search")
+    assisted_check(m, dice, a, &best, Stat::Savvy, bonus, ev, "search")
 }
 
 /// R-EXP-14 default choice: unsearched wall and door spaces first, then other unsearched

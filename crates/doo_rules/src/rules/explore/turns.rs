@@ -11,6 +11,7 @@ use super::super::state::{Match, Phase};
 use super::super::turn::{Flow, upkeep};
 use super::crisis::check_triggers;
 use super::items::use_item;
+use super::orders;
 use super::sight::reveal_all;
 use super::state::{Acted, Awareness, CrisisRules, Explore, Task};
 use super::tasks::{advance_busy, mark_busy, resolve_task};
@@ -38,6 +39,9 @@ pub fn end_turn(m: &mut Match, x: &mut Explore, r: CrisisRules, dice: &mut Dice,
     for (a, task, at, item) in tasks {
         let forced = if task == Task::UseItem {
             use_item(m, a, at, item.as_deref().unwrap_or_default(), r, dice, ev)
+        } else if task == Task::Hand {
+            orders::hand_over(m, x, a, at, item.as_deref().unwrap_or_default(), ev);
+            None
         } else {
             resolve_task(m, x, a, task, at, r, dice, ev)
         };
@@ -47,7 +51,10 @@ pub fn end_turn(m: &mut Match, x: &mut Explore, r: CrisisRules, dice: &mut Dice,
             return flow; // the rest of the minute is dropped (G-71)
         }
     }
+    x.orders.assists.clear();
+    x.orders.search_spaces.clear();
     advance_busy(m, x, dice, ev);
+    orders::advance_sorting(m, x, ev);
     upkeep(m, dice, false, ev);
     drop_unable(m, x, ev);
     burn_lights(m, x, 1, ev);
@@ -55,6 +62,7 @@ pub fn end_turn(m: &mut Match, x: &mut Explore, r: CrisisRules, dice: &mut Dice,
     x.turn += 1;
     x.acted = vec![Acted::No; m.fighters.len()];
     mark_busy(x);
+    orders::mark_sorting(x);
     ev.push(Event::ExplorationTurn { turn: x.turn, minute: x.minute });
     reveal_all(m, x, ev);
     check_triggers(m, x, dice, None, ev)
@@ -159,6 +167,8 @@ pub(super) fn camp(m: &mut Match, x: &mut Explore, dice: &mut Dice, ev: &mut Vec
     x.turn += 1;
     x.acted = vec![Acted::No; m.fighters.len()];
     x.tasks.clear();
+    x.orders.assists.clear();
+    x.orders.search_spaces.clear();
     ev.push(Event::ExplorationTurn { turn: x.turn, minute: x.minute });
 }
 

@@ -9,6 +9,7 @@ use super::super::profile::Cost;
 use super::super::spending;
 use super::super::state::Match;
 use super::super::violation::{RuleResult, Violation};
+use super::orders;
 use super::sight::{item_name, sees, view_of};
 use super::state::{Acted, Explore, Lock, Task};
 
@@ -36,6 +37,19 @@ pub fn order(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<()> 
                     "{} is busy binding wounds with {} for {left} more turn{} (Wait aborts it, losing the progress).",
                     f.name,
                     m.fighters[other].name,
+                    if left == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+    }
+    if let Some(k) = super::orders::sorting_of(x, a) {
+        if !matches!(cmd, Command::EndTurn { .. } | Command::Wait { .. } | Command::Follow { .. } | Command::Take { .. } | Command::Drop { .. }) {
+            let left = x.orders.sorting[k].left;
+            return Err(refuse(
+                "R-EXP-9",
+                format!(
+                    "{} is busy sorting the chest's loot for {left} more turn{} (Wait aborts it, losing the progress).",
+                    f.name,
                     if left == 1 { "" } else { "s" }
                 ),
             ));
@@ -70,6 +84,22 @@ pub fn order(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<()> 
         }
         Command::Take { at, item, .. } => check_take(m, x, a, *at, item),
         Command::Drop { item, .. } => check_drop(m, a, item),
+        Command::Assist { helped, .. } => {
+            whole_action(m, x, a, "assisting")?;
+            orders::check_assist(m, x, a, helped)
+        }
+        Command::Search { spaces, .. } => {
+            whole_action(m, x, a, "a search")?;
+            orders::check_search(m, x, a, spaces)
+        }
+        Command::Hand { to, item, .. } => {
+            whole_action(m, x, a, "handing an item")?;
+            orders::check_hand(m, x, a, to, item)
+        }
+        Command::SortLoot { at, share, .. } => {
+            whole_action(m, x, a, "sorting loot")?;
+            orders::check_sort(m, x, a, *at, share)
+        }
         Command::Use { item, target, .. } => {
             if acted != Acted::No {
                 return Err(refuse("R-EXP-3", format!("{} has already acted this turn; using an item takes the whole exploration action.", f.name)));
@@ -77,7 +107,7 @@ pub fn order(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<()> 
             check_use(m, x, a, item, target.as_deref())
         }
         Command::Wait { .. } => {
-            if acted == Acted::Done && !x.busy.contains_key(&a) {
+            if acted == Acted::Done && !x.busy.contains_key(&a) && orders::sorting_of(x, a).is_none() {
                 return Err(used_up());
             }
             Ok(())
@@ -105,6 +135,17 @@ pub fn order(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<()> 
     }
 }
 
+/// R-EXP-3: an order that takes the whole exploration action.
+fn whole_action(m: &Match, x: &Explore, a: usize, what: &str) -> RuleResult<()> {
+    let acted = x.acted.get(a).copied().unwrap_or_default();
+    if acted != Acted::No {
+        let f = &m.fighters[a];
+        let done = if acted == Acted::Done { "acted" } else { "moved" };
+        return Err(refuse("R-EXP-3", format!("{} has already {done} this turn; {what} takes the whole exploration action.", f.name)));
+    }
+    Ok(())
+}
+
 /// R-EXP-5: a walk of at most `left` spaces, alone or leading his group, through spaces that
 /// can be entered; only figures the side can see block the plan (the rest stop the walk).
 fn check_walk(m: &Match, x: &Explore, a: usize, path: &[Pos], group: bool, left: u32) -> RuleResult<()> {
@@ -129,10 +170,34 @@ fn check_walk(m: &Match, x: &Explore, a: usize, path: &[Pos], group: bool, left:
     }
     let view = view_of(m, x, &f.side);
     let mut at = f.pos;
+    // R-EXP-11: a closed door on the way is opened as part of the move (1 of its spaces); the
+    // rest of the walk is checked with it open, and refused as a whole if any part is illegal.
+    let mut opened: Option<super::super::grid::Board> = None;
+    let mut doors = 0u32;
     for (k, &p) in path.iter().enumerate() {
-        if let Err(why) = m.board.step_geometry(at, p) {
-            let why = if x.door(p).is_some_and(|d| d.hidden) { format!("{p} cannot be entered") } else { why };
-            return Err(refuse("R-EXP-5", format!("Step {} of the walk: {why} (walls and closed doors block; open a door first, R-EXP-11).", k + 1)));
+        let board = opened.as_ref().unwrap_or(&m.board);
+        let mut geometry = board.step_geometry(at, p);
+        if geometry.is_err() && opens_on_the_way(m, x, a, p) {
+            let mut b = board.clone();
+            b.set_tile(p, Tile::DoorOpen);
+            geometry = b.step_geometry(at, p);
+            if geometry.is_ok() {
+                opened = Some(b);
+                doors += 1;
+            }
+        }
+        if let Err(why) = geometry {
+            let why = if x.door(p).is_some_and(|d| d.hidden) {
+                format!("{p} cannot be entered")
+            } else if m.board.tile(p) == Some(Tile::DoorLocked) {
+                format!("the door at {p} is locked (R-EXP-12)")
+            } else {
+                why
+            };
+            return Err(refuse(
+                "R-EXP-5",
+                format!("Step {} of the walk: {why} (walls and locked doors block; a closed door on the way is opened, R-EXP-11).", k + 1),
+            ));
         }
         if x.chest_at(p).is_some() {
             return Err(refuse("R-EXP-15", format!("A chest fills {p}: walk around it.")));
@@ -146,7 +211,32 @@ fn check_walk(m: &Match, x: &Explore, a: usize, path: &[Pos], group: bool, left:
         }
         at = p;
     }
+    if cost + doors > left {
+        return Err(refuse(
+            "R-EXP-11",
+            format!(
+                "Each door opened on the way uses 1 space of the move: {} spaces with {doors} door{}, and {} has {left}.",
+                cost + doors,
+                if doors == 1 { "" } else { "s" },
+                f.name
+            ),
+        ));
+    }
     Ok(())
+}
+
+/// R-EXP-11, R-EXP-12: the door at `p` is one `a` opens as part of a walk: closed and found,
+/// or locked and he carries its key.
+pub(super) fn opens_on_the_way(m: &Match, x: &Explore, a: usize, p: Pos) -> bool {
+    let door = x.door(p);
+    if door.is_some_and(|d| d.hidden) {
+        return false;
+    }
+    match m.board.tile(p) {
+        Some(Tile::DoorClosed) => true,
+        Some(Tile::DoorLocked) => door.and_then(|d| d.lock.as_ref()).and_then(|l| l.key.as_deref()).is_some_and(|k| carried(m, a, k)),
+        _ => false,
+    }
 }
 
 /// R-EXP-8, R-HEAL-6: a healing item he carries, on himself or a living hero next to him.
@@ -168,6 +258,10 @@ fn check_use(m: &Match, x: &Explore, a: usize, item: &str, target: Option<&str>)
 fn check_camp(m: &Match, x: &Explore) -> RuleResult<()> {
     if !x.camp_allowed {
         return Err(refuse("R-EXP-22", "This level does not let the party camp."));
+    }
+    if let Some(s) = x.orders.sorting.first() {
+        let who = m.fighters[s.members[0]].name.as_str();
+        return Err(refuse("R-EXP-9", format!("{who} is sorting a chest's loot: finish it, or stop it (Wait), before camping.")));
     }
     if let Some(h) = (0..m.fighters.len()).find(|&i| x.is_explorer(m, i) && !m.is_dead(i) && m.fighters[i].has_condition("bleeding")) {
         return Err(refuse("R-EXP-22", format!("{} is bleeding: stop the bleeding before camping.", m.fighters[h].name)));
@@ -250,6 +344,15 @@ pub fn in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<
             spending::guard_opportunity(m, a)?;
             check_drop(m, a, item)
         }
+        Command::Hand { to, item, .. } => {
+            // R-EXP-8: a 1-AP action of the giver.
+            crisis_action(m, a, "Handing an item")?;
+            orders::check_hand(m, x, a, to, item)
+        }
+        Command::SortLoot { .. } | Command::Task { task: Task::SortLoot, .. } => Err(refuse("R-EXP-8", "Sorting a chest's loot is not possible in a crisis.")),
+        Command::Task { task: Task::Stabilize, .. } => {
+            Err(refuse("R-EXP-21", "In a crisis stabilizing is the First Aid action (`first_aid`, 3/Only, R-HEAL-1)."))
+        }
         Command::Task { task: Task::OpenChest, at, .. } => {
             // R-EXP-8 †: opening an unlocked chest is a 1-AP action in a crisis.
             crisis_action(m, a, "Opening a chest")?;
@@ -297,9 +400,7 @@ fn crisis_action(m: &Match, a: usize, what: &str) -> RuleResult<()> {
     spending::check_cap(m, f, price, what)
 }
 
-pub(super) fn carried(m: &Match, a: usize, item: &str) -> bool {
-    m.fighters[a].loadout.items.iter().any(|i| i == item)
-}
+pub(super) use super::orders::carried;
 
 pub fn check_door(m: &Match, x: &Explore, a: usize, at: Pos, open: bool) -> RuleResult<()> {
     let f = &m.fighters[a];
@@ -345,6 +446,11 @@ pub fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> Rule
     match task {
         Task::Search => Ok(()),
         Task::UseItem => Err(refuse("R-EXP-8", "Use an item with its own order (`use`).")),
+        Task::Assist => Err(refuse("R-CHK-7", "Assist with its own order (`assist`).")),
+        Task::Hand => Err(refuse("R-EXP-8", "Hand an item with its own order (`hand`).")),
+        Task::SortLoot => Err(refuse("R-EXP-15", "Sort a chest's loot with its own order (`sort_loot`).")),
+        Task::Stabilize => orders::check_stabilize(m, a, at),
+        Task::Check => orders::check_level_check(m, x, a, at),
         Task::Bind => {
             let Some(p) = m.occupant(at).filter(|&p| x.is_explorer(m, p) && !m.is_dead(p)) else {
                 return Err(refuse("R-EXP-21", format!("No hero to bind at {at}.")));
@@ -481,9 +587,11 @@ pub fn check_take(m: &Match, x: &Explore, a: usize, at: Pos, item: &str) -> Rule
 }
 
 pub fn check_drop(m: &Match, a: usize, item: &str) -> RuleResult<()> {
-    // R-EXP-18: the burning light in his hand can be dropped (it goes on burning there).
+    let l = &m.fighters[a].loadout;
+    // R-EXP-8, R-EXP-15: the wielded weapon or the shield may be dropped too; R-EXP-18: the
+    // burning light in his hand too (it goes on burning there).
     let burning = m.explore.as_deref().and_then(|x| x.burning.get(&a)).is_some_and(|(i, _)| i == item);
-    if !carried(m, a, item) && !burning {
+    if !carried(m, a, item) && l.weapon.as_deref() != Some(item) && l.shield.as_deref() != Some(item) && !burning {
         return Err(refuse("R-EXP-15", format!("{} carries no {item}.", m.fighters[a].name)));
     }
     Ok(())
