@@ -102,11 +102,6 @@ pub fn drop_item(m: &mut Match, x: Option<&mut Explore>, a: usize, item: &str, e
         f.loadout.shield = None;
     }
     let at = f.pos;
-    if !held {
-        if let Some(k) = f.loadout.items.iter().position(|i| i == item) {
-            f.loadout.items.remove(k);
-        }
-    }
     ev.push(Event::ItemDropped { actor: f.id.clone(), item: item.to_string(), at });
     if let Some(x) = x {
         if let Some((_, left)) = held.then(|| x.burning.remove(&a)).flatten() {
