@@ -27,11 +27,6 @@ use std::path::{Path, PathBuf};
 // recuperation with a caregiver) brought them into the engine: no rule is exempt now.
 const EXEMPT: [(&str, &str); 0] = [];
 
-/// Ids of §24/§25 that a script of a branch being merged beside this one cites. The merger
-/// empties this list; an id in it must still be uncited here. (R-CP-16, non-hostile NPCs, came
-/// with the `setup` branch: tests/crawl/exp22..exp24.)
-const PENDING_OTHER_BRANCH: [&str; 0] = [];
-
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -258,10 +253,7 @@ fn every_rule_of_sections_24_25_is_cited_by_a_script_or_campaign_file() {
     let files: Vec<(PathBuf, String)> = corpus().into_iter().filter(|(p, _)| p.extension().is_some_and(|x| x == "ron")).collect();
     assert!(files.iter().any(|(p, _)| p.parent().is_some_and(|d| d.ends_with("tests/campaigns"))), "the campaign scripts are read");
     let missing: Vec<String> = ids("rule_ids_crawl.txt", 43).into_iter().filter(|id| !files.iter().any(|(_, t)| cites(t, id))).collect();
-    let unexpected: Vec<&String> = missing.iter().filter(|id| !PENDING_OTHER_BRANCH.contains(&id.as_str())).collect();
-    assert!(unexpected.is_empty(), "rule ids of §24/§25 cited by no script or campaign file: {unexpected:?}");
-    let done: Vec<&&str> = PENDING_OTHER_BRANCH.iter().filter(|id| !missing.iter().any(|m| m == *id)).collect();
-    assert!(done.is_empty(), "{done:?} are cited now: take them out of PENDING_OTHER_BRANCH");
+    assert!(missing.is_empty(), "rule ids of §24/§25 cited by no script or campaign file: {missing:?}");
 }
 
 #[test]
