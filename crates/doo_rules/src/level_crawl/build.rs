@@ -137,6 +137,9 @@ fn more(c: &Crawl, m: &Match, encounters: &[Encounter]) -> CrawlMore {
         if let Some(t) = def.and_then(|d| d.says.clone()) {
             more.says.insert(k, t);
         }
+        if let Some(t) = def.map(|d| d.trades.clone()).filter(|t| !t.is_empty()) {
+            more.trades.insert(k, t);
+        }
     }
     more
 }

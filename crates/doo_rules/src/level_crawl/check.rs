@@ -1,7 +1,9 @@
 //! Checking a crawl's fields (`check`): the caps, the mode, the explorers, then each list of
 //! features, every problem reported at its entry.
 
-use super::format::{CR_RANGE, Crawl, CrawlDef, DoorDef, LevelMode, LockDef, MAX_CHECKS, MAX_CHEST_ITEMS, MAX_FEATURES, MAX_START_MINUTE};
+use super::format::{
+    CR_RANGE, Crawl, CrawlDef, DoorDef, LevelMode, LockDef, MAX_CHECKS, MAX_CHEST_ITEMS, MAX_FEATURES, MAX_START_MINUTE, MAX_TRADE_ITEMS, MAX_TRADES,
+};
 use crate::data::{Places, RuleData};
 use crate::level::CharacterDef;
 use crate::rules::explore::TrapOn;
@@ -273,9 +275,10 @@ impl<'a> Features<'a> {
             if !used_keys.contains(key.id.as_str()) {
                 err(at, format!("key '{}' opens no door or chest (name it in a lock's `key`)", clip(&key.id)));
             }
-            let placed = def.chests.iter().any(|c| c.items.contains(&key.id)) || def.items.iter().any(|i| i.item == key.id);
+            let traded = def.encounters.iter().any(|e| e.trades.iter().any(|t| t.gives == key.id)); // R-CP-16
+            let placed = def.chests.iter().any(|c| c.items.contains(&key.id)) || def.items.iter().any(|i| i.item == key.id) || traded;
             if !placed {
-                err(at, format!("key '{}' is nowhere: put it in a chest or in `items`", clip(&key.id)));
+                err(at, format!("key '{}' is nowhere: put it in a chest, in `items` or in a trade", clip(&key.id)));
             }
         }
     }
@@ -345,6 +348,8 @@ impl<'a> Features<'a> {
                     format!("encounter '{}' mixes figures of a non-hostile side with hostile ones (mark it `non_hostile: true`, or split it)", clip(&e.id)),
                 );
             }
+            let calm = e.non_hostile || (!e.members.is_empty() && e.members.iter().all(calm_side));
+            self.trades(at, e, calm, err);
             for mem in e.members.iter().take(crate::data::MAX_ENTITIES) {
                 match chars.iter().find(|c| &c.id == mem) {
                     None => err(at, format!("encounter '{}': unknown character '{}'", clip(&e.id), clip(mem))),
@@ -356,6 +361,31 @@ impl<'a> Features<'a> {
                             err(at, format!("encounter '{}': '{}' already belongs to encounter '{}'", clip(&e.id), clip(mem), clip(o)));
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// An encounter's trades (R-CP-16): only on a non-hostile one, capped, of known items.
+    fn trades(&self, at: (usize, usize), e: &super::format::EncounterDef, calm: bool, err: &mut Report<'_>) {
+        if e.trades.is_empty() {
+            return;
+        }
+        if !calm {
+            return err(at, format!("encounter '{}': only a non-hostile encounter trades (R-CP-16)", clip(&e.id)));
+        }
+        if e.trades.len() > MAX_TRADES {
+            return err(at, format!("encounter '{}': {} trades; the most is {MAX_TRADES}", clip(&e.id), e.trades.len()));
+        }
+        for (k, t) in e.trades.iter().enumerate() {
+            let what = format!("encounter '{}': trade {k}", clip(&e.id));
+            if t.wants.is_empty() || t.wants.len() > MAX_TRADE_ITEMS {
+                err(at, format!("{what}: asks for {} items; 1 to {MAX_TRADE_ITEMS}", t.wants.len()));
+                continue;
+            }
+            for i in std::iter::once(&t.gives).chain(&t.wants) {
+                if !self.known_item(i) {
+                    err(at, format!("{what}: unknown item '{}' (an item of assets/equipment/equipment.ron or a key in `keys`)", clip(i)));
                 }
             }
         }

@@ -21,6 +21,9 @@ pub enum LevelMode {
 pub const MAX_FEATURES: usize = 4096;
 /// Items in one chest.
 pub const MAX_CHEST_ITEMS: usize = 64;
+/// R-CP-16: trades of one encounter, and items asked in one trade.
+pub const MAX_TRADES: usize = 16;
+pub const MAX_TRADE_ITEMS: usize = 8;
 /// The most plain skill checks a level asks for (`checks`).
 pub const MAX_CHECKS: usize = 256;
 /// The range of every CR of §24.
@@ -144,6 +147,9 @@ pub struct EncounterDef {
     /// R-CP-16: what its figures say when spoken to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub says: Option<String>,
+    /// R-CP-16: what its figures trade (only on a non-hostile encounter).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trades: Vec<crate::rules::explore::TradeLine>,
 }
 
 /// A plain skill check at a space (R-EXP-8): a hero at distance ≤ 1 spends a turn (`task(task:

@@ -122,6 +122,9 @@ pub enum Command {
     /// Hand a carried item to the hero `to` at distance 1 (R-EXP-8): one turn, at its end
     /// (R-EXP-20); in a crisis a 1-AP action of the giver.
     Hand { actor: String, to: String, item: String },
+    /// Exploration Mode: make trade `trade` (its index in his encounter's `trades`) with the
+    /// non-hostile NPC `with` he sees (R-CP-16): one turn, the items change hands at its end.
+    Trade { actor: String, with: String, trade: usize },
     /// Exploration Mode: sort the loot of the open chest at `at` with every hero within 1 of
     /// it who has not acted (R-EXP-15): 5 turns, then `share` applies (each item to a hero).
     SortLoot {
@@ -211,6 +214,7 @@ impl Command {
             | Command::Assist { actor, .. }
             | Command::Search { actor, .. }
             | Command::Hand { actor, .. }
+            | Command::Trade { actor, .. }
             | Command::SortLoot { actor, .. }
             | Command::Round { actor, .. } => actor,
         }
@@ -249,6 +253,7 @@ impl Command {
                 | Command::Assist { .. }
                 | Command::Search { .. }
                 | Command::Hand { .. }
+                | Command::Trade { .. }
                 | Command::SortLoot { .. }
         )
     }

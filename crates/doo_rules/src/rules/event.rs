@@ -334,6 +334,13 @@ pub enum Event {
         to: String,
         item: String,
     },
+    /// R-CP-16: a hero traded with a non-hostile NPC: he `gave` these items and `got` one.
+    Traded {
+        actor: String,
+        with: String,
+        gave: Vec<String>,
+        got: String,
+    },
     /// The groups and their marching orders (R-EXP-4).
     Groups {
         groups: Vec<Vec<String>>,
@@ -400,7 +407,8 @@ impl Event {
             | Event::Waited { actor, .. }
             | Event::Says { actor, .. }
             | Event::Assisted { actor, .. }
-            | Event::ItemHanded { actor, .. } => Some(actor.as_str()),
+            | Event::ItemHanded { actor, .. }
+            | Event::Traded { actor, .. } => Some(actor.as_str()),
             _ => None,
         }
     }
@@ -418,6 +426,7 @@ impl Event {
             Event::ReflexDeclared { attacker, .. } | Event::ResponseDeclared { attacker, .. } => vec![attacker.as_str()],
             // his side and those who see him see the CP he earns (R-EXP-19)
             Event::CpEarned { hero, .. } => vec![hero.as_str()],
+            Event::Traded { with, .. } => vec![with.as_str()],
             _ => Vec::new(),
         }
     }

@@ -170,6 +170,7 @@ pub fn label(c: &Command, m: &Match) -> String {
         Command::Assist { helped, .. } => format!("assist {}", name(helped)),
         Command::Search { spaces, .. } => format!("search {} spaces", spaces.len()),
         Command::Hand { to, item, .. } => format!("hand {item} to {}", name(to)),
+        Command::Trade { with, trade, .. } => format!("trade {trade} with {}", name(with)),
         Command::SortLoot { at, .. } => format!("sort the loot at {at}"),
         Command::Round { act, .. } => super::a4::state::describe(act, &name),
     };

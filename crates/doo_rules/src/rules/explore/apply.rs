@@ -85,6 +85,14 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
             ev.push(Event::TaskOrdered { actor: id, task: Task::Hand, at });
             None
         }
+        Command::Trade { with, trade, .. } => {
+            // R-CP-16, R-EXP-20 step 1: the items change hands at the end of the turn.
+            let at = m.index(with).map_or(m.fighters[a].pos, |n| m.fighters[n].pos);
+            x.acted[a] = Acted::Done;
+            x.tasks.push((a, Task::Trade, at, Some(trade.to_string())));
+            ev.push(Event::TaskOrdered { actor: id, task: Task::Trade, at });
+            None
+        }
         Command::SortLoot { at, share, .. } => {
             ev.push(Event::TaskOrdered { actor: id, task: Task::SortLoot, at: *at });
             orders::start_sorting(m, x, *at, share, ev);

@@ -12,6 +12,7 @@
 pub mod apply;
 pub mod crisis;
 pub mod items;
+pub mod npc;
 pub mod orders;
 #[cfg(test)]
 mod orders_tests;

@@ -198,7 +198,7 @@ fn loot_and_traps(bar: &mut Bar, p: Pos) {
 }
 
 /// Lights (R-EXP-18): light one he carries, put out his own or one lying next to him; speech
-/// (R-CP-16): each non-hostile NPC he sees.
+/// and trade (R-CP-16): each non-hostile NPC he sees, and each trade he offers.
 fn lights_and_speech(bar: &mut Bar, around: &[Pos]) {
     let (m, x, a) = (bar.m, bar.x, bar.a);
     let here = m.fighters[a].pos;
@@ -221,6 +221,12 @@ fn lights_and_speech(bar: &mut Bar, around: &[Pos]) {
     for n in (0..m.fighters.len()).filter(|&n| x.peaceful(n) && !m.is_dead(n) && sees(m, x, a, n)) {
         let cmd = bar.task(Task::Speak, m.fighters[n].pos);
         bar.push(format!("Speak to {}", m.fighters[n].name), "speak", "1 turn", cmd, "R-CP-16: he answers at the end of the turn.");
+        // R-CP-16: each trade he still offers (refused while the hero cannot pay).
+        for (k, t) in super::npc::open_trades(x, n) {
+            let cmd = Command::Trade { actor: bar.id.clone(), with: m.fighters[n].id.clone(), trade: k };
+            let label = format!("Trade {} for {}", super::npc::items_text(m, x, &t.wants), item_name(m, x, &t.gives));
+            bar.push(label, "trade", "1 turn", cmd, "R-CP-16: the items change hands at the end of the turn.");
+        }
     }
 }
 

@@ -216,6 +216,8 @@ pub enum Task {
     /// R-CP-16: speak to the non-hostile NPC at `at` (one he sees); his encounter's line, if
     /// the level gives one, is told at the end of the turn.
     Speak,
+    /// R-CP-16: trade with the non-hostile NPC at `at` (`Command::Trade`), 1 turn.
+    Trade,
     /// R-EXP-21, R-HEAL-1..4: stabilize (first aid) the bleeding character at `at`: 1 turn.
     Stabilize,
     /// R-EXP-8: a plain skill check the level asks for at `at` (its `checks`), 1 turn.
@@ -241,6 +243,7 @@ impl Task {
             Task::Bind => "bind wounds",
             Task::PutOut => "put out a light",
             Task::Speak => "speak",
+            Task::Trade => "trade",
             Task::Stabilize => "stabilize",
             Task::Check => "make the check",
             Task::Assist => "assist",
@@ -392,6 +395,21 @@ pub struct LevelCheck {
     pub success: String,
 }
 
+/// One trade a non-hostile encounter offers (R-CP-16): the item it hands over for the items it
+/// wants. Made once per level unless `repeat`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TradeLine {
+    /// What the NPC hands over.
+    pub gives: String,
+    /// The items he wants in exchange (each listed once per piece).
+    #[serde(rename = "for")]
+    pub wants: Vec<String>,
+    /// May be made again and again (while the hero can pay).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeat: bool,
+}
+
 /// The parts of a crawl added after saves of crawls existed: burning lights lying in spaces
 /// (R-EXP-18) and the encounters still non-hostile, with their lines (R-CP-16). Its `Debug` is
 /// only its name while it is empty, and the state hash leaves that name out (`save::state_hash`),
@@ -405,6 +423,11 @@ pub struct CrawlMore {
     pub peaceful: std::collections::BTreeSet<usize>,
     /// An encounter's line when spoken to (R-CP-16).
     pub says: BTreeMap<usize, String>,
+    /// An encounter's trades (R-CP-16), and those made (encounter, trade index).
+    #[serde(default)]
+    pub trades: BTreeMap<usize, Vec<TradeLine>>,
+    #[serde(default)]
+    pub traded: std::collections::BTreeSet<(usize, usize)>,
 }
 
 impl CrawlMore {
@@ -417,7 +440,12 @@ impl std::fmt::Debug for CrawlMore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("CrawlMore")?;
         if !self.is_empty() {
-            write!(f, " {{ lit: {:?}, peaceful: {:?}, says: {:?} }}", self.lit, self.peaceful, self.says)?;
+            write!(f, " {{ lit: {:?}, peaceful: {:?}, says: {:?}", self.lit, self.peaceful, self.says)?;
+            // R-CP-16: trades only when a level offers some (the hashes of older crawls stay)
+            if !self.trades.is_empty() {
+                write!(f, ", trades: {:?}, traded: {:?}", self.trades, self.traded)?;
+            }
+            f.write_str(" }")?;
         }
         Ok(())
     }

@@ -41,7 +41,7 @@ pub fn resolve_task(m: &mut Match, x: &mut Explore, a: usize, task: Task, at: Po
             orders::level_check(m, x, a, at, bonus, dice, ev);
             None
         }
-        Task::UseItem | Task::Bind | Task::Assist | Task::Hand | Task::SortLoot => None,
+        Task::UseItem | Task::Bind | Task::Assist | Task::Hand | Task::SortLoot | Task::Trade => None,
         Task::Light => {
             light(m, x, a, at, ev);
             None

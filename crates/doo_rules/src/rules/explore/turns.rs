@@ -42,6 +42,10 @@ pub fn end_turn(m: &mut Match, x: &mut Explore, r: CrisisRules, dice: &mut Dice,
         } else if task == Task::Hand {
             orders::hand_over(m, x, a, at, item.as_deref().unwrap_or_default(), ev);
             None
+        } else if task == Task::Trade {
+            let k = item.as_deref().and_then(|k| k.parse().ok()).unwrap_or(usize::MAX);
+            super::npc::trade_over(m, x, a, at, k, ev);
+            None
         } else {
             resolve_task(m, x, a, task, at, r, dice, ev)
         };

@@ -96,6 +96,10 @@ pub fn order(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<()> 
             whole_action(m, x, a, "handing an item")?;
             orders::check_hand(m, x, a, to, item)
         }
+        Command::Trade { with, trade, .. } => {
+            whole_action(m, x, a, "trading")?;
+            super::npc::check_trade(m, x, a, with, *trade)
+        }
         Command::SortLoot { at, share, .. } => {
             whole_action(m, x, a, "sorting loot")?;
             orders::check_sort(m, x, a, *at, share)
@@ -364,6 +368,7 @@ pub fn in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<
             check_put_out(m, x, a, *at)
         }
         Command::Task { task: Task::Speak, .. } => Err(refuse("R-EXP-1", "A crisis is on: speaking to an NPC is for Exploration Mode.")),
+        Command::Trade { .. } => Err(refuse("R-EXP-1", "A crisis is on: trading with an NPC is for Exploration Mode.")),
         Command::Task { task, at, .. } => {
             // R-EXP-10: a one-turn task is a 3/Only action taken in three consecutive turns.
             if *task == Task::UseItem {
@@ -448,6 +453,7 @@ pub fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> Rule
         Task::UseItem => Err(refuse("R-EXP-8", "Use an item with its own order (`use`).")),
         Task::Assist => Err(refuse("R-CHK-7", "Assist with its own order (`assist`).")),
         Task::Hand => Err(refuse("R-EXP-8", "Hand an item with its own order (`hand`).")),
+        Task::Trade => Err(refuse("R-CP-16", "Trade with its own order (`trade`).")),
         Task::SortLoot => Err(refuse("R-EXP-15", "Sort a chest's loot with its own order (`sort_loot`).")),
         Task::Stabilize => orders::check_stabilize(m, a, at),
         Task::Check => orders::check_level_check(m, x, a, at),
@@ -489,7 +495,7 @@ pub fn check_task(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> Rule
             Ok(())
         }
         Task::PutOut => check_put_out(m, x, a, at),
-        Task::Speak => check_speak(m, x, a, at),
+        Task::Speak => super::npc::check_speak(m, x, a, at),
         Task::PickLock | Task::Force => {
             if f.pos.distance(at) != 1 {
                 return Err(refuse(if task == Task::Force { "R-EXP-13" } else { "R-EXP-12" }, format!("{} must stand next to {at}.", f.name)));
@@ -542,24 +548,6 @@ fn check_put_out(m: &Match, x: &Explore, a: usize, at: Pos) -> RuleResult<()> {
     }
     if !x.more.lit.iter().any(|(p, _, _)| *p == at) {
         return Err(refuse("R-EXP-18", format!("No light burns at {at}{}.", if at == f.pos { " and he holds none" } else { "" })));
-    }
-    Ok(())
-}
-
-/// R-CP-16: a non-hostile NPC he sees stands at `at`.
-fn check_speak(m: &Match, x: &Explore, a: usize, at: Pos) -> RuleResult<()> {
-    let f = &m.fighters[a];
-    let Some(n) = m.occupant(at).filter(|&n| !x.is_explorer(m, n) && !m.is_dead(n)) else {
-        return Err(refuse("R-CP-16", format!("Nobody at {at} to speak to.")));
-    };
-    if !sees(m, x, a, n) {
-        return Err(refuse("R-EXP-19", format!("{} does not see {}.", f.name, m.fighters[n].name)));
-    }
-    if !x.peaceful(n) {
-        return Err(refuse("R-CP-16", format!("{} is hostile: there is no talking to him.", m.fighters[n].name)));
-    }
-    if m.fighters[n].hp <= 0 || !m.standing(n) {
-        return Err(refuse("R-CP-16", format!("{} cannot answer now.", m.fighters[n].name)));
     }
     Ok(())
 }
