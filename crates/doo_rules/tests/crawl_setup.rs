@@ -51,7 +51,7 @@ fn the_ai_never_attacks_the_non_hostile_folk_and_finishes() {
 
 /// R-CP-16, R-EXP-24, R-EXP-27: an attack order on the hermit makes his encounter hostile for
 /// the rest of the level: once the crisis is over (ended here as a level script would, R-EXP-27)
-/// he is an inactive hostile, no longer spoken to, while the warden's encounter, never attacked,
+/// he is an inactive hostile, no longer spoken to or traded with, while the warden's encounter, never attacked,
 /// still is.
 #[test]
 fn an_attacked_encounter_stays_hostile_after_the_crisis() {
@@ -73,5 +73,43 @@ fn an_attacked_encounter_stays_hostile_after_the_crisis() {
     doo_rules::rules::ruleset::resume(&mut m, &mut dice, &mut ev);
     assert_eq!(m.clock.phase, Phase::Exploration);
     assert_eq!(driver::validate(&m, false, &speak((6, 2))).unwrap_err().rule, "R-CP-16", "the hermit is hostile now");
+    // R-CP-16: nor does he trade any more (Ed still carries the gemstone trade 0 asks for)
+    let trade = Command::Trade { actor: "ed".into(), with: "hermit".into(), trade: 0 };
+    let refused = driver::validate(&m, false, &trade).unwrap_err();
+    assert_eq!(refused.rule, "R-CP-16");
+    assert!(refused.reason.contains("turned hostile"), "{}", refused.reason);
     assert!(driver::validate(&m, false, &speak((9, 1))).is_ok(), "the warden's encounter was not attacked");
+}
+
+/// R-CP-16: the exploration bar offers each open trade of a non-hostile NPC the hero sees, with
+/// the refusal when he cannot pay; a trade made once is offered no more, a repeating one still is.
+#[test]
+fn the_bar_offers_the_trades_of_an_npc_in_sight() {
+    use doo_rules::rules::command::Command;
+    use doo_rules::rules::explore::preview::choices;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let data = RuleData::builtin();
+    let level = doo_rules::level_file::load(&root.join("tests/levels/crawl/hermit.ron"), &data, &root).unwrap();
+    let mut m = level.build(&data).unwrap();
+    let mut dice = Dice::seeded(1);
+    let mut ev = Vec::new();
+    driver::start(&mut m, &mut dice, Start::Fresh, &mut ev);
+    let trades = |m: &doo_rules::rules::state::Match, hero: &str| -> Vec<(usize, Option<String>)> {
+        let x = m.explore.as_deref().unwrap();
+        let a = m.index(hero).unwrap();
+        choices(m, x, a)
+            .into_iter()
+            .filter_map(|c| match c.template {
+                Command::Trade { trade, .. } => Some((trade, c.refusal.map(|r| r.rule))),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(trades(&m, "ed"), vec![(0, None), (1, Some("R-CP-16".into()))], "Ed pays for the potion, not for a gemstone");
+    let trade: Command = doo_rules::data::parse_ron("trade", r#"trade(actor: "ed", with: "hermit", trade: 0)"#).unwrap();
+    driver::submit(&mut m, &mut dice, &trade, &mut ev).unwrap();
+    let end: Command = doo_rules::data::parse_ron("end", r#"end_turn(actor: "dara")"#).unwrap();
+    driver::submit(&mut m, &mut dice, &end, &mut ev).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::Traded { actor, got, .. } if actor == "ed" && got == "potion_of_healing")));
+    assert_eq!(trades(&m, "ed"), vec![(1, Some("R-CP-16".into()))], "trade 0 is made: once only");
 }

@@ -6,7 +6,7 @@ use super::super::grid::Pos;
 use super::super::state::Match;
 use super::super::violation::{RuleResult, Violation};
 use super::sight::{item_name, sees};
-use super::state::{Explore, Task};
+use super::state::{Explore, Task, TradeLine};
 
 fn refuse(rule: &str, text: impl Into<String>) -> Violation {
     Violation::new(rule, text)

@@ -218,10 +218,15 @@ fn lights_and_speech(bar: &mut Bar, around: &[Pos]) {
         let cmd = bar.task(Task::PutOut, *p);
         bar.push(format!("Put out the {} {p}", item_name(m, x, item)), "put_out", "1 turn", cmd, "R-EXP-18: it goes out where it lies.");
     }
+    let mut offered = Vec::new(); // an encounter's trades once, with the first of it he sees
     for n in (0..m.fighters.len()).filter(|&n| x.peaceful(n) && !m.is_dead(n) && sees(m, x, a, n)) {
         let cmd = bar.task(Task::Speak, m.fighters[n].pos);
         bar.push(format!("Speak to {}", m.fighters[n].name), "speak", "1 turn", cmd, "R-CP-16: he answers at the end of the turn.");
         // R-CP-16: each trade he still offers (refused while the hero cannot pay).
+        if offered.contains(&x.encounter_of[n]) {
+            continue;
+        }
+        offered.push(x.encounter_of[n]);
         for (k, t) in super::npc::open_trades(x, n) {
             let cmd = Command::Trade { actor: bar.id.clone(), with: m.fighters[n].id.clone(), trade: k };
             let label = format!("Trade {} for {}", super::npc::items_text(m, x, &t.wants), item_name(m, x, &t.gives));
