@@ -5,11 +5,17 @@
 
 use super::super::command::Command;
 use super::preview::Bar;
-use super::sight::item_name;
 use super::state::Share;
 
 /// At most this many "Hand … to …" entries (items × neighbours), so the bar stays short.
 pub const MAX_HAND_ENTRIES: usize = 8;
+
+/// An item's, weapon's or shield's name (the id when the books do not know it).
+fn name(bar: &Bar, id: &str) -> String {
+    let e = &bar.m.equipment;
+    let gear = e.melee(id).map(|w| w.name.clone()).or_else(|| e.ranged(id).map(|w| w.name.clone())).or_else(|| e.shield(id).map(|s| s.name.clone()));
+    if bar.x.keys.contains_key(id) || e.item(id).is_some() { super::sight::item_name(bar.m, bar.x, id) } else { gear.unwrap_or_else(|| id.to_string()) }
+}
 
 /// Handing, dropping the weapon or shield, sorting the loot of each open chest next to him.
 pub(super) fn sharing(bar: &mut Bar) {
@@ -36,17 +42,17 @@ fn hand(bar: &mut Bar) {
     for (t, item) in pairs.take(MAX_HAND_ENTRIES).collect::<Vec<_>>() {
         let to = &m.fighters[t];
         let cmd = Command::Hand { actor: bar.id.clone(), to: to.id.clone(), item: item.clone() };
-        bar.push(format!("Hand {} to {}", item_name(m, x, &item), to.name), "hand", "1 turn", cmd, "R-EXP-8: he hands it over at the end of the turn.");
+        bar.push(format!("Hand {} to {}", name(bar, &item), to.name), "hand", "1 turn", cmd, "R-EXP-8: he hands it over at the end of the turn.");
     }
 }
 
 /// R-EXP-15: the wielded weapon and the shield may be dropped into his space.
 fn drop_gear(bar: &mut Bar) {
-    let (m, x, a) = (bar.m, bar.x, bar.a);
+    let (m, a) = (bar.m, bar.a);
     let l = &m.fighters[a].loadout;
     for item in [l.weapon.clone(), l.shield.clone()].into_iter().flatten() {
         let cmd = Command::Drop { actor: bar.id.clone(), item: item.clone() };
-        bar.push(format!("Drop {}", item_name(m, x, &item)), "drop", "free", cmd, "R-EXP-15: it lies in his space; anyone next to it may pick it up.");
+        bar.push(format!("Drop {}", name(bar, &item)), "drop", "free", cmd, "R-EXP-15: it lies in his space; anyone next to it may pick it up.");
     }
 }
 

@@ -56,6 +56,7 @@ fn drop_entries_and_a_refused_hand() {
     let drops: Vec<Command> = bar(&m, 0).into_iter().filter(|c| c.row == "drop" && c.refusal.is_none()).map(|c| c.template).collect();
     let drop = |item: &str| Command::Drop { actor: "h".into(), item: item.into() };
     assert_eq!(drops, vec![drop("dagger"), drop("buckler")]);
+    assert!(bar(&m, 0).iter().any(|c| c.label == "Drop Dagger"), "the weapon's name from the book");
     m.explore.as_deref_mut().unwrap().acted[0] = Acted::Done;
     let hand = bar(&m, 0).into_iter().find(|c| c.row == "hand").expect("a hand entry");
     assert_eq!(hand.refusal.map(|v| v.rule), Some("R-EXP-3".to_string()));
