@@ -1,11 +1,48 @@
 //! The exploration bar's orders about items between heroes (issue 29): hand a carried item to a
 //! hero next to him (R-EXP-8), drop the wielded weapon or the shield (R-EXP-15), sort an open
 //! chest's loot with the heroes around it (R-EXP-15), all in the "Items & other" group, each
-//! validated by the one order check (a refusal shown with its rule id).
+//! validated by the one order check (a refusal shown with its rule id); and the bar being
+//! filled, `Bar`, that preview.rs fills with the rest.
 
 use super::super::command::Command;
-use super::preview::Bar;
+use super::super::grid::Pos;
+use super::super::offer::{Aim, Choice, Group};
+use super::super::state::Match;
 use super::state::Share;
+use super::state::{Explore, Task};
+use super::validate::order;
+
+/// The exploration bar being filled: each entry validated as it is added.
+pub(super) struct Bar<'a> {
+    pub m: &'a Match,
+    pub x: &'a Explore,
+    pub a: usize,
+    pub id: String,
+    pub out: Vec<Choice>,
+}
+
+impl Bar<'_> {
+    pub(super) fn push(&mut self, label: String, row: &str, cost: &str, cmd: Command, description: &str) {
+        let refusal = order(self.m, self.x, self.a, &cmd).err();
+        self.out.push(Choice {
+            label,
+            row: row.into(),
+            cost: cost.into(),
+            only: false,
+            defense: 0,
+            template: cmd,
+            aim: Aim::None,
+            refusal,
+            description: description.into(),
+            group: Group::Other,
+            applies: true,
+        });
+    }
+
+    pub(super) fn task(&self, task: Task, at: Pos) -> Command {
+        Command::Task { actor: self.id.clone(), task, at }
+    }
+}
 
 /// At most this many "Hand … to …" entries (items × neighbours), so the bar stays short.
 pub const MAX_HAND_ENTRIES: usize = 8;
