@@ -228,3 +228,29 @@ fn the_view_carries_each_enemys_attack_odds_and_whether_the_rules_allow_them() {
 fn row_id(m: &doo_rules::rules::Match, name: &str) -> String {
     m.rules.actions.iter().find(|r| r.name == name).map(|r| r.id.clone()).expect("a row of that name")
 }
+
+// R-EXP-8, R-EXP-20 (issue 29): the crawl bar's "Hand <item> to <name>" entry sends the `hand`
+// order the scripts use; at the end of the turn the item has passed. R-EXP-15: "Drop <weapon>"
+// is offered beside it.
+#[test]
+fn the_crawl_bar_hands_an_item_to_a_neighbour() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data = doo_rules::data::RuleData::builtin();
+    let level = doo_rules::level_file::load(&root.join("tests/levels/crawl/orders.ron"), &data, root).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut hm = HeadlessMatch::new(level.build(&data).unwrap(), doo_rules::rules::Dice::seeded(1), false);
+    assert!(hm.settle());
+    send(&mut hm, Intent::ClickFigure("ed".into()));
+    let v = view(&hm);
+    assert_eq!(v.decider.as_deref(), Some("ed"));
+    assert!(v.choices.iter().any(|c| c.label == "Drop Broad Axe" && c.available()), "{:?}", v.choices.iter().map(|c| &c.label).collect::<Vec<_>>());
+    let i = v.choices.iter().position(|c| c.label == "Hand Potion of Healing to Dara").expect("a hand entry");
+    send(&mut hm, Intent::Choose(i));
+    let last = commands(&hm).last().cloned().unwrap();
+    assert_eq!(last["result"], "ok", "{last}");
+    assert_eq!(last["command"]["hand"]["to"], "dara", "{last}");
+    let end = view(&hm).choices.iter().position(|c| c.row == "end_turn").expect("End the turn");
+    send(&mut hm, Intent::Choose(end));
+    let m = hm.snapshot();
+    let items = |id: &str| m.fighters[m.index(id).unwrap()].loadout.items.clone();
+    assert_eq!((items("dara"), items("ed")), (vec!["potion_of_healing".to_string()], vec![]));
+}

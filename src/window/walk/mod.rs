@@ -33,7 +33,12 @@ fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>, display: 
         let mut walk = UiWalk::new(Some(report.clone()));
         if walk.focus.iter().any(|f| !f.starts_with('!')) {
             // One panel's work is done in far fewer steps; what is left then stays in the report.
-            walk.max_steps = if *display == Display::Window { 250 } else { 1000 };
+            // Headless, 2000: a panel reached again only through a screen that changes under the
+            // walk (the broken-save dialog, opened from Load screen slots that shift as the walk's
+            // own saves are added) is found by the seeded wander of `move_on`, which used all of
+            // 1000 steps already before issue 29's crawl-bar entries (more entries, another
+            // wander). The cap still ends a walk that would never end.
+            walk.max_steps = if *display == Display::Window { 250 } else { 2000 };
         }
         commands.insert_resource(walk);
     }

@@ -17,6 +17,9 @@ pub mod orders;
 #[cfg(test)]
 mod orders_tests;
 pub mod preview;
+mod preview_share;
+#[cfg(test)]
+mod preview_share_tests;
 pub mod sight;
 pub mod state;
 pub mod tasks;

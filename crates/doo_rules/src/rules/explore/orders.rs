@@ -128,7 +128,7 @@ pub fn check_hand(m: &Match, x: &Explore, a: usize, to: &str, item: &str) -> Rul
 
 /// R-EXP-15: who sorts the chest at `at`: the heroes within 1 of it able to act, not busy,
 /// who have not acted this turn.
-fn sorters(m: &Match, x: &Explore, at: Pos) -> Vec<usize> {
+pub(super) fn sorters(m: &Match, x: &Explore, at: Pos) -> Vec<usize> {
     (0..m.fighters.len())
         .filter(|&i| x.is_explorer(m, i) && !m.is_dead(i) && m.standing(i) && m.fighters[i].hp > 0)
         .filter(|&i| m.fighters[i].pos.distance(at) <= 1 && x.acted[i] == Acted::No && !x.busy.contains_key(&i) && sorting_of(x, i).is_none())

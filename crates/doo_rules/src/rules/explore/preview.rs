@@ -7,6 +7,7 @@ use super::super::command::Command;
 use super::super::grid::{Pos, Tile};
 use super::super::offer::{Aim, Choice, Destination, Group, MoveKind};
 use super::super::state::Match;
+use super::preview_share::{Bar, sharing};
 use super::sight::{item_name, sees, view_of};
 use super::state::{Acted, Explore, Task};
 use super::validate::{carried, in_crisis, lock_at, opens_on_the_way, order};
@@ -69,38 +70,6 @@ pub fn destinations(m: &Match, x: &Explore, a: usize) -> BTreeMap<Pos, Destinati
     out
 }
 
-/// The exploration bar being filled: each entry validated as it is added.
-struct Bar<'a> {
-    m: &'a Match,
-    x: &'a Explore,
-    a: usize,
-    id: String,
-    out: Vec<Choice>,
-}
-
-impl Bar<'_> {
-    fn push(&mut self, label: String, row: &str, cost: &str, cmd: Command, description: &str) {
-        let refusal = order(self.m, self.x, self.a, &cmd).err();
-        self.out.push(Choice {
-            label,
-            row: row.into(),
-            cost: cost.into(),
-            only: false,
-            defense: 0,
-            template: cmd,
-            aim: Aim::None,
-            refusal,
-            description: description.into(),
-            group: Group::Other,
-            applies: true,
-        });
-    }
-
-    fn task(&self, task: Task, at: Pos) -> Command {
-        Command::Task { actor: self.id.clone(), task, at }
-    }
-}
-
 /// The exploration action bar of hero `a`: doors, locks, chests, items and traps within reach,
 /// search, wait, the group, end of turn; each validated (the refusal shown when not open).
 pub fn choices(m: &Match, x: &Explore, a: usize) -> Vec<Choice> {
@@ -120,6 +89,7 @@ pub fn choices(m: &Match, x: &Explore, a: usize) -> Vec<Choice> {
     potions(&mut bar);
     lights_and_speech(&mut bar, &around);
     helping(&mut bar);
+    sharing(&mut bar);
     let id = bar.id.clone();
     bar.push("Search".into(), "search", "1 turn", bar.task(Task::Search, f.pos), "R-EXP-14: 4 spaces next to him, for secret doors and traps.");
     bar.push("Wait".into(), "wait", "1 turn", Command::Wait { actor: id.clone() }, "R-EXP-3: his action this turn.");
@@ -253,9 +223,8 @@ fn potions(bar: &mut Bar) {
 }
 
 /// Within reach: assist a neighbour's check ordered this turn (R-CHK-7), stabilize the bleeding
-/// (R-EXP-21), the level's checks (R-EXP-8). Handing items, sorting loot, dropping the weapon
-/// and choosing a search's spaces are orders of scripts (and saves) only for now: the bar
-/// offers what a situation calls for, not every item to every neighbour.
+/// (R-EXP-21), the level's checks (R-EXP-8). Handing items, dropping the weapon and sorting
+/// loot are in preview_share.rs; choosing a search's spaces is an order of scripts only.
 fn helping(bar: &mut Bar) {
     let (m, x, a) = (bar.m, bar.x, bar.a);
     let f = &m.fighters[a];
