@@ -249,7 +249,11 @@ fn rebuild_bar(
             t.spawn((
                 bar_button(if compact { "End" } else { "[Enter] End" }, MatchAct::Pass, true),
                 PassLabel,
-                Tip("End the opportunity; with nothing done it is a pass: you keep your AP and act later this round (R-TURN-13).".into()),
+                Tip(if view.choices.iter().any(|c| c.row == "end_turn") {
+                    "End the exploration turn: the heroes who have not acted wait, then the minute passes (R-EXP-3, R-EXP-20).".into()
+                } else {
+                    "End the opportunity; with nothing done it is a pass: you keep your AP and act later this round (R-TURN-13).".into()
+                }),
             ));
             if let Some(u) = &view.undo {
                 let (tip, ok) = match u {

@@ -46,7 +46,7 @@ pub fn items_text(m: &Match, x: &Explore, items: &[String]) -> String {
             None => seen.push((i, 1)),
         }
     }
-    let parts: Vec<String> = seen.iter().map(|(i, n)| if *n == 1 { item_name(m, x, i) } else { format!("{n} × {}", item_name(m, x, i)) }).collect();
+    let parts: Vec<String> = seen.iter().map(|(i, n)| if *n == 1 { item_name(m, x, i) } else { format!("{n} {}", item_name(m, x, i)) }).collect();
     if parts.is_empty() { "nothing".into() } else { parts.join(", ") }
 }
 
