@@ -7,7 +7,7 @@ use doo_rules::replay::LogEntry;
 use doo_rules::rules::driver;
 use doo_rules::rules::victory::Outcome;
 use doo_rules::rules::{Command, Event, Violation};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<EventBuffer>()
@@ -86,38 +86,19 @@ impl MatchLog {
 
     /// The verdict line comes before the events the command caused.
     pub fn push_verdict(&mut self, index: usize, command: Command, result: Result<(), Violation>) {
-        let mut line = json!({ "type": "command", "index": index, "command": command });
-        match &result {
-            Ok(()) => line["result"] = json!("ok"),
-            Err(v) => {
-                line["result"] = json!("rejected");
-                line["rule"] = json!(v.rule);
-                line["reason"] = json!(v.reason);
-                if !v.also.is_empty() {
-                    line["also"] = json!(v.also);
-                }
-            }
-        }
-        self.lines.push(line);
-        self.entries.push(LogEntry::Verdict { index, command, result });
+        self.push(LogEntry::Verdict { index, command, result });
     }
 
     /// An event and, in a crawl, the sides that saw it (`driver::seen_by`, written as the
     /// line's `seen_by`).
     pub fn push_event(&mut self, e: &Event, seen_by: Option<Vec<String>>) {
-        let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
-        if let Value::Object(o) = &mut v {
-            let mut line = serde_json::Map::new();
-            line.insert("type".into(), json!("event"));
-            line.insert("index".into(), json!(self.index));
-            line.extend(std::mem::take(o));
-            if let Some(s) = &seen_by {
-                line.insert("seen_by".into(), json!(s));
-            }
-            v = Value::Object(line);
-        }
-        self.lines.push(v);
-        self.entries.push(LogEntry::Event { index: self.index, event: e.clone(), seen_by });
+        self.push(LogEntry::Event { index: self.index, event: e.clone(), seen_by });
+    }
+
+    /// The entry and its line as `doo run` prints it (`LogEntry::line`, one writer for both).
+    fn push(&mut self, entry: LogEntry) {
+        self.lines.push(entry.line());
+        self.entries.push(entry);
     }
 }
 

@@ -58,6 +58,43 @@ pub enum LogEntry {
     Event { index: Option<usize>, event: Event, seen_by: Option<Vec<String>> },
 }
 
+impl LogEntry {
+    /// The entry as `doo run` prints it (docs/scripts.md "Output"): a `command` line with its
+    /// verdict, or an `event` line with the event's fields and, in a crawl, `seen_by`.
+    pub fn line(&self) -> serde_json::Value {
+        use serde_json::{Value, json};
+        match self {
+            LogEntry::Verdict { index, command, result } => {
+                let mut line = json!({ "type": "command", "index": index, "command": command });
+                match result {
+                    Ok(()) => line["result"] = json!("ok"),
+                    Err(v) => {
+                        line["result"] = json!("rejected");
+                        line["rule"] = json!(v.rule);
+                        line["reason"] = json!(v.reason);
+                        if !v.also.is_empty() {
+                            line["also"] = json!(v.also);
+                        }
+                    }
+                }
+                line
+            }
+            LogEntry::Event { index, event, seen_by } => {
+                let mut line = serde_json::Map::new();
+                line.insert("type".into(), json!("event"));
+                line.insert("index".into(), json!(index));
+                if let Value::Object(o) = serde_json::to_value(event).unwrap_or(Value::Null) {
+                    line.extend(o);
+                }
+                if let Some(s) = seen_by {
+                    line.insert("seen_by".into(), json!(s));
+                }
+                Value::Object(line)
+            }
+        }
+    }
+}
+
 /// The checkpoint due as the first command of a turn is about to be played, `commands` having
 /// been played: the state then is the same however the commands came.
 pub fn turn_checkpoint(have: &[Checkpoint], commands: usize, m: &Match, dice: &Dice) -> Option<Checkpoint> {

@@ -49,6 +49,18 @@ fn the_ai_never_attacks_the_non_hostile_folk_and_finishes() {
     assert!(crises > 0, "the heroes met the orc in no game: the folk were never tested in a crisis");
 }
 
+/// The hermit crawl (tests/levels/crawl/hermit.ron) started, with its dice and opening events.
+fn hermit_started() -> (doo_rules::rules::state::Match, Dice, Vec<Event>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let data = RuleData::builtin();
+    let level = doo_rules::level_file::load(&root.join("tests/levels/crawl/hermit.ron"), &data, &root).unwrap();
+    let mut m = level.build(&data).unwrap();
+    let mut dice = Dice::seeded(1);
+    let mut ev = Vec::new();
+    driver::start(&mut m, &mut dice, Start::Fresh, &mut ev);
+    (m, dice, ev)
+}
+
 /// R-CP-16, R-EXP-24, R-EXP-27: an attack order on the hermit makes his encounter hostile for
 /// the rest of the level: once the crisis is over (ended here as a level script would, R-EXP-27)
 /// he is an inactive hostile, no longer spoken to or traded with, while the warden's encounter, never attacked,
@@ -58,13 +70,7 @@ fn an_attacked_encounter_stays_hostile_after_the_crisis() {
     use doo_rules::rules::command::Command;
     use doo_rules::rules::explore::Task;
     use doo_rules::rules::grid::Pos;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let data = RuleData::builtin();
-    let level = doo_rules::level_file::load(&root.join("tests/levels/crawl/hermit.ron"), &data, &root).unwrap();
-    let mut m = level.build(&data).unwrap();
-    let mut dice = Dice::seeded(1);
-    let mut ev = Vec::new();
-    driver::start(&mut m, &mut dice, Start::Fresh, &mut ev);
+    let (mut m, mut dice, mut ev) = hermit_started();
     let speak = |at: (i32, i32)| Command::Task { actor: "dara".into(), task: Task::Speak, at: Pos::new(at.0, at.1) };
     assert!(driver::validate(&m, false, &speak((6, 2))).is_ok(), "the hermit is non-hostile at first");
     let attack: Command = doo_rules::data::parse_ron("attack", r#"action(actor: "ed", action: "attack", target: Some("hermit"))"#).unwrap();
@@ -87,13 +93,7 @@ fn an_attacked_encounter_stays_hostile_after_the_crisis() {
 fn the_bar_offers_the_trades_of_an_npc_in_sight() {
     use doo_rules::rules::command::Command;
     use doo_rules::rules::explore::preview::choices;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let data = RuleData::builtin();
-    let level = doo_rules::level_file::load(&root.join("tests/levels/crawl/hermit.ron"), &data, &root).unwrap();
-    let mut m = level.build(&data).unwrap();
-    let mut dice = Dice::seeded(1);
-    let mut ev = Vec::new();
-    driver::start(&mut m, &mut dice, Start::Fresh, &mut ev);
+    let (mut m, mut dice, mut ev) = hermit_started();
     let trades = |m: &doo_rules::rules::state::Match, hero: &str| -> Vec<(usize, Option<String>)> {
         let x = m.explore.as_deref().unwrap();
         let a = m.index(hero).unwrap();

@@ -13,43 +13,16 @@ use crate::rules::event::Event;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
-/// A log entry as `doo run` prints it, with the play it belongs to.
+/// A log entry as `doo run` prints it (`LogEntry::line`), with the play it belongs to.
 fn log_line(play: usize, e: &LogEntry) -> Value {
-    match e {
-        LogEntry::Verdict { index, command, result } => {
-            let mut line = json!({ "type": "command", "play": play, "index": index, "command": command });
-            match result {
-                Ok(()) => line["result"] = json!("ok"),
-                Err(v) => {
-                    line["result"] = json!("rejected");
-                    line["rule"] = json!(v.rule);
-                    line["reason"] = json!(v.reason);
-                    if !v.also.is_empty() {
-                        line["also"] = json!(v.also);
-                    }
-                }
-            }
-            line
-        }
-        LogEntry::Event { index, event, seen_by } => {
-            let mut line = event_line(play, *index, event);
-            if let Some(s) = seen_by {
-                line["seen_by"] = json!(s);
-            }
-            line
-        }
-    }
+    let mut line = e.line();
+    line["play"] = json!(play);
+    line
 }
 
-fn event_line(play: usize, index: Option<usize>, e: &Event) -> Value {
-    let mut line = serde_json::Map::new();
-    line.insert("type".into(), json!("event"));
-    line.insert("play".into(), json!(play));
-    line.insert("index".into(), json!(index));
-    if let Value::Object(o) = serde_json::to_value(e).unwrap_or(Value::Null) {
-        line.extend(o);
-    }
-    Value::Object(line)
+/// An event the campaign adds (not caused by a command), as a log line of `play`.
+fn event_line(play: usize, event: Event) -> Value {
+    log_line(play, &LogEntry::Event { index: None, event, seen_by: None })
 }
 
 /// Between levels: recruits join (R-CP-14), then the purchases are made in order (R-CP-11).
@@ -130,7 +103,7 @@ pub fn run(l: &Loaded, data: &RuleData) -> Result<Vec<Value>, String> {
         let report = campaign::finish_level_with(c, &mut progress, &r.m, &events, won, data, &play.rest_dice);
         // R-CP-10: the level's awards, told as the match told R-CP-9's.
         for line in report.record.cp.iter().filter(|x| x.rule != "R-CP-9") {
-            out.push(event_line(n, None, &line.clone().event()));
+            out.push(event_line(n, line.clone().event()));
         }
         let name_of = |hid: &str| report.after_level.iter().chain(&progress.roster).find(|h| h.id() == hid).map_or(hid.to_string(), |h| h.name.clone());
         let cp: BTreeMap<String, u32> = report.record.cp.iter().fold(BTreeMap::new(), |mut acc, x| {

@@ -113,12 +113,9 @@ pub fn award_cp(m: &mut Match, ev: &mut Vec<Event>, from: usize) {
 mod tests {
     use super::*;
 
-    // R-CP-9: CP for critical results made or suffered, and for task checks once per object.
-    #[test]
-    fn cp_from_play() {
-        let heroes: BTreeSet<String> = ["h".to_string()].into();
-        let names = BTreeMap::new();
-        let atk = |actor: &str, target: &str, margin: i32| Event::AttackResolved {
+    /// An attack of `actor` on `target` resolved with `margin`.
+    fn atk(actor: &str, target: &str, margin: i32) -> Event {
+        Event::AttackResolved {
             actor: actor.into(),
             target: target.into(),
             defense_cr: 10,
@@ -129,7 +126,14 @@ mod tests {
             reduction: 0,
             damage: 0,
             target_hp: 5,
-        };
+        }
+    }
+
+    // R-CP-9: CP for critical results made or suffered, and for task checks once per object.
+    #[test]
+    fn cp_from_play() {
+        let heroes: BTreeSet<String> = ["h".to_string()].into();
+        let names = BTreeMap::new();
         let task = |margin: i32, object: &str| Event::TaskCheck { actor: "h".into(), check: "pick_lock".into(), object: object.into(), margin };
         let ev = vec![
             atk("h", "orc", 9),
@@ -162,18 +166,6 @@ mod tests {
                 r#"(id: "orc", side: "monsters", pos: (1, 0), stats: (brawn: 7, finesse: 7, savvy: 7, nerve: 7))"#,
             ],
         );
-        let atk = |actor: &str, target: &str, margin: i32| Event::AttackResolved {
-            actor: actor.into(),
-            target: target.into(),
-            defense_cr: 10,
-            attack_total: 10 + margin,
-            margin,
-            outcome: String::new(),
-            raw_damage: 0,
-            reduction: 0,
-            damage: 0,
-            target_hp: 5,
-        };
         let task = |margin: i32| Event::TaskCheck { actor: "h".into(), check: "pick_lock".into(), object: "lock@(1, 1)".into(), margin };
         let mut ev = vec![Event::Note { text: "before".into() }, atk("h", "orc", 9), atk("orc", "h", -6), task(6)];
         award_cp(&mut m, &mut ev, 1);
