@@ -7,6 +7,7 @@ pub mod cli;
 pub mod crash;
 pub mod game;
 pub mod headless;
+pub mod ladder;
 pub mod replay;
 pub mod saves;
 pub mod simulate;

@@ -88,6 +88,30 @@ enum Cmd {
         #[arg(long)]
         profile: Option<String>,
     },
+    /// The difficulty ladder (issue 30): each stronger:weaker pairing on each level, under its own
+    /// ruleset and A4, sides swapped; prints a table. Exit 1 if an AI command was refused or the
+    /// stronger side's share of decided games is under --min-share.
+    Ladder {
+        /// Levels (default: every level in levels/).
+        levels: Vec<PathBuf>,
+        /// stronger:weaker, e.g. hard:normal (repeat for more pairings).
+        #[arg(long = "pair", value_parser = doo::ladder::parse_pair, default_values = ["hard:normal", "normal:easy"])]
+        pairs: Vec<(doo_rules::ai::Difficulty, doo_rules::ai::Difficulty)>,
+        /// Games per pairing, level and ruleset (the seatings take turns).
+        #[arg(long, default_value_t = 200)]
+        games: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Only each level's own ruleset (no A4 rows).
+        #[arg(long)]
+        own_only: bool,
+        /// Threads.
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Fail (exit 1) when the stronger difficulty wins less than this share of decided games.
+        #[arg(long)]
+        min_share: Option<f64>,
+    },
     /// Replay saves headless; with --verify, compare every checkpoint (exit 1 naming the first
     /// command whose state differs, 2 when a save cannot be read). With --watch, open the first
     /// save in the window's replay viewer instead.
@@ -184,7 +208,7 @@ fn main() -> ExitCode {
         #[cfg(not(feature = "window"))]
         None | Some(Cmd::Play { .. }) | Some(Cmd::Replay { watch: true, .. }) => {
             eprintln!(
-                "this doo was built without its window (cargo feature `window`): only run, validate, simulate, replay, hero show, campaign run and campaign simulate"
+                "this doo was built without its window (cargo feature `window`): only run, validate, simulate, ladder, replay, hero show, campaign run and campaign simulate"
             );
             ExitCode::from(2)
         }
@@ -219,6 +243,10 @@ fn main() -> ExitCode {
         Some(Cmd::Campaign { action: CampaignCmd::Run { script, check } }) => doo::cli::campaign_run(&script, check),
         Some(Cmd::Hero { action: HeroCmd::Show { file } }) => doo::cli::hero_show(&file),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
+        Some(Cmd::Ladder { levels, pairs, games, seed, own_only, jobs, min_share }) => match doo::cli::rule_data() {
+            Ok(data) => doo::ladder::run(&data, &doo::ladder::LadderArgs { levels, pairs, games, seed, own_only, jobs, min_share }),
+            Err(code) => code,
+        },
         Some(Cmd::Validate { files }) => doo::cli::validate(&files),
         Some(Cmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume, profile }) => match resume {
             Some(save) => doo::cli::simulate_resume(&save, difficulty, sides.into_iter().collect(), autosave),

@@ -5,7 +5,7 @@ use super::components::MatchState;
 use super::flow::FlowStatus;
 use super::pipeline::{CheckedCommand, CommandQueue, IssueCommand};
 use bevy::prelude::*;
-use doo_rules::ai::{AiConfig, decide, who_decides};
+use doo_rules::ai::{AiConfig, who_decides};
 use std::time::Instant;
 
 pub(super) fn plugin(app: &mut App) {
@@ -19,7 +19,7 @@ pub struct AiControl {
     pub pace_secs: f32,
     pub waited: f32,
     /// The rest of the plan of the opportunity in progress: (actor, turn, round, commands).
-    pub plan: Option<(usize, u32, u32, std::collections::VecDeque<doo_rules::rules::Command>)>,
+    pub plan: doo_rules::ai::PlanCache,
 }
 
 /// While true the AI waits (the window holds it while a person reads an overlay or a move plays).
@@ -65,24 +65,12 @@ fn drive_ai(
         ai.waited = 0.0;
     }
     let start = Instant::now();
-    let in_window = m.pending.as_ref().is_some_and(|p| p.window.is_some());
-    let key = (a, m.clock.turn, m.clock.round);
-    // Follow the opportunity's plan while its next step is still legal; otherwise plan again.
-    let cached = match ai.plan.as_mut() {
-        Some((pa, pt, pr, rest)) if !in_window && (*pa, *pt, *pr) == key => rest.pop_front().filter(|c| doo_rules::rules::engine::validate(m, c).is_ok()),
-        _ => None,
-    };
-    let cmd = match cached {
-        Some(c) => c,
-        None => {
-            let decision = doo_rules::ai::decide_traced(m, a, &ai.config);
-            stats.budget_cuts += decision.cut as usize;
-            let mut cmds: std::collections::VecDeque<_> = decision.commands.into();
-            let first = cmds.pop_front().unwrap_or_else(|| decide(m, a, &ai.config));
-            ai.plan = if in_window { None } else { Some((key.0, key.1, key.2, cmds)) };
-            first
-        }
-    };
+    let ai = &mut *ai;
+    let Some(next) = doo_rules::ai::next_command(m, &ai.config, &mut ai.plan) else { return };
+    if let Some(d) = &next.decision {
+        stats.budget_cuts += d.cut as usize;
+    }
+    let cmd = next.command;
     let us = start.elapsed().as_micros() as u64;
     stats.decisions_us.push(us);
     stats.by_side.push((m.fighters[a].side.clone(), m.clock.turn, us));

@@ -231,3 +231,39 @@ fn ai_does_not_walk_back_and_forth() {
         }
     }
 }
+
+#[test] // issue 30: the ladder (plain Rust, the one flow) plays the very game `doo simulate` plays through the app
+fn the_ladder_plays_the_game_simulate_plays() {
+    let data = RuleData::builtin();
+    for (name, seed) in [("a4_duel_hall.ron", 3u64), ("tutorial.ron", 4)] {
+        let l = level(name);
+        let sides: Vec<String> = l.side_ids().map(String::from).collect();
+        let who = doo_rules::ladder::seating(&sides, &[0], Difficulty::Hard, Difficulty::Normal);
+        let cfg = doo_rules::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, Difficulty::Normal, &who, seed, data.ai.clone());
+        let app = doo::simulate::play(&data, &l, cfg, seed, 0).unwrap();
+        let plain = doo_rules::ladder::play(&data, &l, &who, seed).unwrap();
+        assert_eq!(plain.refused, 0, "{name}: an AI command was refused");
+        assert_eq!((plain.winner.clone(), plain.turns, plain.commands), (app.winner.clone(), app.turns, app.commands), "{name}: ladder and simulate differ");
+        assert!(plain.decisions > 0);
+    }
+}
+
+#[test] // issue 30: a seating swaps the sides, and a tally counts each side's wins as stronger and as weaker
+fn ladder_seatings_swap_the_sides() {
+    use doo_rules::ladder::{seating, seatings};
+    assert_eq!(seatings(2), vec![vec![0], vec![1]]);
+    assert_eq!(seatings(4), vec![vec![0, 2], vec![1, 3]]);
+    let sides = vec!["heroes".to_string(), "monsters".to_string()];
+    let s = seating(&sides, &[1], Difficulty::Hard, Difficulty::Normal);
+    assert_eq!(s["heroes"], Difficulty::Normal);
+    assert_eq!(s["monsters"], Difficulty::Hard);
+    let l = level("tutorial.ron");
+    let t = doo_rules::ladder::pairing(&RuleData::builtin(), &l, Difficulty::Normal, Difficulty::Easy, 4, 11).unwrap();
+    assert_eq!(t.games(), 4);
+    let (ws, gs, ww, gw) = t.sides["heroes"];
+    assert_eq!((gs, gw), (2, 2), "each side is played twice by each difficulty");
+    let (ms, mgs, mw, mgw) = t.sides["monsters"];
+    assert_eq!((mgs, mgw), (2, 2));
+    assert_eq!(ws + ww + ms + mw + t.draws, 4, "every game has one winner or is a draw");
+    assert_eq!(t.strong_wins, ws + ms);
+}

@@ -165,3 +165,46 @@ fn turn(m: &Match, a: usize) -> Option<Command> {
     // A shooter stops where it can shoot, if it gets closer at all.
     Some(pick.command.clone())
 }
+
+/// The acts open to `a` now that hard weighs beside `decide`'s choice: in a window, declining
+/// or each reaction; in its turn, an attack, a full attack or a charge at each foe, full
+/// defense, ending the turn, and for each foe the move that gets nearest it (fewest attacks of
+/// opportunity drawn first), and the nearest move that draws none.
+pub fn candidates(m: &Match, a: usize) -> Vec<Command> {
+    let id = m.fighters[a].id.clone();
+    let mut out: Vec<Command> = Vec::new();
+    let mut push = |c: Command| {
+        if !out.contains(&c) && engine::validate(m, &c).is_ok() {
+            out.push(c);
+        }
+    };
+    if m.pending.as_ref().is_some_and(|p| p.window.is_some() && p.defender == a) {
+        push(Command::Decline { actor: id.clone() });
+        for r in [OPPORTUNITY, HELD, REACTIVE] {
+            push(Command::Reflex { actor: id.clone(), reflex: r.into() });
+        }
+        return out;
+    }
+    let round = |act: RoundAct| Command::Round { actor: id.clone(), act };
+    let foes = enemies(m, a);
+    for &t in &foes {
+        let tid = m.fighters[t].id.clone();
+        push(round(RoundAct::Attack { target: tid.clone() }));
+        push(round(RoundAct::FullAttack { targets: vec![tid.clone()] }));
+        push(round(RoundAct::Charge { target: tid, path: Vec::new() }));
+    }
+    let dests = crate::rules::a4::preview::destinations(m, a);
+    for &t in &foes {
+        let at = m.fighters[t].pos;
+        if let Some(d) = dests.values().min_by_key(|d| (d.pos.distance(at).max(1), d.provokes.len(), d.kind, d.path.len())) {
+            push(d.command.clone());
+        }
+    }
+    let near = |p: Pos| foes.iter().map(|&t| p.distance(m.fighters[t].pos)).min().unwrap_or(u32::MAX);
+    if let Some(d) = dests.values().filter(|d| d.provokes.is_empty()).min_by_key(|d| (near(d.pos).max(1), d.kind, d.path.len())) {
+        push(d.command.clone());
+    }
+    push(round(RoundAct::FullDefense));
+    push(round(RoundAct::EndTurn));
+    out
+}

@@ -72,6 +72,9 @@ pub struct Thinking {
     pub drop: f64,
     pub exposure: f64,
     pub answer: f64,
+    /// Plays its best candidates ahead before choosing (hard; `lookahead.rs`).
+    #[serde(default)]
+    pub lookahead: Option<Lookahead>,
 }
 
 impl AiBook {
@@ -98,4 +101,35 @@ impl AiBook {
     pub fn names(&self) -> Vec<&str> {
         self.behaviours.keys().map(String::as_str).collect()
     }
+}
+
+/// How far hard looks ahead (per decision).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lookahead {
+    /// Candidates weighed (the planner's best first).
+    pub candidates: usize,
+    /// Dice streams each candidate is played out on.
+    pub rollouts: usize,
+    /// Commands played after the candidate in each rollout.
+    pub depth: usize,
+    /// Commands a whole action phase of one side may simulate, shared by its figures: with
+    /// many figures each looks less far (a 30-monster side stays within its time budget).
+    pub phase_commands: usize,
+    /// A candidate replaces the planner's first choice only when its futures are better by
+    /// more than this (in the value's units: a figure at full health is worth 3).
+    pub margin: f64,
+    /// Value of a figure standing, and of its health fraction (the value of a side is the sum
+    /// over its figures, less the enemies').
+    pub alive: f64,
+    pub health: f64,
+    /// Value of winning (or, negated, losing) the crisis inside the horizon.
+    pub win: f64,
+    /// Also under the DOO profiles (not only ruleset A4).
+    #[serde(default)]
+    pub doo_profiles: bool,
+    /// Under the DOO profiles, the futures stop when the action phase ends (the enemies have
+    /// answered) rather than after `depth` commands (`depth` stays the cap).
+    #[serde(default)]
+    pub to_phase_end: bool,
 }

@@ -8,6 +8,9 @@ use crate::rules::state::Match;
 use crate::rules::victory::{Goal, Victory};
 use std::collections::BTreeMap;
 
+/// The rest of the plan of an opportunity in progress: (actor, turn, round, commands).
+pub type PlanCache = Option<(usize, u32, u32, std::collections::VecDeque<crate::rules::command::Command>)>;
+
 /// Who the AI plays and how.
 #[derive(Clone, Debug)]
 pub struct AiConfig {

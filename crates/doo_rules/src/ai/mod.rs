@@ -12,13 +12,15 @@ pub mod a4;
 mod book;
 mod config;
 pub mod explore;
+mod lookahead;
 pub mod odds;
 mod opportunity;
 mod search;
 mod value;
 
+pub use book::Lookahead;
 pub use book::{AiBook, Behaviour, Difficulty, Thinking};
-pub use config::AiConfig;
+pub use config::{AiConfig, PlanCache};
 pub use opportunity::Budget;
 pub use value::{Forecast, forecast};
 
@@ -68,28 +70,103 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
     if crate::rules::explore::exploring(m) {
         return Decision { commands: vec![explore::decide(m, a, cfg)], spots: 0, cut: false };
     }
-    if m.a4.is_some() {
-        return Decision { commands: vec![a4::decide(m, a, cfg)], spots: 0, cut: false };
-    }
+    let start = std::time::Instant::now();
     let diff = cfg.controls(m, a).unwrap_or_default();
+    let mut th = *cfg.book.thinking(diff);
+    if m.a4.is_none() && !th.lookahead.is_some_and(|la| la.doo_profiles) {
+        th.lookahead = None;
+    }
     let id = m.fighters[a].id.clone();
+    if m.a4.is_some() {
+        let first = a4::decide(m, a, cfg);
+        if let Some(la) = &th.lookahead {
+            let mut cands = vec![vec![first.clone()]];
+            cands.extend(a4::candidates(m, a).into_iter().filter(|c| *c != first).map(|c| vec![c]));
+            if let Some(ch) = lookahead::choose(m, a, cfg, la, cands, start, &policy) {
+                return Decision { commands: ch.commands, spots: ch.simulated, cut: ch.cut };
+            }
+        }
+        return Decision { commands: vec![first], spots: 0, cut: false };
+    }
     if let Some(p) = &m.pending {
         if p.window.is_some() && p.defender == a {
-            let reacts = cfg.book.thinking(diff).reacts;
-            let r = if reacts { react(m, a) } else { None };
-            return Decision { commands: vec![r.unwrap_or(Command::Decline { actor: id })], spots: 0, cut: false };
+            let r = if th.reacts { react(m, a) } else { None };
+            let first = r.unwrap_or(Command::Decline { actor: id.clone() });
+            if let Some(la) = &th.lookahead {
+                let mut cands = vec![vec![first.clone()]];
+                cands.extend(reaction_commands(m, a).into_iter().filter(|c| *c != first).map(|c| vec![c]));
+                if let Some(ch) = lookahead::choose(m, a, cfg, la, cands, start, &policy) {
+                    return Decision { commands: ch.commands, spots: ch.simulated, cut: ch.cut };
+                }
+            }
+            return Decision { commands: vec![first], spots: 0, cut: false };
         }
     }
-    let start = std::time::Instant::now();
-    let (th, exits) = (*cfg.book.thinking(diff), cfg.exits.get(&m.fighters[a].side));
+    let exits = cfg.exits.get(&m.fighters[a].side);
     let brief = Brief { behaviour: cfg.behaviour(m, a), th, seed: cfg.seed, budget: cfg.budget, exits };
     let (plans, spots, cut) = plan_opportunity(m, a, &brief, start);
+    let mut cands: Vec<Vec<Command>> = Vec::new();
+    let want = th.lookahead.map_or(1, |la| la.candidates);
+    // Hard weighs different ideas first, not the same attack from two spaces (the best plan of
+    // each action, target and kind, and the best without one), then the next best variants.
+    let mut ideas: Vec<Option<&Command>> = Vec::new();
+    let mut variants: Vec<Vec<Command>> = Vec::new();
     for plan in &plans {
-        if let Some(commands) = valid_commands(m, a, plan) {
-            return Decision { commands, spots, cut };
+        let Some(commands) = valid_commands(m, a, plan) else { continue };
+        if cands.contains(&commands) || variants.contains(&commands) {
+            continue;
+        }
+        let idea = plan.action.as_ref();
+        if ideas.contains(&idea) {
+            variants.push(commands);
+        } else {
+            ideas.push(idea);
+            cands.push(commands);
+        }
+        if cands.len() >= want {
+            break;
         }
     }
-    Decision { commands: vec![Command::End { actor: id }], spots, cut }
+    while cands.len() < want && !variants.is_empty() {
+        cands.push(variants.remove(0));
+    }
+    if let Some(la) = &th.lookahead {
+        let end = vec![Command::End { actor: id.clone() }];
+        if !cands.is_empty() && !cands.contains(&end) && engine::validate(m, &end[0]).is_ok() && m.fighters[a].opp.anything() {
+            cands.push(end);
+        }
+        if let Some(ch) = lookahead::choose(m, a, cfg, la, cands.clone(), start, &policy) {
+            return Decision { commands: ch.commands, spots: spots + ch.simulated, cut: cut || ch.cut };
+        }
+    }
+    match cands.into_iter().next() {
+        Some(commands) => Decision { commands, spots, cut },
+        None => Decision { commands: vec![Command::End { actor: id }], spots, cut },
+    }
+}
+
+/// The futures' policy: `next_command` as (sender, command).
+fn policy(m: &Match, cfg: &AiConfig, plan: &mut PlanCache) -> Option<(usize, Command)> {
+    next_command(m, cfg, plan).map(|n| (n.actor, n.command))
+}
+
+/// Every answer open to `a` in a reaction window: declining, and each reaction it may take.
+fn reaction_commands(m: &Match, a: usize) -> Vec<Command> {
+    let Some(p) = m.pending.as_ref() else { return vec![] };
+    let f = &m.fighters[a];
+    let kind = if p.window == Some(Window::Reflex) { ReactionKind::Reflex } else { ReactionKind::Response };
+    let mut out = vec![Command::Decline { actor: f.id.clone() }];
+    for id in crate::rules::reactions::options(m, a, p, kind) {
+        let c = if kind == ReactionKind::Reflex {
+            Command::Reflex { actor: f.id.clone(), reflex: id }
+        } else {
+            Command::Respond { actor: f.id.clone(), response: id }
+        };
+        if engine::validate(m, &c).is_ok() {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Checks the plan step by step on a copy of the match and returns its first command.
@@ -150,4 +227,33 @@ fn react(m: &Match, a: usize) -> Option<Command> {
     let cmd =
         if kind == ReactionKind::Reflex { Command::Reflex { actor: f.id.clone(), reflex: id } } else { Command::Respond { actor: f.id.clone(), response: id } };
     engine::validate(m, &cmd).ok().map(|_| cmd)
+}
+
+/// The AI's next command, as every AI seat sends it (the window, `simulate`, the tournament):
+/// who sends it, the command, and the decision when one was made (None: the cached plan's next
+/// step, still legal, was taken).
+pub struct Next {
+    pub actor: usize,
+    pub command: Command,
+    pub decision: Option<Decision>,
+}
+
+/// The next command for the AI seats of `cfg` in `m`, if an AI character must decide now. An
+/// opportunity's plan is followed while its next step is still legal; otherwise it plans again.
+pub fn next_command(m: &Match, cfg: &AiConfig, plan: &mut PlanCache) -> Option<Next> {
+    let a = who_decides(m, cfg)?;
+    let in_window = m.pending.as_ref().is_some_and(|p| p.window.is_some());
+    let key = (a, m.clock.turn, m.clock.round);
+    let cached = match plan.as_mut() {
+        Some((pa, pt, pr, rest)) if !in_window && (*pa, *pt, *pr) == key => rest.pop_front().filter(|c| engine::validate(m, c).is_ok()),
+        _ => None,
+    };
+    if let Some(command) = cached {
+        return Some(Next { actor: a, command, decision: None });
+    }
+    let decision = decide_traced(m, a, cfg);
+    let mut cmds: std::collections::VecDeque<_> = decision.commands.iter().cloned().collect();
+    let command = cmds.pop_front().unwrap_or_else(|| decide(m, a, cfg));
+    *plan = if in_window { None } else { Some((key.0, key.1, key.2, cmds)) };
+    Some(Next { actor: a, command, decision: Some(decision) })
 }

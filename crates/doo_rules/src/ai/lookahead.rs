@@ -1,0 +1,196 @@
+//! Hard's lookahead (issue 30): the best few plans the planner proposes (or, under A4 and in a
+//! reaction window, the acts open to the figure) are each played on a copy of the match through
+//! the one flow, then the game goes on for a few dozen commands with every side played by the
+//! model AI (hard's weights, one step deep), over several determinized dice streams (the same streams for every candidate, so
+//! luck cancels out). The candidate whose futures leave the side best off, on average, is
+//! chosen: focus fire, keeping Defense, drinking when hurt, reactions and attacks of opportunity
+//! are all judged by what they lead to under the real rules and odds.
+//!
+//! The work is counted in commands simulated, a deterministic limit (so `simulate` is the same
+//! on every machine); the window adds a wall-clock deadline and takes the best candidate found
+//! so far when it passes (anytime). The limits are data (`assets/ai/behaviours.ron`).
+
+use super::book::{Difficulty, Lookahead, Thinking};
+use super::config::{AiConfig, PlanCache};
+use crate::rules::command::Command;
+use crate::rules::dice::Dice;
+use crate::rules::driver;
+use crate::rules::event::Event;
+use crate::rules::state::Match;
+use std::time::Instant;
+
+/// What the lookahead chose, and its cost.
+pub(super) struct Choice {
+    pub commands: Vec<Command>,
+    pub simulated: usize,
+    pub cut: bool,
+}
+
+/// The value of `m` to `side`: its figures' health against its enemies'.
+fn value(m: &Match, a: usize, la: &Lookahead) -> f64 {
+    let mut v = 0.0;
+    for (i, f) in m.fighters.iter().enumerate() {
+        if m.is_dead(i) {
+            continue;
+        }
+        let frac = f.hp.max(0) as f64 / f.max_hp.max(1) as f64;
+        let worth = if f.hp > 0 { la.alive + la.health * frac } else { la.alive * 0.25 };
+        if i == a || f.side == m.fighters[a].side {
+            v += worth;
+        } else if m.enemies(a, i) {
+            v -= worth;
+        }
+    }
+    v
+}
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// The commands budget of one decision of `a`: the phase's share of the side's able figures.
+fn budget(m: &Match, a: usize, la: &Lookahead) -> usize {
+    let side = &m.fighters[a].side;
+    let figures = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == *side && !m.is_dead(i) && m.fighters[i].hp > 0).count().max(1);
+    la.phase_commands / figures
+}
+
+/// Plays `cands` (each a list of commands, the planner's first choice first) ahead and returns
+/// the best; `None` when the budget allows no real look (the caller keeps its first choice).
+/// The policy that plays the futures: the next (sender, command) for the AI seats of a config,
+/// keeping an opportunity's plan (`super::next_command`).
+pub(super) type Policy<'p> = &'p dyn Fn(&Match, &AiConfig, &mut PlanCache) -> Option<(usize, Command)>;
+
+pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands: Vec<Vec<Command>>, start: Instant, policy: Policy) -> Option<Choice> {
+    if cands.len() < 2 {
+        return None;
+    }
+    let cands: Vec<Vec<Command>> = cands.into_iter().take(la.candidates.max(2)).collect();
+    let budget = budget(m, a, la);
+    let per = la.depth + 3;
+    let rollouts = la.rollouts.min(budget / (per * cands.len()).max(1));
+    if rollouts == 0 {
+        return None;
+    }
+    // Every side played in the futures (the window's human side too) by the model: hard's
+    // weights without its lookahead and without slips, the best one-step player there is.
+    let mut future = cfg.clone();
+    future.sides = m.fighters.iter().map(|f| (f.side.clone(), Difficulty::Normal)).collect();
+    let mut book = (*cfg.book).clone();
+    book.normal = Thinking { lookahead: None, ..book.hard };
+    future.book = std::sync::Arc::new(book);
+    future.budget = Default::default();
+    let side = m.fighters[a].side.clone();
+    let seed = mix(cfg.seed ^ (m.clock.turn as u64) << 40 ^ (m.clock.round as u64) << 24 ^ (a as u64) << 8 ^ 0x1F2E_3D4C);
+    let mut totals = vec![0.0f64; cands.len()];
+    let mut valid = vec![true; cands.len()];
+    let mut simulated = 0;
+    let mut done = 0;
+    let mut cut = false;
+    let mut sweep = vec![0.0f64; cands.len()];
+    'sweeps: for r in 0..rollouts {
+        for (k, cand) in cands.iter().enumerate() {
+            // Anytime: past the deadline, only the sweeps every candidate finished count.
+            if cfg.budget.deadline.is_some_and(|d| start.elapsed() > d) {
+                cut = true;
+                break 'sweeps;
+            }
+            if !valid[k] {
+                continue;
+            }
+            let mut sim = m.clone();
+            let mut dice = Dice::seeded(0);
+            let mut over = false;
+            let mut ev: Vec<Event> = Vec::new();
+            let mut outcome: Option<Option<String>> = None;
+            // Common dice: each command rolls from a stream keyed by the rollout, who sends it,
+            // the turn, the round and how many commands he sent in it, so the same figure's
+            // attack in the same round rolls the same dice whichever candidate came first.
+            let mut sent: Vec<(u32, u32, u32)> = vec![(0, 0, 0); sim.fighters.len()];
+            let mut reseed = |sim: &Match, dice: &mut Dice, who: usize| {
+                let (t, rd) = (sim.clock.turn, sim.clock.round);
+                let e = &mut sent[who];
+                if (e.0, e.1) != (t, rd) {
+                    *e = (t, rd, 0);
+                }
+                e.2 += 1;
+                let key = seed ^ (r as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (who as u64) << 48 ^ (t as u64) << 32 ^ (rd as u64) << 16 ^ e.2 as u64;
+                *dice = Dice::seeded(mix(key));
+                driver::configure_dice(dice, sim);
+            };
+            for (j, c) in cand.iter().enumerate() {
+                simulated += 1;
+                reseed(&sim, &mut dice, a);
+                if driver::step(&mut sim, &mut dice, &mut over, c, &mut ev).is_err() {
+                    if j == 0 {
+                        valid[k] = false;
+                    }
+                    break;
+                }
+                if over {
+                    break;
+                }
+            }
+            if !valid[k] {
+                continue;
+            }
+            let mut plan: PlanCache = None;
+            for _ in 0..la.depth {
+                if over || outcome.is_some() || (la.to_phase_end && sim.a4.is_none() && sim.clock.turn != m.clock.turn) {
+                    break;
+                }
+                let Some((actor, command)) = policy(&sim, &future, &mut plan) else { break };
+                simulated += 1;
+                reseed(&sim, &mut dice, actor);
+                if driver::step(&mut sim, &mut dice, &mut over, &command, &mut ev).is_err() {
+                    plan = None;
+                    let end = Command::End { actor: sim.fighters[actor].id.clone() };
+                    let _ = driver::step(&mut sim, &mut dice, &mut over, &end, &mut ev);
+                }
+                if let Some(w) = ev.iter().find_map(|e| if let Event::CrisisOver { winner, .. } = e { Some(winner.clone()) } else { None }) {
+                    outcome = Some(w);
+                }
+                ev.clear();
+            }
+            if outcome.is_none() {
+                outcome = ev.iter().find_map(|e| if let Event::CrisisOver { winner, .. } = e { Some(winner.clone()) } else { None });
+            }
+            let end_bonus = match &outcome {
+                Some(Some(w)) if *w == side => la.win,
+                Some(Some(_)) => -la.win,
+                _ => 0.0,
+            };
+            sweep[k] = value(&sim, a, la) + end_bonus;
+        }
+        for (t, v) in totals.iter_mut().zip(&sweep) {
+            *t += v;
+        }
+        done += 1;
+    }
+    if std::env::var_os("DOO_LA_TRACE").is_some() && (done == 0 || !valid[0]) {
+        eprintln!("LA none a={a} done={done} valid={valid:?} rollouts={rollouts} budget={budget}");
+    }
+    if done == 0 || !valid[0] {
+        return None;
+    }
+    let mean = |k: usize| totals[k] / done as f64;
+    let mut best = 0;
+    for k in 1..cands.len() {
+        if valid[k] && mean(k) > mean(best) + if best == 0 { la.margin } else { 0.0 } {
+            best = k;
+        }
+    }
+    if std::env::var_os("DOO_LA_TRACE").is_some() {
+        eprintln!(
+            "LA a={a} n={} r={done} best={best} means={:?} first={:?}",
+            cands.len(),
+            (0..cands.len()).map(|k| (mean(k) * 100.0).round() / 100.0).collect::<Vec<_>>(),
+            cands[best].first()
+        );
+    }
+    Some(Choice { commands: cands[best].clone(), simulated, cut })
+}
