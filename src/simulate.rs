@@ -10,10 +10,10 @@ use doo_rules::rules::Dice;
 use serde::Serialize;
 use std::time::Instant;
 
-/// Games stop here if nobody has won (a draw).
-pub const MAX_TURNS: u32 = 40;
+/// Games stop here if nobody has won (a draw); the ladder stops at the same turn.
+pub const MAX_TURNS: u32 = doo_rules::ladder::MAX_TURNS;
 /// A crawl whose exploration outlasts this many turns (minutes) is called a draw.
-pub const MAX_EXPLORATION_TURNS: u32 = 200;
+pub const MAX_EXPLORATION_TURNS: u32 = doo_rules::ladder::MAX_EXPLORATION_TURNS;
 /// Frames allowed per game before it is called stuck (an engine or AI bug).
 const MAX_FRAMES: usize = 200_000;
 

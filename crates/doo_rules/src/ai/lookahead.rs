@@ -171,9 +171,6 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
         }
         done += 1;
     }
-    if std::env::var_os("DOO_LA_TRACE").is_some() && (done == 0 || !valid[0]) {
-        eprintln!("LA none a={a} done={done} valid={valid:?} rollouts={rollouts} budget={budget}");
-    }
     if done == 0 || !valid[0] {
         return None;
     }
@@ -183,14 +180,6 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
         if valid[k] && mean(k) > mean(best) + if best == 0 { la.margin } else { 0.0 } {
             best = k;
         }
-    }
-    if std::env::var_os("DOO_LA_TRACE").is_some() {
-        eprintln!(
-            "LA a={a} n={} r={done} best={best} means={:?} first={:?}",
-            cands.len(),
-            (0..cands.len()).map(|k| (mean(k) * 100.0).round() / 100.0).collect::<Vec<_>>(),
-            cands[best].first()
-        );
     }
     Some(Choice { commands: cands[best].clone(), simulated, cut })
 }
