@@ -65,6 +65,7 @@ pub fn run(data: &RuleData, args: &LadderArgs) -> ExitCode {
         levels.sort();
     }
     let mut rows = Vec::new();
+    let mut skipped = Vec::new();
     for path in &levels {
         let root = doo_rules::level_file::project_root(path);
         let level = match doo_rules::level_file::load(path, data, &root) {
@@ -79,7 +80,10 @@ pub fn run(data: &RuleData, args: &LadderArgs) -> ExitCode {
         let own = level.level.profile.clone().unwrap_or_else(|| data.profiles.default.clone());
         let mut rulesets = vec![own.clone()];
         if !args.own_only && own != data.a4.name {
-            rulesets.push(data.a4.name.clone());
+            match doo_rules::ladder::a4_unwinnable(&level) {
+                None => rulesets.push(data.a4.name.clone()),
+                Some(why) => skipped.push(format!("{}: not played under {}: {why}", path.display(), data.a4.name)),
+            }
         }
         let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
         for r in rulesets {
@@ -180,6 +184,12 @@ pub fn run(data: &RuleData, args: &LadderArgs) -> ExitCode {
         );
         if args.min_share.is_some_and(|m| t.share() < m) {
             failed = true;
+        }
+    }
+    if !skipped.is_empty() {
+        println!();
+        for s in &skipped {
+            println!("- {s}");
         }
     }
     eprintln!("{} games in {:.1} s", tallies.iter().map(Tally::games).sum::<u32>(), t0.elapsed().as_secs_f64());

@@ -162,7 +162,7 @@ fn ai_weights_are_data() {
         assert!(builtin.behaviours.contains_key(name), "{name}");
     }
     // easy is the one that forgets; hard the one that weighs the enemies' answer
-    assert!(builtin.easy.forget_action > 0.0 && builtin.hard.forget_action == 0.0);
+    assert!(builtin.easy.forget_action > builtin.normal.forget_action && builtin.normal.forget_action > 0.0 && builtin.hard.forget_action == 0.0);
     assert!(builtin.hard.answer > 0.0 && builtin.normal.answer == 0.0);
 
     // One weight changed in a copy of the assets: the loaded book has exactly that change.
@@ -266,4 +266,35 @@ fn ladder_seatings_swap_the_sides() {
     assert_eq!((mgs, mgw), (2, 2));
     assert_eq!(ws + ww + ms + mw + t.draws, 4, "every game has one winner or is a draw");
     assert_eq!(t.strong_wins, ws + ms);
+}
+
+#[test] // issue 30: the ladder leaves out a level under A4 when a side's exit is on a floor it cannot reach (A4-G-01)
+fn ladder_leaves_out_a4_rows_a_side_cannot_win() {
+    use doo_rules::ladder::a4_unwinnable;
+    // The crypt's heroes win on the chapel porch, one floor up; an A4 fight stays on its floor.
+    let why = a4_unwinnable(&level("crypt.ron")).expect("the crypt cannot be won by its heroes under A4");
+    assert!(why.contains("'heroes'") && why.contains("A4-G-01"), "{why}");
+    for name in ["arena.ron", "tutorial.ron", "a4_ford_ambush.ron", "gauntlet.ron"] {
+        assert_eq!(a4_unwinnable(&level(name)), None, "{name}");
+    }
+}
+
+#[test] // issue 30: the difficulties are told apart by how often they lose track of the fight (a turn with no attack)
+fn weaker_difficulties_forget_their_attacks_more_under_every_ruleset() {
+    let book = doo_rules::ai::AiBook::builtin();
+    assert!(book.easy.forget_action > book.normal.forget_action && book.normal.forget_action > book.hard.forget_action);
+    // Under A4 too (ai/a4.rs): two sides that always forget never strike, so nobody wins the
+    // tutorial's duel; the same sides remembering end it.
+    let mut l = level("tutorial.ron");
+    l.level.profile = Some("A4".into());
+    let both = |d: Difficulty| BTreeMap::from([("heroes".to_string(), d), ("monsters".to_string(), d)]);
+    let mut data = RuleData::builtin();
+    let mut b = (*data.ai).clone();
+    b.easy.forget_action = 1.0;
+    data.ai = std::sync::Arc::new(b);
+    let idle = doo_rules::ladder::play(&data, &l, &both(Difficulty::Easy), 7).unwrap();
+    assert_eq!((idle.winner.as_deref(), idle.refused, idle.stuck), (None, 0, false), "no attack, no winner");
+    assert!(idle.turns >= doo_rules::ladder::MAX_TURNS, "played to the turn cap: {}", idle.turns);
+    let fight = doo_rules::ladder::play(&data, &l, &both(Difficulty::Hard), 7).unwrap();
+    assert!(fight.winner.is_some() && fight.turns < doo_rules::ladder::MAX_TURNS, "{fight:?}");
 }

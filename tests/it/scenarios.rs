@@ -60,6 +60,12 @@ fn every_crawl_script_meets_its_expectations() {
 }
 
 #[test]
+fn every_level_event_script_meets_its_expectations() {
+    // issue 31: level events (docs/levels.md), on tests/levels/events/{hall,duel}.ron
+    check_folder("tests/events", 8);
+}
+
+#[test]
 fn every_a4_script_meets_its_expectations() {
     // A4-*: one script per rule of ruleset A4 and per gap decision (docs/ruleset-a4.md)
     check_folder("tests/a4", 80);

@@ -74,6 +74,19 @@ pub fn play(data: &RuleData, level: &CheckedLevel, sides: &BTreeMap<String, Diff
     Ok(end)
 }
 
+/// Why `level` cannot be won by one of its sides under ruleset A4, if so: a side that wins by
+/// reaching an exit whose every space is on a floor none of its figures starts on (an A4 fight
+/// never changes floor, A4-G-01; docs/ruleset-a4.md). The ladder leaves such a row out rather
+/// than count its draws.
+pub fn a4_unwinnable(level: &CheckedLevel) -> Option<String> {
+    level.level.victory.iter().find_map(|v| {
+        let crate::rules::victory::Goal::ReachExit(exit) = &v.goal else { return None };
+        let floors: Vec<u8> = level.characters.iter().filter(|c| c.side == v.side).map(|c| c.pos.floor).collect();
+        (!exit.iter().any(|p| floors.contains(&p.floor)))
+            .then(|| format!("side '{}' wins by reaching an exit on another floor, and an A4 fight never changes floor (A4-G-01)", v.side))
+    })
+}
+
 /// Who plays what in one seating: every side at the weaker difficulty but `strong` ones.
 pub fn seating(sides: &[String], strong: &[usize], hi: Difficulty, lo: Difficulty) -> BTreeMap<String, Difficulty> {
     sides.iter().enumerate().map(|(k, s)| (s.clone(), if strong.contains(&k) { hi } else { lo })).collect()

@@ -385,6 +385,7 @@ pub fn build_match(
         a4: a4.map(|b| Box::new(crate::rules::a4::A4::new(b, characters.len()))),
         heroes: characters.iter().filter(|c| c.hero).map(|c| c.id.clone()).collect(),
         cp_objects: Default::default(),
+        story: None,
     })
 }
 

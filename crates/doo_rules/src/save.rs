@@ -363,6 +363,10 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
     if let Some(x) = &m.a4 {
         let _ = write!(h, "|a4 {:?} {:?}", x.figs, x.tasks);
     }
+    // Level events (issue 31): only levels that have them, so older hashes still match.
+    if let Some(s) = &m.story {
+        let _ = write!(h, "|story {:?} {:?} {:?}", s.fired, s.held, s.decided);
+    }
     h.finalize().to_hex()[..16].to_string()
 }
 

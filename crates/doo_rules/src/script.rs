@@ -335,6 +335,15 @@ pub fn build_match(data: &crate::data::RuleData, script: &Script, level: Option<
         if let Some(c) = &l.crawl {
             m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
         }
+        // Its level events (issue 31), checked against this match: a script's own characters
+        // may not be the ones the events name.
+        if !l.level.events.is_empty() {
+            let problems = crate::rules::level_events::problems(&m, &l.level.events);
+            if !problems.is_empty() {
+                return Err(problems.into_iter().map(|(_, p)| format!("the level's {p}")).collect());
+            }
+            m.story = Some(Box::new(crate::rules::story::Story::new(l.level.events.clone())));
+        }
     }
     match &script.start {
         Some(StartState { minute: Some(minute), characters, .. }) => {

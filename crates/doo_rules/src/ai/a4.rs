@@ -42,7 +42,11 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
         };
         return choice.unwrap_or(decline);
     }
-    turn(m, a).unwrap_or(end)
+    // A weaker difficulty loses track of the fight for a whole turn now and then: it still
+    // moves, but makes no attack or charge (the same slip as under the DOO profiles).
+    let th = cfg.book.thinking(cfg.controls(m, a).unwrap_or_default());
+    let forgets = th.forget_action > 0.0 && super::opportunity::turn_noise(cfg.seed, m, a) < th.forget_action;
+    turn(m, a, forgets).unwrap_or(end)
 }
 
 /// Expected damage of one attack on `t` with `extra` dice (undefended odds are an upper bound;
@@ -58,7 +62,7 @@ fn enemies(m: &Match, a: usize) -> Vec<usize> {
     (0..m.fighters.len()).filter(|&t| t != a && m.enemies(a, t) && !m.is_dead(t) && !m.fighters[t].dormant).collect()
 }
 
-fn turn(m: &Match, a: usize) -> Option<Command> {
+fn turn(m: &Match, a: usize, forgets: bool) -> Option<Command> {
     let r = a4::st(m, a).clone();
     let f = &m.fighters[a];
     // A4-3.20: a dying friend next to it is stabilized first (free).
@@ -103,6 +107,7 @@ fn turn(m: &Match, a: usize) -> Option<Command> {
     // Attack the best target in reach or range.
     let best = foes
         .iter()
+        .filter(|_| !forgets)
         .filter(|&&t| act(m, a, RoundAct::Attack { target: m.fighters[t].id.clone() }).is_some())
         .map(|&t| (t, value(m, a, t, 0)))
         .max_by(|x, y| x.1.total_cmp(&y.1));
@@ -117,7 +122,7 @@ fn turn(m: &Match, a: usize) -> Option<Command> {
             let nearest = enemies(m, t).into_iter().min_by_key(|&e| (m.fighters[e].pos.distance(at), e));
             m.equipment.wielded(&m.fighters[t]).is_melee() && nearest == Some(a) && d > w.range && d <= w.range + 2 * a4::speed(m, t)
         });
-        if long_shot && coming {
+        if long_shot && coming && !forgets {
             if let Some(c) = act(m, a, RoundAct::Hold { trigger: crate::rules::a4::book::Trigger::EnemyEntersRange }) {
                 return Some(c);
             }
@@ -142,7 +147,7 @@ fn turn(m: &Match, a: usize) -> Option<Command> {
         return None;
     }
     // A charge at the nearest foe it can reach in a straight line.
-    if !ranged && !r.acted() {
+    if !ranged && !r.acted() && !forgets {
         let mut targets = foes.clone();
         targets.sort_by_key(|&t| f.pos.distance(m.fighters[t].pos));
         for t in targets {

@@ -515,7 +515,7 @@ fn cast(actor: &str, target: &str, spell: &str) -> Command {
 }
 
 /// Deterministic noise in [0, 1) from the seed, the turn and the character (the same all turn).
-fn turn_noise(seed: u64, m: &Match, a: usize) -> f64 {
+pub(super) fn turn_noise(seed: u64, m: &Match, a: usize) -> f64 {
     unit((seed ^ 0xA5A5_0000) ^ (m.clock.turn as u64) << 32 ^ (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 

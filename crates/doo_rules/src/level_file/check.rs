@@ -52,10 +52,38 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     let sides = check_sides(&level, &cast, f);
     check_victory(&level, &sides, &cast, map.board.as_ref(), f);
     let crawl = check_crawl(&level, &map, &cast, &sides, data, f);
+    if level.events.len() > crate::rules::story::MAX_EVENTS {
+        f.key("events", format!("at most {} events in a level (this one has {})", crate::rules::story::MAX_EVENTS, level.events.len()));
+    }
     found.into_result()?;
     let Cast { chars, behaviours, sprites } = cast;
     let characters = chars.into_iter().map(|(_, c)| c).collect();
-    Ok(CheckedLevel { level, characters, floors: map.floors, sides, behaviours, sprites, crawl })
+    let checked = CheckedLevel { level, characters, floors: map.floors, sides, behaviours, sprites, crawl };
+    check_events(&checked, &places, data)?;
+    Ok(checked)
+}
+
+/// The level events (issue 31), against the match the level starts: its sides, figures, items,
+/// encounters and doors. Checked once the rest of the level is sound; each problem points at
+/// its event's entry.
+fn check_events(checked: &CheckedLevel, places: &Places, data: &RuleData) -> Result<(), Vec<LevelError>> {
+    let events = &checked.level.events;
+    if events.is_empty() {
+        return Ok(());
+    }
+    let m = checked.build(data).map_err(|e| e.into_iter().map(|message| LevelError { line: 1, col: 1, message }).collect::<Vec<_>>())?;
+    let problems = crate::rules::level_events::problems(&m, events);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(problems
+        .into_iter()
+        .take(crate::data::MAX_ERRORS)
+        .map(|(k, message)| {
+            let (line, col) = if k < events.len() { places.item("events", k) } else { places.key("events").unwrap_or((1, 1)) };
+            LevelError { line, col, message }
+        })
+        .collect())
 }
 
 /// The header: the version, the name, the briefing and the rules profile.
@@ -133,6 +161,9 @@ impl CheckedLevel {
         m.goals = self.goals();
         if let Some(c) = &self.crawl {
             m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
+        }
+        if !self.level.events.is_empty() {
+            m.story = Some(Box::new(crate::rules::story::Story::new(self.level.events.clone())));
         }
         Ok(m)
     }

@@ -255,6 +255,11 @@ pub struct Level {
     /// Crawls: sides whose figures are non-hostile (R-CP-16).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub non_hostile: Vec<String>,
+    /// Level events (issue 31): what happens when (a figure enters an area, a door opens, an
+    /// item is taken, a figure falls, turn or minute N, a crisis begins or ends), in order
+    /// (docs/levels.md, `rules::level_events`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<crate::rules::story::EventDef>,
 }
 
 fn is_zero(v: &u32) -> bool {

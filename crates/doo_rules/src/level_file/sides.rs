@@ -82,6 +82,7 @@ pub(super) fn check_victory(level: &Level, sides: &[SideDef], cast: &Cast, board
                 Goal::Rout(s) if !sides.iter().any(|x| &x.id == s) => f.at(at, format!("victory: unknown side '{}' to rout", clip(s))),
                 Goal::Defeat(c) if !chars.iter().any(|(_, x)| &x.id == c) => f.at(at, format!("victory: unknown character '{}'", clip(c))),
                 Goal::SurviveTurns(0) => f.at(at, "victory: survive at least 1 turn"),
+                Goal::Event(_) => f.at(at, "victory: an Event goal is set by a level event's `win` or `lose` (`events`), not listed here"),
                 Goal::SurviveTurns(n) if *n > MAX_SURVIVE_TURNS => f.at(at, format!("victory: survive at most {MAX_SURVIVE_TURNS} turns (not {n})")),
                 Goal::ReachExit(exits) if exits.len() > MAX_EXITS => f.at(at, format!("victory: {} exit spaces; the most is {MAX_EXITS}", exits.len())),
                 Goal::ReachExit(exits) => {

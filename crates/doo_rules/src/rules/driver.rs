@@ -9,6 +9,7 @@ use super::dice::Dice;
 use super::engine::{self, Plan};
 use super::event::Event;
 use super::heroes;
+use super::level_events;
 use super::ruleset;
 use super::state::Match;
 use super::turn::{Flow, ResetKind};
@@ -34,7 +35,7 @@ pub fn start(m: &mut Match, dice: &mut Dice, how: Start, ev: &mut Vec<Event>) ->
         Start::MidPhase => {
             let from = ev.len();
             let flow = ruleset::start_mid_phase(m, dice, ev);
-            let waiting = follow(m, dice, flow, ev);
+            let waiting = follow_from(m, dice, flow, ev, from);
             heroes::award_cp(m, ev, from);
             waiting
         }
@@ -54,23 +55,37 @@ pub fn open(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> bool {
     // A crawl starts in Exploration Mode (R-EXP-1).
     let from = ev.len();
     let flow = ruleset::open(m, dice, ev);
-    let waiting = follow(m, dice, flow, ev);
+    let waiting = follow_from(m, dice, flow, ev, from);
     heroes::award_cp(m, ev, from);
     waiting
 }
 
 /// Acts on what the rules say comes next, goals checked first. True while the match waits for
-/// a command.
+/// a command. (Level events read the events pushed from here on; `apply` and the others start
+/// them at the command's first event.)
 pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -> bool {
-    let mut flow = victory::settle(m, flow, ev);
+    let from = ev.len();
+    follow_from(m, dice, flow, ev, from)
+}
+
+/// `follow`, with the level's events (issue 31) fired after every step of the flow on what
+/// happened since event `from`, before the goals are checked.
+fn follow_from(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>, from: usize) -> bool {
+    let mut cursor = from;
+    let mut flow = flow;
     loop {
+        flow = level_events::fire(m, dice, flow, ev, &mut cursor);
+        flow = victory::settle(m, flow, ev);
+        if matches!(flow, Flow::CrisisEnded | Flow::EncounterEnded | Flow::Over) {
+            // What the end of the crisis sets off (`crisis_ends`).
+            flow = level_events::fire(m, dice, flow, ev, &mut cursor);
+        }
         match flow {
             Flow::AwaitCommand | Flow::Exploring => return true,
             Flow::Over => return false,
             Flow::PhaseEnded => {
                 ruleset::reset(m, dice, ResetKind::Normal, ev);
-                let next = ruleset::begin_action_phase(m, dice, ev);
-                flow = victory::settle(m, next, ev);
+                flow = ruleset::begin_action_phase(m, dice, ev);
             }
             Flow::CrisisEnded => {
                 ruleset::reset(m, dice, ResetKind::Closing, ev);
@@ -79,15 +94,13 @@ pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -
             Flow::CrisisStarts => {
                 // R-EXP-25: the opening reset of the crawl's crisis.
                 ruleset::reset(m, dice, ResetKind::Opening, ev);
-                let next = ruleset::begin_action_phase(m, dice, ev);
-                flow = victory::settle(m, next, ev);
+                flow = ruleset::begin_action_phase(m, dice, ev);
             }
             Flow::EncounterEnded => {
                 // R-TURN-17, R-EXP-27: the closing reset, then exploration again; a hostile in
                 // sight at once starts the next crisis.
                 ruleset::reset(m, dice, ResetKind::Closing, ev);
-                let next = ruleset::resume(m, dice, ev);
-                flow = victory::settle(m, next, ev);
+                flow = ruleset::resume(m, dice, ev);
             }
         }
     }
@@ -98,7 +111,7 @@ pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -
 /// (R-REACT-*, R-TURN-12/13). `Some(waiting)` when that moved the flow on.
 pub fn close_stale(m: &mut Match, dice: &mut Dice, cmd: &Command, ev: &mut Vec<Event>) -> Option<bool> {
     let from = ev.len();
-    let waiting = engine::close_stale(m, cmd, dice, ev).map(|flow| follow(m, dice, flow, ev));
+    let waiting = engine::close_stale(m, cmd, dice, ev).map(|flow| follow_from(m, dice, flow, ev, from));
     heroes::award_cp(m, ev, from);
     waiting
 }
@@ -115,7 +128,7 @@ pub fn validate(m: &Match, over: bool, cmd: &Command) -> Result<Plan, Violation>
 pub fn apply(m: &mut Match, dice: &mut Dice, plan: Plan, ev: &mut Vec<Event>) -> bool {
     let from = ev.len();
     let flow = engine::apply(m, plan, dice, ev);
-    let waiting = follow(m, dice, flow, ev);
+    let waiting = follow_from(m, dice, flow, ev, from);
     // R-CP-9: the CP the heroes earned by it, told as they are earned.
     heroes::award_cp(m, ev, from);
     waiting

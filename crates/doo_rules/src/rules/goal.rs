@@ -18,6 +18,8 @@ pub enum Goal {
     /// Every other side has nobody able to act while this one has someone. A level whose
     /// goals are all `Rout` (or that names none) gets this for each side.
     LastStanding,
+    /// Set by a level event's `win` or `lose` (its id); not listed in a level's `victory`.
+    Event(String),
 }
 
 impl Goal {
@@ -29,6 +31,7 @@ impl Goal {
             Goal::SurviveTurns(n) => format!("survive {n} turns"),
             Goal::Defeat(c) => format!("defeat {c}"),
             Goal::LastStanding => "be the last side standing".into(),
+            Goal::Event(id) => format!("as level event '{id}' decides"),
         }
     }
 }

@@ -112,6 +112,9 @@ pub struct Match {
     /// The (hero, object) pairs whose task check has already given CP this level (R-CP-9,
     /// G-79: once per hero per object per level).
     pub cp_objects: std::collections::BTreeSet<(String, String)>,
+    /// The level's events and what has come of them (issue 31, `level_events`); `None` for a
+    /// level without events.
+    pub story: Option<Box<super::story::Story>>,
 }
 
 impl Match {

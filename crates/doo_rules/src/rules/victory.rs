@@ -36,6 +36,7 @@ pub fn goal_problems(m: &Match) -> Vec<String> {
             Goal::Rout(s) if !m.fighters.iter().any(|f| &f.side == s) => out.push(format!("victory: unknown side '{s}' to rout")),
             Goal::Defeat(c) if m.index(c).is_none() => out.push(format!("victory: unknown character '{c}'")),
             Goal::SurviveTurns(0) => out.push("victory: survive at least 1 turn".into()),
+            Goal::Event(_) => out.push("victory: an Event goal is set by a level event's `win` or `lose`, not listed".into()),
             Goal::ReachExit(exits) if exits.is_empty() => out.push("victory: ReachExit needs at least one exit space".into()),
             Goal::ReachExit(exits) => {
                 for e in exits.iter().filter(|e| !m.board.walkable(**e)).take(5) {
@@ -51,6 +52,10 @@ pub fn goal_problems(m: &Match) -> Vec<String> {
 /// The first of the match's goals that is met now. `turn_ended`: the action phase of the
 /// current turn has just ended (a SurviveTurns goal counts that turn as survived).
 pub fn goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
+    // A level event's `win` or `lose` (issue 31) comes first.
+    if let Some((winner, id, reason)) = m.story.as_deref().and_then(|s| s.decided.clone()) {
+        return Some(Outcome { winner, goal: Some(Goal::Event(id)), reason });
+    }
     m.goals.iter().find_map(|v| {
         let reason = match &v.goal {
             Goal::Rout(s) if !able(m, s) => format!("side '{s}' has nobody able to act"),

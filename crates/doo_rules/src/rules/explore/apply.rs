@@ -168,7 +168,7 @@ fn attack_order(m: &mut Match, x: &mut Explore, a: usize, ti: usize, dice: &mut 
     let reason = format!("{} attacks {}", m.fighters[a].name, m.fighters[ti].name);
     let mut seen = sightings(m, x);
     seen.push((a, ti));
-    begin_crisis(m, x, dice, &seen, &reason, Some(ti), ev);
+    begin_crisis(m, x, dice, &seen, &reason, super::crisis::Surprise::Rolled { attacked: Some(ti) }, ev);
     Flow::CrisisStarts
 }
 

@@ -24,25 +24,62 @@ pub fn check_triggers(m: &mut Match, x: &mut Explore, dice: &mut Dice, forced: O
         (None, Some(&(h, n))) => format!("{} and {} see each other", m.fighters[h].name, m.fighters[n].name),
         (None, None) => return Flow::Exploring,
     };
-    begin_crisis(m, x, dice, &seen, &reason, None, ev);
+    begin_crisis(m, x, dice, &seen, &reason, Surprise::Rolled { attacked: None }, ev);
     Flow::CrisisStarts
+}
+
+/// How surprise is decided at a crisis start (R-EXP-26).
+pub(super) enum Surprise<'a> {
+    /// (2)–(4): by the encounters' awareness, rolled; `attacked`: the target of an attack
+    /// order (R-EXP-24c).
+    Rolled { attacked: Option<usize> },
+    /// (1): a level script names the surprised side ("": nobody).
+    Scripted(&'a str),
+}
+
+/// R-EXP-24 (d), R-EXP-26 (1): a level event starts Crisis Mode. Every hero takes part with
+/// the members of `encounters` (and the hostiles in sight, as R-EXP-25 has it); `surprised`
+/// names the surprised side, else nobody is surprised. The opening reset follows
+/// (`Flow::CrisisStarts`).
+pub fn scripted(m: &mut Match, x: &mut Explore, dice: &mut Dice, encounters: &[String], surprised: Option<&str>, reason: &str, ev: &mut Vec<Event>) {
+    let mut seen = sightings(m, x);
+    for e in x.encounters.iter().filter(|e| encounters.contains(&e.id)) {
+        for &n in &e.members {
+            if alive(m, n) {
+                let h = (0..m.fighters.len()).find(|&h| x.is_explorer(m, h) && alive(m, h)).unwrap_or(n);
+                seen.push((h, n));
+            }
+        }
+    }
+    begin_crisis(m, x, dice, &seen, reason, Surprise::Scripted(surprised.unwrap_or_default()), ev);
+}
+
+/// A level event's `start_crisis` while a crisis is on: the named encounters' inactive members
+/// join it now, not surprised, and act from the next reset (R-EXP-25: as hostiles who see a
+/// participant join at a reset).
+pub fn scripted_join(m: &mut Match, encounters: &[String], reason: &str, ev: &mut Vec<Event>) {
+    let members: Vec<usize> =
+        m.explore.as_deref().map(|x| x.encounters.iter().filter(|e| encounters.contains(&e.id)).flat_map(|e| e.members.clone()).collect()).unwrap_or_default();
+    for i in members {
+        if m.fighters[i].dormant && alive(m, i) {
+            m.fighters[i].dormant = false;
+            m.fighters[i].surprised = false;
+            ev.push(Event::Note { text: format!("{} joins the crisis ({reason}).", m.fighters[i].name) });
+        }
+    }
 }
 
 /// R-EXP-25, R-EXP-26: the participants (every hero; the hostiles seen or seeing, and their
 /// encounters), surprise per encounter; everyone stays where he is. The opening reset follows.
 /// `attacked`: the target of an attack order (R-EXP-24c), whose encounter is surprised unless
 /// alert (R-EXP-26 (4)).
-pub(super) fn begin_crisis(
-    m: &mut Match,
-    x: &mut Explore,
-    dice: &mut Dice,
-    seen: &[(usize, usize)],
-    reason: &str,
-    attacked: Option<usize>,
-    ev: &mut Vec<Event>,
-) {
+pub(super) fn begin_crisis(m: &mut Match, x: &mut Explore, dice: &mut Dice, seen: &[(usize, usize)], reason: &str, how: Surprise<'_>, ev: &mut Vec<Event>) {
     let (part, encounters) = participants(m, x, seen);
-    let surprised = surprise(m, x, dice, &encounters, attacked, ev);
+    // R-EXP-26 (1): a level script naming the surprised side decides ("": nobody).
+    let surprised = match how {
+        Surprise::Scripted(side) => (0..m.fighters.len()).filter(|&i| part[i] && m.fighters[i].side == side).collect(),
+        Surprise::Rolled { attacked } => surprise(m, x, dice, &encounters, attacked, ev),
+    };
     x.tasks.clear(); // unfinished tasks are lost (R-EXP-9)
     x.crisis_tasks.clear();
     x.busy.clear();

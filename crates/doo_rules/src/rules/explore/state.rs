@@ -475,6 +475,42 @@ impl FogMaps {
 }
 
 impl Explore {
+    /// A level event set the door at `p` locked (with its own lock kept while still on it,
+    /// else the book's lock CRs and no key) or unlocked (issue 31, `level_events`).
+    pub fn door_scripted(&mut self, p: Pos, locked: bool) {
+        let fresh = Lock { cr: self.book.lock_cr, force_cr: self.book.force_cr, key: None, jammed: false };
+        match self.doors.iter_mut().find(|d| d.pos == p) {
+            Some(d) if locked => {
+                d.lock.get_or_insert(fresh);
+            }
+            Some(d) => d.lock = None,
+            None if locked => self.doors.push(Door { pos: p, lock: Some(fresh), hidden: false }),
+            None => {}
+        }
+    }
+
+    /// A level event shows side `side` the board spaces `spaces` (of `n`): both its fog map and,
+    /// for an exploring side, `seen` (R-EXP-19). Returns how many were new.
+    pub fn reveal_spaces(&mut self, side: &str, spaces: &[usize], n: usize) -> usize {
+        let fresh: Vec<usize> = spaces.iter().copied().filter(|&k| k < n && !self.fog.revealed(side, k)).collect();
+        if self.explorers.iter().any(|s| s == side) {
+            let seen = self.seen.entry(side.to_string()).or_insert_with(|| vec![false; n]);
+            for &k in spaces {
+                if let Some(v) = seen.get_mut(k) {
+                    *v = true;
+                }
+            }
+        }
+        if !fresh.is_empty() {
+            let map = self.fog.0.entry(side.to_string()).or_insert_with(|| vec![false; n]);
+            map.resize(n, false);
+            for &k in &fresh {
+                map[k] = true;
+            }
+        }
+        fresh.len()
+    }
+
     /// R-EXP-18: the space lies in a dark area.
     pub fn in_dark(&self, p: Pos) -> bool {
         self.dark.iter().any(|(a, b)| p.floor == a.floor && p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y))

@@ -1,0 +1,306 @@
+//! Level events (issue 31; R-EXP-24 (d), R-EXP-26 (1): "a level script says so"): a level's
+//! triggers and what each does, as data in the level file (`events: [...]`, docs/levels.md).
+//! They run inside the one flow (`driver`), after every command and every step of the flow and
+//! before the goals are checked, so they fire the same in the window, `run`, `simulate`, saves
+//! and replays: a trigger reads only the match and the events the flow just pushed.
+//!
+//! Bounded (level files are untrusted): at most `MAX_EVENTS` events of at most `MAX_ACTIONS`
+//! actions each, checked when the level is read, and at most `MAX_FIRINGS` firings after one
+//! command (a chain of events that trigger each other stops there, with a note in the log).
+
+use super::dice::Dice;
+use super::event::Event;
+use super::grid::{Pos, Tile};
+use super::state::Match;
+pub use super::story::{Action, Area, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Story, Trigger, Who};
+use super::turn::Flow;
+
+fn who_matches(m: &Match, who: &Who, i: usize) -> bool {
+    match who {
+        Who::Any => true,
+        Who::Side(s) => &m.fighters[i].side == s,
+        Who::Figure(id) => m.fighters[i].id == *id,
+    }
+}
+
+fn exploring(m: &Match) -> bool {
+    super::explore::sight::exploring(m)
+}
+
+/// Whether `t` holds now, given the events `new` the flow has just pushed.
+fn holds(m: &Match, t: &Trigger, new: &[Event]) -> bool {
+    match t {
+        Trigger::Enters { area, who } => (0..m.fighters.len()).any(|i| who_matches(m, who, i) && m.standing(i) && area.contains(m.fighters[i].pos)),
+        Trigger::Turn(n) => !exploring(m) && m.clock.turn >= *n,
+        Trigger::Minute(n) => m.explore.as_deref().is_some_and(|x| x.minute >= *n),
+        Trigger::DoorOpens { at } => new.iter().any(|e| matches!(e, Event::DoorChanged { at: p, state, .. } if p == at && state == "open")),
+        Trigger::ItemTaken { item } => new.iter().any(|e| matches!(e, Event::ItemTaken { item: it, .. } if it == item)),
+        Trigger::Falls { who } => new.iter().any(|e| match e {
+            Event::HpChanged { actor, from, to, .. } => *from > 0 && *to <= 0 && m.index(actor).is_some_and(|i| who_matches(m, who, i)),
+            Event::Died { actor } => m.index(actor).is_some_and(|i| who_matches(m, who, i)),
+            _ => false,
+        }),
+        Trigger::CrisisBegins => new.iter().any(|e| matches!(e, Event::CrisisBegins { .. })),
+        Trigger::CrisisEnds => new.iter().any(|e| matches!(e, Event::CrisisOver { .. } | Event::EncounterOver { .. })),
+    }
+}
+
+/// Fires the events whose triggers came true with the events `ev[*cursor..]` and the match as
+/// it stands, in the order the level lists them, then those their actions set off, at most
+/// `MAX_FIRINGS` in all; `*cursor` moves to the end of `ev`. Returns the flow, which an event
+/// may change (a crisis it starts: `CrisisStarts`).
+pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>, cursor: &mut usize) -> Flow {
+    if m.story.is_none() {
+        *cursor = ev.len();
+        return flow;
+    }
+    let mut firings = 0;
+    loop {
+        let from = (*cursor).min(ev.len());
+        *cursor = ev.len();
+        let Some(story) = m.story.as_deref() else { return flow };
+        let defs = story.defs.clone();
+        let now: Vec<bool> = defs.iter().map(|d| holds(m, &d.when, &ev[from..])).collect();
+        let due: Vec<usize> = (0..defs.len()).filter(|&k| now[k] && !story.held[k] && (defs[k].repeat || story.fired[k] == 0)).collect();
+        if let Some(s) = m.story.as_deref_mut() {
+            s.held = now;
+        }
+        if due.is_empty() {
+            return flow;
+        }
+        for k in due {
+            if firings == MAX_FIRINGS {
+                ev.push(Event::Note { text: format!("Level events: more than {MAX_FIRINGS} fired after one command; '{}' and the rest wait.", defs[k].id) });
+                return flow;
+            }
+            firings += 1;
+            if let Some(s) = m.story.as_deref_mut() {
+                s.fired[k] += 1;
+            }
+            for a in &defs[k].then {
+                flow = act(m, dice, flow, &defs[k].id, a, ev);
+            }
+        }
+    }
+}
+
+/// One action of event `id`.
+fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mut Vec<Event>) -> Flow {
+    match a {
+        Action::Message(text) => ev.push(Event::Note { text: text.clone() }),
+        Action::StartCrisis { encounters, surprised } => {
+            if flow == Flow::Exploring && exploring(m) {
+                if let Some(mut x) = m.explore.take() {
+                    super::explore::crisis::scripted(m, &mut x, dice, encounters, surprised.as_deref(), &format!("level event '{id}'"), ev);
+                    m.explore = Some(x);
+                    return Flow::CrisisStarts;
+                }
+            } else if m.explore.is_some() && !exploring(m) {
+                // A crisis is on: the named encounters join it.
+                super::explore::crisis::scripted_join(m, encounters, &format!("level event '{id}'"), ev);
+            }
+        }
+        Action::Door { at, state } => set_door(m, *at, *state, id, ev),
+        Action::Reveal { area, side } => {
+            if let Some(x) = m.explore.as_deref_mut() {
+                let sides: Vec<String> = side.clone().map(|s| vec![s]).unwrap_or_else(|| x.explorers.clone());
+                let spaces: Vec<usize> = area.spaces(m.board.spaces()).into_iter().filter_map(|p| m.board.index(p)).collect();
+                for s in sides {
+                    let n = x.reveal_spaces(&s, &spaces, m.board.spaces());
+                    if n > 0 {
+                        ev.push(Event::Revealed { side: s, spaces: n as u32 });
+                    }
+                }
+            }
+        }
+        Action::Give { figure, item } => {
+            if let Some(i) = m.index(figure) {
+                m.fighters[i].loadout.items.push(item.clone());
+                ev.push(Event::Note { text: format!("{} gets {}.", m.fighters[i].name, item_name(m, item)) });
+            }
+        }
+        Action::Take { figure, item } => {
+            if let Some(i) = m.index(figure) {
+                if let Some(k) = m.fighters[i].loadout.items.iter().position(|x| x == item) {
+                    m.fighters[i].loadout.items.remove(k);
+                    ev.push(Event::Note { text: format!("{} loses {}.", m.fighters[i].name, item_name(m, item)) });
+                }
+            }
+        }
+        Action::Win(side) => decide(m, Some(side.clone()), id, format!("side '{side}' wins by level event '{id}'")),
+        Action::Lose(side) => {
+            let mut others: Vec<&str> = m.fighters.iter().map(|f| f.side.as_str()).filter(|s| s != side).collect();
+            others.sort();
+            others.dedup();
+            let winner = (others.len() == 1).then(|| others[0].to_string());
+            decide(m, winner, id, format!("side '{side}' loses by level event '{id}'"));
+        }
+        Action::Stance { encounter, hostile } => {
+            if let Some(x) = m.explore.as_deref_mut() {
+                if let Some(e) = x.encounters.iter().position(|e| &e.id == encounter) {
+                    let changed = if *hostile { x.more.peaceful.remove(&e) } else { x.more.peaceful.insert(e) };
+                    if changed {
+                        ev.push(Event::Note { text: format!("{encounter} {}.", if *hostile { "turns hostile" } else { "is no longer hostile" }) });
+                    }
+                }
+            }
+        }
+    }
+    flow
+}
+
+/// An item's name: from the equipment, or a crawl's key.
+fn item_name(m: &Match, id: &str) -> String {
+    m.equipment.item(id).map(|x| x.name.clone()).or_else(|| m.explore.as_deref().and_then(|x| x.keys.get(id).cloned())).unwrap_or_else(|| id.to_string())
+}
+
+fn decide(m: &mut Match, winner: Option<String>, id: &str, reason: String) {
+    if let Some(s) = m.story.as_deref_mut() {
+        if s.decided.is_none() {
+            s.decided = Some((winner, id.to_string(), reason));
+        }
+    }
+}
+
+/// Sets the door at `at` (a door space) open, closed or locked, and tells it.
+fn set_door(m: &mut Match, at: Pos, state: DoorState, id: &str, ev: &mut Vec<Event>) {
+    let Some(now) = m.board.tile(at) else { return };
+    if !matches!(now, Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked) {
+        return;
+    }
+    // A figure in the doorway keeps it open.
+    if state != DoorState::Open && m.occupant(at).is_some() {
+        ev.push(Event::Note { text: format!("Level event '{id}': the door at {at} is held open by the figure standing in it.") });
+        return;
+    }
+    let tile = match state {
+        DoorState::Open => Tile::DoorOpen,
+        DoorState::Closed => Tile::DoorClosed,
+        DoorState::Locked => Tile::DoorLocked,
+    };
+    if tile == now {
+        return;
+    }
+    m.board.set_tile(at, tile);
+    if let Some(x) = m.explore.as_deref_mut() {
+        x.door_scripted(at, state == DoorState::Locked);
+    }
+    let word = match state {
+        DoorState::Open => "open",
+        DoorState::Closed => "closed",
+        DoorState::Locked => "locked",
+    };
+    ev.push(Event::DoorChanged { actor: String::new(), at, state: word.into() });
+}
+
+/// The problems of `defs` against the match they will run in: unknown sides, figures, items,
+/// encounters, doors and spaces off the map, and the caps. Each is `(event index, message)`.
+pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    if defs.len() > MAX_EVENTS {
+        out.push((MAX_EVENTS, format!("at most {MAX_EVENTS} events in a level (this one has {})", defs.len())));
+        return out;
+    }
+    let side_ok = |s: &str| m.fighters.iter().any(|f| f.side == s);
+    let fig_ok = |s: &str| m.index(s).is_some();
+    let on_map = |p: Pos| m.board.tile(p).is_some();
+    let encounter_ok = |e: &str| m.explore.as_deref().is_some_and(|x| x.encounters.iter().any(|n| n.id == e));
+    let item_ok = |i: &str| m.equipment.item(i).is_some() || m.explore.as_deref().is_some_and(|x| x.keys.contains_key(i));
+    let mut seen_ids: Vec<&str> = Vec::new();
+    for (k, d) in defs.iter().enumerate() {
+        let mut bad = |msg: String| out.push((k, format!("event '{}': {msg}", clip(&d.id))));
+        if d.id.is_empty() || d.id.len() > 64 {
+            bad("an event id is 1 to 64 characters".into());
+        }
+        if seen_ids.contains(&d.id.as_str()) {
+            bad("the id is used by an earlier event".into());
+        }
+        seen_ids.push(&d.id);
+        if d.then.is_empty() {
+            bad("it does nothing (`then` is empty)".into());
+        }
+        if d.then.len() > MAX_ACTIONS {
+            bad(format!("at most {MAX_ACTIONS} actions per event (this one has {})", d.then.len()));
+            continue;
+        }
+        let who = |w: &Who| match w {
+            Who::Any => None,
+            Who::Side(s) if !side_ok(s) => Some(format!("unknown side '{}'", clip(s))),
+            Who::Figure(f) if !fig_ok(f) => Some(format!("unknown figure '{}'", clip(f))),
+            _ => None,
+        };
+        let area_bad = |a: &Area| {
+            if a.from.floor != a.to.floor {
+                Some("an area's corners are on one floor".to_string())
+            } else if !on_map(a.from) || !on_map(a.to) {
+                Some(format!("the area {}..{} is not on the map", a.from, a.to))
+            } else {
+                None
+            }
+        };
+        match &d.when {
+            Trigger::Enters { area, who: w } => {
+                if let Some(e) = area_bad(area).or_else(|| who(w)) {
+                    bad(e);
+                }
+            }
+            Trigger::Falls { who: w } => {
+                if let Some(e) = who(w) {
+                    bad(e);
+                }
+            }
+            Trigger::DoorOpens { at } if !matches!(m.board.tile(*at), Some(Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked)) => {
+                bad(format!("door_opens: no door at {at}"));
+            }
+            Trigger::ItemTaken { item } if !item_ok(item) => bad(format!("item_taken: unknown item '{}'", clip(item))),
+            Trigger::Minute(_) | Trigger::CrisisBegins if m.explore.is_none() => {
+                bad("this trigger needs a crawl (`mode: exploration`)".into());
+            }
+            _ => {}
+        }
+        for a in &d.then {
+            let e = match a {
+                Action::Message(t) if t.chars().count() > MAX_TEXT => Some(format!("a message is at most {MAX_TEXT} characters")),
+                Action::StartCrisis { .. } if m.explore.is_none() => Some("start_crisis needs a crawl (`mode: exploration`)".into()),
+                Action::StartCrisis { encounters, surprised } => encounters
+                    .iter()
+                    .find(|e| !encounter_ok(e))
+                    .map(|e| format!("start_crisis: unknown encounter '{}'", clip(e)))
+                    .or_else(|| surprised.as_deref().filter(|s| !side_ok(s)).map(|s| format!("start_crisis: unknown side '{}'", clip(s)))),
+                Action::Door { at, .. } if !matches!(m.board.tile(*at), Some(Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked)) => {
+                    Some(format!("door: no door at {at}"))
+                }
+                Action::Reveal { .. } if m.explore.is_none() => Some("reveal needs a crawl (`mode: exploration`)".into()),
+                Action::Reveal { area, side } => {
+                    area_bad(area).or_else(|| side.as_deref().filter(|s| !side_ok(s)).map(|s| format!("reveal: unknown side '{}'", clip(s))))
+                }
+                Action::Give { figure, item } | Action::Take { figure, item } => {
+                    if !fig_ok(figure) {
+                        Some(format!("unknown figure '{}'", clip(figure)))
+                    } else if !item_ok(item) {
+                        Some(format!("unknown item '{}'", clip(item)))
+                    } else {
+                        None
+                    }
+                }
+                Action::Win(s) | Action::Lose(s) if !side_ok(s) => Some(format!("unknown side '{}'", clip(s))),
+                Action::Stance { .. } if m.explore.is_none() => Some("stance needs a crawl (`mode: exploration`)".into()),
+                Action::Stance { encounter, .. } if !encounter_ok(encounter) => Some(format!("stance: unknown encounter '{}'", clip(encounter))),
+                _ => None,
+            };
+            if let Some(e) = e {
+                bad(e);
+            }
+        }
+    }
+    out
+}
+
+/// An id from an untrusted file, cut for a message.
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(40).map(|c| if c.is_control() { '?' } else { c }).collect();
+    if s.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}

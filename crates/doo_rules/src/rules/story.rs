@@ -1,0 +1,161 @@
+//! The level events' data (issue 31): what a level file's `events` hold, and what the match
+//! keeps of them (`Story`). What they do is `level_events`; this file only names them, so the
+//! match's state can hold them without depending on the code that runs them.
+
+use super::grid::Pos;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Events in one level.
+pub const MAX_EVENTS: usize = 64;
+/// Actions of one event.
+pub const MAX_ACTIONS: usize = 16;
+/// Events fired after one command (the chain stops there).
+pub const MAX_FIRINGS: usize = 32;
+/// Characters of a message.
+pub const MAX_TEXT: usize = 600;
+
+/// One event: when it fires and what it does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventDef {
+    /// Named in the log and in `validate`'s messages.
+    pub id: String,
+    pub when: Trigger,
+    /// Fires each time its trigger comes true again (default: once per level).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeat: bool,
+    /// What it does, in order.
+    pub then: Vec<Action>,
+}
+
+/// Who a trigger watches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Who {
+    /// Any figure.
+    #[default]
+    Any,
+    /// A figure of this side.
+    Side(String),
+    /// This figure (its id).
+    Figure(String),
+}
+
+/// A rectangle between two corners, on the first corner's floor (both corners included).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Area {
+    pub from: Pos,
+    pub to: Pos,
+}
+
+impl Area {
+    pub fn contains(&self, p: Pos) -> bool {
+        p.floor == self.from.floor
+            && (self.from.x.min(self.to.x)..=self.from.x.max(self.to.x)).contains(&p.x)
+            && (self.from.y.min(self.to.y)..=self.from.y.max(self.to.y)).contains(&p.y)
+    }
+    /// The spaces of the area (at most `cap`).
+    pub fn spaces(&self, cap: usize) -> Vec<Pos> {
+        let (x0, x1) = (self.from.x.min(self.to.x), self.from.x.max(self.to.x));
+        let (y0, y1) = (self.from.y.min(self.to.y), self.from.y.max(self.to.y));
+        (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| Pos::on(x, y, self.from.floor))).take(cap).collect()
+    }
+}
+
+/// When an event fires. A trigger that reads the match (`enters`, `turn`, `minute`) fires when
+/// it comes true; one that reads what happened (`door_opens`, `item_taken`, `falls`,
+/// `crisis_begins`, `crisis_ends`) fires when it happens.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Trigger {
+    /// A figure (`who`) stands in the area, able to act.
+    Enters {
+        area: Area,
+        #[serde(default)]
+        who: Who,
+    },
+    /// The door at this space opens (R-EXP-11), by anyone.
+    DoorOpens { at: Pos },
+    /// A figure takes this item from a space or a chest (R-EXP-15).
+    ItemTaken { item: String },
+    /// A figure (`who`) falls: its HP drop to 0 or below, or it dies.
+    Falls {
+        #[serde(default)]
+        who: Who,
+    },
+    /// Crisis turn N has begun (the first action phase is turn 1).
+    Turn(u32),
+    /// Exploration Mode's clock has reached minute N (R-EXP-2).
+    Minute(u32),
+    /// Crisis Mode starts (R-EXP-24).
+    CrisisBegins,
+    /// A crisis ends (R-EXP-27; in a one-fight level, the match).
+    CrisisEnds,
+}
+
+/// The state a door is set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DoorState {
+    Open,
+    Closed,
+    /// Locked; its lock (and key) is the door's own from the level's `doors`, if any.
+    Locked,
+}
+
+/// What an event does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// A line in the log and on the screen.
+    Message(String),
+    /// R-EXP-24 (d): Crisis Mode starts: every hero, and the members of the named encounters,
+    /// take part; `surprised` names the surprised side (R-EXP-26 (1)), else nobody is surprised.
+    /// During a crisis, the named encounters join it (acting from the next reset).
+    StartCrisis {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        encounters: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        surprised: Option<String>,
+    },
+    /// Opens, closes or locks the door at this space.
+    Door { at: Pos, state: DoorState },
+    /// The side (default: every exploring side) sees the area from now on (R-EXP-19).
+    Reveal {
+        area: Area,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<String>,
+    },
+    /// The figure gets the item (into its carried items).
+    Give { figure: String, item: String },
+    /// The figure loses one of the item, if it carries it.
+    Take { figure: String, item: String },
+    /// The side wins: the level ends.
+    Win(String),
+    /// The side loses: the level ends, won by the other side if there is exactly one.
+    Lose(String),
+    /// An encounter turns hostile or non-hostile (R-CP-16).
+    Stance { encounter: String, hostile: bool },
+}
+
+/// The level's events and what has come of them (part of the match: saves and replays rebuild
+/// it by playing the same commands).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Story {
+    pub defs: Arc<Vec<EventDef>>,
+    /// Times each event has fired.
+    pub fired: Vec<u32>,
+    /// Whether each trigger held after the last step (a trigger fires when it comes true).
+    pub held: Vec<bool>,
+    /// A win or loss an event set: the winner (`None`: nobody), the event's id and why.
+    pub decided: Option<(Option<String>, String, String)>,
+}
+
+impl Story {
+    pub fn new(defs: Vec<EventDef>) -> Self {
+        let n = defs.len();
+        Story { defs: Arc::new(defs), fired: vec![0; n], held: vec![false; n], decided: None }
+    }
+}
