@@ -95,6 +95,7 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
             format!("The crisis is over: {} ({reason})", winner.as_ref().map_or("nobody wins".to_string(), |w| format!("{w} win")))
         }
         Event::Note { text } => text.clone(),
+        Event::Story { text, .. } => text.clone(),
         Event::CpEarned { hero, cp, rule, why } => format!("{} earns {cp} CP: {why} ({rule})", name(hero)),
         Event::ExplorationTurn { turn, minute } => format!("Exploration turn {turn} (minute {minute})"),
         Event::DoorChanged { actor, at, state } => format!("{}: the door at ({}, {}) is {state}", name(actor), at.x, at.y),

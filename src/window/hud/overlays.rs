@@ -1,4 +1,4 @@
-//! What covers the board: the reset steps (one at a time, R skips), help, the hot-seat
+//! What covers the board: the reset steps (one at a time, R skips) and a level's story lines, help, the hot-seat
 //! handover screen, the match menu and Save as, and the reload error. `Overlay` (what is open)
 //! lives with the board, which takes no input under one; the result is its own screen
 //! (screens/result.rs).
@@ -49,6 +49,11 @@ fn show_reset_steps(
     let mut in_reset = false;
     let mut lines = Vec::new();
     for l in new {
+        // A level's story (its events' messages, issue 31) is shown on the board as it comes.
+        if let LogEntry::Event { event: Event::Story { text, .. }, .. } = l {
+            lines.push(text.clone());
+            continue;
+        }
         if let LogEntry::Event { event: Event::Phase { phase, .. }, .. } = l {
             in_reset = phase.contains("reset") || phase.starts_with("round");
             if !in_reset {

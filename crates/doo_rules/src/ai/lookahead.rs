@@ -140,7 +140,12 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
             }
             let mut plan: PlanCache = None;
             for _ in 0..la.depth {
-                if over || outcome.is_some() || (la.to_phase_end && sim.a4.is_none() && sim.clock.turn != m.clock.turn) {
+                // A crawl's future ends with its crisis: exploring again is not this fight.
+                if over
+                    || outcome.is_some()
+                    || (la.to_phase_end && sim.a4.is_none() && sim.clock.turn != m.clock.turn)
+                    || crate::rules::explore::sight::exploring(&sim)
+                {
                     break;
                 }
                 let Some((actor, command)) = policy(&sim, &future, &mut plan) else { break };
@@ -151,13 +156,13 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
                     let end = Command::End { actor: sim.fighters[actor].id.clone() };
                     let _ = driver::step(&mut sim, &mut dice, &mut over, &end, &mut ev);
                 }
-                if let Some(w) = ev.iter().find_map(|e| if let Event::CrisisOver { winner, .. } = e { Some(winner.clone()) } else { None }) {
+                if let Some(w) = ev.iter().find_map(crisis_winner) {
                     outcome = Some(w);
                 }
                 ev.clear();
             }
             if outcome.is_none() {
-                outcome = ev.iter().find_map(|e| if let Event::CrisisOver { winner, .. } = e { Some(winner.clone()) } else { None });
+                outcome = ev.iter().find_map(crisis_winner);
             }
             let end_bonus = match &outcome {
                 Some(Some(w)) if *w == side => la.win,
@@ -182,4 +187,13 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
         }
     }
     Some(Choice { commands: cands[best].clone(), simulated, cut })
+}
+
+/// The winner of the crisis an event ends, if it ends one: the level's (`CrisisOver`) or a
+/// crawl's encounter (`EncounterOver`).
+fn crisis_winner(e: &Event) -> Option<Option<String>> {
+    match e {
+        Event::CrisisOver { winner, .. } | Event::EncounterOver { winner, .. } => Some(winner.clone()),
+        _ => None,
+    }
 }

@@ -227,6 +227,12 @@ pub enum Event {
     Note {
         text: String,
     },
+    /// A level event's `message` (issue 31): the level's story, shown on screen as well as in
+    /// the log. `id` is the level event's.
+    Story {
+        id: String,
+        text: String,
+    },
     /// A hero earns character points as they are earned (R-CP-9 in play: critical results made
     /// or suffered, his own task checks once per object per level; R-CP-10 at a won level's end,
     /// from the campaign). `hero` is the figure's id (`hero_<name>`); `why` a sentence.

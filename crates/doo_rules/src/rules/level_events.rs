@@ -87,7 +87,7 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
 /// One action of event `id`.
 fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mut Vec<Event>) -> Flow {
     match a {
-        Action::Message(text) => ev.push(Event::Note { text: text.clone() }),
+        Action::Message(text) => ev.push(Event::Story { id: id.to_string(), text: text.clone() }),
         Action::StartCrisis { encounters, surprised } => {
             if flow == Flow::Exploring && exploring(m) {
                 if let Some(mut x) = m.explore.take() {
@@ -96,8 +96,9 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
                     return Flow::CrisisStarts;
                 }
             } else if m.explore.is_some() && !exploring(m) {
-                // A crisis is on: the named encounters join it.
-                super::explore::crisis::scripted_join(m, encounters, &format!("level event '{id}'"), ev);
+                // A crisis is on: the named encounters are alerted, and join it when they see a
+                // participant (R-EXP-25).
+                super::explore::crisis::scripted_alert(m, encounters, &format!("level event '{id}'"), ev);
             }
         }
         Action::Door { at, state } => set_door(m, *at, *state, id, ev),

@@ -113,7 +113,8 @@ pub enum Action {
     Message(String),
     /// R-EXP-24 (d): Crisis Mode starts: every hero, and the members of the named encounters,
     /// take part; `surprised` names the surprised side (R-EXP-26 (1)), else nobody is surprised.
-    /// During a crisis, the named encounters join it (acting from the next reset).
+    /// During a crisis, the named encounters are alerted (they join it when they see a
+    /// participant, R-EXP-25).
     StartCrisis {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         encounters: Vec<String>,

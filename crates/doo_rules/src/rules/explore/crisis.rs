@@ -54,17 +54,16 @@ pub fn scripted(m: &mut Match, x: &mut Explore, dice: &mut Dice, encounters: &[S
     begin_crisis(m, x, dice, &seen, reason, Surprise::Scripted(surprised.unwrap_or_default()), ev);
 }
 
-/// A level event's `start_crisis` while a crisis is on: the named encounters' inactive members
-/// join it now, not surprised, and act from the next reset (R-EXP-25: as hostiles who see a
-/// participant join at a reset).
-pub fn scripted_join(m: &mut Match, encounters: &[String], reason: &str, ev: &mut Vec<Event>) {
-    let members: Vec<usize> =
-        m.explore.as_deref().map(|x| x.encounters.iter().filter(|e| encounters.contains(&e.id)).flat_map(|e| e.members.clone()).collect()).unwrap_or_default();
-    for i in members {
-        if m.fighters[i].dormant && alive(m, i) {
-            m.fighters[i].dormant = false;
-            m.fighters[i].surprised = false;
-            ev.push(Event::Note { text: format!("{} joins the crisis ({reason}).", m.fighters[i].name) });
+/// A level event's `start_crisis` while a crisis is on: the named encounters are alerted
+/// (`alert`: never surprised, R-EXP-26 (4)); they join this crisis as any inactive hostile does,
+/// at a reset once they see or are seen by a participant (R-EXP-25). (Joining at once, unseen
+/// behind a closed door, would keep a crisis going that nobody can finish.)
+pub fn scripted_alert(m: &mut Match, encounters: &[String], reason: &str, ev: &mut Vec<Event>) {
+    let Some(x) = m.explore.as_deref_mut() else { return };
+    for e in x.encounters.iter_mut().filter(|e| encounters.contains(&e.id)) {
+        if e.awareness != Awareness::Alert {
+            e.awareness = Awareness::Alert;
+            ev.push(Event::Note { text: format!("{} is alerted ({reason}).", e.id) });
         }
     }
 }
