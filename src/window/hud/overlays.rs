@@ -48,10 +48,12 @@ fn show_reset_steps(
     let n = names(&chars);
     let mut in_reset = false;
     let mut lines = Vec::new();
+    let mut story_chars = 0;
     for l in new {
         // A level's story (its events' messages, issue 31) is shown on the board as it comes.
         if let LogEntry::Event { event: Event::Story { text, .. }, .. } = l {
             lines.push(text.clone());
+            story_chars += text.chars().count();
             continue;
         }
         if let LogEntry::Event { event: Event::Phase { phase, .. }, .. } = l {
@@ -65,7 +67,10 @@ fn show_reset_steps(
         }
     }
     if !lines.is_empty() && settings.animation_speed > 0.0 {
-        overlay.reset = Some((1, lines, 0.0));
+        // A story line stays up long enough to be read (about 25 characters a second, at most
+        // 6 s more): the timer starts below zero.
+        let hold = (story_chars as f32 / 25.0).min(6.0);
+        overlay.reset = Some((1, lines, -hold));
     }
     // Ticking the timer is not a change; showing one more line or closing is.
     let o = overlay.bypass_change_detection();
