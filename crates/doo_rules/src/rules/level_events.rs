@@ -107,7 +107,8 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
                 let sides: Vec<String> = side.clone().map(|s| vec![s]).unwrap_or_else(|| x.explorers.clone());
                 let spaces: Vec<usize> = area.spaces(m.board.spaces()).into_iter().filter_map(|p| m.board.index(p)).collect();
                 for s in sides {
-                    let n = x.reveal_spaces(&s, &spaces, m.board.spaces());
+                    let explorer = x.explorers.contains(&s);
+                    let n = x.reveal_spaces(&s, &spaces, m.board.spaces(), explorer);
                     if n > 0 {
                         ev.push(Event::Revealed { side: s, spaces: n as u32 });
                     }

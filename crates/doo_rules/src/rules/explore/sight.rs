@@ -117,23 +117,7 @@ fn reveal_by(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool
     }
     sight.sort_unstable();
     sight.dedup();
-    let fresh: Vec<usize> = sight.iter().copied().filter(|&k| !x.fog.revealed(side, k)).collect();
-    if legacy {
-        let seen = x.seen.entry(side.to_string()).or_insert_with(|| vec![false; n]);
-        for &k in &sight {
-            if let Some(s) = seen.get_mut(k) {
-                *s = true;
-            }
-        }
-    }
-    if !fresh.is_empty() {
-        let map = x.fog.0.entry(side.to_string()).or_insert_with(|| vec![false; n]);
-        map.resize(n, false);
-        for &k in &fresh {
-            map[k] = true;
-        }
-    }
-    fresh.len()
+    x.reveal_spaces(side, &sight, n, legacy)
 }
 
 /// The exploring sides, then the other sides with a character on the map in the order of their

@@ -489,11 +489,13 @@ impl Explore {
         }
     }
 
-    /// A level event shows side `side` the board spaces `spaces` (of `n`): both its fog map and,
-    /// for an exploring side, `seen` (R-EXP-19). Returns how many were new.
-    pub fn reveal_spaces(&mut self, side: &str, spaces: &[usize], n: usize) -> usize {
+    /// Marks the board spaces `spaces` (of `n`) revealed for side `side` (R-EXP-19): its fog map,
+    /// and with `seen` the explorers' `seen` as well (the state hash's, marked as it always was:
+    /// by a side's whole sight and by level events, not by each space of a path). Returns how
+    /// many were new.
+    pub fn reveal_spaces(&mut self, side: &str, spaces: &[usize], n: usize, seen: bool) -> usize {
         let fresh: Vec<usize> = spaces.iter().copied().filter(|&k| k < n && !self.fog.revealed(side, k)).collect();
-        if self.explorers.iter().any(|s| s == side) {
+        if seen {
             let seen = self.seen.entry(side.to_string()).or_insert_with(|| vec![false; n]);
             for &k in spaces {
                 if let Some(v) = seen.get_mut(k) {
