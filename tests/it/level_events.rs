@@ -114,3 +114,19 @@ fn bad_events_are_reported_at_their_entry() {
     let errs = doo_rules::level_file::check("duel.ron", &bad, &RuleData::builtin(), root).unwrap_err();
     assert!(errs.iter().any(|e| e.message == "event 'second': this trigger needs a crawl (`mode: exploration`)"), "{errs:?}");
 }
+
+#[test] // issue 31, R-EXP-14: a secret door a level event sets (open or locked) is found, no longer a wall
+fn a_secret_door_an_event_sets_is_found() {
+    use doo_rules::rules::grid::Pos;
+    let l = level("tests/levels/events/hall.ron");
+    let mut m = l.build(&RuleData::builtin()).unwrap();
+    let x = m.explore.as_deref_mut().unwrap();
+    let secret = Pos { x: 4, y: 4, floor: 0 };
+    assert!(x.door(secret).is_some_and(|d| d.hidden), "the hall's secret door starts hidden");
+    x.door_scripted(secret, true);
+    let d = x.door(secret).unwrap();
+    assert!(!d.hidden && d.lock.is_some(), "locked by the event, and found: {d:?}");
+    x.door_scripted(secret, false);
+    let d = x.door(secret).unwrap();
+    assert!(!d.hidden && d.lock.is_none(), "unlocked: {d:?}");
+}

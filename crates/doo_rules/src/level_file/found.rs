@@ -45,16 +45,9 @@ impl Found<'_, '_> {
     }
 }
 
-/// A value from the file, shortened for an error message (a 100 000-character id is shown by
-/// its start).
-pub(super) fn clip(s: &str) -> String {
-    const SHOWN: usize = 40;
-    let mut out: String = s.chars().take(SHOWN).map(|c| if c.is_control() { '?' } else { c }).collect();
-    if s.chars().nth(SHOWN).is_some() {
-        out.push('…');
-    }
-    out
-}
+/// A value from the file, shortened for an error message (the rules' one, shared with the level
+/// events' checks).
+pub(super) use crate::rules::story::clip;
 
 /// A message that quotes values from the file, kept to a sensible length.
 pub(super) fn clip_message(m: &str) -> String {

@@ -12,6 +12,7 @@ use super::dice::Dice;
 use super::event::Event;
 use super::grid::{Pos, Tile};
 use super::state::Match;
+use super::story::clip;
 pub use super::story::{Action, Area, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Story, Trigger, Who};
 use super::turn::Flow;
 
@@ -75,7 +76,7 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
             }
             firings += 1;
             if let Some(s) = m.story.as_deref_mut() {
-                s.fired[k] += 1;
+                s.fired[k] = s.fired[k].saturating_add(1);
             }
             for a in &defs[k].then {
                 flow = act(m, dice, flow, &defs[k].id, a, ev);
@@ -294,15 +295,6 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
                 bad(e);
             }
         }
-    }
-    out
-}
-
-/// An id from an untrusted file, cut for a message.
-fn clip(s: &str) -> String {
-    let mut out: String = s.chars().take(40).map(|c| if c.is_control() { '?' } else { c }).collect();
-    if s.chars().nth(40).is_some() {
-        out.push('…');
     }
     out
 }

@@ -160,3 +160,15 @@ impl Story {
         Story { defs: Arc::new(defs), fired: vec![0; n], held: vec![false; n], decided: None }
     }
 }
+
+/// A value from an untrusted file (a level, a script), shortened for a message: its first 40
+/// characters, control characters shown as '?', '…' when cut (a 100 000-character id is shown by
+/// its start).
+pub fn clip(s: &str) -> String {
+    const SHOWN: usize = 40;
+    let mut out: String = s.chars().take(SHOWN).map(|c| if c.is_control() { '?' } else { c }).collect();
+    if s.chars().nth(SHOWN).is_some() {
+        out.push('…');
+    }
+    out
+}

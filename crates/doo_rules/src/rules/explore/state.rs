@@ -476,14 +476,20 @@ impl FogMaps {
 
 impl Explore {
     /// A level event set the door at `p` locked (with its own lock kept while still on it,
-    /// else the book's lock CRs and no key) or unlocked (issue 31, `level_events`).
+    /// else the book's lock CRs and no key) or unlocked (issue 31, `level_events`); a secret
+    /// door is found either way.
     pub fn door_scripted(&mut self, p: Pos, locked: bool) {
         let fresh = Lock { cr: self.book.lock_cr, force_cr: self.book.force_cr, key: None, jammed: false };
         match self.doors.iter_mut().find(|d| d.pos == p) {
+            // A secret door an event opens, closes or locks is found (R-EXP-14: no longer a wall).
             Some(d) if locked => {
+                d.hidden = false;
                 d.lock.get_or_insert(fresh);
             }
-            Some(d) => d.lock = None,
+            Some(d) => {
+                d.hidden = false;
+                d.lock = None;
+            }
             None if locked => self.doors.push(Door { pos: p, lock: Some(fresh), hidden: false }),
             None => {}
         }
