@@ -17,6 +17,7 @@ mod hostile;
 #[cfg(feature = "window")]
 mod hud;
 mod intents;
+mod level_editor;
 mod level_events;
 mod levels;
 mod one_flow;

@@ -10,6 +10,7 @@ pub mod data;
 pub mod ladder;
 pub mod level;
 pub mod level_crawl;
+pub mod level_edit;
 pub mod level_file;
 pub mod reference;
 pub mod replay;

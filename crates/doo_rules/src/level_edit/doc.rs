@@ -1,0 +1,640 @@
+//! The level being edited (issue 31): the level, the text it was read from (its comments are
+//! kept on save), the floor in view, undo and redo, and every edit the editor makes — painting
+//! a rectangle with a brush, placing and setting up figures, copy and paste, resizing, floors,
+//! the level's own settings. Plain data: the window calls these and draws the result.
+
+use crate::data::LoadError;
+use crate::level_crawl::{AreaDef, ChestDef, EncounterDef, LevelMode, LightDef, TrapDef};
+use crate::level_file::{CharacterEntry, Control, Level, MAX_MAP_SIDE, SideDef};
+use crate::rules::explore::Awareness;
+use crate::rules::grid::Pos;
+use crate::rules::profile::Posture;
+use crate::rules::victory::{Goal, Victory};
+
+/// Steps of undo kept.
+pub const MAX_UNDO: usize = 200;
+/// A new level's size (a designer resizes it).
+pub const NEW_SIZE: (usize, usize) = (16, 10);
+/// The smallest map side the editor makes.
+pub const MIN_SIDE: usize = 3;
+
+/// A rectangle of spaces, corners included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rect {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+}
+
+impl Rect {
+    pub fn new(a: (i32, i32), b: (i32, i32)) -> Rect {
+        Rect { x0: a.0.min(b.0), y0: a.1.min(b.1), x1: a.0.max(b.0), y1: a.1.max(b.1) }
+    }
+    pub fn one(x: i32, y: i32) -> Rect {
+        Rect { x0: x, y0: y, x1: x, y1: y }
+    }
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
+    }
+    fn border(&self, x: i32, y: i32) -> bool {
+        x == self.x0 || x == self.x1 || y == self.y0 || y == self.y1
+    }
+    pub fn cells(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
+        (self.y0..=self.y1).flat_map(move |y| (self.x0..=self.x1).map(move |x| (x, y)))
+    }
+}
+
+/// What a paint stroke puts in the spaces of its rectangle.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Brush {
+    /// A map character: `. # / + L S O _ ~ > <` (docs/levels.md's legend).
+    Tile(char),
+    /// A room: walls around, floor inside.
+    Room,
+    /// Whatever stands or lies in the spaces (figures, chests, items, traps, lights, exits, dark);
+    /// the map stays.
+    Erase,
+    /// A figure, as the level will list it (its id is made unique; its place set).
+    Figure(Box<CharacterEntry>),
+    Chest,
+    Trap,
+    /// An exit of the first side's `ReachExit` goal.
+    Exit,
+    /// A dark space (R-EXP-18).
+    Dark,
+    /// A torch burning in the space (R-EXP-18).
+    Light,
+}
+
+/// Copied spaces: their map characters and what stands in them, from the top-left corner.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Clip {
+    pub rows: Vec<Vec<char>>,
+    pub figures: Vec<CharacterEntry>,
+}
+
+/// The map characters a brush may paint.
+pub const TILES: &[(char, &str)] = &[
+    ('.', "floor"),
+    ('#', "wall"),
+    ('+', "closed door"),
+    ('/', "open door"),
+    ('L', "locked door"),
+    ('S', "secret door"),
+    ('O', "pillar"),
+    ('_', "pit"),
+    ('~', "difficult ground"),
+    ('>', "stairs up"),
+    ('<', "stairs down"),
+];
+
+/// The profiles and ruleset a level can name, in the order the editor cycles them.
+pub const PROFILES: &[&str] = &["DOO-2017", "CORE-STRICT", "ADV-2017", "LEGACY-2016", "LEGACY-2016-EARLY", "A4"];
+
+/// The level being edited.
+#[derive(Clone, Debug)]
+pub struct Doc {
+    pub level: Level,
+    /// The text the level was read from, and the level it parsed as (kept on save).
+    pub source: Option<(String, Level)>,
+    /// The floor in view.
+    pub floor: usize,
+    undo: Vec<Level>,
+    redo: Vec<Level>,
+    /// The level as last saved (or read).
+    saved: Level,
+}
+
+/// A new level: rock all over, two sides (the heroes, played by a person; the monsters, by the AI).
+pub fn new_level(w: usize, h: usize) -> Level {
+    let side = |id: &str, name: &str, control| SideDef { id: id.into(), name: Some(name.into()), control, player: None };
+    Level {
+        version: crate::level_file::LEVEL_VERSION,
+        name: "New level".into(),
+        briefing: String::new(),
+        profile: None,
+        options: Default::default(),
+        legend: Default::default(),
+        floors: vec![vec!["#".repeat(w); h]],
+        floor_names: vec![],
+        stairs: vec![],
+        sides: vec![side("heroes", "The Heroes", Control::Human), side("monsters", "The Monsters", Control::Ai)],
+        characters: vec![],
+        victory: vec![],
+        mode: LevelMode::Crisis,
+        camp: true,
+        dark: vec![],
+        explorers: vec![],
+        doors: vec![],
+        keys: vec![],
+        chests: vec![],
+        items: vec![],
+        traps: vec![],
+        encounters: vec![],
+        checks: vec![],
+        minute: 0,
+        lights: vec![],
+        non_hostile: vec![],
+        events: vec![],
+    }
+}
+
+fn at(p: &Option<Pos>, x: i32, y: i32, floor: usize) -> bool {
+    p.is_some_and(|p| p.x == x && p.y == y && p.floor as usize == floor)
+}
+
+fn pos(x: i32, y: i32, floor: usize) -> Pos {
+    Pos::on(x, y, floor as u8)
+}
+
+/// `base`, or `base_2`, `base_3` … : the first not in `taken`.
+fn unique(base: &str, taken: &[String]) -> String {
+    if !taken.iter().any(|t| t == base) {
+        return base.to_string();
+    }
+    (2..).map(|n| format!("{base}_{n}")).find(|c| !taken.iter().any(|t| t == c)).unwrap_or_default()
+}
+
+fn next<T: PartialEq + Clone>(list: &[T], now: &T) -> T {
+    let k = list.iter().position(|x| x == now).map_or(0, |k| (k + 1) % list.len());
+    list[k].clone()
+}
+
+impl Doc {
+    pub fn new(level: Level) -> Doc {
+        Doc { saved: level.clone(), level, source: None, floor: 0, undo: vec![], redo: vec![] }
+    }
+
+    /// A level file's text, parsed (not checked: a level with problems can be edited).
+    pub fn from_text(file: &str, text: &str) -> Result<Doc, LoadError> {
+        let level: Level = crate::data::parse_ron(file, text)?;
+        let mut d = Doc::new(level.clone());
+        d.source = Some((text.to_string(), level));
+        Ok(d)
+    }
+
+    /// The level's text as it would be saved.
+    pub fn text(&self) -> String {
+        super::write::write(&self.level, self.source.as_ref().map(|(t, l)| (t.as_str(), l)))
+    }
+
+    /// Saved: the written text becomes the source the next save keeps.
+    pub fn mark_saved(&mut self, text: String) {
+        self.saved = self.level.clone();
+        self.source = Some((text, self.level.clone()));
+    }
+
+    pub fn dirty(&self) -> bool {
+        self.level != self.saved
+    }
+
+    /// Width and height of the floor in view.
+    pub fn size(&self) -> (usize, usize) {
+        let rows = self.level.floors.get(self.floor).map_or(&[][..], |f| &f[..]);
+        (rows.iter().map(|r| r.chars().count()).max().unwrap_or(0), rows.len())
+    }
+
+    pub fn tile(&self, x: i32, y: i32) -> Option<char> {
+        let row = self.level.floors.get(self.floor)?.get(usize::try_from(y).ok()?)?;
+        row.chars().nth(usize::try_from(x).ok()?)
+    }
+
+    /// One edit: kept for undo when it changed the level.
+    pub fn edit(&mut self, f: impl FnOnce(&mut Level, usize)) -> bool {
+        let before = self.level.clone();
+        f(&mut self.level, self.floor);
+        if self.level == before {
+            return false;
+        }
+        self.undo.push(before);
+        if self.undo.len() > MAX_UNDO {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+        true
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let Some(l) = self.undo.pop() else { return false };
+        self.redo.push(std::mem::replace(&mut self.level, l));
+        self.floor = self.floor.min(self.level.floors.len().saturating_sub(1));
+        true
+    }
+
+    pub fn redo(&mut self) -> bool {
+        let Some(l) = self.redo.pop() else { return false };
+        self.undo.push(std::mem::replace(&mut self.level, l));
+        self.floor = self.floor.min(self.level.floors.len().saturating_sub(1));
+        true
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Paints `area` (clipped to the map) with `brush`. A figure, chest, trap or light goes in
+    /// the rectangle's first space only.
+    pub fn paint(&mut self, area: Rect, brush: &Brush) -> bool {
+        let (w, h) = self.size();
+        if w == 0 || h == 0 {
+            return false;
+        }
+        let area = Rect { x0: area.x0.max(0), y0: area.y0.max(0), x1: area.x1.min(w as i32 - 1), y1: area.y1.min(h as i32 - 1) };
+        if area.x0 > area.x1 || area.y0 > area.y1 {
+            return false;
+        }
+        self.edit(|l, f| paint_level(l, f, area, brush))
+    }
+
+    /// The index of the figure standing in the space, on the floor in view.
+    pub fn figure_at(&self, x: i32, y: i32) -> Option<usize> {
+        self.level.characters.iter().position(|c| at(&c.pos, x, y, self.floor))
+    }
+
+    /// What is in the space, in words (the inspector and the status line).
+    pub fn describe(&self, x: i32, y: i32) -> Vec<String> {
+        let l = &self.level;
+        let f = self.floor;
+        let mut out = Vec::new();
+        if let Some(t) = self.tile(x, y) {
+            let name = l
+                .legend
+                .get(&t)
+                .map(|s| format!("{s:?}"))
+                .or_else(|| TILES.iter().find(|(c, _)| *c == t).map(|(_, n)| n.to_string()))
+                .unwrap_or_else(|| format!("'{t}'"));
+            out.push(format!("({x}, {y}): {name}"));
+        }
+        for c in l.characters.iter().filter(|c| at(&c.pos, x, y, f)) {
+            let what = c.template.clone().unwrap_or_else(|| "figure".into());
+            out.push(format!("{} ({what}) of {}", c.name.clone().or(c.id.clone()).unwrap_or_default(), c.side.clone().unwrap_or_default()));
+        }
+        for c in l.chests.iter().filter(|c| c.pos == pos(x, y, f)) {
+            out.push(format!("chest {} with {} item(s)", c.id, c.items.len()));
+        }
+        for t in l.traps.iter().filter(|t| t.pos == pos(x, y, f)) {
+            out.push(format!("trap {}{}", t.id, if t.hidden { " (hidden)" } else { "" }));
+        }
+        for i in l.items.iter().filter(|i| i.pos == pos(x, y, f)) {
+            out.push(format!("item {}", i.item));
+        }
+        if l.lights.iter().any(|li| li.pos == Some(pos(x, y, f))) {
+            out.push("a light".into());
+        }
+        if is_exit(l, pos(x, y, f)) {
+            out.push("an exit".into());
+        }
+        if is_dark(l, pos(x, y, f)) {
+            out.push("dark".into());
+        }
+        out
+    }
+
+    /// The figure's side: the next of the level's sides.
+    pub fn cycle_side(&mut self, i: usize) -> bool {
+        let sides: Vec<String> = self.level.sides.iter().map(|s| s.id.clone()).collect();
+        if sides.is_empty() {
+            return false;
+        }
+        self.edit(|l, _| {
+            if let Some(c) = l.characters.get_mut(i) {
+                c.side = Some(next(&sides, &c.side.clone().unwrap_or_default()));
+            }
+        })
+    }
+
+    /// The figure's AI behaviour: none (its template's), then each of `behaviours`.
+    pub fn cycle_behaviour(&mut self, i: usize, behaviours: &[String]) -> bool {
+        let mut list: Vec<Option<String>> = vec![None];
+        list.extend(behaviours.iter().cloned().map(Some));
+        self.edit(|l, _| {
+            if let Some(c) = l.characters.get_mut(i) {
+                c.behaviour = next(&list, &c.behaviour);
+            }
+        })
+    }
+
+    /// The figure's stance in a crawl: unaware, alert, in ambush (its encounter's awareness,
+    /// R-EXP-23), then non-hostile (R-CP-16), then unaware again.
+    pub fn cycle_stance(&mut self, i: usize) -> bool {
+        let Some(id) = self.level.characters.get(i).and_then(|c| c.id.clone()) else { return false };
+        self.edit(|l, _| {
+            let k = match l.encounters.iter().position(|e| e.members.contains(&id)) {
+                Some(k) => k,
+                None => {
+                    let taken: Vec<String> = l.encounters.iter().map(|e| e.id.clone()).collect();
+                    l.encounters.push(EncounterDef {
+                        id: unique(&id, &taken),
+                        members: vec![id.clone()],
+                        awareness: Awareness::Unaware,
+                        non_hostile: false,
+                        says: None,
+                        trades: vec![],
+                    });
+                    l.encounters.len() - 1
+                }
+            };
+            let e = &mut l.encounters[k];
+            match (e.non_hostile, e.awareness) {
+                (true, _) => {
+                    e.non_hostile = false;
+                    e.awareness = Awareness::Unaware;
+                }
+                (false, Awareness::Unaware) => e.awareness = Awareness::Alert,
+                (false, Awareness::Alert) => e.awareness = Awareness::Ambush,
+                (false, Awareness::Ambush) => {
+                    e.awareness = Awareness::Unaware;
+                    e.non_hostile = true;
+                }
+            }
+        })
+    }
+
+    /// The figure's stance in words.
+    pub fn stance(&self, i: usize) -> String {
+        let Some(id) = self.level.characters.get(i).and_then(|c| c.id.clone()) else { return String::new() };
+        match self.level.encounters.iter().find(|e| e.members.contains(&id)) {
+            Some(e) if e.non_hostile => "non-hostile".into(),
+            Some(e) => format!("{:?}", e.awareness).to_lowercase(),
+            None => "unaware".into(),
+        }
+    }
+
+    /// The figure's starting posture: standing, sitting, kneeling, prone.
+    pub fn cycle_posture(&mut self, i: usize) -> bool {
+        let list = [None, Some(Posture::Sitting), Some(Posture::Kneeling), Some(Posture::Prone)];
+        self.edit(|l, _| {
+            if let Some(c) = l.characters.get_mut(i) {
+                let now = if c.posture == Some(Posture::Standing) { None } else { c.posture };
+                c.posture = next(&list, &now);
+            }
+        })
+    }
+
+    /// The figure's starting hit points, `d` more or fewer (unset: full; at least 1).
+    pub fn add_hp(&mut self, i: usize, d: i32, full: i32) -> bool {
+        self.edit(|l, _| {
+            if let Some(c) = l.characters.get_mut(i) {
+                let hp = (c.hp.unwrap_or(full) + d).clamp(1, full.max(1));
+                c.hp = (hp != full).then_some(hp);
+            }
+        })
+    }
+
+    pub fn remove_figure(&mut self, i: usize) -> bool {
+        self.edit(|l, _| remove_figures(l, |k, _| k == i))
+    }
+
+    /// The side's control: a person or the AI.
+    pub fn cycle_control(&mut self, side: usize) -> bool {
+        self.edit(|l, _| {
+            if let Some(s) = l.sides.get_mut(side) {
+                s.control = if s.control == Control::Human { Control::Ai } else { Control::Human };
+            }
+        })
+    }
+
+    /// The next profile or ruleset (`PROFILES`); the default (none named) is DOO-2017.
+    pub fn cycle_profile(&mut self) -> bool {
+        self.edit(|l, _| {
+            let now = l.profile.clone().unwrap_or_else(|| PROFILES[0].to_string());
+            let n = next(&PROFILES.iter().map(|s| s.to_string()).collect::<Vec<_>>(), &now);
+            l.profile = Some(n);
+        })
+    }
+
+    /// A crawl (Exploration Mode, §24) or one fight.
+    pub fn toggle_mode(&mut self) -> bool {
+        self.edit(|l, _| l.mode = if l.mode == LevelMode::Crisis { LevelMode::Exploration } else { LevelMode::Crisis })
+    }
+
+    pub fn set_name(&mut self, name: &str) -> bool {
+        self.edit(|l, _| l.name = name.to_string())
+    }
+
+    pub fn set_briefing(&mut self, text: &str) -> bool {
+        self.edit(|l, _| l.briefing = text.to_string())
+    }
+
+    /// Every floor `w` × `h` (new spaces are rock; what stood outside is removed).
+    pub fn resize(&mut self, w: usize, h: usize) -> bool {
+        let w = w.clamp(MIN_SIDE, MAX_MAP_SIDE as usize);
+        let h = h.clamp(MIN_SIDE, MAX_MAP_SIDE as usize);
+        self.edit(|l, _| {
+            for rows in &mut l.floors {
+                rows.resize(h, String::new());
+                for r in rows.iter_mut() {
+                    let mut c: Vec<char> = r.chars().take(w).collect();
+                    c.resize(w, '#');
+                    *r = c.into_iter().collect();
+                }
+            }
+            let inside = |p: &Pos| p.x >= 0 && p.y >= 0 && (p.x as usize) < w && (p.y as usize) < h;
+            clear_where(l, |p| !inside(p));
+        })
+    }
+
+    /// Another floor above the others, the same size, all rock.
+    pub fn add_floor(&mut self) -> bool {
+        let (w, h) = self.size();
+        if self.level.floors.len() >= crate::rules::grid::MAX_FLOORS {
+            return false;
+        }
+        let done = self.edit(|l, _| l.floors.push(vec!["#".repeat(w); h]));
+        if done {
+            self.floor = self.level.floors.len() - 1;
+        }
+        done
+    }
+
+    /// The spaces of `area` and the figures in them.
+    pub fn copy(&self, area: Rect) -> Clip {
+        let rows = (area.y0..=area.y1).map(|y| (area.x0..=area.x1).map(|x| self.tile(x, y).unwrap_or('#')).collect()).collect();
+        let figures = self
+            .level
+            .characters
+            .iter()
+            .filter(|c| c.pos.is_some_and(|p| p.floor as usize == self.floor && area.contains(p.x, p.y)))
+            .map(|c| {
+                let mut c = c.clone();
+                c.pos = c.pos.map(|p| Pos::on(p.x - area.x0, p.y - area.y0, 0));
+                c
+            })
+            .collect();
+        Clip { rows, figures }
+    }
+
+    /// `clip` with its top-left corner at (x, y); what falls outside the map is left out.
+    pub fn paste(&mut self, x: i32, y: i32, clip: &Clip) -> bool {
+        let (w, h) = self.size();
+        self.edit(|l, f| {
+            for (dy, row) in clip.rows.iter().enumerate() {
+                for (dx, ch) in row.iter().enumerate() {
+                    set_tile(l, f, x + dx as i32, y + dy as i32, *ch);
+                }
+            }
+            for c in &clip.figures {
+                let Some(p) = c.pos else { continue };
+                let (px, py) = (x + p.x, y + p.y);
+                if px < 0 || py < 0 || px as usize >= w || py as usize >= h {
+                    continue;
+                }
+                remove_figures(l, |_, o| at(&o.pos, px, py, f));
+                place_figure(l, f, px, py, c);
+            }
+        })
+    }
+}
+
+fn set_tile(l: &mut Level, f: usize, x: i32, y: i32, ch: char) {
+    let (Ok(ux), Ok(uy)) = (usize::try_from(x), usize::try_from(y)) else { return };
+    let Some(row) = l.floors.get_mut(f).and_then(|r| r.get_mut(uy)) else { return };
+    let mut cs: Vec<char> = row.chars().collect();
+    if let Some(c) = cs.get_mut(ux) {
+        *c = ch;
+        *row = cs.into_iter().collect();
+    }
+}
+
+fn is_exit(l: &Level, p: Pos) -> bool {
+    l.victory.iter().any(|v| matches!(&v.goal, Goal::ReachExit(e) if e.contains(&p)))
+}
+
+fn is_dark(l: &Level, p: Pos) -> bool {
+    l.dark.iter().any(|a| a.from.floor == p.floor && Rect::new((a.from.x, a.from.y), (a.to.x, a.to.y)).contains(p.x, p.y))
+}
+
+/// Removes figures (and their places in encounters) for which `gone` holds.
+fn remove_figures(l: &mut Level, gone: impl Fn(usize, &CharacterEntry) -> bool) {
+    let mut ids = Vec::new();
+    let mut k = 0;
+    l.characters.retain(|c| {
+        let g = gone(k, c);
+        k += 1;
+        if g {
+            ids.extend(c.id.clone());
+        }
+        !g
+    });
+    for e in &mut l.encounters {
+        e.members.retain(|m| !ids.contains(m));
+    }
+    l.encounters.retain(|e| !e.members.is_empty());
+}
+
+/// Removes whatever stands or lies where `here` holds (the map stays).
+fn clear_where(l: &mut Level, here: impl Fn(&Pos) -> bool) {
+    remove_figures(l, |_, c| c.pos.as_ref().is_some_and(&here));
+    l.chests.retain(|c| !here(&c.pos));
+    l.traps.retain(|t| !here(&t.pos));
+    l.items.retain(|i| !here(&i.pos));
+    l.lights.retain(|li| !li.pos.as_ref().is_some_and(&here));
+    l.doors.retain(|d| !here(&d.pos));
+    for v in &mut l.victory {
+        if let Goal::ReachExit(e) = &mut v.goal {
+            e.retain(|p| !here(p));
+        }
+    }
+    l.victory.retain(|v| !matches!(&v.goal, Goal::ReachExit(e) if e.is_empty()));
+    // A dark area touching the space goes whole (areas are rectangles).
+    l.dark.retain(|a| !Rect::new((a.from.x, a.from.y), (a.to.x, a.to.y)).cells().any(|(x, y)| here(&Pos::on(x, y, a.from.floor))));
+}
+
+fn place_figure(l: &mut Level, f: usize, x: i32, y: i32, entry: &CharacterEntry) {
+    let mut c = entry.clone();
+    let taken: Vec<String> = l.characters.iter().filter_map(|c| c.id.clone()).collect();
+    let base = c.id.clone().or(c.template.clone()).unwrap_or_else(|| "figure".into());
+    c.id = Some(unique(&base, &taken));
+    c.pos = Some(pos(x, y, f));
+    l.characters.push(c);
+}
+
+fn paint_level(l: &mut Level, f: usize, area: Rect, brush: &Brush) {
+    let (x, y) = (area.x0, area.y0);
+    let p = pos(x, y, f);
+    match brush {
+        Brush::Tile(ch) => {
+            for (x, y) in area.cells() {
+                set_tile(l, f, x, y, *ch);
+            }
+            // A door's lock or secret goes with the door.
+            if !matches!(ch, '+' | '/' | 'L' | 'S') {
+                l.doors.retain(|d| !(d.pos.floor as usize == f && area.contains(d.pos.x, d.pos.y)));
+            }
+        }
+        Brush::Room => {
+            for (cx, cy) in area.cells() {
+                set_tile(l, f, cx, cy, if area.border(cx, cy) { '#' } else { '.' });
+            }
+        }
+        Brush::Erase => clear_where(l, |q| q.floor as usize == f && area.contains(q.x, q.y)),
+        Brush::Figure(entry) => {
+            remove_figures(l, |_, c| at(&c.pos, x, y, f));
+            place_figure(l, f, x, y, entry);
+        }
+        Brush::Chest => {
+            if !l.chests.iter().any(|c| c.pos == p) {
+                let taken: Vec<String> = l.chests.iter().map(|c| c.id.clone()).collect();
+                l.chests.push(ChestDef { id: unique("chest", &taken), pos: p, items: vec!["potion_of_healing".into()], lock: None });
+                l.mode = LevelMode::Exploration;
+            }
+        }
+        Brush::Trap => {
+            if !l.traps.iter().any(|t| t.pos == p) {
+                let taken: Vec<String> = l.traps.iter().map(|t| t.id.clone()).collect();
+                l.traps.push(TrapDef {
+                    id: unique("trap", &taken),
+                    pos: p,
+                    on: Default::default(),
+                    hidden: true,
+                    find_cr: None,
+                    disarm_cr: None,
+                    effect_cr: None,
+                    damage: None,
+                    condition: None,
+                    rearms: false,
+                });
+                l.mode = LevelMode::Exploration;
+            }
+        }
+        Brush::Exit => {
+            let Some(first) = l.sides.first().map(|s| s.id.clone()) else { return };
+            let cells: Vec<Pos> = area.cells().map(|(x, y)| pos(x, y, f)).collect();
+            match l.victory.iter_mut().find(|v| v.side == first && matches!(v.goal, Goal::ReachExit(_))) {
+                Some(Victory { goal: Goal::ReachExit(e), .. }) => {
+                    for c in cells {
+                        if !e.contains(&c) {
+                            e.push(c);
+                        }
+                    }
+                }
+                _ => {
+                    // The others win by routing the first side (as they would without goals).
+                    if l.victory.is_empty() {
+                        for s in l.sides.iter().skip(1) {
+                            l.victory.push(Victory { side: s.id.clone(), goal: Goal::Rout(first.clone()) });
+                        }
+                    }
+                    l.victory.insert(0, Victory { side: first, goal: Goal::ReachExit(cells) });
+                }
+            }
+        }
+        Brush::Dark => {
+            if !is_dark(l, p) || area.x0 != area.x1 || area.y0 != area.y1 {
+                l.dark.push(AreaDef { from: p, to: pos(area.x1, area.y1, f) });
+                l.mode = LevelMode::Exploration;
+            }
+        }
+        Brush::Light => {
+            if !l.lights.iter().any(|li| li.pos == Some(p)) {
+                l.lights.push(LightDef { item: "torch".into(), minutes: 60, held_by: None, pos: Some(p) });
+                l.mode = LevelMode::Exploration;
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! The level editor's model (issue 31), without a window: the level being edited and its
+//! edits (`doc`), writing it back as a person would, comments kept (`write`, over `scan`, the
+//! text's layout), and its problems placed on the map (`problems`). The window's editor screen
+//! draws these and sends the edits.
+
+mod doc;
+mod problems;
+pub mod scan;
+mod write;
+
+pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Rect, TILES, new_level};
+pub use problems::{Problem, problems};
+pub use write::{compact, write, write_new};

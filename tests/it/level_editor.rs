@@ -1,0 +1,201 @@
+//! The level editor's model (issue 31): what it writes and what it edits, over every shipped
+//! level. Load → save without an edit changes nothing; the writer's own output reads back as
+//! the same level and is written the same again (idempotent); an edit keeps every comment it
+//! did not touch; a level made from an empty map validates clean; problems land on their space.
+
+use doo_rules::data::{RuleData, parse_ron};
+use doo_rules::level_edit::{Brush, Doc, Rect, new_level, problems, write_new};
+use doo_rules::level_file::{CharacterEntry, Level};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn data() -> RuleData {
+    RuleData::load(&root()).unwrap()
+}
+
+/// Every level file shipped with the game, and the test levels with events and crawls.
+fn shipped() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in ["levels", "tests/levels/events", "tests/levels/crawl"] {
+        out.extend(crate::common::files_with(&root().join(dir), &["ron"]));
+    }
+    assert!(out.len() >= 11, "{out:?}");
+    out
+}
+
+fn parse(name: &str, text: &str) -> Level {
+    parse_ron(name, text).unwrap_or_else(|e| panic!("{name}: the written level reads back: {e}\n{text}"))
+}
+
+fn comments(text: &str) -> Vec<String> {
+    text.lines().filter_map(|l| l.find("//").map(|k| l[k..].trim().to_string())).collect()
+}
+
+#[test]
+fn load_then_save_of_every_shipped_level_changes_nothing() {
+    for p in shipped() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let name = p.display().to_string();
+        let doc = Doc::from_text(&name, &text).unwrap();
+        assert_eq!(doc.text(), text, "{name}: saved unedited, the file is its own text");
+        assert!(!doc.dirty());
+    }
+}
+
+#[test]
+fn the_writer_reads_back_as_the_same_level_and_is_idempotent() {
+    for p in shipped() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let name = p.display().to_string();
+        let level = parse(&name, &text);
+        let once = write_new(&level);
+        assert_eq!(parse(&name, &once), level, "{name}: written anew, it is the same level");
+        let twice = write_new(&parse(&name, &once));
+        assert_eq!(once, twice, "{name}: writing what was written changes nothing");
+        // By hand's standards: rows as text, no `Some(`, no field at its default.
+        assert!(!once.contains("Some("), "{name}: {once}");
+        for noise in ["secret: false", "rearms: false", "control: human", "name: None", "briefing: \"\"", "camp: true", "mode: crisis"] {
+            assert!(!once.contains(noise), "{name}: `{noise}` is a default: {once}");
+        }
+        assert!(once.contains("// y 0"), "{name}: the map rows carry their y");
+    }
+}
+
+#[test]
+fn an_edit_keeps_every_comment_it_did_not_touch_and_saving_again_is_idempotent() {
+    let data = data();
+    for p in shipped() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let name = p.display().to_string();
+        let mut doc = Doc::from_text(&name, &text).unwrap();
+        // A pillar in the first floor space of the first row with floor, and a goblin on the
+        // first floor space of the last row with floor.
+        let (w, h) = doc.size();
+        let floor_at = |doc: &Doc, rows: Vec<i32>| {
+            rows.into_iter().find_map(|y| (0..w as i32).find(|&x| doc.tile(x, y) == Some('.') && doc.figure_at(x, y).is_none()).map(|x| (x, y)))
+        };
+        let (px, py) = floor_at(&doc, (0..h as i32).collect()).expect("a floor space");
+        assert!(doc.paint(Rect::one(px, py), &Brush::Tile('O')));
+        let (gx, gy) = floor_at(&doc, (0..h as i32).rev().collect()).expect("another floor space");
+        let goblin = CharacterEntry { template: Some("goblin".into()), side: doc.level.sides.last().map(|s| s.id.clone()), ..Default::default() };
+        assert!(doc.paint(Rect::one(gx, gy), &Brush::Figure(Box::new(goblin))));
+        let saved = doc.text();
+        let back = parse(&name, &saved);
+        assert_eq!(back, doc.level, "{name}: the edited level reads back as edited");
+        let kept = comments(&saved);
+        for c in comments(&text) {
+            assert!(kept.contains(&c), "{name}: the comment `{c}` is kept:\n{saved}");
+        }
+        // Saved, read again, saved again: the same text.
+        doc.mark_saved(saved.clone());
+        let again = Doc::from_text(&name, &saved).unwrap();
+        assert_eq!(again.text(), saved, "{name}: saving is idempotent");
+        // The edit is only the row and the new figure: every other line is the same.
+        let old: Vec<&str> = text.lines().collect();
+        let changed = saved.lines().filter(|l| !old.contains(l)).count();
+        let new_lines: Vec<&str> = saved.lines().filter(|l| !old.contains(l)).collect();
+        assert!(changed <= 2, "{name}: {changed} lines changed: {new_lines:#?}");
+        // Still a level the game plays, if it was one.
+        let root = doo_rules::level_file::project_root(&p);
+        if doo_rules::level_file::check(&name, &text, &data, &root).is_ok() {
+            let left = problems(&name, &saved, &doc.level, &data, &root);
+            assert!(left.iter().all(|p| p.at.is_some() || p.message.contains("goblin")), "{name}: {left:?}");
+        }
+    }
+}
+
+/// The window test's level, made with the model: a room, a door, a hero, an orc and an exit.
+pub fn made_level(data: &RuleData) -> Doc {
+    let mut doc = Doc::new(new_level(12, 7));
+    assert!(doc.paint(Rect::new((0, 0), (6, 6)), &Brush::Room));
+    assert!(doc.paint(Rect::new((6, 0), (11, 6)), &Brush::Room));
+    assert!(doc.paint(Rect::one(6, 3), &Brush::Tile('+')));
+    let hero = doo_rules::campaign::sample_hero("Lunk", "warrior", data).expect("a sample hero");
+    let (sheet, _) = hero.sheet(&data.heroes).unwrap();
+    let entry = hero.entry(&sheet, "heroes", doo_rules::rules::Pos::new(0, 0), data);
+    assert!(doc.paint(Rect::one(2, 3), &Brush::Figure(Box::new(entry))));
+    let orc = CharacterEntry { template: Some("orc".into()), side: Some("monsters".into()), ..Default::default() };
+    assert!(doc.paint(Rect::one(9, 3), &Brush::Figure(Box::new(orc))));
+    assert!(doc.paint(Rect::one(4, 3), &Brush::Exit));
+    doc
+}
+
+#[test]
+fn a_level_made_from_an_empty_map_validates_clean_and_plays() {
+    let data = data();
+    let doc = made_level(&data);
+    let text = doc.text();
+    let root = root();
+    let left = problems("made.ron", &text, &doc.level, &data, &root);
+    assert!(left.is_empty(), "{left:?}\n{text}");
+    let checked = doo_rules::level_file::check("made.ron", &text, &data, &root).unwrap();
+    assert_eq!(checked.characters.len(), 2);
+    assert!(text.contains("\"#.....#....#\", // y 3") || text.contains("\"#.....+....#\", // y 3"), "{text}");
+    // An empty new level says what it lacks, and nothing panics.
+    let empty = Doc::new(new_level(8, 5));
+    let p = problems("empty.ron", &empty.text(), &empty.level, &data, &root);
+    assert!(!p.is_empty());
+}
+
+#[test]
+fn undo_redo_copy_paste_and_resize() {
+    let data = data();
+    let mut doc = made_level(&data);
+    let made = doc.level.clone();
+    assert!(doc.paint(Rect::new((1, 1), (2, 2)), &Brush::Tile('~')));
+    assert_eq!(doc.tile(1, 1), Some('~'));
+    assert!(doc.undo());
+    assert_eq!(doc.level, made);
+    assert!(doc.redo());
+    assert_eq!(doc.tile(2, 2), Some('~'));
+    assert!(doc.undo());
+    // Copy the west room with its hero, paste it into the east room: a second hero, a new id.
+    let clip = doc.copy(Rect::new((1, 2), (3, 4)));
+    assert_eq!(clip.figures.len(), 1);
+    assert!(doc.paste(7, 1, &clip));
+    assert_eq!(doc.level.characters.len(), 3);
+    let ids: std::collections::BTreeSet<_> = doc.level.characters.iter().map(|c| c.id.clone().unwrap()).collect();
+    assert_eq!(ids.len(), 3, "pasted figures get ids of their own: {ids:?}");
+    // Smaller: the east room and its orc go (undo brings them back); larger: rock.
+    assert!(doc.resize(6, 7));
+    assert_eq!(doc.size(), (6, 7));
+    assert!(doc.level.characters.iter().all(|c| c.pos.unwrap().x < 6));
+    assert!(doc.undo());
+    assert!(doc.resize(14, 8));
+    assert_eq!(doc.tile(13, 7), Some('#'));
+    // Nothing paints outside the map; an empty stroke is no edit.
+    assert!(!doc.paint(Rect::one(40, 40), &Brush::Tile('.')));
+    assert!(!doc.paint(Rect::one(0, 0), &Brush::Tile('#')));
+}
+
+#[test]
+fn problems_are_placed_on_their_space() {
+    let data = data();
+    let mut doc = made_level(&data);
+    // An orc in the wall (R-MOVE: figures stand on open spaces).
+    let orc = CharacterEntry { template: Some("orc".into()), side: Some("monsters".into()), ..Default::default() };
+    assert!(doc.paint(Rect::one(11, 0), &Brush::Figure(Box::new(orc))));
+    // An unknown map character.
+    doc.edit(|l, _| l.floors[0][5].replace_range(3..4, "?"));
+    let text = doc.text();
+    let p = problems("x.ron", &text, &doc.level, &data, Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert!(p.iter().any(|p| p.at == Some((0, 3, 5)) && p.message.contains("unknown map character")), "{p:?}");
+    assert!(p.iter().any(|p| p.at == Some((0, 11, 0))), "{p:?}");
+}
+
+#[test]
+fn names_and_texts_with_quotes_newlines_and_any_character_read_back() {
+    for name in ["a \"quoted\" name", "two\nlines", "tab\there", "back\\slash", "r#\"raw\"#", "\u{e9}l\u{e8}ve \u{2014} \u{1f409}", "'single'"] {
+        let mut l = new_level(5, 4);
+        l.name = name.to_string();
+        l.briefing = format!("{name} {name}");
+        let text = write_new(&l);
+        assert_eq!(parse("q.ron", &text), l, "{name:?}: {text}");
+        let mut doc = Doc::from_text("q.ron", &text).unwrap();
+        assert!(doc.set_name(&format!("{name}!")));
+        assert_eq!(parse("q.ron", &doc.text()).name, format!("{name}!"));
+    }
+}
