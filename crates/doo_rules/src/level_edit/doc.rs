@@ -3,13 +3,13 @@
 //! a rectangle with a brush, placing and setting up figures, copy and paste, resizing, floors,
 //! the level's own settings. Plain data: the window calls these and draws the result.
 
+use super::paint::{clear_where, is_dark, is_exit, paint_level, place_figure, remove_figures, set_tile};
 use crate::data::LoadError;
-use crate::level_crawl::{AreaDef, ChestDef, EncounterDef, LevelMode, LightDef, TrapDef};
+use crate::level_crawl::{EncounterDef, LevelMode};
 use crate::level_file::{CharacterEntry, Control, Level, MAX_MAP_SIDE, SideDef};
 use crate::rules::explore::Awareness;
 use crate::rules::grid::Pos;
 use crate::rules::profile::Posture;
-use crate::rules::victory::{Goal, Victory};
 
 /// Steps of undo kept.
 pub const MAX_UNDO: usize = 200;
@@ -37,7 +37,7 @@ impl Rect {
     pub fn contains(&self, x: i32, y: i32) -> bool {
         (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
     }
-    fn border(&self, x: i32, y: i32) -> bool {
+    pub(super) fn border(&self, x: i32, y: i32) -> bool {
         x == self.x0 || x == self.x1 || y == self.y0 || y == self.y1
     }
     pub fn cells(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
@@ -140,16 +140,16 @@ pub fn new_level(w: usize, h: usize) -> Level {
     }
 }
 
-fn at(p: &Option<Pos>, x: i32, y: i32, floor: usize) -> bool {
+pub(super) fn at(p: &Option<Pos>, x: i32, y: i32, floor: usize) -> bool {
     p.is_some_and(|p| p.x == x && p.y == y && p.floor as usize == floor)
 }
 
-fn pos(x: i32, y: i32, floor: usize) -> Pos {
+pub(super) fn pos(x: i32, y: i32, floor: usize) -> Pos {
     Pos::on(x, y, floor as u8)
 }
 
 /// `base`, or `base_2`, `base_3` … : the first not in `taken`.
-fn unique(base: &str, taken: &[String]) -> String {
+pub(super) fn unique(base: &str, taken: &[String]) -> String {
     if !taken.iter().any(|t| t == base) {
         return base.to_string();
     }
@@ -488,153 +488,5 @@ impl Doc {
                 place_figure(l, f, px, py, c);
             }
         })
-    }
-}
-
-fn set_tile(l: &mut Level, f: usize, x: i32, y: i32, ch: char) {
-    let (Ok(ux), Ok(uy)) = (usize::try_from(x), usize::try_from(y)) else { return };
-    let Some(row) = l.floors.get_mut(f).and_then(|r| r.get_mut(uy)) else { return };
-    let mut cs: Vec<char> = row.chars().collect();
-    if let Some(c) = cs.get_mut(ux) {
-        *c = ch;
-        *row = cs.into_iter().collect();
-    }
-}
-
-fn is_exit(l: &Level, p: Pos) -> bool {
-    l.victory.iter().any(|v| matches!(&v.goal, Goal::ReachExit(e) if e.contains(&p)))
-}
-
-fn is_dark(l: &Level, p: Pos) -> bool {
-    l.dark.iter().any(|a| a.from.floor == p.floor && Rect::new((a.from.x, a.from.y), (a.to.x, a.to.y)).contains(p.x, p.y))
-}
-
-/// Removes figures (and their places in encounters) for which `gone` holds.
-fn remove_figures(l: &mut Level, gone: impl Fn(usize, &CharacterEntry) -> bool) {
-    let mut ids = Vec::new();
-    let mut k = 0;
-    l.characters.retain(|c| {
-        let g = gone(k, c);
-        k += 1;
-        if g {
-            ids.extend(c.id.clone());
-        }
-        !g
-    });
-    for e in &mut l.encounters {
-        e.members.retain(|m| !ids.contains(m));
-    }
-    l.encounters.retain(|e| !e.members.is_empty());
-}
-
-/// Removes whatever stands or lies where `here` holds (the map stays).
-fn clear_where(l: &mut Level, here: impl Fn(&Pos) -> bool) {
-    remove_figures(l, |_, c| c.pos.as_ref().is_some_and(&here));
-    l.chests.retain(|c| !here(&c.pos));
-    l.traps.retain(|t| !here(&t.pos));
-    l.items.retain(|i| !here(&i.pos));
-    l.lights.retain(|li| !li.pos.as_ref().is_some_and(&here));
-    l.doors.retain(|d| !here(&d.pos));
-    for v in &mut l.victory {
-        if let Goal::ReachExit(e) = &mut v.goal {
-            e.retain(|p| !here(p));
-        }
-    }
-    l.victory.retain(|v| !matches!(&v.goal, Goal::ReachExit(e) if e.is_empty()));
-    // A dark area touching the space goes whole (areas are rectangles).
-    l.dark.retain(|a| !Rect::new((a.from.x, a.from.y), (a.to.x, a.to.y)).cells().any(|(x, y)| here(&Pos::on(x, y, a.from.floor))));
-}
-
-fn place_figure(l: &mut Level, f: usize, x: i32, y: i32, entry: &CharacterEntry) {
-    let mut c = entry.clone();
-    let taken: Vec<String> = l.characters.iter().filter_map(|c| c.id.clone()).collect();
-    let base = c.id.clone().or(c.template.clone()).unwrap_or_else(|| "figure".into());
-    c.id = Some(unique(&base, &taken));
-    c.pos = Some(pos(x, y, f));
-    l.characters.push(c);
-}
-
-fn paint_level(l: &mut Level, f: usize, area: Rect, brush: &Brush) {
-    let (x, y) = (area.x0, area.y0);
-    let p = pos(x, y, f);
-    match brush {
-        Brush::Tile(ch) => {
-            for (x, y) in area.cells() {
-                set_tile(l, f, x, y, *ch);
-            }
-            // A door's lock or secret goes with the door.
-            if !matches!(ch, '+' | '/' | 'L' | 'S') {
-                l.doors.retain(|d| !(d.pos.floor as usize == f && area.contains(d.pos.x, d.pos.y)));
-            }
-        }
-        Brush::Room => {
-            for (cx, cy) in area.cells() {
-                set_tile(l, f, cx, cy, if area.border(cx, cy) { '#' } else { '.' });
-            }
-        }
-        Brush::Erase => clear_where(l, |q| q.floor as usize == f && area.contains(q.x, q.y)),
-        Brush::Figure(entry) => {
-            remove_figures(l, |_, c| at(&c.pos, x, y, f));
-            place_figure(l, f, x, y, entry);
-        }
-        Brush::Chest => {
-            if !l.chests.iter().any(|c| c.pos == p) {
-                let taken: Vec<String> = l.chests.iter().map(|c| c.id.clone()).collect();
-                l.chests.push(ChestDef { id: unique("chest", &taken), pos: p, items: vec!["potion_of_healing".into()], lock: None });
-                l.mode = LevelMode::Exploration;
-            }
-        }
-        Brush::Trap => {
-            if !l.traps.iter().any(|t| t.pos == p) {
-                let taken: Vec<String> = l.traps.iter().map(|t| t.id.clone()).collect();
-                l.traps.push(TrapDef {
-                    id: unique("trap", &taken),
-                    pos: p,
-                    on: Default::default(),
-                    hidden: true,
-                    find_cr: None,
-                    disarm_cr: None,
-                    effect_cr: None,
-                    damage: None,
-                    condition: None,
-                    rearms: false,
-                });
-                l.mode = LevelMode::Exploration;
-            }
-        }
-        Brush::Exit => {
-            let Some(first) = l.sides.first().map(|s| s.id.clone()) else { return };
-            let cells: Vec<Pos> = area.cells().map(|(x, y)| pos(x, y, f)).collect();
-            match l.victory.iter_mut().find(|v| v.side == first && matches!(v.goal, Goal::ReachExit(_))) {
-                Some(Victory { goal: Goal::ReachExit(e), .. }) => {
-                    for c in cells {
-                        if !e.contains(&c) {
-                            e.push(c);
-                        }
-                    }
-                }
-                _ => {
-                    // The others win by routing the first side (as they would without goals).
-                    if l.victory.is_empty() {
-                        for s in l.sides.iter().skip(1) {
-                            l.victory.push(Victory { side: s.id.clone(), goal: Goal::Rout(first.clone()) });
-                        }
-                    }
-                    l.victory.insert(0, Victory { side: first, goal: Goal::ReachExit(cells) });
-                }
-            }
-        }
-        Brush::Dark => {
-            if !is_dark(l, p) || area.x0 != area.x1 || area.y0 != area.y1 {
-                l.dark.push(AreaDef { from: p, to: pos(area.x1, area.y1, f) });
-                l.mode = LevelMode::Exploration;
-            }
-        }
-        Brush::Light => {
-            if !l.lights.iter().any(|li| li.pos == Some(p)) {
-                l.lights.push(LightDef { item: "torch".into(), minutes: 60, held_by: None, pos: Some(p) });
-                l.mode = LevelMode::Exploration;
-            }
-        }
     }
 }

@@ -4,6 +4,7 @@
 //! draws these and sends the edits.
 
 mod doc;
+mod paint;
 mod problems;
 pub mod scan;
 mod write;
