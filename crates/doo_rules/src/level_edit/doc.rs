@@ -3,6 +3,8 @@
 //! a rectangle with a brush, placing and setting up figures, copy and paste, resizing, floors,
 //! the level's own settings. Plain data: the window calls these and draws the result.
 
+pub use super::brush::{Brush, Rect};
+use super::brush::{at, pos, unique};
 use super::paint::{clear_where, is_dark, is_exit, paint_level, place_figure, remove_figures, set_tile};
 use crate::data::LoadError;
 use crate::level_crawl::{EncounterDef, LevelMode};
@@ -17,55 +19,6 @@ pub const MAX_UNDO: usize = 200;
 pub const NEW_SIZE: (usize, usize) = (16, 10);
 /// The smallest map side the editor makes.
 pub const MIN_SIDE: usize = 3;
-
-/// A rectangle of spaces, corners included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rect {
-    pub x0: i32,
-    pub y0: i32,
-    pub x1: i32,
-    pub y1: i32,
-}
-
-impl Rect {
-    pub fn new(a: (i32, i32), b: (i32, i32)) -> Rect {
-        Rect { x0: a.0.min(b.0), y0: a.1.min(b.1), x1: a.0.max(b.0), y1: a.1.max(b.1) }
-    }
-    pub fn one(x: i32, y: i32) -> Rect {
-        Rect { x0: x, y0: y, x1: x, y1: y }
-    }
-    pub fn contains(&self, x: i32, y: i32) -> bool {
-        (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
-    }
-    pub(super) fn border(&self, x: i32, y: i32) -> bool {
-        x == self.x0 || x == self.x1 || y == self.y0 || y == self.y1
-    }
-    pub fn cells(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
-        (self.y0..=self.y1).flat_map(move |y| (self.x0..=self.x1).map(move |x| (x, y)))
-    }
-}
-
-/// What a paint stroke puts in the spaces of its rectangle.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Brush {
-    /// A map character: `. # / + L S O _ ~ > <` (docs/levels.md's legend).
-    Tile(char),
-    /// A room: walls around, floor inside.
-    Room,
-    /// Whatever stands or lies in the spaces (figures, chests, items, traps, lights, exits, dark);
-    /// the map stays.
-    Erase,
-    /// A figure, as the level will list it (its id is made unique; its place set).
-    Figure(Box<CharacterEntry>),
-    Chest,
-    Trap,
-    /// An exit of the first side's `ReachExit` goal.
-    Exit,
-    /// A dark space (R-EXP-18).
-    Dark,
-    /// A torch burning in the space (R-EXP-18).
-    Light,
-}
 
 /// Copied spaces: their map characters and what stands in them, from the top-left corner.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -138,22 +91,6 @@ pub fn new_level(w: usize, h: usize) -> Level {
         non_hostile: vec![],
         events: vec![],
     }
-}
-
-pub(super) fn at(p: &Option<Pos>, x: i32, y: i32, floor: usize) -> bool {
-    p.is_some_and(|p| p.x == x && p.y == y && p.floor as usize == floor)
-}
-
-pub(super) fn pos(x: i32, y: i32, floor: usize) -> Pos {
-    Pos::on(x, y, floor as u8)
-}
-
-/// `base`, or `base_2`, `base_3` … : the first not in `taken`.
-pub(super) fn unique(base: &str, taken: &[String]) -> String {
-    if !taken.iter().any(|t| t == base) {
-        return base.to_string();
-    }
-    (2..).map(|n| format!("{base}_{n}")).find(|c| !taken.iter().any(|t| t == c)).unwrap_or_default()
 }
 
 fn next<T: PartialEq + Clone>(list: &[T], now: &T) -> T {

@@ -3,6 +3,7 @@
 //! text's layout), and its problems placed on the map (`problems`). The window's editor screen
 //! draws these and sends the edits.
 
+mod brush;
 mod doc;
 mod paint;
 mod problems;

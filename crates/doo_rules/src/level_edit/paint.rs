@@ -2,7 +2,7 @@
 //! traps, exits, dark and lights put in a rectangle, and what an eraser or a resize removes
 //! with its ties (a figure's place in its encounter, an exit's goal, a door's lock).
 
-use super::doc::{Brush, Rect, at, pos, unique};
+use super::brush::{Brush, Rect, at, pos, unique};
 use crate::level_crawl::{AreaDef, ChestDef, LevelMode, LightDef, TrapDef};
 use crate::level_file::{CharacterEntry, Level};
 use crate::rules::grid::Pos;
