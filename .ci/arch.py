@@ -146,8 +146,11 @@ BUDGETS = {
     # id: (measure key in the JSON, the most it may be)
     # (issue 28: counting a folder's mod.rs registering its own children, the window's plugin
     # folders are the one left; without those edges there is no cycle at all)
-    "budget-cycles": ("cycle_count", 1),
-    "budget-largest-cycle": ("largest_cycle", 34),
+    # (issue 31: `Screen`, `Go` and `root_node` moved to a leaf, `screens/screen.rs`: the one cycle
+    # of 34 files fell apart into three folders of 9, 7 and 7 whose mod.rs holds the types its
+    # children share; the editor's folder shares its own from a leaf, `editor/state.rs`)
+    "budget-cycles": ("cycle_count", 3),
+    "budget-largest-cycle": ("largest_cycle", 9),
     "budget-files-over-600": ("files_over_600_count", 0),
     "budget-functions-over-150": ("functions_over_150_count", 0),
     "budget-long-lines": ("long_lines", 985),

@@ -55,6 +55,31 @@ enum Cmd {
         #[arg(long, hide = true)]
         headless: bool,
     },
+    /// The level editor: open LEVEL (a new level when it does not exist; without one, a new
+    /// level in levels/). Paint, set up figures, see every problem on the map, save, play-test.
+    Edit {
+        level: Option<PathBuf>,
+        /// Save a screenshot of the window to this PNG, then quit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// Frame at which the screenshot is taken (default 30).
+        #[arg(long)]
+        screenshot_frame: Option<u32>,
+        /// Quit after this many frames.
+        #[arg(long)]
+        frames: Option<u32>,
+        /// Append the match log of a play-test (JSON lines) to this file.
+        #[arg(long)]
+        log: Option<PathBuf>,
+        /// Walk the editor's UI: press every button and bound key (the UI tests).
+        #[arg(long)]
+        ui_walk: Option<PathBuf>,
+        #[arg(long, hide = true)]
+        headless: bool,
+        /// Dice and AI seed of a play-test (default: the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Check level, hero, campaign and campaign script files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
     Validate {
         #[arg(required = true)]
@@ -206,7 +231,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         #[cfg(not(feature = "window"))]
-        None | Some(Cmd::Play { .. }) | Some(Cmd::Replay { watch: true, .. }) => {
+        None | Some(Cmd::Play { .. }) | Some(Cmd::Edit { .. }) | Some(Cmd::Replay { watch: true, .. }) => {
             eprintln!(
                 "this doo was built without its window (cargo feature `window`): only run, validate, simulate, ladder, replay, hero show, campaign run and campaign simulate"
             );
@@ -233,9 +258,26 @@ fn main() -> ExitCode {
                     campaign,
                     ui_walk,
                     headless,
+                    ..Default::default()
                 },
             )
         }
+        #[cfg(feature = "window")]
+        Some(Cmd::Edit { level, screenshot, screenshot_frame, frames, log, ui_walk, headless, seed }) => doo::window::run_with(
+            None,
+            doo::window::WindowOptions {
+                screenshot,
+                screenshot_frame,
+                exit_after_frames: frames,
+                log,
+                ui_walk,
+                headless,
+                seed,
+                edit: true,
+                edit_path: level,
+                ..Default::default()
+            },
+        ),
         Some(Cmd::Campaign { action: CampaignCmd::Simulate { campaign, seed, heroes, difficulty, dir } }) => match doo::cli::rule_data() {
             Ok(data) => doo::campaign_sim::simulate(&data, &campaign, seed, &heroes, difficulty, dir),
             Err(code) => code,

@@ -6,6 +6,7 @@
 use super::board::Overlay;
 use super::screens::Screen;
 use super::screens::campaign::CampaignRun;
+use super::screens::editor::Editor;
 use super::screens::setup::NameEditing;
 use super::theme::interaction::{ActionName, Activate, Disabled, KeyFocus, PressSystems};
 use bevy::prelude::*;
@@ -21,6 +22,7 @@ fn focus_keys(
     overlay: Option<Res<Overlay>>,
     editing: Option<Res<NameEditing>>,
     run: Option<Res<CampaignRun>>,
+    editor: Option<Res<Editor>>,
     buttons: Query<(Entity, &UiGlobalTransform, &ComputedNode, &InheritedVisibility, Has<Disabled>), (With<Button>, With<ActionName>)>,
     mut focus: ResMut<KeyFocus>,
     mut commands: Commands,
@@ -28,6 +30,8 @@ fn focus_keys(
     // On the board the arrows move the board cursor; in the rules reference they page; while a
     // name is typed the keys are the name's.
     let on_board = *screen.get() == Screen::Match && overlay.as_ref().is_none_or(|o| o.blocks_board().is_none());
+    // In the level editor the keys are the editor's (`screens/editor/keys.rs`), but in its Open list.
+    let on_board = on_board || (*screen.get() == Screen::Editor && editor.is_none_or(|e| !e.opening));
     let busy = overlay.as_ref().is_some_and(|o| o.rules.is_some() || o.save_name.is_some())
         || editing.is_some_and(|e| e.0.is_some())
         || run.is_some_and(|r| r.editing_name);

@@ -159,7 +159,9 @@ fn open(level: Option<PathBuf>, opts: &WindowOptions) -> Result<Opening, ExitCod
         },
         None => None,
     };
-    let first = if unusable.is_some() {
+    let first = if opts.edit {
+        screens::Screen::Editor
+    } else if unusable.is_some() {
         screens::Screen::Load
     } else if campaign_run.is_some() {
         screens::Screen::Campaign
@@ -251,6 +253,9 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
     }
     if let Some(broken) = unusable {
         app.insert_resource(broken);
+    }
+    if let Some(p) = &app.world().resource::<WindowOptions>().edit_path.clone() {
+        app.insert_resource(screens::editor::EditStart(p.clone()));
     }
     if display == Display::Window {
         pick_executors(&mut app);

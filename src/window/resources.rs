@@ -46,6 +46,9 @@ pub struct WindowOptions {
     /// No window and no renderer (`--headless`): every other plugin runs, frame after frame,
     /// until the app exits (the UI walk's headless runs).
     pub headless: bool,
+    /// Open on the level editor (`doo edit [LEVEL]`), with this level (`None`: a new one).
+    pub edit: bool,
+    pub edit_path: Option<PathBuf>,
 }
 
 /// Where the app draws: a real window, or nowhere (the UI tests: every plugin of the window

@@ -188,6 +188,7 @@ fn show_overlays(
     state: Option<Res<crate::game::components::MatchState>>,
     windows: Query<&Window>,
     ui: Res<UiScale>,
+    playtest: Option<Res<crate::window::screens::editor::PlayTest>>,
 ) {
     if !overlay.is_changed() {
         return;
@@ -240,6 +241,9 @@ fn show_overlays(
             c.spawn(button("Save as...  [Ctrl+S]", MatchAct::SaveAs));
             c.spawn(button("Load a saved match", Go(Screen::Load)));
             c.spawn(button("Watch this match from the start", MatchAct::WatchThis));
+            if playtest.is_some() {
+                c.spawn(button("Back to the editor", Go(Screen::Editor)));
+            }
             c.spawn(button("Leave to the main menu", Go(Screen::Menu)));
         });
         return;

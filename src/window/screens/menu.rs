@@ -1,5 +1,5 @@
 //! The main menu: play the level that is ready, choose a level, go on with the autosaved match,
-//! start or continue a campaign, load a save, settings, quit.
+//! start or continue a campaign, load a save, the level editor, settings, quit.
 
 use super::campaign::CampaignAct;
 use super::settings::SettingsAct;
@@ -42,6 +42,7 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
             p.spawn(button("Continue the campaign", CampaignAct::ContinueCampaign));
         }
         p.spawn(button("Load a saved match", Go(Screen::Load)));
+        p.spawn(button("Level editor  [E]", Go(Screen::Editor)));
         p.spawn(button("Settings", SettingsAct::Toggle));
         p.spawn(button("Quit", MenuAct::Quit));
     });
@@ -84,6 +85,9 @@ fn answer_menu(
     if *screen.get() == Screen::Menu {
         if keys.just_pressed(KeyCode::KeyL) {
             next.set(Screen::Levels);
+        }
+        if keys.just_pressed(KeyCode::KeyE) {
+            next.set(Screen::Editor);
         }
         // Enter presses the focused button when there is one.
         if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {

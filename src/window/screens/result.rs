@@ -65,7 +65,13 @@ fn check_outcome(
 }
 
 /// The result over the board, under the handover and the match menu (which cover it).
-fn show_result(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entity, With<ResultPanel>>, campaign: Option<Res<CampaignRun>>) {
+fn show_result(
+    mut commands: Commands,
+    overlay: Res<Overlay>,
+    old: Query<Entity, With<ResultPanel>>,
+    campaign: Option<Res<CampaignRun>>,
+    playtest: Option<Res<super::editor::PlayTest>>,
+) {
     if !overlay.is_changed() {
         return;
     }
@@ -123,6 +129,9 @@ fn show_result(mut commands: Commands, overlay: Res<Overlay>, old: Query<Entity,
                             b.spawn(button("Back to the campaign  [Enter]", BackToCampaign));
                             b.spawn(button("Watch the replay", ResultAct::WatchThis));
                             return;
+                        }
+                        if playtest.is_some() {
+                            b.spawn(button("Back to the editor  [Enter]", Go(Screen::Editor)));
                         }
                         b.spawn(button("Play again", ResultAct::PlayAgain));
                         b.spawn(button("Watch the replay", ResultAct::WatchThis));

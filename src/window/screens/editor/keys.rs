@@ -1,0 +1,205 @@
+//! The editor from the keyboard: every key sends the `EditAct` its button sends. The digits
+//! and `-` pick the map characters, letters the other brushes; the arrows move the cursor
+//! (Shift grows a selection), Space or Enter paints; Ctrl+Z/Y undo and redo, Ctrl+C/V copy
+//! and paste, Ctrl+S saves, Ctrl+N and Ctrl+O start or open a level, F5 play-tests, Esc goes
+//! back. While the name or briefing is typed, the keys are the text's.
+
+use super::state::{EditAct, Editor, EditorSystems, Field, Tool};
+use crate::window::GameData;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, (read_keys, type_text).chain().in_set(EditorSystems::Input));
+}
+
+/// The longest name and briefing the editor types (the level checks cap them too).
+const MAX_NAME: usize = 80;
+const MAX_BRIEFING: usize = 1200;
+
+/// The map characters' keys, in `TILES` order.
+pub const TILE_KEYS: [(KeyCode, &str); 11] = [
+    (KeyCode::Digit1, "1"),
+    (KeyCode::Digit2, "2"),
+    (KeyCode::Digit3, "3"),
+    (KeyCode::Digit4, "4"),
+    (KeyCode::Digit5, "5"),
+    (KeyCode::Digit6, "6"),
+    (KeyCode::Digit7, "7"),
+    (KeyCode::Digit8, "8"),
+    (KeyCode::Digit9, "9"),
+    (KeyCode::Digit0, "0"),
+    (KeyCode::Minus, "-"),
+];
+
+/// The other brushes' keys.
+pub const TOOL_KEYS: [(KeyCode, Tool, &str); 11] = [
+    (KeyCode::KeyR, Tool::Room, "R"),
+    (KeyCode::KeyH, Tool::Hero(0), "H"),
+    (KeyCode::KeyM, Tool::Monster(0), "M"),
+    (KeyCode::KeyC, Tool::Chest, "C"),
+    (KeyCode::KeyT, Tool::Trap, "T"),
+    (KeyCode::KeyX, Tool::Exit, "X"),
+    (KeyCode::KeyK, Tool::Dark, "K"),
+    (KeyCode::KeyI, Tool::Light, "I"),
+    (KeyCode::KeyE, Tool::Erase, "E"),
+    (KeyCode::KeyQ, Tool::Select, "Q"),
+    (KeyCode::KeyF, Tool::Tile(0), "F"),
+];
+
+/// Keys with an action of their own (with Ctrl held, or not).
+const PLAIN: [(KeyCode, EditAct); 23] = [
+    (KeyCode::Space, EditAct::Apply),
+    (KeyCode::Enter, EditAct::Apply),
+    (KeyCode::NumpadEnter, EditAct::Apply),
+    (KeyCode::Escape, EditAct::Back),
+    (KeyCode::F5, EditAct::PlayTest),
+    (KeyCode::F2, EditAct::Profile),
+    (KeyCode::F3, EditAct::Mode),
+    (KeyCode::F6, EditAct::AddFloor),
+    (KeyCode::PageUp, EditAct::Floor(1)),
+    (KeyCode::PageDown, EditAct::Floor(-1)),
+    (KeyCode::Comma, EditAct::Width(-1)),
+    (KeyCode::Period, EditAct::Width(1)),
+    (KeyCode::Semicolon, EditAct::Height(-1)),
+    (KeyCode::Quote, EditAct::Height(1)),
+    (KeyCode::KeyN, EditAct::Type(Field::Name)),
+    (KeyCode::KeyB, EditAct::Type(Field::Briefing)),
+    (KeyCode::KeyG, EditAct::FigSide),
+    (KeyCode::KeyV, EditAct::FigBehaviour),
+    (KeyCode::KeyA, EditAct::FigStance),
+    (KeyCode::KeyJ, EditAct::FigPosture),
+    (KeyCode::BracketLeft, EditAct::FigHp(-1)),
+    (KeyCode::BracketRight, EditAct::FigHp(1)),
+    (KeyCode::Delete, EditAct::FigRemove),
+];
+
+const CTRL: [(KeyCode, EditAct); 7] = [
+    (KeyCode::KeyZ, EditAct::Undo),
+    (KeyCode::KeyY, EditAct::Redo),
+    (KeyCode::KeyC, EditAct::Copy),
+    (KeyCode::KeyV, EditAct::Paste),
+    (KeyCode::KeyS, EditAct::Save),
+    (KeyCode::KeyN, EditAct::New),
+    (KeyCode::KeyO, EditAct::Open),
+];
+
+/// The keys, one press at a time in the order they came (a fast typist, or xdotool, can press
+/// the same key twice in a frame, or Shift and an arrow and let go of both in one frame).
+fn read_keys(mut input: MessageReader<KeyboardInput>, editor: Option<Res<Editor>>, mut mods: Local<(bool, bool)>, mut acts: MessageWriter<EditAct>) {
+    let Some(ed) = editor else {
+        input.clear();
+        return;
+    };
+    for e in input.read() {
+        let down = e.state.is_pressed();
+        match e.key_code {
+            KeyCode::ShiftLeft | KeyCode::ShiftRight => mods.0 = down,
+            KeyCode::ControlLeft | KeyCode::ControlRight => mods.1 = down,
+            _ => {}
+        }
+        // While a text is typed the keys are its (`type_text`); Enter or Esc that ended it this
+        // frame is not an edit either.
+        if !down || ed.typing.is_some() {
+            continue;
+        }
+        if let Some(act) = act_of(e.key_code, mods.0, mods.1, ed.opening, e.repeat) {
+            acts.write(act);
+        }
+    }
+}
+
+/// What a key does in the editor (`None`: nothing).
+pub fn act_of(k: KeyCode, shift: bool, ctrl: bool, opening: bool, repeat: bool) -> Option<EditAct> {
+    // The Open list is worked with the arrows and Enter on its buttons (`focus.rs`); Esc closes it.
+    if opening {
+        return (k == KeyCode::Escape).then_some(EditAct::Back);
+    }
+    if ctrl {
+        // Ctrl+Shift+Z redoes too.
+        return CTRL.iter().find(|(key, _)| *key == k).map(|(_, act)| if *act == EditAct::Undo && shift { EditAct::Redo } else { *act });
+    }
+    for (key, dx, dy) in [(KeyCode::ArrowLeft, -1, 0), (KeyCode::ArrowRight, 1, 0), (KeyCode::ArrowUp, 0, -1), (KeyCode::ArrowDown, 0, 1)] {
+        if k == key {
+            return Some(EditAct::Move(dx, dy, shift));
+        }
+    }
+    // Held keys repeat only for the cursor.
+    if repeat {
+        return None;
+    }
+    if let Some(i) = TILE_KEYS.iter().position(|(key, _)| *key == k) {
+        return Some(EditAct::Tool(Tool::Tile(i as u8)));
+    }
+    if let Some((_, tool, _)) = TOOL_KEYS.iter().find(|(key, _, _)| *key == k) {
+        return Some(EditAct::Tool(*tool));
+    }
+    PLAIN.iter().find(|(key, _)| *key == k).map(|(_, act)| *act)
+}
+
+/// Typing the level's name or briefing: Enter keeps it, Esc leaves it as it was.
+fn type_text(
+    mut keys: MessageReader<KeyboardInput>,
+    mut held: ResMut<ButtonInput<KeyCode>>,
+    editor: Option<ResMut<Editor>>,
+    data: Res<GameData>,
+    mut started: Local<bool>,
+) {
+    let Some(mut ed) = editor else {
+        keys.clear();
+        return;
+    };
+    let Some((field, mut buf)) = ed.typing.clone() else {
+        *started = false;
+        keys.clear();
+        return;
+    };
+    // The key that started the typing is not typed.
+    if !*started {
+        *started = true;
+        keys.clear();
+        return;
+    }
+    let cap = if field == Field::Name { MAX_NAME } else { MAX_BRIEFING };
+    let mut done = None;
+    for e in keys.read() {
+        if !e.state.is_pressed() {
+            continue;
+        }
+        match &e.logical_key {
+            Key::Enter => done = Some(true),
+            Key::Escape => done = Some(false),
+            Key::Backspace => {
+                buf.pop();
+            }
+            Key::Character(c) if buf.chars().count() < cap && !c.chars().any(char::is_control) => buf.push_str(c),
+            Key::Space if buf.chars().count() < cap => buf.push(' '),
+            _ => {}
+        }
+    }
+    match done {
+        Some(keep) => {
+            // Enter or Esc ended the typing: it does not paint or leave as well.
+            held.clear_just_pressed(KeyCode::Enter);
+            held.clear_just_pressed(KeyCode::Escape);
+            held.clear_just_pressed(KeyCode::NumpadEnter);
+            ed.typing = None;
+            *started = false;
+            if keep {
+                let changed = match field {
+                    Field::Name => ed.doc.set_name(buf.trim()),
+                    Field::Briefing => ed.doc.set_briefing(buf.trim()),
+                };
+                if changed {
+                    ed.changed(&data.0);
+                }
+                ed.status = "Typed.".into();
+            }
+        }
+        None => {
+            if ed.typing.as_ref().is_some_and(|(_, b)| *b != buf) {
+                ed.typing = Some((field, buf));
+            }
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! The level editor (issue 31): main menu → Level editor, or `doo edit [LEVEL]`. The map is
+//! painted with brushes (map characters, rooms, figures from the monster templates and the
+//! heroes, chests, traps, exits, dark, lights), figures are set up in the inspector (side,
+//! behaviour, stance, posture, hit points), the level's own settings in the side panel. Every
+//! problem `doo validate` would report is shown as the designer edits, on the map where it is;
+//! a level with problems can still be saved. Play-test and come back where you were. Undo and
+//! redo, copy and paste, resize, floors; everything from the keyboard too.
+//!
+//! One path for every edit: buttons carry an `EditAct`, the keys (`keys.rs`) and the pointer
+//! on the map (`map.rs`) send the same `EditAct`s, and `apply_acts` here makes them on the
+//! `doo_rules::level_edit::Doc` (plain Rust: the edits, the writer, the checks). `panels.rs`
+//! draws the panels, `map.rs` the map, `playtest.rs` plays the level and comes back.
+
+use super::Screen;
+use crate::window::GameData;
+use crate::window::theme::prelude::*;
+use bevy::prelude::*;
+use doo_rules::level_edit::{Brush, Doc, Rect, new_level};
+use doo_rules::level_file::CharacterEntry;
+use std::path::{Path, PathBuf};
+
+mod keys;
+mod map;
+mod panels;
+pub mod playtest;
+mod state;
+
+pub use state::{EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, PlayTest, Tool, profile_name};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_button_action::<EditAct>()
+        .configure_sets(Update, (EditorSystems::Input, EditorSystems::Apply, EditorSystems::Draw).chain().run_if(in_state(Screen::Editor)))
+        .add_systems(OnEnter(Screen::Editor), open_editor)
+        .add_systems(Update, apply_acts.in_set(EditorSystems::Apply))
+        .add_plugins((keys::plugin, map::plugin, panels::plugin, playtest::plugin));
+}
+
+/// Level files in `levels/`, in the level menu's order.
+fn level_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(super::levels::LEVELS_DIR)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).take(200).collect())
+        .unwrap_or_default();
+    super::levels::order_levels(&mut files);
+    files
+}
+
+/// A file name in `levels/` not yet taken: new_level.ron, new_level_2.ron …
+fn new_path() -> PathBuf {
+    let dir = Path::new(super::levels::LEVELS_DIR);
+    (1..1000)
+        .map(|n| dir.join(if n == 1 { "new_level.ron".to_string() } else { format!("new_level_{n}.ron") }))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| dir.join("new_level.ron"))
+}
+
+/// The heroes of `heroes/` as the figures a level lists (their sheets worked out), by name.
+fn heroes(data: &doo_rules::data::RuleData) -> Vec<(String, CharacterEntry)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir("heroes")
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).take(64).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+        .iter()
+        .take(64)
+        .filter_map(|p| {
+            let (h, sheet, _) = doo_rules::campaign::load_hero(p, data, data.heroes.allowance).ok()?;
+            let id = h.id();
+            let mut e = h.entry(&sheet, "heroes", doo_rules::rules::Pos::new(0, 0), data);
+            e.id = Some(id.trim_start_matches("hero_").to_string());
+            e.hero = None;
+            Some((h.name.clone(), e))
+        })
+        .collect()
+}
+
+/// The monster templates of `assets/monsters/`.
+fn monsters(root: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(doo_rules::level_file::templates_dir(root))
+        .map(|d| d.filter_map(|e| e.ok()).filter_map(|e| e.path().file_stem().map(|s| s.to_string_lossy().to_string())).take(200).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Opens a level file for editing: its text parsed (not checked: problems are shown, not
+/// refused). A file that does not parse is said in the status line, and a new level is opened.
+fn open_file(path: &Path) -> Result<Doc, String> {
+    let text = doo_rules::data::read_text(path, doo_rules::data::MAX_FILE_BYTES).map_err(|e| format!("{}: {}", path.display(), e.message))?;
+    Doc::from_text(&path.display().to_string(), &text).map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message))
+}
+
+/// Entering the editor: back from a play-test, the editor is as it was; else the level `doo
+/// edit` named, or a new level.
+fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Option<Res<EditStart>>, data: Res<GameData>, mut cursor: ResMut<EditorCursor>) {
+    if let Some(mut ed) = editor {
+        ed.status = "Back from the play-test: the editor is as you left it.".into();
+        ed.generation += 1;
+        return;
+    }
+    let data = &data.0;
+    let root = Path::new(".");
+    let (doc, path, status) = match start.as_ref().map(|s| s.0.clone()) {
+        Some(p) if p.exists() => match open_file(&p) {
+            Ok(doc) => (doc, p.clone(), format!("Opened {}.", p.display())),
+            Err(e) => {
+                (Doc::new(new_level(doo_rules::level_edit::NEW_SIZE.0, doo_rules::level_edit::NEW_SIZE.1)), new_path(), format!("Could not open it: {e}"))
+            }
+        },
+        Some(p) => (
+            Doc::new(new_level(doo_rules::level_edit::NEW_SIZE.0, doo_rules::level_edit::NEW_SIZE.1)),
+            p.clone(),
+            format!("A new level; Save writes {}.", p.display()),
+        ),
+        None => {
+            let p = new_path();
+            (
+                Doc::new(new_level(doo_rules::level_edit::NEW_SIZE.0, doo_rules::level_edit::NEW_SIZE.1)),
+                p.clone(),
+                format!("A new level; Save writes {}.", p.display()),
+            )
+        }
+    };
+    let mut behaviours: Vec<String> = data.ai.behaviours.keys().cloned().collect();
+    behaviours.sort();
+    let mut ed = Editor {
+        doc,
+        path,
+        tool: Tool::Room,
+        anchor: None,
+        clip: None,
+        problems: vec![],
+        status,
+        selected: None,
+        typing: None,
+        opening: false,
+        leaving: false,
+        heroes: heroes(data),
+        monsters: monsters(root),
+        behaviours,
+        files: level_files(),
+        generation: 0,
+    };
+    ed.changed(data);
+    *cursor = EditorCursor(1, 1);
+    commands.insert_resource(ed);
+}
+
+/// Every `EditAct`, from wherever it came, made on the level.
+#[allow(clippy::too_many_arguments)]
+fn apply_acts(
+    mut acts: MessageReader<EditAct>,
+    editor: Option<ResMut<Editor>>,
+    mut cursor: ResMut<EditorCursor>,
+    data: Res<GameData>,
+    mut next: ResMut<NextState<Screen>>,
+    mut commands: Commands,
+) {
+    let Some(mut ed) = editor else {
+        acts.clear();
+        return;
+    };
+    for act in acts.read().copied() {
+        debug!("edit act {act:?}");
+        let ed = &mut *ed;
+        let (w, h) = ed.doc.size();
+        let clamp = |x: i32, y: i32| (x.clamp(0, w as i32 - 1), y.clamp(0, h as i32 - 1));
+        let mut edited = false;
+        match act {
+            EditAct::Tool(t) => {
+                // Pressing the hero or monster tool again takes the next one.
+                ed.tool = match (ed.tool, t) {
+                    (Tool::Hero(k), Tool::Hero(_)) => Tool::Hero(((k as usize + 1) % ed.heroes.len().max(1)) as u8),
+                    (Tool::Monster(k), Tool::Monster(_)) => Tool::Monster(((k as usize + 1) % ed.monsters.len().max(1)) as u8),
+                    _ => t,
+                };
+                ed.status = format!("Brush: {}.", ed.tool_name(ed.tool));
+            }
+            EditAct::Apply => {
+                let area = ed.area(*cursor);
+                edited = paint(ed, area);
+                ed.anchor = None;
+            }
+            EditAct::Paint(x0, y0, x1, y1) => {
+                let area = Rect::new((x0, y0), (x1, y1));
+                *cursor = EditorCursor(x1, y1);
+                edited = paint(ed, area);
+                ed.anchor = None;
+            }
+            EditAct::Pick(x, y) => {
+                *cursor = EditorCursor(x, y);
+                ed.selected = ed.doc.figure_at(x, y);
+                ed.status = ed.doc.describe(x, y).join("; ");
+            }
+            EditAct::Move(dx, dy, grow) => {
+                if grow && ed.anchor.is_none() {
+                    ed.anchor = Some((cursor.0, cursor.1));
+                } else if !grow {
+                    ed.anchor = None;
+                }
+                let (x, y) = clamp(cursor.0 + dx, cursor.1 + dy);
+                *cursor = EditorCursor(x, y);
+            }
+            EditAct::Hover(x, y) => {
+                let (x, y) = clamp(x, y);
+                if *cursor != EditorCursor(x, y) {
+                    *cursor = EditorCursor(x, y);
+                }
+            }
+            EditAct::Undo => {
+                edited = ed.doc.undo();
+                ed.status = if edited { "Undone.".into() } else { "Nothing to undo.".into() };
+            }
+            EditAct::Redo => {
+                edited = ed.doc.redo();
+                ed.status = if edited { "Redone.".into() } else { "Nothing to redo.".into() };
+            }
+            EditAct::Copy => {
+                let area = ed.area(*cursor);
+                let clip = ed.doc.copy(area);
+                ed.status = format!(
+                    "Copied {} x {} spaces and {} figure(s): Ctrl+V pastes at the cursor.",
+                    area.x1 - area.x0 + 1,
+                    area.y1 - area.y0 + 1,
+                    clip.figures.len()
+                );
+                ed.clip = Some(clip);
+            }
+            EditAct::Paste => match ed.clip.clone() {
+                Some(clip) => {
+                    edited = ed.doc.paste(cursor.0, cursor.1, &clip);
+                    ed.status = "Pasted.".into();
+                }
+                None => ed.status = "Nothing copied yet: select spaces (Shift+arrows or drag) and press Ctrl+C.".into(),
+            },
+            EditAct::Save => save(ed),
+            EditAct::PlayTest => commands.queue(playtest::start_playtest),
+            EditAct::Back => {
+                if ed.typing.is_some() {
+                    ed.typing = None;
+                } else if ed.opening {
+                    ed.opening = false;
+                } else if ed.anchor.is_some() {
+                    ed.anchor = None;
+                } else if ed.doc.dirty() && !ed.leaving {
+                    ed.leaving = true;
+                    ed.status = "Unsaved edits: Esc again leaves without saving them; Ctrl+S saves.".into();
+                } else {
+                    commands.remove_resource::<Editor>();
+                    next.set(Screen::Menu);
+                }
+            }
+            EditAct::New | EditAct::Open | EditAct::OpenFile(_) => {
+                if file_act(ed, act, &data.0) {
+                    *cursor = EditorCursor(1, 1);
+                }
+            }
+            EditAct::Width(d) => edited = ed.doc.resize((w as i32 + d as i32).max(0) as usize, h),
+            EditAct::Height(d) => edited = ed.doc.resize(w, (h as i32 + d as i32).max(0) as usize),
+            EditAct::AddFloor => edited = ed.doc.add_floor(),
+            EditAct::Floor(d) => {
+                let n = ed.doc.level.floors.len() as i32;
+                ed.doc.floor = (ed.doc.floor as i32 + d as i32).clamp(0, (n - 1).max(0)) as usize;
+                ed.selected = None;
+                ed.generation += 1;
+            }
+            EditAct::Profile => edited = ed.doc.cycle_profile(),
+            EditAct::Mode => edited = ed.doc.toggle_mode(),
+            EditAct::Control(k) => edited = ed.doc.cycle_control(k as usize),
+            EditAct::Type(f) => {
+                let now = match f {
+                    Field::Name => ed.doc.level.name.clone(),
+                    Field::Briefing => ed.doc.level.briefing.clone(),
+                };
+                ed.typing = Some((f, now));
+            }
+            EditAct::FigSide | EditAct::FigBehaviour | EditAct::FigStance | EditAct::FigPosture | EditAct::FigHp(_) | EditAct::FigRemove => {
+                edited = figure_edit(ed, act, &data.0);
+            }
+        }
+        if edited {
+            ed.changed(&data.0);
+        }
+    }
+}
+
+/// New, Open and a file picked in the Open list; true when another level is now edited.
+fn file_act(ed: &mut Editor, act: EditAct, data: &doo_rules::data::RuleData) -> bool {
+    match act {
+        EditAct::New => {
+            let p = new_path();
+            ed.new_doc(Doc::new(new_level(doo_rules::level_edit::NEW_SIZE.0, doo_rules::level_edit::NEW_SIZE.1)), p.clone(), data);
+            ed.status = format!("A new level; Save writes {}.", p.display());
+            true
+        }
+        EditAct::OpenFile(k) => {
+            ed.opening = false;
+            let Some(p) = ed.files.get(k as usize).cloned() else { return false };
+            match open_file(&p) {
+                Ok(doc) => {
+                    ed.new_doc(doc, p.clone(), data);
+                    ed.status = format!("Opened {}.", p.display());
+                    true
+                }
+                Err(e) => {
+                    ed.status = format!("Could not open it: {e}");
+                    false
+                }
+            }
+        }
+        _ => {
+            ed.files = level_files();
+            ed.opening = !ed.opening;
+            false
+        }
+    }
+}
+
+/// An edit of the figure in the inspector.
+fn figure_edit(ed: &mut Editor, act: EditAct, data: &doo_rules::data::RuleData) -> bool {
+    let Some(k) = ed.selected else {
+        ed.status = "No figure selected: Q, then click or Space on a figure.".into();
+        return false;
+    };
+    match act {
+        EditAct::FigSide => ed.doc.cycle_side(k),
+        EditAct::FigBehaviour => {
+            let b = ed.behaviours.clone();
+            ed.doc.cycle_behaviour(k, &b)
+        }
+        EditAct::FigStance => ed.doc.cycle_stance(k),
+        EditAct::FigPosture => ed.doc.cycle_posture(k),
+        EditAct::FigHp(d) => {
+            let full = full_hp(ed, k, data);
+            ed.doc.add_hp(k, d as i32, full)
+        }
+        _ => {
+            let done = ed.doc.remove_figure(k);
+            ed.selected = None;
+            done
+        }
+    }
+}
+
+/// The figure's full hit points, from the level as it would be built (10 when it cannot be).
+fn full_hp(ed: &Editor, k: usize, data: &doo_rules::data::RuleData) -> i32 {
+    let id = ed.doc.level.characters.get(k).and_then(|c| c.id.clone());
+    let text = ed.doc.text();
+    doo_rules::level_file::check("level", &text, data, &ed.root())
+        .ok()
+        .and_then(|c| c.build(data).ok())
+        .and_then(|m| m.fighters.iter().find(|f| Some(&f.id) == id.as_ref()).map(|f| f.max_hp))
+        .unwrap_or(10)
+}
+
+/// The tool on the area; a figure put down is selected.
+fn paint(ed: &mut Editor, area: Rect) -> bool {
+    if ed.tool == Tool::Select {
+        ed.selected = ed.doc.figure_at(area.x1, area.y1);
+        ed.status = ed.doc.describe(area.x1, area.y1).join("; ");
+        return false;
+    }
+    let Some(brush) = ed.brush() else {
+        ed.status = format!("No {} to put down.", ed.tool_name(ed.tool));
+        return false;
+    };
+    let crawl_before = ed.doc.level.mode;
+    let done = ed.doc.paint(area, &brush);
+    if done {
+        ed.status = format!("Painted {} over {} x {}.", ed.tool_name(ed.tool), area.x1 - area.x0 + 1, area.y1 - area.y0 + 1);
+        if matches!(brush, Brush::Figure(_)) {
+            ed.selected = ed.doc.figure_at(area.x0.max(0), area.y0.max(0));
+        }
+        if ed.doc.level.mode != crawl_before {
+            ed.status.push_str(" The level is now a crawl (Exploration Mode): chests, traps, lights and dark belong to crawls.");
+        }
+    }
+    done
+}
+
+/// Writes the level (problems or not) where it was read from, or where a new one goes.
+fn save(ed: &mut Editor) {
+    let text = ed.doc.text();
+    if let Some(dir) = ed.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    match std::fs::write(&ed.path, &text) {
+        Ok(()) => {
+            ed.doc.mark_saved(text);
+            let n = ed.problems.len();
+            ed.status =
+                if n == 0 { format!("Saved {}: no problems.", ed.path.display()) } else { format!("Saved {} with {n} problem(s) left.", ed.path.display()) };
+            ed.leaving = false;
+        }
+        Err(e) => ed.status = format!("Could not save {}: {e}", ed.path.display()),
+    }
+}

@@ -1,0 +1,267 @@
+//! The editor's panels around the map: the top bar (new, open, save, undo, redo, copy, paste,
+//! play-test, back), the brushes on the left, the level's settings and the figure inspector on
+//! the right, and at the bottom what was done, what is under the cursor and every problem the
+//! level has, each with where it is. Every button names its key.
+
+use super::keys::{TILE_KEYS, TOOL_KEYS};
+use super::state::{EditAct, Editor, EditorCursor, EditorSystems, Field, Tool, profile_name};
+use crate::window::screens::Screen;
+use crate::window::theme::prelude::*;
+use bevy::prelude::*;
+use doo_rules::level_edit::TILES;
+use doo_rules::level_file::Control;
+
+/// The panels' sizes in logical pixels (the map is framed between them).
+pub const TOP_PX: f32 = 44.0;
+pub const LEFT_PX: f32 = 196.0;
+pub const RIGHT_PX: f32 = 300.0;
+pub const BOTTOM_PX: f32 = 150.0;
+
+/// Problems listed at the bottom (the rest are counted; all are on the map).
+const LISTED: usize = 5;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, (draw_panels, show_cursor_line).chain().in_set(EditorSystems::Draw));
+}
+
+#[derive(Component)]
+struct EditorRoot;
+
+#[derive(Component)]
+struct CursorLine;
+
+/// What the panels show: they are built again when it changes.
+fn view_key(ed: &Editor) -> String {
+    format!(
+        "{:?}|{}|{:?}|{:?}|{:?}|{}|{}|{}|{}|{:?}|{}",
+        ed.tool,
+        ed.status,
+        ed.selected,
+        ed.typing,
+        ed.opening,
+        ed.problems.len(),
+        ed.generation,
+        ed.doc.can_undo(),
+        ed.doc.can_redo(),
+        ed.clip.is_some(),
+        ed.doc.dirty()
+    )
+}
+
+fn row() -> Node {
+    Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, align_items: AlignItems::Center, ..default() }
+}
+
+fn heading(p: &mut ChildSpawnerCommands, s: impl Into<String>) {
+    p.spawn((text(s, 15.0, palette::GOLD), Node { margin: UiRect::top(Val::Px(6.0)), ..default() }));
+}
+
+fn draw_panels(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query<Entity, With<EditorRoot>>, mut shown: Local<String>) {
+    let Some(ed) = editor else { return };
+    let key = view_key(&ed);
+    if *shown == key && !roots.is_empty() {
+        return;
+    }
+    *shown = key;
+    for e in &roots {
+        commands.entity(e).despawn();
+    }
+    let root = Node {
+        position_type: PositionType::Absolute,
+        width: Val::Percent(100.0),
+        height: Val::Percent(100.0),
+        flex_direction: FlexDirection::Column,
+        ..default()
+    };
+    commands.spawn((Name::new("Level editor"), EditorRoot, DespawnOnExit(Screen::Editor), root)).with_children(|p| {
+        top_bar(p, &ed);
+        p.spawn(Node { flex_grow: 1.0, flex_direction: FlexDirection::Row, ..default() }).with_children(|m| {
+            brushes(m, &ed);
+            m.spawn(Node { flex_grow: 1.0, ..default() });
+            settings(m, &ed);
+        });
+        bottom(p, &ed);
+        if ed.opening {
+            open_list(p, &ed);
+        }
+    });
+}
+
+fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
+    let file = ed.path.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
+    let star = if ed.doc.dirty() { " *" } else { "" };
+    p.spawn(panel(Node { height: Val::Px(TOP_PX), padding: UiRect::horizontal(Val::Px(8.0)), column_gap: Val::Px(2.0), ..row() })).with_children(|b| {
+        b.spawn((text(format!("Editor: {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
+        b.spawn(bar_button("New [Ctrl+N]", EditAct::New, true));
+        b.spawn(bar_button("Open [Ctrl+O]", EditAct::Open, true));
+        b.spawn(bar_button("Save [Ctrl+S]", EditAct::Save, true));
+        b.spawn(bar_button("Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo()));
+        b.spawn(bar_button("Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo()));
+        b.spawn(bar_button("Copy [Ctrl+C]", EditAct::Copy, true));
+        b.spawn(bar_button("Paste [Ctrl+V]", EditAct::Paste, ed.clip.is_some()));
+        b.spawn(bar_button("Play-test [F5]", EditAct::PlayTest, ed.problems.is_empty()));
+        b.spawn(bar_button("Back [Esc]", EditAct::Back, true));
+    });
+}
+
+fn tool_button(b: &mut ChildSpawnerCommands, ed: &Editor, label: String, tool: Tool) {
+    let on = std::mem::discriminant(&ed.tool) == std::mem::discriminant(&tool) && (!matches!(tool, Tool::Tile(_)) || ed.tool == tool);
+    let mut e = b.spawn(bar_button(label, EditAct::Tool(tool), true));
+    if on {
+        e.insert(Selected);
+    }
+}
+
+fn brushes(p: &mut ChildSpawnerCommands, ed: &Editor) {
+    p.spawn(panel(Node {
+        width: Val::Px(LEFT_PX),
+        flex_direction: FlexDirection::Column,
+        padding: UiRect::all(Val::Px(6.0)),
+        overflow: Overflow::clip(),
+        ..default()
+    }))
+    .with_children(|b| {
+        heading(b, "Map");
+        b.spawn(row()).with_children(|r| {
+            for (k, (c, name)) in TILES.iter().enumerate() {
+                tool_button(r, ed, format!("{c} {name} [{}]", TILE_KEYS[k].1), Tool::Tile(k as u8));
+            }
+        });
+        heading(b, "Put down");
+        b.spawn(row()).with_children(|r| {
+            for (_, tool, key) in TOOL_KEYS.iter().filter(|t| !matches!(t.1, Tool::Tile(_))) {
+                let tool = match (*tool, ed.tool) {
+                    (Tool::Hero(_), Tool::Hero(k)) => Tool::Hero(k),
+                    (Tool::Monster(_), Tool::Monster(k)) => Tool::Monster(k),
+                    (t, _) => t,
+                };
+                tool_button(r, ed, format!("{} [{key}]", ed.tool_name(tool)), tool);
+            }
+        });
+        b.spawn(text("Drag or Shift+arrows: a rectangle. Space paints. Right click inspects.", 12.0, palette::DIM));
+    });
+}
+
+fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
+    let l = &ed.doc.level;
+    p.spawn(panel(Node {
+        width: Val::Px(RIGHT_PX),
+        flex_direction: FlexDirection::Column,
+        padding: UiRect::all(Val::Px(6.0)),
+        overflow: Overflow::clip(),
+        ..default()
+    }))
+    .with_children(|b| {
+        if let Some((field, buf)) = &ed.typing {
+            heading(b, if *field == Field::Name { "Typing the level's name" } else { "Typing the briefing" });
+            b.spawn(text(format!("{buf}_"), 14.0, palette::TEXT));
+            b.spawn(text("Enter keeps it, Esc leaves it as it was.", 12.0, palette::DIM));
+            return;
+        }
+        heading(b, "Level");
+        let short: String = l.briefing.chars().take(40).collect();
+        b.spawn(row()).with_children(|r| {
+            r.spawn(bar_button(format!("Name: {} [N]", l.name), EditAct::Type(Field::Name), true));
+            r.spawn(bar_button(
+                format!("Briefing: {}{} [B]", if short.is_empty() { "(none)" } else { &short }, if l.briefing.chars().count() > 40 { "..." } else { "" }),
+                EditAct::Type(Field::Briefing),
+                true,
+            ));
+            r.spawn(bar_button(format!("Rules: {} [F2]", profile_name(ed)), EditAct::Profile, true));
+            let kind = if l.mode == doo_rules::level_crawl::LevelMode::Exploration { "a crawl" } else { "one fight" };
+            r.spawn(bar_button(format!("Kind: {kind} [F3]"), EditAct::Mode, true));
+            for (k, s) in l.sides.iter().enumerate().take(8) {
+                let who = if s.control == Control::Human { "a person" } else { "the AI" };
+                r.spawn(bar_button(format!("{}: {who}", s.id), EditAct::Control(k as u8), true));
+            }
+        });
+        let (w, h) = ed.doc.size();
+        b.spawn(text(format!("{w} x {h} spaces, floor {} of {}", ed.doc.floor + 1, l.floors.len()), 13.0, palette::TEXT));
+        b.spawn(row()).with_children(|r| {
+            r.spawn(bar_button("W- [,]", EditAct::Width(-1), true));
+            r.spawn(bar_button("W+ [.]", EditAct::Width(1), true));
+            r.spawn(bar_button("H- [;]", EditAct::Height(-1), true));
+            r.spawn(bar_button("H+ [']", EditAct::Height(1), true));
+            let n = l.floors.len();
+            r.spawn(bar_button("Floor up [PgUp]", EditAct::Floor(1), ed.doc.floor + 1 < n));
+            r.spawn(bar_button("Floor down [PgDn]", EditAct::Floor(-1), ed.doc.floor > 0));
+            r.spawn(bar_button("Add floor [F6]", EditAct::AddFloor, true));
+        });
+        heading(b, "Figure");
+        let Some(c) = ed.selected.and_then(|k| l.characters.get(k).map(|c| (k, c))) else {
+            b.spawn(text("Q, then click (or Space on) a figure to set it up here.", 12.0, palette::DIM));
+            return;
+        };
+        let (k, c) = c;
+        let what = c.template.clone().map_or("hero".to_string(), |t| format!("a {t}"));
+        b.spawn(text(format!("{} ({what})", c.name.clone().or(c.id.clone()).unwrap_or_default()), 14.0, palette::TEXT));
+        b.spawn(row()).with_children(|r| {
+            r.spawn(bar_button(format!("Side: {} [G]", c.side.clone().unwrap_or_default()), EditAct::FigSide, true));
+            r.spawn(bar_button(format!("Behaviour: {} [V]", c.behaviour.clone().unwrap_or_else(|| "its own".into())), EditAct::FigBehaviour, true));
+            r.spawn(bar_button(format!("Stance: {} [A]", ed.doc.stance(k)), EditAct::FigStance, true));
+            let posture = c.posture.map_or("standing".to_string(), |p| format!("{p:?}").to_lowercase());
+            r.spawn(bar_button(format!("Posture: {posture} [J]"), EditAct::FigPosture, true));
+            let hp = c.hp.map_or("full".to_string(), |h| h.to_string());
+            r.spawn(bar_button(format!("HP {hp}: - [[]"), EditAct::FigHp(-1), true));
+            r.spawn(bar_button("HP + []]", EditAct::FigHp(1), c.hp.is_some()));
+            r.spawn(bar_button("Remove [Del]", EditAct::FigRemove, true));
+        });
+    });
+}
+
+fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
+    p.spawn(panel(Node {
+        height: Val::Px(BOTTOM_PX),
+        flex_direction: FlexDirection::Column,
+        padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)),
+        overflow: Overflow::clip(),
+        ..default()
+    }))
+    .with_children(|b| {
+        b.spawn(text(ed.status.clone(), 14.0, palette::GOLD));
+        b.spawn((CursorLine, text("", 13.0, palette::TEXT)));
+        let n = ed.problems.len();
+        if n == 0 {
+            b.spawn(text("No problems: `doo validate` passes this level, and it can be play-tested.", 13.0, palette::GOOD));
+            return;
+        }
+        b.spawn(text(format!("{n} problem(s), each marked ! on the map (a level with problems can still be saved):"), 13.0, palette::BAD));
+        for pr in ed.problems.iter().take(LISTED) {
+            let at = pr.at.map_or(String::new(), |(f, x, y)| if f == 0 { format!(" at ({x}, {y})") } else { format!(" at ({x}, {y}) floor {f}") });
+            b.spawn(text(format!("line {}:{}{at}: {}", pr.line, pr.col, pr.message), 12.0, palette::BAD));
+        }
+        if n > LISTED {
+            b.spawn(text(format!("... and {} more", n - LISTED), 12.0, palette::DIM));
+        }
+    });
+}
+
+fn open_list(p: &mut ChildSpawnerCommands, ed: &Editor) {
+    let node = Node {
+        position_type: PositionType::Absolute,
+        left: Val::Percent(30.0),
+        top: Val::Px(TOP_PX + 10.0),
+        width: Val::Percent(40.0),
+        flex_direction: FlexDirection::Column,
+        padding: UiRect::all(Val::Px(12.0)),
+        ..default()
+    };
+    p.spawn((panel_in(node, palette::PANEL_SOLID), GlobalZIndex(30))).with_children(|b| {
+        heading(b, "Open a level (arrows and Enter, or click)");
+        for (k, f) in ed.files.iter().enumerate().take(40) {
+            b.spawn(bar_button(f.display().to_string(), EditAct::OpenFile(k as u16), true));
+        }
+        b.spawn(bar_button("Cancel [Esc]", EditAct::Open, true));
+    });
+}
+
+/// What is under the cursor, kept up to date without building the panels again.
+fn show_cursor_line(editor: Option<Res<Editor>>, cursor: Res<EditorCursor>, mut q: Query<&mut Text, With<CursorLine>>) {
+    let Some(ed) = editor else { return };
+    let line = format!("Cursor {}: brush {}", ed.doc.describe(cursor.0, cursor.1).join("; "), ed.tool_name(ed.tool));
+    for mut t in &mut q {
+        if t.0 != line {
+            t.0 = line.clone();
+        }
+    }
+}

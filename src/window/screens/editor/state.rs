@@ -1,0 +1,204 @@
+//! The editor's state and its actions (issue 31), a leaf the editor's files share: the level
+//! being edited and what surrounds it (`Editor`), the cursor, the brushes (`Tool`), every edit
+//! as an `EditAct`, and the play-test marker.
+
+use crate::window::session::MatchSetup;
+use bevy::prelude::*;
+use doo_rules::level_edit::{Brush, Clip, Doc, PROFILES, Problem, Rect, TILES};
+use doo_rules::level_file::CharacterEntry;
+use std::path::PathBuf;
+
+/// The editor's frame: keys and pointer become `EditAct`s, they are applied, then drawn.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EditorSystems {
+    Input,
+    Apply,
+    Draw,
+}
+
+/// What the brush puts down (the palette's buttons and keys choose it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// `TILES[k]`: a map character.
+    Tile(u8),
+    Room,
+    /// The k-th hero of `heroes/`.
+    Hero(u8),
+    /// The k-th monster template of `assets/monsters/`.
+    Monster(u8),
+    Chest,
+    Trap,
+    Exit,
+    Dark,
+    Light,
+    Erase,
+    /// Click a figure to set it up in the inspector.
+    Select,
+}
+
+/// A text field of the level being typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Name,
+    Briefing,
+}
+
+/// Everything the editor does: from a button, a key or the pointer on the map.
+#[derive(Component, Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EditAct {
+    Tool(Tool),
+    /// Paint the selection (or the space under the cursor) with the tool.
+    Apply,
+    /// Paint a rectangle dragged on the map (corners included).
+    Paint(i32, i32, i32, i32),
+    /// Inspect the space (a figure there is selected).
+    Pick(i32, i32),
+    /// Move the cursor; with `true` the selection grows from where it was.
+    Move(i32, i32, bool),
+    /// The cursor to a space (the pointer over the map).
+    Hover(i32, i32),
+    Undo,
+    Redo,
+    Copy,
+    Paste,
+    Save,
+    PlayTest,
+    Back,
+    New,
+    /// Show or hide the list of levels to open.
+    Open,
+    OpenFile(u16),
+    Width(i8),
+    Height(i8),
+    AddFloor,
+    Floor(i8),
+    Profile,
+    Mode,
+    Control(u8),
+    Type(Field),
+    FigSide,
+    FigBehaviour,
+    FigStance,
+    FigPosture,
+    FigHp(i8),
+    FigRemove,
+}
+
+/// The level being edited and the editor around it. It stays while a play-test runs, so the
+/// designer comes back where he was.
+#[derive(Resource)]
+pub struct Editor {
+    pub doc: Doc,
+    /// Where Save writes.
+    pub path: PathBuf,
+    pub tool: Tool,
+    /// The selection's other corner (Shift+arrows, or a drag).
+    pub anchor: Option<(i32, i32)>,
+    pub clip: Option<Clip>,
+    pub problems: Vec<Problem>,
+    pub status: String,
+    /// The figure in the inspector.
+    pub selected: Option<usize>,
+    pub typing: Option<(Field, String)>,
+    /// The list of levels to open is shown.
+    pub opening: bool,
+    /// Esc was pressed once with unsaved edits.
+    pub leaving: bool,
+    pub heroes: Vec<(String, CharacterEntry)>,
+    pub monsters: Vec<String>,
+    pub behaviours: Vec<String>,
+    /// Files the Open list shows.
+    pub files: Vec<PathBuf>,
+    /// Changed when the map must be drawn again.
+    pub generation: u64,
+}
+
+/// The space under the keyboard cursor (apart from `Editor`: moving it redraws no panel).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct EditorCursor(pub i32, pub i32);
+
+/// Set by `doo edit [LEVEL]`: the level the editor opens first (a new one when it does not exist).
+#[derive(Resource, Debug, Clone)]
+pub struct EditStart(pub PathBuf);
+
+impl Editor {
+    /// The selection: from the anchor to the cursor, or the cursor's space.
+    pub fn area(&self, c: EditorCursor) -> Rect {
+        match self.anchor {
+            Some(a) => Rect::new(a, (c.0, c.1)),
+            None => Rect::one(c.0, c.1),
+        }
+    }
+
+    pub fn tool_name(&self, t: Tool) -> String {
+        match t {
+            Tool::Tile(k) => TILES.get(k as usize).map_or("?", |t| t.1).to_string(),
+            Tool::Room => "room".into(),
+            Tool::Hero(k) => format!("hero: {}", self.heroes.get(k as usize).map_or("none", |h| h.0.as_str())),
+            Tool::Monster(k) => format!("monster: {}", self.monsters.get(k as usize).map_or("none", |m| m.as_str())),
+            Tool::Chest => "chest".into(),
+            Tool::Trap => "trap".into(),
+            Tool::Exit => "exit".into(),
+            Tool::Dark => "dark".into(),
+            Tool::Light => "light".into(),
+            Tool::Erase => "erase".into(),
+            Tool::Select => "select".into(),
+        }
+    }
+
+    pub fn brush(&self) -> Option<Brush> {
+        Some(match self.tool {
+            Tool::Tile(k) => Brush::Tile(TILES.get(k as usize)?.0),
+            Tool::Room => Brush::Room,
+            Tool::Hero(k) => Brush::Figure(Box::new(self.heroes.get(k as usize)?.1.clone())),
+            Tool::Monster(k) => {
+                let side = self.doc.level.sides.last().map(|s| s.id.clone());
+                Brush::Figure(Box::new(CharacterEntry { template: Some(self.monsters.get(k as usize)?.clone()), side, ..Default::default() }))
+            }
+            Tool::Chest => Brush::Chest,
+            Tool::Trap => Brush::Trap,
+            Tool::Exit => Brush::Exit,
+            Tool::Dark => Brush::Dark,
+            Tool::Light => Brush::Light,
+            Tool::Erase => Brush::Erase,
+            Tool::Select => return None,
+        })
+    }
+
+    /// The project folder the level's templates and art are read from.
+    pub fn root(&self) -> PathBuf {
+        doo_rules::level_file::project_root(&self.path)
+    }
+
+    /// After an edit: the problems again, the map drawn again.
+    pub fn changed(&mut self, data: &doo_rules::data::RuleData) {
+        let text = self.doc.text();
+        let file = self.path.display().to_string();
+        self.problems = doo_rules::level_edit::problems(&file, &text, &self.doc.level, data, &self.root());
+        self.generation += 1;
+        self.leaving = false;
+        if self.selected.is_some_and(|k| k >= self.doc.level.characters.len()) {
+            self.selected = None;
+        }
+    }
+
+    pub fn new_doc(&mut self, doc: Doc, path: PathBuf, data: &doo_rules::data::RuleData) {
+        self.doc = doc;
+        self.path = path;
+        self.anchor = None;
+        self.selected = None;
+        self.opening = false;
+        self.changed(data);
+    }
+}
+
+/// The names of the profiles the level can name (the side panel shows the one in force).
+pub fn profile_name(ed: &Editor) -> String {
+    ed.doc.level.profile.clone().unwrap_or_else(|| format!("{} (default)", PROFILES[0]))
+}
+
+/// A play-test is on: the match the menu had ready before it, put back on return.
+#[derive(Resource)]
+pub struct PlayTest {
+    pub before: Option<MatchSetup>,
+}
