@@ -25,13 +25,38 @@ pub fn scratch(tag: &str) -> PathBuf {
 /// Runs `doo ARGS --ui-walk REPORT` (plus `--headless` when `headless`) with its saves and
 /// settings in `dir`; asserts it exited cleanly with no panic and no failed press; the report.
 pub fn walk_in(dir: &Path, args: &[&str], headless: bool) -> Value {
-    walk_focused(dir, args, headless, "")
+    walk_focused(dir, args, headless, MENU_FOCUS)
+}
+
+/// The menu walk's work: everything but the level editor's own panel, which its own walk
+/// presses (`the_editor_walk_presses_every_editor_button`); the menu walk opens the editor and
+/// leaves it.
+pub const MENU_FOCUS: &str = "!Level editor,!Open a level";
+
+/// The editor walk's work: the editor and its Open list.
+pub const EDITOR_FOCUS: &str = "Level editor,Open a level,Main menu|Go(Editor)";
+
+/// The editor walk's start: the Bell Chapel (events, a crawl, comments) in the walk's copy.
+pub fn editor_args(dir: &Path) -> Vec<String> {
+    vec!["edit".into(), dir.join("levels").join("the_bell_chapel.ron").display().to_string(), "--seed".into(), "1".into()]
+}
+
+/// A copy of levels/ in `dir`: the level menu and the level editor of a walk work on it
+/// (`DOO_LEVELS_DIR`), so the editor's Save and New never write to the shipped levels.
+pub fn levels_copy(dir: &Path) -> PathBuf {
+    let levels = dir.join("levels");
+    std::fs::create_dir_all(&levels).unwrap();
+    for f in crate::common::files_with(&root().join("levels"), &["ron"]) {
+        std::fs::copy(&f, levels.join(f.file_name().unwrap())).unwrap();
+    }
+    levels
 }
 
 /// `walk_in` whose work is only the named panels' buttons and keys (`DOO_WALK_FOCUS`); the walk
 /// still moves through any screen to reach them.
 pub fn walk_focused(dir: &Path, args: &[&str], headless: bool, focus: &str) -> Value {
     let report = dir.join("walk.json");
+    let levels = levels_copy(dir);
     let mut cmd = Command::new(crate::common::doo_bin());
     cmd.args(args).arg("--ui-walk").arg(&report);
     if headless {
@@ -41,6 +66,7 @@ pub fn walk_focused(dir: &Path, args: &[&str], headless: bool, focus: &str) -> V
         .env("DOO_SAVE_DIR", dir.join("saves"))
         .env("DOO_SETTINGS", dir.join("settings.ron"))
         .env("DOO_WALK_FOCUS", focus)
+        .env("DOO_LEVELS_DIR", &levels)
         .current_dir(root())
         .output()
         .expect("run doo");
@@ -116,6 +142,38 @@ fn the_menu_walk_reaches_every_screen_and_persists_every_setting() {
         assert!(states.contains(overlay), "the walk never opened {overlay}: {states}");
     }
     assert!(v["buttons_pressed"].as_u64().unwrap() >= 40, "too few buttons: {}", v["buttons_pressed"]);
+}
+
+/// Issue 31: every button of the level editor (brushes, level settings, the figure inspector,
+/// the Open list, play-test) and every bound key, headless; the shipped level it opened is
+/// untouched (its copy is edited).
+#[test]
+fn the_editor_walk_presses_every_editor_button() {
+    let dir = scratch("editor");
+    let before = std::fs::read_to_string(root().join("levels/the_bell_chapel.ron")).unwrap();
+    let args = editor_args(&dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let v = walk_focused(&dir, &args, true, EDITOR_FOCUS);
+    assert_all_pressed(&v, "editor walk");
+    let pressed = list(&v, "pressed").join(" ");
+    for act in [
+        "Main menu|Go(Editor)",
+        "Tool(Room)",
+        "Tool(Tile(0))",
+        "Save",
+        "Undo",
+        "Open",
+        "OpenFile(0)",
+        "OpenFile(10)",
+        "FigSide",
+        "FigStance",
+        "Width(1)",
+        "AddFloor",
+        "Type(Name)",
+    ] {
+        assert!(pressed.contains(act), "editor button {act} not pressed: {pressed}");
+    }
+    assert_eq!(std::fs::read_to_string(root().join("levels/the_bell_chapel.ron")).unwrap(), before, "the shipped level is untouched");
 }
 
 #[test]
@@ -227,6 +285,7 @@ fn the_prompt_is_answered_from_the_keyboard() {
         .env("DOO_SETTINGS", walk_dir.join("settings.ron"))
         .env("DOO_WALK_FOCUS", "Reaction prompt")
         .env("DOO_WALK_KEYS_FIRST", "1")
+        .env("DOO_LEVELS_DIR", levels_copy(&walk_dir))
         .current_dir(root())
         .output()
         .expect("run doo");

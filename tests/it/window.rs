@@ -867,15 +867,22 @@ fn e2e_ui_walk_presses_every_button_in_the_window() {
     let dir = super::ui_walk::scratch("window-prompts");
     let (_, aoo) = super::ui_walk::prompt_starts(&dir).into_iter().find(|(k, _)| *k == "a4_aoo").expect("an A4 AoO save");
     let aoo = aoo.to_str().unwrap().to_string();
-    let starts: [(&str, Vec<&str>, &str); 4] = [
-        ("menu", vec!["play", "--menu", "--seed", "1"], ""),
+    let editor_dir = super::ui_walk::scratch("window-editor");
+    let editor_args = super::ui_walk::editor_args(&editor_dir);
+    let starts: [(&str, Vec<&str>, &str); 5] = [
+        ("menu", vec!["play", "--menu", "--seed", "1"], super::ui_walk::MENU_FOCUS),
+        ("editor", editor_args.iter().map(String::as_str).collect(), super::ui_walk::EDITOR_FOCUS),
         ("campaign", vec!["play", "--campaign", "campaigns/drowned_crown.ron", "--seed", "1"], "Campaign"),
         ("viewer", vec!["replay", "tests/saves/tutorial-seed3.ron", "--watch"], "Replay viewer"),
         ("prompt", vec!["play", "--resume", &aoo, "--seed", "1"], "Reaction prompt"),
     ];
     let mut total = (0, 0, 0);
     for (tag, args, focus) in starts {
-        let walk_dir = if tag == "prompt" { dir.join("a4_aoo") } else { super::ui_walk::scratch(&format!("window-{tag}")) };
+        let walk_dir = match tag {
+            "prompt" => dir.join("a4_aoo"),
+            "editor" => editor_dir.clone(),
+            _ => super::ui_walk::scratch(&format!("window-{tag}")),
+        };
         let v = super::ui_walk::walk_focused(&walk_dir, &args, false, focus);
         // The prompt answered once is gone: the window presses its answer and Decline (after
         // the save is opened again from the Load screen); "Never ask" is pressed headless.

@@ -14,7 +14,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LevelCatalog>()
         .add_button_action::<LevelsAct>()
         .add_systems(OnEnter(Screen::Levels), (scan_levels, spawn_levels).chain())
-        .add_systems(Update, answer_levels);
+        .add_systems(Update, (answer_levels, turn_page));
 }
 
 /// What a level select button does.
@@ -25,7 +25,15 @@ pub enum LevelsAct {
     CycleRuleset,
     /// On to the seats of the selected level.
     ToSetup,
+    /// The previous or next page of the list.
+    Page(i8),
 }
+
+/// Levels listed on one page (a folder of levels made in the editor grows past a screen).
+pub const PAGE: usize = 12;
+
+#[derive(Component)]
+struct LevelSelect;
 
 /// Level files found in the levels folder: each checked, or its first error.
 #[derive(Resource, Default)]
@@ -44,6 +52,12 @@ struct LevelDetails;
 /// The folder the level menu lists.
 pub const LEVELS_DIR: &str = "levels";
 
+/// The levels folder: `levels/`, or `DOO_LEVELS_DIR` (the UI tests walk a copy, so that the
+/// editor's saves never touch the shipped levels).
+pub fn levels_dir() -> PathBuf {
+    std::env::var_os("DOO_LEVELS_DIR").map_or_else(|| PathBuf::from(LEVELS_DIR), PathBuf::from)
+}
+
 /// Levels listed at most, and how long the whole scan may take: a level in `levels/` that is
 /// slow or hostile is shown as broken, it never freezes the menu.
 const MAX_LISTED_LEVELS: usize = 200;
@@ -59,7 +73,7 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
     catalog.default_ruleset = data.0.profiles.default.clone();
     catalog.rulesets = data.0.profiles.profiles.iter().map(|(k, p)| (k.clone(), p.description.clone())).collect();
     catalog.rulesets.push((data.0.a4.name.clone(), data.0.a4.description.clone()));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(LEVELS_DIR)
+    let mut files: Vec<PathBuf> = std::fs::read_dir(levels_dir())
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
         .unwrap_or_default();
     order_levels(&mut files);
@@ -101,37 +115,64 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
 }
 
 fn spawn_levels(mut commands: Commands, catalog: Res<LevelCatalog>) {
-    commands.spawn((Name::new("Level select"), DespawnOnExit(Screen::Levels), Node { flex_direction: FlexDirection::Row, ..root_node() })).with_children(|p| {
-        p.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), width: Val::Px(360.0), ..default() })).with_children(
-            |l| {
-                l.spawn(text("Choose a level", 26.0, palette::GOLD));
-                for (k, (path, r)) in catalog.entries.iter().enumerate() {
-                    let name = match r {
-                        Ok(c) => c.level.name.clone(),
-                        Err(_) => format!("{} (broken)", path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default()),
-                    };
-                    let mut b = l.spawn(button(name, LevelsAct::PickLevel(k)));
-                    if k == catalog.selected {
-                        b.insert(Selected);
+    build_levels(&mut commands, &catalog);
+}
+
+/// The page of the list the selected level is on, the next or previous one shown instead.
+fn turn_page(mut acts: MessageReader<LevelsAct>, mut catalog: ResMut<LevelCatalog>, roots: Query<Entity, With<LevelSelect>>, mut commands: Commands) {
+    for act in acts.read() {
+        let LevelsAct::Page(d) = act else { continue };
+        let pages = catalog.entries.len().div_ceil(PAGE).max(1);
+        let page = (catalog.selected / PAGE) as i64 + *d as i64;
+        catalog.selected = (page.clamp(0, pages as i64 - 1) as usize) * PAGE;
+        for e in &roots {
+            commands.entity(e).despawn();
+        }
+        build_levels(&mut commands, &catalog);
+    }
+}
+
+fn build_levels(commands: &mut Commands, catalog: &LevelCatalog) {
+    let page = catalog.selected / PAGE;
+    let shown = page * PAGE..((page + 1) * PAGE).min(catalog.entries.len());
+    commands
+        .spawn((Name::new("Level select"), LevelSelect, DespawnOnExit(Screen::Levels), Node { flex_direction: FlexDirection::Row, ..root_node() }))
+        .with_children(|p| {
+            p.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), width: Val::Px(360.0), ..default() }))
+                .with_children(|l| {
+                    l.spawn(text("Choose a level", 26.0, palette::GOLD));
+                    if page > 0 {
+                        l.spawn(button(format!("Previous {PAGE} levels"), LevelsAct::Page(-1)));
                     }
-                }
-                if catalog.entries.is_empty() {
-                    l.spawn(text(format!("No levels in {LEVELS_DIR}/"), 16.0, palette::BAD));
-                }
-            },
-        );
-        p.spawn((
-            LevelDetails,
-            panel(Node {
-                flex_direction: FlexDirection::Column,
-                padding: UiRect::all(Val::Px(14.0)),
-                width: Val::Px(560.0),
-                margin: UiRect::left(Val::Px(16.0)),
-                ..default()
-            }),
-        ))
-        .with_children(|d| level_details(d, &catalog));
-    });
+                    for (k, (path, r)) in catalog.entries.iter().enumerate().skip(shown.start).take(shown.len()) {
+                        let name = match r {
+                            Ok(c) => c.level.name.clone(),
+                            Err(_) => format!("{} (broken)", path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default()),
+                        };
+                        let mut b = l.spawn(button(name, LevelsAct::PickLevel(k)));
+                        if k == catalog.selected {
+                            b.insert(Selected);
+                        }
+                    }
+                    if shown.end < catalog.entries.len() {
+                        l.spawn(button(format!("More levels ({} of {})", shown.end, catalog.entries.len()), LevelsAct::Page(1)));
+                    }
+                    if catalog.entries.is_empty() {
+                        l.spawn(text(format!("No levels in {}/", levels_dir().display()), 16.0, palette::BAD));
+                    }
+                });
+            p.spawn((
+                LevelDetails,
+                panel(Node {
+                    flex_direction: FlexDirection::Column,
+                    padding: UiRect::all(Val::Px(14.0)),
+                    width: Val::Px(560.0),
+                    margin: UiRect::left(Val::Px(16.0)),
+                    ..default()
+                }),
+            ))
+            .with_children(|d| level_details(d, catalog));
+        });
 }
 
 fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
@@ -232,6 +273,8 @@ fn answer_levels(
                     commands.entity(e).with_children(|d| level_details(d, &catalog));
                 }
             }
+            // `turn_page` builds the list's next page.
+            LevelsAct::Page(_) => {}
             LevelsAct::CycleRuleset => {
                 // The level's rules for this match: the next profile or ruleset (crawls too:
                 // under A4 a crawl explores as usual and fights in rounds, A4-G-39).

@@ -58,6 +58,32 @@ pub const KEYS: &[(KeyCode, &str)] = &[
 /// Shortcuts with Ctrl held (undo, save as).
 pub const CTRL_KEYS: &[(KeyCode, &str)] = &[(KeyCode::KeyZ, "ctrl+z"), (KeyCode::KeyS, "ctrl+s")];
 
+/// The level editor's own keys (pressed only there: the other screens do not bind them).
+pub const EDITOR_KEYS: &[(KeyCode, &str)] = &[
+    (KeyCode::KeyC, "c"),
+    (KeyCode::KeyT, "t"),
+    (KeyCode::KeyX, "x"),
+    (KeyCode::KeyK, "k"),
+    (KeyCode::KeyI, "i"),
+    (KeyCode::KeyE, "e"),
+    (KeyCode::KeyQ, "q"),
+    (KeyCode::KeyM, "m"),
+    (KeyCode::KeyG, "g"),
+    (KeyCode::KeyV, "v"),
+    (KeyCode::KeyJ, "j"),
+    (KeyCode::KeyB, "b"),
+    (KeyCode::F3, "F3"),
+    (KeyCode::F5, "F5"),
+    (KeyCode::F6, "F6"),
+    (KeyCode::Delete, "Delete"),
+    (KeyCode::Semicolon, "semicolon"),
+    (KeyCode::Quote, "apostrophe"),
+];
+
+/// The level editor's Ctrl shortcuts beyond `CTRL_KEYS`.
+pub const EDITOR_CTRL_KEYS: &[(KeyCode, &str)] =
+    &[(KeyCode::KeyY, "ctrl+y"), (KeyCode::KeyC, "ctrl+c"), (KeyCode::KeyV, "ctrl+v"), (KeyCode::KeyN, "ctrl+n"), (KeyCode::KeyO, "ctrl+o")];
+
 /// A walk in progress.
 #[derive(Resource, Debug)]
 pub struct UiWalk {
@@ -186,12 +212,19 @@ impl UiWalk {
     /// A button key or key place that is the walk's work (every one without a focus).
     /// A focus entry "!Panel" leaves that panel out instead.
     pub(super) fn in_focus(&self, key: &str) -> bool {
-        let hit = |f: &str| key.starts_with(&format!("{f}|")) || key.contains(&format!("[{f}]"));
-        if self.focus.iter().any(|f| f.strip_prefix('!').is_some_and(hit)) {
+        let hit = |f: &str| key == f || key.starts_with(&format!("{f}|")) || key.contains(&format!("[{f}]"));
+        if self.excluded(key) {
             return false;
         }
         let wanted: Vec<&String> = self.focus.iter().filter(|f| !f.starts_with('!')).collect();
         wanted.is_empty() || wanted.iter().any(|f| hit(f))
+    }
+
+    /// A button or key place a "!Panel" focus entry leaves out. The buttons that open the level
+    /// editor (`Go(Editor)`) belong to it: a walk that leaves the editor out never enters it.
+    pub(super) fn excluded(&self, key: &str) -> bool {
+        let hit = |f: &str| key.starts_with(&format!("{f}|")) || key.contains(&format!("[{f}]")) || (f == "Level editor" && key.ends_with("|Go(Editor)"));
+        self.focus.iter().any(|f| f.strip_prefix('!').is_some_and(hit))
     }
 
     /// Something is left to do in `state`: a button seen there not pressed, or a key.

@@ -37,7 +37,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Level files in `levels/`, in the level menu's order.
 fn level_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(super::levels::LEVELS_DIR)
+    let mut files: Vec<PathBuf> = std::fs::read_dir(super::levels::levels_dir())
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).take(200).collect())
         .unwrap_or_default();
     super::levels::order_levels(&mut files);
@@ -46,7 +46,7 @@ fn level_files() -> Vec<PathBuf> {
 
 /// A file name in `levels/` not yet taken: new_level.ron, new_level_2.ron …
 fn new_path() -> PathBuf {
-    let dir = Path::new(super::levels::LEVELS_DIR);
+    let dir = super::levels::levels_dir();
     (1..1000)
         .map(|n| dir.join(if n == 1 { "new_level.ron".to_string() } else { format!("new_level_{n}.ron") }))
         .find(|p| !p.exists())
@@ -141,7 +141,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         generation: 0,
     };
     ed.changed(data);
-    *cursor = EditorCursor(1, 1);
+    *cursor = first_figure(&mut ed);
     commands.insert_resource(ed);
 }
 
@@ -251,7 +251,7 @@ fn apply_acts(
             }
             EditAct::New | EditAct::Open | EditAct::OpenFile(_) => {
                 if file_act(ed, act, &data.0) {
-                    *cursor = EditorCursor(1, 1);
+                    *cursor = first_figure(ed);
                 }
             }
             EditAct::Width(d) => edited = ed.doc.resize((w as i32 + d as i32).max(0) as usize, h),
@@ -280,6 +280,17 @@ fn apply_acts(
         if edited {
             ed.changed(&data.0);
         }
+    }
+}
+
+/// A level just opened: the cursor on its first figure, shown in the inspector (on (1, 1)
+/// when it has none).
+fn first_figure(ed: &mut Editor) -> EditorCursor {
+    let first = ed.doc.level.characters.iter().position(|c| c.pos.is_some_and(|p| p.floor == 0));
+    ed.selected = first;
+    match first.and_then(|k| ed.doc.level.characters[k].pos) {
+        Some(p) => EditorCursor(p.x, p.y),
+        None => EditorCursor(1, 1),
     }
 }
 

@@ -48,6 +48,14 @@ fn view_key(ed: &Editor) -> String {
     )
 }
 
+/// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
+fn spawn_bar(p: &mut ChildSpawnerCommands, label: impl Into<String>, act: EditAct, enabled: bool) {
+    let mut e = p.spawn(bar_button(label, act, enabled));
+    if !enabled {
+        e.insert(Disabled);
+    }
+}
+
 fn row() -> Node {
     Node { flex_direction: FlexDirection::Row, flex_wrap: FlexWrap::Wrap, align_items: AlignItems::Center, ..default() }
 }
@@ -81,10 +89,10 @@ fn draw_panels(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query
             settings(m, &ed);
         });
         bottom(p, &ed);
-        if ed.opening {
-            open_list(p, &ed);
-        }
     });
+    if ed.opening {
+        open_list(&mut commands, &ed);
+    }
 }
 
 fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
@@ -92,15 +100,15 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
     let star = if ed.doc.dirty() { " *" } else { "" };
     p.spawn(panel(Node { height: Val::Px(TOP_PX), padding: UiRect::horizontal(Val::Px(8.0)), column_gap: Val::Px(2.0), ..row() })).with_children(|b| {
         b.spawn((text(format!("Editor: {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
-        b.spawn(bar_button("New [Ctrl+N]", EditAct::New, true));
-        b.spawn(bar_button("Open [Ctrl+O]", EditAct::Open, true));
-        b.spawn(bar_button("Save [Ctrl+S]", EditAct::Save, true));
-        b.spawn(bar_button("Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo()));
-        b.spawn(bar_button("Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo()));
-        b.spawn(bar_button("Copy [Ctrl+C]", EditAct::Copy, true));
-        b.spawn(bar_button("Paste [Ctrl+V]", EditAct::Paste, ed.clip.is_some()));
-        b.spawn(bar_button("Play-test [F5]", EditAct::PlayTest, ed.problems.is_empty()));
-        b.spawn(bar_button("Back [Esc]", EditAct::Back, true));
+        spawn_bar(b, "New [Ctrl+N]", EditAct::New, true);
+        spawn_bar(b, "Open [Ctrl+O]", EditAct::Open, true);
+        spawn_bar(b, "Save [Ctrl+S]", EditAct::Save, true);
+        spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
+        spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
+        spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
+        spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.clip.is_some());
+        spawn_bar(b, "Play-test [F5]", EditAct::PlayTest, ed.problems.is_empty());
+        spawn_bar(b, "Back [Esc]", EditAct::Back, true);
     });
 }
 
@@ -161,31 +169,32 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
         heading(b, "Level");
         let short: String = l.briefing.chars().take(40).collect();
         b.spawn(row()).with_children(|r| {
-            r.spawn(bar_button(format!("Name: {} [N]", l.name), EditAct::Type(Field::Name), true));
-            r.spawn(bar_button(
+            spawn_bar(r, format!("Name: {} [N]", l.name), EditAct::Type(Field::Name), true);
+            spawn_bar(
+                r,
                 format!("Briefing: {}{} [B]", if short.is_empty() { "(none)" } else { &short }, if l.briefing.chars().count() > 40 { "..." } else { "" }),
                 EditAct::Type(Field::Briefing),
                 true,
-            ));
-            r.spawn(bar_button(format!("Rules: {} [F2]", profile_name(ed)), EditAct::Profile, true));
+            );
+            spawn_bar(r, format!("Rules: {} [F2]", profile_name(ed)), EditAct::Profile, true);
             let kind = if l.mode == doo_rules::level_crawl::LevelMode::Exploration { "a crawl" } else { "one fight" };
-            r.spawn(bar_button(format!("Kind: {kind} [F3]"), EditAct::Mode, true));
+            spawn_bar(r, format!("Kind: {kind} [F3]"), EditAct::Mode, true);
             for (k, s) in l.sides.iter().enumerate().take(8) {
                 let who = if s.control == Control::Human { "a person" } else { "the AI" };
-                r.spawn(bar_button(format!("{}: {who}", s.id), EditAct::Control(k as u8), true));
+                spawn_bar(r, format!("{}: {who}", s.id), EditAct::Control(k as u8), true);
             }
         });
         let (w, h) = ed.doc.size();
         b.spawn(text(format!("{w} x {h} spaces, floor {} of {}", ed.doc.floor + 1, l.floors.len()), 13.0, palette::TEXT));
         b.spawn(row()).with_children(|r| {
-            r.spawn(bar_button("W- [,]", EditAct::Width(-1), true));
-            r.spawn(bar_button("W+ [.]", EditAct::Width(1), true));
-            r.spawn(bar_button("H- [;]", EditAct::Height(-1), true));
-            r.spawn(bar_button("H+ [']", EditAct::Height(1), true));
+            spawn_bar(r, "W- [,]", EditAct::Width(-1), true);
+            spawn_bar(r, "W+ [.]", EditAct::Width(1), true);
+            spawn_bar(r, "H- [;]", EditAct::Height(-1), true);
+            spawn_bar(r, "H+ [']", EditAct::Height(1), true);
             let n = l.floors.len();
-            r.spawn(bar_button("Floor up [PgUp]", EditAct::Floor(1), ed.doc.floor + 1 < n));
-            r.spawn(bar_button("Floor down [PgDn]", EditAct::Floor(-1), ed.doc.floor > 0));
-            r.spawn(bar_button("Add floor [F6]", EditAct::AddFloor, true));
+            spawn_bar(r, "Floor up [PgUp]", EditAct::Floor(1), ed.doc.floor + 1 < n);
+            spawn_bar(r, "Floor down [PgDn]", EditAct::Floor(-1), ed.doc.floor > 0);
+            spawn_bar(r, "Add floor [F6]", EditAct::AddFloor, true);
         });
         heading(b, "Figure");
         let Some(c) = ed.selected.and_then(|k| l.characters.get(k).map(|c| (k, c))) else {
@@ -196,15 +205,15 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
         let what = c.template.clone().map_or("hero".to_string(), |t| format!("a {t}"));
         b.spawn(text(format!("{} ({what})", c.name.clone().or(c.id.clone()).unwrap_or_default()), 14.0, palette::TEXT));
         b.spawn(row()).with_children(|r| {
-            r.spawn(bar_button(format!("Side: {} [G]", c.side.clone().unwrap_or_default()), EditAct::FigSide, true));
-            r.spawn(bar_button(format!("Behaviour: {} [V]", c.behaviour.clone().unwrap_or_else(|| "its own".into())), EditAct::FigBehaviour, true));
-            r.spawn(bar_button(format!("Stance: {} [A]", ed.doc.stance(k)), EditAct::FigStance, true));
+            spawn_bar(r, format!("Side: {} [G]", c.side.clone().unwrap_or_default()), EditAct::FigSide, true);
+            spawn_bar(r, format!("Behaviour: {} [V]", c.behaviour.clone().unwrap_or_else(|| "its own".into())), EditAct::FigBehaviour, true);
+            spawn_bar(r, format!("Stance: {} [A]", ed.doc.stance(k)), EditAct::FigStance, true);
             let posture = c.posture.map_or("standing".to_string(), |p| format!("{p:?}").to_lowercase());
-            r.spawn(bar_button(format!("Posture: {posture} [J]"), EditAct::FigPosture, true));
+            spawn_bar(r, format!("Posture: {posture} [J]"), EditAct::FigPosture, true);
             let hp = c.hp.map_or("full".to_string(), |h| h.to_string());
-            r.spawn(bar_button(format!("HP {hp}: - [[]"), EditAct::FigHp(-1), true));
-            r.spawn(bar_button("HP + []]", EditAct::FigHp(1), c.hp.is_some()));
-            r.spawn(bar_button("Remove [Del]", EditAct::FigRemove, true));
+            spawn_bar(r, format!("HP {hp}: - [[]"), EditAct::FigHp(-1), true);
+            spawn_bar(r, "HP + []]", EditAct::FigHp(1), c.hp.is_some());
+            spawn_bar(r, "Remove [Del]", EditAct::FigRemove, true);
         });
     });
 }
@@ -236,7 +245,8 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
     });
 }
 
-fn open_list(p: &mut ChildSpawnerCommands, ed: &Editor) {
+/// The levels to open: a panel of its own over the editor.
+fn open_list(commands: &mut Commands, ed: &Editor) {
     let node = Node {
         position_type: PositionType::Absolute,
         left: Val::Percent(30.0),
@@ -246,13 +256,15 @@ fn open_list(p: &mut ChildSpawnerCommands, ed: &Editor) {
         padding: UiRect::all(Val::Px(12.0)),
         ..default()
     };
-    p.spawn((panel_in(node, palette::PANEL_SOLID), GlobalZIndex(30))).with_children(|b| {
-        heading(b, "Open a level (arrows and Enter, or click)");
-        for (k, f) in ed.files.iter().enumerate().take(40) {
-            b.spawn(bar_button(f.display().to_string(), EditAct::OpenFile(k as u16), true));
-        }
-        b.spawn(bar_button("Cancel [Esc]", EditAct::Open, true));
-    });
+    commands
+        .spawn((Name::new("Open a level"), EditorRoot, DespawnOnExit(Screen::Editor), panel_in(node, palette::PANEL_SOLID), GlobalZIndex(30)))
+        .with_children(|b| {
+            heading(b, "Open a level (arrows and Enter, or click)");
+            for (k, f) in ed.files.iter().enumerate().take(40) {
+                spawn_bar(b, f.display().to_string(), EditAct::OpenFile(k as u16), true);
+            }
+            spawn_bar(b, "Cancel [Esc]", EditAct::Open, true);
+        });
 }
 
 /// What is under the cursor, kept up to date without building the panels again.
