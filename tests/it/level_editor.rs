@@ -199,3 +199,33 @@ fn names_and_texts_with_quotes_newlines_and_any_character_read_back() {
         assert_eq!(parse("q.ron", &doc.text()).name, format!("{name}!"));
     }
 }
+
+/// The editor's level events (issue 31): a story line when the first side enters the selected
+/// spaces is written as a level event the checks accept (docs/levels.md "Level events"); its
+/// text can be typed again; removed, it is gone; the events it did not touch keep their lines.
+#[test]
+fn events_made_in_the_editor_are_written_checked_and_kept() {
+    let data = data();
+    let mut doc = made_level(&data);
+    assert!(doc.add_event(Rect::new((7, 1), (10, 5)), "The orc's den reeks."));
+    assert!(doc.set_event_message(0, "The orc's den reeks of smoke."));
+    assert_eq!(doc.event_message(0), "The orc's den reeks of smoke.");
+    assert_eq!(doc.event_line(0), "event: heroes in (7,1)-(10,5): message");
+    let text = doc.text();
+    assert!(text.contains("when: enters(area: (from: (7, 1), to: (10, 5)), who: side(\"heroes\"))"), "{text}");
+    let left = problems("ev.ron", &text, &doc.level, &data, &root());
+    assert!(left.is_empty(), "{left:?}");
+    assert_eq!(doc.event_areas(), vec![("event".to_string(), Rect::new((7, 1), (10, 5)))]);
+    // The Bell Chapel: one more event, the others' lines (and comments) unchanged.
+    let chapel = std::fs::read_to_string(root().join("levels/the_bell_chapel.ron")).unwrap();
+    let mut doc = Doc::from_text("chapel", &chapel).unwrap();
+    let n = doc.level.events.len();
+    assert!(doc.add_event(Rect::one(3, 3), "A draught from the west door."));
+    let saved = doc.text();
+    assert_eq!(parse("chapel", &saved).events.len(), n + 1);
+    let old: Vec<&str> = chapel.lines().collect();
+    let new_lines: Vec<&str> = saved.lines().filter(|l| !old.contains(l)).collect();
+    assert_eq!(new_lines.len(), 1, "{new_lines:#?}");
+    assert!(doc.remove_event(n));
+    assert_eq!(doc.text(), chapel, "removed again, the file is its own text");
+}

@@ -158,6 +158,10 @@ fn the_editor_walk_presses_every_editor_button() {
     let pressed = list(&v, "pressed").join(" ");
     for act in [
         "Main menu|Go(Editor)",
+        "EventAdd",
+        "EventRemove(an event)",
+        "Type(Event(an event))",
+        "PlayTest",
         "Tool(Room)",
         "Tool(Tile(0))",
         "Save",

@@ -72,6 +72,7 @@ pub const EDITOR_KEYS: &[(KeyCode, &str)] = &[
     (KeyCode::KeyV, "v"),
     (KeyCode::KeyJ, "j"),
     (KeyCode::KeyB, "b"),
+    (KeyCode::KeyY, "y"),
     (KeyCode::F3, "F3"),
     (KeyCode::F5, "F5"),
     (KeyCode::F6, "F6"),

@@ -5,6 +5,7 @@
 
 mod brush;
 mod doc;
+mod events;
 mod paint;
 mod problems;
 pub mod scan;

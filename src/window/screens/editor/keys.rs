@@ -48,7 +48,8 @@ pub const TOOL_KEYS: [(KeyCode, Tool, &str); 11] = [
 ];
 
 /// Keys with an action of their own (with Ctrl held, or not).
-const PLAIN: [(KeyCode, EditAct); 23] = [
+const PLAIN: [(KeyCode, EditAct); 24] = [
+    (KeyCode::KeyY, EditAct::EventAdd),
     (KeyCode::Space, EditAct::Apply),
     (KeyCode::Enter, EditAct::Apply),
     (KeyCode::NumpadEnter, EditAct::Apply),
@@ -160,7 +161,11 @@ fn type_text(
         keys.clear();
         return;
     }
-    let cap = if field == Field::Name { MAX_NAME } else { MAX_BRIEFING };
+    let cap = match field {
+        Field::Name => MAX_NAME,
+        Field::Briefing => MAX_BRIEFING,
+        Field::Event(_) => doo_rules::rules::story::MAX_TEXT,
+    };
     let mut done = None;
     for e in keys.read() {
         if !e.state.is_pressed() {
@@ -189,6 +194,7 @@ fn type_text(
                 let changed = match field {
                     Field::Name => ed.doc.set_name(buf.trim()),
                     Field::Briefing => ed.doc.set_briefing(buf.trim()),
+                    Field::Event(k) => ed.doc.set_event_message(k as usize, buf.trim()),
                 };
                 if changed {
                     ed.changed(&data.0);

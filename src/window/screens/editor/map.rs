@@ -166,6 +166,14 @@ fn draw_map(mut commands: Commands, editor: Option<Res<Editor>>, art: Option<Res
         }
         mark(&mut commands, world_at(p.x, p.y, w, h), size, color, &letter, 3.0);
     }
+    // The spaces each level event watches: a violet tint, its id in the first space.
+    for (id, r) in ed.doc.event_areas() {
+        for (x, y) in r.cells().take(64 * 64) {
+            mark(&mut commands, world_at(x, y, w, h), TILE_PX, Color::srgba(0.6, 0.3, 0.9, 0.18), "", 1.2);
+        }
+        let label: String = id.chars().take(8).collect();
+        mark(&mut commands, world_at(r.x0, r.y0, w, h) + Vec3::new(0.0, 10.0, 0.0), 4.0, Color::NONE, &label, 4.0);
+    }
     // Each problem on its space: a red frame and "!".
     for pr in &ed.problems {
         if let Some((pf, x, y)) = pr.at

@@ -270,9 +270,23 @@ fn apply_acts(
                 let now = match f {
                     Field::Name => ed.doc.level.name.clone(),
                     Field::Briefing => ed.doc.level.briefing.clone(),
+                    Field::Event(k) => ed.doc.event_message(k as usize),
                 };
                 ed.typing = Some((f, now));
             }
+            EditAct::EventAdd => {
+                let area = ed.area(*cursor);
+                edited = ed.doc.add_event(area, "");
+                ed.anchor = None;
+                if edited {
+                    let k = ed.doc.level.events.len() - 1;
+                    ed.typing = Some((Field::Event(k as u8), String::new()));
+                    ed.status = "A level event: when the first side enters the selection, this story line (type it, Enter keeps it).".into();
+                } else {
+                    ed.status = format!("At most {} events in a level.", doo_rules::rules::story::MAX_EVENTS);
+                }
+            }
+            EditAct::EventRemove(k) => edited = ed.doc.remove_event(k as usize),
             EditAct::FigSide | EditAct::FigBehaviour | EditAct::FigStance | EditAct::FigPosture | EditAct::FigHp(_) | EditAct::FigRemove => {
                 edited = figure_edit(ed, act, &data.0);
             }

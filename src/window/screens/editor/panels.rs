@@ -15,10 +15,12 @@ use doo_rules::level_file::Control;
 pub const TOP_PX: f32 = 44.0;
 pub const LEFT_PX: f32 = 196.0;
 pub const RIGHT_PX: f32 = 300.0;
-pub const BOTTOM_PX: f32 = 150.0;
+pub const BOTTOM_PX: f32 = 132.0;
 
 /// Problems listed at the bottom (the rest are counted; all are on the map).
-const LISTED: usize = 5;
+const LISTED: usize = 4;
+/// Events listed in the side panel (the rest are counted).
+const EVENTS_LISTED: usize = 3;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (draw_panels, show_cursor_line).chain().in_set(EditorSystems::Draw));
@@ -83,7 +85,16 @@ fn draw_panels(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query
     };
     commands.spawn((Name::new("Level editor"), EditorRoot, DespawnOnExit(Screen::Editor), root)).with_children(|p| {
         top_bar(p, &ed);
-        p.spawn(Node { flex_grow: 1.0, flex_direction: FlexDirection::Row, ..default() }).with_children(|m| {
+        // The middle row takes what the bars leave, never more (a long panel is clipped).
+        p.spawn(Node {
+            flex_grow: 1.0,
+            flex_shrink: 1.0,
+            min_height: Val::Px(0.0),
+            flex_direction: FlexDirection::Row,
+            overflow: Overflow::clip(),
+            ..default()
+        })
+        .with_children(|m| {
             brushes(m, &ed);
             m.spawn(Node { flex_grow: 1.0, ..default() });
             settings(m, &ed);
@@ -98,18 +109,19 @@ fn draw_panels(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query
 fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
     let file = ed.path.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
     let star = if ed.doc.dirty() { " *" } else { "" };
-    p.spawn(panel(Node { height: Val::Px(TOP_PX), padding: UiRect::horizontal(Val::Px(8.0)), column_gap: Val::Px(2.0), ..row() })).with_children(|b| {
-        b.spawn((text(format!("Editor: {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
-        spawn_bar(b, "New [Ctrl+N]", EditAct::New, true);
-        spawn_bar(b, "Open [Ctrl+O]", EditAct::Open, true);
-        spawn_bar(b, "Save [Ctrl+S]", EditAct::Save, true);
-        spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
-        spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
-        spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
-        spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.clip.is_some());
-        spawn_bar(b, "Play-test [F5]", EditAct::PlayTest, ed.problems.is_empty());
-        spawn_bar(b, "Back [Esc]", EditAct::Back, true);
-    });
+    p.spawn(panel(Node { height: Val::Px(TOP_PX), flex_shrink: 0.0, padding: UiRect::horizontal(Val::Px(8.0)), column_gap: Val::Px(2.0), ..row() }))
+        .with_children(|b| {
+            b.spawn((text(format!("Editor: {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
+            spawn_bar(b, "New [Ctrl+N]", EditAct::New, true);
+            spawn_bar(b, "Open [Ctrl+O]", EditAct::Open, true);
+            spawn_bar(b, "Save [Ctrl+S]", EditAct::Save, true);
+            spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
+            spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
+            spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
+            spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.clip.is_some());
+            spawn_bar(b, "Play-test [F5]", EditAct::PlayTest, ed.problems.is_empty());
+            spawn_bar(b, "Back [Esc]", EditAct::Back, true);
+        });
 }
 
 fn tool_button(b: &mut ChildSpawnerCommands, ed: &Editor, label: String, tool: Tool) {
@@ -161,26 +173,31 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
     }))
     .with_children(|b| {
         if let Some((field, buf)) = &ed.typing {
-            heading(b, if *field == Field::Name { "Typing the level's name" } else { "Typing the briefing" });
+            let what = match field {
+                Field::Name => "Typing the level's name".to_string(),
+                Field::Briefing => "Typing the briefing".to_string(),
+                Field::Event(k) => format!("Typing the story line of {}", ed.doc.level.events.get(*k as usize).map_or("", |e| e.id.as_str())),
+            };
+            heading(b, what);
             b.spawn(text(format!("{buf}_"), 14.0, palette::TEXT));
             b.spawn(text("Enter keeps it, Esc leaves it as it was.", 12.0, palette::DIM));
             return;
         }
         heading(b, "Level");
-        let short: String = l.briefing.chars().take(40).collect();
+        let short: String = l.briefing.chars().take(24).collect();
         b.spawn(row()).with_children(|r| {
             spawn_bar(r, format!("Name: {} [N]", l.name), EditAct::Type(Field::Name), true);
             spawn_bar(
                 r,
-                format!("Briefing: {}{} [B]", if short.is_empty() { "(none)" } else { &short }, if l.briefing.chars().count() > 40 { "..." } else { "" }),
+                format!("Briefing: {}{} [B]", if short.is_empty() { "(none)" } else { &short }, if l.briefing.chars().count() > 24 { "..." } else { "" }),
                 EditAct::Type(Field::Briefing),
                 true,
             );
             spawn_bar(r, format!("Rules: {} [F2]", profile_name(ed)), EditAct::Profile, true);
             let kind = if l.mode == doo_rules::level_crawl::LevelMode::Exploration { "a crawl" } else { "one fight" };
             spawn_bar(r, format!("Kind: {kind} [F3]"), EditAct::Mode, true);
-            for (k, s) in l.sides.iter().enumerate().take(8) {
-                let who = if s.control == Control::Human { "a person" } else { "the AI" };
+            for (k, s) in l.sides.iter().enumerate().take(doo_rules::level_file::MAX_SIDES) {
+                let who = if s.control == Control::Human { "person" } else { "AI" };
                 spawn_bar(r, format!("{}: {who}", s.id), EditAct::Control(k as u8), true);
             }
         });
@@ -196,25 +213,53 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(r, "Floor down [PgDn]", EditAct::Floor(-1), ed.doc.floor > 0);
             spawn_bar(r, "Add floor [F6]", EditAct::AddFloor, true);
         });
-        heading(b, "Figure");
-        let Some(c) = ed.selected.and_then(|k| l.characters.get(k).map(|c| (k, c))) else {
-            b.spawn(text("Q, then click (or Space on) a figure to set it up here.", 12.0, palette::DIM));
-            return;
-        };
-        let (k, c) = c;
-        let what = c.template.clone().map_or("hero".to_string(), |t| format!("a {t}"));
-        b.spawn(text(format!("{} ({what})", c.name.clone().or(c.id.clone()).unwrap_or_default()), 14.0, palette::TEXT));
-        b.spawn(row()).with_children(|r| {
-            spawn_bar(r, format!("Side: {} [G]", c.side.clone().unwrap_or_default()), EditAct::FigSide, true);
-            spawn_bar(r, format!("Behaviour: {} [V]", c.behaviour.clone().unwrap_or_else(|| "its own".into())), EditAct::FigBehaviour, true);
-            spawn_bar(r, format!("Stance: {} [A]", ed.doc.stance(k)), EditAct::FigStance, true);
-            let posture = c.posture.map_or("standing".to_string(), |p| format!("{p:?}").to_lowercase());
-            spawn_bar(r, format!("Posture: {posture} [J]"), EditAct::FigPosture, true);
-            let hp = c.hp.map_or("full".to_string(), |h| h.to_string());
-            spawn_bar(r, format!("HP {hp}: - [[]"), EditAct::FigHp(-1), true);
-            spawn_bar(r, "HP + []]", EditAct::FigHp(1), c.hp.is_some());
-            spawn_bar(r, "Remove [Del]", EditAct::FigRemove, true);
+        inspector(b, ed);
+        events(b, ed);
+    });
+}
+
+/// The figure in the inspector: side, behaviour, stance, posture, hit points, removal.
+fn inspector(b: &mut ChildSpawnerCommands, ed: &Editor) {
+    let l = &ed.doc.level;
+    heading(b, "Figure");
+    let Some(c) = ed.selected.and_then(|k| l.characters.get(k).map(|c| (k, c))) else {
+        b.spawn(text("Q, then click (or Space on) a figure to set it up here.", 12.0, palette::DIM));
+        return;
+    };
+    let (k, c) = c;
+    let what = c.template.clone().map_or("hero".to_string(), |t| format!("a {t}"));
+    b.spawn(text(format!("{} ({what})", c.name.clone().or(c.id.clone()).unwrap_or_default()), 14.0, palette::TEXT));
+    b.spawn(row()).with_children(|r| {
+        spawn_bar(r, format!("Side: {} [G]", c.side.clone().unwrap_or_default()), EditAct::FigSide, true);
+        spawn_bar(r, format!("Behaviour: {} [V]", c.behaviour.clone().unwrap_or_else(|| "its own".into())), EditAct::FigBehaviour, true);
+        spawn_bar(r, format!("Stance: {} [A]", ed.doc.stance(k)), EditAct::FigStance, true);
+        let posture = c.posture.map_or("standing".to_string(), |p| format!("{p:?}").to_lowercase());
+        spawn_bar(r, format!("Posture: {posture} [J]"), EditAct::FigPosture, true);
+        let hp = c.hp.map_or("full".to_string(), |h| h.to_string());
+        spawn_bar(r, format!("HP {hp}: - [[]"), EditAct::FigHp(-1), true);
+        spawn_bar(r, "HP + []]", EditAct::FigHp(1), c.hp.is_some());
+        spawn_bar(r, "Remove [Del]", EditAct::FigRemove, true);
+    });
+}
+
+/// The level's events (the first few), each with its story line to type and a remove button.
+fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
+    let n = ed.doc.level.events.len();
+    heading(b, format!("Events ({n})"));
+    for k in 0..n.min(EVENTS_LISTED) {
+        b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, ..default() }).with_children(|r| {
+            // One list drawn by one piece of code: its rows' buttons go by one name each (the UI
+            // walk presses one of them, as it does one rules reference entry).
+            r.spawn(bar_button("x", EditAct::EventRemove(k as u8), true)).insert(ActionName("EventRemove(an event)".into()));
+            let line: String = ed.doc.event_line(k).chars().take(32).collect();
+            r.spawn(bar_button(line, EditAct::Type(Field::Event(k as u8)), true)).insert(ActionName("Type(Event(an event))".into()));
         });
+    }
+    b.spawn(row()).with_children(|r| {
+        if n > EVENTS_LISTED {
+            r.spawn(text(format!("... and {} more in the file", n - EVENTS_LISTED), 12.0, palette::DIM));
+        }
+        spawn_bar(r, "New event on the selection [Y]", EditAct::EventAdd, n < doo_rules::rules::story::MAX_EVENTS);
     });
 }
 

@@ -41,6 +41,8 @@ pub enum Tool {
 pub enum Field {
     Name,
     Briefing,
+    /// The story line of the k-th level event.
+    Event(u8),
 }
 
 /// Everything the editor does: from a button, a key or the pointer on the map.
@@ -82,6 +84,9 @@ pub enum EditAct {
     FigPosture,
     FigHp(i8),
     FigRemove,
+    /// A level event on the selection: a story line when the first side enters it.
+    EventAdd,
+    EventRemove(u8),
 }
 
 /// The level being edited and the editor around it. It stays while a play-test runs, so the
