@@ -229,3 +229,65 @@ fn events_made_in_the_editor_are_written_checked_and_kept() {
     assert!(doc.remove_event(n));
     assert_eq!(doc.text(), chapel, "removed again, the file is its own text");
 }
+
+/// Every file of the hostile corpus opened in the editor (issue 15's files, shared between
+/// players): a located error, or a level that is written, checked, painted and written again;
+/// never a panic, each within a second (`read_text` caps the size first, as the editor does).
+#[test]
+fn the_editor_opens_every_hostile_file_without_a_panic() {
+    let data = data();
+    let root = root();
+    let mut slowest = (std::time::Duration::ZERO, String::new());
+    for p in crate::common::files_with(&root.join("tests/hostile"), &["ron"]) {
+        let name = p.display().to_string();
+        let start = std::time::Instant::now();
+        let Ok(text) = doo_rules::data::read_text(&p, doo_rules::data::MAX_FILE_BYTES) else { continue };
+        match Doc::from_text(&name, &text) {
+            Err(e) => assert!(e.line >= 1 && !e.message.is_empty(), "{name}: {e:?}"),
+            Ok(mut doc) => {
+                assert_eq!(doc.text(), text, "{name}: unedited, its own text");
+                let _ = problems(&name, &text, &doc.level, &data, &root);
+                doc.paint(Rect::new((0, 0), (2, 2)), &Brush::Room);
+                let again = doc.text();
+                if doc.dirty() {
+                    assert_eq!(parse(&name, &again), doc.level, "{name}: the edit reads back");
+                }
+                assert!(doc.undo() || !doc.dirty());
+            }
+        }
+        let took = start.elapsed();
+        if took > slowest.0 {
+            slowest = (took, name.clone());
+        }
+    }
+    eprintln!("slowest hostile file in the editor: {:?} ({})", slowest.0, slowest.1);
+    assert!(slowest.0 < std::time::Duration::from_secs(1), "{slowest:?}");
+}
+
+proptest::proptest! {
+    /// Any text: the layout reader finds items or gives up; it never panics or loops.
+    #[test]
+    fn the_layout_reader_never_panics(text in "[ -~\n]{0,300}") {
+        if let Some(open) = doo_rules::level_edit::scan::top_open(&text) {
+            let _ = doo_rules::level_edit::scan::items(&text, open);
+        }
+        let _ = Doc::from_text("p.ron", &text).map(|d| d.text());
+    }
+
+    /// A shipped level with a random stroke: what is written reads back as the edited level,
+    /// and written again is the same text.
+    #[test]
+    fn any_stroke_on_a_shipped_level_reads_back(k in 0usize..11, x0 in 0i32..30, y0 in 0i32..20, x1 in 0i32..30, y1 in 0i32..20, brush in 0usize..8) {
+        let files = shipped();
+        let p = &files[k % files.len()];
+        let text = std::fs::read_to_string(p).unwrap();
+        let mut doc = Doc::from_text("s.ron", &text).unwrap();
+        let b = [Brush::Tile('.'), Brush::Tile('#'), Brush::Room, Brush::Erase, Brush::Exit, Brush::Dark, Brush::Chest, Brush::Light][brush].clone();
+        doc.paint(Rect::new((x0, y0), (x1, y1)), &b);
+        let out = doc.text();
+        proptest::prop_assert_eq!(parse("s.ron", &out), doc.level.clone());
+        let mut again = Doc::from_text("s.ron", &out).unwrap();
+        proptest::prop_assert_eq!(again.text(), out.clone());
+        again.mark_saved(out);
+    }
+}

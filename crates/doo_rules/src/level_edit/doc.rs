@@ -59,6 +59,14 @@ pub struct Doc {
     saved: Level,
 }
 
+/// Undo steps kept for a level this size: `MAX_UNDO`, fewer for a huge level (each step is a
+/// whole copy; about 64 MB of copies at most), never fewer than 8.
+fn undo_depth(l: &Level) -> usize {
+    let cells: usize = l.floors.iter().flat_map(|f| f.iter()).map(String::len).sum();
+    let weight = cells + 200 * (l.characters.len() + l.events.len() + l.chests.len() + l.traps.len() + l.items.len()) + 1024;
+    (64_000_000 / weight).clamp(8, MAX_UNDO)
+}
+
 /// A new level: rock all over, two sides (the heroes, played by a person; the monsters, by the AI).
 pub fn new_level(w: usize, h: usize) -> Level {
     let side = |id: &str, name: &str, control| SideDef { id: id.into(), name: Some(name.into()), control, player: None };
@@ -145,8 +153,9 @@ impl Doc {
             return false;
         }
         self.undo.push(before);
-        if self.undo.len() > MAX_UNDO {
-            self.undo.remove(0);
+        let keep = undo_depth(&self.level);
+        if self.undo.len() > keep {
+            self.undo.drain(..self.undo.len() - keep);
         }
         self.redo.clear();
         true
