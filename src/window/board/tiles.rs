@@ -27,6 +27,22 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component)]
 struct Highlight;
 
+/// A floor's tilemap with the game's tile art, centred on `offset` (the board's, the editor's).
+pub fn floor_tilemap(size: TilemapSize, storage: TileStorage, art: &Art, offset: Vec3) -> TilemapBundle {
+    let tile_size = TilemapTileSize { x: TILE_PX, y: TILE_PX };
+    TilemapBundle {
+        grid_size: tile_size.into(),
+        map_type: TilemapType::Square,
+        size,
+        storage,
+        texture: TilemapTexture::Single(art.tiles.clone()),
+        tile_size,
+        anchor: TilemapAnchor::Center,
+        transform: Transform::from_translation(offset),
+        ..default()
+    }
+}
+
 /// The board leaves with the match screen (menus and the Load screen show no stale board).
 fn despawn_board(mut commands: Commands, parts: Query<Entity, With<BoardPart>>) {
     for e in &parts {
@@ -63,21 +79,10 @@ fn spawn_board(
                 storage.set(&pos, tile);
             }
         }
-        let tile_size = TilemapTileSize { x: 32.0, y: 32.0 };
         // Floors other than the first are centred like the first (same origin).
         let first = board.floors.first().map_or((floor.width, floor.height), |f| (f.width, f.height));
         let offset = Vec3::new((floor.width as f32 - first.0 as f32) / 2.0 * TILE_PX, -(floor.height as f32 - first.1 as f32) / 2.0 * TILE_PX, 0.0);
-        commands.entity(map).insert((TilemapBundle {
-            grid_size: tile_size.into(),
-            map_type: TilemapType::Square,
-            size,
-            storage,
-            texture: TilemapTexture::Single(art.tiles.clone()),
-            tile_size,
-            anchor: TilemapAnchor::Center,
-            transform: Transform::from_translation(offset),
-            ..default()
-        },));
+        commands.entity(map).insert(floor_tilemap(size, storage, &art, offset));
     }
     // Exit markers of ReachExit goals.
     if let Some(level) = level {

@@ -114,17 +114,7 @@ fn draw_map(mut commands: Commands, editor: Option<Res<Editor>>, art: Option<Res
             }
         }
     }
-    let tile_size = TilemapTileSize { x: TILE_PX, y: TILE_PX };
-    commands.entity(map).insert(TilemapBundle {
-        grid_size: tile_size.into(),
-        map_type: TilemapType::Square,
-        size,
-        storage,
-        texture: TilemapTexture::Single(art.tiles.clone()),
-        tile_size,
-        anchor: TilemapAnchor::Center,
-        ..default()
-    });
+    commands.entity(map).insert(crate::window::board::tiles::floor_tilemap(size, storage, &art, Vec3::ZERO));
     let l = &ed.doc.level;
     let here = |p: &doo_rules::rules::Pos| p.floor as usize == f;
     for a in l.dark.iter().filter(|a| here(&a.from)) {
