@@ -188,18 +188,12 @@ fn type_text(
             held.clear_just_pressed(KeyCode::Enter);
             held.clear_just_pressed(KeyCode::Escape);
             held.clear_just_pressed(KeyCode::NumpadEnter);
-            ed.typing = None;
             *started = false;
+            ed.typing = Some((field, buf));
             if keep {
-                let changed = match field {
-                    Field::Name => ed.doc.set_name(buf.trim()),
-                    Field::Briefing => ed.doc.set_briefing(buf.trim()),
-                    Field::Event(k) => ed.doc.set_event_message(k as usize, buf.trim()),
-                };
-                if changed {
-                    ed.changed(&data.0);
-                }
-                ed.status = "Typed.".into();
+                ed.commit_typing(&data.0);
+            } else {
+                ed.typing = None;
             }
         }
         None => {

@@ -162,6 +162,11 @@ fn apply_acts(
     for act in acts.read().copied() {
         debug!("edit act {act:?}");
         let ed = &mut *ed;
+        // A button pressed while a text is typed: the text is kept first (as focus leaving a
+        // text field keeps it); Esc (Back) leaves it as it was.
+        if ed.typing.is_some() && !matches!(act, EditAct::Hover(..) | EditAct::Move(..) | EditAct::Back) {
+            ed.commit_typing(&data.0);
+        }
         let (w, h) = ed.doc.size();
         let clamp = |x: i32, y: i32| (x.clamp(0, w as i32 - 1), y.clamp(0, h as i32 - 1));
         let mut edited = false;

@@ -16,6 +16,8 @@ pub const TOP_PX: f32 = 44.0;
 pub const LEFT_PX: f32 = 196.0;
 pub const RIGHT_PX: f32 = 300.0;
 pub const BOTTOM_PX: f32 = 132.0;
+/// The file buttons' column at the bottom right.
+const FILE_PX: f32 = 150.0;
 
 /// Problems listed at the bottom (the rest are counted; all are on the map).
 const LISTED: usize = 4;
@@ -111,16 +113,11 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
     let star = if ed.doc.dirty() { " *" } else { "" };
     p.spawn(panel(Node { height: Val::Px(TOP_PX), flex_shrink: 0.0, padding: UiRect::horizontal(Val::Px(8.0)), column_gap: Val::Px(2.0), ..row() }))
         .with_children(|b| {
-            b.spawn((text(format!("Editor: {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
-            spawn_bar(b, "New [Ctrl+N]", EditAct::New, true);
-            spawn_bar(b, "Open [Ctrl+O]", EditAct::Open, true);
-            spawn_bar(b, "Save [Ctrl+S]", EditAct::Save, true);
+            b.spawn((text(format!("Level editor: {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
             spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
             spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
             spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
             spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.clip.is_some());
-            spawn_bar(b, "Play-test [F5]", EditAct::PlayTest, ed.problems.is_empty());
-            spawn_bar(b, "Back [Esc]", EditAct::Back, true);
         });
 }
 
@@ -172,17 +169,6 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
         ..default()
     }))
     .with_children(|b| {
-        if let Some((field, buf)) = &ed.typing {
-            let what = match field {
-                Field::Name => "Typing the level's name".to_string(),
-                Field::Briefing => "Typing the briefing".to_string(),
-                Field::Event(k) => format!("Typing the story line of {}", ed.doc.level.events.get(*k as usize).map_or("", |e| e.id.as_str())),
-            };
-            heading(b, what);
-            b.spawn(text(format!("{buf}_"), 14.0, palette::TEXT));
-            b.spawn(text("Enter keeps it, Esc leaves it as it was.", 12.0, palette::DIM));
-            return;
-        }
         heading(b, "Level");
         let short: String = l.briefing.chars().take(24).collect();
         b.spawn(row()).with_children(|r| {
@@ -263,30 +249,54 @@ fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
     });
 }
 
+/// What happened, what is under the cursor and the problems; at the right, the level's file
+/// and the play-test (last in reading order: New and Open replace the level being edited).
 fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
     p.spawn(panel(Node {
         height: Val::Px(BOTTOM_PX),
-        flex_direction: FlexDirection::Column,
+        flex_shrink: 0.0,
+        flex_direction: FlexDirection::Row,
         padding: UiRect::axes(Val::Px(8.0), Val::Px(4.0)),
         overflow: Overflow::clip(),
         ..default()
     }))
-    .with_children(|b| {
-        b.spawn(text(ed.status.clone(), 14.0, palette::GOLD));
-        b.spawn((CursorLine, text("", 13.0, palette::TEXT)));
-        let n = ed.problems.len();
-        if n == 0 {
-            b.spawn(text("No problems: `doo validate` passes this level, and it can be play-tested.", 13.0, palette::GOOD));
-            return;
-        }
-        b.spawn(text(format!("{n} problem(s), each marked ! on the map (a level with problems can still be saved):"), 13.0, palette::BAD));
-        for pr in ed.problems.iter().take(LISTED) {
-            let at = pr.at.map_or(String::new(), |(f, x, y)| if f == 0 { format!(" at ({x}, {y})") } else { format!(" at ({x}, {y}) floor {f}") });
-            b.spawn(text(format!("line {}:{}{at}: {}", pr.line, pr.col, pr.message), 12.0, palette::BAD));
-        }
-        if n > LISTED {
-            b.spawn(text(format!("... and {} more", n - LISTED), 12.0, palette::DIM));
-        }
+    .with_children(|row| {
+        row.spawn(Node { flex_grow: 1.0, flex_direction: FlexDirection::Column, overflow: Overflow::clip(), ..default() }).with_children(|b| {
+            // While a text is typed, it is shown here (the panels' buttons stay: pressing one keeps it).
+            if let Some((field, buf)) = &ed.typing {
+                let what = match field {
+                    Field::Name => "Typing the level's name".to_string(),
+                    Field::Briefing => "Typing the briefing".to_string(),
+                    Field::Event(k) => format!("Typing the story line of {}", ed.doc.level.events.get(*k as usize).map_or("", |e| e.id.as_str())),
+                };
+                b.spawn(text(format!("{what} (Enter keeps it, Esc leaves it as it was):"), 14.0, palette::GOLD));
+                b.spawn(text(format!("{buf}_"), 14.0, palette::TEXT));
+                return;
+            }
+            b.spawn(text(ed.status.clone(), 14.0, palette::GOLD));
+            b.spawn((CursorLine, text("", 13.0, palette::TEXT)));
+            let n = ed.problems.len();
+            if n == 0 {
+                b.spawn(text("No problems: `doo validate` passes this level, and it can be play-tested.", 13.0, palette::GOOD));
+                return;
+            }
+            b.spawn(text(format!("{n} problem(s), each marked ! on the map (a level with problems can still be saved):"), 13.0, palette::BAD));
+            for pr in ed.problems.iter().take(LISTED) {
+                let at = pr.at.map_or(String::new(), |(f, x, y)| if f == 0 { format!(" at ({x}, {y})") } else { format!(" at ({x}, {y}) floor {f}") });
+                b.spawn(text(format!("line {}:{}{at}: {}", pr.line, pr.col, pr.message), 12.0, palette::BAD));
+            }
+            if n > LISTED {
+                b.spawn(text(format!("... and {} more", n - LISTED), 12.0, palette::DIM));
+            }
+        });
+        row.spawn(Node { width: Val::Px(FILE_PX), flex_shrink: 0.0, flex_direction: FlexDirection::Column, align_items: AlignItems::Stretch, ..default() })
+            .with_children(|b| {
+                spawn_bar(b, "Save [Ctrl+S]", EditAct::Save, true);
+                spawn_bar(b, "Play-test [F5]", EditAct::PlayTest, ed.problems.is_empty());
+                spawn_bar(b, "New [Ctrl+N]", EditAct::New, true);
+                spawn_bar(b, "Open [Ctrl+O]", EditAct::Open, true);
+                spawn_bar(b, "Back [Esc]", EditAct::Back, true);
+            });
     });
 }
 

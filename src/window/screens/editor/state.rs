@@ -187,6 +187,20 @@ impl Editor {
         }
     }
 
+    /// The text being typed goes into the level (Enter, or any other edit made meanwhile).
+    pub fn commit_typing(&mut self, data: &doo_rules::data::RuleData) {
+        let Some((field, buf)) = self.typing.take() else { return };
+        let changed = match field {
+            Field::Name => self.doc.set_name(buf.trim()),
+            Field::Briefing => self.doc.set_briefing(buf.trim()),
+            Field::Event(k) => self.doc.set_event_message(k as usize, buf.trim()),
+        };
+        if changed {
+            self.changed(data);
+        }
+        self.status = "Typed.".into();
+    }
+
     pub fn new_doc(&mut self, doc: Doc, path: PathBuf, data: &doo_rules::data::RuleData) {
         self.doc = doc;
         self.path = path;
