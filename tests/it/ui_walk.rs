@@ -265,7 +265,9 @@ fn every_prompt_kind_opens_and_its_buttons_are_pressed() {
 fn at_ui_scale_2_every_button_lies_inside_the_window() {
     let dir = scratch("scale2");
     std::fs::write(dir.join("settings.ron"), "(ui_scale: 2.0)").unwrap();
-    let v = walk_focused(&dir, &["play", "--menu", "--seed", "1"], true, "!Settings");
+    // The level editor is left out: outside a match the scale is what the window has room for
+    // (the editor's own walk presses its buttons).
+    let v = walk_focused(&dir, &["play", "--menu", "--seed", "1"], true, &format!("!Settings,{MENU_FOCUS}"));
     assert_all_pressed(&v, "walk at 2x");
     let states = list(&v, "state_list").join(" ");
     assert!(states.contains("Match[") && states.contains("Levels["), "{states}");

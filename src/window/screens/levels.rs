@@ -29,8 +29,16 @@ pub enum LevelsAct {
     Page(i8),
 }
 
-/// Levels listed on one page (a folder of levels made in the editor grows past a screen).
+/// Levels listed on one page at most (a folder of levels made in the editor grows past a
+/// screen); fewer when the window, at its UI scale, has room for fewer.
 pub const PAGE: usize = 12;
+
+/// The list's page size for a window `height` logical pixels high at UI scale `scale`: the
+/// buttons that fit under the title, less the two page buttons.
+pub fn page_size(height: f32, scale: f32) -> usize {
+    let rows = ((height / scale.max(0.1) - 120.0) / 38.0).floor().max(0.0) as usize;
+    rows.saturating_sub(2).clamp(3, PAGE)
+}
 
 #[derive(Component)]
 struct LevelSelect;
@@ -44,6 +52,8 @@ pub struct LevelCatalog {
     pub rulesets: Vec<(String, String)>,
     /// The default profile (a level that names none plays it).
     pub default_ruleset: String,
+    /// Levels on a page of the list (`page_size`).
+    pub per_page: usize,
 }
 
 #[derive(Component)]
@@ -114,7 +124,8 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
     catalog.selected = catalog.entries.iter().position(|(p, _)| Some(p) == current.as_ref()).unwrap_or(0);
 }
 
-fn spawn_levels(mut commands: Commands, catalog: Res<LevelCatalog>) {
+fn spawn_levels(mut commands: Commands, mut catalog: ResMut<LevelCatalog>, windows: Query<&Window>, ui: Res<UiScale>) {
+    catalog.per_page = windows.single().map_or(PAGE, |w| page_size(w.height(), ui.0));
     build_levels(&mut commands, &catalog);
 }
 
@@ -122,9 +133,10 @@ fn spawn_levels(mut commands: Commands, catalog: Res<LevelCatalog>) {
 fn turn_page(mut acts: MessageReader<LevelsAct>, mut catalog: ResMut<LevelCatalog>, roots: Query<Entity, With<LevelSelect>>, mut commands: Commands) {
     for act in acts.read() {
         let LevelsAct::Page(d) = act else { continue };
-        let pages = catalog.entries.len().div_ceil(PAGE).max(1);
-        let page = (catalog.selected / PAGE) as i64 + *d as i64;
-        catalog.selected = (page.clamp(0, pages as i64 - 1) as usize) * PAGE;
+        let per = catalog.per_page.max(1);
+        let pages = catalog.entries.len().div_ceil(per).max(1);
+        let page = (catalog.selected / per) as i64 + *d as i64;
+        catalog.selected = (page.clamp(0, pages as i64 - 1) as usize) * per;
         for e in &roots {
             commands.entity(e).despawn();
         }
@@ -133,8 +145,9 @@ fn turn_page(mut acts: MessageReader<LevelsAct>, mut catalog: ResMut<LevelCatalo
 }
 
 fn build_levels(commands: &mut Commands, catalog: &LevelCatalog) {
-    let page = catalog.selected / PAGE;
-    let shown = page * PAGE..((page + 1) * PAGE).min(catalog.entries.len());
+    let per = catalog.per_page.max(1);
+    let page = catalog.selected / per;
+    let shown = page * per..((page + 1) * per).min(catalog.entries.len());
     commands
         .spawn((Name::new("Level select"), LevelSelect, DespawnOnExit(Screen::Levels), Node { flex_direction: FlexDirection::Row, ..root_node() }))
         .with_children(|p| {
@@ -142,7 +155,7 @@ fn build_levels(commands: &mut Commands, catalog: &LevelCatalog) {
                 .with_children(|l| {
                     l.spawn(text("Choose a level", 26.0, palette::GOLD));
                     if page > 0 {
-                        l.spawn(button(format!("Previous {PAGE} levels"), LevelsAct::Page(-1)));
+                        l.spawn(button(format!("Previous {per} levels"), LevelsAct::Page(-1)));
                     }
                     for (k, (path, r)) in catalog.entries.iter().enumerate().skip(shown.start).take(shown.len()) {
                         let name = match r {
@@ -298,5 +311,18 @@ fn answer_levels(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_size;
+
+    /// The shipped levels fit one page in the 1280×720 window; at UI scale 2 the list pages.
+    #[test]
+    fn the_level_list_pages_by_the_room_it_has() {
+        assert!(page_size(720.0, 1.0) >= 11, "{}", page_size(720.0, 1.0));
+        assert!(page_size(720.0, 2.0) < 11 && page_size(720.0, 2.0) >= 3);
+        assert_eq!(page_size(100.0, 4.0), 3, "never fewer than three");
     }
 }

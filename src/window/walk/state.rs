@@ -167,7 +167,7 @@ impl UiWalk {
             report,
             quit_at_end: true,
             focus: std::env::var("DOO_WALK_FOCUS").map(|f| f.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()).unwrap_or_default(),
-            max_steps: 2500,
+            max_steps: 4000,
             max_idle: 80,
             pressed: BTreeMap::new(),
             seen: BTreeMap::new(),
