@@ -271,26 +271,7 @@ fn apply_acts(
             EditAct::Profile => edited = ed.doc.cycle_profile(),
             EditAct::Mode => edited = ed.doc.toggle_mode(),
             EditAct::Control(k) => edited = ed.doc.cycle_control(k as usize),
-            EditAct::Type(f) => {
-                let now = match f {
-                    Field::Name => ed.doc.level.name.clone(),
-                    Field::Briefing => ed.doc.level.briefing.clone(),
-                    Field::Event(k) => ed.doc.event_message(k as usize),
-                };
-                ed.typing = Some((f, now));
-            }
-            EditAct::EventAdd => {
-                let area = ed.area(*cursor);
-                edited = ed.doc.add_event(area, "");
-                ed.anchor = None;
-                if edited {
-                    let k = ed.doc.level.events.len() - 1;
-                    ed.typing = Some((Field::Event(k as u8), String::new()));
-                    ed.status = "A level event: when the first side enters the selection, this story line (type it, Enter keeps it).".into();
-                } else {
-                    ed.status = format!("At most {} events in a level.", doo_rules::rules::story::MAX_EVENTS);
-                }
-            }
+            EditAct::Type(_) | EditAct::EventAdd => edited = text_act(ed, act, *cursor),
             EditAct::EventRemove(k) => edited = ed.doc.remove_event(k as usize),
             EditAct::FigSide | EditAct::FigBehaviour | EditAct::FigStance | EditAct::FigPosture | EditAct::FigHp(_) | EditAct::FigRemove => {
                 edited = figure_edit(ed, act, &data.0);
@@ -300,6 +281,30 @@ fn apply_acts(
             ed.changed(&data.0);
         }
     }
+}
+
+/// Typing the name, the briefing or an event's story line; a new event on the selection.
+fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
+    if let EditAct::Type(f) = act {
+        let now = match f {
+            Field::Name => ed.doc.level.name.clone(),
+            Field::Briefing => ed.doc.level.briefing.clone(),
+            Field::Event(k) => ed.doc.event_message(k as usize),
+        };
+        ed.typing = Some((f, now));
+        return false;
+    }
+    let area = ed.area(cursor);
+    let edited = ed.doc.add_event(area, "");
+    ed.anchor = None;
+    if edited {
+        let k = ed.doc.level.events.len() - 1;
+        ed.typing = Some((Field::Event(k as u8), String::new()));
+        ed.status = "A level event: when the first side enters the selection, this story line (type it, Enter keeps it).".into();
+    } else {
+        ed.status = format!("At most {} events in a level.", doo_rules::rules::story::MAX_EVENTS);
+    }
+    edited
 }
 
 /// A level just opened: the cursor on its first figure, shown in the inspector (on (1, 1)
