@@ -41,12 +41,9 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
         if session::campaign_save_path().is_file() {
             p.spawn(button("Continue the campaign", CampaignAct::ContinueCampaign));
         }
-        // Three on one row: the menu fits the window at UI scale 2.
-        p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
-            r.spawn(button("Load a saved match", Go(Screen::Load)));
-            r.spawn(button("Level editor  [E]", Go(Screen::Editor)));
-            r.spawn(button("Settings", SettingsAct::Toggle));
-        });
+        p.spawn(button("Load a saved match", Go(Screen::Load)));
+        p.spawn(button("Level editor  [E]", Go(Screen::Editor)));
+        p.spawn(button("Settings", SettingsAct::Toggle));
         p.spawn(button("Quit", MenuAct::Quit));
     });
 }
