@@ -33,7 +33,10 @@ fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>, display: 
         let mut walk = UiWalk::new(Some(report.clone()));
         // A walk whose work is other panels leaves the level editor out (it has its own walk;
         // wandering through it would paint and save levels).
-        if walk.focus.iter().any(|f| !f.starts_with('!')) && !walk.focus.iter().any(|f| f == "Level editor") {
+        // Nor does a walk without its own copy of the levels folder (`DOO_LEVELS_DIR`): the
+        // editor's Save and New would write the shipped levels.
+        let no_copy = std::env::var_os("DOO_LEVELS_DIR").is_none();
+        if (no_copy || walk.focus.iter().any(|f| !f.starts_with('!'))) && !walk.focus.iter().any(|f| f == "Level editor") {
             walk.focus.extend(["!Level editor".to_string(), "!Open a level".to_string()]);
         }
         if walk.focus.iter().any(|f| !f.starts_with('!')) {
