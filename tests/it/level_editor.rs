@@ -264,6 +264,22 @@ fn the_editor_opens_every_hostile_file_without_a_panic() {
     assert!(slowest.0 < std::time::Duration::from_secs(1), "{slowest:?}");
 }
 
+/// A file's dark area may be any size: erasing beside it, erasing on it and resizing answer from
+/// its corners, at once (a walk over its spaces would be 4·10^18 steps).
+#[test]
+fn a_huge_dark_area_is_erased_and_resized_without_walking_it() {
+    let text = "Level(version: 1, name: \"d\", mode: exploration, floors: [[\"#####\", \"#...#\", \"#####\"]], characters: [], dark: [(from: (0, 0), to: (2000000000, 2000000000))])";
+    let mut doc = Doc::from_text("d.ron", text).unwrap();
+    let start = std::time::Instant::now();
+    assert!(!doc.paint(Rect::one(9, 9), &Brush::Erase), "off the map: nothing");
+    assert!(doc.resize(4, 3), "smaller: the area reaches outside and goes");
+    assert!(doc.level.dark.is_empty());
+    assert!(doc.undo());
+    assert!(doc.paint(Rect::one(1, 1), &Brush::Erase), "erased on it: it goes whole");
+    assert!(doc.level.dark.is_empty());
+    assert!(start.elapsed() < std::time::Duration::from_secs(1));
+}
+
 proptest::proptest! {
     /// Any text: the layout reader finds items or gives up; it never panics or loops.
     #[test]

@@ -20,6 +20,9 @@ impl Rect {
     pub fn one(x: i32, y: i32) -> Rect {
         Rect { x0: x, y0: y, x1: x, y1: y }
     }
+    pub fn intersects(&self, o: &Rect) -> bool {
+        self.x0 <= o.x1 && o.x0 <= self.x1 && self.y0 <= o.y1 && o.y0 <= self.y1
+    }
     pub fn contains(&self, x: i32, y: i32) -> bool {
         (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
     }

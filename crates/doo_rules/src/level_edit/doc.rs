@@ -381,7 +381,7 @@ impl Doc {
                 }
             }
             let inside = |p: &Pos| p.x >= 0 && p.y >= 0 && (p.x as usize) < w && (p.y as usize) < h;
-            clear_where(l, |p| !inside(p));
+            clear_where(l, |p| !inside(p), |r, _| r.x0 < 0 || r.y0 < 0 || r.x1 as i64 >= w as i64 || r.y1 as i64 >= h as i64);
         })
     }
 

@@ -44,8 +44,10 @@ pub(super) fn remove_figures(l: &mut Level, gone: impl Fn(usize, &CharacterEntry
     l.encounters.retain(|e| !e.members.is_empty());
 }
 
-/// Removes whatever stands or lies where `here` holds (the map stays).
-pub(super) fn clear_where(l: &mut Level, here: impl Fn(&Pos) -> bool) {
+/// Removes whatever stands or lies where `here` holds (the map stays); a dark area goes whole
+/// when `touches` holds for its rectangle and floor (answered from the corners: a file's area may
+/// be any size, so its spaces are never walked).
+pub(super) fn clear_where(l: &mut Level, here: impl Fn(&Pos) -> bool, touches: impl Fn(Rect, u8) -> bool) {
     remove_figures(l, |_, c| c.pos.as_ref().is_some_and(&here));
     l.chests.retain(|c| !here(&c.pos));
     l.traps.retain(|t| !here(&t.pos));
@@ -58,8 +60,7 @@ pub(super) fn clear_where(l: &mut Level, here: impl Fn(&Pos) -> bool) {
         }
     }
     l.victory.retain(|v| !matches!(&v.goal, Goal::ReachExit(e) if e.is_empty()));
-    // A dark area touching the space goes whole (areas are rectangles).
-    l.dark.retain(|a| !Rect::new((a.from.x, a.from.y), (a.to.x, a.to.y)).cells().any(|(x, y)| here(&Pos::on(x, y, a.from.floor))));
+    l.dark.retain(|a| !touches(Rect::new((a.from.x, a.from.y), (a.to.x, a.to.y)), a.from.floor));
 }
 
 pub(super) fn place_figure(l: &mut Level, f: usize, x: i32, y: i32, entry: &CharacterEntry) {
@@ -89,7 +90,7 @@ pub(super) fn paint_level(l: &mut Level, f: usize, area: Rect, brush: &Brush) {
                 set_tile(l, f, cx, cy, if area.border(cx, cy) { '#' } else { '.' });
             }
         }
-        Brush::Erase => clear_where(l, |q| q.floor as usize == f && area.contains(q.x, q.y)),
+        Brush::Erase => clear_where(l, |q| q.floor as usize == f && area.contains(q.x, q.y), |r, fl| fl as usize == f && r.intersects(&area)),
         Brush::Figure(entry) => {
             remove_figures(l, |_, c| at(&c.pos, x, y, f));
             place_figure(l, f, x, y, entry);

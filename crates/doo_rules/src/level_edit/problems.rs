@@ -7,6 +7,9 @@ use crate::data::RuleData;
 use crate::level_file::Level;
 use std::path::Path;
 
+/// The longest stretch of a line read to find a map row's column.
+const MAX_COL_SCAN: usize = 4096;
+
 /// A problem of the level, at its line and column, and the space it is about (floor, x, y).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
@@ -59,8 +62,14 @@ struct Layout {
 
 impl Layout {
     fn of(text: &str, level: &Level) -> Option<Layout> {
-        let line_of = |b: usize| text[..b.min(text.len())].matches('\n').count() + 1;
-        let col_of = |b: usize| text[text[..b].rfind('\n').map_or(0, |n| n + 1)..b].chars().count() + 1;
+        // Line starts once (a file may hold thousands of entries): a line by binary search, a
+        // column only on a line of reasonable length (else the row is not placed).
+        let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let line_of = |b: usize| starts.partition_point(|s| *s <= b.min(text.len()));
+        let col_of = |b: usize| {
+            let start = starts[line_of(b) - 1];
+            (b - start <= MAX_COL_SCAN).then(|| text[start..b].chars().count() + 1)
+        };
         let (items, _) = scan::items(text, scan::top_open(text)?)?;
         let mut out = Layout { entries: vec![], rows: vec![] };
         for it in &items {
@@ -70,7 +79,9 @@ impl Layout {
                 for (f, fl) in floors.iter().enumerate() {
                     let (rows, _) = scan::items(text, fl.value.0)?;
                     for (y, r) in rows.iter().enumerate() {
-                        out.rows.push((line_of(r.value.0), f, y as i32, col_of(r.value.0) + 1));
+                        if let Some(c) = col_of(r.value.0) {
+                            out.rows.push((line_of(r.value.0), f, y as i32, c + 1));
+                        }
                     }
                 }
                 continue;

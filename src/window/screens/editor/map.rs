@@ -118,7 +118,9 @@ fn draw_map(mut commands: Commands, editor: Option<Res<Editor>>, art: Option<Res
     let l = &ed.doc.level;
     let here = |p: &doo_rules::rules::Pos| p.floor as usize == f;
     for a in l.dark.iter().filter(|a| here(&a.from)) {
+        // Only the spaces on the map (a file's area may be any size).
         let r = doo_rules::level_edit::Rect::new((a.from.x, a.from.y), (a.to.x, a.to.y));
+        let r = doo_rules::level_edit::Rect { x0: r.x0.max(0), y0: r.y0.max(0), x1: r.x1.min(w as i32 - 1), y1: r.y1.min(h as i32 - 1) };
         for (x, y) in r.cells() {
             mark(&mut commands, world_at(x, y, w, h), TILE_PX, Color::srgba(0.0, 0.0, 0.05, 0.55), "", 1.0);
         }
