@@ -280,6 +280,18 @@ fn a_huge_dark_area_is_erased_and_resized_without_walking_it() {
     assert!(start.elapsed() < std::time::Duration::from_secs(1));
 }
 
+/// A file with no floor opens; a floor can be added, or the map sized, from nothing.
+#[test]
+fn a_level_without_floors_gets_one() {
+    let mut doc = Doc::from_text("e.ron", "Level(version: 1, name: \"e\", floors: [], characters: [])").unwrap();
+    assert_eq!(doc.size(), (0, 0));
+    assert!(doc.add_floor());
+    assert_eq!(doc.size(), doo_rules::level_edit::NEW_SIZE);
+    assert!(doc.undo());
+    assert!(doc.resize(5, 4));
+    assert_eq!(doc.size(), (5, 4));
+}
+
 proptest::proptest! {
     /// Any text: the layout reader finds items or gives up; it never panics or loops.
     #[test]

@@ -372,6 +372,9 @@ impl Doc {
         let w = w.clamp(MIN_SIDE, MAX_MAP_SIDE as usize);
         let h = h.clamp(MIN_SIDE, MAX_MAP_SIDE as usize);
         self.edit(|l, _| {
+            if l.floors.is_empty() {
+                l.floors.push(vec![]);
+            }
             for rows in &mut l.floors {
                 rows.resize(h, String::new());
                 for r in rows.iter_mut() {
@@ -387,7 +390,11 @@ impl Doc {
 
     /// Another floor above the others, the same size, all rock.
     pub fn add_floor(&mut self) -> bool {
-        let (w, h) = self.size();
+        // A file may have no floor, or an empty one: the new floor is then a new level's size.
+        let (w, h) = match self.size() {
+            (0, _) | (_, 0) => NEW_SIZE,
+            s => s,
+        };
         if self.level.floors.len() >= crate::rules::grid::MAX_FLOORS {
             return false;
         }

@@ -254,7 +254,7 @@ fn point_at_map(
     if mouse.just_released(MouseButton::Left)
         && let Some((x0, y0)) = drag.0.take()
     {
-        let (x1, y1) = (x.clamp(0, w as i32 - 1), y.clamp(0, h as i32 - 1));
+        let (x1, y1) = (x.clamp(0, (w as i32 - 1).max(0)), y.clamp(0, (h as i32 - 1).max(0)));
         acts.write(EditAct::Paint(x0, y0, x1, y1));
         return;
     }

@@ -168,7 +168,8 @@ fn apply_acts(
             ed.commit_typing(&data.0);
         }
         let (w, h) = ed.doc.size();
-        let clamp = |x: i32, y: i32| (x.clamp(0, w as i32 - 1), y.clamp(0, h as i32 - 1));
+        // A level with no rows yet (a file may have none) has only (0, 0): clamp never panics.
+        let clamp = |x: i32, y: i32| (x.clamp(0, (w as i32 - 1).max(0)), y.clamp(0, (h as i32 - 1).max(0)));
         let mut edited = false;
         match act {
             EditAct::Tool(t) => {
