@@ -13,7 +13,28 @@ use doo_rules::rules::state::Match;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MatchDice>()
         .init_resource::<MatchGeneration>()
-        .add_systems(Update, sync_figures.run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply));
+        .add_systems(
+            Update,
+            (spawn_arrivals, sync_figures).chain().run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply),
+        );
+}
+
+/// Figures that joined the match after it started (a level event's `spawn`, issue 31: appended
+/// to the match's fighters) get their entities; the board draws them as it draws every figure.
+pub(super) fn spawn_arrivals(mut commands: Commands, state: Res<MatchState>, figures: Query<&CharacterId>) {
+    let have = figures.iter().filter(|c| state.fighters.get(c.order).is_some_and(|f| f.id == c.id)).count();
+    if have >= state.fighters.len() {
+        return;
+    }
+    let mut known = vec![false; state.fighters.len()];
+    for c in &figures {
+        if let Some(k) = known.get_mut(c.order) {
+            *k = true;
+        }
+    }
+    for (i, f) in state.fighters.iter().enumerate().filter(|(i, _)| !known[*i]) {
+        spawn_figure(&mut commands, f, i);
+    }
 }
 
 /// The match as the rules see it: the single source of truth for everything in a crisis.

@@ -21,7 +21,7 @@ pub(super) fn plugin(app: &mut App) {
         .configure_sets(Update, (MatchSystems::Validate.run_if(match_on), MatchSystems::Apply.run_if(match_on)))
         .add_systems(Update, (queue_issued_commands, close_stale_windows.run_if(awaiting_command)).chain().in_set(MatchSystems::Command))
         .add_systems(Update, validate_next_command.in_set(MatchSystems::Validate))
-        .add_systems(Update, apply_checked_command.in_set(MatchSystems::Apply).before(super::components::sync_figures))
+        .add_systems(Update, apply_checked_command.in_set(MatchSystems::Apply).before(super::components::spawn_arrivals))
         .add_systems(Update, publish_verdict.in_set(MatchSystems::Present).before(super::log::publish_events));
 }
 

@@ -319,3 +319,69 @@ proptest::proptest! {
         again.mark_saved(out);
     }
 }
+
+#[test] // issue 31: the feature inspector: a locked door with its key, a chest with its lock and loot, a trap's data, a light; a figure that arrives on an event
+fn the_feature_inspector_sets_up_doors_chests_traps_lights_and_arrivals() {
+    use doo_rules::level_edit::FeatureEdit as E;
+    let data = data();
+    let mut doc = made_level(&data);
+    assert!(doc.toggle_mode());
+    assert!(doc.paint(Rect::one(1, 1), &Brush::Chest));
+    assert!(doc.paint(Rect::one(3, 5), &Brush::Trap));
+    assert!(doc.paint(Rect::one(5, 5), &Brush::Light));
+    let labels = |doc: &Doc, x, y| doc.features(x, y).iter().flat_map(|f| f.buttons.iter().map(|b| b.0.clone())).collect::<Vec<_>>();
+    // The door: closed → open → locked, then a key made for it.
+    assert_eq!(labels(&doc, 6, 3), ["Door: closed"]);
+    assert!(doc.edit_feature(6, 3, E::DoorState));
+    assert_eq!(doc.tile(6, 3), Some('/'));
+    assert!(doc.edit_feature(6, 3, E::DoorState));
+    assert_eq!(labels(&doc, 6, 3), ["Door: locked", "Key: none"]);
+    assert!(doc.edit_feature(6, 3, E::Key));
+    assert_eq!(labels(&doc, 6, 3), ["Door: locked", "Key: Key 1"]);
+    assert_eq!(doc.level.keys.len(), 1);
+    // The key lies nowhere yet: a problem, at the key.
+    let p = problems("f.ron", &doc.text(), &doc.level, &data, &root());
+    assert!(p.iter().any(|p| p.message.contains("is nowhere")), "{p:?}");
+    // The chest (a potion in it, as the brush puts it down): locked, then its loot: the key first
+    // (nobody has placed it), then the next item after the potion.
+    assert!(doc.edit_feature(1, 1, E::ChestLock));
+    assert!(doc.edit_feature(1, 1, E::LootAdd));
+    assert!(doc.edit_feature(1, 1, E::LootAdd));
+    assert!(labels(&doc, 1, 1).contains(&"Lock: locked".to_string()));
+    let chest = doc.level.chests.iter().find(|c| c.pos.x == 1 && c.pos.y == 1).unwrap();
+    assert_eq!(chest.items, ["potion_of_healing".to_string(), doc.level.keys[0].id.clone(), "bandages".into()]);
+    // The trap: seen, 2d6, bleeding, rearms; the light: a lantern, 30 minutes more (at most its full 240).
+    for e in [E::TrapHidden, E::TrapDamage, E::TrapCondition, E::TrapRearms] {
+        assert!(doc.edit_feature(3, 5, e), "{e:?}");
+    }
+    let t = &doc.level.traps[0];
+    assert_eq!((t.hidden, t.damage, t.condition.as_deref(), t.rearms), (false, Some((2, 6)), Some("bleeding"), true));
+    assert!(!doc.edit_feature(3, 5, E::TrapOn), "a trap on floor is sprung by entering only");
+    assert!(doc.edit_feature(5, 5, E::LightItem));
+    assert!(doc.edit_feature(5, 5, E::LightMinutes(true)));
+    assert_eq!(labels(&doc, 5, 5)[..2], ["Light: lantern".to_string(), "Burns 90 min: +".to_string()]);
+    // The orc arrives on the level's event (none yet: nothing to arrive on).
+    let orc = doc.figure_at(9, 3).unwrap();
+    assert!(!doc.cycle_arrival(orc));
+    assert!(doc.add_event(Rect::new((3, 1), (3, 5)), "The orc comes!"));
+    assert!(doc.cycle_arrival(orc));
+    assert_eq!(doc.arrival(orc), "on event event");
+    let text = doc.text();
+    assert!(text.contains("arrives: true") && text.contains("spawn("), "{text}");
+    let left = problems("f.ron", &text, &doc.level, &data, &root());
+    assert!(left.is_empty(), "{left:?}\n{text}");
+    doo_rules::level_file::check("f.ron", &text, &data, &root()).unwrap();
+    // Around again: from the start, and the event no longer spawns it.
+    assert!(doc.cycle_arrival(orc));
+    assert_eq!(doc.arrival(orc), "from the start");
+    assert!(!doc.text().contains("spawn("));
+    // Unlocking the door drops its key's lock; the key stays (it lies in the chest), and says so.
+    assert!(doc.edit_feature(6, 3, E::DoorState));
+    assert_eq!(doc.tile(6, 3), Some('S'));
+    let p = problems("f.ron", &doc.text(), &doc.level, &data, &root());
+    assert!(p.iter().any(|p| p.message.contains("opens no door or chest")), "{p:?}");
+    // Every change is one undo.
+    let n = doc.level.clone();
+    assert!(doc.undo());
+    assert_ne!(doc.level, n);
+}

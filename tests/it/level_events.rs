@@ -35,6 +35,7 @@ fn action_name(a: &Action) -> &'static str {
         Action::Win(_) => "win",
         Action::Lose(_) => "lose",
         Action::Stance { .. } => "stance",
+        Action::Spawn(_) => "spawn",
     }
 }
 
@@ -47,7 +48,7 @@ fn level(rel: &str) -> doo_rules::level_file::CheckedLevel {
 fn every_trigger_and_action_has_a_script() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut used: Vec<&str> = Vec::new();
-    for l in ["tests/levels/events/hall.ron", "tests/levels/events/duel.ron"] {
+    for l in ["tests/levels/events/hall.ron", "tests/levels/events/duel.ron", "tests/levels/events/arrivals.ron"] {
         for e in &level(l).level.events {
             used.push(trigger_name(&e.when));
             used.extend(e.then.iter().map(action_name));
@@ -76,6 +77,7 @@ fn every_trigger_and_action_has_a_script() {
         "win",
         "lose",
         "stance",
+        "spawn",
     ];
     for name in all {
         assert!(used.contains(&name), "no test level uses `{name}`");
@@ -96,6 +98,18 @@ fn level_events_fire_the_same_in_the_plain_flow_and_the_app() {
         assert_eq!(plain.refused, 0);
         // Somebody wins: by the altar, by a fall (the `slain` event), or the goblin by routing.
         assert!(plain.winner.is_some(), "seed {seed}: {plain:?}");
+    }
+    // Figures that arrive mid-match (`spawn`) play the same through the app's entities.
+    for rel in ["tests/levels/events/arrivals.ron", "levels/the_bell_chapel.ron"] {
+        let l = level(rel);
+        for seed in [1u64, 2] {
+            let who: BTreeMap<String, Difficulty> = l.side_ids().map(|s| (s.to_string(), Difficulty::Normal)).collect();
+            let cfg = doo_rules::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, Difficulty::Normal, &who, seed, data.ai.clone());
+            let app = doo::simulate::play(&data, &l, cfg, seed, 0).unwrap();
+            let plain = doo_rules::ladder::play(&data, &l, &who, seed).unwrap();
+            assert_eq!((plain.winner.clone(), plain.turns, plain.commands), (app.winner.clone(), app.turns, app.commands), "{rel} seed {seed}");
+            assert_eq!(plain.refused, 0, "{rel} seed {seed}");
+        }
     }
 }
 
@@ -129,4 +143,62 @@ fn a_secret_door_an_event_sets_is_found() {
     x.door_scripted(secret, false);
     let d = x.door(secret).unwrap();
     assert!(!d.hidden && d.lock.is_none(), "unlocked: {d:?}");
+}
+
+#[test] // issue 31: `spawn` names an encounter that arrives later, once; an arriving encounter is spawned by some event
+fn spawn_problems_are_reported_where_they_are() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("tests/levels/events/arrivals.ron")).unwrap();
+    let check = |t: &str| doo_rules::level_file::check("arrivals.ron", t, &RuleData::builtin(), root);
+    assert!(check(&text).is_ok());
+    let at = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    // an unknown encounter, and the raiders are then never brought
+    let errs = check(&text.replace(r#"spawn("raiders")"#, r#"spawn("pirates")"#)).unwrap_err();
+    let lines: Vec<String> = errs.iter().map(|e| format!("{}:{}", e.line, e.message)).collect();
+    assert!(
+        lines.contains(&format!("{}:encounter 'raiders' arrives later (`arrives: true`) but no level event spawns it (`spawn(\"raiders\")`)", at("encounters: [(id"))),
+        "{lines:?}"
+    );
+    // an encounter on the map from the start
+    let errs = check(&text.replace("arrives: true", "arrives: false")).unwrap_err();
+    assert!(errs.iter().any(|e| e.message == "event 'ambush': spawn: encounter 'raiders' is on the map from the start (mark it `arrives: true`)"), "{errs:?}");
+    // spawned twice
+    let twice = text.replace(r#"spawn("raiders")],"#, r#"spawn("raiders"), spawn("raiders")],"#);
+    let errs = check(&twice).unwrap_err();
+    assert!(errs.iter().any(|e| e.message == "event 'ambush': spawn: encounter 'raiders' is spawned by more than one action (it arrives once)"), "{errs:?}");
+}
+
+#[test] // issue 31: the raiders are off the map until spawned; the goal naming their chief is not met by his absence
+fn an_arriving_encounter_waits_off_the_map() {
+    let l = level("tests/levels/events/arrivals.ron");
+    let m = l.build(&RuleData::builtin()).unwrap();
+    assert_eq!(m.fighters.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["dara"]);
+    let story = m.story.as_deref().unwrap();
+    assert!(story.waits("chief") && story.waits("runt"));
+    assert_eq!(doo_rules::rules::victory::goal_met(&m, true), None, "Defeat(\"chief\") before he arrives");
+    let x = m.explore.as_deref().unwrap();
+    let raiders = x.encounters.iter().find(|e| e.id == "raiders").unwrap();
+    assert!(raiders.members.is_empty());
+}
+
+#[test] // issue 31: figures a `spawn` brings mid-match get their entities, in sync with the match
+fn spawned_figures_get_entities_in_the_app() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data = RuleData::builtin();
+    let (script, lvl) = doo_rules::script::load(&root.join("tests/events/ev09_spawn.ron")).unwrap();
+    let m = doo::headless::script_match(&data, &script, lvl.as_ref()).unwrap();
+    let mut hm = doo::headless::HeadlessMatch::new(m, doo_rules::rules::Dice::seeded(script.seed), false);
+    let entities = |hm: &mut doo::headless::HeadlessMatch| {
+        let world = hm.app.world_mut();
+        let mut q = world.query::<&doo::game::components::CharacterId>();
+        let mut ids: Vec<String> = q.iter(world).map(|c| c.id.clone()).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(entities(&mut hm), ["dara"]);
+    for cmd in &script.commands {
+        assert!(hm.submit(cmd.clone()));
+    }
+    assert_eq!(entities(&mut hm), ["chief", "dara", "runt"]);
+    assert_eq!(doo::game::components::mirror_differences(hm.app.world_mut()), Vec::<String>::new());
 }

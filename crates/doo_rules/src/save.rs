@@ -366,6 +366,10 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
     // Level events (issue 31): only levels that have them, so older hashes still match.
     if let Some(s) = &m.story {
         let _ = write!(h, "|story {:?} {:?} {:?}", s.fired, s.held, s.decided);
+        if !s.waiting.is_empty() {
+            let waiting: Vec<(&str, usize)> = s.waiting.iter().map(|w| (w.encounter.as_str(), w.figures.len())).collect();
+            let _ = write!(h, " waiting {waiting:?}");
+        }
     }
     h.finalize().to_hex()[..16].to_string()
 }

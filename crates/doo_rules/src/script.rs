@@ -332,17 +332,20 @@ pub fn build_match(data: &crate::data::RuleData, script: &Script, level: Option<
     // A crawl level's Exploration Mode (its doors, chests, traps and encounters are placed on
     // its own map, so a script that brings its own map plays one crisis).
     if let (Some(l), true) = (level, script.map.is_none() && script.floors.is_none()) {
+        let waiting = l.crawl.as_ref().map(|c| crate::rules::level_events::hold_back(&mut m, &c.arriving())).unwrap_or_default();
         if let Some(c) = &l.crawl {
             m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
         }
         // Its level events (issue 31), checked against this match: a script's own characters
         // may not be the ones the events name.
         if !l.level.events.is_empty() {
+            let mut story = crate::rules::story::Story::new(l.level.events.clone());
+            story.waiting = waiting;
+            m.story = Some(Box::new(story));
             let problems = crate::rules::level_events::problems(&m, &l.level.events);
             if !problems.is_empty() {
                 return Err(problems.into_iter().map(|(_, p)| format!("the level's {p}")).collect());
             }
-            m.story = Some(Box::new(crate::rules::story::Story::new(l.level.events.clone())));
         }
     }
     match &script.start {

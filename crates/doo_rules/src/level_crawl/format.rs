@@ -150,6 +150,10 @@ pub struct EncounterDef {
     /// R-CP-16: what its figures trade (only on a non-hostile encounter).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trades: Vec<crate::rules::explore::TradeLine>,
+    /// Level events (issue 31): its figures are not on the map at the start; a level event's
+    /// `spawn` brings them, each at its `pos` or the nearest free space.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub arrives: bool,
 }
 
 /// A plain skill check at a space (R-EXP-8): a hero at distance ≤ 1 spends a turn (`task(task:
@@ -219,4 +223,11 @@ pub struct Crawl {
     pub lights: Vec<LightDef>,
     /// R-CP-16: sides whose figures are non-hostile.
     pub non_hostile: Vec<String>,
+}
+
+impl Crawl {
+    /// The encounters that arrive later (`arrives: true`), with their members' ids.
+    pub fn arriving(&self) -> Vec<(String, Vec<String>)> {
+        self.encounters.iter().filter(|e| e.arrives).map(|e| (e.id.clone(), e.members.clone())).collect()
+    }
 }

@@ -279,6 +279,7 @@ impl Doc {
                         members: vec![id.clone()],
                         awareness: Awareness::Unaware,
                         non_hostile: false,
+                        arrives: false,
                         says: None,
                         trades: vec![],
                     });

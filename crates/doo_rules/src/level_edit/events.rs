@@ -78,6 +78,7 @@ impl Doc {
                 Action::Win(_) => "win",
                 Action::Lose(_) => "lose",
                 Action::Stance { .. } => "stance",
+                Action::Spawn(_) => "spawn",
             })
             .collect();
         format!("{}: {when}: {}", e.id, what.join(", "))

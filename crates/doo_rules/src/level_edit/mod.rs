@@ -6,11 +6,13 @@
 mod brush;
 mod doc;
 mod events;
+mod features;
 mod paint;
 mod problems;
 pub mod scan;
 mod write;
 
 pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Rect, TILES, new_level};
+pub use features::{FeatureEdit, FeatureView, LOOT};
 pub use problems::{Problem, problems};
 pub use write::{compact, write, write_new};

@@ -54,6 +54,8 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     let crawl = check_crawl(&level, &map, &cast, &sides, data, f);
     if level.events.len() > crate::rules::story::MAX_EVENTS {
         f.key("events", format!("at most {} events in a level (this one has {})", crate::rules::story::MAX_EVENTS, level.events.len()));
+    } else if crawl.is_some() {
+        check_arrivals(&level, f);
     }
     found.into_result()?;
     let Cast { chars, behaviours, sprites } = cast;
@@ -84,6 +86,18 @@ fn check_events(checked: &CheckedLevel, places: &Places, data: &RuleData) -> Res
             LevelError { line, col, message }
         })
         .collect())
+}
+
+/// Each encounter that arrives later (`arrives: true`) is brought by a level event's `spawn`
+/// (else its figures would never come). The events are within their cap.
+fn check_arrivals(level: &Level, f: &mut Found) {
+    for (k, e) in level.encounters.iter().enumerate().filter(|(_, e)| e.arrives).take(crate::level_crawl::MAX_FEATURES) {
+        let spawned = level.events.iter().any(|d| d.then.iter().take(crate::rules::story::MAX_ACTIONS).any(|a| matches!(a, crate::rules::story::Action::Spawn(x) if *x == e.id)));
+        if !spawned {
+            let places = f.places;
+            f.at(places.item("encounters", k), format!("encounter '{}' arrives later (`arrives: true`) but no level event spawns it (`spawn(\"{}\")`)", clip(&e.id), clip(&e.id)));
+        }
+    }
 }
 
 /// The header: the version, the name, the briefing and the rules profile.
@@ -159,11 +173,14 @@ impl CheckedLevel {
         // Explicit links override the default "same space, next floor".
         m.board.links = self.level.stairs.iter().map(|s| (s.from, s.to)).collect();
         m.goals = self.goals();
+        let waiting = self.crawl.as_ref().map(|c| crate::rules::level_events::hold_back(&mut m, &c.arriving())).unwrap_or_default();
         if let Some(c) = &self.crawl {
             m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
         }
         if !self.level.events.is_empty() {
-            m.story = Some(Box::new(crate::rules::story::Story::new(self.level.events.clone())));
+            let mut story = crate::rules::story::Story::new(self.level.events.clone());
+            story.waiting = waiting;
+            m.story = Some(Box::new(story));
         }
         Ok(m)
     }

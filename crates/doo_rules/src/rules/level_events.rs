@@ -13,7 +13,7 @@ use super::event::Event;
 use super::grid::{Pos, Tile};
 use super::state::Match;
 use super::story::clip;
-pub use super::story::{Action, Area, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Story, Trigger, Who};
+pub use super::story::{Action, Area, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Story, Trigger, Waiting, Who};
 use super::turn::Flow;
 
 fn who_matches(m: &Match, who: &Who, i: usize) -> bool {
@@ -148,8 +148,107 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
                 }
             }
         }
+        Action::Spawn(encounter) => {
+            spawn(m, encounter, id, ev);
+            // R-EXP-24 (a): in Exploration Mode, arrivals who see or are seen by a hero start a
+            // crisis at once.
+            if flow == Flow::Exploring && exploring(m) {
+                if let Some(mut x) = m.explore.take() {
+                    let next = super::explore::crisis::check_triggers(m, &mut x, dice, None, ev);
+                    m.explore = Some(x);
+                    return next;
+                }
+            }
+        }
     }
     flow
+}
+
+/// Takes the figures of the encounters that arrive later (`arrives: true`: `(encounter id,
+/// member ids)`) off a match just built, before its crawl state is (their encounters start
+/// empty), to wait in its story for a `spawn`.
+pub fn hold_back(m: &mut Match, arriving: &[(String, Vec<String>)]) -> Vec<Waiting> {
+    let mut out = Vec::new();
+    for (encounter, members) in arriving {
+        let mut figures = Vec::new();
+        for id in members {
+            if let Some(i) = m.index(id) {
+                figures.push(m.fighters.remove(i));
+                if let Some(a4) = m.a4.as_deref_mut() {
+                    if i < a4.figs.len() {
+                        a4.figs.remove(i);
+                    }
+                }
+            }
+        }
+        out.push(Waiting { encounter: encounter.clone(), figures });
+    }
+    out
+}
+
+/// `Action::Spawn`: the waiting encounter's figures join the match (appended: every other
+/// figure keeps its index), each at its space or the nearest free one it can reach from there;
+/// during a crisis they wait outside it (R-EXP-25: they join when they see a participant).
+fn spawn(m: &mut Match, encounter: &str, id: &str, ev: &mut Vec<Event>) {
+    let Some(k) = m.story.as_deref().and_then(|s| s.waiting.iter().position(|w| w.encounter == encounter)) else { return };
+    let Some(w) = m.story.as_deref_mut().map(|s| s.waiting.remove(k)) else { return };
+    let in_crisis = m.explore.is_some() && !exploring(m);
+    let mut arrived = Vec::new();
+    for mut f in w.figures {
+        let Some(p) = free_space_near(m, f.pos) else {
+            ev.push(Event::Note { text: format!("Level event '{id}': no free space near {} for {}; it does not arrive.", f.pos, f.name) });
+            continue;
+        };
+        f.pos = p;
+        f.dormant = in_crisis;
+        arrived.push((m.fighters.len(), f.name.clone(), p));
+        m.fighters.push(f);
+        if let Some(a4) = m.a4.as_deref_mut() {
+            a4.figs.push(Default::default());
+        }
+    }
+    let n = m.fighters.len();
+    if let Some(x) = m.explore.as_deref_mut() {
+        let e = x.encounters.iter().position(|e| e.id == encounter);
+        let calm = e.is_some_and(|e| x.more.peaceful.contains(&e));
+        x.encounter_of.resize(n, None);
+        x.calm.resize(n, false);
+        x.acted.resize(n, super::explore::Acted::No);
+        for &(i, _, _) in &arrived {
+            if let Some(e) = e {
+                x.encounters[e].members.push(i);
+                x.encounter_of[i] = Some(e);
+            }
+            x.calm[i] = calm;
+        }
+    }
+    if !arrived.is_empty() {
+        let who: Vec<String> = arrived.iter().map(|(_, name, p)| format!("{name} at {p}")).collect();
+        ev.push(Event::Note { text: format!("{} arrive{}: {} (level event '{id}').", encounter, if arrived.len() == 1 { "s" } else { "" }, who.join(", ")) });
+    }
+}
+
+/// The space nearest `at` (itself first) that a figure can stand on and nobody stands on,
+/// searched breadth first through the spaces a figure can walk from `at`; `None` when every
+/// such space is taken.
+fn free_space_near(m: &Match, at: Pos) -> Option<Pos> {
+    let mut seen = vec![false; m.board.spaces()];
+    let mut queue = std::collections::VecDeque::from([at]);
+    seen[m.board.index(at)?] = true;
+    while let Some(p) = queue.pop_front() {
+        if m.occupant(p).is_none() {
+            return Some(p);
+        }
+        for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
+            let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+            let Some(k) = m.board.index(q) else { continue };
+            if !seen[k] && m.board.walkable(q) && m.board.step_geometry(p, q).is_ok() {
+                seen[k] = true;
+                queue.push_back(q);
+            }
+        }
+    }
+    None
 }
 
 /// An item's name: from the equipment, or a crawl's key.
@@ -204,8 +303,9 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
         out.push((MAX_EVENTS, format!("at most {MAX_EVENTS} events in a level (this one has {})", defs.len())));
         return out;
     }
-    let side_ok = |s: &str| m.fighters.iter().any(|f| f.side == s);
-    let fig_ok = |s: &str| m.index(s).is_some();
+    let waiting: &[Waiting] = m.story.as_deref().map(|s| s.waiting.as_slice()).unwrap_or_default();
+    let side_ok = |s: &str| m.fighters.iter().chain(waiting.iter().flat_map(|w| &w.figures)).any(|f| f.side == s);
+    let fig_ok = |s: &str| m.index(s).is_some() || waiting.iter().any(|w| w.figures.iter().any(|f| f.id == s));
     let on_map = |p: Pos| m.board.tile(p).is_some();
     let encounter_ok = |e: &str| m.explore.as_deref().is_some_and(|x| x.encounters.iter().any(|n| n.id == e));
     let item_ok = |i: &str| m.equipment.item(i).is_some() || m.explore.as_deref().is_some_and(|x| x.keys.contains_key(i));
@@ -289,6 +389,15 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
                 Action::Win(s) | Action::Lose(s) if !side_ok(s) => Some(format!("unknown side '{}'", clip(s))),
                 Action::Stance { .. } if m.explore.is_none() => Some("stance needs a crawl (`mode: exploration`)".into()),
                 Action::Stance { encounter, .. } if !encounter_ok(encounter) => Some(format!("stance: unknown encounter '{}'", clip(encounter))),
+                Action::Spawn(_) if m.explore.is_none() => Some("spawn needs a crawl (`mode: exploration`)".into()),
+                Action::Spawn(e) if !waiting.iter().any(|w| &w.encounter == e) => Some(if encounter_ok(e) {
+                    format!("spawn: encounter '{}' is on the map from the start (mark it `arrives: true`)", clip(e))
+                } else {
+                    format!("spawn: unknown encounter '{}'", clip(e))
+                }),
+                Action::Spawn(e) if defs[..k].iter().chain(std::iter::once(d)).flat_map(|o| &o.then).filter(|a| **a == Action::Spawn(e.clone())).count() > 1 => {
+                    Some(format!("spawn: encounter '{}' is spawned by more than one action (it arrives once)", clip(e)))
+                }
                 _ => None,
             };
             if let Some(e) = e {

@@ -139,6 +139,11 @@ pub enum Action {
     Lose(String),
     /// An encounter turns hostile or non-hostile (R-CP-16).
     Stance { encounter: String, hostile: bool },
+    /// An encounter marked `arrives: true` comes onto the map: each of its figures at its `pos`,
+    /// or the nearest free space it can stand on (same floor). In Exploration Mode its awareness
+    /// is the level's (an alert one that sees a hero starts a crisis, R-EXP-24 (a)); during a
+    /// crisis it waits outside it and joins when it sees or is seen by a participant (R-EXP-25).
+    Spawn(String),
 }
 
 /// The level's events and what has come of them (part of the match: saves and replays rebuild
@@ -152,12 +157,28 @@ pub struct Story {
     pub held: Vec<bool>,
     /// A win or loss an event set: the winner (`None`: nobody), the event's id and why.
     pub decided: Option<(Option<String>, String, String)>,
+    /// The `arrives: true` encounters not yet spawned, with their figures (off the map, outside
+    /// `Match::fighters` until a `spawn` action appends them).
+    pub waiting: Vec<Waiting>,
+}
+
+/// An encounter that arrives later (`arrives: true`): its id and its figures as the level built
+/// them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Waiting {
+    pub encounter: String,
+    pub figures: Vec<super::fighter::Fighter>,
 }
 
 impl Story {
     pub fn new(defs: Vec<EventDef>) -> Self {
         let n = defs.len();
-        Story { defs: Arc::new(defs), fired: vec![0; n], held: vec![false; n], decided: None }
+        Story { defs: Arc::new(defs), fired: vec![0; n], held: vec![false; n], decided: None, waiting: Vec::new() }
+    }
+
+    /// Whether a figure with this id waits to arrive.
+    pub fn waits(&self, id: &str) -> bool {
+        self.waiting.iter().any(|w| w.figures.iter().any(|f| f.id == id))
     }
 }
 

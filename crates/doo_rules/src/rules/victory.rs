@@ -58,7 +58,7 @@ pub fn goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
     }
     m.goals.iter().find_map(|v| {
         let reason = match &v.goal {
-            Goal::Rout(s) if !able(m, s) => format!("side '{s}' has nobody able to act"),
+            Goal::Rout(s) if !able(m, s) && !arriving(m, |f| &f.side == s) => format!("side '{s}' has nobody able to act"),
             Goal::ReachExit(exits) => {
                 let i = (0..m.fighters.len()).find(|&i| m.fighters[i].side == v.side && m.can_act(i) && exits.contains(&m.fighters[i].pos))?;
                 format!("{} reached an exit at {}", m.fighters[i].name, m.fighters[i].pos)
@@ -69,11 +69,17 @@ pub fn goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
             Goal::LastStanding if able(m, &v.side) && m.fighters.iter().all(|f| f.side == v.side || !able(m, &f.side)) => {
                 format!("side '{}' is the last with anyone able to act", v.side)
             }
-            Goal::Defeat(c) if m.index(c).is_none_or(|i| m.fighters[i].hp <= 0) => format!("'{c}' is defeated"),
+            Goal::Defeat(c) if m.index(c).map_or(!arriving(m, |f| &f.id == c), |i| m.fighters[i].hp <= 0) => format!("'{c}' is defeated"),
             _ => return None,
         };
         Some(Outcome { winner: Some(v.side.clone()), goal: Some(v.goal.clone()), reason })
     })
+}
+
+/// Whether a figure that `is` still waits to arrive (a level event's `spawn`, issue 31): a side
+/// or figure that has not come yet is not routed or defeated.
+fn arriving(m: &Match, is: impl Fn(&super::fighter::Fighter) -> bool) -> bool {
+    m.story.as_deref().is_some_and(|s| s.waiting.iter().flat_map(|w| &w.figures).any(is))
 }
 
 /// G-15, tested when an action phase ends: one side (or none) still has someone able to act.
