@@ -13,10 +13,7 @@ use doo_rules::rules::state::Match;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MatchDice>()
         .init_resource::<MatchGeneration>()
-        .add_systems(
-            Update,
-            (spawn_arrivals, sync_figures).chain().run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply),
-        );
+        .add_systems(Update, (spawn_arrivals, sync_figures).chain().run_if(resource_exists_and_changed::<MatchState>).in_set(super::MatchSystems::Apply));
 }
 
 /// Figures that joined the match after it started (a level event's `spawn`, issue 31: appended

@@ -156,7 +156,10 @@ fn spawn_problems_are_reported_where_they_are() {
     let errs = check(&text.replace(r#"spawn("raiders")"#, r#"spawn("pirates")"#)).unwrap_err();
     let lines: Vec<String> = errs.iter().map(|e| format!("{}:{}", e.line, e.message)).collect();
     assert!(
-        lines.contains(&format!("{}:encounter 'raiders' arrives later (`arrives: true`) but no level event spawns it (`spawn(\"raiders\")`)", at("encounters: [(id"))),
+        lines.contains(&format!(
+            "{}:encounter 'raiders' arrives later (`arrives: true`) but no level event spawns it (`spawn(\"raiders\")`)",
+            at("encounters: [(id")
+        )),
         "{lines:?}"
     );
     // an encounter on the map from the start

@@ -79,6 +79,11 @@ pub const EDITOR_KEYS: &[(KeyCode, &str)] = &[
     (KeyCode::Delete, "Delete"),
     (KeyCode::Semicolon, "semicolon"),
     (KeyCode::Quote, "apostrophe"),
+    (KeyCode::Space, "space"),
+    (KeyCode::KeyL, "l"),
+    (KeyCode::KeyO, "o"),
+    (KeyCode::KeyP, "p"),
+    (KeyCode::F7, "F7"),
 ];
 
 /// The level editor's Ctrl shortcuts beyond `CTRL_KEYS`.

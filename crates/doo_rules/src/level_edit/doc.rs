@@ -214,14 +214,16 @@ impl Doc {
                 .map(|s| format!("{s:?}"))
                 .or_else(|| TILES.iter().find(|(c, _)| *c == t).map(|(_, n)| n.to_string()))
                 .unwrap_or_else(|| format!("'{t}'"));
-            out.push(format!("({x}, {y}): {name}"));
+            let key = l.doors.iter().find(|d| d.pos == pos(x, y, f)).and_then(|d| d.lock.as_ref()?.key.clone());
+            let key = key.map_or(String::new(), |k| format!(" (key: {})", l.keys.iter().find(|d| d.id == k).map_or(k.clone(), |d| d.name.clone())));
+            out.push(format!("({x}, {y}): {name}{key}"));
         }
         for c in l.characters.iter().filter(|c| at(&c.pos, x, y, f)) {
             let what = c.template.clone().unwrap_or_else(|| "figure".into());
             out.push(format!("{} ({what}) of {}", c.name.clone().or(c.id.clone()).unwrap_or_default(), c.side.clone().unwrap_or_default()));
         }
         for c in l.chests.iter().filter(|c| c.pos == pos(x, y, f)) {
-            out.push(format!("chest {} with {} item(s)", c.id, c.items.len()));
+            out.push(format!("chest {}{} with {} item(s)", c.id, if c.lock.is_some() { " (locked)" } else { "" }, c.items.len()));
         }
         for t in l.traps.iter().filter(|t| t.pos == pos(x, y, f)) {
             out.push(format!("trap {}{}", t.id, if t.hidden { " (hidden)" } else { "" }));

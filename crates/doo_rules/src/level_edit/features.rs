@@ -95,7 +95,7 @@ impl Doc {
             let loot: Vec<String> = c.items.iter().map(|i| l.keys.iter().find(|k| &k.id == i).map_or(i.clone(), |k| k.name.clone())).collect();
             buttons.push((format!("Loot: {}", if loot.is_empty() { "nothing".into() } else { loot.join(", ") }), FeatureEdit::LootAdd));
             buttons.push(("Loot: take the last out".into(), FeatureEdit::LootRemove));
-            out.push(FeatureView { heading: format!("Chest {}", c.id), buttons });
+            out.push(FeatureView { heading: format!("Chest '{}'", c.id), buttons });
         }
         for t in l.traps.iter().filter(|t| t.pos == p) {
             let on = match t.on {
@@ -110,7 +110,7 @@ impl Doc {
                 (format!("Condition: {}", t.condition.clone().unwrap_or_else(|| "none".into())), FeatureEdit::TrapCondition),
                 (format!("Rearms: {}", if t.rearms { "yes" } else { "no" }), FeatureEdit::TrapRearms),
             ];
-            out.push(FeatureView { heading: format!("Trap {}", t.id), buttons });
+            out.push(FeatureView { heading: format!("Trap '{}'", t.id), buttons });
         }
         for li in l.lights.iter().filter(|li| li.pos == Some(p)) {
             let buttons = vec![
@@ -275,7 +275,9 @@ fn next_key(l: &mut Level, now: Option<String>) -> Option<String> {
 
 /// Whether the key lies somewhere (a chest, a space, a trade).
 fn placed(l: &Level, key: &str) -> bool {
-    l.chests.iter().any(|c| c.items.iter().any(|i| i == key)) || l.items.iter().any(|i| i.item == key) || l.encounters.iter().any(|e| e.trades.iter().any(|t| t.gives == key))
+    l.chests.iter().any(|c| c.items.iter().any(|i| i == key))
+        || l.items.iter().any(|i| i.item == key)
+        || l.encounters.iter().any(|e| e.trades.iter().any(|t| t.gives == key))
 }
 
 /// How many locks name the key.

@@ -92,10 +92,16 @@ fn check_events(checked: &CheckedLevel, places: &Places, data: &RuleData) -> Res
 /// (else its figures would never come). The events are within their cap.
 fn check_arrivals(level: &Level, f: &mut Found) {
     for (k, e) in level.encounters.iter().enumerate().filter(|(_, e)| e.arrives).take(crate::level_crawl::MAX_FEATURES) {
-        let spawned = level.events.iter().any(|d| d.then.iter().take(crate::rules::story::MAX_ACTIONS).any(|a| matches!(a, crate::rules::story::Action::Spawn(x) if *x == e.id)));
+        let spawned = level
+            .events
+            .iter()
+            .any(|d| d.then.iter().take(crate::rules::story::MAX_ACTIONS).any(|a| matches!(a, crate::rules::story::Action::Spawn(x) if *x == e.id)));
         if !spawned {
             let places = f.places;
-            f.at(places.item("encounters", k), format!("encounter '{}' arrives later (`arrives: true`) but no level event spawns it (`spawn(\"{}\")`)", clip(&e.id), clip(&e.id)));
+            f.at(
+                places.item("encounters", k),
+                format!("encounter '{}' arrives later (`arrives: true`) but no level event spawns it (`spawn(\"{}\")`)", clip(&e.id), clip(&e.id)),
+            );
         }
     }
 }

@@ -395,7 +395,9 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
                 } else {
                     format!("spawn: unknown encounter '{}'", clip(e))
                 }),
-                Action::Spawn(e) if defs[..k].iter().chain(std::iter::once(d)).flat_map(|o| &o.then).filter(|a| **a == Action::Spawn(e.clone())).count() > 1 => {
+                Action::Spawn(e)
+                    if defs[..k].iter().chain(std::iter::once(d)).flat_map(|o| &o.then).filter(|a| **a == Action::Spawn(e.clone())).count() > 1 =>
+                {
                     Some(format!("spawn: encounter '{}' is spawned by more than one action (it arrives once)", clip(e)))
                 }
                 _ => None,

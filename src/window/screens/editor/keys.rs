@@ -47,8 +47,24 @@ pub const TOOL_KEYS: [(KeyCode, Tool, &str); 11] = [
     (KeyCode::KeyF, Tool::Tile(0), "F"),
 ];
 
+/// The feature inspector's buttons, in order (a space holds at most a door or chest, a trap
+/// and a light: 10 buttons).
+pub const FEATURE_KEYS: [(KeyCode, &str); 10] = [
+    (KeyCode::KeyL, "L"),
+    (KeyCode::KeyU, "U"),
+    (KeyCode::KeyO, "O"),
+    (KeyCode::KeyP, "P"),
+    (KeyCode::KeyD, "D"),
+    (KeyCode::F7, "F7"),
+    (KeyCode::F8, "F8"),
+    (KeyCode::F9, "F9"),
+    (KeyCode::F10, "F10"),
+    (KeyCode::F11, "F11"),
+];
+
 /// Keys with an action of their own (with Ctrl held, or not).
-const PLAIN: [(KeyCode, EditAct); 24] = [
+const PLAIN: [(KeyCode, EditAct); 25] = [
+    (KeyCode::KeyW, EditAct::FigArrival),
     (KeyCode::KeyY, EditAct::EventAdd),
     (KeyCode::Space, EditAct::Apply),
     (KeyCode::Enter, EditAct::Apply),
@@ -134,6 +150,9 @@ pub fn act_of(k: KeyCode, shift: bool, ctrl: bool, opening: bool, repeat: bool) 
     }
     if let Some((_, tool, _)) = TOOL_KEYS.iter().find(|(key, _, _)| *key == k) {
         return Some(EditAct::Tool(*tool));
+    }
+    if let Some(i) = FEATURE_KEYS.iter().position(|(key, _)| *key == k) {
+        return Some(EditAct::Feature(i as u8));
     }
     PLAIN.iter().find(|(key, _)| *key == k).map(|(_, act)| *act)
 }

@@ -131,6 +131,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         problems: vec![],
         status,
         selected: None,
+        inspected: None,
         typing: None,
         opening: false,
         leaving: false,
@@ -194,8 +195,7 @@ fn apply_acts(
             }
             EditAct::Pick(x, y) => {
                 *cursor = EditorCursor(x, y);
-                ed.selected = ed.doc.figure_at(x, y);
-                ed.status = ed.doc.describe(x, y).join("; ");
+                ed.inspect(x, y);
             }
             EditAct::Move(dx, dy, grow) => {
                 if grow && ed.anchor.is_none() {
@@ -205,6 +205,11 @@ fn apply_acts(
                 }
                 let (x, y) = clamp(cursor.0 + dx, cursor.1 + dy);
                 *cursor = EditorCursor(x, y);
+                // The keyboard's cursor onto a door, chest, trap or light shows it in the
+                // feature inspector (its keys then set it up).
+                if !ed.doc.features(x, y).is_empty() {
+                    ed.inspected = Some((x, y));
+                }
             }
             EditAct::Hover(x, y) => {
                 let (x, y) = clamp(x, y);
@@ -267,6 +272,7 @@ fn apply_acts(
                 let n = ed.doc.level.floors.len() as i32;
                 ed.doc.floor = (ed.doc.floor as i32 + d as i32).clamp(0, (n - 1).max(0)) as usize;
                 ed.selected = None;
+                ed.inspected = None;
                 ed.generation += 1;
             }
             EditAct::Profile => edited = ed.doc.cycle_profile(),
@@ -274,7 +280,14 @@ fn apply_acts(
             EditAct::Control(k) => edited = ed.doc.cycle_control(k as usize),
             EditAct::Type(_) | EditAct::EventAdd => edited = text_act(ed, act, *cursor),
             EditAct::EventRemove(k) => edited = ed.doc.remove_event(k as usize),
-            EditAct::FigSide | EditAct::FigBehaviour | EditAct::FigStance | EditAct::FigPosture | EditAct::FigHp(_) | EditAct::FigRemove => {
+            EditAct::Feature(k) => edited = feature_edit(ed, k as usize),
+            EditAct::FigSide
+            | EditAct::FigBehaviour
+            | EditAct::FigStance
+            | EditAct::FigPosture
+            | EditAct::FigHp(_)
+            | EditAct::FigRemove
+            | EditAct::FigArrival => {
                 edited = figure_edit(ed, act, &data.0);
             }
         }
@@ -364,6 +377,12 @@ fn figure_edit(ed: &mut Editor, act: EditAct, data: &doo_rules::data::RuleData) 
             ed.doc.cycle_behaviour(k, &b)
         }
         EditAct::FigStance => ed.doc.cycle_stance(k),
+        EditAct::FigArrival => {
+            let done = ed.doc.cycle_arrival(k);
+            ed.status =
+                if done { format!("Arrives {}.", ed.doc.arrival(k)) } else { "A figure arrives on a level event: make one first (select spaces, Y).".into() };
+            done
+        }
         EditAct::FigPosture => ed.doc.cycle_posture(k),
         EditAct::FigHp(d) => {
             let full = full_hp(ed, k, data);
@@ -375,6 +394,20 @@ fn figure_edit(ed: &mut Editor, act: EditAct, data: &doo_rules::data::RuleData) 
             done
         }
     }
+}
+
+/// The k-th button of the feature inspector.
+fn feature_edit(ed: &mut Editor, k: usize) -> bool {
+    let Some((x, y)) = ed.inspected else {
+        ed.status = "No door, chest, trap or light inspected: right click one (or Q, then Space on it).".into();
+        return false;
+    };
+    let Some((_, e)) = ed.feature_buttons().get(k).cloned() else { return false };
+    let done = ed.doc.edit_feature(x, y, e);
+    if let Some((label, _)) = ed.doc.features(x, y).into_iter().flat_map(|f| f.buttons).find(|b| b.1 == e) {
+        ed.status = format!("({x}, {y}): {label}.");
+    }
+    done
 }
 
 /// The figure's full hit points, from the level as it would be built (10 when it cannot be).
@@ -391,8 +424,7 @@ fn full_hp(ed: &Editor, k: usize, data: &doo_rules::data::RuleData) -> i32 {
 /// The tool on the area; a figure put down is selected.
 fn paint(ed: &mut Editor, area: Rect) -> bool {
     if ed.tool == Tool::Select {
-        ed.selected = ed.doc.figure_at(area.x1, area.y1);
-        ed.status = ed.doc.describe(area.x1, area.y1).join("; ");
+        ed.inspect(area.x1, area.y1);
         return false;
     }
     let Some(brush) = ed.brush() else {
@@ -405,6 +437,11 @@ fn paint(ed: &mut Editor, area: Rect) -> bool {
         ed.status = format!("Painted {} over {} x {}.", ed.tool_name(ed.tool), area.x1 - area.x0 + 1, area.y1 - area.y0 + 1);
         if matches!(brush, Brush::Figure(_)) {
             ed.selected = ed.doc.figure_at(area.x0.max(0), area.y0.max(0));
+        }
+        // A door, chest, trap or light put down is shown in the feature inspector.
+        let first = (area.x0.max(0), area.y0.max(0));
+        if !ed.doc.features(first.0, first.1).is_empty() && !matches!(brush, Brush::Figure(_) | Brush::Room | Brush::Erase) {
+            ed.inspected = Some(first);
         }
         if ed.doc.level.mode != crawl_before {
             ed.status.push_str(" The level is now a crawl (Exploration Mode): chests, traps, lights and dark belong to crawls.");

@@ -3,7 +3,7 @@
 //! the right, and at the bottom what was done, what is under the cursor and every problem the
 //! level has, each with where it is. Every button names its key.
 
-use super::keys::{TILE_KEYS, TOOL_KEYS};
+use super::keys::{FEATURE_KEYS, TILE_KEYS, TOOL_KEYS};
 use super::state::{EditAct, Editor, EditorCursor, EditorSystems, Field, Tool, profile_name};
 use crate::window::screens::Screen;
 use crate::window::theme::prelude::*;
@@ -37,10 +37,11 @@ struct CursorLine;
 /// What the panels show: they are built again when it changes.
 fn view_key(ed: &Editor) -> String {
     format!(
-        "{:?}|{}|{:?}|{:?}|{:?}|{}|{}|{}|{}|{:?}|{}",
+        "{:?}|{}|{:?}|{:?}|{:?}|{:?}|{}|{}|{}|{}|{:?}|{}",
         ed.tool,
         ed.status,
         ed.selected,
+        ed.inspected,
         ed.typing,
         ed.opening,
         ed.problems.len(),
@@ -200,19 +201,25 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(r, "Add floor [F6]", EditAct::AddFloor, true);
         });
         inspector(b, ed);
+        features(b, ed);
         events(b, ed);
     });
 }
 
-/// The figure in the inspector: side, behaviour, stance, posture, hit points, removal.
+/// The figure in the inspector: side, behaviour, stance, posture, hit points, removal, arrival.
 fn inspector(b: &mut ChildSpawnerCommands, ed: &Editor) {
     let l = &ed.doc.level;
-    heading(b, "Figure");
     let Some(c) = ed.selected.and_then(|k| l.characters.get(k).map(|c| (k, c))) else {
-        b.spawn(text("Q, then click (or Space on) a figure to set it up here.", 12.0, palette::DIM));
+        // A door, chest, trap or light inspected has the room (below).
+        if ed.inspected.is_some() {
+            return;
+        }
+        heading(b, "Figure");
+        b.spawn(text("Right click (or Q, then Space on) a figure, door, chest, trap or light to set it up here.", 12.0, palette::DIM));
         return;
     };
     let (k, c) = c;
+    heading(b, "Figure");
     let what = c.template.clone().map_or("hero".to_string(), |t| format!("a {t}"));
     b.spawn(text(format!("{} ({what})", c.name.clone().or(c.id.clone()).unwrap_or_default()), 14.0, palette::TEXT));
     b.spawn(row()).with_children(|r| {
@@ -225,7 +232,25 @@ fn inspector(b: &mut ChildSpawnerCommands, ed: &Editor) {
         spawn_bar(r, format!("HP {hp}: - [[]"), EditAct::FigHp(-1), true);
         spawn_bar(r, "HP + []]", EditAct::FigHp(1), c.hp.is_some());
         spawn_bar(r, "Remove [Del]", EditAct::FigRemove, true);
+        let can = !l.events.is_empty();
+        spawn_bar(r, format!("Arrives: {} [W]", ed.doc.arrival(k)), EditAct::FigArrival, can);
     });
+}
+
+/// The door, chest, trap or light on the space inspected, each button with its key.
+fn features(b: &mut ChildSpawnerCommands, ed: &Editor) {
+    let Some((x, y)) = ed.inspected else { return };
+    let mut k = 0;
+    for f in ed.doc.features(x, y) {
+        heading(b, f.heading);
+        b.spawn(row()).with_children(|r| {
+            for (label, _) in f.buttons {
+                let key = FEATURE_KEYS.get(k).map_or(String::new(), |(_, name)| format!(" [{name}]"));
+                spawn_bar(r, format!("{label}{key}"), EditAct::Feature(k as u8), true);
+                k += 1;
+            }
+        });
+    }
 }
 
 /// The level's events (the first few), each with its story line to type and a remove button.

@@ -87,6 +87,10 @@ pub enum EditAct {
     /// A level event on the selection: a story line when the first side enters it.
     EventAdd,
     EventRemove(u8),
+    /// The figure arrives later: on the level's next event (`spawn`), or from the start.
+    FigArrival,
+    /// The k-th button of the feature inspector (the features on the space inspected).
+    Feature(u8),
 }
 
 /// The level being edited and the editor around it. It stays while a play-test runs, so the
@@ -104,6 +108,8 @@ pub struct Editor {
     pub status: String,
     /// The figure in the inspector.
     pub selected: Option<usize>,
+    /// The space whose door, chest, trap or light the feature inspector shows.
+    pub inspected: Option<(i32, i32)>,
     pub typing: Option<(Field, String)>,
     /// The list of levels to open is shown.
     pub opening: bool,
@@ -170,6 +176,18 @@ impl Editor {
         })
     }
 
+    /// What the space holds, shown in the inspectors: its figure, its features.
+    pub fn inspect(&mut self, x: i32, y: i32) {
+        self.selected = self.doc.figure_at(x, y);
+        self.inspected = (!self.doc.features(x, y).is_empty()).then_some((x, y));
+        self.status = self.doc.describe(x, y).join("; ");
+    }
+
+    /// The feature inspector's buttons, in order (the k-th is `EditAct::Feature(k)`).
+    pub fn feature_buttons(&self) -> Vec<(String, doo_rules::level_edit::FeatureEdit)> {
+        self.inspected.map_or(vec![], |(x, y)| self.doc.features(x, y).into_iter().flat_map(|f| f.buttons).collect())
+    }
+
     /// The project folder the level's templates and art are read from.
     pub fn root(&self) -> PathBuf {
         doo_rules::level_file::project_root(&self.path)
@@ -184,6 +202,9 @@ impl Editor {
         self.leaving = false;
         if self.selected.is_some_and(|k| k >= self.doc.level.characters.len()) {
             self.selected = None;
+        }
+        if self.inspected.is_some_and(|(x, y)| self.doc.features(x, y).is_empty()) {
+            self.inspected = None;
         }
     }
 
@@ -206,6 +227,7 @@ impl Editor {
         self.path = path;
         self.anchor = None;
         self.selected = None;
+        self.inspected = None;
         self.opening = false;
         self.changed(data);
     }
