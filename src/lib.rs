@@ -8,6 +8,7 @@ pub mod crash;
 pub mod game;
 pub mod headless;
 pub mod ladder;
+pub mod net;
 pub mod replay;
 pub mod saves;
 pub mod simulate;

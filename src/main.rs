@@ -176,6 +176,48 @@ enum Cmd {
         #[arg(long)]
         check: bool,
     },
+    /// Host a network match (docs/network.md): keep the one match, let players join its remote
+    /// seats (`doo join`), play the AI seats. Prints JSON lines; exit 0 when it ended with no desync
+    Host {
+        level: PathBuf,
+        /// The UDP port (0: any free one; the first line says which)
+        #[arg(long, default_value_t = 5151)]
+        port: u16,
+        /// The address to listen on
+        #[arg(long, default_value = "0.0.0.0")]
+        bind: std::net::IpAddr,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Who plays a side: --seat heroes=remote --seat monsters=ai (every side not named: remote)
+        #[arg(long = "seat", value_parser = parse_seat)]
+        seats: Vec<(String, String)>,
+        /// The AI seats' difficulty
+        #[arg(long, default_value = "normal")]
+        difficulty: doo_rules::ai::Difficulty,
+        /// Autosave the match here after every command
+        #[arg(long)]
+        autosave: Option<PathBuf>,
+        /// Give up after this many seconds
+        #[arg(long, default_value_t = 3600)]
+        timeout: u64,
+    },
+    /// Join a network match at ADDR (host:port) under a name; --ai plays its seats with the AI
+    Join {
+        addr: String,
+        #[arg(long)]
+        name: String,
+        /// Play this client's seats with the AI at this difficulty (easy, normal, hard)
+        #[arg(long)]
+        ai: Option<doo_rules::ai::Difficulty>,
+        /// Give up after this many seconds
+        #[arg(long, default_value_t = 3600)]
+        timeout: u64,
+    },
+}
+
+fn parse_seat(s: &str) -> Result<(String, String), String> {
+    let (side, kind) = s.split_once('=').ok_or_else(|| format!("'{s}': expected side=remote or side=ai"))?;
+    Ok((side.to_string(), kind.to_string()))
 }
 
 #[derive(Subcommand)]
@@ -285,6 +327,16 @@ fn main() -> ExitCode {
         Some(Cmd::Campaign { action: CampaignCmd::Run { script, check } }) => doo::cli::campaign_run(&script, check),
         Some(Cmd::Hero { action: HeroCmd::Show { file } }) => doo::cli::hero_show(&file),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
+        Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, timeout }) => doo::net::cli::host(&doo::net::cli::HostArgs {
+            level,
+            addr: std::net::SocketAddr::new(bind, port),
+            seed,
+            seats,
+            difficulty,
+            autosave,
+            timeout: std::time::Duration::from_secs(timeout),
+        }),
+        Some(Cmd::Join { addr, name, ai, timeout }) => doo::net::cli::join(&addr, &name, ai, std::time::Duration::from_secs(timeout)),
         Some(Cmd::Ladder { levels, pairs, games, seed, own_only, jobs, min_share }) => match doo::cli::rule_data() {
             Ok(data) => doo::ladder::run(&data, &doo::ladder::LadderArgs { levels, pairs, games, seed, own_only, jobs, min_share }),
             Err(code) => code,

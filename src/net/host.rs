@@ -1,0 +1,226 @@
+//! The host's side (issue 32): who is connected and which seats they hold; each client's
+//! message checked before any work (a hello, a command for one of its seats at its moment, at
+//! most `MAX_COMMANDS_PER_SECOND`, a checkpoint); every command the match played sent to every
+//! welcomed client in order, with the host's checkpoints. A client that drops keeps its seat
+//! for a rejoin under the same name (the welcome carries the whole log: it catches up).
+
+use super::protocol::{ClientMsg, HostMsg, MAX_COMMANDS_PER_SECOND, Seat, SeatKind, VERSION, WireCommand, name_problem};
+use crate::game::MatchSystems;
+use crate::game::components::MatchState;
+use crate::game::flow::FlowStatus;
+use crate::game::pipeline::{CheckedCommand, CommandQueue, IssueCommand};
+use crate::game::record::MatchRecord;
+use bevy::prelude::*;
+use bevy_replicon::prelude::*;
+use std::collections::BTreeMap;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_observer(add_peer).add_observer(remove_peer).add_systems(
+        Update,
+        (
+            read_client_messages.run_if(resource_exists::<NetHost>).in_set(MatchSystems::Command),
+            send_played.run_if(resource_exists::<NetHost>).after(MatchSystems::Present),
+        ),
+    );
+}
+
+/// The host of a network match: its level as the clients rebuild it, the seats, the peers.
+#[derive(Resource, Debug)]
+pub struct NetHost {
+    pub level_name: String,
+    pub level_text: String,
+    pub seed: u64,
+    pub seats: Vec<Seat>,
+    pub peers: BTreeMap<Entity, Peer>,
+    /// What the host refused and why, and who joined and left (the CLI prints them).
+    pub log: Vec<String>,
+    /// Checkpoints a client reached with another state hash than the host's.
+    pub desyncs: Vec<String>,
+    /// The AI configuration of the level (its behaviours, exits, book): a client's seats are
+    /// checked with it (`who_decides`).
+    pub ai: doo_rules::ai::AiConfig,
+}
+
+/// One connected client.
+#[derive(Debug, Default)]
+pub struct Peer {
+    /// Its name once it said hello.
+    pub name: Option<String>,
+    pub sides: Vec<String>,
+    /// Commands and checkpoints of the record already sent to it.
+    sent: usize,
+    checks_sent: usize,
+    /// Commands this second: (the second, how many).
+    rate: (u64, u32),
+}
+
+impl NetHost {
+    pub fn new(level_name: String, level_text: String, seed: u64, seats: Vec<Seat>, ai: doo_rules::ai::AiConfig) -> Self {
+        NetHost { level_name, level_text, seed, seats, peers: BTreeMap::new(), log: Vec::new(), desyncs: Vec::new(), ai }
+    }
+
+    /// The seats `name` holds: those it held before (a rejoin), else the first free remote seat.
+    fn take_seats(&mut self, name: &str) -> Vec<String> {
+        let held: Vec<String> = self.seats.iter().filter(|s| s.who == SeatKind::Remote(name.to_string())).map(|s| s.side.clone()).collect();
+        if !held.is_empty() {
+            return held;
+        }
+        match self.seats.iter_mut().find(|s| s.who == SeatKind::Remote(String::new())) {
+            Some(s) => {
+                s.who = SeatKind::Remote(name.to_string());
+                vec![s.side.clone()]
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
+fn add_peer(add: On<Add, ConnectedClient>, host: Option<ResMut<NetHost>>) {
+    if let Some(mut host) = host {
+        host.peers.insert(add.entity, Peer::default());
+    }
+}
+
+fn remove_peer(remove: On<Remove, ConnectedClient>, host: Option<ResMut<NetHost>>) {
+    if let Some(mut host) = host {
+        if let Some(p) = host.peers.remove(&remove.entity) {
+            let name = p.name.unwrap_or_else(|| "a client".into());
+            host.log.push(format!("{name} left; the seat waits for a rejoin under the same name"));
+        }
+    }
+}
+
+/// Whether the match waits for a command of `sides` (one of their figures decides now) with
+/// nothing in flight.
+fn their_moment(m: &doo_rules::rules::state::Match, ai: &doo_rules::ai::AiConfig, sides: &[String]) -> bool {
+    let mut cfg = ai.clone();
+    cfg.sides.retain(|s, _| sides.contains(s));
+    for s in sides {
+        cfg.sides.entry(s.clone()).or_insert(doo_rules::ai::Difficulty::Normal);
+    }
+    doo_rules::ai::who_decides(m, &cfg).is_some()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_client_messages(
+    mut from: MessageReader<FromClient<ClientMsg>>,
+    mut host: ResMut<NetHost>,
+    state: Option<Res<MatchState>>,
+    status: Res<FlowStatus>,
+    queue: Res<CommandQueue>,
+    checked: Res<CheckedCommand>,
+    record: Res<MatchRecord>,
+    time: Res<Time<Real>>,
+    mut issue: MessageWriter<IssueCommand>,
+    mut out: MessageWriter<ToClients<HostMsg>>,
+    mut drop: MessageWriter<DisconnectRequest>,
+) {
+    let host = &mut *host;
+    for FromClient { client_id, message } in from.read() {
+        let ClientId::Client(e) = *client_id else { continue };
+        let to = SendTargets::Single(*client_id);
+        let mut refuse = |host: &mut NetHost, why: String| {
+            host.log.push(format!("refused {}: {why}", host.peers.get(&e).and_then(|p| p.name.clone()).unwrap_or_else(|| format!("{e}"))));
+            out.write(ToClients { targets: to, message: HostMsg::Refused(why) });
+        };
+        let Some(peer) = host.peers.get(&e) else { continue };
+        match message {
+            ClientMsg::Hello { name, version } => {
+                if peer.name.is_some() {
+                    refuse(host, "said hello twice".into());
+                    continue;
+                }
+                let problem = if *version != VERSION {
+                    Some(format!("this host plays protocol version {VERSION}, the client {version}"))
+                } else if let Some(p) = name_problem(name) {
+                    Some(p)
+                } else {
+                    None
+                };
+                if let Some(p) = problem {
+                    refuse(host, p);
+                    drop.write(DisconnectRequest { client: e });
+                    continue;
+                }
+                // A rejoin under a name still connected (the old connection has not timed out
+                // yet): the newest connection holds the seats.
+                let old: Vec<Entity> = host.peers.iter().filter(|(k, p)| **k != e && p.name.as_deref() == Some(name.as_str())).map(|(k, _)| *k).collect();
+                for o in old {
+                    host.peers.remove(&o);
+                    drop.write(DisconnectRequest { client: o });
+                    host.log.push(format!("{name} rejoined; the old connection is closed"));
+                }
+                let sides = host.take_seats(name);
+                let commands = record.commands.iter().cloned().map(WireCommand).collect();
+                let welcome = HostMsg::Welcome {
+                    level_name: host.level_name.clone(),
+                    level_text: host.level_text.clone(),
+                    seed: host.seed,
+                    seats: host.seats.clone(),
+                    yours: sides.clone(),
+                    commands,
+                };
+                out.write(ToClients { targets: to, message: welcome });
+                let seats = if sides.is_empty() { "watching".to_string() } else { sides.join(", ") };
+                host.log.push(format!("{name} joined: {seats}"));
+                if let Some(p) = host.peers.get_mut(&e) {
+                    p.name = Some(name.clone());
+                    p.sides = sides;
+                    p.sent = record.commands.len();
+                    p.checks_sent = 0;
+                }
+            }
+            ClientMsg::Play(WireCommand(cmd)) => {
+                let Some(name) = peer.name.clone() else {
+                    refuse(host, "a command before hello".into());
+                    continue;
+                };
+                let second = time.elapsed_secs_f64() as u64;
+                let rate = if peer.rate.0 == second { peer.rate.1 + 1 } else { 1 };
+                let sides = peer.sides.clone();
+                if let Some(p) = host.peers.get_mut(&e) {
+                    p.rate = (second, rate);
+                }
+                if rate > MAX_COMMANDS_PER_SECOND {
+                    refuse(host, format!("more than {MAX_COMMANDS_PER_SECOND} commands a second"));
+                    continue;
+                }
+                let Some(m) = state.as_deref() else { continue };
+                let side = m.index(cmd.actor()).map(|i| m.fighters[i].side.clone());
+                if !side.as_ref().is_some_and(|s| sides.contains(s)) {
+                    refuse(host, format!("{name} does not hold the seat of '{}'", doo_rules::rules::story::clip(cmd.actor())));
+                    continue;
+                }
+                let settled = crate::game::record::settled(&status, &queue, &checked);
+                if status.over || !settled || !their_moment(m, &host.ai, &sides) {
+                    refuse(host, format!("not {name}'s moment"));
+                    continue;
+                }
+                issue.write(IssueCommand(cmd.clone()));
+            }
+            ClientMsg::Check(cp) => {
+                let name = peer.name.clone().unwrap_or_default();
+                if let Some(mine) = record.checkpoints.iter().find(|c| c.commands == cp.commands && c.turn == cp.turn) {
+                    if mine.hash != cp.hash {
+                        host.desyncs.push(format!("{name} at command {}: {} ≠ host {}", cp.commands, cp.hash, mine.hash));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every command the match played, and every checkpoint, to each welcomed client, in order.
+fn send_played(mut host: ResMut<NetHost>, record: Res<MatchRecord>, mut out: MessageWriter<ToClients<HostMsg>>) {
+    for (e, p) in host.peers.iter_mut().filter(|(_, p)| p.name.is_some()) {
+        let to = SendTargets::Single(ClientId::Client(*e));
+        for (i, c) in record.commands.iter().enumerate().skip(p.sent) {
+            out.write(ToClients { targets: to, message: HostMsg::Played { index: i as u32, command: WireCommand(c.clone()) } });
+        }
+        p.sent = p.sent.max(record.commands.len());
+        for c in record.checkpoints.iter().skip(p.checks_sent) {
+            out.write(ToClients { targets: to, message: HostMsg::Check(c.clone()) });
+        }
+        p.checks_sent = p.checks_sent.max(record.checkpoints.len());
+    }
+}
