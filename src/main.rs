@@ -179,7 +179,9 @@ enum Cmd {
     /// Host a network match (docs/network.md): keep the one match, let players join its remote
     /// seats (`doo join`), play the AI seats. Prints JSON lines; exit 0 when it ended with no desync
     Host {
-        level: PathBuf,
+        /// The level (not needed with --resume: the save names it)
+        #[arg(required_unless_present = "resume")]
+        level: Option<PathBuf>,
         /// The UDP port (0: any free one; the first line says which)
         #[arg(long, default_value_t = 5151)]
         port: u16,
@@ -197,6 +199,9 @@ enum Cmd {
         /// Autosave the match here after every command
         #[arg(long)]
         autosave: Option<PathBuf>,
+        /// Go on with this save (the host's autosave after a crash); its clients rejoin
+        #[arg(long)]
+        resume: Option<PathBuf>,
         /// Give up after this many seconds
         #[arg(long, default_value_t = 3600)]
         timeout: u64,
@@ -327,8 +332,9 @@ fn main() -> ExitCode {
         Some(Cmd::Campaign { action: CampaignCmd::Run { script, check } }) => doo::cli::campaign_run(&script, check),
         Some(Cmd::Hero { action: HeroCmd::Show { file } }) => doo::cli::hero_show(&file),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
-        Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, timeout }) => doo::net::cli::host(&doo::net::cli::HostArgs {
-            level,
+        Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, resume, timeout }) => doo::net::cli::host(&doo::net::cli::HostArgs {
+            level: level.unwrap_or_default(),
+            resume,
             addr: std::net::SocketAddr::new(bind, port),
             seed,
             seats,

@@ -27,12 +27,16 @@ pub struct HostArgs {
     pub seats: Vec<(String, String)>,
     pub difficulty: Difficulty,
     pub autosave: Option<PathBuf>,
+    /// Go on with this save (the host's autosave) instead of a fresh match.
+    pub resume: Option<PathBuf>,
     /// Give up (exit 1) after this long.
     pub timeout: Duration,
 }
 
 /// Seconds the host waits after the end for its clients to have everything.
 const GRACE: Duration = Duration::from_secs(3);
+/// How often a client whose host is gone tries to connect again.
+const RECONNECT_EVERY: Duration = Duration::from_secs(2);
 /// A frame's rest, so that several peers on two cores share them.
 const FRAME_SLEEP: Duration = Duration::from_millis(1);
 
@@ -59,26 +63,70 @@ fn winner(app: &App) -> Option<String> {
     app.world().get_resource::<crate::game::log::MatchOutcome>().and_then(|o| o.0.as_ref()).and_then(|o| o.winner.clone())
 }
 
+/// The level, the match and its header a host starts from: the level file, or a save (the
+/// host's autosave after a crash: the match goes on where it was).
+struct Start {
+    level_path: PathBuf,
+    level: doo_rules::level_file::CheckedLevel,
+    seed: u64,
+    seats: Vec<Seat>,
+    /// A fresh match (`None`: restored from the save, already in the app).
+    fresh: Option<(doo_rules::rules::state::Match, doo_rules::save::Save)>,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("{msg}");
+    ExitCode::from(2)
+}
+
 /// `doo host`: exit 0 when the match ended with no desync, 1 otherwise, 2 when it could not start.
 pub fn host(args: &HostArgs) -> ExitCode {
     let data = match crate::cli::rule_data() {
         Ok(d) => d,
         Err(code) => return code,
     };
-    let root = doo_rules::level_file::project_root(&args.level);
-    let level = match doo_rules::level_file::load(&args.level, &data, &root) {
-        Ok(l) => l,
-        Err(errs) => {
-            for e in errs {
-                eprintln!("{}:{}:{}: {}", args.level.display(), e.line, e.col, e.message);
-            }
-            return ExitCode::from(2);
-        }
+    let mut app = new_app();
+    let start = match &args.resume {
+        Some(save) => resume(&mut app, save, &data),
+        None => fresh(args, &data),
     };
+    let start = match start {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let addr = match super::transport::listen(&mut app, args.addr) {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let text = doo_rules::data::read_text(&start.level_path, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
+    let level = &start.level;
+    let ai_sides: std::collections::BTreeMap<String, Difficulty> = start.seats.iter().filter(|s| s.who == SeatKind::Ai).map(|s| (s.side.clone(), args.difficulty)).collect();
+    let ai = doo_rules::ai::AiConfig::for_level(ai_sides.keys().map(String::as_str), &level.behaviours, &level.level.victory, args.difficulty, &ai_sides, start.seed, data.ai.clone());
+    let name = start.level_path.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
+    app.insert_resource(NetHost::new(name, text, start.seed, start.seats.clone(), ai.clone()));
+    if !ai_sides.is_empty() {
+        app.insert_resource(crate::game::ai::AiControl { config: ai, pace_secs: 0.0, waited: 0.0, plan: None });
+    }
+    if let Some(p) = &args.autosave {
+        app.insert_resource(crate::game::record::Autosave::to(p.clone()));
+    }
+    if let Some((m, header)) = start.fresh {
+        app.update();
+        app.world_mut().insert_resource(MatchRecord::new(header));
+        crate::game::setup::start_match(app.world_mut(), m, doo_rules::rules::Dice::seeded(start.seed), false);
+    }
+    let played = app.world().resource::<MatchRecord>().commands.len();
+    line(json!({"type": "listening", "addr": addr.to_string(), "port": addr.port(), "commands": played}));
+    run_host(app, args.timeout)
+}
+
+fn fresh(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<Start, String> {
+    let root = doo_rules::level_file::project_root(&args.level);
+    let level = doo_rules::level_file::load(&args.level, data, &root)
+        .map_err(|errs| errs.iter().map(|e| format!("{}:{}:{}: {}", args.level.display(), e.line, e.col, e.message)).collect::<Vec<_>>().join("\n"))?;
     for (side, kind) in &args.seats {
         if !level.side_ids().any(|s| s == side) || !matches!(kind.as_str(), "remote" | "ai") {
-            eprintln!("--seat {side}={kind}: expected one of the level's sides ({}) = remote or ai", level.side_ids().collect::<Vec<_>>().join(", "));
-            return ExitCode::from(2);
+            return Err(format!("--seat {side}={kind}: expected one of the level's sides ({}) = remote or ai", level.side_ids().collect::<Vec<_>>().join(", ")));
         }
     }
     let seats: Vec<Seat> = level
@@ -88,52 +136,32 @@ pub fn host(args: &HostArgs) -> ExitCode {
             Seat { side: s.to_string(), who: if ai { SeatKind::Ai } else { SeatKind::Remote(String::new()) } }
         })
         .collect();
-    let text = doo_rules::data::read_text(&args.level, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
-    let header = match doo_rules::save::save_header(&args.level, &level, args.seed, save_seats(&seats, args.difficulty), false) {
-        Ok(h) => h,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let m = match level.build(&data) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{}: {}", args.level.display(), e.join("; "));
-            return ExitCode::from(2);
-        }
-    };
-    let mut app = new_app();
-    let addr = match super::transport::listen(&mut app, args.addr) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let ai_sides: std::collections::BTreeMap<String, Difficulty> =
-        seats.iter().filter(|s| s.who == SeatKind::Ai).map(|s| (s.side.clone(), args.difficulty)).collect();
-    let ai = doo_rules::ai::AiConfig::for_level(
-        ai_sides.keys().map(String::as_str),
-        &level.behaviours,
-        &level.level.victory,
-        args.difficulty,
-        &ai_sides,
-        args.seed,
-        data.ai.clone(),
-    );
-    let name = args.level.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
-    app.insert_resource(NetHost::new(name, text, args.seed, seats, ai.clone()));
-    if !ai_sides.is_empty() {
-        app.insert_resource(crate::game::ai::AiControl { config: ai, pace_secs: 0.0, waited: 0.0, plan: None });
-    }
-    if let Some(p) = &args.autosave {
-        app.insert_resource(crate::game::record::Autosave::to(p.clone()));
+    let header = doo_rules::save::save_header(&args.level, &level, args.seed, save_seats(&seats, args.difficulty), false)?;
+    let m = level.build(data).map_err(|e| format!("{}: {}", args.level.display(), e.join("; ")))?;
+    Ok(Start { level_path: args.level.clone(), level, seed: args.seed, seats, fresh: Some((m, header)) })
+}
+
+/// A host restarted from its autosave: the save replayed (its checkpoints checked) into the
+/// app; the seats as the save names them (a remote seat keeps its player's name for the rejoin).
+fn resume(app: &mut App, path: &std::path::Path, data: &doo_rules::data::RuleData) -> Result<Start, String> {
+    let (save, level_path, level) = doo_rules::save::load_save(path, data).map_err(|e| e.to_string())?;
+    let origin = doo_rules::replay::Origin::of_save(data, &save, &level)?;
+    let opened = doo_rules::replay::open(&origin, &save)?;
+    if let Some(problem) = opened.problem {
+        return Err(problem);
     }
     app.update();
-    app.world_mut().insert_resource(MatchRecord::new(header));
-    crate::game::setup::start_match(app.world_mut(), m, doo_rules::rules::Dice::seeded(args.seed), false);
-    line(json!({"type": "listening", "addr": addr.to_string(), "port": addr.port()}));
+    crate::replay::restore_into(app.world_mut(), origin, opened, &save);
+    let seats = save
+        .seats
+        .iter()
+        .map(|s| Seat { side: s.side.clone(), who: if s.ai.is_some() { SeatKind::Ai } else { SeatKind::Remote(s.player.clone()) } })
+        .collect();
+    Ok(Start { level_path, level, seed: save.seed, seats, fresh: None })
+}
+
+/// Runs the host until the match is over and its clients have everything (or have left).
+fn run_host(mut app: App, timeout: Duration) -> ExitCode {
     let start = Instant::now();
     let mut ended: Option<Instant> = None;
     let mut printed = 0;
@@ -152,8 +180,8 @@ pub fn host(args: &HostArgs) -> ExitCode {
         if ended.is_some_and(|t| t.elapsed() > GRACE || everyone_left && t.elapsed() > Duration::from_millis(200)) {
             break;
         }
-        if start.elapsed() > args.timeout {
-            line(json!({"type": "timeout", "secs": args.timeout.as_secs()}));
+        if start.elapsed() > timeout {
+            line(json!({"type": "timeout", "secs": timeout.as_secs()}));
             return ExitCode::from(1);
         }
         std::thread::sleep(FRAME_SLEEP);
@@ -209,8 +237,25 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
     app.insert_resource(NetClient::new(name.to_string(), data, ai));
     let start = Instant::now();
     let mut printed = 0;
+    let mut lost: Option<Instant> = None;
+    let mut ever_connected = false;
     loop {
         app.update();
+        // The host gone (it crashed, or the network dropped): connect again, and rebuild the
+        // match from the welcome (a host restarted from its autosave sends the whole log).
+        let connected = *app.world().resource::<State<bevy_replicon::prelude::ClientState>>().get() != bevy_replicon::prelude::ClientState::Disconnected;
+        if connected {
+            lost = None;
+            ever_connected = true;
+        } else if ever_connected {
+            let since = *lost.get_or_insert_with(Instant::now);
+            if since.elapsed() > RECONNECT_EVERY {
+                lost = Some(Instant::now());
+                app.world_mut().resource_mut::<NetClient>().reset();
+                let _ = super::transport::connect(&mut app, addr, super::transport::fresh_id());
+                line(json!({"type": "client", "note": "the host is gone: connecting again"}));
+            }
+        }
         let c = app.world().resource::<NetClient>();
         for l in c.log.iter().skip(printed) {
             line(json!({"type": "client", "note": l}));
@@ -222,14 +267,6 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
         }
         let over = app.world().resource::<FlowStatus>().over;
         let own = app.world().get_resource::<MatchRecord>().map_or(0, |r| r.checkpoints.len());
-        if std::env::var_os("DOO_NET_TRACE").is_some() && start.elapsed().as_millis() % 1000 < 2 {
-            let status = app.world().resource::<FlowStatus>();
-            let n = app.world().get_resource::<MatchRecord>().map_or(0, |r| r.commands.len());
-            eprintln!(
-                "welcomed {} received {} record {n} awaiting {} over {} sent_at {:?} yours {:?}",
-                c.welcomed, c.received, status.awaiting, status.over, c.sent_at, c.yours
-            );
-        }
         let ends = c.host_checks.iter().any(|h| h.hash.starts_with("end:"));
         if c.welcomed && over && ends && c.compared >= own {
             break;

@@ -27,6 +27,10 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// The client's AI sends at most one command this often (the host refuses more than
+/// `MAX_COMMANDS_PER_SECOND`).
+const AI_PACE: std::time::Duration = std::time::Duration::from_millis(1000 / (super::protocol::MAX_COMMANDS_PER_SECOND as u64 / 2));
+
 /// A client of a network match.
 #[derive(Resource, Debug)]
 pub struct NetClient {
@@ -82,6 +86,16 @@ impl NetClient {
     }
 }
 
+impl NetClient {
+    /// Connecting again (the host restarted): everything comes anew with the next welcome.
+    pub fn reset(&mut self) {
+        let fresh = NetClient::new(std::mem::take(&mut self.name), self.data.clone(), self.ai);
+        let log = std::mem::take(&mut self.log);
+        let desyncs = std::mem::take(&mut self.desyncs);
+        *self = NetClient { log, desyncs, ..fresh };
+    }
+}
+
 fn say_hello(mut client: ResMut<NetClient>, state: Res<State<ClientState>>, mut out: MessageWriter<ClientMsg>) {
     if *state.get() == ClientState::Connected && !client.hello_sent {
         client.hello_sent = true;
@@ -96,21 +110,26 @@ fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetCl
                 if client.welcomed {
                     continue;
                 }
+                client.host_checks.clear();
+                client.compared = 0;
                 let data = client.data.clone();
                 match build(&data, level_name, level_text, *seed, seats) {
                     Ok((m, dice, header, behaviours)) => {
                         client.seed = *seed;
                         client.behaviours = behaviours;
+                        // The commands so far go in once the match is started (starting it
+                        // empties the command queue).
+                        let replay: Vec<_> = log.iter().map(|c| c.0.clone()).collect();
                         commands.queue(move |world: &mut World| {
                             world.insert_resource(MatchRecord::new(header));
                             crate::game::setup::start_match(world, m, dice, false);
+                            for c in replay {
+                                world.write_message(IssueCommand(c));
+                            }
                         });
                         client.welcomed = true;
                         client.yours = yours.clone();
                         client.received = log.len();
-                        for c in log {
-                            issue.write(IssueCommand(c.0.clone()));
-                        }
                     }
                     Err(e) => client.failed = Some(e),
                 }
@@ -174,6 +193,7 @@ fn play_own_seats(
     checked: Res<CheckedCommand>,
     record: Option<Res<MatchRecord>>,
     mut plan: Local<doo_rules::ai::PlanCache>,
+    mut last: Local<Option<std::time::Instant>>,
     mut out: MessageWriter<ClientMsg>,
 ) {
     let (Some(state), Some(record)) = (state, record) else { return };
@@ -184,18 +204,20 @@ fn play_own_seats(
     if client.sent_at == Some(record.commands.len()) {
         return;
     }
+    // Under the host's flood limit: at most one command every `AI_PACE`.
+    if last.is_some_and(|t: std::time::Instant| t.elapsed() < AI_PACE) {
+        return;
+    }
     let m = &state.0;
     let per_side = client.yours.iter().map(|s| (s.clone(), difficulty)).collect();
     let sides: Vec<&str> = client.yours.iter().map(String::as_str).collect();
     let cfg = doo_rules::ai::AiConfig::for_level(sides, &client.behaviours, &m.goals, difficulty, &per_side, client.seed, client.data.ai.clone());
-    if std::env::var_os("DOO_NET_TRACE").is_some() {
-        eprintln!("{}: current {:?} decides {:?} sides {:?}", client.name, m.clock.current, doo_rules::ai::who_decides(m, &cfg), cfg.sides);
-    }
     if doo_rules::ai::who_decides(m, &cfg).is_none() {
         return;
     }
     let Some(next) = doo_rules::ai::next_command(m, &cfg, &mut plan) else { return };
     client.sent_at = Some(record.commands.len());
+    *last = Some(std::time::Instant::now());
     out.write(ClientMsg::Play(super::protocol::WireCommand(next.command)));
 }
 

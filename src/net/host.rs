@@ -109,7 +109,7 @@ fn read_client_messages(
     status: Res<FlowStatus>,
     queue: Res<CommandQueue>,
     checked: Res<CheckedCommand>,
-    record: Res<MatchRecord>,
+    mut record: ResMut<MatchRecord>,
     time: Res<Time<Real>>,
     mut issue: MessageWriter<IssueCommand>,
     mut out: MessageWriter<ToClients<HostMsg>>,
@@ -151,6 +151,13 @@ fn read_client_messages(
                     host.log.push(format!("{name} rejoined; the old connection is closed"));
                 }
                 let sides = host.take_seats(name);
+                // The autosave names who holds each seat (a host restarted from it gives the
+                // seats back to the same names).
+                if let Some(h) = record.header.as_mut() {
+                    for s in h.seats.iter_mut().filter(|s| sides.contains(&s.side)) {
+                        s.player = name.clone();
+                    }
+                }
                 let commands = record.commands.iter().cloned().map(WireCommand).collect();
                 let welcome = HostMsg::Welcome {
                     level_name: host.level_name.clone(),

@@ -19,7 +19,7 @@ pub const VERSION: u32 = 1;
 /// A player's name: 1 to 24 characters.
 pub const MAX_NAME: usize = 24;
 /// Commands one client may send per second (more are refused and logged: a flood).
-pub const MAX_COMMANDS_PER_SECOND: u32 = 50;
+pub const MAX_COMMANDS_PER_SECOND: u32 = 100;
 /// Bytes of one command as RON (a longer one is refused before it is read further).
 pub const MAX_COMMAND_BYTES: usize = 4096;
 /// Clients at once.

@@ -44,6 +44,10 @@ pub fn connect(app: &mut App, addr: SocketAddr, id: u64) -> Result<(), String> {
     let auth = ClientAuthentication::Unsecure { client_id: id, protocol_id: PROTOCOL_ID, server_addr: addr, user_data: None };
     let transport = NetcodeClientTransport::new(now(), auth, socket).map_err(|e| e.to_string())?;
     let client = RenetClient::new(connection(app));
+    // A new client, not a changed one (a reconnection): the transport starts connecting when
+    // the client resource is added.
+    app.world_mut().remove_resource::<RenetClient>();
+    app.world_mut().remove_resource::<NetcodeClientTransport>();
     app.insert_resource(client).insert_resource(transport);
     Ok(())
 }
