@@ -20,6 +20,7 @@ mod intents;
 mod level_editor;
 mod level_events;
 mod levels;
+mod net;
 mod one_flow;
 mod pending;
 mod posture_defense;

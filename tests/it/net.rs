@@ -1,0 +1,252 @@
+//! Network play (issue 32) on loopback: real processes (`doo host`, `doo join --ai`) over UDP on
+//! 127.0.0.1. A seeded match played by two or three processes ends with the same state hash in
+//! every process, at every checkpoint, and as the same seed ends offline; a client killed with
+//! SIGKILL and started again rejoins and catches up; a host killed the same way restarts from
+//! its autosave and its clients come back; a hostile client (garbage, a 10 MB message, a flood,
+//! commands for the other side, out of turn) is refused and the match is unaffected.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A running `doo` process and the lines it printed so far.
+struct Proc {
+    child: Child,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Proc {
+    fn start(args: &[&str]) -> Proc {
+        let mut child = Command::new(crate::common::doo_bin())
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("run doo");
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let out = child.stdout.take().expect("stdout");
+        let sink = lines.clone();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push(l);
+            }
+        });
+        Proc { child, lines }
+    }
+
+    fn json(&self) -> Vec<Value> {
+        self.lines.lock().unwrap().iter().filter_map(|l| serde_json::from_str(l).ok()).collect()
+    }
+
+    /// The port the host listens on (its first line).
+    fn port(&self) -> u16 {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(30) {
+            if let Some(p) = self.json().iter().find(|v| v["type"] == "listening").and_then(|v| v["port"].as_u64()) {
+                return p as u16;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("the host never said where it listens: {:?}", self.lines.lock().unwrap());
+    }
+
+    /// Waits for the process to end (killed after `secs`); its summary line.
+    fn summary(&mut self, secs: u64) -> Value {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(secs) {
+            if self.child.try_wait().ok().flatten().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::thread::sleep(Duration::from_millis(100));
+        self.json().into_iter().find(|v| v["type"] == "summary").unwrap_or_else(|| panic!("no summary: {:?}", self.lines.lock().unwrap()))
+    }
+
+    fn kill9(&mut self) {
+        let _ = self.child.kill(); // SIGKILL on Unix
+        let _ = self.child.wait();
+    }
+}
+
+/// The state hash at the end of the same seed played offline, AI against AI (`doo simulate`).
+fn offline_hash(level: &str, seed: u64) -> String {
+    let dir = std::env::temp_dir().join(format!("doo-net-offline-{}-{seed}", std::process::id()));
+    let out = Command::new(crate::common::doo_bin())
+        .args(["simulate", level, "--seed", &seed.to_string(), "--save-dir", dir.to_str().unwrap()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("doo simulate");
+    assert!(out.status.success());
+    let save = std::fs::read_to_string(dir.join(format!("game-{seed}.ron"))).unwrap();
+    let end = save.find("end:").expect("an end checkpoint");
+    save[end + 4..].chars().take_while(|c| c.is_ascii_hexdigit()).collect()
+}
+
+fn join(port: u16, name: &str) -> Proc {
+    Proc::start(&["join", &format!("127.0.0.1:{port}"), "--name", name, "--ai", "normal", "--timeout", "240"])
+}
+
+/// A port nobody uses now (the host restarts on it).
+fn free_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn assert_same_end(summaries: &[&Value], offline: &str) {
+    for s in summaries {
+        assert_eq!(s["desyncs"], serde_json::json!([]), "{s}");
+        assert_eq!(s["final_hash"], offline, "every process ends as the same seed ends offline: {s}");
+    }
+    for s in summaries.iter().filter(|s| s["role"] == "client") {
+        assert!(s["checkpoints_compared"].as_u64() > Some(3), "{s}");
+        assert_eq!(s["checkpoints_compared"], s["checkpoints_matched"], "{s}");
+    }
+}
+
+#[test] // issue 32: three processes (host, two AI clients) and two (host with an AI seat, one client) end as offline
+fn seeded_matches_over_loopback_end_as_they_end_offline() {
+    // Three processes: both seats remote.
+    let mut host = Proc::start(&["host", "levels/arena.ron", "--port", "0", "--bind", "127.0.0.1", "--seed", "3", "--timeout", "240"]);
+    let port = host.port();
+    let (mut a, mut b) = (join(port, "alice"), join(port, "bob"));
+    let (h, a, b) = (host.summary(240), a.summary(240), b.summary(240));
+    assert_same_end(&[&h, &a, &b], &offline_hash("levels/arena.ron", 3));
+    assert_ne!(a["sides"], b["sides"], "each holds a seat of its own");
+    // Two processes: the monsters are the host's AI.
+    let mut host = Proc::start(&["host", "levels/tutorial.ron", "--port", "0", "--bind", "127.0.0.1", "--seed", "5", "--seat", "monsters=ai", "--timeout", "240"]);
+    let port = host.port();
+    let mut c = join(port, "carol");
+    let (h, c) = (host.summary(240), c.summary(240));
+    assert_eq!(c["sides"], serde_json::json!(["heroes"]));
+    assert_same_end(&[&h, &c], &offline_hash("levels/tutorial.ron", 5));
+}
+
+/// Waits until the autosave holds at least `n` commands.
+fn wait_for_commands(autosave: &Path, n: usize, secs: u64) {
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(secs) {
+        let text = std::fs::read_to_string(autosave).unwrap_or_default();
+        let count = doo_rules::data::parse_ron::<doo_rules::save::Save>("autosave", &text).map_or(0, |s| s.commands.len());
+        if count >= n {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the autosave never reached {n} commands");
+}
+
+#[test] // issue 32: kill -9 a client mid-match, start it again: it rejoins; kill -9 the host: it restarts from its autosave; the match ends as offline
+fn a_killed_client_rejoins_and_a_killed_host_restarts_from_its_autosave() {
+    let dir: PathBuf = std::env::temp_dir().join(format!("doo-net-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let autosave = dir.join("host.ron");
+    let _ = std::fs::remove_file(&autosave);
+    let port = free_port().to_string();
+    let auto = autosave.to_str().unwrap();
+    let mut host = Proc::start(&["host", "levels/arena.ron", "--port", &port, "--bind", "127.0.0.1", "--seed", "3", "--autosave", auto, "--timeout", "240"]);
+    let p = host.port();
+    let (mut a, mut b) = (join(p, "alice"), join(p, "bob"));
+    wait_for_commands(&autosave, 60, 120);
+    b.kill9();
+    let mut b = join(p, "bob");
+    wait_for_commands(&autosave, 180, 120);
+    host.kill9();
+    let mut host = Proc::start(&["host", "--resume", auto, "--port", &port, "--bind", "127.0.0.1", "--autosave", auto, "--timeout", "240"]);
+    let resumed = host.port();
+    assert_eq!(resumed.to_string(), port);
+    let (h, a, b) = (host.summary(240), a.summary(240), b.summary(240));
+    let notes: Vec<String> = host.json().iter().filter_map(|v| v["note"].as_str().map(str::to_string)).collect();
+    assert!(notes.iter().any(|n| n.starts_with("alice joined")) && notes.iter().any(|n| n.starts_with("bob joined")), "both came back to the restarted host: {notes:?}");
+    assert_same_end(&[&h, &a, &b], &offline_hash("levels/arena.ron", 3));
+}
+
+/// An in-process client that misbehaves: it connects, then sends what the test says.
+struct Hostile {
+    app: bevy::prelude::App,
+}
+
+impl Hostile {
+    fn connect(port: u16) -> Hostile {
+        let mut app = doo::headless::headless_app();
+        app.add_plugins(doo::net::plugin);
+        app.finish();
+        doo::net::transport::connect(&mut app, format!("127.0.0.1:{port}").parse().unwrap(), doo::net::transport::fresh_id()).unwrap();
+        let mut h = Hostile { app };
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(20) {
+            h.app.update();
+            if *h.app.world().resource::<bevy::prelude::State<bevy_replicon::prelude::ClientState>>().get() == bevy_replicon::prelude::ClientState::Connected {
+                return h;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("the hostile client never connected");
+    }
+
+    fn send(&mut self, m: doo::net::protocol::ClientMsg) {
+        self.app.world_mut().write_message(m);
+        self.app.update();
+    }
+
+    /// Raw bytes on the transport's first channel (not a message of the protocol at all).
+    fn raw(&mut self, bytes: Vec<u8>) {
+        if let Some(mut c) = self.app.world_mut().get_resource_mut::<bevy_replicon_renet::RenetClient>() {
+            c.send_message(0u8, bytes);
+        }
+        self.app.update();
+    }
+
+    fn run(&mut self, ms: u64) {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_millis(ms) {
+            self.app.update();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+#[test] // issue 32: garbage, a 10 MB message, 1 000 commands a second, commands for the other side and out of turn: refused, logged; the match ends as offline
+fn a_hostile_client_is_refused_and_the_match_is_unaffected() {
+    use doo::net::protocol::{ClientMsg, VERSION, WireCommand};
+    use doo_rules::rules::Command as Cmd;
+    // The heroes are the host's AI; the monsters' seat is remote and the honest client holds
+    // it; the hostile one joins after it (no seat left: it watches) and misbehaves.
+    let mut host = Proc::start(&["host", "levels/arena.ron", "--port", "0", "--bind", "127.0.0.1", "--seed", "3", "--seat", "heroes=ai", "--timeout", "240"]);
+    let port = host.port();
+    let mut honest = join(port, "bob");
+    std::thread::sleep(Duration::from_millis(500));
+    let mut evil = Hostile::connect(port);
+    // Before hello; a bad name; then a name (no seat left: it watches).
+    evil.send(ClientMsg::Play(WireCommand(Cmd::End { actor: "goblin_n".into() })));
+    let mut bad = Hostile::connect(port);
+    bad.send(ClientMsg::Hello { name: "\u{7}bell".into(), version: VERSION });
+    evil.send(ClientMsg::Hello { name: "mallory".into(), version: VERSION });
+    evil.run(300);
+    // A flood: 1 000 commands in well under a second, for a figure of the other side and of
+    // the honest player's side.
+    for k in 0..1000 {
+        let actor = if k % 2 == 0 { "tobin" } else { "goblin_n" };
+        evil.app.world_mut().write_message(ClientMsg::Play(WireCommand(Cmd::End { actor: actor.into() })));
+        if k % 100 == 0 {
+            evil.app.update();
+        }
+    }
+    evil.run(500);
+    // Garbage bytes and a 10 MB message on the transport.
+    evil.raw(vec![0xff; 64]);
+    evil.raw(vec![0x01; 10 * 1024 * 1024]);
+    evil.run(1000);
+    let (h, b) = (host.summary(240), honest.summary(240));
+    let notes: Vec<String> = host.json().iter().filter_map(|v| v["note"].as_str().map(str::to_string)).collect();
+    assert!(notes.iter().any(|n| n.contains("a command before hello")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("control characters")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("mallory does not hold the seat")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("more than 100 commands a second")), "{notes:?}");
+    assert_same_end(&[&h, &b], &offline_hash("levels/arena.ron", 3));
+}
