@@ -202,6 +202,9 @@ enum Cmd {
         /// Go on with this save (the host's autosave after a crash); its clients rejoin
         #[arg(long)]
         resume: Option<PathBuf>,
+        /// A remote seat that has not answered in this many seconds goes to the AI (default: it waits)
+        #[arg(long)]
+        hand_over: Option<u64>,
         /// Give up after this many seconds
         #[arg(long, default_value_t = 3600)]
         timeout: u64,
@@ -332,9 +335,10 @@ fn main() -> ExitCode {
         Some(Cmd::Campaign { action: CampaignCmd::Run { script, check } }) => doo::cli::campaign_run(&script, check),
         Some(Cmd::Hero { action: HeroCmd::Show { file } }) => doo::cli::hero_show(&file),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
-        Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, resume, timeout }) => doo::net::cli::host(&doo::net::cli::HostArgs {
+        Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, resume, hand_over, timeout }) => doo::net::cli::host(&doo::net::cli::HostArgs {
             level: level.unwrap_or_default(),
             resume,
+            hand_over: hand_over.map(std::time::Duration::from_secs),
             addr: std::net::SocketAddr::new(bind, port),
             seed,
             seats,

@@ -29,6 +29,8 @@ pub struct HostArgs {
     pub autosave: Option<PathBuf>,
     /// Go on with this save (the host's autosave) instead of a fresh match.
     pub resume: Option<PathBuf>,
+    /// A remote seat that has not answered in this long goes to the AI (`None`: it waits).
+    pub hand_over: Option<Duration>,
     /// Give up (exit 1) after this long.
     pub timeout: Duration,
 }
@@ -100,10 +102,22 @@ pub fn host(args: &HostArgs) -> ExitCode {
     };
     let text = doo_rules::data::read_text(&start.level_path, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
     let level = &start.level;
-    let ai_sides: std::collections::BTreeMap<String, Difficulty> = start.seats.iter().filter(|s| s.who == SeatKind::Ai).map(|s| (s.side.clone(), args.difficulty)).collect();
-    let ai = doo_rules::ai::AiConfig::for_level(ai_sides.keys().map(String::as_str), &level.behaviours, &level.level.victory, args.difficulty, &ai_sides, start.seed, data.ai.clone());
+    let ai_sides: std::collections::BTreeMap<String, Difficulty> =
+        start.seats.iter().filter(|s| s.who == SeatKind::Ai).map(|s| (s.side.clone(), args.difficulty)).collect();
+    let ai = doo_rules::ai::AiConfig::for_level(
+        ai_sides.keys().map(String::as_str),
+        &level.behaviours,
+        &level.level.victory,
+        args.difficulty,
+        &ai_sides,
+        start.seed,
+        data.ai.clone(),
+    );
     let name = start.level_path.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
-    app.insert_resource(NetHost::new(name, text, start.seed, start.seats.clone(), ai.clone()));
+    let mut net = NetHost::new(name, text, start.seed, start.seats.clone(), ai.clone());
+    net.hand_over_after = args.hand_over;
+    net.difficulty = args.difficulty;
+    app.insert_resource(net);
     if !ai_sides.is_empty() {
         app.insert_resource(crate::game::ai::AiControl { config: ai, pace_secs: 0.0, waited: 0.0, plan: None });
     }
@@ -126,7 +140,10 @@ fn fresh(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<Start, Str
         .map_err(|errs| errs.iter().map(|e| format!("{}:{}:{}: {}", args.level.display(), e.line, e.col, e.message)).collect::<Vec<_>>().join("\n"))?;
     for (side, kind) in &args.seats {
         if !level.side_ids().any(|s| s == side) || !matches!(kind.as_str(), "remote" | "ai") {
-            return Err(format!("--seat {side}={kind}: expected one of the level's sides ({}) = remote or ai", level.side_ids().collect::<Vec<_>>().join(", ")));
+            return Err(format!(
+                "--seat {side}={kind}: expected one of the level's sides ({}) = remote or ai",
+                level.side_ids().collect::<Vec<_>>().join(", ")
+            ));
         }
     }
     let seats: Vec<Seat> = level
@@ -152,11 +169,8 @@ fn resume(app: &mut App, path: &std::path::Path, data: &doo_rules::data::RuleDat
     }
     app.update();
     crate::replay::restore_into(app.world_mut(), origin, opened, &save);
-    let seats = save
-        .seats
-        .iter()
-        .map(|s| Seat { side: s.side.clone(), who: if s.ai.is_some() { SeatKind::Ai } else { SeatKind::Remote(s.player.clone()) } })
-        .collect();
+    let seats =
+        save.seats.iter().map(|s| Seat { side: s.side.clone(), who: if s.ai.is_some() { SeatKind::Ai } else { SeatKind::Remote(s.player.clone()) } }).collect();
     Ok(Start { level_path, level, seed: save.seed, seats, fresh: None })
 }
 

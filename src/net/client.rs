@@ -59,6 +59,8 @@ pub struct NetClient {
     pub desyncs: Vec<String>,
     /// What the host refused, and other notes (the CLI prints them).
     pub log: Vec<String>,
+    /// Who the match waits for, as the host last said ("waiting for Bob").
+    pub waiting_for: String,
     /// The welcome could not be played (a bad level, a command the rules refused).
     pub failed: Option<String>,
 }
@@ -81,6 +83,7 @@ impl NetClient {
             matched: 0,
             desyncs: Vec::new(),
             log: Vec::new(),
+            waiting_for: String::new(),
             failed: None,
         }
     }
@@ -146,7 +149,7 @@ fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetCl
                 client.log.push(format!("the host refused: {why}"));
                 client.sent_at = None;
             }
-            HostMsg::Waiting(who) => client.log.push(format!("waiting for {who}")),
+            HostMsg::Waiting(who) => client.waiting_for = who.clone(),
         }
     }
 }

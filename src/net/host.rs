@@ -19,7 +19,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             read_client_messages.run_if(resource_exists::<NetHost>).in_set(MatchSystems::Command),
-            send_played.run_if(resource_exists::<NetHost>).after(MatchSystems::Present),
+            (send_played, hand_idle_seats).run_if(resource_exists::<NetHost>).after(MatchSystems::Present),
         ),
     );
 }
@@ -39,6 +39,11 @@ pub struct NetHost {
     /// The AI configuration of the level (its behaviours, exits, book): a client's seats are
     /// checked with it (`who_decides`).
     pub ai: doo_rules::ai::AiConfig,
+    /// A remote seat the match has waited on this long goes to the host's AI (`None`: it waits).
+    pub hand_over_after: Option<std::time::Duration>,
+    pub difficulty: doo_rules::ai::Difficulty,
+    /// The seat the match waits on, and since when.
+    waiting: Option<(String, std::time::Instant)>,
 }
 
 /// One connected client.
@@ -56,7 +61,19 @@ pub struct Peer {
 
 impl NetHost {
     pub fn new(level_name: String, level_text: String, seed: u64, seats: Vec<Seat>, ai: doo_rules::ai::AiConfig) -> Self {
-        NetHost { level_name, level_text, seed, seats, peers: BTreeMap::new(), log: Vec::new(), desyncs: Vec::new(), ai }
+        NetHost {
+            level_name,
+            level_text,
+            seed,
+            seats,
+            peers: BTreeMap::new(),
+            log: Vec::new(),
+            desyncs: Vec::new(),
+            ai,
+            hand_over_after: None,
+            difficulty: doo_rules::ai::Difficulty::Normal,
+            waiting: None,
+        }
     }
 
     /// The seats `name` holds: those it held before (a rejoin), else the first free remote seat.
@@ -229,5 +246,56 @@ fn send_played(mut host: ResMut<NetHost>, record: Res<MatchRecord>, mut out: Mes
             out.write(ToClients { targets: to, message: HostMsg::Check(c.clone()) });
         }
         p.checks_sent = p.checks_sent.max(record.checkpoints.len());
+    }
+}
+
+/// The remote seat the match waits on: everyone is told who it waits for; when the host chose a
+/// timeout and the seat's owner has not answered in it (gone, or idle), the seat goes to the
+/// host's AI for the rest of the match.
+fn hand_idle_seats(
+    mut host: ResMut<NetHost>,
+    state: Option<Res<MatchState>>,
+    status: Res<FlowStatus>,
+    queue: Res<CommandQueue>,
+    checked: Res<CheckedCommand>,
+    ai: Option<ResMut<crate::game::ai::AiControl>>,
+    mut out: MessageWriter<ToClients<HostMsg>>,
+    mut commands: Commands,
+) {
+    let Some(m) = state.as_deref() else { return };
+    let remote: Vec<String> = host.seats.iter().filter(|s| matches!(s.who, SeatKind::Remote(_))).map(|s| s.side.clone()).collect();
+    let settled = crate::game::record::settled(&status, &queue, &checked);
+    let side = (!status.over && settled).then(|| remote.iter().find(|s| their_moment(m, &host.ai, std::slice::from_ref(s))).cloned()).flatten();
+    let Some(side) = side else {
+        host.waiting = None;
+        return;
+    };
+    if host.waiting.as_ref().is_none_or(|(s, _)| *s != side) {
+        host.waiting = Some((side.clone(), std::time::Instant::now()));
+        let who = host.seats.iter().find(|s| s.side == side).map_or(String::new(), |s| match &s.who {
+            SeatKind::Remote(n) if !n.is_empty() => n.clone(),
+            _ => format!("a player for {side}"),
+        });
+        out.write(ToClients { targets: SendTargets::CLIENTS_ONLY, message: HostMsg::Waiting(who) });
+    }
+    let Some(after) = host.hand_over_after else { return };
+    if host.waiting.as_ref().is_some_and(|(_, t)| t.elapsed() > after) {
+        let d = host.difficulty;
+        if let Some(seat) = host.seats.iter_mut().find(|s| s.side == side) {
+            seat.who = SeatKind::Ai;
+        }
+        host.ai.sides.insert(side.clone(), d);
+        match ai {
+            Some(mut ai) => {
+                ai.config.sides.insert(side.clone(), d);
+            }
+            None => {
+                let mut config = host.ai.clone();
+                config.sides.retain(|s, _| *s == side);
+                commands.insert_resource(crate::game::ai::AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None });
+            }
+        }
+        host.log.push(format!("no answer for {side} in {} s: the seat goes to the AI", after.as_secs()));
+        host.waiting = None;
     }
 }

@@ -119,12 +119,24 @@ fn seeded_matches_over_loopback_end_as_they_end_offline() {
     assert_same_end(&[&h, &a, &b], &offline_hash("levels/arena.ron", 3));
     assert_ne!(a["sides"], b["sides"], "each holds a seat of its own");
     // Two processes: the monsters are the host's AI.
-    let mut host = Proc::start(&["host", "levels/tutorial.ron", "--port", "0", "--bind", "127.0.0.1", "--seed", "5", "--seat", "monsters=ai", "--timeout", "240"]);
+    let mut host =
+        Proc::start(&["host", "levels/tutorial.ron", "--port", "0", "--bind", "127.0.0.1", "--seed", "5", "--seat", "monsters=ai", "--timeout", "240"]);
     let port = host.port();
     let mut c = join(port, "carol");
     let (h, c) = (host.summary(240), c.summary(240));
     assert_eq!(c["sides"], serde_json::json!(["heroes"]));
     assert_same_end(&[&h, &c], &offline_hash("levels/tutorial.ron", 5));
+}
+
+#[test] // issue 32: a remote seat nobody answers for goes to the host's AI after the host's timeout (--hand-over); the match ends as offline
+fn an_unanswered_seat_goes_to_the_ai() {
+    let mut host = Proc::start(&["host", "levels/arena.ron", "--port", "0", "--bind", "127.0.0.1", "--seed", "3", "--hand-over", "1", "--timeout", "240"]);
+    let port = host.port();
+    let mut a = join(port, "alice");
+    let (h, a) = (host.summary(240), a.summary(240));
+    let notes: Vec<String> = host.json().iter().filter_map(|v| v["note"].as_str().map(str::to_string)).collect();
+    assert!(notes.iter().any(|n| n == "no answer for monsters in 1 s: the seat goes to the AI"), "{notes:?}");
+    assert_same_end(&[&h, &a], &offline_hash("levels/arena.ron", 3));
 }
 
 /// Waits until the autosave holds at least `n` commands.
@@ -162,7 +174,10 @@ fn a_killed_client_rejoins_and_a_killed_host_restarts_from_its_autosave() {
     assert_eq!(resumed.to_string(), port);
     let (h, a, b) = (host.summary(240), a.summary(240), b.summary(240));
     let notes: Vec<String> = host.json().iter().filter_map(|v| v["note"].as_str().map(str::to_string)).collect();
-    assert!(notes.iter().any(|n| n.starts_with("alice joined")) && notes.iter().any(|n| n.starts_with("bob joined")), "both came back to the restarted host: {notes:?}");
+    assert!(
+        notes.iter().any(|n| n.starts_with("alice joined")) && notes.iter().any(|n| n.starts_with("bob joined")),
+        "both came back to the restarted host: {notes:?}"
+    );
     assert_same_end(&[&h, &a, &b], &offline_hash("levels/arena.ron", 3));
 }
 
