@@ -164,24 +164,9 @@ fn build(data: &RuleData, name: &str, text: &str, seed: u64, seats: &[super::pro
     let level = doo_rules::level_file::check(&file, text, data, &root)
         .map_err(|e| e.iter().map(|e| format!("{file}:{}:{}: {}", e.line, e.col, e.message)).collect::<Vec<_>>().join("; "))?;
     let m = level.build(data).map_err(|e| e.join("; "))?;
-    let header = doo_rules::save::Save {
-        version: doo_rules::save::VERSION,
-        label: format!("network match: {}", level.level.name),
-        level: file,
-        level_name: level.level.name.clone(),
-        level_hash: doo_rules::data::level_hash(text),
-        profile: level.level.profile.clone(),
-        seed,
-        forced_dice: Vec::new(),
-        seats: seats.iter().map(|s| doo_rules::save::Seat { side: s.side.clone(), player: format!("{:?}", s.who), ai: None }).collect(),
-        watch: false,
-        saved_unix: 0,
-        turn: 1,
-        commands: Vec::new(),
-        checkpoints: Vec::new(),
-        ai_plan: None,
-        campaign: None,
-    };
+    let seats = seats.iter().map(|s| doo_rules::save::Seat { side: s.side.clone(), player: format!("{:?}", s.who), ai: None }).collect();
+    let mut header = doo_rules::save::header_of(file, text, &level, seed, seats, false);
+    header.label = format!("network match: {}", level.level.name);
     Ok((m, doo_rules::rules::Dice::seeded(seed), header, level.behaviours.clone()))
 }
 

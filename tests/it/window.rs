@@ -1234,18 +1234,7 @@ fn e2e_a_level_made_in_the_editor_is_saved_validated_play_tested_and_won() {
         std::fs::read_dir("assets/monsters").unwrap().filter_map(|e| e.ok()?.path().file_stem().map(|s| s.to_string_lossy().to_string())).collect();
     templates.sort();
     let orc = templates.iter().position(|t| t == "orc").expect("an orc template");
-    // The cursor to (0, 0) (it follows the pointer while that is over the map). West room
-    // (0,0)-(6,6), east room (6,0)-(11,6).
-    keys(&times("Left", 16));
-    keys(&times("Up", 10));
-    keys(&["r"]);
-    keys(&times("shift+Right", 6));
-    keys(&times("shift+Down", 6));
-    keys(&["space"]);
-    keys(&times("Up", 6));
-    keys(&times("shift+Right", 5));
-    keys(&times("shift+Down", 6));
-    keys(&["space"]);
+    two_rooms(&win);
     // The door at (6, 3): from (11, 6).
     keys(&["3"]);
     keys(&times("Left", 5));
@@ -1303,6 +1292,24 @@ fn e2e_a_level_made_in_the_editor_is_saved_validated_play_tested_and_won() {
     println!("editor screenshots: {} {} {}", before.display(), result.display(), after.display());
 }
 
+/// In the editor, from the keyboard: the cursor to (0, 0) (it follows the pointer while that is
+/// over the map), then two rooms: west (0,0)-(6,6), east (6,0)-(11,6); the cursor ends on (11, 6).
+fn two_rooms(win: &str) {
+    let mut seq: Vec<&str> = vec!["Left"; 16];
+    seq.extend(vec!["Up"; 10]);
+    seq.push("r");
+    seq.extend(vec!["shift+Right"; 6]);
+    seq.extend(vec!["shift+Down"; 6]);
+    seq.push("space");
+    seq.extend(vec!["Up"; 6]);
+    seq.extend(vec!["shift+Right"; 5]);
+    seq.extend(vec!["shift+Down"; 6]);
+    seq.push("space");
+    for k in seq {
+        press(win, k, "the editor", 120);
+    }
+}
+
 /// Issue 31: the feature inspector in the window: a crawl with a locked door whose key is made
 /// in the inspector (U) and put in a chest that is locked (L) and given its loot (O), all from
 /// the keyboard; saved, it validates clean.
@@ -1325,18 +1332,9 @@ fn e2e_the_feature_inspector_locks_a_door_and_hides_its_key_in_a_chest() {
         }
     };
     let times = |k: &'static str, n: usize| vec![k; n];
-    // A crawl (F3); the cursor to (0, 0); two rooms as in the level made above.
+    // A crawl (F3); two rooms as in the level made above.
     keys(&["F3"]);
-    keys(&times("Left", 16));
-    keys(&times("Up", 10));
-    keys(&["r"]);
-    keys(&times("shift+Right", 6));
-    keys(&times("shift+Down", 6));
-    keys(&["space"]);
-    keys(&times("Up", 6));
-    keys(&times("shift+Right", 5));
-    keys(&times("shift+Down", 6));
-    keys(&["space"]);
+    two_rooms(&win);
     // A locked door at (6, 3) (5: the locked door brush); the inspector shows it: U makes its key.
     keys(&["5"]);
     keys(&times("Left", 5));

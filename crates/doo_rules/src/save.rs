@@ -309,12 +309,18 @@ pub fn level_of(save: &Save, save_file: &str, save_text: Option<&str>, data: &Ru
 pub fn save_header(path: &Path, level: &CheckedLevel, seed: u64, seats: Vec<Seat>, watch: bool) -> Result<Save, String> {
     let text = crate::data::read_text(path, crate::data::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
     let abs = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Save {
+    Ok(header_of(abs.display().to_string(), &text, level, seed, seats, watch))
+}
+
+/// A save's header for a level read from `text`, known as `file` (a path, or where a network
+/// match's level came from).
+pub fn header_of(file: String, text: &str, level: &CheckedLevel, seed: u64, seats: Vec<Seat>, watch: bool) -> Save {
+    Save {
         version: VERSION,
         label: String::new(),
-        level: abs.display().to_string(),
+        level: file,
         level_name: level.level.name.clone(),
-        level_hash: level_hash(&text),
+        level_hash: level_hash(text),
         profile: level.level.profile.clone(),
         seed,
         forced_dice: Vec::new(),
@@ -326,7 +332,7 @@ pub fn save_header(path: &Path, level: &CheckedLevel, seed: u64, seats: Vec<Seat
         checkpoints: Vec::new(),
         ai_plan: None,
         campaign: None,
-    })
+    }
 }
 
 /// A save and its level, checked (the level still there and unchanged).

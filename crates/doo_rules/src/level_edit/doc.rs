@@ -101,6 +101,24 @@ pub fn new_level(w: usize, h: usize) -> Level {
     }
 }
 
+/// The index of the figure's encounter; one made for it (unaware, alone) when it has none.
+pub(super) fn encounter_of(l: &mut Level, id: &str) -> usize {
+    if let Some(k) = l.encounters.iter().position(|e| e.members.iter().any(|m| m == id)) {
+        return k;
+    }
+    let taken: Vec<String> = l.encounters.iter().map(|e| e.id.clone()).collect();
+    l.encounters.push(EncounterDef {
+        id: unique(id, &taken),
+        members: vec![id.to_string()],
+        awareness: Awareness::Unaware,
+        non_hostile: false,
+        arrives: false,
+        says: None,
+        trades: vec![],
+    });
+    l.encounters.len() - 1
+}
+
 fn next<T: PartialEq + Clone>(list: &[T], now: &T) -> T {
     let k = list.iter().position(|x| x == now).map_or(0, |k| (k + 1) % list.len());
     list[k].clone()
@@ -272,22 +290,7 @@ impl Doc {
     pub fn cycle_stance(&mut self, i: usize) -> bool {
         let Some(id) = self.level.characters.get(i).and_then(|c| c.id.clone()) else { return false };
         self.edit(|l, _| {
-            let k = match l.encounters.iter().position(|e| e.members.contains(&id)) {
-                Some(k) => k,
-                None => {
-                    let taken: Vec<String> = l.encounters.iter().map(|e| e.id.clone()).collect();
-                    l.encounters.push(EncounterDef {
-                        id: unique(&id, &taken),
-                        members: vec![id.clone()],
-                        awareness: Awareness::Unaware,
-                        non_hostile: false,
-                        arrives: false,
-                        says: None,
-                        trades: vec![],
-                    });
-                    l.encounters.len() - 1
-                }
-            };
+            let k = encounter_of(l, &id);
             let e = &mut l.encounters[k];
             match (e.non_hostile, e.awareness) {
                 (true, _) => {

@@ -7,9 +7,9 @@
 
 use super::brush::{pos, unique};
 use super::doc::Doc;
-use crate::level_crawl::{DoorDef, EncounterDef, KeyDef, LightDef, LockDef, TrapDef};
+use crate::level_crawl::{DoorDef, KeyDef, LightDef, LockDef, TrapDef};
 use crate::level_file::Level;
-use crate::rules::explore::{Awareness, TrapOn};
+use crate::rules::explore::TrapOn;
 use crate::rules::grid::Pos;
 use crate::rules::story::{Action, MAX_ACTIONS};
 
@@ -207,22 +207,7 @@ impl Doc {
             return false;
         }
         self.edit(|l, _| {
-            let k = match l.encounters.iter().position(|e| e.members.contains(&id)) {
-                Some(k) => k,
-                None => {
-                    let taken: Vec<String> = l.encounters.iter().map(|e| e.id.clone()).collect();
-                    l.encounters.push(EncounterDef {
-                        id: unique(&id, &taken),
-                        members: vec![id.clone()],
-                        awareness: Awareness::Unaware,
-                        non_hostile: false,
-                        says: None,
-                        trades: vec![],
-                        arrives: false,
-                    });
-                    l.encounters.len() - 1
-                }
-            };
+            let k = super::doc::encounter_of(l, &id);
             let spawn = Action::Spawn(l.encounters[k].id.clone());
             let now = if l.encounters[k].arrives { l.events.iter().position(|d| d.then.contains(&spawn)) } else { None };
             // The next event that has room for one more action.
