@@ -385,3 +385,36 @@ fn the_feature_inspector_sets_up_doors_chests_traps_lights_and_arrivals() {
     assert!(doc.undo());
     assert_ne!(doc.level, n);
 }
+
+#[test] // issue 31: a side's goal besides its exits (rout, survive, defeat, none) and a new side, from the editor
+fn goals_and_sides_are_set_in_the_editor() {
+    use doo_rules::rules::goal::Goal;
+    let data = data();
+    let mut doc = made_level(&data);
+    // The heroes win by their exit, the monsters by routing them (as the exit brush sets it).
+    assert_eq!(doc.goal_line(0), "reach an exit (1 space)");
+    assert_eq!(doc.goal_line(1), "rout heroes");
+    let goals = |doc: &Doc| doc.level.victory.iter().filter(|v| v.side == "monsters").map(|v| v.goal.clone()).collect::<Vec<_>>();
+    assert_eq!(goals(&doc), [Goal::Rout("heroes".into())]);
+    assert!(doc.cycle_goal(1));
+    assert_eq!(goals(&doc), [Goal::SurviveTurns(doo_rules::level_edit::SURVIVE_TURNS)]);
+    let hero = doc.level.characters.iter().find(|c| c.side.as_deref() == Some("heroes")).and_then(|c| c.id.clone()).unwrap();
+    assert!(doc.cycle_goal(1));
+    assert_eq!(goals(&doc), [Goal::Defeat(hero)]);
+    // Each is a level `validate` passes.
+    let p = problems("g.ron", &doc.text(), &doc.level, &data, &root());
+    assert!(p.is_empty(), "{p:?}");
+    assert!(doc.cycle_goal(1));
+    assert!(goals(&doc).is_empty());
+    assert_eq!(doc.goal_line(1), "none");
+    assert!(doc.cycle_goal(1));
+    assert_eq!(goals(&doc), [Goal::Rout("heroes".into())]);
+    // The heroes' exits stay whatever their other goal does.
+    assert!(doc.cycle_goal(0));
+    assert_eq!(doc.goal_line(0), "reach an exit (1 space), rout monsters");
+    // A new side, AI-played; without figures it is a problem the editor shows.
+    assert!(doc.add_side());
+    assert_eq!(doc.level.sides.last().map(|s| (s.id.as_str(), s.control)), Some(("side", doo_rules::level_file::Control::Ai)));
+    let p = problems("g.ron", &doc.text(), &doc.level, &data, &root());
+    assert!(p.iter().any(|p| p.message.contains("side 'side'")), "{p:?}");
+}

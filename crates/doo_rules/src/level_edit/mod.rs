@@ -10,9 +10,11 @@ mod features;
 mod paint;
 mod problems;
 pub mod scan;
+mod sides;
 mod write;
 
 pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Rect, TILES, new_level};
 pub use features::{FeatureEdit, FeatureView, LOOT};
 pub use problems::{Problem, problems};
+pub use sides::SURVIVE_TURNS;
 pub use write::{compact, write, write_new};

@@ -22,7 +22,7 @@ const FILE_PX: f32 = 150.0;
 /// Problems listed at the bottom (the rest are counted; all are on the map).
 const LISTED: usize = 4;
 /// Events listed in the side panel (the rest are counted).
-const EVENTS_LISTED: usize = 3;
+const EVENTS_LISTED: usize = 2;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (draw_panels, show_cursor_line).chain().in_set(EditorSystems::Draw));
@@ -183,11 +183,17 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(r, format!("Rules: {} [F2]", profile_name(ed)), EditAct::Profile, true);
             let kind = if l.mode == doo_rules::level_crawl::LevelMode::Exploration { "a crawl" } else { "one fight" };
             spawn_bar(r, format!("Kind: {kind} [F3]"), EditAct::Mode, true);
-            for (k, s) in l.sides.iter().enumerate().take(doo_rules::level_file::MAX_SIDES) {
+            spawn_bar(r, "Add side", EditAct::AddSide, l.sides.len() < doo_rules::level_file::MAX_SIDES);
+        });
+        // Each side: who plays it, and how it wins besides its exits.
+        for (k, s) in l.sides.iter().enumerate().take(doo_rules::level_file::MAX_SIDES) {
+            b.spawn(row()).with_children(|r| {
                 let who = if s.control == Control::Human { "person" } else { "AI" };
                 spawn_bar(r, format!("{}: {who}", s.id), EditAct::Control(k as u8), true);
-            }
-        });
+                let goal: String = ed.doc.goal_short(k).chars().take(22).collect();
+                spawn_bar(r, format!("wins: {goal}"), EditAct::Goal(k as u8), true);
+            });
+        }
         let (w, h) = ed.doc.size();
         b.spawn(text(format!("{w} x {h} spaces, floor {} of {}", ed.doc.floor + 1, l.floors.len()), 13.0, palette::TEXT));
         b.spawn(row()).with_children(|r| {
@@ -196,9 +202,9 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(r, "H- [;]", EditAct::Height(-1), true);
             spawn_bar(r, "H+ [']", EditAct::Height(1), true);
             let n = l.floors.len();
-            spawn_bar(r, "Floor up [PgUp]", EditAct::Floor(1), ed.doc.floor + 1 < n);
-            spawn_bar(r, "Floor down [PgDn]", EditAct::Floor(-1), ed.doc.floor > 0);
-            spawn_bar(r, "Add floor [F6]", EditAct::AddFloor, true);
+            spawn_bar(r, "Up [PgUp]", EditAct::Floor(1), ed.doc.floor + 1 < n);
+            spawn_bar(r, "Down [PgDn]", EditAct::Floor(-1), ed.doc.floor > 0);
+            spawn_bar(r, "+ Floor [F6]", EditAct::AddFloor, true);
         });
         inspector(b, ed);
         features(b, ed);
@@ -268,9 +274,9 @@ fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
     }
     b.spawn(row()).with_children(|r| {
         if n > EVENTS_LISTED {
-            r.spawn(text(format!("... and {} more in the file", n - EVENTS_LISTED), 12.0, palette::DIM));
+            r.spawn(text(format!("+{} more ", n - EVENTS_LISTED), 12.0, palette::DIM));
         }
-        spawn_bar(r, "New event on the selection [Y]", EditAct::EventAdd, n < doo_rules::rules::story::MAX_EVENTS);
+        spawn_bar(r, "New event on selection [Y]", EditAct::EventAdd, n < doo_rules::rules::story::MAX_EVENTS);
     });
 }
 

@@ -77,6 +77,9 @@ pub enum EditAct {
     Profile,
     Mode,
     Control(u8),
+    /// The k-th side's goal besides its exits (none, rout, survive, defeat).
+    Goal(u8),
+    AddSide,
     Type(Field),
     FigSide,
     FigBehaviour,
