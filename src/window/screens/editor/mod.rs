@@ -278,19 +278,7 @@ fn apply_acts(
             EditAct::Profile => edited = ed.doc.cycle_profile(),
             EditAct::Mode => edited = ed.doc.toggle_mode(),
             EditAct::Control(k) => edited = ed.doc.cycle_control(k as usize),
-            EditAct::Goal(k) => {
-                edited = ed.doc.cycle_goal(k as usize);
-                let side = ed.doc.level.sides.get(k as usize).map_or(String::new(), |s| s.id.clone());
-                ed.status = format!("{side} wins by: {}.", ed.doc.goal_line(k as usize));
-            }
-            EditAct::AddSide => {
-                edited = ed.doc.add_side();
-                ed.status = if edited {
-                    "A new side, played by the AI: give it figures (monster brush, or a figure's Side).".into()
-                } else {
-                    format!("At most {} sides in a level.", doo_rules::level_file::MAX_SIDES)
-                };
-            }
+            EditAct::Goal(_) | EditAct::AddSide => edited = side_act(ed, act),
             EditAct::Type(_) | EditAct::EventAdd => edited = text_act(ed, act, *cursor),
             EditAct::EventRemove(k) => edited = ed.doc.remove_event(k as usize),
             EditAct::Feature(k) => edited = feature_edit(ed, k as usize),
@@ -308,6 +296,23 @@ fn apply_acts(
             ed.changed(&data.0);
         }
     }
+}
+
+/// A side's goal cycled, or a new side.
+fn side_act(ed: &mut Editor, act: EditAct) -> bool {
+    if let EditAct::Goal(k) = act {
+        let edited = ed.doc.cycle_goal(k as usize);
+        let side = ed.doc.level.sides.get(k as usize).map_or(String::new(), |s| s.id.clone());
+        ed.status = format!("{side} wins by: {}.", ed.doc.goal_line(k as usize));
+        return edited;
+    }
+    let edited = ed.doc.add_side();
+    ed.status = if edited {
+        "A new side, played by the AI: give it figures (monster brush, or a figure's Side).".into()
+    } else {
+        format!("At most {} sides in a level.", doo_rules::level_file::MAX_SIDES)
+    };
+    edited
 }
 
 /// Typing the name, the briefing or an event's story line; a new event on the selection.
