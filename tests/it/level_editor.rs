@@ -418,3 +418,52 @@ fn goals_and_sides_are_set_in_the_editor() {
     let p = problems("g.ron", &doc.text(), &doc.level, &data, &root());
     assert!(p.iter().any(|p| p.message.contains("side 'side'")), "{p:?}");
 }
+
+#[test] // issue 31: an event's trigger and deed cycled in the editor, each step an event `validate` accepts
+fn event_triggers_and_deeds_are_cycled_in_the_editor() {
+    use doo_rules::rules::story::{Action, Trigger};
+    let data = data();
+    let mut doc = made_level(&data);
+    assert!(doc.add_event(Rect::new((3, 2), (3, 4)), "A draft."));
+    let kind = |doc: &Doc| format!("{:?}", doc.level.events[0].when).split([' ', '(', '{']).next().unwrap().to_string();
+    let clean = |doc: &Doc, what: &str| {
+        let p = problems("e.ron", &doc.text(), &doc.level, &data, &root());
+        assert!(p.is_empty(), "{what}: {p:?}\n{}", doc.text());
+    };
+    // A one-fight level: no item lies anywhere, no minute, no crisis beginning.
+    let mut seen = vec![kind(&doc)];
+    for _ in 0..5 {
+        assert!(doc.cycle_trigger(0));
+        clean(&doc, &kind(&doc));
+        seen.push(kind(&doc));
+    }
+    assert_eq!(seen, ["Enters", "DoorOpens", "Falls", "Turn", "CrisisEnds", "Enters"]);
+    assert!(matches!(doc.level.events[0].when, Trigger::Enters { area, .. } if area.from.x == 3 && area.to.y == 4), "its area comes back");
+    // Deeds: win, lose, open the door, a potion, nothing; the story line stays.
+    let deed = |doc: &Doc| {
+        doc.level.events[0].then.iter().find(|a| !matches!(a, Action::Message(_))).map(|a| format!("{a:?}").split([' ', '(', '{']).next().unwrap().to_string())
+    };
+    let mut deeds = Vec::new();
+    for _ in 0..5 {
+        assert!(doc.cycle_deed(0));
+        clean(&doc, &format!("{:?}", deed(&doc)));
+        deeds.push(deed(&doc).unwrap_or_default());
+    }
+    assert_eq!(deeds, ["Win", "Lose", "Door", "Give", ""]);
+    assert_eq!(doc.event_message(0), "A draft.");
+    // A crawl with a chest: an item to take, the minute, a crisis beginning; start a crisis, reveal.
+    assert!(doc.paint(Rect::one(1, 1), &Brush::Chest));
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        assert!(doc.cycle_trigger(0));
+        seen.push(kind(&doc));
+    }
+    assert_eq!(seen, ["DoorOpens", "ItemTaken", "Falls", "Turn", "Minute", "CrisisBegins", "CrisisEnds", "Enters"]);
+    let mut deeds = Vec::new();
+    for _ in 0..7 {
+        assert!(doc.cycle_deed(0));
+        clean(&doc, &format!("{:?}", deed(&doc)));
+        deeds.push(deed(&doc).unwrap_or_default());
+    }
+    assert_eq!(deeds, ["Win", "Lose", "Door", "StartCrisis", "Reveal", "Give", ""]);
+}

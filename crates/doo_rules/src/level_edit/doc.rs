@@ -57,6 +57,8 @@ pub struct Doc {
     redo: Vec<Level>,
     /// The level as last saved (or read).
     saved: Level,
+    /// The area of each event whose trigger was cycled away from `enters` (it comes back with it).
+    pub(super) areas: std::collections::BTreeMap<String, crate::rules::story::Area>,
 }
 
 /// Undo steps kept for a level this size: `MAX_UNDO`, fewer for a huge level (each step is a
@@ -126,7 +128,7 @@ fn next<T: PartialEq + Clone>(list: &[T], now: &T) -> T {
 
 impl Doc {
     pub fn new(level: Level) -> Doc {
-        Doc { saved: level.clone(), level, source: None, floor: 0, undo: vec![], redo: vec![] }
+        Doc { saved: level.clone(), level, source: None, floor: 0, undo: vec![], redo: vec![], areas: Default::default() }
     }
 
     /// A level file's text, parsed (not checked: a level with problems can be edited).

@@ -5,6 +5,7 @@
 
 mod brush;
 mod doc;
+mod event_kinds;
 mod events;
 mod features;
 mod paint;

@@ -280,7 +280,7 @@ fn apply_acts(
             EditAct::Control(k) => edited = ed.doc.cycle_control(k as usize),
             EditAct::Goal(_) | EditAct::AddSide => edited = side_act(ed, act),
             EditAct::Type(_) | EditAct::EventAdd => edited = text_act(ed, act, *cursor),
-            EditAct::EventRemove(k) => edited = ed.doc.remove_event(k as usize),
+            EditAct::EventRemove(_) | EditAct::EventWhen(_) | EditAct::EventThen(_) => edited = event_act(ed, act),
             EditAct::Feature(k) => edited = feature_edit(ed, k as usize),
             EditAct::FigSide
             | EditAct::FigBehaviour
@@ -296,6 +296,20 @@ fn apply_acts(
             ed.changed(&data.0);
         }
     }
+}
+
+/// An event removed, or its trigger or deed cycled.
+fn event_act(ed: &mut Editor, act: EditAct) -> bool {
+    let edited = match act {
+        EditAct::EventRemove(k) => ed.doc.remove_event(k as usize),
+        EditAct::EventWhen(k) => ed.doc.cycle_trigger(k as usize),
+        EditAct::EventThen(k) => ed.doc.cycle_deed(k as usize),
+        _ => false,
+    };
+    if let EditAct::EventWhen(k) | EditAct::EventThen(k) = act {
+        ed.status = ed.doc.event_line(k as usize);
+    }
+    edited
 }
 
 /// A side's goal cycled, or a new side.

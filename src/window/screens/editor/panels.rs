@@ -268,8 +268,10 @@ fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
             // One list drawn by one piece of code: its rows' buttons go by one name each (the UI
             // walk presses one of them, as it does one rules reference entry).
             r.spawn(bar_button("x", EditAct::EventRemove(k as u8), true)).insert(ActionName("EventRemove(an event)".into()));
-            let line: String = ed.doc.event_line(k).chars().take(32).collect();
+            let line: String = ed.doc.event_line(k).chars().take(20).collect();
             r.spawn(bar_button(line, EditAct::Type(Field::Event(k as u8)), true)).insert(ActionName("Type(Event(an event))".into()));
+            r.spawn(bar_button("when", EditAct::EventWhen(k as u8), true)).insert(ActionName("EventWhen(an event)".into()));
+            r.spawn(bar_button("then", EditAct::EventThen(k as u8), true)).insert(ActionName("EventThen(an event)".into()));
         });
     }
     b.spawn(row()).with_children(|r| {

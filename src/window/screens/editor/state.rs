@@ -90,6 +90,10 @@ pub enum EditAct {
     /// A level event on the selection: a story line when the first side enters it.
     EventAdd,
     EventRemove(u8),
+    /// The k-th event's trigger, cycled.
+    EventWhen(u8),
+    /// What the k-th event does besides its story line, cycled.
+    EventThen(u8),
     /// The figure arrives later: on the level's next event (`spawn`), or from the start.
     FigArrival,
     /// The k-th button of the feature inspector (the features on the space inspected).
