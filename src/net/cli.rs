@@ -39,6 +39,8 @@ pub struct HostArgs {
 const GRACE: Duration = Duration::from_secs(3);
 /// How often a client whose host is gone tries to connect again.
 const RECONNECT_EVERY: Duration = Duration::from_secs(2);
+/// A client whose match has not moved this long connects again.
+const STALL: Duration = Duration::from_secs(15);
 /// A frame's rest, so that several peers on two cores share them.
 const FRAME_SLEEP: Duration = Duration::from_millis(1);
 
@@ -253,6 +255,7 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
     let mut printed = 0;
     let mut lost: Option<Instant> = None;
     let mut ever_connected = false;
+    let mut progress = (0usize, Instant::now());
     loop {
         app.update();
         // The host gone (it crashed, or the network dropped): connect again, and rebuild the
@@ -269,6 +272,18 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
                 let _ = super::transport::connect(&mut app, addr, super::transport::fresh_id());
                 line(json!({"type": "client", "note": "the host is gone: connecting again"}));
             }
+        }
+        // A match that has not moved for `STALL` (a command lost as the host went down, or
+        // any other stall): connect again; the welcome brings the whole match.
+        let played = app.world().get_resource::<MatchRecord>().map_or(0, |r| r.commands.len());
+        let over_now = app.world().resource::<FlowStatus>().over;
+        if progress.0 != played || over_now || !app.world().resource::<NetClient>().welcomed {
+            progress = (played, Instant::now());
+        } else if progress.1.elapsed() > STALL {
+            progress = (played, Instant::now());
+            app.world_mut().resource_mut::<NetClient>().reset();
+            let _ = super::transport::connect(&mut app, addr, super::transport::fresh_id());
+            line(json!({"type": "client", "note": "the match has not moved: connecting again"}));
         }
         let c = app.world().resource::<NetClient>();
         for l in c.log.iter().skip(printed) {
