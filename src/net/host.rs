@@ -24,6 +24,9 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// Desync reports kept (the first ones tell where it went wrong).
+const MAX_DESYNCS: usize = 100;
+
 /// The host of a network match: its level as the clients rebuild it, the seats, the peers.
 #[derive(Resource, Debug)]
 pub struct NetHost {
@@ -141,6 +144,20 @@ fn read_client_messages(
             out.write(ToClients { targets: to, message: HostMsg::Refused(why) });
         };
         let Some(peer) = host.peers.get(&e) else { continue };
+        // A flood (of any message): the first one over the limit each second is refused and
+        // logged, the rest are dropped unread (the log does not grow with the flood).
+        let second = time.elapsed_secs_f64() as u64;
+        let rate = if peer.rate.0 == second { peer.rate.1.saturating_add(1) } else { 1 };
+        if let Some(p) = host.peers.get_mut(&e) {
+            p.rate = (second, rate);
+        }
+        if rate > MAX_COMMANDS_PER_SECOND {
+            if rate == MAX_COMMANDS_PER_SECOND + 1 {
+                refuse(host, format!("more than {MAX_COMMANDS_PER_SECOND} messages a second"));
+            }
+            continue;
+        }
+        let Some(peer) = host.peers.get(&e) else { continue };
         match message {
             ClientMsg::Hello { name, version } => {
                 if peer.name.is_some() {
@@ -199,16 +216,7 @@ fn read_client_messages(
                     refuse(host, "a command before hello".into());
                     continue;
                 };
-                let second = time.elapsed_secs_f64() as u64;
-                let rate = if peer.rate.0 == second { peer.rate.1 + 1 } else { 1 };
                 let sides = peer.sides.clone();
-                if let Some(p) = host.peers.get_mut(&e) {
-                    p.rate = (second, rate);
-                }
-                if rate > MAX_COMMANDS_PER_SECOND {
-                    refuse(host, format!("more than {MAX_COMMANDS_PER_SECOND} commands a second"));
-                    continue;
-                }
                 let Some(m) = state.as_deref() else { continue };
                 let side = m.index(cmd.actor()).map(|i| m.fighters[i].side.clone());
                 if !side.as_ref().is_some_and(|s| sides.contains(s)) {
@@ -225,7 +233,8 @@ fn read_client_messages(
             ClientMsg::Check(cp) => {
                 let name = peer.name.clone().unwrap_or_default();
                 if let Some(mine) = record.checkpoints.iter().find(|c| c.commands == cp.commands && c.turn == cp.turn) {
-                    if mine.hash != cp.hash {
+                    // At most `MAX_DESYNCS` kept: a client that sends false ones cannot grow them.
+                    if mine.hash != cp.hash && host.desyncs.len() < MAX_DESYNCS {
                         host.desyncs.push(format!("{name} at command {}: {} ≠ host {}", cp.commands, cp.hash, mine.hash));
                     }
                 }
@@ -259,6 +268,7 @@ fn hand_idle_seats(
     queue: Res<CommandQueue>,
     checked: Res<CheckedCommand>,
     ai: Option<ResMut<crate::game::ai::AiControl>>,
+    mut record: ResMut<MatchRecord>,
     mut out: MessageWriter<ToClients<HostMsg>>,
     mut commands: Commands,
 ) {
@@ -285,6 +295,12 @@ fn hand_idle_seats(
             seat.who = SeatKind::Ai;
         }
         host.ai.sides.insert(side.clone(), d);
+        // The autosave says so too (a host restarted from it keeps the AI in that seat).
+        if let Some(h) = record.header.as_mut() {
+            for s in h.seats.iter_mut().filter(|s| s.side == side) {
+                s.ai = Some(d);
+            }
+        }
         match ai {
             Some(mut ai) => {
                 ai.config.sides.insert(side.clone(), d);

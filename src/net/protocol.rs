@@ -18,15 +18,12 @@ pub const PROTOCOL_ID: u64 = 0x446f_4f_3332_0001;
 pub const VERSION: u32 = 1;
 /// A player's name: 1 to 24 characters.
 pub const MAX_NAME: usize = 24;
-/// Commands one client may send per second (more are refused and logged: a flood).
+/// Messages one client may send per second (more are dropped, the first refused and logged: a flood).
 pub const MAX_COMMANDS_PER_SECOND: u32 = 100;
 /// Bytes of one command as RON (a longer one is refused before it is read further).
 pub const MAX_COMMAND_BYTES: usize = 4096;
 /// Clients at once.
 pub const MAX_CLIENTS: usize = 8;
-/// Seconds a seat's prompt waits for its owner before the seat goes to the AI (when the host
-/// chose so).
-pub const SEAT_TIMEOUT_SECS: f32 = 60.0;
 
 /// Client → host.
 #[derive(Message, Clone, Debug, PartialEq, Serialize, Deserialize)]
