@@ -70,7 +70,7 @@ pub fn play_recorded(data: &RuleData, level: &CheckedLevel, config: AiConfig, se
     if let Some(p) = &rec.autosave {
         hm.app.world_mut().insert_resource(crate::game::record::Autosave::to(p.clone()));
     }
-    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None });
+    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
     finish(hm, seed, game, t0)
 }
 
@@ -86,7 +86,7 @@ pub fn resume(
     let t0 = Instant::now();
     let mut hm = crate::replay::resume_headless(data, save, level)?;
     let plan = save.ai_plan.as_ref().map(|p| (p.actor, p.turn, p.round, p.commands.iter().cloned().collect()));
-    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan });
+    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan, remote: Default::default() });
     if let Some(p) = autosave {
         hm.app.world_mut().insert_resource(crate::game::record::Autosave::to(p));
     }

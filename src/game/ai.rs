@@ -20,6 +20,9 @@ pub struct AiControl {
     pub waited: f32,
     /// The rest of the plan of the opportunity in progress: (actor, turn, round, commands).
     pub plan: doo_rules::ai::PlanCache,
+    /// Sides played on another computer (a network match): neither this AI nor this window's
+    /// player decides for them; their commands come from the host.
+    pub remote: std::collections::BTreeSet<String>,
 }
 
 /// While true the AI waits (the window holds it while a person reads an overlay or a move plays).

@@ -104,6 +104,8 @@ pub struct Seats {
     pub players: BTreeMap<String, String>,
     /// Hot-seat campaigns: character id → the player who owns that hero (wins over the side's).
     pub owners: BTreeMap<String, String>,
+    /// A network match: side id → who plays it on another computer ("bob", "the host").
+    pub elsewhere: BTreeMap<String, String>,
 }
 
 impl Seats {
@@ -113,7 +115,7 @@ impl Seats {
     }
     /// The player of a figure (its owner, else its side's).
     pub fn player_of_figure(&self, id: &str, side: &str) -> Option<&String> {
-        self.owners.get(id).or_else(|| self.players.get(side))
+        self.owners.get(id).or_else(|| self.players.get(side)).or_else(|| self.elsewhere.get(side))
     }
     /// Every human player, once each.
     pub fn distinct(&self) -> std::collections::BTreeSet<&String> {
@@ -182,7 +184,7 @@ pub fn human_decider(m: &Match, ai: Option<&AiControl>) -> Option<usize> {
 /// `human_decider`; in Exploration Mode the picked hero if he can still be ordered (any hero of
 /// the human side gives orders, in any order, R-EXP-3).
 pub fn human_decider_picking(m: &Match, ai: Option<&AiControl>, pick: Option<&str>) -> Option<usize> {
-    let human = |i: usize| ai.is_none_or(|ai| ai.config.controls(m, i).is_none());
+    let human = |i: usize| ai.is_none_or(|ai| ai.config.controls(m, i).is_none() && !ai.remote.contains(&m.fighters[i].side));
     if doo_rules::rules::explore::exploring(m) {
         return doo_rules::rules::explore::next_hero(m, pick.and_then(|p| m.index(p)), human);
     }
@@ -444,6 +446,18 @@ pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
     }
 }
 
+/// A network client's window: the player's commands go to the host (`net::client`), not
+/// straight into the match; the host plays them and sends them back with everyone's.
+#[derive(Resource, Debug, Default)]
+pub struct CommandRelay {
+    /// The command to send to the host.
+    pub outbox: Option<Command>,
+    /// A command is on its way (sent, and the host has not played or refused it yet): the
+    /// player's next intent waits for the state it leaves.
+    pub busy: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
 pub(super) fn handle_intents(
     mut intents: MessageReader<Intent>,
     mut pending: ResMut<PendingIntents>,
@@ -451,6 +465,7 @@ pub(super) fn handle_intents(
     status: Res<FlowStatus>,
     state: Option<Res<MatchState>>,
     spectating: Option<Res<Spectating>>,
+    mut relay: Option<ResMut<CommandRelay>>,
     mut out: MessageWriter<IssueCommand>,
 ) {
     pending.0.extend(intents.read().cloned());
@@ -471,14 +486,22 @@ pub(super) fn handle_intents(
         view.dirty = true;
         return;
     }
-    // While the rules resolve the last command the intents wait, in order.
-    if !status.awaiting {
+    // While the rules resolve the last command (or the host has it) the intents wait, in order.
+    if !status.awaiting || relay.as_ref().is_some_and(|r| r.busy) {
         return;
     }
     while let Some(intent) = pending.0.pop_front() {
         view.dirty = true;
         if let Some(cmd) = interpret(&state.0, &mut view, &intent) {
-            out.write(IssueCommand(cmd));
+            match relay.as_deref_mut() {
+                Some(r) => {
+                    r.outbox = Some(cmd);
+                    r.busy = true;
+                }
+                None => {
+                    out.write(IssueCommand(cmd));
+                }
+            }
             // The next intent is read against the state this command leaves (next frame).
             break;
         }

@@ -37,6 +37,11 @@ pub struct MatchRecord {
 }
 
 impl MatchRecord {
+    /// Commands the last autosave holds (`None`: none written yet).
+    pub fn written(&self) -> Option<usize> {
+        self.written
+    }
+
     /// A fresh record for a match described by `header` (its commands and checkpoints are
     /// ignored: the record fills them as the match is played).
     pub fn new(header: Save) -> Self {

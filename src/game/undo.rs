@@ -31,17 +31,28 @@ fn offer_undo(
     log: Res<MatchLog>,
     record: Res<MatchRecord>,
     unwatched: Option<Res<super::intent::Unwatched>>,
+    ai: Option<Res<super::ai::AiControl>>,
 ) {
     if unwatched.is_some() || !view.is_changed() {
         return;
     }
     let offer = match &state {
+        Some(_) if view.decider.is_some() && networked(ai.as_deref()) => Some(Err(network_undo())),
         Some(state) if view.decider.is_some() && view.reactions.is_none() => Some(offer(state, &log, &record)),
         _ => None,
     };
     if view.undo != offer {
         view.undo = offer;
     }
+}
+
+/// Some side is played on another computer (a network match).
+fn networked(ai: Option<&super::ai::AiControl>) -> bool {
+    ai.is_some_and(|a| !a.remote.is_empty())
+}
+
+fn network_undo() -> Violation {
+    Violation::new("UNDO-7", "A network match cannot take commands back: every player's computer has already played them.")
 }
 
 /// Asks for the last command to be taken back (the Undo button, Ctrl+Z).
@@ -89,6 +100,9 @@ pub fn take_back(world: &mut World) -> Result<Undo, Violation> {
     let Some(state) = world.get_resource::<MatchState>() else { return Err(Violation::new("INPUT", "No match is running.")) };
     // Hot-seat and against the AI: only the human whose opportunity it is takes back.
     let ai = world.get_resource::<super::ai::AiControl>();
+    if networked(ai) {
+        return Err(network_undo());
+    }
     if let Some(c) = state.clock.current.filter(|_| super::intent::human_decider(&state.0, ai).is_none()) {
         let who = &state.fighters[c].name;
         return Err(Violation::new("UNDO-1", format!("It is {who}'s opportunity, played by the AI: only a player takes back their own commands.")));

@@ -37,8 +37,6 @@ pub struct HostArgs {
 
 /// Seconds the host waits after the end for its clients to have everything.
 const GRACE: Duration = Duration::from_secs(3);
-/// How often a client whose host is gone tries to connect again.
-const RECONNECT_EVERY: Duration = Duration::from_secs(2);
 /// A client whose match has not moved this long connects again.
 const STALL: Duration = Duration::from_secs(15);
 /// A frame's rest, so that several peers on two cores share them.
@@ -98,7 +96,7 @@ pub fn host(args: &HostArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let addr = match super::transport::listen(&mut app, args.addr) {
+    let addr = match super::transport::listen(app.world_mut(), args.addr) {
         Ok(a) => a,
         Err(e) => return fail(e),
     };
@@ -121,7 +119,7 @@ pub fn host(args: &HostArgs) -> ExitCode {
     net.difficulty = args.difficulty;
     app.insert_resource(net);
     if !ai_sides.is_empty() {
-        app.insert_resource(crate::game::ai::AiControl { config: ai, pace_secs: 0.0, waited: 0.0, plan: None });
+        app.insert_resource(crate::game::ai::AiControl { config: ai, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
     }
     if let Some(p) = &args.autosave {
         app.insert_resource(crate::game::record::Autosave::to(p.clone()));
@@ -246,44 +244,27 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
         }
     };
     let mut app = new_app();
-    if let Err(e) = super::transport::connect(&mut app, addr, super::transport::fresh_id()) {
+    if let Err(e) = super::client::join(app.world_mut(), addr, NetClient::new(name.to_string(), data, ai)) {
         eprintln!("{e}");
         return ExitCode::from(2);
     }
-    app.insert_resource(NetClient::new(name.to_string(), data, ai));
     let start = Instant::now();
     let mut printed = 0;
-    let mut lost: Option<Instant> = None;
-    let mut ever_connected = false;
     let mut progress = (0usize, Instant::now());
     loop {
         app.update();
-        // The host gone (it crashed, or the network dropped): connect again, and rebuild the
-        // match from the welcome (a host restarted from its autosave sends the whole log).
-        let connected = *app.world().resource::<State<bevy_replicon::prelude::ClientState>>().get() != bevy_replicon::prelude::ClientState::Disconnected;
-        if connected {
-            lost = None;
-            ever_connected = true;
-        } else if ever_connected {
-            let since = *lost.get_or_insert_with(Instant::now);
-            if since.elapsed() > RECONNECT_EVERY {
-                lost = Some(Instant::now());
-                app.world_mut().resource_mut::<NetClient>().reset();
-                let _ = super::transport::connect(&mut app, addr, super::transport::fresh_id());
-                line(json!({"type": "client", "note": "the host is gone: connecting again"}));
-            }
-        }
-        // A match that has not moved for `STALL` (a command lost as the host went down, or
-        // any other stall): connect again; the welcome brings the whole match.
+        // A match that has not moved for `STALL` (any stall the connection's own watch does not
+        // see): connect again; the welcome brings the whole match.
         let played = app.world().get_resource::<MatchRecord>().map_or(0, |r| r.commands.len());
         let over_now = app.world().resource::<FlowStatus>().over;
         if progress.0 != played || over_now || !app.world().resource::<NetClient>().welcomed {
             progress = (played, Instant::now());
         } else if progress.1.elapsed() > STALL {
             progress = (played, Instant::now());
+            let why = stall_state(&app);
             app.world_mut().resource_mut::<NetClient>().reset();
-            let _ = super::transport::connect(&mut app, addr, super::transport::fresh_id());
-            line(json!({"type": "client", "note": "the match has not moved: connecting again"}));
+            let _ = super::transport::connect(app.world_mut(), addr, super::transport::fresh_id());
+            line(json!({"type": "client", "note": "the match has not moved: connecting again", "state": why}));
         }
         let c = app.world().resource::<NetClient>();
         for l in c.log.iter().skip(printed) {
@@ -321,6 +302,40 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
         "desyncs": c.desyncs,
     }));
     if c.desyncs.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+/// Where a stalled client stands (printed with the stall: what it waits for).
+fn stall_state(app: &App) -> serde_json::Value {
+    let w = app.world();
+    let c = w.resource::<NetClient>();
+    let status = w.resource::<FlowStatus>();
+    let queue = w.resource::<crate::game::pipeline::CommandQueue>();
+    let checked = w.resource::<crate::game::pipeline::CheckedCommand>();
+    let decides = w.get_resource::<crate::game::components::MatchState>().and_then(|m| {
+        let sides: std::collections::BTreeMap<String, Difficulty> = c.yours.iter().map(|s| (s.clone(), Difficulty::Normal)).collect();
+        let cfg = doo_rules::ai::AiConfig::for_level(
+            sides.keys().map(String::as_str),
+            &c.behaviours,
+            &m.0.goals,
+            Difficulty::Normal,
+            &sides,
+            c.seed,
+            c.data.ai.clone(),
+        );
+        doo_rules::ai::who_decides(&m.0, &cfg).map(|i| m.0.fighters[i].id.clone())
+    });
+    json!({
+        "welcomed": c.welcomed,
+        "received": c.received,
+        "played": w.get_resource::<MatchRecord>().map(|r| r.commands.len()),
+        "sent_at": c.sent_at,
+        "awaiting": status.awaiting,
+        "over": status.over,
+        "queued": queue.queue.len(),
+        "checking": checked.current.is_some() || checked.verdict.is_some(),
+        "own_decides": decides,
+        "waiting_for": c.waiting_for,
+    })
 }
 
 /// `ADDR` as `host:port` (a name is looked up).

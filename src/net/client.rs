@@ -15,17 +15,29 @@ use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use doo_rules::data::RuleData;
 use doo_rules::save::Checkpoint;
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            (say_hello, read_host_messages).chain().run_if(resource_exists::<NetClient>).in_set(MatchSystems::Command),
-            (play_own_seats, compare_checkpoints).run_if(resource_exists::<NetClient>).after(MatchSystems::Present),
+            (keep_connected, say_hello, read_host_messages, start_welcomed_match, feed_host_commands)
+                .chain()
+                .run_if(resource_exists::<NetClient>)
+                .in_set(MatchSystems::Command)
+                .before(crate::game::pipeline::queue_issued_commands),
+            (send_own_commands, play_own_seats, compare_checkpoints).chain().run_if(resource_exists::<NetClient>).after(MatchSystems::Present),
         ),
     );
 }
+
+/// A host that sent nothing this long while connected is gone (its netcode sends a keep-alive
+/// four times a second).
+const HOST_SILENT: Duration = Duration::from_secs(3);
+/// How often a client whose host is gone tries to connect again.
+const RECONNECT_EVERY: Duration = Duration::from_secs(2);
 
 /// The client's AI sends at most one command this often (the host refuses more than
 /// `MAX_COMMANDS_PER_SECOND`).
@@ -63,6 +75,38 @@ pub struct NetClient {
     pub waiting_for: String,
     /// The welcome could not be played (a bad level, a command the rules refused).
     pub failed: Option<String>,
+    /// The host's address (a lost connection is made again to it).
+    pub addr: Option<SocketAddr>,
+    /// Connected once (a client that never was does not retry: the address is wrong).
+    pub ever_connected: bool,
+    /// The connection was lost at this moment (retried every `RECONNECT_EVERY`).
+    lost: Option<Instant>,
+    /// Every command of the host's log this client has: the welcome's, then each `Played`.
+    host_log: Vec<doo_rules::rules::Command>,
+    /// How many of `host_log` went into this match (the rest go in as the match can take them).
+    fed: usize,
+    /// The welcome's match: rebuilt here (headless), or by the window's join screen, which
+    /// sets `started` (then `feed_host_commands` plays the log).
+    pub welcome: Option<Box<Welcomed>>,
+    pub started: bool,
+    /// A window plays this client (its join screen starts the welcome's match on the board).
+    pub window: bool,
+    /// The command sent and not yet played by the host: (the log's length then, the command).
+    /// A host restarted from its autosave may not have it: it is sent again.
+    in_flight: Option<(usize, doo_rules::rules::Command)>,
+    /// The window's player's command, to send when the match is ready for it.
+    pending_own: Option<doo_rules::rules::Command>,
+}
+
+/// The match a welcome describes, checked and built, for whoever starts it.
+#[derive(Debug, Clone)]
+pub struct Welcomed {
+    pub level_name: String,
+    pub checked: doo_rules::level_file::CheckedLevel,
+    pub m: doo_rules::rules::state::Match,
+    pub seed: u64,
+    pub header: doo_rules::save::Save,
+    pub seats: Vec<super::protocol::Seat>,
 }
 
 impl NetClient {
@@ -85,7 +129,41 @@ impl NetClient {
             log: Vec::new(),
             waiting_for: String::new(),
             failed: None,
+            addr: None,
+            ever_connected: false,
+            lost: None,
+            host_log: Vec::new(),
+            fed: 0,
+            welcome: None,
+            started: false,
+            window: false,
+            in_flight: None,
+            pending_own: None,
         }
+    }
+
+    /// The welcome's match, for the window to start: the host's log so far goes in with it
+    /// (as a save replayed), the rest through `feed_host_commands` once `started`.
+    pub fn take_welcome(&mut self) -> Option<Box<Welcomed>> {
+        let w = self.welcome.take()?;
+        self.fed = self.host_log.len();
+        Some(w)
+    }
+
+    /// The host waits for this client's player.
+    pub fn waiting_for_me(&self) -> bool {
+        self.waiting_for == self.name
+    }
+
+    /// The commands of the host's log (the match as the host played it so far).
+    pub fn host_log(&self) -> &[doo_rules::rules::Command] {
+        &self.host_log
+    }
+
+    /// A command of this client's seats was sent: it waits for the host's answer.
+    fn sent(&mut self, at: usize, command: doo_rules::rules::Command) {
+        self.sent_at = Some(at);
+        self.in_flight = Some((at, command));
     }
 }
 
@@ -95,7 +173,56 @@ impl NetClient {
         let fresh = NetClient::new(std::mem::take(&mut self.name), self.data.clone(), self.ai);
         let log = std::mem::take(&mut self.log);
         let desyncs = std::mem::take(&mut self.desyncs);
-        *self = NetClient { log, desyncs, ..fresh };
+        let in_flight = self.in_flight.take();
+        *self = NetClient { log, desyncs, in_flight, addr: self.addr, ever_connected: self.ever_connected, lost: self.lost, window: self.window, ..fresh };
+    }
+}
+
+/// Connects to the host at `addr` as a new client.
+pub fn join(world: &mut World, addr: SocketAddr, client: NetClient) -> Result<(), String> {
+    super::transport::connect(world, addr, super::transport::fresh_id())?;
+    world.insert_resource(NetClient { addr: Some(addr), ..client });
+    Ok(())
+}
+
+/// Leaves the host (the window's player left the match).
+pub fn leave(world: &mut World) {
+    super::transport::hang_up(world);
+    world.remove_resource::<NetClient>();
+}
+
+/// The connection kept: a host that stopped answering is hung up on; a lost connection is made
+/// again every `RECONNECT_EVERY` (a host restarted from its autosave welcomes the client back
+/// with the whole match, rebuilt here).
+fn keep_connected(world: &mut World) {
+    let state = *world.resource::<State<ClientState>>().get();
+    let silent = super::transport::host_silence(world).is_some_and(|d| d > HOST_SILENT);
+    let mut c = world.resource_mut::<NetClient>();
+    let Some(addr) = c.addr else { return };
+    match state {
+        ClientState::Connected if !silent => {
+            c.lost = None;
+            c.ever_connected = true;
+        }
+        ClientState::Connected => {
+            if c.lost.is_none() {
+                c.lost = Some(Instant::now());
+                c.log.push("the host stopped answering".into());
+            }
+            super::transport::hang_up(world);
+        }
+        ClientState::Disconnected if c.ever_connected => {
+            let since = *c.lost.get_or_insert_with(Instant::now);
+            if since.elapsed() > RECONNECT_EVERY {
+                c.lost = Some(Instant::now());
+                c.reset();
+                c.log.push("the host is gone: connecting again".into());
+                if let Err(e) = super::transport::connect(world, addr, super::transport::fresh_id()) {
+                    world.resource_mut::<NetClient>().log.push(e);
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -106,7 +233,7 @@ fn say_hello(mut client: ResMut<NetClient>, state: Res<State<ClientState>>, mut 
     }
 }
 
-fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetClient>, mut issue: MessageWriter<IssueCommand>, mut commands: Commands) {
+fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetClient>) {
     for msg in from.read() {
         match msg {
             HostMsg::Welcome { level_name, level_text, seed, seats, yours, commands: log } => {
@@ -117,46 +244,111 @@ fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetCl
                 client.compared = 0;
                 let data = client.data.clone();
                 match build(&data, level_name, level_text, *seed, seats) {
-                    Ok((m, dice, header, behaviours)) => {
+                    Ok((welcomed, behaviours)) => {
                         client.seed = *seed;
                         client.behaviours = behaviours;
-                        // The commands so far go in once the match is started (starting it
-                        // empties the command queue).
-                        let replay: Vec<_> = log.iter().map(|c| c.0.clone()).collect();
-                        commands.queue(move |world: &mut World| {
-                            world.insert_resource(MatchRecord::new(header));
-                            crate::game::setup::start_match(world, m, dice, false);
-                            for c in replay {
-                                world.write_message(IssueCommand(c));
-                            }
-                        });
+                        client.welcome = Some(Box::new(welcomed));
+                        client.started = false;
                         client.welcomed = true;
                         client.yours = yours.clone();
+                        client.host_log = log.iter().map(|c| c.0.clone()).collect();
                         client.received = log.len();
+                        client.fed = 0;
                     }
                     Err(e) => client.failed = Some(e),
                 }
             }
             HostMsg::Played { index, command } => {
-                if !client.welcomed || (*index as usize) < client.received {
+                if !client.welcomed || *index as usize != client.received {
                     continue;
                 }
                 client.received += 1;
-                issue.write(IssueCommand(command.0.clone()));
+                client.host_log.push(command.0.clone());
             }
             HostMsg::Check(cp) => client.host_checks.push(cp.clone()),
             HostMsg::Refused(why) => {
                 client.log.push(format!("the host refused: {why}"));
                 client.sent_at = None;
+                client.in_flight = None;
             }
             HostMsg::Waiting(who) => client.waiting_for = who.clone(),
         }
     }
 }
 
+/// Without a window: the welcome's match started here, the log so far replayed into it through
+/// the one command path (the window's join screen starts it on the board instead).
+fn start_welcomed_match(world: &mut World) {
+    let mut c = world.resource_mut::<NetClient>();
+    if c.started || c.window {
+        return;
+    }
+    let Some(w) = c.welcome.take() else { return };
+    c.started = true;
+    world.insert_resource(MatchRecord::new(w.header));
+    crate::game::setup::start_match(world, w.m, doo_rules::rules::Dice::seeded(w.seed), false);
+}
+
+/// The host's commands not yet in this match go in, in order, once it is started.
+fn feed_host_commands(mut client: ResMut<NetClient>, state: Option<Res<MatchState>>, mut issue: MessageWriter<IssueCommand>) {
+    if !client.started || state.is_none() {
+        return;
+    }
+    let client = &mut *client;
+    for c in client.host_log.iter().skip(client.fed) {
+        issue.write(IssueCommand(c.clone()));
+    }
+    client.fed = client.host_log.len();
+    // The host played what was in flight (or refused it: it is in the log either way).
+    if client.in_flight.as_ref().is_some_and(|(at, _)| client.host_log.len() > *at) {
+        client.in_flight = None;
+    }
+}
+
+/// The window's player's command (`CommandRelay`) goes to the host when the match waits with
+/// every host command played; the relay is free again once the host played or refused it.
+#[allow(clippy::too_many_arguments)]
+fn send_own_commands(
+    mut client: ResMut<NetClient>,
+    status: Res<FlowStatus>,
+    queue: Res<CommandQueue>,
+    checked: Res<CheckedCommand>,
+    record: Option<Res<MatchRecord>>,
+    relay: Option<ResMut<crate::game::intent::CommandRelay>>,
+    mut out: MessageWriter<ClientMsg>,
+) {
+    let Some(record) = record else { return };
+    let n = record.commands.len();
+    if let Some(mut relay) = relay {
+        if relay.busy && relay.outbox.is_none() && client.pending_own.is_none() && client.in_flight.is_none() && client.sent_at.is_none_or(|at| n > at) {
+            relay.busy = false;
+        }
+        if let Some(cmd) = relay.outbox.take() {
+            client.pending_own = Some(cmd);
+        }
+    }
+    if !client.started || !crate::game::record::settled(&status, &queue, &checked) || n < client.received {
+        return;
+    }
+    // Sent before the host went down and not in the log it came back with: sent again.
+    if let Some((at, cmd)) = client.in_flight.clone() {
+        if at == n && client.sent_at != Some(n) {
+            client.sent_at = Some(n);
+            out.write(ClientMsg::Play(super::protocol::WireCommand(cmd)));
+        }
+        return;
+    }
+    if client.sent_at == Some(n) {
+        return;
+    }
+    let Some(cmd) = client.pending_own.take() else { return };
+    client.sent(n, cmd.clone());
+    out.write(ClientMsg::Play(super::protocol::WireCommand(cmd)));
+}
+
 /// The match the host's welcome describes: its level checked as any level file, built, seeded;
-/// the save header this client records under.
-type Built = (doo_rules::rules::state::Match, doo_rules::rules::Dice, doo_rules::save::Save, std::collections::BTreeMap<String, String>);
+/// the save header this client records under; the level's AI behaviours.
+type Built = (Welcomed, std::collections::BTreeMap<String, String>);
 
 fn build(data: &RuleData, name: &str, text: &str, seed: u64, seats: &[super::protocol::Seat]) -> Result<Built, String> {
     let root = std::env::current_dir().unwrap_or_default();
@@ -164,10 +356,14 @@ fn build(data: &RuleData, name: &str, text: &str, seed: u64, seats: &[super::pro
     let level = doo_rules::level_file::check(&file, text, data, &root)
         .map_err(|e| e.iter().map(|e| format!("{file}:{}:{}: {}", e.line, e.col, e.message)).collect::<Vec<_>>().join("; "))?;
     let m = level.build(data).map_err(|e| e.join("; "))?;
-    let seats = seats.iter().map(|s| doo_rules::save::Seat { side: s.side.clone(), player: format!("{:?}", s.who), ai: None }).collect();
-    let mut header = doo_rules::save::header_of(file, text, &level, seed, seats, false);
+    let mut header = doo_rules::save::header_of(file, text, &level, seed, seats_of(seats), false);
     header.label = format!("network match: {}", level.level.name);
-    Ok((m, doo_rules::rules::Dice::seeded(seed), header, level.behaviours.clone()))
+    let behaviours = level.behaviours.clone();
+    Ok((Welcomed { level_name: name.to_string(), checked: level, m, seed, header, seats: seats.to_vec() }, behaviours))
+}
+
+fn seats_of(seats: &[super::protocol::Seat]) -> Vec<doo_rules::save::Seat> {
+    seats.iter().map(|s| doo_rules::save::Seat { side: s.side.clone(), player: format!("{:?}", s.who), ai: None }).collect()
 }
 
 /// The client's own seats, played by its AI: when one of its figures decides, all the host's
@@ -186,10 +382,10 @@ fn play_own_seats(
 ) {
     let (Some(state), Some(record)) = (state, record) else { return };
     let Some(difficulty) = client.ai else { return };
-    if !client.welcomed || status.over || !crate::game::record::settled(&status, &queue, &checked) || record.commands.len() < client.received {
+    if !client.started || status.over || !crate::game::record::settled(&status, &queue, &checked) || record.commands.len() < client.received {
         return;
     }
-    if client.sent_at == Some(record.commands.len()) {
+    if client.sent_at == Some(record.commands.len()) || client.in_flight.is_some() {
         return;
     }
     // Under the host's flood limit: at most one command every `AI_PACE`.
@@ -204,7 +400,7 @@ fn play_own_seats(
         return;
     }
     let Some(next) = doo_rules::ai::next_command(m, &cfg, &mut plan) else { return };
-    client.sent_at = Some(record.commands.len());
+    client.sent(record.commands.len(), next.command.clone());
     *last = Some(std::time::Instant::now());
     out.write(ClientMsg::Play(super::protocol::WireCommand(next.command)));
 }

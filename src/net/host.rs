@@ -79,6 +79,19 @@ impl NetHost {
         }
     }
 
+    /// Who the match waits for, when it waits for a remote seat: its player's name, or the side.
+    pub fn waiting_for(&self) -> Option<String> {
+        let (side, _) = self.waiting.as_ref()?;
+        Some(self.seat_owner(side))
+    }
+
+    fn seat_owner(&self, side: &str) -> String {
+        self.seats.iter().find(|s| s.side == side).map_or(String::new(), |s| match &s.who {
+            SeatKind::Remote(n) if !n.is_empty() => n.clone(),
+            _ => format!("a player for {side}"),
+        })
+    }
+
     /// The seats `name` holds: those it held before (a rejoin), else the first free remote seat.
     fn take_seats(&mut self, name: &str) -> Vec<String> {
         let held: Vec<String> = self.seats.iter().filter(|s| s.who == SeatKind::Remote(name.to_string())).map(|s| s.side.clone()).collect();
@@ -130,6 +143,7 @@ fn read_client_messages(
     queue: Res<CommandQueue>,
     checked: Res<CheckedCommand>,
     mut record: ResMut<MatchRecord>,
+    autosave: Option<Res<crate::game::record::Autosave>>,
     time: Res<Time<Real>>,
     mut issue: MessageWriter<IssueCommand>,
     mut out: MessageWriter<ToClients<HostMsg>>,
@@ -192,7 +206,8 @@ fn read_client_messages(
                         s.player = name.clone();
                     }
                 }
-                let commands = record.commands.iter().cloned().map(WireCommand).collect();
+                let n = shareable(&record, autosave.as_deref());
+                let commands = record.commands.iter().take(n).cloned().map(WireCommand).collect();
                 let welcome = HostMsg::Welcome {
                     level_name: host.level_name.clone(),
                     level_text: host.level_text.clone(),
@@ -207,7 +222,7 @@ fn read_client_messages(
                 if let Some(p) = host.peers.get_mut(&e) {
                     p.name = Some(name.clone());
                     p.sides = sides;
-                    p.sent = record.commands.len();
+                    p.sent = n;
                     p.checks_sent = 0;
                 }
             }
@@ -243,18 +258,33 @@ fn read_client_messages(
     }
 }
 
+/// The commands a client may have: with an autosave, only those it holds (a host restarted
+/// from it then has everything any client saw: nothing is lost, nobody is ahead).
+fn shareable(record: &MatchRecord, autosave: Option<&crate::game::record::Autosave>) -> usize {
+    match autosave {
+        Some(a) if a.last_error.is_none() => record.written().unwrap_or(0).min(record.commands.len()),
+        _ => record.commands.len(),
+    }
+}
+
 /// Every command the match played, and every checkpoint, to each welcomed client, in order.
-fn send_played(mut host: ResMut<NetHost>, record: Res<MatchRecord>, mut out: MessageWriter<ToClients<HostMsg>>) {
+fn send_played(
+    mut host: ResMut<NetHost>,
+    record: Res<MatchRecord>,
+    autosave: Option<Res<crate::game::record::Autosave>>,
+    mut out: MessageWriter<ToClients<HostMsg>>,
+) {
+    let n = shareable(&record, autosave.as_deref());
     for (e, p) in host.peers.iter_mut().filter(|(_, p)| p.name.is_some()) {
         let to = SendTargets::Single(ClientId::Client(*e));
-        for (i, c) in record.commands.iter().enumerate().skip(p.sent) {
+        for (i, c) in record.commands.iter().enumerate().take(n).skip(p.sent) {
             out.write(ToClients { targets: to, message: HostMsg::Played { index: i as u32, command: WireCommand(c.clone()) } });
         }
-        p.sent = p.sent.max(record.commands.len());
-        for c in record.checkpoints.iter().skip(p.checks_sent) {
+        p.sent = p.sent.max(n);
+        for c in record.checkpoints.iter().filter(|c| c.commands <= n).skip(p.checks_sent) {
             out.write(ToClients { targets: to, message: HostMsg::Check(c.clone()) });
+            p.checks_sent += 1;
         }
-        p.checks_sent = p.checks_sent.max(record.checkpoints.len());
     }
 }
 
@@ -282,10 +312,7 @@ fn hand_idle_seats(
     };
     if host.waiting.as_ref().is_none_or(|(s, _)| *s != side) {
         host.waiting = Some((side.clone(), std::time::Instant::now()));
-        let who = host.seats.iter().find(|s| s.side == side).map_or(String::new(), |s| match &s.who {
-            SeatKind::Remote(n) if !n.is_empty() => n.clone(),
-            _ => format!("a player for {side}"),
-        });
+        let who = host.seat_owner(&side);
         out.write(ToClients { targets: SendTargets::CLIENTS_ONLY, message: HostMsg::Waiting(who) });
     }
     let Some(after) = host.hand_over_after else { return };
@@ -308,7 +335,7 @@ fn hand_idle_seats(
             None => {
                 let mut config = host.ai.clone();
                 config.sides.retain(|s, _| *s == side);
-                commands.insert_resource(crate::game::ai::AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None });
+                commands.insert_resource(crate::game::ai::AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
             }
         }
         host.log.push(format!("no answer for {side} in {} s: the seat goes to the AI", after.as_secs()));

@@ -15,13 +15,13 @@ fn now() -> std::time::Duration {
     SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default()
 }
 
-fn connection(app: &App) -> ConnectionConfig {
-    let channels = app.world().resource::<RepliconChannels>();
+fn connection(world: &World) -> ConnectionConfig {
+    let channels = world.resource::<RepliconChannels>();
     ConnectionConfig { server_channels_config: channels.server_configs(), client_channels_config: channels.client_configs(), ..Default::default() }
 }
 
 /// Listens on `addr` (port 0: any free port); returns the address it listens on.
-pub fn listen(app: &mut App, addr: SocketAddr) -> Result<SocketAddr, String> {
+pub fn listen(world: &mut World, addr: SocketAddr) -> Result<SocketAddr, String> {
     let socket = UdpSocket::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = socket.local_addr().map_err(|e| e.to_string())?;
     let config = ServerConfig {
@@ -32,24 +32,48 @@ pub fn listen(app: &mut App, addr: SocketAddr) -> Result<SocketAddr, String> {
         authentication: ServerAuthentication::Unsecure,
     };
     let transport = NetcodeServerTransport::new(config, socket).map_err(|e| e.to_string())?;
-    let server = RenetServer::new(connection(app));
-    app.insert_resource(server).insert_resource(transport);
+    let server = RenetServer::new(connection(world));
+    world.insert_resource(server);
+    world.insert_resource(transport);
     Ok(local)
 }
 
 /// Connects to the host at `addr`; `id` tells this client from the others (a rejoin uses a new one).
-pub fn connect(app: &mut App, addr: SocketAddr, id: u64) -> Result<(), String> {
+pub fn connect(world: &mut World, addr: SocketAddr, id: u64) -> Result<(), String> {
     let bind: SocketAddr = if addr.is_ipv4() { "0.0.0.0:0".parse().unwrap_or(addr) } else { "[::]:0".parse().unwrap_or(addr) };
     let socket = UdpSocket::bind(bind).map_err(|e| format!("cannot open a socket: {e}"))?;
     let auth = ClientAuthentication::Unsecure { client_id: id, protocol_id: PROTOCOL_ID, server_addr: addr, user_data: None };
     let transport = NetcodeClientTransport::new(now(), auth, socket).map_err(|e| e.to_string())?;
-    let client = RenetClient::new(connection(app));
+    let client = RenetClient::new(connection(world));
     // A new client, not a changed one (a reconnection): the transport starts connecting when
     // the client resource is added.
-    app.world_mut().remove_resource::<RenetClient>();
-    app.world_mut().remove_resource::<NetcodeClientTransport>();
-    app.insert_resource(client).insert_resource(transport);
+    world.remove_resource::<RenetClient>();
+    world.remove_resource::<NetcodeClientTransport>();
+    world.insert_resource(client);
+    world.insert_resource(transport);
     Ok(())
+}
+
+/// How long since the host was last heard from (its netcode sends a keep-alive every quarter
+/// second while connected); `None` without a connection.
+pub fn host_silence(world: &World) -> Option<std::time::Duration> {
+    world.get_resource::<NetcodeClientTransport>().map(|t| t.time_since_last_received_packet())
+}
+
+/// Closes the client's connection (the host stopped answering).
+pub fn hang_up(world: &mut World) {
+    if let Some(mut t) = world.get_resource_mut::<NetcodeClientTransport>() {
+        t.disconnect();
+    }
+    world.remove_resource::<RenetClient>();
+    world.remove_resource::<NetcodeClientTransport>();
+}
+
+/// The host stops: every client is told, the socket closed.
+pub fn stop_listening(world: &mut World) {
+    if let (Some(mut t), Some(mut server)) = (world.remove_resource::<NetcodeServerTransport>(), world.remove_resource::<RenetServer>()) {
+        t.disconnect_all(&mut server);
+    }
 }
 
 /// A client id unlikely to be anyone else's: the time and the process.

@@ -12,6 +12,7 @@ pub mod board;
 pub mod capture;
 mod focus;
 pub mod hud;
+pub mod net;
 pub mod reload;
 pub mod resources;
 pub mod screens;
@@ -244,6 +245,7 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
             capture::plugin,
             reload::plugin,
             walk::plugin,
+            net::plugin,
         ));
     #[cfg(feature = "audio")]
     app.add_plugins(sound::plugin);

@@ -39,17 +39,35 @@ pub struct MatchBegun {
     pub level: PathBuf,
 }
 
+/// A network match went on the board (`window::net` answers: it hosts it, or goes on with the
+/// host's commands, or leaves a host whose match cannot be played here).
+#[derive(Event, Debug, Clone)]
+pub enum NetMatchStarted {
+    Hosting { seed: u64 },
+    Joined,
+    Unplayable(String),
+}
+
 /// The match was taken off the board.
 #[derive(Event, Debug, Clone, Copy)]
 pub struct MatchEnded;
 
-/// One seat per side: a human player's name, or the AI at a difficulty.
+/// One seat per side: a human player's name, or the AI at a difficulty; or a player on another
+/// computer (a network match: `remote`, named by the host once he joins).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Seat {
     pub side: String,
     pub label: String,
     pub ai: Option<Difficulty>,
     pub player: String,
+    pub remote: bool,
+}
+
+impl Seat {
+    /// A person at this computer plays the seat.
+    pub fn local_human(&self) -> bool {
+        self.ai.is_none() && !self.remote
+    }
 }
 
 /// The level and seats the next match uses.
@@ -67,6 +85,16 @@ pub struct MatchSetup {
     pub owners: BTreeMap<String, String>,
     /// The save file `resume` was read from (the crash log names it; a broken one can be deleted).
     pub save_path: Option<PathBuf>,
+    /// A network client's match: the host's welcome (its commands in `resume`); the host keeps
+    /// the autosave, the seats not `local_human` are played elsewhere.
+    pub net_client: bool,
+}
+
+impl MatchSetup {
+    /// Some seat is played on another computer: this window hosts the match (or joined one).
+    pub fn networked(&self) -> bool {
+        self.net_client || self.seats.iter().any(|s| s.remote)
+    }
 }
 
 impl MatchSetup {
@@ -81,9 +109,10 @@ impl MatchSetup {
                 label: s.name.clone().unwrap_or_else(|| s.id.clone()),
                 ai: (s.control == Control::Ai).then_some(Difficulty::Normal),
                 player: s.player.clone().unwrap_or_else(|| format!("Player {}", k + 1)),
+                remote: false,
             })
             .collect();
-        Self { path, checked, seats, resume: None, replay: false, campaign: None, owners: BTreeMap::new(), save_path: None }
+        Self { path, checked, seats, resume: None, replay: false, campaign: None, owners: BTreeMap::new(), save_path: None, net_client: false }
     }
 
     /// The seats a save was played with, and the save to go on with.
@@ -247,14 +276,30 @@ pub fn begin_match_world(world: &mut World) {
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));
     }
-    world.insert_resource(AiControl { config, pace_secs: AI_PACE_SECS, waited: 0.0, plan: None });
+    let remote = setup.seats.iter().filter(|s| s.remote).map(|s| s.side.clone()).collect();
+    world.insert_resource(AiControl { config, pace_secs: AI_PACE_SECS, waited: 0.0, plan: None, remote });
     world.insert_resource(crate::game::intent::Seats {
-        players: setup.seats.iter().filter(|s| s.ai.is_none() && !opts.watch).map(|s| (s.side.clone(), s.player.clone())).collect(),
+        players: setup.seats.iter().filter(|s| s.local_human() && !opts.watch).map(|s| (s.side.clone(), s.player.clone())).collect(),
         owners: if opts.watch { BTreeMap::new() } else { setup.owners.clone() },
+        elsewhere: setup.seats.iter().filter(|s| s.remote).map(|s| (s.side.clone(), s.player.clone())).collect(),
     });
     world.insert_resource(PlayingLevel(setup.checked.clone()));
     world.insert_resource(crate::game::intent::PlayerView::default());
-    world.trigger(MatchBegun { level: setup.path.clone() });
+    if setup.net_client {
+        // The host's match, rebuilt from its welcome: no file to watch, no autosave here.
+        crate::crash::set_save_in_play(None);
+        match resume_match(world, &data, &setup) {
+            Ok(()) => world.trigger(NetMatchStarted::Joined),
+            Err(broken) => {
+                warn!("{}", broken.message);
+                world.trigger(NetMatchStarted::Unplayable(broken.message));
+            }
+        }
+        return;
+    }
+    if !setup.networked() {
+        world.trigger(MatchBegun { level: setup.path.clone() });
+    }
     // Every match is recorded and autosaved after each command (Continue, `--resume`).
     // A campaign level autosaves to the campaign's save, which carries its progress.
     let autosave = if setup.campaign.is_some() { campaign_save_path() } else { crate::saves::autosave_path() };
@@ -295,6 +340,9 @@ pub fn begin_match_world(world: &mut World) {
         .ok();
     world.insert_resource(header.map(crate::game::record::MatchRecord::new).unwrap_or_default());
     crate::game::setup::start_match(world, m, doo_rules::rules::Dice::seeded(seed), false);
+    if setup.networked() {
+        world.trigger(NetMatchStarted::Hosting { seed });
+    }
 }
 
 /// Where the running match autosaves.

@@ -102,7 +102,7 @@ fn ai_uses_free_steps_before_spending_ap() {
         5,
         doo_rules::ai::AiBook::builtin(),
     );
-    hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
+    hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
     for _ in 0..40 {
         hm.app.update();
     }
@@ -206,7 +206,7 @@ fn ai_does_not_walk_back_and_forth() {
         );
         let m = l.build(&data).unwrap();
         let mut hm = doo::headless::HeadlessMatch::new(m, doo_rules::rules::Dice::seeded(seed), false);
-        hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
+        hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
         for _ in 0..3000 {
             hm.app.update();
             if hm.status().over {

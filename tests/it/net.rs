@@ -169,7 +169,6 @@ fn a_killed_client_rejoins_and_catches_up() {
 }
 
 #[test] // issue 32: kill -9 a client mid-match, start it again: it rejoins; kill -9 the host: it restarts from its autosave; the match ends as offline
-#[ignore = "stalls now and then after the host's restart (both clients rejoin, then no command comes); cause not found yet, see the closing note of 2026-11-27; run by hand"]
 fn a_killed_client_rejoins_and_a_killed_host_restarts_from_its_autosave() {
     let dir: PathBuf = std::env::temp_dir().join(format!("doo-net-kill-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -207,7 +206,7 @@ impl Hostile {
         let mut app = doo::headless::headless_app();
         app.add_plugins(doo::net::plugin);
         app.finish();
-        doo::net::transport::connect(&mut app, format!("127.0.0.1:{port}").parse().unwrap(), doo::net::transport::fresh_id()).unwrap();
+        doo::net::transport::connect(app.world_mut(), format!("127.0.0.1:{port}").parse().unwrap(), doo::net::transport::fresh_id()).unwrap();
         let mut h = Hostile { app };
         let t = Instant::now();
         while t.elapsed() < Duration::from_secs(20) {

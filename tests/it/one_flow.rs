@@ -89,7 +89,7 @@ fn ai_game_agrees(data: &RuleData, level: &str, profile: Option<&str>, seed: u64
     hm.app.world_mut().init_resource::<doo::game::intent::Unwatched>();
     let config =
         AiConfig::for_level(checked.side_ids(), &checked.behaviours, &checked.level.victory, Difficulty::Normal, &Default::default(), seed, data.ai.clone());
-    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None });
+    hm.app.world_mut().insert_resource(AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
     // A sample, not whole games: up to 12 turns (a crawl: 60 exploration turns) or the end.
     let mut frames = 0;
     while !hm.status().over && hm.snapshot_turn() <= 12 && hm.state().explore.as_deref().is_none_or(|x| x.turn <= 60) && frames < 40_000 {

@@ -125,7 +125,7 @@ fn recorded(data: &RuleData, level: &str, profile: Option<&str>, seed: u64, ai_s
         data.ai.clone(),
     );
     cfg.sides.retain(|s, _| ai(s));
-    hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
+    hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
     (hm, checked)
 }
 

@@ -144,7 +144,7 @@ fn played(n: usize) -> (doo_rules::save::Save, Vec<String>) {
         5,
         data.ai.clone(),
     );
-    hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
+    hm.app.world_mut().insert_resource(doo::game::ai::AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
     for _ in 0..100_000 {
         if hm.app.world().resource::<MatchRecord>().commands.len() >= n || hm.status().over {
             break;

@@ -140,7 +140,7 @@ fn play_until(level: &str, seed: u64, stop: usize) -> (doo_rules::save::Save, He
         seed,
         data.ai.clone(),
     );
-    hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None });
+    hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
     for _ in 0..100_000 {
         let w = hm.app.world();
         let settled = doo::game::record::settled(

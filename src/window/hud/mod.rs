@@ -22,6 +22,7 @@ mod action_bar;
 mod card;
 mod input;
 mod log;
+mod net_banner;
 mod overlays;
 mod prompt;
 mod reference;
@@ -46,7 +47,17 @@ pub(super) fn plugin(app: &mut App) {
     .add_systems(OnEnter(Screen::Match), spawn_hud)
     .add_systems(Update, size_panels.run_if(in_state(Screen::Match)))
     .add_systems(PostUpdate, back_panels_over_board.after(bevy::ui::UiSystems::Layout).run_if(in_state(Screen::Match)))
-    .add_plugins((input::plugin, top_bar::plugin, card::plugin, log::plugin, action_bar::plugin, prompt::plugin, overlays::plugin, reference::plugin));
+    .add_plugins((
+        input::plugin,
+        top_bar::plugin,
+        card::plugin,
+        log::plugin,
+        action_bar::plugin,
+        prompt::plugin,
+        overlays::plugin,
+        reference::plugin,
+        net_banner::plugin,
+    ));
 }
 
 /// What a match button does (the HUD's panels and overlays; the number keys, Tab, Enter, Esc,

@@ -1,5 +1,6 @@
 //! The main menu: play the level that is ready, choose a level, go on with the autosaved match,
-//! start or continue a campaign, load a save, the level editor, settings, quit.
+//! start or continue a campaign, load a save, host or join a network match, the level editor,
+//! settings, quit.
 
 use super::campaign::CampaignAct;
 use super::settings::SettingsAct;
@@ -19,6 +20,8 @@ pub(super) fn plugin(app: &mut App) {
 pub enum MenuAct {
     /// Go on with the autosaved match.
     Continue,
+    /// Host a network match: choose a level; its other sides' seats start as remote players.
+    Host,
     Quit,
 }
 
@@ -42,6 +45,10 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
             p.spawn(button("Continue the campaign", CampaignAct::ContinueCampaign));
         }
         p.spawn(button("Load a saved match", Go(Screen::Load)));
+        p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
+            r.spawn(button("Host a network match  [H]", MenuAct::Host));
+            r.spawn(button("Join a network match  [J]", Go(Screen::Join)));
+        });
         p.spawn(button("Level editor  [E]", Go(Screen::Editor)));
         p.spawn(button("Settings", SettingsAct::Toggle));
         p.spawn(button("Quit", MenuAct::Quit));
@@ -77,6 +84,10 @@ fn answer_menu(
                 }
                 None => {}
             },
+            MenuAct::Host => {
+                commands.insert_resource(super::setup::WantHost);
+                next.set(Screen::Levels);
+            }
             MenuAct::Quit => {
                 exit.write(AppExit::Success);
             }
@@ -88,6 +99,13 @@ fn answer_menu(
         }
         if keys.just_pressed(KeyCode::KeyE) {
             next.set(Screen::Editor);
+        }
+        if keys.just_pressed(KeyCode::KeyH) {
+            commands.insert_resource(super::setup::WantHost);
+            next.set(Screen::Levels);
+        }
+        if keys.just_pressed(KeyCode::KeyJ) {
+            next.set(Screen::Join);
         }
         // Enter presses the focused button when there is one.
         if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 
 pub mod campaign;
 pub mod editor;
+pub mod join;
 pub mod levels;
 pub mod load;
 pub mod menu;
@@ -30,6 +31,7 @@ pub(super) fn plugin(app: &mut App) {
         load::plugin,
         viewer::plugin,
         editor::plugin,
+        join::plugin,
     ));
 }
 

@@ -71,7 +71,10 @@ fn show_result(
     old: Query<Entity, With<ResultPanel>>,
     campaign: Option<Res<CampaignRun>>,
     playtest: Option<Res<super::editor::PlayTest>>,
+    setup: Option<Res<crate::window::session::MatchSetup>>,
 ) {
+    // A network match is not played again from here (every player would have to start anew).
+    let networked = setup.is_some_and(|s| s.networked());
     if !overlay.is_changed() {
         return;
     }
@@ -133,7 +136,9 @@ fn show_result(
                         if playtest.is_some() {
                             b.spawn(button("Back to the editor  [Enter]", Go(Screen::Editor)));
                         }
-                        b.spawn(button("Play again", ResultAct::PlayAgain));
+                        if !networked {
+                            b.spawn(button("Play again", ResultAct::PlayAgain));
+                        }
                         b.spawn(button("Watch the replay", ResultAct::WatchThis));
                         b.spawn(button("Choose another level", Go(Screen::Levels)));
                         b.spawn(button("Main menu", Go(Screen::Menu)));

@@ -18,6 +18,8 @@ pub enum Screen {
     Campaign,
     /// The level editor (issue 31).
     Editor,
+    /// Join a network match (issue 32).
+    Join,
 }
 
 /// A button that leads to another screen ("Back", "Choose a level", "Leave to the main menu").

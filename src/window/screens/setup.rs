@@ -1,5 +1,6 @@
 //! The seats: who plays each side of the level chosen, a human player (whose name is typed
-//! here) or the AI at a difficulty; then the match starts.
+//! here), the AI at a difficulty, or a player on another computer (then this window hosts the
+//! match over the network, issue 32); then the match starts.
 
 use super::{Go, Screen, root_node};
 use crate::window::session::{MatchSetup, Seat};
@@ -11,18 +12,38 @@ use doo_rules::ai::Difficulty;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NameEditing>()
         .add_button_action::<SetupAct>()
-        .add_systems(OnEnter(Screen::Setup), spawn_setup)
+        .add_systems(OnEnter(Screen::Setup), (seat_remote_players, spawn_setup).chain())
         .add_systems(Update, (answer_setup, type_player_name, refresh_setup).chain());
 }
 
 /// What a seats button does.
 #[derive(Component, Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupAct {
-    /// Cycle a side's seat: human -> AI easy -> normal -> hard -> human.
+    /// Cycle a side's seat: human -> AI easy -> normal -> hard -> remote -> human.
     CycleSeat(usize),
     /// Type the seat's player name (again: done).
     EditName(usize),
     Start,
+}
+
+/// The main menu's Host: the seats screen starts with every side but the first played remotely.
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct WantHost;
+
+fn seat_remote_players(want: Option<Res<WantHost>>, setup: Option<ResMut<MatchSetup>>, mut commands: Commands) {
+    if want.is_none() {
+        return;
+    }
+    commands.remove_resource::<WantHost>();
+    let Some(mut setup) = setup else { return };
+    for s in setup.seats.iter_mut().skip(1) {
+        s.ai = None;
+        s.remote = true;
+    }
+    if let Some(first) = setup.seats.first_mut() {
+        first.ai = None;
+        first.remote = false;
+    }
 }
 
 /// Which seat's player name is being typed.
@@ -42,21 +63,48 @@ fn spawn_setup(mut commands: Commands, setup: Res<MatchSetup>) {
         ));
         p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
             r.spawn(button("Back", Go(Screen::Levels)));
-            r.spawn(button("Start the match  [Enter]", SetupAct::Start));
+            r.spawn((StartLabel, button(start_label(&setup), SetupAct::Start)));
         });
     });
 }
 
 fn seat_text(s: &Seat) -> String {
     match s.ai {
+        _ if s.remote => "Remote player".into(),
         Some(d) => format!("AI ({})", format!("{d:?}").to_lowercase()),
         None => "Human".into(),
     }
 }
 
+/// The start button's label (a remote seat: the match is hosted).
+fn start_label(setup: &MatchSetup) -> String {
+    if setup.seats.iter().any(|s| s.remote) {
+        format!("Host the match (port {})  [Enter]", crate::window::net::DEFAULT_PORT)
+    } else {
+        "Start the match  [Enter]".into()
+    }
+}
+
+#[derive(Component)]
+struct StartLabel;
+
 /// Rebuilds the seat rows when the seats change.
-fn refresh_setup(mut commands: Commands, setup: Option<Res<MatchSetup>>, editing: Res<NameEditing>, q: Query<(Entity, Ref<SetupSeats>)>) {
+fn refresh_setup(
+    mut commands: Commands,
+    setup: Option<Res<MatchSetup>>,
+    editing: Res<NameEditing>,
+    q: Query<(Entity, Ref<SetupSeats>)>,
+    start: Query<&Children, With<StartLabel>>,
+    mut texts: Query<&mut Text>,
+) {
     let Some(setup) = setup else { return };
+    if setup.is_changed() {
+        for c in start.iter().flat_map(|c| c.iter()) {
+            if let Ok(mut t) = texts.get_mut(c) {
+                t.0 = start_label(&setup);
+            }
+        }
+    }
     let Ok((e, panel)) = q.single() else { return };
     if !(setup.is_changed() || editing.is_changed() || panel.is_added()) {
         return;
@@ -67,7 +115,7 @@ fn refresh_setup(mut commands: Commands, setup: Option<Res<MatchSetup>>, editing
             p.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(10.0), ..default() }).with_children(|r| {
                 r.spawn((text(s.label.clone(), 18.0, palette::TEXT), Node { width: Val::Px(180.0), ..default() }));
                 r.spawn(button(seat_text(s), SetupAct::CycleSeat(k)));
-                if s.ai.is_none() {
+                if s.local_human() {
                     let cursor = if editing.0 == Some(k) { "_" } else { "" };
                     let mut b = r.spawn(button(format!("{}{cursor}", s.player), SetupAct::EditName(k)));
                     if editing.0 == Some(k) {
@@ -76,8 +124,14 @@ fn refresh_setup(mut commands: Commands, setup: Option<Res<MatchSetup>>, editing
                 }
             });
         }
-        let humans: std::collections::BTreeSet<&str> = setup.seats.iter().filter(|s| s.ai.is_none()).map(|s| s.player.as_str()).collect();
+        let humans: std::collections::BTreeSet<&str> = setup.seats.iter().filter(|s| s.local_human()).map(|s| s.player.as_str()).collect();
+        let remote = setup.seats.iter().filter(|s| s.remote).count();
         let note = match humans.len() {
+            _ if remote > 0 => format!(
+                "Network match: this computer hosts it on port {}; {remote} remote player{} join with Join a network match.",
+                crate::window::net::DEFAULT_PORT,
+                if remote == 1 { "" } else { "s" }
+            ),
             0 => "Every side is AI: you will watch the match.".to_string(),
             1 => "One human player.".to_string(),
             n => format!("Hot-seat: {n} players share this computer; the board is hidden while it passes between them."),
@@ -142,11 +196,12 @@ fn answer_setup(
         match act {
             SetupAct::CycleSeat(k) => {
                 if let Some(s) = setup.as_mut().and_then(|s| s.seats.get_mut(k)) {
-                    s.ai = match s.ai {
-                        None => Some(Difficulty::Easy),
-                        Some(Difficulty::Easy) => Some(Difficulty::Normal),
-                        Some(Difficulty::Normal) => Some(Difficulty::Hard),
-                        Some(Difficulty::Hard) => None,
+                    (s.ai, s.remote) = match (s.ai, s.remote) {
+                        (_, true) => (None, false),
+                        (None, false) => (Some(Difficulty::Easy), false),
+                        (Some(Difficulty::Easy), _) => (Some(Difficulty::Normal), false),
+                        (Some(Difficulty::Normal), _) => (Some(Difficulty::Hard), false),
+                        (Some(Difficulty::Hard), _) => (None, true),
                     };
                 }
             }

@@ -154,7 +154,7 @@ pub fn seats_of(save: &Save) -> crate::game::intent::Seats {
         .filter(|s| s.ai.is_none() && !save.watch)
         .map(|s| (s.side.clone(), if s.player.is_empty() { "Player".to_string() } else { s.player.clone() }))
         .collect();
-    crate::game::intent::Seats { players, owners: Default::default() }
+    crate::game::intent::Seats { players, owners: Default::default(), elsewhere: Default::default() }
 }
 
 fn leave_viewer(mut commands: Commands) {
