@@ -54,6 +54,16 @@ enum Cmd {
         /// (with --ui-walk: the walk without a display).
         #[arg(long, hide = true)]
         headless: bool,
+        /// Host LEVEL over the network (port 5000, else a free one): the first side is yours,
+        /// every other a remote player's (`doo play --join` or the menu's Join).
+        #[arg(long)]
+        host: bool,
+        /// Join the network match at ADDR (host:port), as --name.
+        #[arg(long, value_name = "ADDR")]
+        join: Option<String>,
+        /// Your name in a network match.
+        #[arg(long, default_value = "Player")]
+        name: String,
     },
     /// The level editor: open LEVEL (a new level when it does not exist; without one, a new
     /// level in levels/). Paint, set up figures, see every problem on the map, save, play-test.
@@ -290,7 +300,24 @@ fn main() -> ExitCode {
         #[cfg(feature = "window")]
         None => doo::window::run(None),
         #[cfg(feature = "window")]
-        Some(Cmd::Play { level, screenshot, screenshot_frame, frames, watch, seed, menu, log, frame_stats, resume, campaign, ui_walk, headless }) => {
+        Some(Cmd::Play {
+            level,
+            screenshot,
+            screenshot_frame,
+            frames,
+            watch,
+            seed,
+            menu,
+            log,
+            frame_stats,
+            resume,
+            campaign,
+            ui_walk,
+            headless,
+            host,
+            join,
+            name,
+        }) => {
             let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::saves::autosave_path() } else { p });
             doo::window::run_with(
                 level,
@@ -308,6 +335,8 @@ fn main() -> ExitCode {
                     campaign,
                     ui_walk,
                     headless,
+                    host: host.then(|| name.clone()),
+                    join: join.map(|a| (a, name)),
                     ..Default::default()
                 },
             )

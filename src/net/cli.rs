@@ -37,8 +37,6 @@ pub struct HostArgs {
 
 /// Seconds the host waits after the end for its clients to have everything.
 const GRACE: Duration = Duration::from_secs(3);
-/// A client whose match has not moved this long connects again.
-const STALL: Duration = Duration::from_secs(15);
 /// A frame's rest, so that several peers on two cores share them.
 const FRAME_SLEEP: Duration = Duration::from_millis(1);
 
@@ -250,22 +248,8 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
     }
     let start = Instant::now();
     let mut printed = 0;
-    let mut progress = (0usize, Instant::now());
     loop {
         app.update();
-        // A match that has not moved for `STALL` (any stall the connection's own watch does not
-        // see): connect again; the welcome brings the whole match.
-        let played = app.world().get_resource::<MatchRecord>().map_or(0, |r| r.commands.len());
-        let over_now = app.world().resource::<FlowStatus>().over;
-        if progress.0 != played || over_now || !app.world().resource::<NetClient>().welcomed {
-            progress = (played, Instant::now());
-        } else if progress.1.elapsed() > STALL {
-            progress = (played, Instant::now());
-            let why = stall_state(&app);
-            app.world_mut().resource_mut::<NetClient>().reset();
-            let _ = super::transport::connect(app.world_mut(), addr, super::transport::fresh_id());
-            line(json!({"type": "client", "note": "the match has not moved: connecting again", "state": why}));
-        }
         let c = app.world().resource::<NetClient>();
         for l in c.log.iter().skip(printed) {
             line(json!({"type": "client", "note": l}));
@@ -302,40 +286,6 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
         "desyncs": c.desyncs,
     }));
     if c.desyncs.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
-}
-
-/// Where a stalled client stands (printed with the stall: what it waits for).
-fn stall_state(app: &App) -> serde_json::Value {
-    let w = app.world();
-    let c = w.resource::<NetClient>();
-    let status = w.resource::<FlowStatus>();
-    let queue = w.resource::<crate::game::pipeline::CommandQueue>();
-    let checked = w.resource::<crate::game::pipeline::CheckedCommand>();
-    let decides = w.get_resource::<crate::game::components::MatchState>().and_then(|m| {
-        let sides: std::collections::BTreeMap<String, Difficulty> = c.yours.iter().map(|s| (s.clone(), Difficulty::Normal)).collect();
-        let cfg = doo_rules::ai::AiConfig::for_level(
-            sides.keys().map(String::as_str),
-            &c.behaviours,
-            &m.0.goals,
-            Difficulty::Normal,
-            &sides,
-            c.seed,
-            c.data.ai.clone(),
-        );
-        doo_rules::ai::who_decides(&m.0, &cfg).map(|i| m.0.fighters[i].id.clone())
-    });
-    json!({
-        "welcomed": c.welcomed,
-        "received": c.received,
-        "played": w.get_resource::<MatchRecord>().map(|r| r.commands.len()),
-        "sent_at": c.sent_at,
-        "awaiting": status.awaiting,
-        "over": status.over,
-        "queued": queue.queue.len(),
-        "checking": checked.current.is_some() || checked.verdict.is_some(),
-        "own_decides": decides,
-        "waiting_for": c.waiting_for,
-    })
 }
 
 /// `ADDR` as `host:port` (a name is looked up).

@@ -414,8 +414,11 @@ fn compare_checkpoints(mut client: ResMut<NetClient>, record: Option<Res<MatchRe
         let Some(theirs) = client.host_checks.iter().find(|c| c.commands == mine.commands && c.turn == mine.turn) else { return };
         if theirs.hash == mine.hash {
             client.matched += 1;
+            info!("network: checkpoint {} (command {}, turn {}) matches the host's", client.matched, mine.commands, mine.turn);
         } else {
-            client.desyncs.push(format!("at command {} (turn {}): {} here, {} on the host", mine.commands, mine.turn, mine.hash, theirs.hash));
+            let d = format!("at command {} (turn {}): {} here, {} on the host", mine.commands, mine.turn, mine.hash, theirs.hash);
+            warn!("network: desync {d}");
+            client.desyncs.push(d);
         }
         out.write(ClientMsg::Check(mine.clone()));
         client.compared += 1;

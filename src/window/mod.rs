@@ -166,6 +166,8 @@ fn open(level: Option<PathBuf>, opts: &WindowOptions) -> Result<Opening, ExitCod
         screens::Screen::Load
     } else if campaign_run.is_some() {
         screens::Screen::Campaign
+    } else if opts.join.is_some() {
+        screens::Screen::Join
     } else if opts.menu {
         screens::Screen::Menu
     } else {
@@ -177,6 +179,16 @@ fn open(level: Option<PathBuf>, opts: &WindowOptions) -> Result<Opening, ExitCod
             setup
         }
         None => session::MatchSetup::new(path.clone(), checked),
+    };
+    let setup = match &opts.host {
+        Some(name) => {
+            let mut s = setup.hosted();
+            if let Some(first) = s.seats.first_mut() {
+                first.player = name.clone();
+            }
+            s
+        }
+        None => setup,
     };
     Ok(Opening { data, path, root, level_dir, setup, unusable, campaign_run, first })
 }
@@ -255,6 +267,9 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
     }
     if let Some(broken) = unusable {
         app.insert_resource(broken);
+    }
+    if let Some((address, name)) = app.world().resource::<WindowOptions>().join.clone() {
+        app.insert_resource(screens::join::JoinForm { address, name }).insert_resource(screens::join::ConnectNow);
     }
     if let Some(p) = &app.world().resource::<WindowOptions>().edit_path.clone() {
         app.insert_resource(screens::editor::EditStart(p.clone()));

@@ -74,7 +74,9 @@ fn answer_net_match(started: On<NetMatchStarted>, mut commands: Commands) {
 /// client rebuilds.
 fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
     let any = |port: u16| SocketAddr::from(([0, 0, 0, 0], port));
-    let addr = match crate::net::transport::listen(world, any(DEFAULT_PORT)).or_else(|_| crate::net::transport::listen(world, any(0))) {
+    // A UI walk hosts on a free port (walks run side by side: none may join another's match).
+    let first = if world.resource::<crate::window::WindowOptions>().ui_walk.is_some() { 0 } else { DEFAULT_PORT };
+    let addr = match crate::net::transport::listen(world, any(first)).or_else(|_| crate::net::transport::listen(world, any(0))) {
         Ok(a) => a,
         Err(e) => {
             world.resource_mut::<NetNote>().0 = Some(format!("cannot host: {e}"));
@@ -106,6 +108,7 @@ fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
         }
     }
     let lan = lan_address().map(|ip| SocketAddr::new(ip, addr.port()));
+    info!("network: hosting on port {}", addr.port());
     world.insert_resource(Hosting { addr, lan });
 }
 
@@ -180,9 +183,20 @@ fn give_up(world: &mut World, why: String) {
     world.resource_mut::<NextState<Screen>>().set(Screen::Join);
 }
 
-/// Off the match screen: the network is left (a client hangs up; a host stops listening).
+/// Off the match screen: the network is left (a client hangs up; a host stops listening), and
+/// the seats are this computer's again (hosting is chosen anew: the menu's Host, or a seat set
+/// to Remote), so the next Play is not hosted unasked.
 fn leave_network(world: &mut World) {
     leave(world);
+    // The host's level is not this computer's: no quick Play of it from the menu.
+    if world.get_resource::<MatchSetup>().is_some_and(|s| s.net_client) {
+        world.remove_resource::<MatchSetup>();
+    }
+    if let Some(mut setup) = world.get_resource_mut::<MatchSetup>() {
+        for s in setup.seats.iter_mut().filter(|s| s.remote) {
+            s.remote = false;
+        }
+    }
 }
 
 /// Leaves the network match, if any.

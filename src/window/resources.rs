@@ -49,6 +49,11 @@ pub struct WindowOptions {
     /// Open on the level editor (`doo edit [LEVEL]`), with this level (`None`: a new one).
     pub edit: bool,
     pub edit_path: Option<PathBuf>,
+    /// Host the level over the network (`doo play LEVEL --host --name N`): the first side is
+    /// this window's player's (named N), every other side a remote player's.
+    pub host: Option<String>,
+    /// Join the network match at this address as this player (`doo play --join ADDR --name N`).
+    pub join: Option<(String, String)>,
 }
 
 /// Where the app draws: a real window, or nowhere (the UI tests: every plugin of the window

@@ -91,6 +91,15 @@ pub struct MatchSetup {
 }
 
 impl MatchSetup {
+    /// The seats of a hosted match: the first side played here, every other by a remote player.
+    pub fn hosted(mut self) -> Self {
+        for (k, s) in self.seats.iter_mut().enumerate() {
+            s.ai = None;
+            s.remote = k > 0;
+        }
+        self
+    }
+
     /// Some seat is played on another computer: this window hosts the match (or joined one).
     pub fn networked(&self) -> bool {
         self.net_client || self.seats.iter().any(|s| s.remote)

@@ -116,7 +116,7 @@ fn the_menu_walk_reaches_every_screen_and_persists_every_setting() {
     let v = walk_in(&dir, &["play", "--menu", "--seed", "1"], true);
     assert_all_pressed(&v, "menu walk");
     let states = list(&v, "state_list").join(" ");
-    for screen in ["Menu", "Levels", "Setup", "Match", "Load"] {
+    for screen in ["Menu", "Levels", "Setup", "Match", "Load", "Join"] {
         assert!(states.contains(&format!("{screen}[")), "the walk never reached {screen}: {states}");
     }
     // Settings (crash 1 on 28e6722): every option pressed, and the file says so afterwards.

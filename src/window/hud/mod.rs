@@ -212,6 +212,7 @@ fn spawn_top_bar(commands: &mut Commands) {
                 b.spawn((bar_button("Help", MatchAct::Help, true), Tip("[F1] Controls and shortcuts".into())));
                 b.spawn((bar_button("Menu", MatchAct::MatchMenu, true), Tip("[Esc] Save as, load, watch the replay, leave (the match is autosaved)".into())));
             });
+            p.spawn(net_banner::banner());
         });
 }
 

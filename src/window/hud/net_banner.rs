@@ -2,13 +2,12 @@
 //! one line saying where it is hosted or who this player is, who has joined, and who the match
 //! waits for ("waiting for bob"); a lost connection says it is joining again.
 
-use crate::window::board::camera::TOP_BAR_PX;
 use crate::window::screens::Screen;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Match), spawn_net_banner).add_systems(Update, refresh_net_banner.run_if(in_state(Screen::Match)));
+    app.add_systems(Update, refresh_net_banner.run_if(in_state(Screen::Match)));
 }
 
 #[derive(Component)]
@@ -17,29 +16,26 @@ struct NetBanner;
 #[derive(Component)]
 struct NetBannerText;
 
-fn spawn_net_banner(mut commands: Commands) {
-    commands
-        .spawn((
-            Name::new("Network banner"),
-            NetBanner,
-            DespawnOnExit(Screen::Match),
-            Visibility::Hidden,
-            panel_in(
-                Node {
-                    position_type: PositionType::Absolute,
-                    left: Val::Px(0.0),
-                    top: Val::Px(TOP_BAR_PX),
-                    right: Val::Px(360.0), // beside the right panel
-                    padding: UiRect::axes(Val::Px(10.0), Val::Px(3.0)),
-                    justify_content: JustifyContent::Center,
-                    ..default()
-                },
-                palette::PANEL_SOLID,
-            ),
-        ))
-        .with_children(|p| {
-            p.spawn((NetBannerText, text("", 14.0, palette::GOLD), TextLayout::no_wrap()));
-        });
+/// The banner, a child of the top bar, just under it (hidden outside network matches).
+pub(super) fn banner() -> impl Bundle {
+    (
+        Name::new("Network banner"),
+        NetBanner,
+        Visibility::Hidden,
+        panel_in(
+            Node {
+                position_type: PositionType::Absolute,
+                left: Val::Px(0.0),
+                right: Val::Px(0.0),
+                top: Val::Percent(100.0),
+                padding: UiRect::axes(Val::Px(10.0), Val::Px(3.0)),
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+            palette::PANEL_SOLID,
+        ),
+        children![(NetBannerText, text("", 14.0, palette::GOLD), TextLayout::no_wrap())],
+    )
 }
 
 fn refresh_net_banner(world: &mut World) {

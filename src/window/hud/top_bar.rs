@@ -87,7 +87,7 @@ fn refresh_top(
     // the lines are shortened to fit it, at any window size and UI scale, never cut.
     let width = column.single().map_or(700.0, |n| n.size().x * n.inverse_scale_factor());
     let room = |font: f32| ((width / (CHAR_EM * font)).floor() as usize).max(8);
-    let stamp = (log.len(), view.is_changed(), width.round() as u32);
+    let stamp = (log.len(), view.is_changed() || seats.is_changed(), width.round() as u32);
     if stamp.0 == last.0 && !stamp.1 && stamp.2 == last.2 {
         return;
     }

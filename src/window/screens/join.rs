@@ -13,7 +13,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<JoinForm>()
         .init_resource::<JoinEditing>()
         .add_button_action::<JoinAct>()
-        .add_systems(OnEnter(Screen::Join), spawn_join)
+        .add_systems(OnEnter(Screen::Join), (spawn_join, connect_now).chain())
         .add_systems(Update, (answer_join, type_join_field, refresh_join).chain().run_if(in_state(Screen::Join)));
 }
 
@@ -39,6 +39,18 @@ pub struct JoinForm {
 impl Default for JoinForm {
     fn default() -> Self {
         JoinForm { address: format!("127.0.0.1:{DEFAULT_PORT}"), name: "Player".into() }
+    }
+}
+
+/// Connect as the join screen opens (`doo play --join ADDR --name N`).
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct ConnectNow;
+
+fn connect_now(now: Option<Res<ConnectNow>>, form: Res<JoinForm>, mut commands: Commands) {
+    if now.is_some() {
+        commands.remove_resource::<ConnectNow>();
+        let (address, name) = (form.address.clone(), form.name.clone());
+        commands.queue(move |world: &mut World| connect(world, &address, &name));
     }
 }
 

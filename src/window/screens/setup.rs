@@ -36,14 +36,7 @@ fn seat_remote_players(want: Option<Res<WantHost>>, setup: Option<ResMut<MatchSe
     }
     commands.remove_resource::<WantHost>();
     let Some(mut setup) = setup else { return };
-    for s in setup.seats.iter_mut().skip(1) {
-        s.ai = None;
-        s.remote = true;
-    }
-    if let Some(first) = setup.seats.first_mut() {
-        first.ai = None;
-        first.remote = false;
-    }
+    *setup = setup.clone().hosted();
 }
 
 /// Which seat's player name is being typed.
