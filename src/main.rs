@@ -231,6 +231,24 @@ enum Cmd {
         #[arg(long, default_value_t = 3600)]
         timeout: u64,
     },
+    /// The network bench: one host process with --matches matches at once on 127.0.0.1, every
+    /// seat played by an AI client in a second process; commands a second, the host's CPU and
+    /// memory, a command's round trip (median, p99), checkpoints compared. Markdown rows.
+    NetBench {
+        #[arg(long, default_value_t = 50)]
+        matches: usize,
+        #[arg(long, default_value = "levels/arena.ron")]
+        level: PathBuf,
+        /// The first match's seed (the next ones count up).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The clients' process (started by the bench): the hosts' ports.
+        #[arg(long, hide = true, value_delimiter = ',')]
+        clients_for: Option<Vec<u16>>,
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 900)]
+        timeout: u64,
+    },
 }
 
 fn parse_seat(s: &str) -> Result<(String, String), String> {
@@ -376,6 +394,9 @@ fn main() -> ExitCode {
             timeout: std::time::Duration::from_secs(timeout),
         }),
         Some(Cmd::Join { addr, name, ai, timeout }) => doo::net::cli::join(&addr, &name, ai, std::time::Duration::from_secs(timeout)),
+        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout }) => {
+            doo::net::bench::run(&doo::net::bench::BenchArgs { matches, level, seed, clients_for, timeout: std::time::Duration::from_secs(timeout) })
+        }
         Some(Cmd::Ladder { levels, pairs, games, seed, own_only, jobs, min_share }) => match doo::cli::rule_data() {
             Ok(data) => doo::ladder::run(&data, &doo::ladder::LadderArgs { levels, pairs, games, seed, own_only, jobs, min_share }),
             Err(code) => code,

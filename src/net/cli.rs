@@ -44,14 +44,14 @@ fn line(v: serde_json::Value) {
     println!("{v}");
 }
 
-fn new_app() -> App {
+pub(super) fn new_app() -> App {
     let mut app = crate::headless::headless_app();
     app.add_plugins(super::plugin);
     app.finish();
     app
 }
 
-fn final_hash(app: &App) -> String {
+pub(super) fn final_hash(app: &App) -> String {
     let w = app.world();
     match (w.get_resource::<crate::game::components::MatchState>(), w.get_resource::<crate::game::components::MatchDice>()) {
         (Some(m), Some(d)) => doo_rules::save::state_hash(&m.0, &d.0),
@@ -85,19 +85,25 @@ pub fn host(args: &HostArgs) -> ExitCode {
         Ok(d) => d,
         Err(code) => return code,
     };
+    match host_app(args, &data) {
+        Ok((app, addr)) => {
+            let played = app.world().resource::<MatchRecord>().commands.len();
+            line(json!({"type": "listening", "addr": addr.to_string(), "port": addr.port(), "commands": played}));
+            run_host(app, args.timeout)
+        }
+        Err(e) => fail(e),
+    }
+}
+
+/// A host's app, listening, its match started (or resumed): what `doo host` runs, and each of
+/// the network bench's matches.
+pub fn host_app(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<(App, SocketAddr), String> {
     let mut app = new_app();
     let start = match &args.resume {
-        Some(save) => resume(&mut app, save, &data),
-        None => fresh(args, &data),
-    };
-    let start = match start {
-        Ok(s) => s,
-        Err(e) => return fail(e),
-    };
-    let addr = match super::transport::listen(app.world_mut(), args.addr) {
-        Ok(a) => a,
-        Err(e) => return fail(e),
-    };
+        Some(save) => resume(&mut app, save, data),
+        None => fresh(args, data),
+    }?;
+    let addr = super::transport::listen(app.world_mut(), args.addr)?;
     let text = doo_rules::data::read_text(&start.level_path, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
     let level = &start.level;
     let ai_sides: std::collections::BTreeMap<String, Difficulty> =
@@ -127,9 +133,7 @@ pub fn host(args: &HostArgs) -> ExitCode {
         app.world_mut().insert_resource(MatchRecord::new(header));
         crate::game::setup::start_match(app.world_mut(), m, doo_rules::rules::Dice::seeded(start.seed), false);
     }
-    let played = app.world().resource::<MatchRecord>().commands.len();
-    line(json!({"type": "listening", "addr": addr.to_string(), "port": addr.port(), "commands": played}));
-    run_host(app, args.timeout)
+    Ok((app, addr))
 }
 
 fn fresh(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<Start, String> {

@@ -96,7 +96,14 @@ pub struct NetClient {
     in_flight: Option<(usize, doo_rules::rules::Command)>,
     /// The window's player's command, to send when the match is ready for it.
     pending_own: Option<doo_rules::rules::Command>,
+    /// When the command in flight was sent, and the round trips so far in microseconds (from
+    /// a command sent to the host's `Played` of it; the network bench reads them).
+    sent_when: Option<Instant>,
+    pub rtt_us: Vec<u64>,
 }
+
+/// Round trips kept (the first ones: a bench's match has far fewer).
+const MAX_RTT_SAMPLES: usize = 100_000;
 
 /// The match a welcome describes, checked and built, for whoever starts it.
 #[derive(Debug, Clone)]
@@ -139,6 +146,8 @@ impl NetClient {
             window: false,
             in_flight: None,
             pending_own: None,
+            sent_when: None,
+            rtt_us: Vec::new(),
         }
     }
 
@@ -164,6 +173,7 @@ impl NetClient {
     fn sent(&mut self, at: usize, command: doo_rules::rules::Command) {
         self.sent_at = Some(at);
         self.in_flight = Some((at, command));
+        self.sent_when = Some(Instant::now());
     }
 }
 
@@ -302,6 +312,11 @@ fn feed_host_commands(mut client: ResMut<NetClient>, state: Option<Res<MatchStat
     // The host played what was in flight (or refused it: it is in the log either way).
     if client.in_flight.as_ref().is_some_and(|(at, _)| client.host_log.len() > *at) {
         client.in_flight = None;
+        if let Some(t) = client.sent_when.take() {
+            if client.rtt_us.len() < MAX_RTT_SAMPLES {
+                client.rtt_us.push(t.elapsed().as_micros() as u64);
+            }
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 //! (`protocol.rs`). `host.rs` is the host's side, `client.rs` a client's, `transport.rs` opens
 //! the sockets; `cli.rs` runs them without a window (`doo host`, `doo join`).
 
+pub mod bench;
 pub mod cli;
 pub mod client;
 pub mod host;

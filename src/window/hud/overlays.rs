@@ -36,8 +36,14 @@ fn show_reset_steps(
     log: Res<MatchLog>,
     chars: Query<(&CharacterId, &Name)>,
     mut overlay: ResMut<Overlay>,
+    view: Res<crate::game::intent::PlayerView>,
     mut seen: Local<usize>,
 ) {
+    // A reaction prompt is this player's to answer now (a network match does not wait for the
+    // reset display): the display gives way.
+    if view.reactions.is_some() && overlay.reset.is_some() {
+        overlay.reset = None;
+    }
     if log.len() < *seen {
         *seen = 0; // a new match, or the same one replayed shorter (undo)
     }
