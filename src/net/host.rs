@@ -47,6 +47,9 @@ pub struct NetHost {
     pub difficulty: doo_rules::ai::Difficulty,
     /// The seat the match waits on, and since when.
     waiting: Option<(String, std::time::Instant)>,
+    /// Undecodable messages already logged (`protocol::MALFORMED`), and when last.
+    malformed_seen: u64,
+    malformed_logged_at: Option<u64>,
 }
 
 /// One connected client.
@@ -76,6 +79,8 @@ impl NetHost {
             hand_over_after: None,
             difficulty: doo_rules::ai::Difficulty::Normal,
             waiting: None,
+            malformed_seen: super::protocol::MALFORMED.load(std::sync::atomic::Ordering::Relaxed),
+            malformed_logged_at: None,
         }
     }
 
@@ -150,6 +155,16 @@ fn read_client_messages(
     mut drop: MessageWriter<DisconnectRequest>,
 ) {
     let host = &mut *host;
+    // Messages the transport could not decode since the last look: logged, at most once a second.
+    let second = time.elapsed_secs_f64() as u64;
+    if host.malformed_logged_at != Some(second) {
+        let now = super::protocol::MALFORMED.load(std::sync::atomic::Ordering::Relaxed);
+        if now > host.malformed_seen {
+            host.log.push(format!("dropped {} message(s) that did not decode (garbage, oversized or of another shape)", now - host.malformed_seen));
+            host.malformed_seen = now;
+            host.malformed_logged_at = Some(second);
+        }
+    }
     for FromClient { client_id, message } in from.read() {
         let ClientId::Client(e) = *client_id else { continue };
         let to = SendTargets::Single(*client_id);

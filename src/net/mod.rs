@@ -19,7 +19,11 @@ use bevy_replicon::prelude::*;
 /// The messaging both ends register, in the same order (the transport checks it).
 pub fn plugin(app: &mut App) {
     app.add_plugins((RepliconPlugins.set(ServerPlugin::new(PostUpdate)), bevy_replicon_renet::RepliconRenetPlugins))
-        .add_client_message::<protocol::ClientMsg>(Channel::Ordered)
+        .add_client_message_with(
+            Channel::Ordered,
+            bevy_replicon::shared::message::client_message::default_serialize::<protocol::ClientMsg>,
+            protocol::deserialize_client_msg,
+        )
         .add_server_message::<protocol::HostMsg>(Channel::Ordered)
         // Lockstep needs no replication: the host's messages are delivered at once, not with a tick.
         .make_message_independent::<protocol::HostMsg>()

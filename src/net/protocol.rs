@@ -75,6 +75,23 @@ impl<'de> Deserialize<'de> for WireCommand {
     }
 }
 
+/// Client messages that did not decode (garbage, a command over `MAX_COMMAND_BYTES`, a message
+/// of another shape): dropped by the transport before any work, and counted here for the host's
+/// log (the transport does not say which client sent them).
+pub static MALFORMED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The transport's decoding of a client's message, with the failures counted (`MALFORMED`).
+pub fn deserialize_client_msg(
+    ctx: &mut bevy_replicon::shared::message::ctx::ServerReceiveCtx,
+    bytes: &mut bevy_replicon::bytes::Bytes,
+) -> bevy::ecs::error::Result<ClientMsg> {
+    let r = bevy_replicon::shared::message::client_message::default_deserialize::<ClientMsg>(ctx, bytes);
+    if r.is_err() {
+        MALFORMED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    r
+}
+
 /// Who plays a side.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {

@@ -224,10 +224,14 @@ impl Hostile {
         self.app.update();
     }
 
-    /// Raw bytes on the transport's first channel (not a message of the protocol at all).
+    /// Raw bytes on each of the transport's client channels (not a message of the protocol at
+    /// all; one of them is the channel of the protocol's messages).
     fn raw(&mut self, bytes: Vec<u8>) {
+        let channels = self.app.world().resource::<bevy_replicon::prelude::RepliconChannels>().client_channels().len();
         if let Some(mut c) = self.app.world_mut().get_resource_mut::<bevy_replicon_renet::RenetClient>() {
-            c.send_message(0u8, bytes);
+            for k in 0..channels {
+                c.send_message(k as u8, bytes.clone());
+            }
         }
         self.app.update();
     }
@@ -278,5 +282,6 @@ fn a_hostile_client_is_refused_and_the_match_is_unaffected() {
     assert!(notes.iter().any(|n| n.contains("control characters")), "{notes:?}");
     assert!(notes.iter().any(|n| n.contains("mallory does not hold the seat")), "{notes:?}");
     assert!(notes.iter().any(|n| n.contains("more than 100 messages a second")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("did not decode")), "the garbage is dropped and logged: {notes:?}");
     assert_same_end(&[&h, &b], &offline_hash("levels/arena.ron", 3));
 }
