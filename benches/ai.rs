@@ -49,7 +49,13 @@ fn main() {
         let m = build_match(&data, &[rows.clone()], &chars, None, &Default::default()).expect("bench level");
         let mut hm = HeadlessMatch::new(m, doo_rules::rules::Dice::seeded(seed), false);
         let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), diff)]);
-        hm.app.world_mut().insert_resource(AiControl { config: AiConfig { sides, seed, ..Default::default() }, pace_secs: 0.0, waited: 0.0, plan: None });
+        hm.app.world_mut().insert_resource(AiControl {
+            config: AiConfig { sides, seed, ..Default::default() },
+            pace_secs: 0.0,
+            waited: 0.0,
+            plan: None,
+            remote: Default::default(),
+        });
         // Play the first three turns.
         for _ in 0..200_000 {
             hm.app.update();

@@ -227,6 +227,9 @@ enum Cmd {
         /// Play this client's seats with the AI at this difficulty (easy, normal, hard)
         #[arg(long)]
         ai: Option<doo_rules::ai::Difficulty>,
+        /// Play this many of the host's matches (a campaign's levels) before exiting
+        #[arg(long, default_value_t = 1)]
+        matches: usize,
         /// Give up after this many seconds
         #[arg(long, default_value_t = 3600)]
         timeout: u64,
@@ -393,7 +396,7 @@ fn main() -> ExitCode {
             autosave,
             timeout: std::time::Duration::from_secs(timeout),
         }),
-        Some(Cmd::Join { addr, name, ai, timeout }) => doo::net::cli::join(&addr, &name, ai, std::time::Duration::from_secs(timeout)),
+        Some(Cmd::Join { addr, name, ai, matches, timeout }) => doo::net::cli::join(&addr, &name, ai, matches, std::time::Duration::from_secs(timeout)),
         Some(Cmd::NetBench { matches, level, seed, clients_for, timeout }) => {
             doo::net::bench::run(&doo::net::bench::BenchArgs { matches, level, seed, clients_for, timeout: std::time::Duration::from_secs(timeout) })
         }

@@ -233,7 +233,9 @@ fn save_seats(seats: &[Seat], difficulty: Difficulty) -> Vec<doo_rules::save::Se
 
 /// `doo join ADDR --name N --ai D`: exit 0 when the match ended here as on the host (every
 /// checkpoint the same), 1 on a desync, a refusal that ends the match for it, or a timeout.
-pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -> ExitCode {
+/// `matches`: how many of the host's matches to play before exiting (a campaign's levels, each
+/// welcomed on the same connection).
+pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, matches: usize, timeout: Duration) -> ExitCode {
     let data = match crate::cli::rule_data() {
         Ok(d) => std::sync::Arc::new(d),
         Err(code) => return code,
@@ -252,6 +254,7 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
     }
     let start = Instant::now();
     let mut printed = 0;
+    let (mut ended, mut was_done) = (0usize, false);
     loop {
         app.update();
         let c = app.world().resource::<NetClient>();
@@ -266,7 +269,17 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, timeout: Duration) -
         let over = app.world().resource::<FlowStatus>().over;
         let own = app.world().get_resource::<MatchRecord>().map_or(0, |r| r.checkpoints.len());
         let ends = c.host_checks.iter().any(|h| h.hash.starts_with("end:"));
-        if c.welcomed && over && ends && c.compared >= own {
+        // A match is done here when it is over and every checkpoint is compared; the next one
+        // (a campaign's next level) begins with the host's next welcome.
+        let done = c.welcomed && over && ends && c.compared >= own;
+        if done && !was_done {
+            ended += 1;
+            line(
+                json!({"type": "match_over", "match": ended, "commands": app.world().resource::<MatchRecord>().commands.len(), "final_hash": final_hash(&app), "desyncs": c.desyncs.len()}),
+            );
+        }
+        was_done = done;
+        if done && ended >= matches.max(1) {
             break;
         }
         if start.elapsed() > timeout {

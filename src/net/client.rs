@@ -100,6 +100,8 @@ pub struct NetClient {
     /// a command sent to the host's `Played` of it; the network bench reads them).
     sent_when: Option<Instant>,
     pub rtt_us: Vec<u64>,
+    /// When this client was made (a connection that never came is told after a while).
+    pub created: Instant,
 }
 
 /// Round trips kept (the first ones: a bench's match has far fewer).
@@ -148,6 +150,7 @@ impl NetClient {
             pending_own: None,
             sent_when: None,
             rtt_us: Vec::new(),
+            created: Instant::now(),
         }
     }
 
@@ -247,11 +250,17 @@ fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetCl
     for msg in from.read() {
         match msg {
             HostMsg::Welcome { level_name, level_text, seed, seats, yours, commands: log } => {
+                // Welcomed again on the same connection: the host's next match (a campaign's
+                // next level); nothing of this one is in flight any more.
                 if client.welcomed {
-                    continue;
+                    client.in_flight = None;
+                    client.sent_at = None;
+                    client.pending_own = None;
+                    client.waiting_for.clear();
                 }
                 client.host_checks.clear();
                 client.compared = 0;
+                client.matched = 0;
                 let data = client.data.clone();
                 match build(&data, level_name, level_text, *seed, seats) {
                     Ok((welcomed, behaviours)) => {

@@ -213,33 +213,8 @@ fn read_client_messages(
                     drop.write(DisconnectRequest { client: o });
                     host.log.push(format!("{name} rejoined; the old connection is closed"));
                 }
-                let sides = host.take_seats(name);
-                // The autosave names who holds each seat (a host restarted from it gives the
-                // seats back to the same names).
-                if let Some(h) = record.header.as_mut() {
-                    for s in h.seats.iter_mut().filter(|s| sides.contains(&s.side)) {
-                        s.player = name.clone();
-                    }
-                }
-                let n = shareable(&record, autosave.as_deref());
-                let commands = record.commands.iter().take(n).cloned().map(WireCommand).collect();
-                let welcome = HostMsg::Welcome {
-                    level_name: host.level_name.clone(),
-                    level_text: host.level_text.clone(),
-                    seed: host.seed,
-                    seats: host.seats.clone(),
-                    yours: sides.clone(),
-                    commands,
-                };
+                let welcome = welcome(host, &mut record, autosave.as_deref(), e, name);
                 out.write(ToClients { targets: to, message: welcome });
-                let seats = if sides.is_empty() { "watching".to_string() } else { sides.join(", ") };
-                host.log.push(format!("{name} joined: {seats}"));
-                if let Some(p) = host.peers.get_mut(&e) {
-                    p.name = Some(name.clone());
-                    p.sides = sides;
-                    p.sent = n;
-                    p.checks_sent = 0;
-                }
             }
             ClientMsg::Play(WireCommand(cmd)) => {
                 let Some(name) = peer.name.clone() else {
@@ -271,6 +246,72 @@ fn read_client_messages(
             }
         }
     }
+}
+
+/// The welcome of `name` (connection `e`) to the match: its seats (those it held, else the first
+/// free remote one), the level, the seed and the commands so far; the peer is set up to receive
+/// the rest.
+fn welcome(host: &mut NetHost, record: &mut MatchRecord, autosave: Option<&crate::game::record::Autosave>, e: Entity, name: &str) -> HostMsg {
+    let sides = host.take_seats(name);
+    // The autosave names who holds each seat (a host restarted from it gives the seats back to
+    // the same names).
+    if let Some(h) = record.header.as_mut() {
+        for s in h.seats.iter_mut().filter(|s| sides.contains(&s.side)) {
+            s.player = name.to_string();
+        }
+    }
+    let n = shareable(record, autosave);
+    let commands = record.commands.iter().take(n).cloned().map(WireCommand).collect();
+    let msg = HostMsg::Welcome {
+        level_name: host.level_name.clone(),
+        level_text: host.level_text.clone(),
+        seed: host.seed,
+        seats: host.seats.clone(),
+        yours: sides.clone(),
+        commands,
+    };
+    let seats = if sides.is_empty() { "watching".to_string() } else { sides.join(", ") };
+    host.log.push(format!("{name} joined: {seats}"));
+    if let Some(p) = host.peers.get_mut(&e) {
+        p.name = Some(name.to_string());
+        p.sides = sides;
+        p.sent = n;
+        p.checks_sent = 0;
+    }
+    msg
+}
+
+impl NetHost {
+    /// The next match on the same connections (a campaign's next level): its level, seed, seats
+    /// and AI. `welcome_everyone` then sends it to every client.
+    pub fn next_match(&mut self, level_name: String, level_text: String, seed: u64, seats: Vec<Seat>, ai: doo_rules::ai::AiConfig) {
+        self.level_name = level_name;
+        self.level_text = level_text;
+        self.seed = seed;
+        self.seats = seats;
+        self.ai = ai;
+        self.waiting = None;
+    }
+}
+
+/// Every client who said hello is welcomed to the match now in `NetHost` (a campaign's next
+/// level), with the seats its name holds there.
+pub fn welcome_everyone(world: &mut World) {
+    world.resource_scope(|world, mut host: Mut<NetHost>| {
+        world.resource_scope(|world, mut record: Mut<MatchRecord>| {
+            let named: Vec<(Entity, String)> = host.peers.iter().filter_map(|(e, p)| p.name.clone().map(|n| (*e, n))).collect();
+            for (e, name) in named {
+                let msg = welcome(&mut host, &mut record, world.get_resource::<crate::game::record::Autosave>(), e, &name);
+                world.write_message(ToClients { targets: SendTargets::Single(ClientId::Client(e)), message: msg });
+            }
+        });
+    });
+}
+
+/// Tells every client what the match waits for when no seat's moment is it (say, the host
+/// between a campaign's levels).
+pub fn tell_everyone(world: &mut World, waiting_for: String) {
+    world.write_message(ToClients { targets: SendTargets::CLIENTS_ONLY, message: HostMsg::Waiting(waiting_for) });
 }
 
 /// The commands a client may have: with an autosave, only those it holds (a host restarted

@@ -262,7 +262,9 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
     #[cfg(feature = "audio")]
     app.add_plugins(sound::plugin);
     app.add_plugins(crate::crash::plugin);
-    if let Some(run) = campaign_run {
+    if let Some(mut run) = campaign_run {
+        // `doo play --campaign FILE --host`: the party's opponents are a remote player's.
+        run.remote_foes = app.world().resource::<WindowOptions>().host.is_some();
         app.insert_resource(run);
     }
     if let Some(broken) = unusable {

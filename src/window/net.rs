@@ -19,8 +19,27 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins(crate::net::plugin)
         .init_resource::<NetNote>()
         .add_observer(answer_net_match)
+        .add_observer(leave_for_a_local_match)
         .add_systems(OnExit(Screen::Match), leave_network)
-        .add_systems(Update, (start_welcomed_match.before(crate::game::MatchSystems::Input), name_remote_players));
+        .add_systems(Update, (start_welcomed_match.before(crate::game::MatchSystems::Input), name_remote_players, leave_after_campaign));
+}
+
+/// A match played at this computer only (a campaign's level with no remote seat, after hosted
+/// ones): the network is left.
+fn leave_for_a_local_match(_: On<session::MatchBegun>, mut commands: Commands) {
+    commands.queue(|world: &mut World| {
+        if world.contains_resource::<NetHost>() {
+            leave(world);
+        }
+    });
+}
+
+/// A campaign hosted over the network was left (or ended) off the match screen: the network too.
+fn leave_after_campaign(world: &mut World) {
+    let off_match = world.get_resource::<State<Screen>>().is_some_and(|s| *s.get() != Screen::Match);
+    if off_match && world.contains_resource::<NetHost>() && !world.contains_resource::<crate::window::screens::campaign::CampaignRun>() {
+        leave(world);
+    }
 }
 
 /// The host's top bar names the remote players as they join.
@@ -73,6 +92,14 @@ fn answer_net_match(started: On<NetMatchStarted>, mut commands: Commands) {
 /// `DEFAULT_PORT` (or any free port), and the match's seats, level and seed are what every
 /// client rebuilds.
 fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
+    let (seats, ai, name, text) = hosted_match(world, setup);
+    if world.contains_resource::<NetHost>() {
+        // Still hosting (a campaign's next level): the same connections, welcomed to it.
+        world.resource_mut::<NetHost>().next_match(name, text, seed, seats, ai);
+        crate::net::host::welcome_everyone(world);
+        name_remote_seats(world, setup);
+        return;
+    }
     let any = |port: u16| SocketAddr::from(([0, 0, 0, 0], port));
     // A UI walk hosts on a free port (walks run side by side: none may join another's match).
     let first = if world.resource::<crate::window::WindowOptions>().ui_walk.is_some() { 0 } else { DEFAULT_PORT };
@@ -83,6 +110,16 @@ fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
             return;
         }
     };
+    world.insert_resource(NetHost::new(name, text, seed, seats, ai));
+    name_remote_seats(world, setup);
+    let lan = lan_address().map(|ip| SocketAddr::new(ip, addr.port()));
+    info!("network: hosting on port {}", addr.port());
+    world.insert_resource(Hosting { addr, lan });
+}
+
+/// What the clients rebuild: the seats, the level's AI configuration (the remote seats are
+/// checked with it, `who_decides`), the level's file name and text.
+fn hosted_match(world: &World, setup: &MatchSetup) -> (Vec<NetSeat>, doo_rules::ai::AiConfig, String, String) {
     let text = doo_rules::data::read_text(&setup.path, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
     let seats: Vec<NetSeat> = setup
         .seats
@@ -98,18 +135,18 @@ fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
             },
         })
         .collect();
-    // The remote seats are checked with the level's AI configuration (`who_decides`).
     let ai = world.get_resource::<crate::game::ai::AiControl>().map(|a| a.config.clone()).unwrap_or_default();
     let name = setup.path.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
-    world.insert_resource(NetHost::new(name, text, seed, seats, ai));
+    (seats, ai, name, text)
+}
+
+/// The top bar names a remote seat's player once he joins.
+fn name_remote_seats(world: &mut World, setup: &MatchSetup) {
     if let Some(mut seats) = world.get_resource_mut::<crate::game::intent::Seats>() {
         for s in setup.seats.iter().filter(|s| s.remote) {
             seats.elsewhere.insert(s.side.clone(), "a player to come".into());
         }
     }
-    let lan = lan_address().map(|ip| SocketAddr::new(ip, addr.port()));
-    info!("network: hosting on port {}", addr.port());
-    world.insert_resource(Hosting { addr, lan });
 }
 
 /// This computer's address on its network: the one a socket "connected" to a public address
@@ -160,7 +197,9 @@ fn start_welcomed_match(world: &mut World) {
     world.insert_resource(setup);
     world.insert_resource(CommandRelay::default());
     if *world.resource::<State<Screen>>().get() == Screen::Match {
-        // A rejoin: the match is rebuilt from the host's log.
+        // A rejoin, or the host's next match (a campaign's next level): the match is rebuilt
+        // from the host's log, the last one's result taken off the board.
+        *world.resource_mut::<crate::window::board::Overlay>() = crate::window::board::Overlay::default();
         session::restart(world);
     } else {
         // The match starts as the screen is entered.
@@ -187,6 +226,11 @@ fn give_up(world: &mut World, why: String) {
 /// the seats are this computer's again (hosting is chosen anew: the menu's Host, or a seat set
 /// to Remote), so the next Play is not hosted unasked.
 fn leave_network(world: &mut World) {
+    // A campaign hosted over the network keeps its connections between levels.
+    if world.contains_resource::<NetHost>() && world.contains_resource::<crate::window::screens::campaign::CampaignRun>() {
+        crate::net::host::tell_everyone(world, "the host (between levels)".into());
+        return;
+    }
     leave(world);
     // The host's level is not this computer's: no quick Play of it from the menu.
     if world.get_resource::<MatchSetup>().is_some_and(|s| s.net_client) {

@@ -86,6 +86,7 @@ fn refresh_join(
     form: Res<JoinForm>,
     editing: Res<JoinEditing>,
     client: Option<Res<NetClient>>,
+    connection: Option<Res<State<bevy_replicon::prelude::ClientState>>>,
     note: Res<NetNote>,
     fields: Query<(Entity, Ref<JoinFields>)>,
     mut status: Query<&mut Text, With<JoinStatus>>,
@@ -110,8 +111,13 @@ fn refresh_join(
             });
         }
     }
+    let gone = connection.is_some_and(|s| *s.get() == bevy_replicon::prelude::ClientState::Disconnected);
     let line = match (&note.0, client.as_deref()) {
         (_, Some(c)) if c.failed.is_some() => c.failed.clone().unwrap_or_default(),
+        (_, Some(c)) if gone && !c.ever_connected && c.created.elapsed().as_secs() >= 2 => format!(
+            "No host answered at {}: check the address and the port, and that the host has started its match (Connect tries again).",
+            c.addr.map_or(String::new(), |a| a.to_string())
+        ),
         (_, Some(c)) => match c.log.last() {
             Some(l) => format!("Connecting to {}... ({l})", c.addr.map_or(String::new(), |a| a.to_string())),
             None => format!("Connecting to {}... (the match starts when the host welcomes you; Cancel stops)", c.addr.map_or(String::new(), |a| a.to_string())),

@@ -19,6 +19,10 @@ pub enum BriefingAct {
     Play,
     /// Recruit new heroes into a party with room (R-CP-14).
     Recruit,
+    /// The party played here, or by a remote player (the level is then hosted, issue 32).
+    ToggleRemoteParty,
+    /// The party's opponents played by the AI, or by a remote player.
+    ToggleRemoteFoes,
 }
 
 fn answer_briefing(mut acts: MessageReader<BriefingAct>, mut run: Option<ResMut<CampaignRun>>, mut commands: Commands) {
@@ -28,6 +32,8 @@ fn answer_briefing(mut acts: MessageReader<BriefingAct>, mut run: Option<ResMut<
         match act {
             BriefingAct::Play => commands.queue(play_level),
             BriefingAct::Recruit => run.stage = Stage::Recruit,
+            BriefingAct::ToggleRemoteParty => run.remote_party = !run.remote_party,
+            BriefingAct::ToggleRemoteFoes => run.remote_foes = !run.remote_foes,
         }
     }
 }
@@ -53,8 +59,10 @@ fn play_level(world: &mut World) {
         if s.side == run.checked.campaign.party_side {
             s.ai = None;
             s.player = players.first().cloned().unwrap_or_else(|| "Player 1".into());
+            s.remote = run.remote_party;
         } else {
-            s.ai = Some(doo_rules::ai::Difficulty::Normal);
+            s.ai = (!run.remote_foes).then_some(doo_rules::ai::Difficulty::Normal);
+            s.remote = run.remote_foes;
         }
     }
     if players.len() > 1 {
@@ -85,6 +93,20 @@ pub(super) fn draw_briefing(p: &mut ChildSpawnerCommands, run: &CampaignRun, dat
         }
     }
     roster_panel(p, run, data);
+    row(p, |r| {
+        r.spawn(button(if run.remote_party { "Party: a remote player" } else { "Party: played here" }, BriefingAct::ToggleRemoteParty));
+        r.spawn(button(if run.remote_foes { "Opponents: a remote player" } else { "Opponents: the AI" }, BriefingAct::ToggleRemoteFoes));
+    });
+    if run.remote_party || run.remote_foes {
+        p.spawn(text(
+            format!(
+                "Over the network: this computer hosts the level (port {}); the remote player joins with Join a network match and stays for the next levels.",
+                crate::window::net::DEFAULT_PORT
+            ),
+            14.0,
+            palette::DIM,
+        ));
+    }
     row(p, |r| {
         r.spawn(button("Play the level  [Enter]", BriefingAct::Play));
         r.spawn(button("Spend CP", CampaignAct::Advance));

@@ -93,6 +93,10 @@ pub struct CampaignRun {
     pub new_skill: usize,
     pub new_set: usize,
     pub gear_pick: usize,
+    /// Network play (issue 32): the party, or its opponents, played by a remote player; a level
+    /// with one is hosted from this window (and the connection kept between levels).
+    pub remote_party: bool,
+    pub remote_foes: bool,
 }
 
 #[derive(Component)]
@@ -120,6 +124,8 @@ impl CampaignRun {
             new_skill: 0,
             new_set: 0,
             gear_pick: 0,
+            remote_party: false,
+            remote_foes: false,
         }
     }
 
