@@ -215,6 +215,9 @@ enum Cmd {
         /// A remote seat that has not answered in this many seconds goes to the AI (default: it waits)
         #[arg(long)]
         hand_over: Option<u64>,
+        /// Play the level under this profile or ruleset instead of its own (`--profile A4`)
+        #[arg(long)]
+        profile: Option<String>,
         /// Give up after this many seconds
         #[arg(long, default_value_t = 3600)]
         timeout: u64,
@@ -385,17 +388,20 @@ fn main() -> ExitCode {
         Some(Cmd::Campaign { action: CampaignCmd::Run { script, check } }) => doo::cli::campaign_run(&script, check),
         Some(Cmd::Hero { action: HeroCmd::Show { file } }) => doo::cli::hero_show(&file),
         Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
-        Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, resume, hand_over, timeout }) => doo::net::cli::host(&doo::net::cli::HostArgs {
-            level: level.unwrap_or_default(),
-            resume,
-            hand_over: hand_over.map(std::time::Duration::from_secs),
-            addr: std::net::SocketAddr::new(bind, port),
-            seed,
-            seats,
-            difficulty,
-            autosave,
-            timeout: std::time::Duration::from_secs(timeout),
-        }),
+        Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, resume, hand_over, profile, timeout }) => {
+            doo::net::cli::host(&doo::net::cli::HostArgs {
+                level: level.unwrap_or_default(),
+                profile,
+                resume,
+                hand_over: hand_over.map(std::time::Duration::from_secs),
+                addr: std::net::SocketAddr::new(bind, port),
+                seed,
+                seats,
+                difficulty,
+                autosave,
+                timeout: std::time::Duration::from_secs(timeout),
+            })
+        }
         Some(Cmd::Join { addr, name, ai, matches, timeout }) => doo::net::cli::join(&addr, &name, ai, matches, std::time::Duration::from_secs(timeout)),
         Some(Cmd::NetBench { matches, level, seed, clients_for, timeout }) => {
             doo::net::bench::run(&doo::net::bench::BenchArgs { matches, level, seed, clients_for, timeout: std::time::Duration::from_secs(timeout) })

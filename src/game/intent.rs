@@ -83,7 +83,17 @@ impl ReactionPolicy {
 
 /// A reaction window nobody will be asked about is declined at once, as a decline command (an
 /// A4 held action's strike is taken instead).
-fn decline_unasked_reactions(view: Res<PlayerView>, policy: Res<ReactionPolicy>, pending: Res<PendingIntents>, mut intents: MessageWriter<Intent>) {
+fn decline_unasked_reactions(
+    view: Res<PlayerView>,
+    policy: Res<ReactionPolicy>,
+    pending: Res<PendingIntents>,
+    relay: Option<Res<CommandRelay>>,
+    mut intents: MessageWriter<Intent>,
+) {
+    // A network client's answer is on its way to the host: the view is the state before it.
+    if relay.is_some_and(|r| r.busy) {
+        return;
+    }
     let (Some(decider), Some((_, choices))) = (&view.decider, &view.reactions) else { return };
     if !view.is_changed() || pending.0.contains(&Intent::Decline) {
         return;

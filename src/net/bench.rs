@@ -75,6 +75,7 @@ fn hosts(args: &BenchArgs) -> ExitCode {
     for k in 0..args.matches {
         let host = HostArgs {
             level: args.level.clone(),
+            profile: None,
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             seed: args.seed + k as u64,
             seats: Vec::new(),

@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct HostArgs {
     pub level: PathBuf,
+    /// Play the level under this profile or ruleset instead of its own (sent in the welcome).
+    pub profile: Option<String>,
     pub addr: SocketAddr,
     pub seed: u64,
     /// side → "remote" or "ai" (every side not named: remote).
@@ -119,6 +121,7 @@ pub fn host_app(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<(Ap
     );
     let name = start.level_path.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
     let mut net = NetHost::new(name, text, start.seed, start.seats.clone(), ai.clone());
+    net.profile = start.level.level.profile.clone();
     net.hand_over_after = args.hand_over;
     net.difficulty = args.difficulty;
     app.insert_resource(net);
@@ -138,8 +141,14 @@ pub fn host_app(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<(Ap
 
 fn fresh(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<Start, String> {
     let root = doo_rules::level_file::project_root(&args.level);
-    let level = doo_rules::level_file::load(&args.level, data, &root)
+    let mut level = doo_rules::level_file::load(&args.level, data, &root)
         .map_err(|errs| errs.iter().map(|e| format!("{}:{}:{}: {}", args.level.display(), e.line, e.col, e.message)).collect::<Vec<_>>().join("\n"))?;
+    if let Some(p) = &args.profile {
+        if !data.profiles.profiles.contains_key(p) && *p != data.a4.name {
+            return Err(format!("--profile {p}: unknown (known: {}, {})", data.profiles.profiles.keys().cloned().collect::<Vec<_>>().join(", "), data.a4.name));
+        }
+        level.level.profile = Some(p.clone());
+    }
     for (side, kind) in &args.seats {
         if !level.side_ids().any(|s| s == side) || !matches!(kind.as_str(), "remote" | "ai") {
             return Err(format!(

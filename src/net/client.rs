@@ -249,7 +249,7 @@ fn say_hello(mut client: ResMut<NetClient>, state: Res<State<ClientState>>, mut 
 fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetClient>) {
     for msg in from.read() {
         match msg {
-            HostMsg::Welcome { level_name, level_text, seed, seats, yours, commands: log } => {
+            HostMsg::Welcome { level_name, level_text, profile, seed, seats, yours, commands: log } => {
                 // Welcomed again on the same connection: the host's next match (a campaign's
                 // next level); nothing of this one is in flight any more.
                 if client.welcomed {
@@ -258,11 +258,16 @@ fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetCl
                     client.pending_own = None;
                     client.waiting_for.clear();
                 }
+                // A command sent past the end of the host's log (a host restarted from an
+                // older save) is not this match's any more.
+                if client.in_flight.as_ref().is_some_and(|(at, _)| *at > log.len()) {
+                    client.in_flight = None;
+                }
                 client.host_checks.clear();
                 client.compared = 0;
                 client.matched = 0;
                 let data = client.data.clone();
-                match build(&data, level_name, level_text, *seed, seats) {
+                match build(&data, level_name, level_text, profile.as_deref(), *seed, seats) {
                     Ok((welcomed, behaviours)) => {
                         client.seed = *seed;
                         client.behaviours = behaviours;
@@ -274,8 +279,24 @@ fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetCl
                         client.received = log.len();
                         client.fed = 0;
                     }
-                    Err(e) => client.failed = Some(e),
+                    Err(e) => {
+                        // Nothing of the match before goes on (its log, its feeding).
+                        client.failed = Some(e);
+                        client.welcomed = false;
+                        client.started = false;
+                        client.welcome = None;
+                        client.host_log.clear();
+                        client.received = 0;
+                        client.fed = 0;
+                    }
                 }
+            }
+            HostMsg::Closed(why) => {
+                // For good: no reconnection (another connection plays this name now, or the
+                // hello was refused).
+                client.log.push(format!("the host closed the connection: {why}"));
+                client.failed = Some(format!("the host closed the connection: {why}"));
+                client.addr = None;
             }
             HostMsg::Played { index, command } => {
                 if !client.welcomed || *index as usize != client.received {
@@ -374,11 +395,18 @@ fn send_own_commands(
 /// the save header this client records under; the level's AI behaviours.
 type Built = (Welcomed, std::collections::BTreeMap<String, String>);
 
-fn build(data: &RuleData, name: &str, text: &str, seed: u64, seats: &[super::protocol::Seat]) -> Result<Built, String> {
+fn build(data: &RuleData, name: &str, text: &str, profile: Option<&str>, seed: u64, seats: &[super::protocol::Seat]) -> Result<Built, String> {
     let root = std::env::current_dir().unwrap_or_default();
     let file = format!("host's {}", doo_rules::rules::story::clip(name));
-    let level = doo_rules::level_file::check(&file, text, data, &root)
+    let mut level = doo_rules::level_file::check(&file, text, data, &root)
         .map_err(|e| e.iter().map(|e| format!("{file}:{}:{}: {}", e.line, e.col, e.message)).collect::<Vec<_>>().join("; "))?;
+    // The rules the host picked (a profile or A4), when not the file's: only ones known here.
+    if let Some(p) = profile {
+        if !data.profiles.profiles.contains_key(p) && p != data.a4.name {
+            return Err(format!("the host plays under rules '{}', not known here", doo_rules::rules::story::clip(p)));
+        }
+        level.level.profile = Some(p.to_string());
+    }
     let m = level.build(data).map_err(|e| e.join("; "))?;
     let mut header = doo_rules::save::header_of(file, text, &level, seed, seats_of(seats), false);
     header.label = format!("network match: {}", level.level.name);

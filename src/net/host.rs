@@ -18,7 +18,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_observer(add_peer).add_observer(remove_peer).add_systems(
         Update,
         (
-            read_client_messages.run_if(resource_exists::<NetHost>).in_set(MatchSystems::Command),
+            read_client_messages.run_if(resource_exists::<NetHost>).in_set(MatchSystems::Command).before(crate::game::pipeline::queue_issued_commands),
             (send_played, hand_idle_seats).run_if(resource_exists::<NetHost>).after(MatchSystems::Present),
         ),
     );
@@ -26,12 +26,16 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Desync reports kept (the first ones tell where it went wrong).
 const MAX_DESYNCS: usize = 100;
+/// Lines of the host's log kept (refusals are rate-limited per client, but a match is long).
+const MAX_LOG: usize = 10_000;
 
 /// The host of a network match: its level as the clients rebuild it, the seats, the peers.
 #[derive(Resource, Debug)]
 pub struct NetHost {
     pub level_name: String,
     pub level_text: String,
+    /// The rules the match is played under when not the level file's (picked in the window).
+    pub profile: Option<String>,
     pub seed: u64,
     pub seats: Vec<Seat>,
     pub peers: BTreeMap<Entity, Peer>,
@@ -70,6 +74,7 @@ impl NetHost {
         NetHost {
             level_name,
             level_text,
+            profile: None,
             seed,
             seats,
             peers: BTreeMap::new(),
@@ -155,6 +160,11 @@ fn read_client_messages(
     mut drop: MessageWriter<DisconnectRequest>,
 ) {
     let host = &mut *host;
+    // One client command goes into the match a frame: the next is checked against the state it
+    // leaves (two sent together would both pass the same check).
+    let mut issued = false;
+    // Connections closed for good, told why after the loop (`HostMsg::Closed`: no reconnection).
+    let mut closed: Vec<(Entity, String)> = Vec::new();
     // Messages the transport could not decode since the last look: logged, at most once a second.
     let second = time.elapsed_secs_f64() as u64;
     if host.malformed_logged_at != Some(second) {
@@ -169,7 +179,9 @@ fn read_client_messages(
         let ClientId::Client(e) = *client_id else { continue };
         let to = SendTargets::Single(*client_id);
         let mut refuse = |host: &mut NetHost, why: String| {
-            host.log.push(format!("refused {}: {why}", host.peers.get(&e).and_then(|p| p.name.clone()).unwrap_or_else(|| format!("{e}"))));
+            if host.log.len() < MAX_LOG {
+                host.log.push(format!("refused {}: {why}", host.peers.get(&e).and_then(|p| p.name.clone()).unwrap_or_else(|| format!("{e}"))));
+            }
             out.write(ToClients { targets: to, message: HostMsg::Refused(why) });
         };
         let Some(peer) = host.peers.get(&e) else { continue };
@@ -201,7 +213,8 @@ fn read_client_messages(
                     None
                 };
                 if let Some(p) = problem {
-                    refuse(host, p);
+                    refuse(host, p.clone());
+                    closed.push((e, p));
                     drop.write(DisconnectRequest { client: e });
                     continue;
                 }
@@ -210,6 +223,7 @@ fn read_client_messages(
                 let old: Vec<Entity> = host.peers.iter().filter(|(k, p)| **k != e && p.name.as_deref() == Some(name.as_str())).map(|(k, _)| *k).collect();
                 for o in old {
                     host.peers.remove(&o);
+                    closed.push((o, format!("{name} joined again from another connection")));
                     drop.write(DisconnectRequest { client: o });
                     host.log.push(format!("{name} rejoined; the old connection is closed"));
                 }
@@ -229,10 +243,11 @@ fn read_client_messages(
                     continue;
                 }
                 let settled = crate::game::record::settled(&status, &queue, &checked);
-                if status.over || !settled || !their_moment(m, &host.ai, &sides) {
+                if issued || status.over || !settled || !their_moment(m, &host.ai, &sides) {
                     refuse(host, format!("not {name}'s moment"));
                     continue;
                 }
+                issued = true;
                 issue.write(IssueCommand(cmd.clone()));
             }
             ClientMsg::Check(cp) => {
@@ -245,6 +260,9 @@ fn read_client_messages(
                 }
             }
         }
+    }
+    for (e, why) in closed {
+        out.write(ToClients { targets: SendTargets::Single(ClientId::Client(e)), message: HostMsg::Closed(why) });
     }
 }
 
@@ -265,6 +283,7 @@ fn welcome(host: &mut NetHost, record: &mut MatchRecord, autosave: Option<&crate
     let msg = HostMsg::Welcome {
         level_name: host.level_name.clone(),
         level_text: host.level_text.clone(),
+        profile: host.profile.clone(),
         seed: host.seed,
         seats: host.seats.clone(),
         yours: sides.clone(),
@@ -284,7 +303,8 @@ fn welcome(host: &mut NetHost, record: &mut MatchRecord, autosave: Option<&crate
 impl NetHost {
     /// The next match on the same connections (a campaign's next level): its level, seed, seats
     /// and AI. `welcome_everyone` then sends it to every client.
-    pub fn next_match(&mut self, level_name: String, level_text: String, seed: u64, seats: Vec<Seat>, ai: doo_rules::ai::AiConfig) {
+    pub fn next_match(&mut self, level_name: String, level_text: String, profile: Option<String>, seed: u64, seats: Vec<Seat>, ai: doo_rules::ai::AiConfig) {
+        self.profile = profile;
         self.level_name = level_name;
         self.level_text = level_text;
         self.seed = seed;
@@ -376,6 +396,10 @@ fn hand_idle_seats(
         let d = host.difficulty;
         if let Some(seat) = host.seats.iter_mut().find(|s| s.side == side) {
             seat.who = SeatKind::Ai;
+        }
+        // Its owner, if he comes back or was only slow, plays it no more.
+        for p in host.peers.values_mut() {
+            p.sides.retain(|s| *s != side);
         }
         host.ai.sides.insert(side.clone(), d);
         // The autosave says so too (a host restarted from it keeps the AI in that seat).

@@ -13,15 +13,18 @@ use doo_rules::save::Checkpoint;
 use serde::{Deserialize, Serialize};
 
 /// Changed whenever a message changes (the transport refuses a peer with another one).
-pub const PROTOCOL_ID: u64 = 0x446f_4f_3332_0001;
+pub const PROTOCOL_ID: u64 = 0x446f_4f_3332_0002;
 /// The version a hello carries (a client of another version is told so, and refused).
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// A player's name: 1 to 24 characters.
 pub const MAX_NAME: usize = 24;
 /// Messages one client may send per second (more are dropped, the first refused and logged: a flood).
 pub const MAX_COMMANDS_PER_SECOND: u32 = 100;
 /// Bytes of one command as RON (a longer one is refused before it is read further).
 pub const MAX_COMMAND_BYTES: usize = 4096;
+/// Bytes of a checkpoint's hash a client may send (a state hash is 16 hex digits; "end:" and
+/// "saved:" prefixes).
+pub const MAX_HASH: usize = 64;
 /// Clients at once.
 pub const MAX_CLIENTS: usize = 8;
 
@@ -39,9 +42,13 @@ pub enum ClientMsg {
 /// Host → clients.
 #[derive(Message, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum HostMsg {
-    /// The match as the client must rebuild it: the level's text, its file name, the seed,
+    /// The match as the client must rebuild it: the level's text, its file name, the rules it
+    /// is played under when the host picked others than the file's (a profile or A4), the seed,
     /// who sits where, the client's own sides, and every command played so far.
-    Welcome { level_name: String, level_text: String, seed: u64, seats: Vec<Seat>, yours: Vec<String>, commands: Vec<WireCommand> },
+    Welcome { level_name: String, level_text: String, profile: Option<String>, seed: u64, seats: Vec<Seat>, yours: Vec<String>, commands: Vec<WireCommand> },
+    /// The host closes this connection for good (the name is now played from another
+    /// connection, or the hello was refused): the client does not connect again by itself.
+    Closed(String),
     /// The host played its command number `index` (0-based, in the log's order).
     Played { index: u32, command: WireCommand },
     /// The host's checkpoint (commands played, turn, state hash).
@@ -85,7 +92,11 @@ pub fn deserialize_client_msg(
     ctx: &mut bevy_replicon::shared::message::ctx::ServerReceiveCtx,
     bytes: &mut bevy_replicon::bytes::Bytes,
 ) -> bevy::ecs::error::Result<ClientMsg> {
-    let r = bevy_replicon::shared::message::client_message::default_deserialize::<ClientMsg>(ctx, bytes);
+    let r = bevy_replicon::shared::message::client_message::default_deserialize::<ClientMsg>(ctx, bytes).and_then(|m| match &m {
+        // A checkpoint's hash is a state hash (16 hex digits, or "end:" and 16): no more.
+        ClientMsg::Check(cp) if cp.hash.len() > MAX_HASH => Err(format!("a checkpoint hash of {} bytes", cp.hash.len()).into()),
+        _ => Ok(m),
+    });
     if r.is_err() {
         MALFORMED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }

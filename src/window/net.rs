@@ -95,7 +95,7 @@ fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
     let (seats, ai, name, text) = hosted_match(world, setup);
     if world.contains_resource::<NetHost>() {
         // Still hosting (a campaign's next level): the same connections, welcomed to it.
-        world.resource_mut::<NetHost>().next_match(name, text, seed, seats, ai);
+        world.resource_mut::<NetHost>().next_match(name, text, setup.checked.level.profile.clone(), seed, seats, ai);
         crate::net::host::welcome_everyone(world);
         name_remote_seats(world, setup);
         return;
@@ -110,7 +110,9 @@ fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
             return;
         }
     };
-    world.insert_resource(NetHost::new(name, text, seed, seats, ai));
+    let mut net = NetHost::new(name, text, seed, seats, ai);
+    net.profile = setup.checked.level.profile.clone();
+    world.insert_resource(net);
     name_remote_seats(world, setup);
     let lan = lan_address().map(|ip| SocketAddr::new(ip, addr.port()));
     info!("network: hosting on port {}", addr.port());
@@ -168,6 +170,13 @@ pub fn join(world: &mut World, addr: SocketAddr, name: &str) -> Result<(), Strin
 /// The host's welcome came (first, or again after a lost connection): the match it describes
 /// goes on the board, its commands replayed (`MatchSetup::net_client`).
 fn start_welcomed_match(world: &mut World) {
+    let Some(c) = world.get_resource::<NetClient>() else { return };
+    // A welcome that cannot be played (a bad level, unknown rules): said on the Join screen.
+    let failed = c.failed.clone().filter(|_| c.window);
+    if let Some(why) = failed.filter(|_| *world.resource::<State<Screen>>().get() == Screen::Match) {
+        give_up(world, why);
+        return;
+    }
     let Some(mut c) = world.get_resource_mut::<NetClient>() else { return };
     if !c.window || c.started {
         return;
@@ -210,7 +219,11 @@ fn start_welcomed_match(world: &mut World) {
 /// The joined match is on the board with the welcome's commands: the host's next ones follow.
 fn client_started(world: &mut World) {
     if let Some(mut c) = world.get_resource_mut::<NetClient>() {
-        c.started = true;
+        // A newer welcome already came: it is started instead (next frame), nothing is fed
+        // into this one.
+        if c.welcome.is_none() {
+            c.started = true;
+        }
     }
 }
 
@@ -220,6 +233,8 @@ fn give_up(world: &mut World, why: String) {
     world.resource_mut::<NetNote>().0 = Some(format!("the host's match cannot be played here: {why}"));
     crate::net::client::leave(world);
     world.resource_mut::<NextState<Screen>>().set(Screen::Join);
+    // Off the match screen at once: its systems expect a match on the board.
+    world.run_schedule(bevy::state::state::StateTransition);
 }
 
 /// Off the match screen: the network is left (a client hangs up; a host stops listening), and

@@ -295,7 +295,9 @@ pub fn begin_match_world(world: &mut World) {
     world.insert_resource(PlayingLevel(setup.checked.clone()));
     world.insert_resource(crate::game::intent::PlayerView::default());
     if setup.net_client {
-        // The host's match, rebuilt from its welcome: no file to watch, no autosave here.
+        // The host's match, rebuilt from its welcome: no file to watch, no autosave here (the
+        // host keeps the match's; this computer's autosave and campaign save stay untouched).
+        world.remove_resource::<crate::game::record::Autosave>();
         crate::crash::set_save_in_play(None);
         match resume_match(world, &data, &setup) {
             Ok(()) => world.trigger(NetMatchStarted::Joined),
@@ -387,6 +389,9 @@ pub fn restart(world: &mut World) {
 
 /// The match just played, from its first command, in the replay viewer.
 pub fn watch_from_start(world: &mut World) {
+    if world.get_resource::<MatchSetup>().is_some_and(|s| s.networked()) {
+        return;
+    }
     let turn = world.get_resource::<crate::game::components::MatchState>().map_or(0, |s| s.clock.turn);
     let Some(save) = world.resource::<crate::game::record::MatchRecord>().to_save(turn, None) else { return };
     let Some(mut setup) = world.get_resource::<MatchSetup>().cloned() else { return };

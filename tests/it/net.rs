@@ -77,9 +77,15 @@ impl Proc {
 
 /// The state hash at the end of the same seed played offline, AI against AI (`doo simulate`).
 fn offline_hash(level: &str, seed: u64) -> String {
-    let dir = std::env::temp_dir().join(format!("doo-net-offline-{}-{seed}", std::process::id()));
+    offline_hash_with(level, seed, &[])
+}
+
+/// `offline_hash` with more `doo simulate` options (`--profile P`).
+fn offline_hash_with(level: &str, seed: u64, more: &[&str]) -> String {
+    let dir = std::env::temp_dir().join(format!("doo-net-offline-{}-{seed}-{}", std::process::id(), more.join("-")));
     let out = Command::new(crate::common::doo_bin())
         .args(["simulate", level, "--seed", &seed.to_string(), "--save-dir", dir.to_str().unwrap()])
+        .args(more)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("doo simulate");
@@ -126,6 +132,32 @@ fn seeded_matches_over_loopback_end_as_they_end_offline() {
     let (h, c) = (host.summary(240), c.summary(240));
     assert_eq!(c["sides"], serde_json::json!(["heroes"]));
     assert_same_end(&[&h, &c], &offline_hash("levels/tutorial.ron", 5));
+}
+
+#[test] // issue 32: rules the host picked (a profile other than the level's own) reach the client: the match ends as the same seed ends offline under them, and not as under the level's own
+fn rules_picked_by_the_host_are_played_by_its_clients() {
+    let mut host = Proc::start(&[
+        "host",
+        "levels/arena.ron",
+        "--port",
+        "0",
+        "--bind",
+        "127.0.0.1",
+        "--seed",
+        "3",
+        "--seat",
+        "heroes=ai",
+        "--profile",
+        "DOO-2017",
+        "--timeout",
+        "240",
+    ]);
+    let port = host.port();
+    let mut c = join(port, "carol");
+    let (h, c) = (host.summary(240), c.summary(240));
+    let picked = offline_hash_with("levels/arena.ron", 3, &["--profile", "DOO-2017"]);
+    assert_ne!(picked, offline_hash("levels/arena.ron", 3), "the two rulesets play this seed differently (else the test proves nothing)");
+    assert_same_end(&[&h, &c], &picked);
 }
 
 #[test] // issue 32: a remote seat nobody answers for goes to the host's AI after the host's timeout (--hand-over); the match ends as offline

@@ -195,6 +195,7 @@ fn show_overlays(
     windows: Query<&Window>,
     ui: Res<UiScale>,
     playtest: Option<Res<crate::window::screens::editor::PlayTest>>,
+    setup: Option<Res<crate::window::session::MatchSetup>>,
 ) {
     if !overlay.is_changed() {
         return;
@@ -246,7 +247,10 @@ fn show_overlays(
             c.spawn(button("Resume  [Esc]", MatchAct::MatchMenu));
             c.spawn(button("Save as...  [Ctrl+S]", MatchAct::SaveAs));
             c.spawn(button("Load a saved match", Go(Screen::Load)));
-            c.spawn(button("Watch this match from the start", MatchAct::WatchThis));
+            // A network match goes on for the others: the replay would replace it here.
+            if !setup.as_ref().is_some_and(|s| s.networked()) {
+                c.spawn(button("Watch this match from the start", MatchAct::WatchThis));
+            }
             if playtest.is_some() {
                 c.spawn(button("Back to the editor", Go(Screen::Editor)));
             }

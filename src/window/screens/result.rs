@@ -130,16 +130,20 @@ fn show_result(
                     .with_children(|b| {
                         if campaign.is_some() {
                             b.spawn(button("Back to the campaign  [Enter]", BackToCampaign));
-                            b.spawn(button("Watch the replay", ResultAct::WatchThis));
+                            if !networked {
+                                b.spawn(button("Watch the replay", ResultAct::WatchThis));
+                            }
                             return;
                         }
                         if playtest.is_some() {
                             b.spawn(button("Back to the editor  [Enter]", Go(Screen::Editor)));
                         }
+                        // A network match goes on for the others: it is neither played again nor
+                        // replaced by its replay here (Load a save of it to watch it).
                         if !networked {
                             b.spawn(button("Play again", ResultAct::PlayAgain));
+                            b.spawn(button("Watch the replay", ResultAct::WatchThis));
                         }
-                        b.spawn(button("Watch the replay", ResultAct::WatchThis));
                         b.spawn(button("Choose another level", Go(Screen::Levels)));
                         b.spawn(button("Main menu", Go(Screen::Menu)));
                     });

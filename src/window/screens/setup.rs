@@ -13,6 +13,8 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NameEditing>()
         .add_button_action::<SetupAct>()
         .add_systems(OnEnter(Screen::Setup), (seat_remote_players, spawn_setup).chain())
+        // Host pressed, then back to the menu: the next Play is not hosted.
+        .add_systems(OnEnter(Screen::Menu), |mut commands: Commands| commands.remove_resource::<WantHost>())
         .add_systems(Update, (answer_setup, type_player_name, refresh_setup).chain());
 }
 
