@@ -252,6 +252,12 @@ fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetCl
             HostMsg::Welcome { level_name, level_text, profile, seed, seats, yours, commands: log } => {
                 // Welcomed again on the same connection: the host's next match (a campaign's
                 // next level); nothing of this one is in flight any more.
+                // A save holds at most `caps::COMMANDS` commands; a longer log is refused before
+                // any of it is replayed.
+                if log.len() > doo_rules::save::caps::COMMANDS {
+                    client.failed = Some(format!("the host's log has {} commands (at most {})", log.len(), doo_rules::save::caps::COMMANDS));
+                    continue;
+                }
                 if client.welcomed {
                     client.in_flight = None;
                     client.sent_at = None;
@@ -300,6 +306,10 @@ fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetCl
             }
             HostMsg::Played { index, command } => {
                 if !client.welcomed || *index as usize != client.received {
+                    continue;
+                }
+                if client.received >= doo_rules::save::caps::COMMANDS {
+                    client.failed = Some(format!("the host's match passed {} commands, the most a save holds", doo_rules::save::caps::COMMANDS));
                     continue;
                 }
                 client.received += 1;

@@ -141,3 +141,20 @@ fn an_unrecorded_match_has_no_undo() {
     let v = undo(&mut hm).expect_err("not recorded");
     assert_eq!(v.rule, "UNDO-6");
 }
+
+#[test] // UNDO-7: in a network match (a side played on another computer) nothing is taken back, even a move undoable in a local match
+fn a_network_match_has_no_undo() {
+    let mut hm = tutorial(3);
+    let free = lunk_move(&hm, MoveKind::FreeStep);
+    assert!(hm.submit(free));
+    let before = hash(&hm);
+    let mut ai = doo::game::ai::AiControl::default();
+    ai.remote.insert("monsters".into());
+    hm.app.world_mut().insert_resource(ai);
+    let v = undo(&mut hm).expect_err("a network match");
+    assert_eq!(v.rule, "UNDO-7");
+    assert_eq!(hash(&hm), before, "nothing was taken back");
+    // The same move in a local match is taken back (the test could fail the other way).
+    hm.app.world_mut().insert_resource(doo::game::ai::AiControl::default());
+    assert!(undo(&mut hm).is_ok(), "locally the free steps are taken back");
+}

@@ -6,7 +6,7 @@ use super::{Screen, root_node};
 use crate::net::client::NetClient;
 use crate::window::net::{DEFAULT_PORT, NetNote};
 use crate::window::theme::prelude::*;
-use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -147,17 +147,9 @@ fn type_join_field(mut keys: MessageReader<KeyboardInput>, mut editing: ResMut<J
             continue;
         }
         let (field, max) = if k == 0 { (&mut form.address, 64) } else { (&mut form.name, crate::net::protocol::MAX_NAME) };
-        match &e.logical_key {
-            Key::Enter | Key::Escape => {
-                editing.0 = None;
-                return;
-            }
-            Key::Backspace => {
-                field.pop();
-            }
-            Key::Character(c) if field.chars().count() < max && !c.chars().any(char::is_control) => field.push_str(c),
-            Key::Space if k == 1 && field.chars().count() < max => field.push(' '),
-            _ => {}
+        if type_key(field, &e.logical_key, max, k == 1) {
+            editing.0 = None;
+            return;
         }
     }
 }

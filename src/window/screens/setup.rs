@@ -5,7 +5,7 @@
 use super::{Go, Screen, root_node};
 use crate::window::session::{MatchSetup, Seat};
 use crate::window::theme::prelude::*;
-use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
 use doo_rules::ai::Difficulty;
 
@@ -154,14 +154,8 @@ fn type_player_name(mut keys: MessageReader<KeyboardInput>, mut editing: ResMut<
             continue;
         }
         let Some(seat) = setup.seats.get_mut(k) else { continue };
-        match &e.logical_key {
-            Key::Enter | Key::Escape => editing.0 = None,
-            Key::Backspace => {
-                seat.player.pop();
-            }
-            Key::Character(c) if seat.player.chars().count() < 20 => seat.player.push_str(c),
-            Key::Space => seat.player.push(' '),
-            _ => {}
+        if type_key(&mut seat.player, &e.logical_key, 20, true) {
+            editing.0 = None;
         }
     }
 }

@@ -61,3 +61,20 @@ pub fn panel(node: Node) -> impl Bundle {
 pub fn panel_in(node: Node, color: Color) -> impl Bundle {
     (node, BackgroundColor(color), Interaction::default(), bevy::ui::FocusPolicy::Block, Blocks)
 }
+
+/// One key typed into a text field of at most `max` characters (spaces when `spaces`, never a
+/// control character): Backspace erases, Enter or Esc ends the typing (returns true).
+pub fn type_key(text: &mut String, key: &bevy::input::keyboard::Key, max: usize, spaces: bool) -> bool {
+    use bevy::input::keyboard::Key;
+    let room = text.chars().count() < max;
+    match key {
+        Key::Enter | Key::Escape => return true,
+        Key::Backspace => {
+            text.pop();
+        }
+        Key::Character(c) if room && !c.chars().any(char::is_control) => text.push_str(c),
+        Key::Space if room && spaces => text.push(' '),
+        _ => {}
+    }
+    false
+}
