@@ -78,6 +78,8 @@ PARTS = {
     "Game": ([S + "game/**"], []),
     "Headless": ([S + "headless.rs", S + "replay.rs", S + "simulate.rs", S + "campaign_sim.rs"], []),
     "Window": ([S + "window/**"], []),  # the HUD included
+    # Every production file but the one that writes to the disk (issue 42: `write_atomic`, `append_text`).
+    "NotTheWriter": ([S + "**", R + "**"], [R + "data/files.rs"]),
     "Hud": ([S + "window/hud/**"], []),
     "Cli": ([S + "cli.rs", S + "main.rs"], []),
 }
@@ -133,6 +135,13 @@ NEVERS = [
     # R5: the crate line is named where it is crossed
     Never("no-reexport-of-rules", "src/ never re-exports doo_rules (crossings are written doo_rules::)", ["src/**"], [],
           "a reader sees which imports cross the crate firewall", names=[r"\bpub\s+use\s+doo_rules\b"]),
+    # Issue 42: a crash mid-save never truncates a file: every file is written through the one
+    # atomic writer (doo_rules::data::write_atomic; logs through append_text), in data/files.rs.
+    Never("one-file-writer", "production code writes files only through data/files.rs (write_atomic, append_text, make_dir)",
+          ["NotTheWriter"], [],
+          "a level, a save, settings, a hero or a campaign's progress is whole or untouched after a crash",
+          names=[r"\bfs\s*::\s*(write|rename|copy|create_dir_all|create_dir|hard_link)\b", r"\bFile\s*::\s*(create|create_new)\b",
+                 r"\bOpenOptions\b"]),
     # docs/architecture.md: the rules crate's layering
     Never("rules-no-upward", "rules/ never imports ai/, level*, script, save, campaign, data", ["Rules"],
           [R + "ai/**", R + "level*.rs", R + "level*/**", R + "script.rs", R + "save.rs", R + "campaign.rs",
@@ -159,6 +168,7 @@ BUDGETS = {
 # The checks `--check` (with no names) enforces: each "never" that holds on main today. When a
 # renovation step makes another one hold, add its id here — one line.
 ENFORCED = [
+    "one-file-writer",
     "core-no-game-window-ai-saves",
     "judge-no-ai-formats",
     "ai-no-game-window-saves",

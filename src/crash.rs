@@ -5,7 +5,6 @@
 //! `DOO_DEBUG_PANIC=1` (at startup) and `=frame` (inside a window system) panic on purpose.
 
 use doo_rules::replay::panic_message;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -45,11 +44,7 @@ pub fn crash_entry(unix_secs: u64, message: &str, location: Option<String>, thre
 
 /// Appends `entry` to the crash log at `path` (its folder made if needed).
 pub fn append_crash(path: &Path, entry: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
-    f.write_all(entry.as_bytes())
+    doo_rules::data::append_text(path, entry)
 }
 
 thread_local! {

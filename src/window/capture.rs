@@ -8,7 +8,6 @@ use crate::game::components::MatchState;
 use crate::game::log::MatchLog;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use std::io::Write;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FrameCount>().init_resource::<FrameTimes>().add_systems(Update, capture_and_exit).add_systems(Last, write_log);
@@ -55,7 +54,7 @@ fn capture_and_exit(
             let at = |q: f64| s.get(((s.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
             let json =
                 serde_json::json!({"frames": s.len(), "median_ms": at(0.5), "p95_ms": at(0.95), "mean_ms": s.iter().sum::<f64>() / s.len().max(1) as f64});
-            let _ = std::fs::write(path, json.to_string());
+            let _ = doo_rules::data::write_atomic(path, &json.to_string());
         }
         exit.write(AppExit::Success);
     }
@@ -74,7 +73,8 @@ fn write_log(
     mut last_said: Local<(Option<String>, Option<String>)>,
 ) {
     let Some(path) = &opts.log else { return };
-    let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
+    use std::fmt::Write as _;
+    let mut f = String::new();
     // What the player was told (a refusal with its rule id, or a notice such as "Taken back: …").
     if let Some(view) = view.filter(|v| v.is_changed()) {
         let said = (view.feedback.as_ref().map(|v| format!("{}: {}", v.rule, v.reason)), view.notice.clone());
@@ -110,5 +110,8 @@ fn write_log(
                 let _ = writeln!(f, "{}", serde_json::json!({"type": "layout", "origin": [pa.x, pa.y], "space_px": pb.x - pa.x}));
             }
         }
+    }
+    if !f.is_empty() {
+        let _ = doo_rules::data::append_text(path, &f);
     }
 }

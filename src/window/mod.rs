@@ -208,6 +208,9 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
     let plugins = DefaultPlugins
         .set(WindowPlugin {
             primary_window: Some(Window { title: WINDOW_TITLE.into(), resolution: (1280, 720).into(), present_mode, ..default() }),
+            // The level editor asks before a window with unsaved edits closes
+            // (`screens::editor::recovery::ask_before_closing` closes it otherwise).
+            close_when_requested: false,
             ..default()
         })
         .set(ImagePlugin::default_nearest())

@@ -207,8 +207,7 @@ fn start_welcomed_match(world: &mut World) {
     world.insert_resource(CommandRelay::default());
     if *world.resource::<State<Screen>>().get() == Screen::Match {
         // A rejoin, or the host's next match (a campaign's next level): the match is rebuilt
-        // from the host's log, the last one's result taken off the board.
-        *world.resource_mut::<crate::window::board::Overlay>() = crate::window::board::Overlay::default();
+        // from the host's log, the last one's result taken off the board (by `restart`).
         session::restart(world);
     } else {
         // The match starts as the screen is entered.

@@ -381,9 +381,12 @@ pub fn end_match_world(world: &mut World) {
     world.trigger(MatchEnded);
 }
 
-/// Leaves and re-enters the match, so it is built afresh from `MatchSetup` (Play again).
+/// Leaves and re-enters the match, so it is built afresh from `MatchSetup` (Play again, a
+/// network client's next match): the last match's overlays go with it (the result panel would
+/// otherwise stay over the new match, take the board's input and hold the AI: issue 42).
 pub fn restart(world: &mut World) {
     end_match_world(world);
+    *world.resource_mut::<Overlay>() = Overlay::default();
     begin_match_world(world);
 }
 

@@ -81,10 +81,7 @@ fn save_settings(settings: Res<Settings>) {
         Ok(t) => t,
         Err(e) => return warn!("settings not saved: {e}"),
     };
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    if let Err(e) = std::fs::write(&path, text) {
+    if let Err(e) = doo_rules::data::write_atomic(&path, &text) {
         warn!("settings not saved to {}: {e}", path.display());
     }
 }

@@ -171,6 +171,31 @@ fn undo_redo_copy_paste_and_resize() {
     assert!(!doc.paint(Rect::one(0, 0), &Brush::Tile('#')));
 }
 
+/// Issue 42: a paste never takes a figure off the map unsaid (an orc captain under the pasted
+/// area vanished on fbd0357): the figures it replaces are named in the status line, and one
+/// undo brings the level back as it was.
+#[test]
+fn paste_names_every_figure_it_replaces_and_is_one_undo_step() {
+    let data = data();
+    let mut doc = made_level(&data);
+    let made = doc.level.clone();
+    let orc = doc.level.characters.iter().find(|c| c.template.as_deref() == Some("orc")).and_then(|c| c.id.clone()).expect("the orc");
+    // The hero's room corner, pasted so that the hero lands on the orc's space (9, 3).
+    let clip = doc.copy(Rect::new((1, 2), (3, 4)));
+    let pasted = doc.paste_told(8, 2, &clip);
+    assert!(pasted.edited);
+    assert_eq!(pasted.removed, vec![(orc.clone(), 9, 3)], "the orc under the pasted hero is reported");
+    let line = pasted.line();
+    assert!(line.contains(&format!("{orc} at (9, 3)")) && line.contains("removed"), "{line}");
+    assert!(!doc.level.characters.iter().any(|c| c.id.as_deref() == Some(orc.as_str())));
+    assert!(doc.undo(), "one undo step");
+    assert_eq!(doc.level, made, "the paste taken back whole, the orc back");
+    // A paste that replaces nobody says only that it pasted.
+    let wall_and_floor = doc.copy(Rect::new((0, 1), (1, 1)));
+    let quiet = doc.paste_told(8, 4, &wall_and_floor);
+    assert!(quiet.edited && quiet.removed.is_empty() && quiet.line() == "Pasted.", "{quiet:?}");
+}
+
 #[test]
 fn problems_are_placed_on_their_space() {
     let data = data();
@@ -466,4 +491,52 @@ fn event_triggers_and_deeds_are_cycled_in_the_editor() {
         deeds.push(deed(&doc).unwrap_or_default());
     }
     assert_eq!(deeds, ["Win", "Lose", "Door", "StartCrisis", "Reveal", "Give", ""]);
+}
+
+/// Issue 42: a click whose press and release fall in one frame is one click on one space (on
+/// fbd0357 it was lost, and the next click painted a rectangle from it).
+#[test]
+fn a_click_is_a_click_however_short() {
+    use doo_rules::level_edit::Stroke;
+    let size = (12, 7);
+    let mut s = Stroke::default();
+    assert_eq!(s.frame(true, true, (3, 2), true, size), Some(((3, 2), (3, 2))), "press and release in one frame: one space");
+    assert!(!s.active(), "nothing left over from it");
+    assert_eq!(s.frame(true, false, (8, 5), true, size), None, "the next press begins its own stroke");
+    assert_eq!(s.frame(false, true, (8, 5), true, size), Some(((8, 5), (8, 5))), "and paints its own space only");
+    // A drag: press on (2, 2), release off the map: the nearest space ends it.
+    assert_eq!(s.frame(true, false, (2, 2), true, size), None);
+    assert_eq!(s.frame(false, false, (5, 4), true, size), None);
+    assert_eq!(s.frame(false, true, (40, -3), false, size), Some(((2, 2), (11, 0))));
+    // A press over a panel begins nothing; its release paints nothing.
+    assert_eq!(s.frame(true, true, (1, 1), false, size), None);
+    assert_eq!(s.frame(true, false, (1, 1), false, size), None);
+    assert_eq!(s.frame(false, true, (1, 1), true, size), None);
+}
+
+/// Issue 42: every way out of a changed level asks first; a play-test asks only for a level
+/// never saved (the editor keeps the level while it is played).
+#[test]
+fn every_way_out_of_a_changed_level_asks_and_a_recovery_copy_reads_back() {
+    use doo_rules::level_edit::leave::{Leave, must_ask, question, read_recovery, recovery_text};
+    for leave in [Leave::New, Leave::Open(3), Leave::Back, Leave::Quit] {
+        assert!(must_ask(leave, true, true), "{leave:?} with unsaved edits asks");
+        assert!(must_ask(leave, true, false), "{leave:?} of a level never saved asks");
+        assert!(!must_ask(leave, false, true), "{leave:?} with nothing unsaved goes at once");
+        let (text, labels) = question(leave, "crypt.ron");
+        assert!(text.contains("crypt.ron") && text.contains("unsaved"), "{text}");
+        assert!(labels[0].contains("Save") && labels[1].contains("[D]") && labels[2].contains("Cancel"), "{labels:?}");
+    }
+    assert!(must_ask(Leave::PlayTest, true, false), "a play-test of a level never saved asks");
+    assert!(!must_ask(Leave::PlayTest, true, true), "a play-test of a saved level with edits plays them (the editor keeps them)");
+    // The recovery copy: the file it was edited for, then the level's text, which reads back.
+    let data = data();
+    let doc = made_level(&data);
+    let copy = recovery_text(Path::new("levels/my level.ron"), &doc.text());
+    assert!(copy.starts_with("//"), "the header is a comment: the copy is a level file too");
+    parse("copy", &copy);
+    let (path, text) = read_recovery(&copy).expect("a recovery copy");
+    assert_eq!(path, PathBuf::from("levels/my level.ron"));
+    assert_eq!(text, doc.text());
+    assert_eq!(read_recovery(&doc.text()), None, "a level file is not a recovery copy");
 }

@@ -200,6 +200,19 @@ fn the_replay_viewer_walk_presses_every_control() {
     }
 }
 
+/// Issue 42: "Play again" on the result panel soft-locked every match on fbd0357 (the old result
+/// stayed over the new match, took the board's input and held the AI). The walk starts on a
+/// finished match (the tutorial save ends with the goblin down), presses Play again, and checks
+/// that the new match's figures are drawn, nothing covers the board and the side to act can act.
+#[test]
+fn play_again_starts_a_match_that_can_be_played() {
+    let dir = scratch("again");
+    let v = walk_focused(&dir, &["play", "--resume", "tests/saves/tutorial-seed3.ron", "--seed", "1"], true, "Result|PlayAgain");
+    let pressed = list(&v, "pressed").join(" ");
+    assert!(pressed.contains("PlayAgain"), "Play again never pressed: {pressed}");
+    assert!(v["play_again_checked"].as_u64().unwrap_or(0) >= 1, "the match after Play again was never checked: {v}");
+}
+
 /// The pending-window saves (pending.rs) copied into a walk's saves folder: the walk starts on
 /// each (`--resume`) and can open it again from the Load screen to press the prompt's other
 /// buttons. Every save's sides are seated human, so the prompt is the player's.

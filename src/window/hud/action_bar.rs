@@ -55,10 +55,7 @@ fn log_bar_layout(
     })
     .to_string();
     if *last != line {
-        use std::io::Write;
-        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
-            let _ = writeln!(f, "{line}");
-        }
+        let _ = doo_rules::data::append_text(path, &format!("{line}\n"));
         *last = line;
     }
 }

@@ -92,6 +92,20 @@ fn step(world: &mut World, display: Display, walk: &mut UiWalk) {
     if !settle_pending(walk, &received, &typed, arrive) {
         return;
     }
+    if let Some(since) = walk.after_play_again {
+        // A minute of game time (headless frames are 1/60 s) for the new match to get going.
+        match play_again_faults(world) {
+            None => {
+                walk.play_again_checked += 1;
+                walk.after_play_again = None;
+            }
+            Some(faults) if walk.frame > since + 3600 => {
+                walk.failures.push(format!("after Play again: {}", faults.join("; ")));
+                walk.after_play_again = None;
+            }
+            Some(_) => return,
+        }
+    }
     // Wait for the screen to settle (an AI turn may keep it moving: then act anyway).
     let state = state_key(world);
     let ts = targets(world);
@@ -123,6 +137,9 @@ fn settle_pending(walk: &mut UiWalk, received: &[String], typed: &[KeyCode], arr
     match walk.pending.take() {
         Some(Pending::Button { key, label, action, setting, frames }) => {
             if received.contains(&action) {
+                if action == "PlayAgain" {
+                    walk.after_play_again = Some(walk.frame);
+                }
                 walk.last_edge = Some((walk.state_at_press.clone(), key.clone()));
                 walk.last_press = Some(key.clone());
                 walk.pressed.insert(key, label);
@@ -191,6 +208,35 @@ fn observe(world: &World, display: Display, walk: &mut UiWalk, state: &str, ts: 
         walk.state_keys.remove(state);
     }
     walk.state_at_press = state.to_string();
+}
+
+/// After "Play again" (issue 42: it soft-locked every match on fbd0357): what is still wrong
+/// with the new match, if anything. It is on the board with its figures drawn, nothing covers
+/// it, and the side to act acts: a person at this computer is asked, or the AI has played.
+fn play_again_faults(world: &mut World) -> Option<Vec<String>> {
+    let mut faults = Vec::new();
+    if world.get_resource::<State<Screen>>().is_none_or(|s| *s.get() != Screen::Match) {
+        faults.push("not on the match screen".to_string());
+    }
+    let overlay = world.resource::<crate::window::board::Overlay>().clone();
+    if let Some(r) = &overlay.result {
+        faults.push(format!("the last match's result is still shown ({})", r.lines().next().unwrap_or("")));
+    }
+    if let Some(what) = overlay.blocks_board().filter(|w| *w != "handover") {
+        faults.push(format!("the {what} overlay takes the board's input"));
+    }
+    let figures = world.query_filtered::<Entity, With<crate::game::components::CharacterId>>().iter(world).count();
+    let drawn = world.query_filtered::<&Visibility, With<crate::window::board::Token>>().iter(world).filter(|v| **v != Visibility::Hidden).count();
+    if figures == 0 || drawn == 0 {
+        faults.push(format!("{figures} figures in the match, {drawn} drawn"));
+    }
+    let asked = world.get_resource::<crate::game::intent::PlayerView>().is_some_and(|v| v.decider.is_some());
+    let played = world.get_resource::<crate::game::record::MatchRecord>().is_some_and(|r| !r.commands.is_empty());
+    if !asked && !played {
+        let held = world.get_resource::<crate::game::ai::AiHold>().is_some_and(|h| h.0);
+        faults.push(format!("nobody acts: no person is asked and the AI has not played (held: {held})"));
+    }
+    (!faults.is_empty()).then_some(faults)
 }
 
 /// Clicks `t` and waits for the game to receive its action.

@@ -18,6 +18,7 @@ impl UiWalk {
             "steps": self.steps,
             "moves": self.moves,
             "failures": self.failures,
+            "play_again_checked": self.play_again_checked,
             "persisted": self.persisted,
             "unpressed": self.unpressed(),
             "pressed": self.pressed,
@@ -44,7 +45,7 @@ pub(super) fn persisted(act: &SettingsAct) -> Option<bool> {
 
 pub(super) fn write_report(walk: &UiWalk) {
     if let Some(p) = &walk.report {
-        if let Err(e) = std::fs::write(p, walk.to_json().to_string()) {
+        if let Err(e) = doo_rules::data::write_atomic(p, &walk.to_json().to_string()) {
             error!("ui walk: cannot write {}: {e}", p.display());
         }
     }

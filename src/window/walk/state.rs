@@ -152,6 +152,10 @@ pub struct UiWalk {
     /// A settings press to check in the file on this frame.
     pub(super) persist_check: Option<(SettingsAct, u32)>,
     pub(super) typed: MessageCursor<KeyboardInput>,
+    /// "Play again" was received on this frame: until the new match is seen playable (or a
+    /// time runs out: a failure) the walk presses nothing (issue 42). The checks passed.
+    pub(super) after_play_again: Option<u32>,
+    pub play_again_checked: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -191,6 +195,8 @@ impl UiWalk {
             stable: 0,
             waited: 0,
             rng: 0x9e37_79b9_7f4a_7c15,
+            after_play_again: None,
+            play_again_checked: 0,
             x_window: None,
             quitting: 0,
             deliveries: MessageCursor::default(),

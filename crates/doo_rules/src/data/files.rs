@@ -178,6 +178,24 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Appends `text` to the log at `path` (its folder made if needed): the one way production code
+/// adds to a file (crash log, trace logs). A log is only ever added to, so a crash mid-write
+/// costs at most its last line; every other file goes through `write_atomic`.
+pub fn append_text(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+    f.write_all(text.as_bytes())
+}
+
+/// Makes the folder `dir` (and its parents): files.rs is the one module that touches the disk
+/// for writing (`.ci/arch.py`'s `one-file-writer`).
+pub fn make_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
+}
+
 /// blake3 of a level file's text, as saves and campaigns record it.
 pub fn level_hash(text: &str) -> String {
     blake3::hash(text.as_bytes()).to_hex().to_string()

@@ -71,3 +71,38 @@ pub(super) fn unique(base: &str, taken: &[String]) -> String {
     }
     (2..).map(|n| format!("{base}_{n}")).find(|c| !taken.iter().any(|t| t == c)).unwrap_or_default()
 }
+
+/// A stroke of the left button on the map: a press on a space begins it, the release ends it,
+/// and the rectangle from where it began to where it ended is painted. A press and its release
+/// in one frame are one click on one space (issue 42: on fbd0357 such a click was lost, and the
+/// next click painted a rectangle from it).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Stroke(Option<(i32, i32)>);
+
+impl Stroke {
+    /// One frame of the left button: `pressed` and `released` this frame, the space under the
+    /// pointer `at` (it may lie off the map), whether a press there begins a stroke (`on_map`:
+    /// on the map and not over a panel), and the map's size (a release off the map ends the
+    /// stroke at the nearest space). The stroke's start and end, when one ends this frame.
+    pub fn frame(&mut self, pressed: bool, released: bool, at: (i32, i32), on_map: bool, size: (usize, usize)) -> Option<((i32, i32), (i32, i32))> {
+        if pressed {
+            self.0 = on_map.then_some(at);
+        }
+        if !released {
+            return None;
+        }
+        let start = self.0.take()?;
+        let (w, h) = (size.0.min(i32::MAX as usize) as i32, size.1.min(i32::MAX as usize) as i32);
+        Some((start, (at.0.clamp(0, (w - 1).max(0)), at.1.clamp(0, (h - 1).max(0)))))
+    }
+
+    /// A stroke is under way (the button is down since a press on the map).
+    pub fn active(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Forgets a stroke (typing, a list over the map).
+    pub fn cancel(&mut self) {
+        self.0 = None;
+    }
+}

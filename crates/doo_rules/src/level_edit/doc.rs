@@ -3,7 +3,7 @@
 //! a rectangle with a brush, placing and setting up figures, copy and paste, resizing, floors,
 //! the level's own settings. Plain data: the window calls these and draws the result.
 
-pub use super::brush::{Brush, Rect};
+pub use super::brush::{Brush, Rect, Stroke};
 use super::brush::{at, pos, unique};
 use super::paint::{clear_where, is_dark, is_exit, paint_level, place_figure, remove_figures, set_tile};
 use crate::data::LoadError;
@@ -432,8 +432,24 @@ impl Doc {
 
     /// `clip` with its top-left corner at (x, y); what falls outside the map is left out.
     pub fn paste(&mut self, x: i32, y: i32, clip: &Clip) -> bool {
+        self.paste_told(x, y, clip).edited
+    }
+
+    /// `paste`, one undo step, and the figures it took off the map (issue 42: a pasted figure
+    /// takes the place of the one standing there, and the designer is told which): their ids
+    /// with their spaces, in the level's order.
+    pub fn paste_told(&mut self, x: i32, y: i32, clip: &Clip) -> Pasted {
         let (w, h) = self.size();
-        self.edit(|l, f| {
+        // Each figure by its id (or template) and space: a pasted figure gets a fresh id, so a
+        // key missing afterwards is a figure taken off the map.
+        let keys = |l: &Level| -> Vec<(String, i32, i32)> {
+            l.characters
+                .iter()
+                .filter_map(|c| c.pos.map(|p| (c.id.clone().or_else(|| c.template.clone()).unwrap_or_else(|| "figure".into()), p.x, p.y)))
+                .collect()
+        };
+        let before = keys(&self.level);
+        let done = self.edit(|l, f| {
             for (dy, row) in clip.rows.iter().enumerate() {
                 for (dx, ch) in row.iter().enumerate() {
                     set_tile(l, f, x + dx as i32, y + dy as i32, *ch);
@@ -448,6 +464,31 @@ impl Doc {
                 remove_figures(l, |_, o| at(&o.pos, px, py, f));
                 place_figure(l, f, px, py, c);
             }
-        })
+        });
+        let after = keys(&self.level);
+        let removed = if done { before.into_iter().filter(|k| !after.contains(k)).collect() } else { Vec::new() };
+        Pasted { edited: done, removed }
+    }
+}
+
+/// What a paste did: whether the level changed, and the figures it took off the map (id or
+/// template, and space).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pasted {
+    pub edited: bool,
+    pub removed: Vec<(String, i32, i32)>,
+}
+
+impl Pasted {
+    /// The editor's status line: every figure taken off the map is named (issue 42).
+    pub fn line(&self) -> String {
+        if !self.edited {
+            return "Pasted: nothing changed.".into();
+        }
+        if self.removed.is_empty() {
+            return "Pasted.".into();
+        }
+        let names: Vec<String> = self.removed.iter().map(|(id, x, y)| format!("{id} at ({x}, {y})")).collect();
+        format!("Pasted over {} figure(s), now removed: {}. Ctrl+Z brings them back.", self.removed.len(), names.join(", "))
     }
 }

@@ -1,20 +1,22 @@
 //! The level editor's model (issue 31), without a window: the level being edited and its
 //! edits (`doc`), writing it back as a person would, comments kept (`write`, over `scan`, the
 //! text's layout), and its problems placed on the map (`problems`). The window's editor screen
-//! draws these and sends the edits.
+//! draws these and sends the edits. Leaving a level with unsaved edits, and its recovery copy,
+//! is `leave`; a stroke of the pointer on the map is `Stroke`.
 
 mod brush;
 mod doc;
 mod event_kinds;
 mod events;
 mod features;
+pub mod leave;
 mod paint;
 mod problems;
 pub mod scan;
 mod sides;
 mod write;
 
-pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Rect, TILES, new_level};
+pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Pasted, Rect, Stroke, TILES, new_level};
 pub use features::{FeatureEdit, FeatureView, LOOT};
 pub use problems::{Problem, problems};
 pub use sides::SURVIVE_TURNS;

@@ -336,14 +336,14 @@ fn log_looks(
     if looks.is_empty() {
         return;
     }
-    use std::io::Write;
-    let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) else { return };
+    let mut out = String::new();
     for (c, look, children, token) in &looks {
         let cell = children.iter().find_map(|ch| figures.get(ch).ok()).and_then(|s| s.texture_atlas.as_ref().map(|a| a.index));
         let line =
             serde_json::json!({"type": "figure", "id": c.id, "look": format!("{look:?}").to_lowercase(), "cell": cell, "custom": token.custom.is_some()});
-        let _ = writeln!(f, "{line}");
+        out.push_str(&format!("{line}\n"));
     }
+    let _ = doo_rules::data::append_text(path, &out);
 }
 
 /// Weapons dropped on a Critical Miss lie on their space until picked up (G-19, G-22).

@@ -43,7 +43,7 @@ fn play_level(world: &mut World) {
     let data = world.resource::<GameData>().0.clone();
     let Some(mut run) = world.get_resource::<CampaignRun>().cloned() else { return };
     let dir = campaign_dir();
-    let _ = std::fs::create_dir_all(&dir);
+    let _ = doo_rules::data::make_dir(&dir);
     let (path, checked) = match doo_rules::campaign::prepare_level(&run.checked, &run.progress, &dir, &data) {
         Ok(x) => x,
         Err(e) => {

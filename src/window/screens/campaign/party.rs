@@ -77,7 +77,7 @@ fn begin(run: &mut CampaignRun, data: &doo_rules::data::RuleData) {
         run.progress = Progress::start(&run.checked, party, players, seed);
         run.stage = Stage::Briefing;
         let _ = std::fs::remove_dir_all(campaign_dir());
-        let _ = std::fs::create_dir_all(campaign_dir());
+        let _ = doo_rules::data::make_dir(&campaign_dir());
         // the save needs a level file: the first level as it will be played
         if let Err(e) = doo_rules::campaign::prepare_level(&run.checked, &run.progress, &campaign_dir(), data) {
             run.message = Some((false, e));

@@ -120,9 +120,30 @@ fn read_keys(mut input: MessageReader<KeyboardInput>, editor: Option<Res<Editor>
         if !down || ed.typing.is_some() {
             continue;
         }
+        // A question on the screen takes the keys: S, D and Esc answer it (R recovers).
+        if ed.asking.is_some() || ed.recovery.is_some() {
+            if let Some(act) = answer_of(e.key_code, ed.recovery.is_some()) {
+                acts.write(act);
+            }
+            continue;
+        }
         if let Some(act) = act_of(e.key_code, mods.0, mods.1, ed.opening, e.repeat) {
             acts.write(act);
         }
+    }
+}
+
+/// What a key answers to the question on the screen: unsaved edits (S saves, D discards, Esc
+/// cancels) or a recovery copy (R recovers, D discards; Esc does not decide for the designer).
+pub fn answer_of(k: KeyCode, recovery: bool) -> Option<EditAct> {
+    use doo_rules::level_edit::leave::Answer;
+    match (k, recovery) {
+        (KeyCode::KeyR, true) => Some(EditAct::Recover(true)),
+        (KeyCode::KeyD, true) => Some(EditAct::Recover(false)),
+        (KeyCode::KeyS, false) => Some(EditAct::Answer(Answer::Save)),
+        (KeyCode::KeyD, false) => Some(EditAct::Answer(Answer::Discard)),
+        (KeyCode::Escape, false) => Some(EditAct::Answer(Answer::Cancel)),
+        _ => None,
     }
 }
 

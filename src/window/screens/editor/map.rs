@@ -29,9 +29,9 @@ struct MapPart;
 #[derive(Component)]
 struct CursorPart;
 
-/// Where a drag on the map began (the left button is down).
+/// The left button's stroke on the map (where a drag began).
 #[derive(Resource, Debug, Default)]
-struct Drag(Option<(i32, i32)>);
+struct Drag(doo_rules::level_edit::Stroke);
 
 fn clear_map(mut commands: Commands, parts: Query<Entity, Or<(With<MapPart>, With<CursorPart>)>>) {
     for e in &parts {
@@ -242,7 +242,7 @@ fn point_at_map(
 ) {
     let Some(ed) = editor else { return };
     if ed.typing.is_some() || ed.opening {
-        drag.0 = None;
+        drag.0.cancel();
         return;
     }
     let (Ok(window), Ok((cam, cam_t))) = (windows.single(), cams.single()) else { return };
@@ -251,22 +251,19 @@ fn point_at_map(
     let x = (world.x / TILE_PX + (w as f32 - 1.0) / 2.0).round() as i32;
     let y = ((h as f32 - 1.0) / 2.0 - world.y / TILE_PX).round() as i32;
     let inside = x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h;
-    if mouse.just_released(MouseButton::Left)
-        && let Some((x0, y0)) = drag.0.take()
-    {
-        let (x1, y1) = (x.clamp(0, (w as i32 - 1).max(0)), y.clamp(0, (h as i32 - 1).max(0)));
-        acts.write(EditAct::Paint(x0, y0, x1, y1));
-        return;
-    }
-    if over_ui.0 || !inside {
-        return;
-    }
-    if *hovered != Some((x, y)) {
+    let on_map = inside && !over_ui.0;
+    if on_map && *hovered != Some((x, y)) {
         *hovered = Some((x, y));
         acts.write(EditAct::Hover(x, y));
     }
-    if mouse.just_pressed(MouseButton::Left) {
-        drag.0 = Some((x, y));
+    // The press first, then the release: a click whose press and release fall in one frame is
+    // one click (issue 42).
+    if let Some(((x0, y0), (x1, y1))) = drag.0.frame(mouse.just_pressed(MouseButton::Left), mouse.just_released(MouseButton::Left), (x, y), on_map, (w, h)) {
+        acts.write(EditAct::Paint(x0, y0, x1, y1));
+        return;
+    }
+    if !on_map {
+        return;
     }
     if mouse.just_pressed(MouseButton::Right) {
         acts.write(EditAct::Pick(x, y));

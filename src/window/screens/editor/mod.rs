@@ -15,6 +15,7 @@ use super::Screen;
 use crate::window::GameData;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
+use doo_rules::level_edit::leave::{Answer, Leave, must_ask};
 use doo_rules::level_edit::{Brush, Doc, Rect, new_level};
 use doo_rules::level_file::CharacterEntry;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,7 @@ mod keys;
 mod map;
 mod panels;
 pub mod playtest;
+pub mod recovery;
 mod state;
 
 pub use state::{EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, PlayTest, Tool, profile_name};
@@ -32,7 +34,7 @@ pub(super) fn plugin(app: &mut App) {
         .configure_sets(Update, (EditorSystems::Input, EditorSystems::Apply, EditorSystems::Draw).chain().run_if(in_state(Screen::Editor)))
         .add_systems(OnEnter(Screen::Editor), open_editor)
         .add_systems(Update, apply_acts.in_set(EditorSystems::Apply))
-        .add_plugins((keys::plugin, map::plugin, panels::plugin, playtest::plugin));
+        .add_plugins((keys::plugin, map::plugin, panels::plugin, playtest::plugin, recovery::plugin));
 }
 
 /// Level files in `levels/`, in the level menu's order.
@@ -134,7 +136,8 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         inspected: None,
         typing: None,
         opening: false,
-        leaving: false,
+        asking: None,
+        recovery: recovery::offer(),
         heroes: heroes(data),
         monsters: monsters(root),
         behaviours,
@@ -162,6 +165,11 @@ fn apply_acts(
     };
     for act in acts.read().copied() {
         debug!("edit act {act:?}");
+        // A question on the screen (unsaved edits, a recovery copy) takes every act but its
+        // answers.
+        if (ed.asking.is_some() || ed.recovery.is_some()) && !matches!(act, EditAct::Answer(_) | EditAct::Recover(_) | EditAct::Hover(..)) {
+            continue;
+        }
         let ed = &mut *ed;
         // A button pressed while a text is typed: the text is kept first (as focus leaving a
         // text field keeps it); Esc (Back) leaves it as it was.
@@ -238,13 +246,14 @@ fn apply_acts(
             }
             EditAct::Paste => match ed.clip.clone() {
                 Some(clip) => {
-                    edited = ed.doc.paste(cursor.0, cursor.1, &clip);
-                    ed.status = "Pasted.".into();
+                    let pasted = ed.doc.paste_told(cursor.0, cursor.1, &clip);
+                    edited = pasted.edited;
+                    ed.status = pasted.line();
                 }
                 None => ed.status = "Nothing copied yet: select spaces (Shift+arrows or drag) and press Ctrl+C.".into(),
             },
             EditAct::Save => save(ed),
-            EditAct::PlayTest => commands.queue(playtest::start_playtest),
+            EditAct::PlayTest => leave_or_ask(ed, Leave::PlayTest, &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::Back => {
                 if ed.typing.is_some() {
                     ed.typing = None;
@@ -252,19 +261,17 @@ fn apply_acts(
                     ed.opening = false;
                 } else if ed.anchor.is_some() {
                     ed.anchor = None;
-                } else if ed.doc.dirty() && !ed.leaving {
-                    ed.leaving = true;
-                    ed.status = "Unsaved edits: Esc again leaves without saving them; Ctrl+S saves.".into();
                 } else {
-                    commands.remove_resource::<Editor>();
-                    next.set(Screen::Menu);
+                    leave_or_ask(ed, Leave::Back, &mut cursor, &data.0, &mut next, &mut commands);
                 }
             }
-            EditAct::New | EditAct::Open | EditAct::OpenFile(_) => {
-                if file_act(ed, act, &data.0) {
-                    *cursor = first_figure(ed);
-                }
+            EditAct::New => leave_or_ask(ed, Leave::New, &mut cursor, &data.0, &mut next, &mut commands),
+            EditAct::OpenFile(k) => leave_or_ask(ed, Leave::Open(k), &mut cursor, &data.0, &mut next, &mut commands),
+            EditAct::Open => {
+                file_act(ed, act, &data.0);
             }
+            EditAct::Answer(a) => answer(ed, a, &mut cursor, &data.0, &mut next, &mut commands),
+            EditAct::Recover(yes) => recover(ed, yes, &mut cursor, &data.0),
             EditAct::Width(d) => edited = ed.doc.resize((w as i32 + d as i32).max(0) as usize, h),
             EditAct::Height(d) => edited = ed.doc.resize(w, (h as i32 + d as i32).max(0) as usize),
             EditAct::AddFloor => edited = ed.doc.add_floor(),
@@ -296,6 +303,87 @@ fn apply_acts(
             ed.changed(&data.0);
         }
     }
+}
+
+/// A way out of the level: taken at once when nothing would be lost, else asked about first
+/// (issue 42: New and Open threw unsaved edits away on fbd0357).
+fn leave_or_ask(ed: &mut Editor, leave: Leave, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData, next: &mut NextState<Screen>, commands: &mut Commands) {
+    if must_ask(leave, ed.doc.dirty(), ed.path.is_file()) {
+        ed.ask(leave);
+    } else {
+        go(ed, leave, cursor, data, next, commands);
+    }
+}
+
+/// Leaves the level by `leave` (asked about, or nothing to lose).
+fn go(ed: &mut Editor, leave: Leave, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData, next: &mut NextState<Screen>, commands: &mut Commands) {
+    match leave {
+        Leave::New | Leave::Open(_) => {
+            let act = if let Leave::Open(k) = leave { EditAct::OpenFile(k) } else { EditAct::New };
+            if file_act(ed, act, data) {
+                *cursor = first_figure(ed);
+            }
+        }
+        Leave::Back => {
+            commands.remove_resource::<Editor>();
+            next.set(Screen::Menu);
+        }
+        Leave::Quit => {
+            commands.write_message(AppExit::Success);
+        }
+        Leave::PlayTest => commands.queue(playtest::start_playtest),
+    }
+}
+
+/// Save / Discard / Cancel, answered.
+fn answer(ed: &mut Editor, a: Answer, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData, next: &mut NextState<Screen>, commands: &mut Commands) {
+    let Some(leave) = ed.asking.take() else { return };
+    match a {
+        Answer::Cancel => ed.status = format!("Still editing {}: nothing was saved or lost.", ed.file_name()),
+        Answer::Save => {
+            save(ed);
+            // A save that failed says why, and the level stays.
+            if !ed.doc.dirty() {
+                go(ed, leave, cursor, data, next, commands);
+            }
+        }
+        Answer::Discard => {
+            // Edits thrown away on purpose need no recovery copy. Closing the window keeps it:
+            // the next editor offers it (a close answered in haste loses nothing).
+            if leave != Leave::Quit && leave != Leave::PlayTest {
+                recovery::forget();
+            }
+            go(ed, leave, cursor, data, next, commands);
+        }
+    }
+}
+
+/// The recovery offer answered: the kept edits become the level's unsaved edits over its file
+/// as saved (one undo step shows the file), or they are discarded.
+fn recover(ed: &mut Editor, yes: bool, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData) {
+    let Some((path, text)) = ed.recovery.take() else { return };
+    if !yes {
+        recovery::forget();
+        ed.status = format!("The kept edits of {} were discarded.", path.display());
+        return;
+    }
+    let kept = match Doc::from_text(&path.display().to_string(), &text) {
+        Ok(d) => d,
+        Err(e) => {
+            ed.status = format!("The recovery copy of {} cannot be read ({}:{}: {}); it is left at {}.", path.display(), e.line, e.col, e.message, recovery::recovery_path().display());
+            return;
+        }
+    };
+    let mut doc = if path.is_file() {
+        open_file(&path).unwrap_or_else(|_| Doc::new(new_level(doo_rules::level_edit::NEW_SIZE.0, doo_rules::level_edit::NEW_SIZE.1)))
+    } else {
+        Doc::new(new_level(doo_rules::level_edit::NEW_SIZE.0, doo_rules::level_edit::NEW_SIZE.1))
+    };
+    let level = kept.level.clone();
+    doc.edit(|l, _| *l = level);
+    ed.new_doc(doc, path.clone(), data);
+    *cursor = first_figure(ed);
+    ed.status = format!("Recovered the unsaved edits of {}: Ctrl+S saves them, Ctrl+Z shows the file as it was saved.", path.display());
 }
 
 /// An event removed, or its trigger or deed cycled.
@@ -485,16 +573,14 @@ fn paint(ed: &mut Editor, area: Rect) -> bool {
 /// Writes the level (problems or not) where it was read from, or where a new one goes.
 fn save(ed: &mut Editor) {
     let text = ed.doc.text();
-    if let Some(dir) = ed.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    match std::fs::write(&ed.path, &text) {
+    // Atomically (a temporary file renamed over it): a crash mid-save never truncates a level.
+    match doo_rules::data::write_atomic(&ed.path, &text) {
         Ok(()) => {
             ed.doc.mark_saved(text);
+            recovery::forget();
             let n = ed.problems.len();
             ed.status =
                 if n == 0 { format!("Saved {}: no problems.", ed.path.display()) } else { format!("Saved {} with {n} problem(s) left.", ed.path.display()) };
-            ed.leaving = false;
         }
         Err(e) => ed.status = format!("Could not save {}: {e}", ed.path.display()),
     }

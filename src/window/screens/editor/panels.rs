@@ -49,8 +49,8 @@ fn view_key(ed: &Editor) -> String {
         ed.doc.can_undo(),
         ed.doc.can_redo(),
         ed.clip.is_some(),
-        ed.doc.dirty()
-    )
+        ed.doc.dirty(),
+    ) + &format!("|{:?}|{}", ed.asking, ed.recovery.is_some())
 }
 
 /// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
@@ -107,6 +107,50 @@ fn draw_panels(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query
     if ed.opening {
         open_list(&mut commands, &ed);
     }
+    question(&mut commands, &ed);
+}
+
+/// The question over the editor (issue 42): unsaved edits before a way out (Save / Discard /
+/// Cancel), or a recovery copy kept by a session that closed without saving (Recover / Discard).
+/// It covers the whole screen: nothing else is pressed until it is answered.
+fn question(commands: &mut Commands, ed: &Editor) {
+    use doo_rules::level_edit::leave::{Answer, question, recovery_offer};
+    let (title, said, buttons): (&str, String, Vec<(&str, EditAct)>) = match (&ed.recovery, ed.asking) {
+        (Some((path, _)), _) => {
+            let (said, [r, d]) = recovery_offer(&path.display().to_string());
+            ("Unsaved edits kept", said, vec![(r, EditAct::Recover(true)), (d, EditAct::Recover(false))])
+        }
+        (None, Some(leave)) => {
+            let (said, [s, d, c]) = question(leave, &ed.file_name());
+            ("Unsaved edits", said, vec![(s, EditAct::Answer(Answer::Save)), (d, EditAct::Answer(Answer::Discard)), (c, EditAct::Answer(Answer::Cancel))])
+        }
+        (None, None) => return,
+    };
+    let cover = Node {
+        position_type: PositionType::Absolute,
+        width: Val::Percent(100.0),
+        height: Val::Percent(100.0),
+        align_items: AlignItems::Center,
+        justify_content: JustifyContent::Center,
+        ..default()
+    };
+    commands
+        .spawn((Name::new("Unsaved edits"), EditorRoot, DespawnOnExit(Screen::Editor), cover, GlobalZIndex(40), Interaction::default(), Blocks))
+        .with_children(|c| {
+            c.spawn(panel_in(
+                Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(18.0)), row_gap: Val::Px(10.0), max_width: Val::Px(560.0), ..default() },
+                palette::PANEL_SOLID,
+            ))
+            .with_children(|b| {
+                b.spawn(text(title, 22.0, palette::GOLD));
+                b.spawn(text(said, 16.0, palette::TEXT));
+                b.spawn(row()).with_children(|r| {
+                    for (label, act) in buttons {
+                        spawn_bar(r, label, act, true);
+                    }
+                });
+            });
+        });
 }
 
 fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {

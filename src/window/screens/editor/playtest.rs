@@ -39,7 +39,7 @@ pub fn start_playtest(world: &mut World) {
     let text = ed.doc.text();
     let root = ed.root();
     let path = playtest_path();
-    let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|_| std::fs::write(&path, &text));
+    let written = doo_rules::data::write_atomic(&path, &text);
     if let Err(e) = written {
         ed.status = format!("Could not write the play-test level {}: {e}", path.display());
         return;

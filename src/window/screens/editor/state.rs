@@ -4,6 +4,7 @@
 
 use crate::window::session::MatchSetup;
 use bevy::prelude::*;
+use doo_rules::level_edit::leave::{Answer, Leave};
 use doo_rules::level_edit::{Brush, Clip, Doc, PROFILES, Problem, Rect, TILES};
 use doo_rules::level_file::CharacterEntry;
 use std::path::PathBuf;
@@ -96,6 +97,10 @@ pub enum EditAct {
     EventThen(u8),
     /// The figure arrives later: on the level's next event (`spawn`), or from the start.
     FigArrival,
+    /// The answer to "unsaved edits: Save / Discard / Cancel" (issue 42).
+    Answer(Answer),
+    /// The answer to the recovery offer: recover the edits kept (true), or discard them.
+    Recover(bool),
     /// The k-th button of the feature inspector (the features on the space inspected).
     Feature(u8),
 }
@@ -120,8 +125,11 @@ pub struct Editor {
     pub typing: Option<(Field, String)>,
     /// The list of levels to open is shown.
     pub opening: bool,
-    /// Esc was pressed once with unsaved edits.
-    pub leaving: bool,
+    /// A way out of the level asked about, its edits unsaved: Save / Discard / Cancel.
+    pub asking: Option<Leave>,
+    /// A recovery copy from a session that closed without saving: the file it was edited for
+    /// and its text, offered when the editor opens.
+    pub recovery: Option<(PathBuf, String)>,
     pub heroes: Vec<(String, CharacterEntry)>,
     pub monsters: Vec<String>,
     pub behaviours: Vec<String>,
@@ -206,7 +214,6 @@ impl Editor {
         let file = self.path.display().to_string();
         self.problems = doo_rules::level_edit::problems(&file, &text, &self.doc.level, data, &self.root());
         self.generation += 1;
-        self.leaving = false;
         if self.selected.is_some_and(|k| k >= self.doc.level.characters.len()) {
             self.selected = None;
         }
@@ -227,6 +234,19 @@ impl Editor {
             self.changed(data);
         }
         self.status = "Typed.".into();
+    }
+
+    /// The level's file name, as the panels and questions name it.
+    pub fn file_name(&self) -> String {
+        self.path.file_name().map_or_else(|| self.path.display().to_string(), |f| f.to_string_lossy().to_string())
+    }
+
+    /// Leaving by `leave` with unsaved edits: the question is put (Save / Discard / Cancel).
+    pub fn ask(&mut self, leave: Leave) {
+        self.asking = Some(leave);
+        self.opening = false;
+        self.anchor = None;
+        self.status = doo_rules::level_edit::leave::question(leave, &self.file_name()).0;
     }
 
     pub fn new_doc(&mut self, doc: Doc, path: PathBuf, data: &doo_rules::data::RuleData) {
