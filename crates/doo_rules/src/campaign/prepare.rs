@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// Spaces the party starts on: the level's own party figures' spaces, then free walkable spaces
 /// nearest the first of them (breadth-first).
-fn party_starts(level: &crate::level_file::CheckedLevel, side: &str, n: usize) -> Vec<crate::rules::Pos> {
+pub(super) fn party_starts(level: &crate::level_file::CheckedLevel, side: &str, n: usize) -> Vec<crate::rules::Pos> {
     let mut starts: Vec<crate::rules::Pos> = level.characters.iter().filter(|c| c.side == side).map(|c| c.pos).collect();
     if starts.len() >= n {
         starts.truncate(n);
@@ -51,7 +51,13 @@ pub fn level_for(c: &CheckedCampaign, progress: &Progress, id: &str, data: &Rule
     }
     let starts = party_starts(&checked, side, playing.len());
     if starts.len() < playing.len() {
-        return Err(format!("the level has room for {} heroes on side '{side}', not {}", starts.len(), playing.len()));
+        let file = c.level_paths.get(id).map_or_else(String::new, |p| p.display().to_string());
+        return Err(format!(
+            "{}: level '{id}': the level file {file} has room for {} of the heroes on side '{side}', not {}",
+            c.path.display(),
+            starts.len(),
+            playing.len()
+        ));
     }
     let p = &c.level_paths[id];
     let dir = crate::level_file::templates_dir(&crate::level_file::project_root(p));
