@@ -56,6 +56,8 @@ const BAD: &[(&str, &str)] = &[
     // issue 42: every number of a campaign file has a cap, checked at its own place (R-CP-10:
     // an objective worth 2^32-1 CP overflowed the sum of a hero's CP)
     ("tests/campaigns/bad/c11_objective_cp_huge.ron", "5:78: level 'one': objective 'Be rich': cp 4294967295: the most is 100 (R-CP-10)"),
+    // issue 42: a refusal points at the field written (it pointed at 1:1, party_max being absent)
+    ("tests/campaigns/bad/c18_party_min_over_default_max.ron", "5:5: the party is 1 to 8 heroes, party_min ≤ party_max (here 6..4)"),
     ("tests/campaigns/bad/c12_rest_days_huge.ron", "4:5: rest_days 4294967295: the most is 365"),
     // issue 42: the end is reachable from every level along every branch: here the first
     // level's loss leads into two levels whose wins lead to each other
@@ -71,6 +73,8 @@ const BAD: &[(&str, &str)] = &[
     // issue 42: problems a campaign level would meet in play are found by validate, in the file
     // the user wrote (they were reported in play at a generated level-001-….ron, or nowhere)
     ("tests/campaigns/bad/c17_no_room_for_the_party.ron", "6:14: level 'closet': the level has room for 1 hero on side 'heroes'; the party may have 2"),
+    // R-CP-14, issue 42: with no purse written the refusal points at the gear (it said 1:1)
+    ("tests/heroes/bad/h15_gear_over_allowance_no_purse.ron", "6:5: a new hero's gear ($170) and purse ($0) come to more than the $150 he starts with (R-CP-14)"),
     // G-75: a hero is medium or small
     ("tests/heroes/bad/h14_size_large.ron", "4:5: size large: a hero is medium or small (G-75)"),
 ];

@@ -232,10 +232,11 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
     if c.version != VERSION {
         return Err(at_key("version", format!("campaign files are version {VERSION}; this one is version {}", c.version)));
     }
-    if let Some(p) = crate::data::text_problem("the name", &c.name, crate::data::MAX_NAME_CHARS)
-        .or_else(|| crate::data::text_problem("the story", &c.story, crate::data::MAX_TEXT_CHARS))
-    {
+    if let Some(p) = crate::data::text_problem("the name", &c.name, crate::data::MAX_NAME_CHARS) {
         return Err(at_key("name", p));
+    }
+    if let Some(p) = crate::data::text_problem("the story", &c.story, crate::data::MAX_TEXT_CHARS) {
+        return Err(at_key("story", p));
     }
     if c.levels.is_empty() {
         return Err(at_key("levels", "a campaign needs at least one level".into()));
@@ -244,7 +245,9 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
         return Err(at_key("levels", format!("{} levels; the most is {MAX_LEVELS}", c.levels.len())));
     }
     if c.party_min == 0 || c.party_min > c.party_max || c.party_max > MAX_PARTY {
-        return Err(at_key("party_max", format!("the party is 1 to {MAX_PARTY} heroes, party_min ≤ party_max (here {}..{})", c.party_min, c.party_max)));
+        // at the field written (party_max may be left at its default)
+        let key = if places.key("party_max").is_some() && (c.party_max > MAX_PARTY || places.key("party_min").is_none()) { "party_max" } else { "party_min" };
+        return Err(at_key(key, format!("the party is 1 to {MAX_PARTY} heroes, party_min ≤ party_max (here {}..{})", c.party_min, c.party_max)));
     }
     if c.heroes.len() > MAX_PARTY * 4 {
         return Err(at_key("heroes", format!("{} ready-made heroes; the most is {}", c.heroes.len(), MAX_PARTY * 4)));

@@ -220,8 +220,10 @@ pub fn check_hero(file: &str, text: &str, data: &RuleData, allowance: Option<u32
     if let Some(allowance) = allowance.filter(|_| hero.is_new()) {
         let cost = hero.gear_cost(data).map_err(|e| fail("items", e))?;
         if cost as u64 + hero.purse as u64 > allowance as u64 {
+            // at the purse, else at the gear that costs (a field left out cannot be pointed at)
+            let key = ["purse", "items", "armor", "weapon", "shield"].into_iter().find(|k| places.key(k).is_some()).unwrap_or("make");
             return Err(fail(
-                "purse",
+                key,
                 format!("a new hero's gear (${cost}) and purse (${}) come to more than the ${allowance} he starts with (R-CP-14)", hero.purse),
             ));
         }

@@ -216,7 +216,8 @@ pub fn load(path: &Path, data: &RuleData) -> Result<Loaded, LoadError> {
     if party.is_empty() {
         party = campaign.heroes.clone();
     }
-    Progress::check_party(&campaign, &party).map_err(|e| at("party", e))?;
+    // at the party written, else at the campaign whose ready-made heroes are the party
+    Progress::check_party(&campaign, &party).map_err(|e| at(if script.party.is_empty() { "campaign" } else { "party" }, e))?;
     let mut recruits = Vec::new();
     for p in &script.plays {
         recruits.push(p.recruit.iter().map(&hero).collect::<Result<Vec<_>, _>>()?);
