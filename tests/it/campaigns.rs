@@ -61,7 +61,10 @@ const BAD: &[(&str, &str)] = &[
     ("tests/campaigns/bad/c12_rest_days_huge.ron", "4:5: rest_days 4294967295: the most is 365"),
     // issue 42: the end is reachable from every level along every branch: here the first
     // level's loss leads into two levels whose wins lead to each other
-    ("tests/campaigns/bad/c13_loss_into_win_loop.ron", "7:14: level 'cell': winning 'cell' → 'yard' → 'cell' comes back to it, so from there the campaign never ends"),
+    (
+        "tests/campaigns/bad/c13_loss_into_win_loop.ron",
+        "7:14: level 'cell': winning 'cell' → 'yard' → 'cell' comes back to it, so from there the campaign never ends",
+    ),
     ("tests/campaigns/bad/c14_budget_over_cap.ron", "4:5: point_buy_budget 4294967295: the most is 1000 (R-CP-4)"),
     // R-CP-4: a hero's budget is tied to the campaign's (here the rules' 20 CP)
     (
@@ -74,7 +77,10 @@ const BAD: &[(&str, &str)] = &[
     // the user wrote (they were reported in play at a generated level-001-….ron, or nowhere)
     ("tests/campaigns/bad/c17_no_room_for_the_party.ron", "6:14: level 'closet': the level has room for 1 hero on side 'heroes'; the party may have 2"),
     // R-CP-14, issue 42: with no purse written the refusal points at the gear (it said 1:1)
-    ("tests/heroes/bad/h15_gear_over_allowance_no_purse.ron", "6:5: a new hero's gear ($170) and purse ($0) come to more than the $150 he starts with (R-CP-14)"),
+    (
+        "tests/heroes/bad/h15_gear_over_allowance_no_purse.ron",
+        "6:5: a new hero's gear ($170) and purse ($0) come to more than the $150 he starts with (R-CP-14)",
+    ),
     // G-75: a hero is medium or small
     ("tests/heroes/bad/h14_size_large.ron", "4:5: size large: a hero is medium or small (G-75)"),
 ];

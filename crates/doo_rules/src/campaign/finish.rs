@@ -2,9 +2,9 @@
 //! carry-over of the roster, the rest between levels, and where the campaign goes next.
 
 use super::caps::{MAX_CP, MAX_ITEMS, MAX_PLAYS};
-use super::file::{CheckedCampaign, Objective};
 #[cfg(test)]
 use super::file::ObjectiveDef;
+use super::file::{CheckedCampaign, Objective};
 use super::hero::Hero;
 use super::progress::{LevelRecord, Progress};
 use crate::data::RuleData;

@@ -159,8 +159,8 @@ pub fn make_point_buy(book: &HeroBook, stats: &Stats, skills: &BTreeMap<String, 
         return Err(Violation::new("R-CP-4", format!("This hero costs {cost} CP; the budget is {budget} CP.")));
     }
     // Low stats give CP back (R-CP-4), so what is left may pass the budget: it must still fit.
-    sheet.left = u32::try_from(budget as i64 - cost)
-        .map_err(|_| Violation::new("R-CP-4", format!("A budget of {budget} CP leaves more CP than a hero can bank.")))?;
+    sheet.left =
+        u32::try_from(budget as i64 - cost).map_err(|_| Violation::new("R-CP-4", format!("A budget of {budget} CP leaves more CP than a hero can bank.")))?;
     rank_up_sets(book, &mut sheet);
     Ok(sheet)
 }
