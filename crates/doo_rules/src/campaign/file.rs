@@ -238,32 +238,8 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
     if let Some(p) = crate::data::text_problem("the story", &c.story, crate::data::MAX_TEXT_CHARS) {
         return Err(at_key("story", p));
     }
-    if c.levels.is_empty() {
-        return Err(at_key("levels", "a campaign needs at least one level".into()));
-    }
-    if c.levels.len() > MAX_LEVELS {
-        return Err(at_key("levels", format!("{} levels; the most is {MAX_LEVELS}", c.levels.len())));
-    }
-    if c.party_min == 0 || c.party_min > c.party_max || c.party_max > MAX_PARTY {
-        // at the field written (party_max may be left at its default)
-        let key = if places.key("party_max").is_some() && (c.party_max > MAX_PARTY || places.key("party_min").is_none()) { "party_max" } else { "party_min" };
-        return Err(at_key(key, format!("the party is 1 to {MAX_PARTY} heroes, party_min ≤ party_max (here {}..{})", c.party_min, c.party_max)));
-    }
-    if c.heroes.len() > MAX_PARTY * 4 {
-        return Err(at_key("heroes", format!("{} ready-made heroes; the most is {}", c.heroes.len(), MAX_PARTY * 4)));
-    }
-    // Every number of the file within its cap (docs/campaigns.md), at its own key.
-    if c.start_cp > MAX_CP {
-        return Err(at_key("start_cp", format!("start_cp {}: the most is {MAX_CP}", c.start_cp)));
-    }
-    if let Some(a) = c.allowance.filter(|&a| a > MAX_PURSE) {
-        return Err(at_key("allowance", format!("allowance {a}: the most is {MAX_PURSE}")));
-    }
-    if let Some(d) = c.rest_days.filter(|&d| d > MAX_REST_DAYS) {
-        return Err(at_key("rest_days", format!("rest_days {d}: the most is {MAX_REST_DAYS}")));
-    }
-    if let Some(b) = c.point_buy_budget.filter(|&b| b > MAX_BUDGET) {
-        return Err(at_key("point_buy_budget", format!("point_buy_budget {b}: the most is {MAX_BUDGET} (R-CP-4)")));
+    if let Some((key, message)) = cap_problem(&c, &places) {
+        return Err(at_key(key, message));
     }
     let mut ids = BTreeSet::new();
     for l in &c.levels {
@@ -323,7 +299,7 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
         if let Some(e) = party_figure_named(&checked, &c.party_side, &p, &level_text) {
             return Err(LoadError { message: format!("campaign level '{}': {}", l.id, e.message), ..e });
         }
-        let room = super::prepare::party_starts(&checked, &c.party_side, c.party_max).len();
+        let room = super::room::party_starts(&checked, &c.party_side, c.party_max).len();
         if room < c.party_max {
             return Err(at_level(
                 &l.id,
@@ -371,6 +347,39 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
         }
     }
     Ok(checked)
+}
+
+/// The first field of `c` past its cap (docs/campaigns.md, "Caps"), with the key it is at:
+/// every number of the file is checked here, before anything adds them up.
+fn cap_problem(c: &Campaign, places: &Places) -> Option<(&'static str, String)> {
+    if c.levels.is_empty() {
+        return Some(("levels", "a campaign needs at least one level".into()));
+    }
+    if c.levels.len() > MAX_LEVELS {
+        return Some(("levels", format!("{} levels; the most is {MAX_LEVELS}", c.levels.len())));
+    }
+    if c.party_min == 0 || c.party_min > c.party_max || c.party_max > MAX_PARTY {
+        // at the field written (party_max may be left at its default)
+        let key = if places.key("party_max").is_some() && (c.party_max > MAX_PARTY || places.key("party_min").is_none()) { "party_max" } else { "party_min" };
+        return Some((key, format!("the party is 1 to {MAX_PARTY} heroes, party_min ≤ party_max (here {}..{})", c.party_min, c.party_max)));
+    }
+    if c.heroes.len() > MAX_PARTY * 4 {
+        return Some(("heroes", format!("{} ready-made heroes; the most is {}", c.heroes.len(), MAX_PARTY * 4)));
+    }
+    // Every number of the file within its cap (docs/campaigns.md), at its own key.
+    if c.start_cp > MAX_CP {
+        return Some(("start_cp", format!("start_cp {}: the most is {MAX_CP}", c.start_cp)));
+    }
+    if let Some(a) = c.allowance.filter(|&a| a > MAX_PURSE) {
+        return Some(("allowance", format!("allowance {a}: the most is {MAX_PURSE}")));
+    }
+    if let Some(d) = c.rest_days.filter(|&d| d > MAX_REST_DAYS) {
+        return Some(("rest_days", format!("rest_days {d}: the most is {MAX_REST_DAYS}")));
+    }
+    if let Some(b) = c.point_buy_budget.filter(|&b| b > MAX_BUDGET) {
+        return Some(("point_buy_budget", format!("point_buy_budget {b}: the most is {MAX_BUDGET} (R-CP-4)")));
+    }
+    None
 }
 
 /// A figure of the party's side that the level names elsewhere (a goal, a level event): the

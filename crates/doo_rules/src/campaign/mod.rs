@@ -18,6 +18,7 @@ mod finish;
 mod hero;
 mod prepare;
 mod progress;
+mod room;
 mod shop;
 mod show;
 
