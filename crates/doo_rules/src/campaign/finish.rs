@@ -134,7 +134,8 @@ pub fn finish_level_with(
             h.armor = f.loadout.armor.clone();
             let keys: BTreeSet<&str> = m.explore.as_deref().map(|x| x.keys.keys().map(String::as_str).collect()).unwrap_or_default();
             h.items = f.loadout.items.iter().filter(|i| !keys.contains(i.as_str())).take(MAX_ITEMS).cloned().collect();
-            h.ammo = f.loadout.ammo;
+            // within a hero file's cap, or the next save would be refused (issue 42)
+            h.ammo = f.loadout.ammo.map(|a| a.min(crate::level::ranges::AMMO.1));
             // permanent conditions stay; a dying or bleeding hero of a won level is stabilized.
             // Incapacitation is not kept: it follows his HP (R-INJ-3, ended when healed above 0),
             // and a hero at 0 HP or less sits the next level out (R-CP-13); kept, it would stop a
@@ -365,6 +366,21 @@ mod tests {
         // the banked CP of both fit (no truncating cast), and the heroes are valid hero files
         p.check_heroes(&data).unwrap();
         assert!(p.banked_cp(&data.heroes, &[0, 1]) >= 2 * MAX_CP);
+    }
+
+    #[test] // R-CP-12 (issue 42): what a level leaves a hero is kept within a hero file's caps:
+    // 5,000 shots (picked up, recovered) are kept as the 999 a hero file holds, so the progress
+    // stays a valid save (its heroes are checked as hero files)
+    fn carried_over_numbers_stay_within_the_hero_caps() {
+        let (data, c) = shipped();
+        let mut p = Progress::start(&c, vec![sample_hero("Ann", "ranger", &data).unwrap()], vec![], 7);
+        p.begin_level();
+        let mut m = level_match(&c, &p, &data);
+        let ann = m.index("hero_ann").unwrap();
+        m.fighters[ann].loadout.ammo = Some(5_000);
+        finish_level(&c, &mut p, &m, &[], true, &data);
+        assert_eq!(p.roster[0].ammo, Some(crate::level::ranges::AMMO.1));
+        p.check_heroes(&data).unwrap();
     }
 
     #[test] // issue 42: a campaign plays at most MAX_PLAYS levels: the level that reaches the cap
