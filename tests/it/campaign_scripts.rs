@@ -81,6 +81,8 @@ fn bad_campaign_scripts_get_located_errors() {
             "tests/campaigns/bad/r06_inline_hero_budget_huge.ron",
             "8:17: budget 4294967295: a point-buy budget is at most 1000 CP, the most a campaign's may be (R-CP-4)",
         ),
+        // issue 42: a cap at its own field (it was reported at `buy`, absent here: 1:1)
+        ("tests/campaigns/bad/r07_nine_recruits.ron", "6:13: a play has 9 recruits; the most is 8"),
     ] {
         let (code, out, err) = doo(&["campaign", "run", file, "--check"]);
         assert_eq!(code, 2, "{file}: {out}{err}");
