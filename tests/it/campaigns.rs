@@ -157,3 +157,17 @@ fn the_ai_plays_the_shipped_campaign_with_exact_carry_over() {
         }
     }
 }
+
+#[test] // issue 42: a campaign that never ends (the party keeps losing) is capped: `doo campaign
+// simulate` stops after 12 levels played and says so, in its summary and on stderr
+fn a_simulated_campaign_that_never_ends_is_given_up_with_a_clear_message() {
+    let dir = std::env::temp_dir().join(format!("doo-campaign-hopeless-{}", std::process::id()));
+    let (code, out, err) = doo(&["campaign", "simulate", "tests/campaigns/sim/hopeless.ron", "--seed", "1", "--dir", &dir.display().to_string()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!((summary["levels_played"].as_u64(), summary["abandoned"].as_bool(), summary["won"].as_bool()), (Some(12), Some(true), Some(false)), "{summary}");
+    let note = "12 levels played without reaching the end: the simulated campaign is called abandoned";
+    assert_eq!(summary["note"], note);
+    assert!(err.contains(&format!("tests/campaigns/sim/hopeless.ron: {note}")), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
