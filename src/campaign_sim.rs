@@ -140,7 +140,7 @@ pub fn simulate(
         expected.clear();
         for h in &progress.roster {
             let hid = h.id();
-            let cp: u32 = report.record.cp.iter().filter(|l| l.hero == hid).map(|l| l.cp).sum();
+            let cp: u32 = report.record.cp.iter().filter(|l| l.hero == hid).fold(0u32, |n, l| n.saturating_add(l.cp));
             let (sheet, _) = h.sheet(&data.heroes).unwrap_or_default();
             let max_hp = doo_rules::rules::heroes::pools(&sheet.stats).0;
             let (hp, items) = match end.index(&hid) {
@@ -153,7 +153,7 @@ pub fn simulate(
                 // a lost level starts again from the roster it began with; a hero sitting out keeps his
                 _ => (h.hp.unwrap_or(max_hp), h.items.clone()),
             };
-            let cp_earned = if won { before.get(&h.name).copied().unwrap_or(0) + cp } else { h.cp_earned };
+            let cp_earned = if won { before.get(&h.name).copied().unwrap_or(0).saturating_add(cp) } else { h.cp_earned };
             expected.insert(h.name.clone(), Expected { hp, items, cp_earned });
         }
         // Advancement: CP spent as the advancement screen's "spend for me" does.
@@ -189,10 +189,16 @@ pub fn simulate(
             json!({"hero": h.name, "cp_earned": h.cp_earned, "cp_banked": banked, "hp": h.hp, "items": h.items, "bought": h.bought.len()})
         })
         .collect();
-    let summary = json!({
+    let abandoned = progress.level.is_some();
+    let mut summary = json!({
         "type": "campaign", "campaign": c.campaign.name, "won": progress.won, "levels_played": plays,
-        "abandoned": progress.level.is_some(), "heroes": banked, "carry_over_failures": failures,
+        "abandoned": abandoned, "heroes": banked, "carry_over_failures": failures,
     });
+    if abandoned {
+        let note = format!("{MAX_PLAYS} levels played without reaching the end: the simulated campaign is called abandoned");
+        eprintln!("{}: {note}", path.display());
+        summary["note"] = json!(note);
+    }
     let _ = writeln!(out, "{summary}");
     if failures > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
@@ -213,7 +219,8 @@ fn level_line(
     data: &RuleData,
 ) -> serde_json::Value {
     let cps: BTreeMap<String, u32> = report.record.cp.iter().fold(BTreeMap::new(), |mut acc, l| {
-        *acc.entry(l.hero.clone()).or_default() += l.cp;
+        let n: &mut u32 = acc.entry(l.hero.clone()).or_default();
+        *n = n.saturating_add(l.cp);
         acc
     });
     let cp_earned: Vec<serde_json::Value> = report.record.cp.iter().filter_map(|l| serde_json::to_value(l.clone().event()).ok()).collect();

@@ -73,6 +73,16 @@ fn bad_campaign_scripts_get_located_errors() {
         ),
         ("tests/campaigns/bad/r03_unknown_field.ron", "3:42: Unexpected field named `cheat` in `Play`"),
         ("tests/campaigns/bad/r04_campaign_not_ron.ron", "2:5: campaign '/etc/passwd' is not a campaign file (a .ron file)"),
+        // R-CP-10, issue 42: an objective worth 2^32-1 CP (it panicked "attempt to add with
+        // overflow" at the level's end) is refused at load, in the script
+        ("tests/campaigns/bad/r05_inline_objective_cp_huge.ron", "5:84: level 'cellar': objective 'Be rich': cp 4294967295: the most is 100 (R-CP-10)"),
+        // R-CP-4, issue 42: a hero's own budget of 2^32-1 (it was banked as 100019 CP by a cast)
+        (
+            "tests/campaigns/bad/r06_inline_hero_budget_huge.ron",
+            "8:17: budget 4294967295: a point-buy budget is at most 1000 CP, the most a campaign's may be (R-CP-4)",
+        ),
+        // issue 42: a cap at its own field (it was reported at `buy`, absent here: 1:1)
+        ("tests/campaigns/bad/r07_nine_recruits.ron", "6:13: a play has 9 recruits; the most is 8"),
     ] {
         let (code, out, err) = doo(&["campaign", "run", file, "--check"]);
         assert_eq!(code, 2, "{file}: {out}{err}");

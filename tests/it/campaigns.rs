@@ -42,7 +42,7 @@ const BAD: &[(&str, &str)] = &[
     ("tests/heroes/bad/h11_treasure_at_start.ron", "5:5: 'gold_coins' is not for sale: a new hero cannot start with it (R-CP-14)"),
     ("tests/heroes/bad/h12_newer_version.ron", "2:5: hero files are version 1; this one is version 2"),
     ("tests/campaigns/bad/c01_unknown_next.ron", "5:69: level 'one': next names no level of this campaign: 'three'"),
-    ("tests/campaigns/bad/c02_loop.ron", "5:14: level 'one': winning every level comes back to it, so the campaign never ends"),
+    ("tests/campaigns/bad/c02_loop.ron", "5:14: level 'one': winning 'one' → 'two' → 'one' comes back to it, so from there the campaign never ends"),
     (
         "tests/campaigns/bad/c03_missing_level.ron",
         "5:28: level 'one': '../../../levels/no_such_level.ron': cannot read: No such file or directory (os error 2)",
@@ -53,6 +53,36 @@ const BAD: &[(&str, &str)] = &[
     ("tests/campaigns/bad/c08_unknown_slay.ron", "5:108: level 'one': objective 'Slay the dragon': no character 'dragon' in the level"),
     ("tests/campaigns/bad/c09_party_max.ron", "4:5: the party is 1 to 8 heroes, party_min ≤ party_max (here 1..40)"),
     ("tests/campaigns/bad/c10_level_not_ron.ron", "5:28: level 'one': the level file must be a .ron file: '/etc/passwd'"),
+    // issue 42: every number of a campaign file has a cap, checked at its own place (R-CP-10:
+    // an objective worth 2^32-1 CP overflowed the sum of a hero's CP)
+    ("tests/campaigns/bad/c11_objective_cp_huge.ron", "5:78: level 'one': objective 'Be rich': cp 4294967295: the most is 100 (R-CP-10)"),
+    // issue 42: a refusal points at the field written (it pointed at 1:1, party_max being absent)
+    ("tests/campaigns/bad/c18_party_min_over_default_max.ron", "5:5: the party is 1 to 8 heroes, party_min ≤ party_max (here 6..4)"),
+    ("tests/campaigns/bad/c12_rest_days_huge.ron", "4:5: rest_days 4294967295: the most is 365"),
+    // issue 42: the end is reachable from every level along every branch: here the first
+    // level's loss leads into two levels whose wins lead to each other
+    (
+        "tests/campaigns/bad/c13_loss_into_win_loop.ron",
+        "7:14: level 'cell': winning 'cell' → 'yard' → 'cell' comes back to it, so from there the campaign never ends",
+    ),
+    ("tests/campaigns/bad/c14_budget_over_cap.ron", "4:5: point_buy_budget 4294967295: the most is 1000 (R-CP-4)"),
+    // R-CP-4: a hero's budget is tied to the campaign's (here the rules' 20 CP)
+    (
+        "tests/campaigns/bad/c15_hero_budget_over_campaign.ron",
+        "4:14: hero file '../heroes/pip_budget_30.ron': Pip was made on a budget of 30 CP; this campaign's is 20 CP (R-CP-4)",
+    ),
+    // R-CP-4, issue 42: a hero's own budget is capped (it granted itself billions of CP banked)
+    ("tests/heroes/bad/h13_budget_huge.ron", "7:9: budget 4294967295: a point-buy budget is at most 1000 CP, the most a campaign's may be (R-CP-4)"),
+    // issue 42: problems a campaign level would meet in play are found by validate, in the file
+    // the user wrote (they were reported in play at a generated level-001-….ron, or nowhere)
+    ("tests/campaigns/bad/c17_no_room_for_the_party.ron", "6:14: level 'closet': the level has room for 1 hero on side 'heroes'; the party may have 2"),
+    // R-CP-14, issue 42: with no purse written the refusal points at the gear (it said 1:1)
+    (
+        "tests/heroes/bad/h15_gear_over_allowance_no_purse.ron",
+        "6:5: a new hero's gear ($170) and purse ($0) come to more than the $150 he starts with (R-CP-14)",
+    ),
+    // G-75: a hero is medium or small
+    ("tests/heroes/bad/h14_size_large.ron", "4:5: size large: a hero is medium or small (G-75)"),
 ];
 
 #[test] // R-CP-2..R-CP-14: every bad hero or campaign file gets its exact located error, fast, no panic
@@ -69,6 +99,15 @@ fn bad_hero_and_campaign_files_get_located_errors() {
     let (code, out, _) = doo(&["validate", "tests/campaigns/bad/c05_bad_hero.ron"]);
     assert_eq!(code, 1);
     assert!(out.starts_with("tests/campaigns/bad/../../heroes/bad/h01_not_an_array.ron:4:5: 9-9-7-6"), "{out}");
+    // issue 42: a campaign level whose event names a figure of the party (which the campaign
+    // replaces by its heroes) is refused by validate at the level file's own place (it was
+    // reported in play at a generated level-001-….ron that exists nowhere)
+    let (code, out, _) = doo(&["validate", "tests/campaigns/bad/c16_event_names_party_figure.ron"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out.lines().next().unwrap_or(""),
+        "tests/campaigns/bad/../../levels/events/hall.ron:44:72: campaign level 'hall': a level event names 'dara', a figure of side 'heroes', which a campaign replaces by its heroes: name the side instead",
+    );
 }
 
 #[test] // R-CP-2, R-CP-4, R-CP-14: the shipped heroes (Core and point-buy) and the campaign are valid
@@ -117,4 +156,18 @@ fn the_ai_plays_the_shipped_campaign_with_exact_carry_over() {
             assert!(l["cp"].as_object().is_some_and(|m| m.is_empty()), "{l}");
         }
     }
+}
+
+#[test] // issue 42: a campaign that never ends (the party keeps losing) is capped: `doo campaign
+// simulate` stops after 12 levels played and says so, in its summary and on stderr
+fn a_simulated_campaign_that_never_ends_is_given_up_with_a_clear_message() {
+    let dir = std::env::temp_dir().join(format!("doo-campaign-hopeless-{}", std::process::id()));
+    let (code, out, err) = doo(&["campaign", "simulate", "tests/campaigns/sim/hopeless.ron", "--seed", "1", "--dir", &dir.display().to_string()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let summary: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!((summary["levels_played"].as_u64(), summary["abandoned"].as_bool(), summary["won"].as_bool()), (Some(12), Some(true), Some(false)), "{summary}");
+    let note = "12 levels played without reaching the end: the simulated campaign is called abandoned";
+    assert_eq!(summary["note"], note);
+    assert!(err.contains(&format!("tests/campaigns/sim/hopeless.ron: {note}")), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -92,6 +92,24 @@ fn bad_saves_are_refused_with_their_place() {
         ("junk.ron", (0..4000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect(), 2, "the file is not UTF-8 text".into()),
         ("unknown.ron", good.replace("seed: 3,", "seed: 3, cheat: true,").into_bytes(), 2, format!("unknown.ron:{}:", line_of("seed: 3,"))),
         ("hugeface.ron", good.replace("forced_dice: [],", "forced_dice: [4294967295],").into_bytes(), 2, "forced face 4294967295 is out of range".into()),
+        // issue 42: a save whose level changed says so, even when its saved path is gone and the
+        // level is found by name in ./levels (it said "No such file or directory")
+        (
+            "movedandchanged.ron",
+            good.replace("level: \"levels/tutorial.ron\"", "level: \"/nowhere/levels/tutorial.ron\"")
+                .replace(&good[good.find("level_hash: \"").unwrap() + 13..good.find("level_hash: \"").unwrap() + 77], &"0".repeat(64))
+                .into_bytes(),
+            2,
+            format!("movedandchanged.ron:{}:5: the level 'levels/tutorial.ron' has changed since this save was written", line_of("    level:")),
+        ),
+        // issue 42: an over-long checkpoint hash is named as what it is (it got a sentence about
+        // command counts)
+        (
+            "longhash.ron",
+            good.replace("hash: \"end:", &format!("hash: \"{}", "f".repeat(100))).into_bytes(),
+            2,
+            format!("longhash.ron:{}:5: a checkpoint's hash is 116 bytes long; the most is 80", line_of("checkpoints:")),
+        ),
     ];
     for (name, bytes, code, want) in cases {
         let p = scratch(name, &bytes);

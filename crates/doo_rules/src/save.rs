@@ -33,6 +33,8 @@ pub mod caps {
     pub const LEVEL_PATH: usize = crate::script::caps::LEVEL_PATH;
     /// Commands in the AI's saved plan.
     pub const PLAN: usize = 1_000;
+    /// Bytes of a checkpoint's hash (the game writes 16 hex digits, or `end:` and 16).
+    pub const CHECKPOINT_HASH: usize = 80;
 }
 
 /// One match, as a save file holds it.
@@ -169,7 +171,9 @@ impl Save {
         }
         if self.checkpoints.len() > caps::CHECKPOINTS {
             out.push(("checkpoints", format!("{} checkpoints; the most is {}", self.checkpoints.len(), caps::CHECKPOINTS)));
-        } else if let Some(c) = self.checkpoints.iter().find(|c| c.commands > self.commands.len() || c.hash.len() > 80) {
+        } else if let Some(c) = self.checkpoints.iter().find(|c| c.hash.len() > caps::CHECKPOINT_HASH) {
+            out.push(("checkpoints", format!("a checkpoint's hash is {} bytes long; the most is {}", c.hash.len(), caps::CHECKPOINT_HASH)));
+        } else if let Some(c) = self.checkpoints.iter().find(|c| c.commands > self.commands.len()) {
             out.push(("checkpoints", format!("a checkpoint after {} commands, but the save has {}", c.commands, self.commands.len())));
         } else if self.checkpoints.windows(2).any(|w| w[1].commands < w[0].commands) {
             out.push(("checkpoints", "checkpoints are not in the order of the commands".into()));
@@ -267,7 +271,9 @@ pub fn level_of(save: &Save, save_file: &str, save_text: Option<&str>, data: &Ru
     let name = saved.file_name().map(PathBuf::from).unwrap_or_default();
     let beside = Path::new(save_file).parent().map(|d| d.join(&name)).unwrap_or_default();
     let candidates = [saved.clone(), Path::new(crate::script::LEVELS_DIR).join(&name), beside];
-    let mut first_error = None;
+    // A level found but changed says so, whichever candidate it was: "cannot read" of another
+    // place would hide why the save does not open.
+    let (mut changed, mut unreadable) = (None, None);
     let mut found = None;
     for c in candidates.iter().filter(|c| !c.as_os_str().is_empty()) {
         match crate::data::read_text(c, crate::data::MAX_FILE_BYTES) {
@@ -276,18 +282,18 @@ pub fn level_of(save: &Save, save_file: &str, save_text: Option<&str>, data: &Ru
                 break;
             }
             Ok(_) => {
-                first_error.get_or_insert(format!(
+                changed.get_or_insert(format!(
                     "the level '{}' has changed since this save was written (its hash differs): the commands cannot be replayed on it",
                     c.display()
                 ));
             }
             Err(e) => {
-                first_error.get_or_insert(format!("cannot read the level '{}': {}", save.level, e.message));
+                unreadable.get_or_insert(format!("cannot read the level '{}': {}", save.level, e.message));
             }
         }
     }
     let Some((path, text)) = found else {
-        return Err(fail(first_error.unwrap_or_else(|| format!("the level '{}' is not there", save.level))));
+        return Err(fail(changed.or(unreadable).unwrap_or_else(|| format!("the level '{}' is not there", save.level))));
     };
     let root = crate::level_file::project_root(&path);
     let checked = crate::level_file::check(&path.display().to_string(), &text, data, &root).map_err(|errs| {

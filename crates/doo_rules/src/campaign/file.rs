@@ -1,7 +1,7 @@
 //! Campaign files (`campaigns/*.ron`, docs/campaigns.md): the levels, where a win or a loss
 //! leads, the objectives, the ready-made heroes, and the checks of the file.
 
-use super::caps::{MAX_CP, MAX_LEVELS, MAX_PARTY, MAX_PURSE, VERSION};
+use super::caps::{MAX_BUDGET, MAX_CP, MAX_LEVELS, MAX_OBJECTIVE_CP, MAX_OBJECTIVES, MAX_PARTY, MAX_PURSE, MAX_REST_DAYS, VERSION};
 use super::hero::{Hero, load_hero};
 use crate::data::{LoadError, MessageLocator, Places, RuleData, parse_ron};
 use crate::rules::heroes::HeroBook;
@@ -115,6 +115,60 @@ impl Campaign {
     pub fn rest_days(&self, book: &HeroBook) -> u32 {
         self.rest_days.unwrap_or(book.rest_days)
     }
+    /// The point-buy budget of its heroes (R-CP-4: the rules' 20 CP unless the campaign says).
+    pub fn point_buy_budget(&self, book: &HeroBook) -> u32 {
+        self.point_buy_budget.unwrap_or(book.point_buy_budget)
+    }
+    /// Whether every level leads to the end by winning (the proof `check_campaign` makes):
+    /// each level's win goes to one level or ends the campaign, so the end is reachable from a
+    /// level, along whatever mix of wins and losses led there, exactly when following wins from
+    /// it never comes back to a level already passed. Returns the first level (in the order the
+    /// party can reach them, then the file's) from which winning loops, with the loop.
+    pub fn win_loop(&self) -> Option<(String, Vec<String>)> {
+        let n = self.levels.len();
+        let index = |id: &str| self.levels.iter().position(|l| l.id == id);
+        // 0: not seen, 1: on the path being followed, 2: reaches the end
+        let mut state = vec![0u8; n];
+        let mut order: Vec<usize> = Vec::with_capacity(n);
+        // the levels the party can reach first (breadth first over wins and losses), then the rest
+        let mut seen = vec![false; n];
+        let mut queue = std::collections::VecDeque::from([0usize]);
+        seen[0] = true;
+        while let Some(k) = queue.pop_front() {
+            order.push(k);
+            let id = &self.levels[k].id;
+            for next in [self.after_win(id), Some(self.after_loss(id))].into_iter().flatten() {
+                if let Some(j) = index(&next).filter(|&j| !seen[j]) {
+                    seen[j] = true;
+                    queue.push_back(j);
+                }
+            }
+        }
+        order.extend((0..n).filter(|&k| !seen[k]));
+        for start in order {
+            let mut path = Vec::new();
+            let mut cur = Some(start);
+            while let Some(k) = cur {
+                match state[k] {
+                    2 => break,
+                    1 => {
+                        let from = path.iter().position(|&p| p == k).unwrap_or(0);
+                        let mut cycle: Vec<String> = path[from..].iter().map(|&p: &usize| self.levels[p].id.clone()).collect();
+                        cycle.push(self.levels[k].id.clone());
+                        return Some((self.levels[k].id.clone(), cycle));
+                    }
+                    _ => {}
+                }
+                state[k] = 1;
+                path.push(k);
+                cur = self.after_win(&self.levels[k].id).and_then(|id| index(&id));
+            }
+            for k in path {
+                state[k] = 2;
+            }
+        }
+        None
+    }
 }
 
 /// A checked campaign: the file, where it lies, its levels checked and its heroes read.
@@ -127,9 +181,23 @@ pub struct CheckedCampaign {
     pub level_paths: BTreeMap<String, PathBuf>,
     /// The ready-made heroes.
     pub heroes: Vec<Hero>,
+    /// The point-buy budget of its heroes (R-CP-4: the campaign's, else the rules'), and the
+    /// rules' (what a hero file's `budget: None` means).
+    pub budget: u32,
+    pub rules_budget: u32,
 }
 
 impl CheckedCampaign {
+    /// R-CP-4: a point-buy hero made on a budget above the campaign's cannot play in it (his
+    /// leftover CP would be banked past what the campaign gives).
+    pub fn budget_problem(&self, hero: &Hero) -> Option<String> {
+        let budget = match &hero.make {
+            crate::rules::heroes::Make::PointBuy { budget, .. } => budget.unwrap_or(self.rules_budget),
+            crate::rules::heroes::Make::Core { .. } => return None,
+        };
+        (budget > self.budget).then(|| format!("{} was made on a budget of {budget} CP; this campaign's is {} CP (R-CP-4)", hero.name, self.budget))
+    }
+
     /// The level file of a campaign level, checked.
     pub fn load_level(&self, id: &str, data: &RuleData) -> Result<crate::level_file::CheckedLevel, String> {
         let p = self.level_paths.get(id).ok_or_else(|| format!("no level '{id}' in the campaign"))?;
@@ -153,30 +221,25 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
         let (line, col) = loc.locate(&message);
         LoadError { file: file.clone(), line, col, message }
     };
+    // A level's own entry: its `id: "x"` (else where the message's ids are).
+    let at_level = |id: &str, message: String| {
+        let needle = format!("\"{id}\"");
+        let entry = text.match_indices(&needle).map(|(i, _)| i).find(|&i| text[..i].trim_end().ends_with("id:"));
+        let (line, col) = entry.map_or_else(|| loc.locate(&message), |i| places.at_offset(i));
+        LoadError { file: file.clone(), line, col, message }
+    };
     let c: Campaign = parse_ron(&file, text)?;
     if c.version != VERSION {
         return Err(at_key("version", format!("campaign files are version {VERSION}; this one is version {}", c.version)));
     }
-    if let Some(p) = crate::data::text_problem("the name", &c.name, crate::data::MAX_NAME_CHARS)
-        .or_else(|| crate::data::text_problem("the story", &c.story, crate::data::MAX_TEXT_CHARS))
-    {
+    if let Some(p) = crate::data::text_problem("the name", &c.name, crate::data::MAX_NAME_CHARS) {
         return Err(at_key("name", p));
     }
-    if c.levels.is_empty() {
-        return Err(at_key("levels", "a campaign needs at least one level".into()));
+    if let Some(p) = crate::data::text_problem("the story", &c.story, crate::data::MAX_TEXT_CHARS) {
+        return Err(at_key("story", p));
     }
-    if c.levels.len() > MAX_LEVELS {
-        return Err(at_key("levels", format!("{} levels; the most is {MAX_LEVELS}", c.levels.len())));
-    }
-    if c.party_min == 0 || c.party_min > c.party_max || c.party_max > MAX_PARTY {
-        return Err(at_key("party_max", format!("the party is 1 to {MAX_PARTY} heroes, party_min ≤ party_max (here {}..{})", c.party_min, c.party_max)));
-    }
-    if c.heroes.len() > MAX_PARTY * 4 {
-        return Err(at_key("heroes", format!("{} ready-made heroes; the most is {}", c.heroes.len(), MAX_PARTY * 4)));
-    }
-    if c.start_cp > MAX_CP || c.allowance.is_some_and(|a| a > MAX_PURSE) || c.rest_days.is_some_and(|d| d > 365) || c.point_buy_budget.is_some_and(|b| b > 1000)
-    {
-        return Err(at_key("start_cp", "start_cp ≤ 100000, allowance ≤ 1000000, rest_days ≤ 365, point_buy_budget ≤ 1000".into()));
+    if let Some((key, message)) = cap_problem(&c, &places) {
+        return Err(at_key(key, message));
     }
     let mut ids = BTreeSet::new();
     for l in &c.levels {
@@ -189,8 +252,16 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
         if let Some(p) = crate::data::text_problem("a briefing", &l.briefing, crate::data::MAX_TEXT_CHARS) {
             return Err(at_id(format!("level '{}': {p}", l.id)));
         }
-        if l.objectives.len() > 16 {
-            return Err(at_id(format!("level '{}': {} objectives; the most is 16", l.id, l.objectives.len())));
+        if l.objectives.len() > MAX_OBJECTIVES {
+            return Err(at_id(format!("level '{}': {} objectives; the most is {MAX_OBJECTIVES}", l.id, l.objectives.len())));
+        }
+        for o in &l.objectives {
+            if let Some(p) = crate::data::text_problem("an objective's name", &o.name, crate::data::MAX_NAME_CHARS) {
+                return Err(at_id(format!("level '{}': {p}", l.id)));
+            }
+            if let Some(cp) = o.cp.filter(|&cp| cp > MAX_OBJECTIVE_CP) {
+                return Err(at_id(format!("level '{}': objective '{}': cp {cp}: the most is {MAX_OBJECTIVE_CP} (R-CP-10)", l.id, o.name)));
+            }
         }
     }
     for l in &c.levels {
@@ -200,14 +271,10 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
             }
         }
     }
-    // The winning path must end: following `next` from the first level never comes back.
-    let mut seen = BTreeSet::new();
-    let mut cur = Some(c.levels[0].id.clone());
-    while let Some(id) = cur {
-        if !seen.insert(id.clone()) {
-            return Err(at_id(format!("level '{id}': winning every level comes back to it, so the campaign never ends")));
-        }
-        cur = c.after_win(&id);
+    // The end is reachable from every level along every branch: winning never loops.
+    if let Some((id, cycle)) = c.win_loop() {
+        let cycle = cycle.iter().map(|l| format!("'{l}'")).collect::<Vec<_>>().join(" → ");
+        return Err(at_level(&id, format!("level '{id}': winning {cycle} comes back to it, so from there the campaign never ends")));
     }
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut level_paths = BTreeMap::new();
@@ -216,15 +283,34 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
             return Err(at_id(format!("level '{}': the level file must be a .ron file: '{}'", l.id, l.level)));
         }
         let p = dir.join(&l.level);
-        if let Err(e) = crate::data::read_text(&p, crate::data::MAX_FILE_BYTES) {
-            return Err(at_id(format!("level '{}': '{}': {}", l.id, l.level, e.message)));
-        }
+        let level_text = match crate::data::read_text(&p, crate::data::MAX_FILE_BYTES) {
+            Ok(t) => t,
+            Err(e) => return Err(at_id(format!("level '{}': '{}': {}", l.id, l.level, e.message))),
+        };
         let checked = crate::level_file::load(&p, data, &crate::level_file::project_root(&p)).map_err(|e| {
             let first = &e[0];
             LoadError { file: p.display().to_string(), line: first.line, col: first.col, message: first.message.clone() }
         })?;
         if !checked.sides.iter().any(|s| s.id == c.party_side) {
             return Err(at_id(format!("level '{}': the level has no side '{}' for the party", l.id, c.party_side)));
+        }
+        // The party's figures are replaced by the heroes (`level_for`): the level may not name
+        // them, and must have room for the largest party.
+        if let Some(e) = party_figure_named(&checked, &c.party_side, &p, &level_text) {
+            return Err(LoadError { message: format!("campaign level '{}': {}", l.id, e.message), ..e });
+        }
+        let room = super::room::party_starts(&checked, &c.party_side, c.party_max).len();
+        if room < c.party_max {
+            return Err(at_level(
+                &l.id,
+                format!(
+                    "level '{}': the level has room for {room} hero{} on side '{}'; the party may have {}",
+                    l.id,
+                    if room == 1 { "" } else { "es" },
+                    c.party_side,
+                    c.party_max
+                ),
+            ));
         }
         for o in &l.objectives {
             if let Objective::Slay(who) = &o.goal
@@ -253,7 +339,89 @@ pub fn check_campaign(path: &Path, text: &str, data: &RuleData) -> Result<Checke
         let (hero, _, _) = load_hero(&dir.join(h), data, allowance)?;
         heroes.push(hero);
     }
-    Ok(CheckedCampaign { campaign: c, path: path.to_path_buf(), hash: crate::data::level_hash(text), level_paths, heroes })
+    let (budget, rules_budget) = (c.point_buy_budget(&data.heroes), data.heroes.point_buy_budget);
+    let checked = CheckedCampaign { campaign: c, path: path.to_path_buf(), hash: crate::data::level_hash(text), level_paths, heroes, budget, rules_budget };
+    for (h, hero) in checked.campaign.heroes.iter().zip(&checked.heroes) {
+        if let Some(p) = checked.budget_problem(hero) {
+            return Err(at_id(format!("hero file '{h}': {p}")));
+        }
+    }
+    Ok(checked)
+}
+
+/// The first field of `c` past its cap (docs/campaigns.md, "Caps"), with the key it is at:
+/// every number of the file is checked here, before anything adds them up.
+fn cap_problem(c: &Campaign, places: &Places) -> Option<(&'static str, String)> {
+    if c.levels.is_empty() {
+        return Some(("levels", "a campaign needs at least one level".into()));
+    }
+    if c.levels.len() > MAX_LEVELS {
+        return Some(("levels", format!("{} levels; the most is {MAX_LEVELS}", c.levels.len())));
+    }
+    if c.party_min == 0 || c.party_min > c.party_max || c.party_max > MAX_PARTY {
+        // at the field written (party_max may be left at its default)
+        let key = if places.key("party_max").is_some() && (c.party_max > MAX_PARTY || places.key("party_min").is_none()) { "party_max" } else { "party_min" };
+        return Some((key, format!("the party is 1 to {MAX_PARTY} heroes, party_min ≤ party_max (here {}..{})", c.party_min, c.party_max)));
+    }
+    if c.heroes.len() > MAX_PARTY * 4 {
+        return Some(("heroes", format!("{} ready-made heroes; the most is {}", c.heroes.len(), MAX_PARTY * 4)));
+    }
+    // Every number of the file within its cap (docs/campaigns.md), at its own key.
+    if c.start_cp > MAX_CP {
+        return Some(("start_cp", format!("start_cp {}: the most is {MAX_CP}", c.start_cp)));
+    }
+    if let Some(a) = c.allowance.filter(|&a| a > MAX_PURSE) {
+        return Some(("allowance", format!("allowance {a}: the most is {MAX_PURSE}")));
+    }
+    if let Some(d) = c.rest_days.filter(|&d| d > MAX_REST_DAYS) {
+        return Some(("rest_days", format!("rest_days {d}: the most is {MAX_REST_DAYS}")));
+    }
+    if let Some(b) = c.point_buy_budget.filter(|&b| b > MAX_BUDGET) {
+        return Some(("point_buy_budget", format!("point_buy_budget {b}: the most is {MAX_BUDGET} (R-CP-4)")));
+    }
+    None
+}
+
+/// A figure of the party's side that the level names elsewhere (a goal, a level event): the
+/// campaign replaces those figures by its heroes, so the name would point at nobody. The error
+/// is placed in the level file, where the name is used.
+fn party_figure_named(level: &crate::level_file::CheckedLevel, side: &str, path: &Path, text: &str) -> Option<LoadError> {
+    use crate::rules::goal::Goal;
+    use crate::rules::story::{Action, Trigger, Who};
+    let party: BTreeSet<&str> = level.characters.iter().filter(|ch| ch.side == side).map(|ch| ch.id.as_str()).collect();
+    let who = |w: &Who| match w {
+        Who::Figure(f) => Some(f.clone()),
+        _ => None,
+    };
+    let mut named: Vec<(&str, String)> = Vec::new();
+    for v in &level.level.victory {
+        if let Goal::Defeat(id) = &v.goal {
+            named.push(("victory", id.clone()));
+        }
+    }
+    for e in &level.level.events {
+        match &e.when {
+            Trigger::Enters { who: w, .. } | Trigger::Falls { who: w } => named.extend(who(w).map(|f| ("events", f))),
+            _ => {}
+        }
+        for a in &e.then {
+            if let Action::Give { figure, .. } | Action::Take { figure, .. } = a {
+                named.push(("events", figure.clone()));
+            }
+        }
+    }
+    let (key, id) = named.into_iter().find(|(_, id)| party.contains(id.as_str()))?;
+    let places = Places::new(text);
+    let from = places.key_offset(key).unwrap_or(0);
+    let at = text[from..].find(&format!("\"{id}\"")).map_or(from, |i| from + i);
+    let (line, col) = places.at_offset(at);
+    let what = if key == "victory" { "a goal" } else { "a level event" };
+    Some(LoadError {
+        file: path.display().to_string(),
+        line,
+        col,
+        message: format!("{what} names '{id}', a figure of side '{side}', which a campaign replaces by its heroes: name the side instead"),
+    })
 }
 
 /// Reads and checks a campaign file from disk.

@@ -1,7 +1,9 @@
 //! The end of a campaign level (R-CP-9, R-CP-10, R-CP-12, R-CP-13): the CP earned, the
 //! carry-over of the roster, the rest between levels, and where the campaign goes next.
 
-use super::caps::{MAX_CP, MAX_ITEMS};
+use super::caps::{MAX_CP, MAX_ITEMS, MAX_PLAYS};
+#[cfg(test)]
+use super::file::ObjectiveDef;
 use super::file::{CheckedCampaign, Objective};
 use super::hero::Hero;
 use super::progress::{LevelRecord, Progress};
@@ -62,6 +64,7 @@ pub fn finish_level_with(
         progress.playing = false;
         progress.sitting_out.clear();
         record.rest.push("The level was lost: the party plays on from where it stood at the level's start, keeping nothing of the attempt (R-CP-13).".into());
+        at_play_cap(progress, &mut record);
         progress.history.push(record.clone());
         return LevelReport { record, after_level: progress.roster.clone(), rest_gains: BTreeMap::new() };
     }
@@ -91,12 +94,30 @@ pub fn finish_level_with(
             award(book.major_cp, "a major level".into());
         }
     }
+    // R-CP-1: a hero keeps at most MAX_CP earned in all; the lines past it are cut to what is
+    // kept (the result lists what he keeps) and a line says what was not.
+    let mut room: BTreeMap<String, u32> = progress.roster.iter().map(|h| (h.id(), MAX_CP.saturating_sub(h.cp_earned))).collect();
+    let mut lost: BTreeMap<String, u64> = BTreeMap::new();
+    for l in cp.iter_mut() {
+        let r = room.entry(l.hero.clone()).or_insert(MAX_CP);
+        let kept = l.cp.min(*r);
+        if kept < l.cp {
+            *lost.entry(l.hero.clone()).or_default() += (l.cp - kept) as u64;
+        }
+        *r -= kept;
+        l.cp = kept;
+    }
+    cp.retain(|l| l.cp > 0);
+    for (hid, n) in &lost {
+        let name = progress.roster.iter().find(|h| &h.id() == hid).map_or(hid.clone(), |h| h.name.clone());
+        record.rest.push(format!("{name} has earned the most CP a hero keeps ({MAX_CP}): {n} CP more are not kept (R-CP-1)."));
+    }
     // R-CP-12: carry-over.
     let mut roster = Vec::new();
     for h in &progress.roster {
         let mut h = h.clone();
         let hid = h.id();
-        let earned: u32 = cp.iter().filter(|l| l.hero == hid).map(|l| l.cp).sum();
+        let earned: u32 = cp.iter().filter(|l| l.hero == hid).fold(0u32, |n, l| n.saturating_add(l.cp));
         h.cp_earned = h.cp_earned.saturating_add(earned).min(MAX_CP);
         if let Some(i) = m.index(&hid) {
             let f = &m.fighters[i];
@@ -113,7 +134,8 @@ pub fn finish_level_with(
             h.armor = f.loadout.armor.clone();
             let keys: BTreeSet<&str> = m.explore.as_deref().map(|x| x.keys.keys().map(String::as_str).collect()).unwrap_or_default();
             h.items = f.loadout.items.iter().filter(|i| !keys.contains(i.as_str())).take(MAX_ITEMS).cloned().collect();
-            h.ammo = f.loadout.ammo;
+            // within a hero file's cap, or the next save would be refused (issue 42)
+            h.ammo = f.loadout.ammo.map(|a| a.min(crate::level::ranges::AMMO.1));
             // permanent conditions stay; a dying or bleeding hero of a won level is stabilized.
             // Incapacitation is not kept: it follows his HP (R-INJ-3, ended when healed above 0),
             // and a hero at 0 HP or less sits the next level out (R-CP-13); kept, it would stop a
@@ -133,8 +155,19 @@ pub fn finish_level_with(
     progress.level = c.campaign.after_win(&id);
     progress.won = progress.level.is_none();
     progress.playing = false;
+    at_play_cap(progress, &mut record);
     progress.history.push(record.clone());
     LevelReport { record, after_level, rest_gains }
+}
+
+/// The cap on levels played in one campaign (`MAX_PLAYS`, the history's cap): the level that
+/// reaches it is the last; the campaign ends there, not won, and its record says why.
+fn at_play_cap(progress: &mut Progress, record: &mut LevelRecord) {
+    if progress.level.is_some() && progress.history.len() + 1 >= MAX_PLAYS {
+        progress.level = None;
+        progress.won = false;
+        record.rest.push(format!("The campaign has been played for {MAX_PLAYS} levels, the most one campaign plays: it ends here, not won."));
+    }
 }
 
 /// R-CP-13: the rest between levels: each of the `days` every hurt hero of `roster` makes his
@@ -304,5 +337,69 @@ mod tests {
         // the result screen: the same level is played again, and nothing is banked to spend
         assert!(p.plays_again(&rep.record), "R-CP-13: 'Play the level again', not 'Next level'");
         assert_eq!(p.banked_cp(&data.heroes, &[0]), 0, "R-CP-11: no CP banked, nothing to spend");
+    }
+
+    #[test] // R-CP-1, R-CP-10 (issue 42): objectives worth 2^32-1 CP, or two worth 2^31, do not
+    // overflow (it panicked "attempt to add with overflow"); a hero keeps at most MAX_CP earned,
+    // and the result lists exactly what he keeps and says what he does not
+    fn huge_objectives_neither_overflow_nor_announce_what_is_not_kept() {
+        let (data, mut c) = shipped();
+        let obj = c.campaign.levels[0].objectives[0].clone();
+        c.campaign.levels[0].objectives = vec![
+            ObjectiveDef { cp: Some(u32::MAX), ..obj.clone() },
+            ObjectiveDef { cp: Some(1 << 31), ..obj.clone() },
+            ObjectiveDef { cp: Some(1 << 31), ..obj },
+        ];
+        let mut ann = sample_hero("Ann", "warrior", &data).unwrap();
+        ann.cp_earned = MAX_CP - 5;
+        let mut p = Progress::start(&c, vec![ann, sample_hero("Bo", "rogue", &data).unwrap()], vec![], 7);
+        p.begin_level();
+        let m = level_match(&c, &p, &data);
+        let rep = finish_level(&c, &mut p, &m, &[], true, &data);
+        let told = |id: &str| rep.record.cp.iter().filter(|l| l.hero == id).map(|l| l.cp as u64).sum::<u64>();
+        assert_eq!(told("hero_ann"), 5, "only the 5 CP kept are listed: {:?}", rep.record.cp);
+        assert_eq!(told("hero_bo"), MAX_CP as u64, "{:?}", rep.record.cp);
+        assert_eq!(p.roster.iter().map(|h| h.cp_earned).collect::<Vec<_>>(), vec![MAX_CP, MAX_CP]);
+        assert!(rep.record.cp.iter().all(|l| l.cp > 0), "no empty line is told");
+        let note = rep.record.rest.iter().find(|l| l.starts_with("Ann has earned the most CP a hero keeps (100000)")).expect("the cap is said");
+        assert!(note.contains("(R-CP-1)"), "{note}");
+        // the banked CP of both fit (no truncating cast), and the heroes are valid hero files
+        p.check_heroes(&data).unwrap();
+        assert!(p.banked_cp(&data.heroes, &[0, 1]) >= 2 * MAX_CP);
+    }
+
+    #[test] // R-CP-12 (issue 42): what a level leaves a hero is kept within a hero file's caps:
+    // 5,000 shots (picked up, recovered) are kept as the 999 a hero file holds, so the progress
+    // stays a valid save (its heroes are checked as hero files)
+    fn carried_over_numbers_stay_within_the_hero_caps() {
+        let (data, c) = shipped();
+        let mut p = Progress::start(&c, vec![sample_hero("Ann", "ranger", &data).unwrap()], vec![], 7);
+        p.begin_level();
+        let mut m = level_match(&c, &p, &data);
+        let ann = m.index("hero_ann").unwrap();
+        m.fighters[ann].loadout.ammo = Some(5_000);
+        finish_level(&c, &mut p, &m, &[], true, &data);
+        assert_eq!(p.roster[0].ammo, Some(crate::level::ranges::AMMO.1));
+        p.check_heroes(&data).unwrap();
+    }
+
+    #[test] // issue 42: a campaign plays at most MAX_PLAYS levels: the level that reaches the cap
+    // is the last, the campaign ends there not won, and its record says why (a loss that leads
+    // into a loop played for ever; the history's cap would then refuse the save)
+    fn a_campaign_ends_at_the_cap_on_levels_played() {
+        let (data, c) = shipped();
+        let mut p = Progress::start(&c, vec![sample_hero("Ann", "warrior", &data).unwrap()], vec![], 7);
+        let lost = LevelRecord { level: "road".into(), won: false, cp: vec![], fallen: vec![], rest: vec![] };
+        p.history = vec![lost; crate::campaign::MAX_PLAYS - 2];
+        p.begin_level();
+        let m = level_match(&c, &p, &data);
+        finish_level(&c, &mut p, &m, &[], false, &data);
+        assert_eq!(p.level.as_deref(), Some("road"), "below the cap a lost level is played again");
+        p.begin_level();
+        let rep = finish_level(&c, &mut p, &m, &[], false, &data);
+        assert_eq!((p.level.clone(), p.won), (None, false), "the cap ends the campaign, not won");
+        assert_eq!(p.history.len(), crate::campaign::MAX_PLAYS);
+        assert!(rep.record.rest.iter().any(|l| l.contains("played for 10000 levels, the most one campaign plays")), "{:?}", rep.record.rest);
+        assert!(p.cap_problems().is_empty(), "the progress stays a loadable save");
     }
 }

@@ -1,7 +1,7 @@
 //! Hero files (`heroes/*.ron`, docs/heroes.md): a hero as his file holds him, his sheet rebuilt
 //! by the rules, his figure in a level, the file's checks, and the sample heroes of quick parties.
 
-use super::caps::{MAX_BOUGHT, MAX_CP, MAX_ITEMS, MAX_PURSE, VERSION};
+use super::caps::{MAX_BOUGHT, MAX_BUDGET, MAX_CP, MAX_ITEMS, MAX_PURSE, VERSION};
 use crate::data::{LoadError, MessageLocator, Places, RuleData, parse_ron};
 use crate::level_file::CharacterEntry;
 use crate::rules::fighter::{Duration, Size, Stats};
@@ -61,13 +61,17 @@ impl Hero {
         let mut sheet = heroes::make(book, &self.make)?;
         let mut spent: u64 = 0;
         for p in &self.bought {
-            spent += heroes::buy(book, &mut sheet, u32::MAX, p)? as u64;
+            spent = spent.saturating_add(heroes::buy(book, &mut sheet, u32::MAX, p)? as u64);
         }
         let have = sheet.left as u64 + self.cp_earned as u64;
         if spent > have {
             return Err(Violation::new("R-CP-11", format!("{} spent {spent} CP but had only {have} (CP are spent only when banked).", self.name)));
         }
-        Ok((sheet, (have - spent) as u32))
+        // Within the caps (budget and CP earned) this always fits; past them it is refused, never
+        // wrapped.
+        let banked = u32::try_from(have - spent)
+            .map_err(|_| Violation::new("R-CP-4", format!("{} would have {} CP banked, more than a hero can bank.", self.name, have - spent)))?;
+        Ok((sheet, banked))
     }
 
     /// The id the hero's figure has in a level (within the ids' length cap, whatever the name).
@@ -161,6 +165,14 @@ pub fn check_hero(file: &str, text: &str, data: &RuleData, allowance: Option<u32
     {
         return Err(fail("name", p));
     }
+    if hero.size == Size::Large {
+        return Err(fail("size", "size large: a hero is medium or small (G-75)".into()));
+    }
+    if let Make::PointBuy { budget: Some(b), .. } = &hero.make
+        && *b > MAX_BUDGET
+    {
+        return Err(fail("budget", format!("budget {b}: a point-buy budget is at most {MAX_BUDGET} CP, the most a campaign's may be (R-CP-4)")));
+    }
     if hero.bought.len() > MAX_BOUGHT {
         return Err(fail("bought", format!("{} purchases; the most is {MAX_BOUGHT}", hero.bought.len())));
     }
@@ -208,8 +220,10 @@ pub fn check_hero(file: &str, text: &str, data: &RuleData, allowance: Option<u32
     if let Some(allowance) = allowance.filter(|_| hero.is_new()) {
         let cost = hero.gear_cost(data).map_err(|e| fail("items", e))?;
         if cost as u64 + hero.purse as u64 > allowance as u64 {
+            // at the purse, else at the gear that costs (a field left out cannot be pointed at)
+            let key = ["purse", "items", "armor", "weapon", "shield"].into_iter().find(|k| places.key(k).is_some()).unwrap_or("make");
             return Err(fail(
-                "purse",
+                key,
                 format!("a new hero's gear (${cost}) and purse (${}) come to more than the ${allowance} he starts with (R-CP-14)", hero.purse),
             ));
         }

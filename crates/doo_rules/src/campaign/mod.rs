@@ -18,10 +18,14 @@ mod finish;
 mod hero;
 mod prepare;
 mod progress;
+mod room;
 mod shop;
 mod show;
 
-pub use caps::{MAX_BOUGHT, MAX_CP, MAX_HISTORY, MAX_ITEMS, MAX_LEVELS, MAX_PARTY, MAX_PURSE, VERSION};
+pub use caps::{
+    MAX_BOUGHT, MAX_BUDGET, MAX_CP, MAX_HISTORY, MAX_ITEMS, MAX_LEVELS, MAX_OBJECTIVE_CP, MAX_OBJECTIVES, MAX_PARTY, MAX_PLAYS, MAX_PURSE, MAX_REST_DAYS,
+    VERSION,
+};
 pub use file::{Campaign, CampaignLevel, CheckedCampaign, Objective, ObjectiveDef, check_campaign, load_campaign};
 pub use finish::{LevelReport, finish_level, finish_level_with};
 pub use hero::{Hero, check_hero, hero_text, load_hero, sample_hero};

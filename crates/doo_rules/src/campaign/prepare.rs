@@ -4,36 +4,11 @@
 use super::file::CheckedCampaign;
 use super::hero::Hero;
 use super::progress::Progress;
+use super::room::party_starts;
 use crate::data::RuleData;
 use crate::level_file::{CheckedLevel, Level};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-/// Spaces the party starts on: the level's own party figures' spaces, then free walkable spaces
-/// nearest the first of them (breadth-first).
-fn party_starts(level: &crate::level_file::CheckedLevel, side: &str, n: usize) -> Vec<crate::rules::Pos> {
-    let mut starts: Vec<crate::rules::Pos> = level.characters.iter().filter(|c| c.side == side).map(|c| c.pos).collect();
-    if starts.len() >= n {
-        starts.truncate(n);
-        return starts;
-    }
-    let Ok(board) = crate::rules::Board::from_rows(&level.floors) else { return starts };
-    let taken: BTreeSet<crate::rules::Pos> = level.characters.iter().map(|c| c.pos).collect();
-    let Some(&first) = starts.first() else { return starts };
-    let more: Vec<crate::rules::Pos> = pathfinding::directed::bfs::bfs_reach(first, |p| {
-        let p = *p;
-        [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
-            .into_iter()
-            .map(move |(dx, dy)| crate::rules::Pos::on(p.x + dx, p.y + dy, p.floor))
-            .filter(|q| board.walkable(*q))
-            .collect::<Vec<_>>()
-    })
-    .filter(|p| !taken.contains(p) && !starts.contains(p))
-    .take(n - starts.len())
-    .collect();
-    starts.extend(more);
-    starts
-}
 
 /// The level file a campaign level is played as: the level with its party side's figures
 /// replaced by the roster's heroes able to play (on their spaces, then the nearest free ones),
@@ -51,7 +26,13 @@ pub fn level_for(c: &CheckedCampaign, progress: &Progress, id: &str, data: &Rule
     }
     let starts = party_starts(&checked, side, playing.len());
     if starts.len() < playing.len() {
-        return Err(format!("the level has room for {} heroes on side '{side}', not {}", starts.len(), playing.len()));
+        let file = c.level_paths.get(id).map_or_else(String::new, |p| p.display().to_string());
+        return Err(format!(
+            "{}: level '{id}': the level file {file} has room for {} of the heroes on side '{side}', not {}",
+            c.path.display(),
+            starts.len(),
+            playing.len()
+        ));
     }
     let p = &c.level_paths[id];
     let dir = crate::level_file::templates_dir(&crate::level_file::project_root(p));

@@ -64,7 +64,7 @@ impl Progress {
     /// CP banked, all told, by the heroes at these roster places: what "Spend CP" could spend
     /// (R-CP-11: CP are spent only when banked). A hero whose sheet cannot be rebuilt counts 0.
     pub fn banked_cp(&self, book: &HeroBook, heroes: &[usize]) -> u32 {
-        heroes.iter().filter_map(|&k| self.roster.get(k)).filter_map(|h| h.sheet(book).ok()).map(|(_, banked)| banked).sum()
+        heroes.iter().filter_map(|&k| self.roster.get(k)).filter_map(|h| h.sheet(book).ok()).fold(0u32, |n, (_, banked)| n.saturating_add(banked))
     }
 
     /// R-CP-13: after `record`'s level the party plays that same level again (it was lost and
@@ -95,8 +95,9 @@ impl Progress {
         }
     }
 
-    /// Whether `party` may begin the campaign: its size within the campaign's bounds, and no two
-    /// heroes whose figures would share an id.
+    /// Whether `party` may begin the campaign: its size within the campaign's bounds, no two
+    /// heroes whose figures would share an id, and no point-buy hero made on a budget above the
+    /// campaign's (R-CP-4).
     pub fn check_party(c: &CheckedCampaign, party: &[Hero]) -> Result<(), String> {
         let k = &c.campaign;
         if party.len() < k.party_min || party.len() > k.party_max {
@@ -105,6 +106,9 @@ impl Progress {
         let mut ids = BTreeSet::new();
         if let Some(h) = party.iter().find(|h| !ids.insert(h.id())) {
             return Err(format!("Two heroes share the name {} (or one too like it): rename one.", h.name));
+        }
+        if let Some(p) = party.iter().find_map(|h| c.budget_problem(h)) {
+            return Err(format!("{p}."));
         }
         Ok(())
     }
@@ -147,7 +151,8 @@ impl Progress {
 
 /// R-CP-14 (G-84): a new or replacement hero joins between levels with banked and earned CP
 /// equal to the lowest "CP earned" among the living heroes (the campaign's `start_cp` when there
-/// are none). Refused when the party is full or a hero already has his name.
+/// are none). Refused when the party is full, a hero already has his name, or he was made on a
+/// point-buy budget above the campaign's (R-CP-4).
 pub fn recruit(c: &CheckedCampaign, progress: &mut Progress, mut hero: Hero) -> Result<(), Violation> {
     if progress.roster.len() >= c.campaign.party_max {
         return Err(Violation::new("R-CP-14", format!("The party is full ({} heroes at most).", c.campaign.party_max)));
@@ -157,6 +162,9 @@ pub fn recruit(c: &CheckedCampaign, progress: &mut Progress, mut hero: Hero) -> 
     }
     if !hero.is_new() {
         return Err(Violation::new("R-CP-14", format!("{} has played before: a recruit is a new hero.", hero.name)));
+    }
+    if let Some(p) = c.budget_problem(&hero) {
+        return Err(Violation::new("R-CP-4", format!("{p}.")));
     }
     hero.cp_earned = progress.roster.iter().map(|h| h.cp_earned).min().unwrap_or(c.campaign.start_cp);
     progress.roster.push(hero);
@@ -197,5 +205,24 @@ mod tests {
         p.roster[0].hp = None;
         p.roster[0].bought = vec![Purchase::Stat(crate::rules::equipment::Stat::Brawn); 3];
         assert!(p.check_heroes(&data).unwrap_err().contains("(R-CP-11)"));
+    }
+
+    #[test] // R-CP-4 (issue 42): a hero's point-buy budget is tied to the campaign's: one made on
+    // more than it (the rules' 20 CP here) neither begins the campaign nor joins it as a recruit
+    fn a_hero_made_on_a_bigger_budget_is_refused() {
+        use crate::rules::fighter::Stats;
+        use crate::rules::heroes::Make;
+        let (data, c) = shipped();
+        assert_eq!(c.budget, 20);
+        let mut pip = sample_hero("Pip", "warrior", &data).unwrap();
+        pip.make = Make::PointBuy { stats: Stats { brawn: 8, finesse: 8, savvy: 8, nerve: 6 }, skills: Default::default(), sets: vec![], budget: Some(30) };
+        let e = Progress::check_party(&c, std::slice::from_ref(&pip)).unwrap_err();
+        assert_eq!(e, "Pip was made on a budget of 30 CP; this campaign's is 20 CP (R-CP-4).");
+        let mut p = Progress::start(&c, vec![sample_hero("Ann", "warrior", &data).unwrap()], vec![], 1);
+        assert_eq!(recruit(&c, &mut p, pip.clone()).unwrap_err().rule, "R-CP-4");
+        // within the campaign's budget: welcome
+        pip.make = Make::PointBuy { stats: Stats { brawn: 8, finesse: 8, savvy: 8, nerve: 6 }, skills: Default::default(), sets: vec![], budget: Some(20) };
+        Progress::check_party(&c, std::slice::from_ref(&pip)).unwrap();
+        recruit(&c, &mut p, pip).unwrap();
     }
 }

@@ -128,8 +128,13 @@ impl CampaignScript {
         } else if let Some(f) = self.plays.iter().flat_map(|p| p.dice.iter().chain(&p.rest_dice)).find(|f| !(1..=s::FACE).contains(*f)) {
             out.push(("dice", format!("forced die {f}: a face is 1 to {} (R-DICE-9)", s::FACE)));
         }
-        if let Some(p) = self.plays.iter().find(|p| p.buy.len() > caps::BUYS || p.recruit.len() > MAX_PARTY || p.ai.len() > crate::data::MAX_ENTITIES) {
-            out.push(("buy", format!("a play has {} purchases and {} recruits; the most is {} and {MAX_PARTY}", p.buy.len(), p.recruit.len(), caps::BUYS)));
+        // each at its own field (a play's recruits or AI sides were reported at `buy`, absent: 1:1)
+        if let Some(p) = self.plays.iter().find(|p| p.buy.len() > caps::BUYS) {
+            out.push(("buy", format!("a play has {} purchases; the most is {}", p.buy.len(), caps::BUYS)));
+        } else if let Some(p) = self.plays.iter().find(|p| p.recruit.len() > MAX_PARTY) {
+            out.push(("recruit", format!("a play has {} recruits; the most is {MAX_PARTY}", p.recruit.len())));
+        } else if let Some(p) = self.plays.iter().find(|p| p.ai.len() > crate::data::MAX_ENTITIES) {
+            out.push(("ai", format!("a play names {} AI sides; the most is {}", p.ai.len(), crate::data::MAX_ENTITIES)));
         }
         out
     }
@@ -216,7 +221,8 @@ pub fn load(path: &Path, data: &RuleData) -> Result<Loaded, LoadError> {
     if party.is_empty() {
         party = campaign.heroes.clone();
     }
-    Progress::check_party(&campaign, &party).map_err(|e| at("party", e))?;
+    // at the party written, else at the campaign whose ready-made heroes are the party
+    Progress::check_party(&campaign, &party).map_err(|e| at(if script.party.is_empty() { "campaign" } else { "party" }, e))?;
     let mut recruits = Vec::new();
     for p in &script.plays {
         recruits.push(p.recruit.iter().map(&hero).collect::<Result<Vec<_>, _>>()?);

@@ -83,9 +83,10 @@ pub fn run(l: &Loaded, data: &RuleData) -> Result<Vec<Value>, String> {
             break;
         };
         between(l, k, play, &mut progress, data, &mut out);
-        let text = campaign::level_for(c, &progress, &id, data)?;
+        let text = campaign::level_for(c, &progress, &id, data).map_err(|e| format!("play {n}, level '{id}': {e}"))?;
         let lpath = l.path.with_file_name(format!("level-{n:03}-{id}.ron"));
-        let level = campaign::check_level_text(&lpath, &text, data)?;
+        let level = campaign::check_level_text(&lpath, &text, data)
+            .map_err(|e| format!("play {n}, level '{id}': the level as the campaign plays it (its party replaced by the heroes) is refused: {e}"))?;
         progress.begin_level();
         let playing: Vec<String> = progress.roster.iter().filter(|h| !progress.sitting_out.contains(&h.name)).map(|h| h.name.clone()).collect();
         out.push(json!({"type": "level_start", "play": n, "level": id, "heroes": playing, "sitting_out": progress.sitting_out}));
@@ -107,7 +108,8 @@ pub fn run(l: &Loaded, data: &RuleData) -> Result<Vec<Value>, String> {
         }
         let name_of = |hid: &str| report.after_level.iter().chain(&progress.roster).find(|h| h.id() == hid).map_or(hid.to_string(), |h| h.name.clone());
         let cp: BTreeMap<String, u32> = report.record.cp.iter().fold(BTreeMap::new(), |mut acc, x| {
-            *acc.entry(name_of(&x.hero)).or_default() += x.cp;
+            let n: &mut u32 = acc.entry(name_of(&x.hero)).or_default();
+            *n = n.saturating_add(x.cp);
             acc
         });
         out.push(json!({

@@ -228,15 +228,15 @@ fn spawn(m: &mut Match, encounter: &str, id: &str, ev: &mut Vec<Event>) {
     }
 }
 
-/// The space nearest `at` (itself first) that a figure can stand on and nobody stands on,
-/// searched breadth first through the spaces a figure can walk from `at`; `None` when every
-/// such space is taken.
+/// The space nearest `at` (itself first) that a figure can stand on (not a closed door, which
+/// an earlier action may have just closed) and nobody stands on, searched breadth first through
+/// the spaces a figure can walk from `at`; `None` when every such space is taken.
 fn free_space_near(m: &Match, at: Pos) -> Option<Pos> {
     let mut seen = vec![false; m.board.spaces()];
     let mut queue = std::collections::VecDeque::from([at]);
     seen[m.board.index(at)?] = true;
     while let Some(p) = queue.pop_front() {
-        if m.occupant(p).is_none() {
+        if m.occupant(p).is_none() && m.board.walkable(p) {
             return Some(p);
         }
         for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {

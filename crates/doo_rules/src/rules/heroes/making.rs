@@ -158,7 +158,9 @@ pub fn make_point_buy(book: &HeroBook, stats: &Stats, skills: &BTreeMap<String, 
     if cost > budget as i64 {
         return Err(Violation::new("R-CP-4", format!("This hero costs {cost} CP; the budget is {budget} CP.")));
     }
-    sheet.left = (budget as i64 - cost) as u32;
+    // Low stats give CP back (R-CP-4), so what is left may pass the budget: it must still fit.
+    sheet.left =
+        u32::try_from(budget as i64 - cost).map_err(|_| Violation::new("R-CP-4", format!("A budget of {budget} CP leaves more CP than a hero can bank.")))?;
     rank_up_sets(book, &mut sheet);
     Ok(sheet)
 }
@@ -281,6 +283,17 @@ mod tests {
         assert_eq!(s.left, 10);
         assert_eq!(make_point_buy(&b, &st(13, 3, 3, 5), &BTreeMap::new(), &[], None).unwrap_err().rule, "R-CP-4");
         assert_eq!(make_point_buy(&b, &st(5, 5, 5, 5), &[("flying".to_string(), Rank::Apprentice)].into(), &[], None).unwrap_err().rule, "R-STAT-7");
+    }
+
+    // R-CP-4 (issue 42): stats of 3 give 20 CP back, so a budget of 2^32-1 leaves 2^32+19: it was
+    // cut by a cast to 19 banked; it is refused, never wrapped
+    #[test]
+    fn a_budget_whose_leftover_does_not_fit_is_refused() {
+        let b = book();
+        let e = make_point_buy(&b, &st(3, 3, 3, 3), &BTreeMap::new(), &[], Some(u32::MAX)).unwrap_err();
+        assert_eq!(e.rule, "R-CP-4");
+        assert!(e.reason.contains("more CP than a hero can bank"), "{}", e.reason);
+        assert_eq!(make_point_buy(&b, &st(3, 3, 3, 3), &BTreeMap::new(), &[], Some(1000)).unwrap().left, 1020);
     }
 
     // R-CP-11, R-CP-4: a stat +1 costs the upgrade cost of the new value: 6 → 8 costs 2 + 2.
