@@ -33,8 +33,8 @@ pub fn walk_in(dir: &Path, args: &[&str], headless: bool) -> Value {
 /// leaves it.
 pub const MENU_FOCUS: &str = "!Level editor,!Open a level";
 
-/// The editor walk's work: the editor and its Open list.
-pub const EDITOR_FOCUS: &str = "Level editor,Open a level,Main menu|Go(Editor)";
+/// The editor walk's work: the editor, its Open list and its question about unsaved edits.
+pub const EDITOR_FOCUS: &str = "Level editor,Open a level,Unsaved edits,Main menu|Go(Editor)";
 
 /// The editor walk's start: the Bell Chapel (events, a crawl, comments) in the walk's copy.
 pub fn editor_args(dir: &Path) -> Vec<String> {
@@ -174,6 +174,10 @@ fn the_editor_walk_presses_every_editor_button() {
         "Width(1)",
         "AddFloor",
         "Type(Name)",
+        // Issue 42: a way out of the edited level asks first, and each answer is pressed.
+        "Unsaved edits|Answer(Save)",
+        "Unsaved edits|Answer(Discard)",
+        "Unsaved edits|Answer(Cancel)",
     ] {
         assert!(pressed.contains(act), "editor button {act} not pressed: {pressed}");
     }

@@ -37,7 +37,7 @@ fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>, display: 
         // editor's Save and New would write the shipped levels.
         let no_copy = std::env::var_os("DOO_LEVELS_DIR").is_none();
         if (no_copy || walk.focus.iter().any(|f| !f.starts_with('!'))) && !walk.focus.iter().any(|f| f == "Level editor") {
-            walk.focus.extend(["!Level editor".to_string(), "!Open a level".to_string()]);
+            walk.focus.extend(["!Level editor".to_string(), "!Open a level".to_string(), "!Unsaved edits".to_string()]);
         }
         if walk.focus.iter().any(|f| !f.starts_with('!')) {
             // One panel's work is done in far fewer steps; what is left then stays in the report.
@@ -326,7 +326,7 @@ fn move_on(world: &mut World, display: Display, walk: &mut UiWalk, state: &str, 
         *walk.reopened.entry(o.clone()).or_default() += 1;
     }
     let way = reopen.or_else(|| walk.way_to_work(state));
-    // A screen the focus leaves out ("!Panel") and no known way on: Escape leaves it, as a player would (the level editor asks twice when it has unsaved edits).
+    // A screen the focus leaves out ("!Panel") and no known way on: Escape leaves it, as a player would (the level editor asks Save / Discard / Cancel when it has unsaved edits).
     let here = key_state(world);
     let panels: Vec<&str> = here.split_once('[').map_or("", |(_, p)| p.trim_end_matches(']')).split(',').collect();
     let left_out = walk.focus.iter().filter_map(|f| f.strip_prefix('!')).any(|p| panels.contains(&p));
