@@ -80,3 +80,23 @@ fn the_log_tells_what_a_side_saw_then() {
     let verdict = |actor: &str| LogEntry::Verdict { index: 0, command: doo_rules::rules::Command::Pass { actor: actor.into() }, result: Ok(()) };
     assert!(!told_to(&verdict("orc"), Some("heroes"), side_of) && told_to(&verdict("dara"), Some("heroes"), side_of));
 }
+
+#[test] // R-ATK-7 (the outcome table), G-19, G-22, issue 43: a broken or dropped weapon and a fall are told in the log and over the figure
+fn a_broken_or_dropped_weapon_and_a_fall_are_told() {
+    use doo::window::board::figures::callout;
+    use doo_rules::rules::profile::Posture;
+    let names = BTreeMap::from([("yip".to_string(), "Yip".to_string())]);
+    let line = |event: Event| describe(&LogEntry::Event { index: Some(0), event, seen_by: None }, &names);
+    let broken = Event::WeaponBroken { actor: "yip".into(), weapon: "short_bow".into() };
+    assert_eq!(line(broken.clone()).as_deref(), Some("Yip's short bow breaks! (disastrous miss)"));
+    assert_eq!(callout(&broken).as_deref(), Some("short bow breaks!"));
+    let dropped = Event::WeaponDropped { actor: "yip".into(), weapon: "axe".into(), at: Pos::new(3, 4) };
+    assert_eq!(line(dropped.clone()).as_deref(), Some("Yip drops the axe! It lies at (3, 4) until picked up"));
+    assert_eq!(callout(&dropped).as_deref(), Some("drops the axe!"));
+    let fall = Event::PostureChanged { actor: "yip".into(), from: Posture::Standing, to: Posture::Prone };
+    assert_eq!(line(fall.clone()).as_deref(), Some("Yip is now prone (was standing)"));
+    assert_eq!(callout(&fall).as_deref(), Some("falls prone!"));
+    // A4 (and any turn with no AP left to keep) ends the turn; DoO keeps its AP when passing.
+    assert_eq!(line(Event::OpportunityEnded { actor: "yip".into(), passed: true, ap: 0 }).as_deref(), Some("Yip ends the turn"));
+    assert_eq!(line(Event::OpportunityEnded { actor: "yip".into(), passed: true, ap: 2 }).as_deref(), Some("Yip passes (2 AP kept)"));
+}

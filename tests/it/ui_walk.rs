@@ -347,7 +347,12 @@ fn a_save_that_does_not_replay_opens_with_its_choices_and_each_is_pressed() {
     let walk_dir = dir.join("walk");
     std::fs::create_dir_all(walk_dir.join("saves")).unwrap();
     for name in ["broken-a.ron", "broken-b.ron"] {
-        doo_rules::data::write_atomic(&walk_dir.join("saves").join(name), &bad.to_text()).unwrap();
+        let p = walk_dir.join("saves").join(name);
+        doo_rules::data::write_atomic(&p, &bad.to_text()).unwrap();
+        // Newest on the Load screen (a day ahead), so the saves the walk makes as it plays (more
+        // since Play again plays: issue 42) never push them below the list's fold.
+        let ahead = std::time::SystemTime::now() + std::time::Duration::from_secs(86_400);
+        std::fs::File::options().write(true).open(&p).and_then(|f| f.set_modified(ahead)).unwrap();
     }
     let first = walk_dir.join("saves").join("broken-a.ron");
     let v = walk_focused(&walk_dir, &["play", "--resume", first.to_str().unwrap(), "--seed", "1"], true, "Broken save");

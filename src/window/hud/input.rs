@@ -187,7 +187,10 @@ fn match_keys(
     if overlay.blocks_board().is_some() {
         return;
     }
-    if keys.just_pressed(KeyCode::Enter) {
+    // Enter on a button that has the keyboard focus (Tab, arrows: `focus.rs`) presses that
+    // button only: it does not also pass (issue 43: one Enter ended Grub's opportunity through
+    // the focused button and passed Yip's through this key, two commands from one press).
+    if keys.just_pressed(KeyCode::Enter) && focus.0.is_none() {
         acts.write(MatchAct::Pass);
     }
     if let Some((_, list)) = &view.reactions {

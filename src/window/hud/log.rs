@@ -89,6 +89,8 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::ConditionRemoved { actor, condition, reason } => format!("{} is no longer {} ({reason})", name(actor), words(condition)),
         Event::ItemUsed { actor, item } => format!("{} uses {}", name(actor), words(item)),
         Event::Died { actor } => format!("{} dies", name(actor)),
+        // With no AP left to keep (ruleset A4 has none), passing is ending the turn.
+        Event::OpportunityEnded { actor, passed: true, ap: 0 } => format!("{} ends the turn", name(actor)),
         Event::OpportunityEnded { actor, passed: true, ap } => format!("{} passes ({ap} AP kept)", name(actor)),
         Event::PhaseEnded { .. } => "The action phase ends".to_string(),
         Event::CrisisOver { winner, reason, .. } => {
@@ -118,8 +120,86 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
             if surprised.is_empty() { String::new() } else { format!(" Surprised: {}", surprised.iter().map(|s| name(s)).collect::<Vec<_>>().join(", ")) }
         ),
         Event::EncounterOver { reason, .. } => format!("The fight is over ({reason}); exploring again"),
-        _ => return None,
+        // Issue 43: every event the rules emit is told here or named as told by another line;
+        // no catch-all arm, so a new event cannot go untold without the compiler saying so.
+        Event::WeaponBroken { actor, weapon } => format!("{}'s {} breaks! (disastrous miss)", name(actor), words(weapon)),
+        Event::WeaponDropped { actor, weapon, at } => {
+            format!("{} drops the {}! It lies at ({}, {}) until picked up", name(actor), words(weapon), at.x, at.y)
+        }
+        Event::PostureChanged { actor, from, to } => {
+            format!("{} is now {} (was {})", name(actor), words(&format!("{to:?}").to_lowercase()), words(&format!("{from:?}").to_lowercase()))
+        }
+        Event::TieBroken { between, winner, by } => format!(
+            "Tie between {}: {} goes first (by {})",
+            between.iter().map(|b| name(b)).collect::<Vec<_>>().join(", "),
+            name(winner),
+            words(by)
+        ),
+        Event::ForcedFaceRejected { face, rank } => format!("A scripted die face {face} cannot come up on a d{rank}: the die is rolled"),
+        Event::FreeStepsGranted { actor, allowance } => format!("{} has {allowance} free step(s)", name(actor)),
+        Event::FreeStepsUsed { actor, spaces, forfeited: 0 } => format!("{} takes {spaces} free step(s)", name(actor)),
+        Event::FreeStepsUsed { actor, spaces, forfeited } => {
+            format!("{} takes {spaces} free step(s); the other {forfeited} are given up", name(actor))
+        }
+        // The AP line names the action (`ApSpent`), the attack line its target (`AttackDeclared`).
+        Event::ActionTaken { .. } => return None,
+        Event::AdjustmentAdded { adjustment, .. } | Event::AdjustmentRemoved { adjustment, .. } if adjustment.value == 0 => return None,
+        Event::AdjustmentAdded { actor, adjustment } => {
+            format!("{}: {} {:+} until the next reset ({})", name(actor), adj_target(adjustment), adjustment.value, words(&adjustment.source))
+        }
+        Event::AdjustmentRemoved { actor, adjustment } => {
+            format!("{}: the {} {:+} of {} ends", name(actor), adj_target(adjustment), adjustment.value, words(&adjustment.source))
+        }
+        Event::ReflexWindow { defender, attacker, options } => {
+            format!("{} may answer {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| words(o)).collect::<Vec<_>>().join(", "))
+        }
+        Event::ResponseWindow { defender, attacker, options } => {
+            format!("{} may respond to {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| words(o)).collect::<Vec<_>>().join(", "))
+        }
+        Event::ReflexOutcome { actor, reflex, success, attacker_total, defender_total } => format!(
+            "{}'s {} {} ({defender_total} against {attacker_total})",
+            name(actor),
+            words(reflex),
+            if *success { "succeeds" } else { "fails" }
+        ),
+        Event::AttackBlocked { actor, target, by } => format!("{} blocks {}'s attack on {}", words(by), name(actor), name(target)),
+        Event::AttackCancelled { actor, target, reason } => format!("{}'s attack on {} does not happen: {reason}", name(actor), name(target)),
+        Event::ReactionDeclined { actor } => format!("{} does not react", name(actor)),
+        Event::RecoveryChoice { actor, pool } => {
+            format!("{} will recover {} at the reset", name(actor), if *pool == Pool::Mana { "Mana (MP)" } else { "Faith (FP)" })
+        }
+        Event::Revealed { side, spaces } => format!("{}: {spaces} space(s) come into view", words(side)),
+        Event::TaskCheck { actor, check, object, margin } => format!(
+            "{}: {} check on the {}: {} by {}",
+            name(actor),
+            words(check),
+            words(object),
+            if *margin >= 0 { "passed" } else { "failed" },
+            margin.unsigned_abs()
+        ),
+        Event::Says { actor, to, text } => format!("{} to {}: \"{text}\"", name(actor), name(to)),
+        Event::Assisted { actor, helped, bonus } => format!("{} helps {} ({bonus:+})", name(actor), name(helped)),
+        Event::ItemHanded { actor, to, item } => format!("{} hands the {} to {}", name(actor), words(item), name(to)),
+        Event::Traded { actor, with, gave, got } => {
+            format!("{} gives {} the {} for the {}", name(actor), name(with), gave.iter().map(|g| words(g)).collect::<Vec<_>>().join(" and "), words(got))
+        }
+        Event::Groups { groups } => {
+            let groups: Vec<String> = groups.iter().filter(|g| g.len() > 1).map(|g| g.iter().map(|m| name(m)).collect::<Vec<_>>().join(" + ")).collect();
+            if groups.is_empty() { "Everyone moves alone".to_string() } else { format!("Moving together: {}", groups.join("; ")) }
+        }
+        // An opportunity that ended by its action: the next line opens the next one.
+        Event::OpportunityEnded { passed: false, .. } => return None,
+        // An A4 act that used no slot (nothing to tell beyond its own line).
+        Event::SlotsUsed { .. } => return None,
     })
+}
+
+/// "Defense" or "Attack": what an adjustment changes.
+fn adj_target(a: &doo_rules::rules::fighter::TempAdjustment) -> &'static str {
+    match a.target {
+        doo_rules::rules::fighter::AdjTarget::Defense => "Defense",
+        doo_rules::rules::fighter::AdjTarget::Attack => "Attack",
+    }
 }
 
 /// Whether the log tells `entry` to the side shown (`None`: no fog, everything is told):

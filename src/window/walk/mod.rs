@@ -41,13 +41,15 @@ fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>, display: 
         }
         if walk.focus.iter().any(|f| !f.starts_with('!')) {
             // One panel's work is done in far fewer steps; what is left then stays in the report.
-            // Headless, 3000: a panel reached again only through a screen that changes under the
+            // Headless: a panel reached again only through a screen that changes under the
             // walk (the broken-save dialog, opened from Load screen slots that shift as the walk's
             // own saves are added) is found by the seeded wander of `move_on`, which used all of
             // 1000 steps already before issue 29's crawl-bar entries (more entries, another
             // wander), and took 2720 of 3000 once the level editor's button was on the menu
-            // (issue 31). The cap still ends a walk that would never end.
-            walk.max_steps = if *display == Display::Window { 250 } else { 3000 };
+            // (issue 31). Since Play again starts a match that plays (issue 42: it soft-locked
+            // before), a walk that presses it plays that match too, and the broken-save walk
+            // took over 3000: 5000. The cap still ends a walk that would never end.
+            walk.max_steps = if *display == Display::Window { 250 } else { 5000 };
         }
         commands.insert_resource(walk);
     }

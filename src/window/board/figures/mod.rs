@@ -19,6 +19,7 @@ use motion::Motion;
 use std::collections::BTreeMap;
 
 mod motion;
+pub use motion::callout;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<FigureStepped>().add_systems(

@@ -145,6 +145,20 @@ pub(super) fn animate_events(
                     ));
                 }
             }
+            // Issue 43: what changes a fight is said on the board too, over the figure.
+            Event::WeaponBroken { actor, .. } | Event::WeaponDropped { actor, .. } | Event::PostureChanged { actor, .. } if shown(actor) => {
+                if let (Some(p), Some(s)) = (at(&tokens, actor), callout(e)) {
+                    commands.spawn((
+                        Name::new("Callout"),
+                        Effect { age: 0.0, life: 1.6, kind: EffectKind::Float },
+                        BoardPart,
+                        Text2d::new(s),
+                        TextFont { font_size: FontSize::Px(15.0), ..default() },
+                        TextColor(Color::srgb(1.0, 0.85, 0.35)),
+                        Transform::from_translation(p + Vec3::new(0.0, TILE_PX * 0.85, 31.0)),
+                    ));
+                }
+            }
             Event::ReflexDeclared { actor, .. } | Event::ResponseDeclared { actor, .. } if animate && shown(actor) => {
                 if let Some(p) = at(&tokens, actor) {
                     commands.spawn((
@@ -286,5 +300,18 @@ pub(super) fn fade_effects(
         if k >= 1.0 {
             commands.entity(e).despawn();
         }
+    }
+}
+
+/// The words floated over a figure for an event that changes the fight (issue 43: a broken
+/// weapon went untold): "bow breaks!", "drops the axe!", "falls prone!" (`None`: no callout).
+pub fn callout(e: &Event) -> Option<String> {
+    let words = |s: &str| s.replace('_', " ");
+    match e {
+        Event::WeaponBroken { weapon, .. } => Some(format!("{} breaks!", words(weapon))),
+        Event::WeaponDropped { weapon, .. } => Some(format!("drops the {}!", words(weapon))),
+        Event::PostureChanged { to: doo_rules::rules::profile::Posture::Prone, .. } => Some("falls prone!".to_string()),
+        Event::PostureChanged { from: doo_rules::rules::profile::Posture::Prone, .. } => Some("stands up".to_string()),
+        _ => None,
     }
 }
