@@ -122,6 +122,41 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::EncounterOver { reason, .. } => format!("The fight is over ({reason}); exploring again"),
         // Issue 43: every event the rules emit is told here or named as told by another line;
         // no catch-all arm, so a new event cannot go untold without the compiler saying so.
+        e @ (Event::WeaponBroken { .. }
+        | Event::WeaponDropped { .. }
+        | Event::PostureChanged { .. }
+        | Event::TieBroken { .. }
+        | Event::ForcedFaceRejected { .. }
+        | Event::FreeStepsGranted { .. }
+        | Event::FreeStepsUsed { .. }
+        | Event::ActionTaken { .. }
+        | Event::AdjustmentAdded { .. }
+        | Event::AdjustmentRemoved { .. }
+        | Event::ReflexWindow { .. }
+        | Event::ResponseWindow { .. }
+        | Event::ReflexOutcome { .. }
+        | Event::AttackBlocked { .. }
+        | Event::AttackCancelled { .. }
+        | Event::ReactionDeclined { .. }
+        | Event::RecoveryChoice { .. }
+        | Event::Revealed { .. }
+        | Event::TaskCheck { .. }
+        | Event::Says { .. }
+        | Event::Assisted { .. }
+        | Event::ItemHanded { .. }
+        | Event::Traded { .. }
+        | Event::Groups { .. }) => return more_events(e, &name),
+        // An opportunity that ended by its action: the next line opens the next one.
+        Event::OpportunityEnded { passed: false, .. } => return None,
+        // An A4 act that used no slot (nothing to tell beyond its own line).
+        Event::SlotsUsed { .. } => return None,
+    })
+}
+
+/// The lines of the events told since issue 43 (weapons, posture, windows, ties, free steps,
+/// adjustments, checks, words and trades): `describe` names each of them.
+fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
+    Some(match event {
         Event::WeaponBroken { actor, weapon } => format!("{}'s {} breaks! (disastrous miss)", name(actor), words(weapon)),
         Event::WeaponDropped { actor, weapon, at } => {
             format!("{} drops the {}! It lies at ({}, {}) until picked up", name(actor), words(weapon), at.x, at.y)
@@ -129,12 +164,9 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::PostureChanged { actor, from, to } => {
             format!("{} is now {} (was {})", name(actor), words(&format!("{to:?}").to_lowercase()), words(&format!("{from:?}").to_lowercase()))
         }
-        Event::TieBroken { between, winner, by } => format!(
-            "Tie between {}: {} goes first (by {})",
-            between.iter().map(|b| name(b)).collect::<Vec<_>>().join(", "),
-            name(winner),
-            words(by)
-        ),
+        Event::TieBroken { between, winner, by } => {
+            format!("Tie between {}: {} goes first (by {})", between.iter().map(|b| name(b)).collect::<Vec<_>>().join(", "), name(winner), words(by))
+        }
         Event::ForcedFaceRejected { face, rank } => format!("A scripted die face {face} cannot come up on a d{rank}: the die is rolled"),
         Event::FreeStepsGranted { actor, allowance } => format!("{} has {allowance} free step(s)", name(actor)),
         Event::FreeStepsUsed { actor, spaces, forfeited: 0 } => format!("{} takes {spaces} free step(s)", name(actor)),
@@ -156,12 +188,9 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::ResponseWindow { defender, attacker, options } => {
             format!("{} may respond to {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| words(o)).collect::<Vec<_>>().join(", "))
         }
-        Event::ReflexOutcome { actor, reflex, success, attacker_total, defender_total } => format!(
-            "{}'s {} {} ({defender_total} against {attacker_total})",
-            name(actor),
-            words(reflex),
-            if *success { "succeeds" } else { "fails" }
-        ),
+        Event::ReflexOutcome { actor, reflex, success, attacker_total, defender_total } => {
+            format!("{}'s {} {} ({defender_total} against {attacker_total})", name(actor), words(reflex), if *success { "succeeds" } else { "fails" })
+        }
         Event::AttackBlocked { actor, target, by } => format!("{} blocks {}'s attack on {}", words(by), name(actor), name(target)),
         Event::AttackCancelled { actor, target, reason } => format!("{}'s attack on {} does not happen: {reason}", name(actor), name(target)),
         Event::ReactionDeclined { actor } => format!("{} does not react", name(actor)),
@@ -187,10 +216,8 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
             let groups: Vec<String> = groups.iter().filter(|g| g.len() > 1).map(|g| g.iter().map(|m| name(m)).collect::<Vec<_>>().join(" + ")).collect();
             if groups.is_empty() { "Everyone moves alone".to_string() } else { format!("Moving together: {}", groups.join("; ")) }
         }
-        // An opportunity that ended by its action: the next line opens the next one.
-        Event::OpportunityEnded { passed: false, .. } => return None,
-        // An A4 act that used no slot (nothing to tell beyond its own line).
-        Event::SlotsUsed { .. } => return None,
+        // `describe` hands only the events above to this function.
+        _ => return None,
     })
 }
 

@@ -20,6 +20,7 @@ use doo_rules::level_edit::{Brush, Doc, Rect, new_level};
 use doo_rules::level_file::CharacterEntry;
 use std::path::{Path, PathBuf};
 
+mod files;
 mod keys;
 mod map;
 mod panels;
@@ -27,6 +28,7 @@ pub mod playtest;
 pub mod recovery;
 mod state;
 
+use files::{heroes, level_files, monsters, new_path, open_file};
 pub use state::{EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, PlayTest, Tool, profile_name};
 
 pub(super) fn plugin(app: &mut App) {
@@ -35,60 +37,6 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Editor), open_editor)
         .add_systems(Update, apply_acts.in_set(EditorSystems::Apply))
         .add_plugins((keys::plugin, map::plugin, panels::plugin, playtest::plugin, recovery::plugin));
-}
-
-/// Level files in `levels/`, in the level menu's order.
-fn level_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(super::levels::levels_dir())
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).take(200).collect())
-        .unwrap_or_default();
-    super::levels::order_levels(&mut files);
-    files
-}
-
-/// A file name in `levels/` not yet taken: new_level.ron, new_level_2.ron …
-fn new_path() -> PathBuf {
-    let dir = super::levels::levels_dir();
-    (1..1000)
-        .map(|n| dir.join(if n == 1 { "new_level.ron".to_string() } else { format!("new_level_{n}.ron") }))
-        .find(|p| !p.exists())
-        .unwrap_or_else(|| dir.join("new_level.ron"))
-}
-
-/// The heroes of `heroes/` as the figures a level lists (their sheets worked out), by name.
-fn heroes(data: &doo_rules::data::RuleData) -> Vec<(String, CharacterEntry)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir("heroes")
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).take(64).collect())
-        .unwrap_or_default();
-    files.sort();
-    files
-        .iter()
-        .take(64)
-        .filter_map(|p| {
-            let (h, sheet, _) = doo_rules::campaign::load_hero(p, data, data.heroes.allowance).ok()?;
-            let id = h.id();
-            let mut e = h.entry(&sheet, "heroes", doo_rules::rules::Pos::new(0, 0), data);
-            e.id = Some(id.trim_start_matches("hero_").to_string());
-            e.hero = None;
-            Some((h.name.clone(), e))
-        })
-        .collect()
-}
-
-/// The monster templates of `assets/monsters/`.
-fn monsters(root: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(doo_rules::level_file::templates_dir(root))
-        .map(|d| d.filter_map(|e| e.ok()).filter_map(|e| e.path().file_stem().map(|s| s.to_string_lossy().to_string())).take(200).collect())
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
-/// Opens a level file for editing: its text parsed (not checked: problems are shown, not
-/// refused). A file that does not parse is said in the status line, and a new level is opened.
-fn open_file(path: &Path) -> Result<Doc, String> {
-    let text = doo_rules::data::read_text(path, doo_rules::data::MAX_FILE_BYTES).map_err(|e| format!("{}: {}", path.display(), e.message))?;
-    Doc::from_text(&path.display().to_string(), &text).map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message))
 }
 
 /// Entering the editor: back from a play-test, the editor is as it was; else the level `doo
@@ -254,17 +202,7 @@ fn apply_acts(
             },
             EditAct::Save => save(ed),
             EditAct::PlayTest => leave_or_ask(ed, Leave::PlayTest, &mut cursor, &data.0, &mut next, &mut commands),
-            EditAct::Back => {
-                if ed.typing.is_some() {
-                    ed.typing = None;
-                } else if ed.opening {
-                    ed.opening = false;
-                } else if ed.anchor.is_some() {
-                    ed.anchor = None;
-                } else {
-                    leave_or_ask(ed, Leave::Back, &mut cursor, &data.0, &mut next, &mut commands);
-                }
-            }
+            EditAct::Back => back(ed, &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::New => leave_or_ask(ed, Leave::New, &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::OpenFile(k) => leave_or_ask(ed, Leave::Open(k), &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::Open => {
@@ -305,9 +243,30 @@ fn apply_acts(
     }
 }
 
+/// Esc: the text typed, the Open list or the selection goes first; then the editor is left
+/// (asked about first when edits are unsaved).
+fn back(ed: &mut Editor, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData, next: &mut NextState<Screen>, commands: &mut Commands) {
+    if ed.typing.is_some() {
+        ed.typing = None;
+    } else if ed.opening {
+        ed.opening = false;
+    } else if ed.anchor.is_some() {
+        ed.anchor = None;
+    } else {
+        leave_or_ask(ed, Leave::Back, cursor, data, next, commands);
+    }
+}
+
 /// A way out of the level: taken at once when nothing would be lost, else asked about first
 /// (issue 42: New and Open threw unsaved edits away on fbd0357).
-fn leave_or_ask(ed: &mut Editor, leave: Leave, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData, next: &mut NextState<Screen>, commands: &mut Commands) {
+fn leave_or_ask(
+    ed: &mut Editor,
+    leave: Leave,
+    cursor: &mut EditorCursor,
+    data: &doo_rules::data::RuleData,
+    next: &mut NextState<Screen>,
+    commands: &mut Commands,
+) {
     if must_ask(leave, ed.doc.dirty(), ed.path.is_file()) {
         ed.ask(leave);
     } else {
@@ -370,7 +329,14 @@ fn recover(ed: &mut Editor, yes: bool, cursor: &mut EditorCursor, data: &doo_rul
     let kept = match Doc::from_text(&path.display().to_string(), &text) {
         Ok(d) => d,
         Err(e) => {
-            ed.status = format!("The recovery copy of {} cannot be read ({}:{}: {}); it is left at {}.", path.display(), e.line, e.col, e.message, recovery::recovery_path().display());
+            ed.status = format!(
+                "The recovery copy of {} cannot be read ({}:{}: {}); it is left at {}.",
+                path.display(),
+                e.line,
+                e.col,
+                e.message,
+                recovery::recovery_path().display()
+            );
             return;
         }
     };

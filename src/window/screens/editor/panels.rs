@@ -138,7 +138,13 @@ fn question(commands: &mut Commands, ed: &Editor) {
         .spawn((Name::new("Unsaved edits"), EditorRoot, DespawnOnExit(Screen::Editor), cover, GlobalZIndex(40), Interaction::default(), Blocks))
         .with_children(|c| {
             c.spawn(panel_in(
-                Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(18.0)), row_gap: Val::Px(10.0), max_width: Val::Px(560.0), ..default() },
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    padding: UiRect::all(Val::Px(18.0)),
+                    row_gap: Val::Px(10.0),
+                    max_width: Val::Px(560.0),
+                    ..default()
+                },
                 palette::PANEL_SOLID,
             ))
             .with_children(|b| {

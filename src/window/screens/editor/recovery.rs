@@ -11,8 +11,7 @@ use doo_rules::level_edit::leave::{Leave, read_recovery, recovery_text};
 use std::path::PathBuf;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, keep_recovery_copy.after(super::EditorSystems::Apply))
-        .add_systems(Last, ask_before_closing.before(ExitSystems));
+    app.add_systems(Update, keep_recovery_copy.after(super::EditorSystems::Apply)).add_systems(Last, ask_before_closing.before(ExitSystems));
 }
 
 /// Where the recovery copy is kept.
