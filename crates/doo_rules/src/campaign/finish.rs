@@ -114,6 +114,11 @@ pub fn finish_level_with(
             let keys: BTreeSet<&str> = m.explore.as_deref().map(|x| x.keys.keys().map(String::as_str).collect()).unwrap_or_default();
             h.items = f.loadout.items.iter().filter(|i| !keys.contains(i.as_str())).take(MAX_ITEMS).cloned().collect();
             h.ammo = f.loadout.ammo;
+            // R-CP-12: a light still burning in his hand stays his, with its minutes left (a
+            // level with no crawl burns none: his light is kept as it was).
+            if let Some(x) = m.explore.as_deref() {
+                h.light = x.burning.get(&i).map(|(item, minutes)| super::hero::HeroLight { item: item.clone(), minutes: *minutes });
+            }
             // permanent conditions stay; a dying or bleeding hero of a won level is stabilized.
             // Incapacitation is not kept: it follows his HP (R-INJ-3, ended when healed above 0),
             // and a hero at 0 HP or less sits the next level out (R-CP-13); kept, it would stop a

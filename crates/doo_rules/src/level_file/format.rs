@@ -141,6 +141,9 @@ pub struct CharacterEntry {
     /// A hero: earns CP in play (R-CP-9). A campaign level's party figures are heroes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hero: Option<bool>,
+    /// R-EXP-11: `false`: he cannot open or close doors (an animal). Absent: he can.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opens_doors: Option<bool>,
 }
 
 impl CharacterEntry {
@@ -180,7 +183,8 @@ impl CharacterEntry {
             spells,
             sprite,
             behaviour,
-            hero
+            hero,
+            opens_doors
         )
     }
 }
