@@ -304,6 +304,26 @@ fn a_search_of_chosen_spaces_takes_three_crisis_turns() {
     );
 }
 
+#[test] // R-EXP-18, R-EXP-8: in a crisis the bar offers lighting a carried torch as the Use Item action (3/Only); taken, it burns at once
+fn a_torch_is_lit_at_once_in_a_crisis() {
+    let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+    m.fighters[0].loadout.items.push("torch".into());
+    let mut dice = Dice::seeded(5);
+    let mut ev = Vec::new();
+    begin(&mut m, &mut dice, &mut ev);
+    let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
+    let flow = apply(&mut m, 0, &door, &mut dice, &mut ev);
+    assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev));
+    until_up(&mut m, &mut dice, 0, &mut ev);
+    let bar = preview::crisis_choices(&m, m.explore.as_deref().unwrap(), 0);
+    let light = bar.iter().find(|c| c.label.starts_with("Light a")).expect("the bar offers the torch");
+    assert!(light.refusal.is_none(), "{:?}", light.refusal);
+    assert_eq!(light.row, "use_item");
+    super::super::driver::submit(&mut m, &mut dice, &light.template.clone(), &mut ev).unwrap();
+    assert_eq!(m.explore.as_deref().unwrap().burning.get(&0), Some(&("torch".to_string(), 120)), "burning at once, its full time");
+    assert!(!m.fighters[0].loadout.items.contains(&"torch".to_string()));
+}
+
 #[test] // R-EXP-24 (c), R-EXP-26 (4), R-EXP-27: an attack order on an inactive hostile starts the crisis; his unaware encounter is surprised
 fn an_attack_order_starts_a_crisis_with_the_target_surprised() {
     let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (3, 2))]);
