@@ -29,7 +29,7 @@ const BAD: &[(&str, &str)] = &[
     ("tests/heroes/bad/h07_syntax.ron", "5:2: Expected comma"),
     (
         "tests/heroes/bad/h08_unknown_field.ron",
-        "4:5: Unexpected field named `wings` in `Hero`, expected one of `version`, `name`, `size`, `make`, `bought`, `cp_earned`, `weapon`, `weapon_skill`, `shield`, `armor`, `items`, `ammo`, `purse`, `hp`, `conditions`, or `player` instead",
+        "4:5: Unexpected field named `wings` in `Hero`, expected one of `version`, `name`, `size`, `make`, `bought`, `cp_earned`, `weapon`, `weapon_skill`, `shield`, `armor`, `items`, `ammo`, `light`, `purse`, `hp`, `conditions`, or `player` instead",
     ),
     // R-CP-3, G-76: the Journeyman skill must be one the hero has
     (
@@ -41,6 +41,8 @@ const BAD: &[(&str, &str)] = &[
     // R-CP-14: starting gear is bought at the data's costs; treasure is not for sale
     ("tests/heroes/bad/h11_treasure_at_start.ron", "5:5: 'gold_coins' is not for sale: a new hero cannot start with it (R-CP-14)"),
     ("tests/heroes/bad/h12_newer_version.ron", "2:5: hero files are version 1; this one is version 2"),
+    // R-CP-12, R-EXP-18: a light carried over burns 1 to its full minutes
+    ("tests/heroes/bad/h13_light_too_long.ron", "13:5: light 'torch': minutes 500 is out of range (1 to 120, R-EXP-18)"),
     ("tests/campaigns/bad/c01_unknown_next.ron", "5:69: level 'one': next names no level of this campaign: 'three'"),
     ("tests/campaigns/bad/c02_loop.ron", "5:14: level 'one': winning 'one' → 'two' → 'one' comes back to it, so from there the campaign never ends"),
     (

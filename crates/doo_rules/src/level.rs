@@ -77,6 +77,17 @@ pub struct CharacterDef {
     /// A hero (a campaign's party member): he earns CP in play (R-CP-9, `cp_earned` events).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hero: bool,
+    /// R-EXP-11: whether he opens and closes doors (`false`: an animal, say). Default true.
+    #[serde(default = "crate::level::yes", skip_serializing_if = "crate::level::is_yes")]
+    pub opens_doors: bool,
+}
+
+pub(crate) fn yes() -> bool {
+    true
+}
+
+pub(crate) fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 /// A starting condition: its id (`"bleeding"`: the table's duration class, the table's removal
@@ -295,6 +306,7 @@ pub fn fighter_from_def(data: &RuleData, rules: &crate::rules::profile::Ruleset,
         mook: c.mook,
         spells: c.spells.clone(),
         dormant: false,
+        opens_doors: c.opens_doors,
     })
 }
 

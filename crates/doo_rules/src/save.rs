@@ -358,7 +358,8 @@ pub fn state_hash(m: &Match, dice: &Dice) -> String {
     // Debug output is complete (every field) and ordered (no hash maps in the state).
     // A figure's `dormant: false` (every figure outside crawls) is left out, so that the hashes
     // of saves written before crawls existed still match; a crawl's state is added when present.
-    let fighters = format!("{:?}", m.fighters).replace(", dormant: false", "");
+    // So is `opens_doors: true` (every figure but those whose stat block says otherwise, R-EXP-11).
+    let fighters = format!("{:?}", m.fighters).replace(", dormant: false", "").replace(", opens_doors: true", "");
     let _ = write!(h, "{:?}|{fighters}|{:?}|{:?}|{:?}|{:?}", m.board, m.clock, m.pending, m.goals, dice.position());
     if let Some(x) = &m.explore {
         // The per-side fog maps (R-EXP-19) are derived from the play and left out (their

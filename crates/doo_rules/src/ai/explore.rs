@@ -132,13 +132,16 @@ fn go_on(m: &Match, x: &Explore, cfg: &AiConfig, leader: usize, hurt: &[usize]) 
         .chain(x.items.iter().map(|i| i.0).filter(|&p| known(p)))
         .collect();
     let frontier: Vec<Pos> = frontier(m, &view.revealed, &view.hidden_doors);
+    // R-EXP-11: a figure who cannot open doors is stopped by a closed one.
+    let opener = |i: usize| m.fighters[i].opens_doors;
+    let closed_door = |p: Pos| matches!(m.board.tile(p), Some(Tile::DoorClosed | Tile::DoorLocked));
     let passable = |p: Pos| {
         known(p)
             && !view.hidden_doors.contains(&p)
             && !traps.contains(&p)
             && x.chest_at(p).is_none()
             && m.occupant(p).is_none_or(|o| x.is_explorer(m, o) || !view.figures.contains(&o))
-            && matches!(m.board.tile(p), Some(t) if t.walkable() || matches!(t, Tile::DoorClosed | Tile::DoorLocked))
+            && matches!(m.board.tile(p), Some(t) if t.walkable() || (opener(leader) && matches!(t, Tile::DoorClosed | Tile::DoorLocked)))
     };
     // In the dark with no light burning: whoever carries a torch or lantern lights it (R-EXP-18).
     let group: Vec<usize> = x.groups.iter().find(|g| g.first() == Some(&leader)).cloned().unwrap_or_else(|| vec![leader]);
@@ -168,7 +171,7 @@ fn go_on(m: &Match, x: &Explore, cfg: &AiConfig, leader: usize, hurt: &[usize]) 
                 // Next to him already: the potion goes at the start of the next turn.
                 return Command::EndTurn { actor: lid };
             }
-            let passable_h = |q: Pos| passable(q) && m.occupant(q).is_none_or(|o| o == h || x.is_explorer(m, o));
+            let passable_h = |q: Pos| passable(q) && (opener(h) || !closed_door(q)) && m.occupant(q).is_none_or(|o| o == h || x.is_explorer(m, o));
             if let Some(path) = route(m, m.fighters[h].pos, &passable_h, &|q| q.distance(target) == 1) {
                 if let Some(cmd) = walk_prefix(m, x, h, &path) {
                     return cmd;

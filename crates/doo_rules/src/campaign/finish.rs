@@ -136,6 +136,11 @@ pub fn finish_level_with(
             h.items = f.loadout.items.iter().filter(|i| !keys.contains(i.as_str())).take(MAX_ITEMS).cloned().collect();
             // within a hero file's cap, or the next save would be refused (issue 42)
             h.ammo = f.loadout.ammo.map(|a| a.min(crate::level::ranges::AMMO.1));
+            // R-CP-12: a light still burning in his hand stays his, with its minutes left (a
+            // level with no crawl burns none: his light is kept as it was).
+            if let Some(x) = m.explore.as_deref() {
+                h.light = x.burning.get(&i).map(|(item, minutes)| super::hero::HeroLight { item: item.clone(), minutes: *minutes });
+            }
             // permanent conditions stay; a dying or bleeding hero of a won level is stabilized.
             // Incapacitation is not kept: it follows his HP (R-INJ-3, ended when healed above 0),
             // and a hero at 0 HP or less sits the next level out (R-CP-13); kept, it would stop a

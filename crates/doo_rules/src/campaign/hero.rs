@@ -40,6 +40,10 @@ pub struct Hero {
     pub items: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ammo: Option<u32>,
+    /// A light still burning in his hand when his last level ended, with its minutes left
+    /// (R-CP-12: burn time as left): he holds it burning at the start of the next crawl.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<HeroLight>,
     /// Money ($).
     #[serde(default)]
     pub purse: u32,
@@ -52,6 +56,15 @@ pub struct Hero {
     /// Who plays him in a hot-seat campaign (a player's name; empty: the first player).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub player: String,
+}
+
+/// A burning light a hero carries over (R-CP-12, R-EXP-18): a light of the exploration book and
+/// its minutes left, 1 to its full time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeroLight {
+    pub item: String,
+    pub minutes: u32,
 }
 
 impl Hero {
@@ -188,6 +201,16 @@ pub fn check_hero(file: &str, text: &str, data: &RuleData, allowance: Option<u32
     if hero.ammo.is_some_and(|a| a > crate::level::ranges::AMMO.1) {
         return Err(fail("ammo", format!("ammo is at most {}", crate::level::ranges::AMMO.1)));
     }
+    if let Some(l) = &hero.light {
+        // R-EXP-18, R-CP-12: a light of the book, with 1 to its full minutes left.
+        let Some(row) = data.exploration.lights.iter().find(|r| r.item == l.item) else {
+            let known: Vec<&str> = data.exploration.lights.iter().map(|r| r.item.as_str()).collect();
+            return Err(fail("light", format!("'{}' is not a light (known: {})", l.item, known.join(", "))));
+        };
+        if !(1..=row.minutes).contains(&l.minutes) {
+            return Err(fail("light", format!("light '{}': minutes {} is out of range (1 to {}, R-EXP-18)", l.item, l.minutes, row.minutes)));
+        }
+    }
     let eq = &data.equipment;
     if let Some(w) = hero.weapon.as_ref().filter(|w| eq.melee(w).is_none() && eq.ranged(w).is_none()) {
         return Err(fail("weapon", format!("unknown weapon '{w}'")));
@@ -265,6 +288,7 @@ pub fn sample_hero(name: &str, package: &str, data: &RuleData) -> Option<Hero> {
         armor: armor.map(String::from),
         items: vec!["potion_of_healing".into()],
         ammo: data.equipment.ranged(weapon).map(|_| data.heroes.starting_ammo),
+        light: None,
         purse: 0,
         hp: None,
         conditions: Vec::new(),

@@ -28,7 +28,7 @@ pub use caps::{
 };
 pub use file::{Campaign, CampaignLevel, CheckedCampaign, Objective, ObjectiveDef, check_campaign, load_campaign};
 pub use finish::{LevelReport, finish_level, finish_level_with};
-pub use hero::{Hero, check_hero, hero_text, load_hero, sample_hero};
+pub use hero::{Hero, HeroLight, check_hero, hero_text, load_hero, sample_hero};
 pub use prepare::{check_level_text, level_for, prepare_level};
 pub use progress::{LevelRecord, Progress, recruit};
 pub use shop::{auto_spend, buy_gear, rearm, spend};

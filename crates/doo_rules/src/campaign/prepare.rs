@@ -59,6 +59,10 @@ pub fn level_for(c: &CheckedCampaign, progress: &Progress, id: &str, data: &Rule
         if e.sprite.as_deref().is_some_and(|s| !data.figures.known(s)) {
             e.sprite = None;
         }
+        // R-CP-12: a light he carried over burns in his hand (a crawl; elsewhere it waits).
+        if let Some(l) = h.light.as_ref().filter(|_| level.mode == crate::level_crawl::LevelMode::Exploration) {
+            level.lights.push(crate::level_crawl::LightDef { item: l.item.clone(), minutes: l.minutes, held_by: e.id.clone(), pos: None });
+        }
         characters.push(e);
     }
     level.characters = characters;

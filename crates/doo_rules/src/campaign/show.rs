@@ -45,6 +45,7 @@ pub fn hero_json(h: &Hero, data: &RuleData) -> Result<Value, Violation> {
         "armor": h.armor,
         "items": h.items,
         "ammo": h.ammo,
+        "light": h.light,
         "purse": h.purse,
         "conditions": h.conditions,
     }))

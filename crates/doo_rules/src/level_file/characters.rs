@@ -97,6 +97,7 @@ pub(super) fn check_characters(level: &Level, data: &RuleData, root: &Path, f: &
                 loaded: merged.loaded,
                 spells: merged.spells.unwrap_or_default(),
                 hero: merged.hero.unwrap_or(false),
+                opens_doors: merged.opens_doors.unwrap_or(true),
             };
             // Every per-character problem the rules' match builder would find, at that character.
             if let Ok(rules) = &rules {

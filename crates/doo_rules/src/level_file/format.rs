@@ -141,6 +141,9 @@ pub struct CharacterEntry {
     /// A hero: earns CP in play (R-CP-9). A campaign level's party figures are heroes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hero: Option<bool>,
+    /// R-EXP-11: `false`: he cannot open or close doors (an animal). Absent: he can.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opens_doors: Option<bool>,
 }
 
 impl CharacterEntry {
@@ -180,7 +183,8 @@ impl CharacterEntry {
             spells,
             sprite,
             behaviour,
-            hero
+            hero,
+            opens_doors
         )
     }
 }
@@ -276,3 +280,17 @@ pub struct LevelError {
 
 /// The longest survival goal.
 pub const MAX_SURVIVE_TURNS: u32 = 1000;
+
+#[cfg(test)]
+mod tests {
+    use super::CharacterEntry;
+
+    #[test] // R-EXP-11: a template's `opens_doors: false` (an animal) reaches the figure unless the level says otherwise
+    fn a_template_says_who_cannot_open_doors() {
+        let rat: CharacterEntry = ron::from_str("(name: Some(\"Rat\"), opens_doors: Some(false))").unwrap();
+        let from_template = CharacterEntry { id: Some("rat1".into()), ..Default::default() }.over(&rat);
+        assert_eq!(from_template.opens_doors, Some(false));
+        let trained = CharacterEntry { id: Some("rat2".into()), opens_doors: Some(true), ..Default::default() }.over(&rat);
+        assert_eq!(trained.opens_doors, Some(true), "the level's value wins");
+    }
+}

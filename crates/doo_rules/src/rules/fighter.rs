@@ -267,6 +267,13 @@ pub struct Fighter {
     /// Not taking part in the crisis in progress (R-EXP-25): an inactive NPC of a crawl.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dormant: bool,
+    /// R-EXP-11: he opens and closes doors (`opens_doors: false` in his stat block: an animal).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub opens_doors: bool,
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 impl Fighter {

@@ -101,6 +101,19 @@ pub fn close_reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec
 /// (R-EXP-20): per-turn effects, temporary conditions and adjustments go, persistent condition
 /// checks, +1 MP or FP. `announce`: push the `ResetStep` events (the crisis reset display).
 pub fn upkeep(m: &mut Match, dice: &mut Dice, announce: bool, ev: &mut Vec<Event>) {
+    upkeep_until(m, dice, announce, ev, &mut |_, _, _| false);
+}
+
+/// `upkeep`, asking `stop` after each of steps 1–3 whether the rest is dropped (R-EXP-24,
+/// G-71: a crisis begun during the end of an exploration turn drops its later steps). Returns
+/// true when it stopped.
+pub fn upkeep_until(
+    m: &mut Match,
+    dice: &mut Dice,
+    announce: bool,
+    ev: &mut Vec<Event>,
+    stop: &mut dyn FnMut(&mut Match, &mut Dice, &mut Vec<Event>) -> bool,
+) -> bool {
     let adv = m.rules.options.conditions_adv;
     let step = |ev: &mut Vec<Event>, step: u32, name: &str| {
         if announce {
@@ -120,6 +133,10 @@ pub fn upkeep(m: &mut Match, dice: &mut Dice, announce: bool, ev: &mut Vec<Event
         }
     }
 
+    if stop(m, dice, ev) {
+        return true;
+    }
+
     // Step 2: temporary conditions and adjustments go (R-COND-1, R-DEF-4).
     step(ev, 2, "remove temporary conditions and adjustments");
     for f in m.fighters.iter_mut() {
@@ -131,6 +148,10 @@ pub fn upkeep(m: &mut Match, dice: &mut Dice, announce: bool, ev: &mut Vec<Event
         for c in gone {
             ev.push(Event::ConditionRemoved { actor: f.id.clone(), condition: c.id, reason: "temporary".into() });
         }
+    }
+
+    if stop(m, dice, ev) {
+        return true;
     }
 
     // Step 3: persistent conditions roll for removal (Brawn-or-Nerve, the better; R-INJ-5, C-37).
@@ -163,6 +184,10 @@ pub fn upkeep(m: &mut Match, dice: &mut Dice, announce: bool, ev: &mut Vec<Event
         }
     }
 
+    if stop(m, dice, ev) {
+        return true;
+    }
+
     // Step 4: +1 MP or FP, the player's choice, capped (R-MANA-2, G-23).
     step(ev, 4, "recover Mana or Faith");
     let points = m.rules.limits.reset_recovery_points as i32;
@@ -183,6 +208,7 @@ pub fn upkeep(m: &mut Match, dice: &mut Dice, announce: bool, ev: &mut Vec<Event
             ev.push(Event::PoolChanged { actor: f.id.clone(), pool, from, to: *cur, reason: "reset step 4".into() });
         }
     }
+    false
 }
 
 /// Reset step 5 (R-TURN-4, R-TURN-6, R-FS-1): AP rolled, free steps granted; step 6 ends the turn.

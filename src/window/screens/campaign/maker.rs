@@ -171,6 +171,7 @@ impl Draft {
             shield: self.shield.checked_sub(1).and_then(|k| data.equipment.shields.get(k)).map(|s| s.id.clone()),
             armor: self.armor.checked_sub(1).and_then(|k| data.equipment.armor.get(k)).map(|s| s.id.clone()),
             items,
+            light: None,
             purse: 0,
             hp: None,
             conditions: Vec::new(),

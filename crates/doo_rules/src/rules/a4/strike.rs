@@ -41,8 +41,9 @@ pub(super) fn resolve(m: &mut Match, a4: &A4, dice: &mut Dice, spec: &AttackSpec
     let total = log_roll(ev, dice, &aid, "attack", roll);
     if ranged {
         let l = &mut m.fighters[a].loadout;
-        if let Some(n) = l.ammo.as_mut() {
-            *n = n.saturating_sub(1);
+        if let Some(n) = l.ammo.as_mut().filter(|n| **n > 0) {
+            *n -= 1;
+            super::super::explore::count_shot(m, a); // R-EXP-27, G-41
         }
         let crossbow = matches!(m.equipment.wielded(&m.fighters[a]), Wielded::Ranged(r) if r.hand_reload_brawn.is_some());
         if crossbow {

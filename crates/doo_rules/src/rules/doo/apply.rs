@@ -160,8 +160,9 @@ fn action(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev: &mut 
         if w.hand_reload_brawn.is_some() {
             l.loaded = false;
         }
-        if let Some(n) = l.ammo.as_mut() {
-            *n = n.saturating_sub(1);
+        if let Some(n) = l.ammo.as_mut().filter(|n| **n > 0) {
+            *n -= 1;
+            super::super::explore::count_shot(m, a); // R-EXP-27, G-41
         }
     }
     let p = PendingAttack {

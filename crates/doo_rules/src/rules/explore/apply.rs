@@ -16,7 +16,7 @@ use super::items::{door, drop_item, open_chest_at, spring, take};
 use super::orders;
 use super::sight::{reveal_all, sightings};
 use super::state::{Acted, CrisisRules, Explore, Task, TrapOn};
-use super::tasks::{put_out, resolve_task, start_binding};
+use super::tasks::{light, put_out, resolve_task, start_binding};
 use super::turns::{camp, end_turn, hp_now};
 use super::validate::opens_on_the_way;
 
@@ -28,10 +28,16 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
     x.hp_at_crisis = hp_now(m);
     // R-EXP-27: a hero lying, sitting or kneeling stands up free as part of his next order
     // (ending the turn or regrouping is not one).
-    if !matches!(cmd, Command::EndTurn { .. } | Command::Follow { .. }) {
+    if !matches!(cmd, Command::EndTurn { .. } | Command::Follow { .. } | Command::Recovery { .. }) {
         stand_up(m, a, ev);
     }
     let flow = match cmd {
+        Command::Recovery { pool, .. } => {
+            // R-EXP-20 step 5, R-MANA-2: the standing choice, no order (nothing else changes).
+            m.fighters[a].recovery = Some(*pool);
+            ev.push(Event::RecoveryChoice { actor: id, pool: *pool });
+            return Flow::Exploring;
+        }
         Command::Walk { path, group, .. } => walk(m, x, a, path, *group, r, dice, ev),
         Command::Door { at, open, .. } => {
             use_spaces(x, a, 1);
@@ -225,12 +231,33 @@ pub fn in_crisis(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: Cri
             open_chest_at(m, x, a, *at, r, dice, ev);
             close_opportunity(m, false, ev);
         }
+        Command::Task { task: Task::Light, at, .. } => {
+            // R-EXP-18, R-EXP-8: the Use Item action, 3/Only; the light burns at once.
+            pay_only(m, a, "use_item", ev);
+            light(m, x, a, *at, ev);
+            reveal_all(m, x, ev);
+            close_opportunity(m, false, ev);
+        }
         Command::Task { task: Task::PutOut, at, .. } => {
             pay_one(m, "put_out", ev);
             put_out(m, x, a, *at, ev);
             close_opportunity(m, false, ev);
         }
+        Command::Search { spaces, .. } => {
+            // R-EXP-14, R-EXP-10: the chosen spaces; choosing others starts the search afresh.
+            if x.orders.search_spaces.get(&a) != Some(spaces) {
+                x.crisis_tasks.remove(&a);
+            }
+            x.orders.search_spaces.insert(a, spaces.clone());
+            let at = m.fighters[a].pos;
+            lengthy_task(m, x, a, Task::Search, at, r, dice, ev);
+            close_opportunity(m, false, ev);
+        }
         Command::Task { task, at, .. } => {
+            // R-EXP-14: a search of the default spaces is not the search of chosen ones.
+            if *task == Task::Search && x.orders.search_spaces.remove(&a).is_some() {
+                x.crisis_tasks.remove(&a);
+            }
             lengthy_task(m, x, a, *task, *at, r, dice, ev);
             close_opportunity(m, false, ev);
         }
@@ -241,18 +268,8 @@ pub fn in_crisis(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: Cri
 /// R-EXP-10: a turn of a lengthy task, a 3/Only action; the third consecutive turn rolls the
 /// check.
 fn lengthy_task(m: &mut Match, x: &mut Explore, a: usize, task: Task, at: Pos, r: CrisisRules, dice: &mut Dice, ev: &mut Vec<Event>) {
-    let f = &m.fighters[a];
     let what = format!("{}_lengthy", task.label().replace(' ', "_"));
-    let price = price_only(f, Cost::XOnly(3), &what).unwrap_or(Price { ap: 3, only: false });
-    let f = &mut m.fighters[a];
-    let amount = pay(f, price, true);
-    f.turn.did_anything = true;
-    f.opp.action = Some(what.clone());
-    m.clock.last_closed = None;
-    if price.only {
-        ev.push(Event::OnlyMode { actor: f.id.clone(), action: what.clone() });
-    }
-    ev.push(Event::ApSpent { actor: f.id.clone(), amount, ap: f.ap.current, for_what: what });
+    pay_only(m, a, &what, ev);
     let turn = m.clock.turn;
     let done = match x.crisis_tasks.get(&a) {
         Some(&(t, p, n, last)) if t == task && p == at && last + 1 == turn => n + 1,
@@ -265,6 +282,20 @@ fn lengthy_task(m: &mut Match, x: &mut Explore, a: usize, task: Task, at: Pos, r
         x.crisis_tasks.remove(&a);
         let _ = resolve_task(m, x, a, task, at, r, dice, ev);
     }
+}
+
+/// A checked 3/Only action is paid (R-ONLY-4: 3 AP with AP_start 3 or more, else Only mode).
+fn pay_only(m: &mut Match, a: usize, what: &str, ev: &mut Vec<Event>) {
+    let price = price_only(&m.fighters[a], Cost::XOnly(3), what).unwrap_or(Price { ap: 3, only: false });
+    let f = &mut m.fighters[a];
+    let amount = pay(f, price, true);
+    f.turn.did_anything = true;
+    f.opp.action = Some(what.to_string());
+    m.clock.last_closed = None;
+    if price.only {
+        ev.push(Event::OnlyMode { actor: f.id.clone(), action: what.to_string() });
+    }
+    ev.push(Event::ApSpent { actor: f.id.clone(), amount, ap: f.ap.current, for_what: what.to_string() });
 }
 
 /// R-EXP-4: leaves his group; with a leader, joins the end of the leader's group.
@@ -320,7 +351,14 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
                 }
                 // a trap on the door sprang: the move stops there (R-EXP-5, R-EXP-16)
                 Some(_) => break,
-                None => {}
+                None => {
+                    // R-EXP-24 (a): tested the moment the door opens, as the Open Door order
+                    // does; a walker who now sees an active hostile stops before the doorway.
+                    if check_triggers(m, x, dice, None, ev) == Flow::CrisisStarts {
+                        crisis = Some(Flow::CrisisStarts);
+                        break;
+                    }
+                }
             }
         }
         // A member standing there steps aside along the trail below; the leader goes first.

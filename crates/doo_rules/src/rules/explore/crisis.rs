@@ -86,6 +86,7 @@ pub(super) fn begin_crisis(m: &mut Match, x: &mut Explore, dice: &mut Dice, seen
     x.orders.assists.clear();
     x.orders.search_spaces.clear();
     x.orders.sorting.clear();
+    x.orders.fired.clear(); // R-EXP-27, G-41: this crisis's shots
     x.crisis_minute = Some(x.minute);
     for i in 0..m.fighters.len() {
         let f = &mut m.fighters[i];

@@ -58,3 +58,12 @@ pub fn seen_by(m: &Match, e: &Event) -> Option<Vec<String>> {
 pub fn reveal_path(m: &mut Match, a: usize, path: &[Pos], ev: &mut Vec<Event>) {
     with_crawl(m, |m, x| sight::reveal_path(m, x, a, path, ev));
 }
+
+/// R-EXP-27, G-41: character `a` fired or threw one shot of his ranged weapon's ammunition in a
+/// crawl's crisis: counted, so that half of it comes back when the crisis ends. Nothing outside a
+/// crawl.
+pub fn count_shot(m: &mut Match, a: usize) {
+    if let Some(x) = m.explore.as_deref_mut() {
+        *x.orders.fired.entry(a).or_default() += 1;
+    }
+}

@@ -269,6 +269,24 @@ pub fn crisis_choices(m: &Match, x: &Explore, a: usize) -> Vec<Choice> {
             applies: true,
         });
     }
+    // R-EXP-18, R-EXP-8: a light he carries is lit with the Use Item action, 3/Only, at once.
+    if let Some(l) = x.book.lights.iter().find(|l| super::validate::carried(m, a, &l.item)).filter(|_| !x.burning.contains_key(&a)) {
+        let cmd = Command::Task { actor: f.id.clone(), task: Task::Light, at: f.pos };
+        let refusal = in_crisis(m, x, a, &cmd).err();
+        out.push(Choice {
+            label: format!("Light a {}", item_name(m, x, &l.item)),
+            row: "use_item".into(),
+            cost: "3 AP (X/Only)".into(),
+            only: f.ap.start < 3,
+            defense: 0,
+            template: cmd,
+            aim: Aim::None,
+            refusal,
+            description: "R-EXP-18: the Use Item action, 3/Only; it burns at once.".into(),
+            group: Group::Other,
+            applies: true,
+        });
+    }
     // R-EXP-10: lengthy tasks, 3/Only in three consecutive turns.
     let mut tasks = vec![(Task::Search, f.pos)];
     for dy in -1..=1 {

@@ -346,11 +346,15 @@ pub struct OrderState {
     pub sorting: Vec<Sorting>,
     /// R-EXP-8: the level's plain skill checks.
     pub checks: Vec<LevelCheck>,
+    /// R-EXP-27, G-41: per character, the shots and throws of his ranged weapon spent in the
+    /// crisis in progress (half come back when it ends). Derived from the play and left out of
+    /// `Debug` (the state hash), so that the hashes of crawls saved before it still match.
+    pub fired: BTreeMap<usize, u32>,
 }
 
 impl std::fmt::Debug for OrderState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if *self == OrderState::default() {
+        if (OrderState { fired: BTreeMap::new(), ..self.clone() }) == OrderState::default() {
             return f.write_str("OrderState");
         }
         f.debug_struct("OrderState")

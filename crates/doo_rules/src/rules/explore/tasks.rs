@@ -218,7 +218,7 @@ fn disarm(m: &mut Match, x: &mut Explore, a: usize, at: Pos, bonus: i32, r: Cris
 }
 
 /// R-EXP-18: he gets out a torch or lantern he carries and lights it.
-fn light(m: &mut Match, x: &mut Explore, a: usize, at: Pos, ev: &mut Vec<Event>) {
+pub(super) fn light(m: &mut Match, x: &mut Explore, a: usize, at: Pos, ev: &mut Vec<Event>) {
     let Some(l) = x.book.lights.iter().find(|l| carried(m, a, &l.item)).cloned() else { return };
     let Some(k) = m.fighters[a].loadout.items.iter().position(|i| *i == l.item) else { return };
     m.fighters[a].loadout.items.remove(k);

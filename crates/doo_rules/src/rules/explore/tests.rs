@@ -115,6 +115,39 @@ fn the_crisis_ends_and_exploration_resumes() {
     assert!(m.fighters.iter().all(|f| !f.dormant));
 }
 
+#[test] // R-EXP-27, G-41: when a crawl's crisis ends half of the ammunition each character fired in it (rounded down) comes back to him; a dead one's lies with him
+fn half_the_ammunition_fired_comes_back_after_the_crisis() {
+    let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2)), ("d", "heroes", (1, 1))]);
+    let mut dice = Dice::seeded(3);
+    let mut ev = Vec::new();
+    begin(&mut m, &mut dice, &mut ev);
+    // shots spent before the crisis are not recovered
+    m.fighters[0].loadout.ammo = Some(10);
+    m.fighters[2].loadout.ammo = Some(4);
+    let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
+    let flow = apply(&mut m, 0, &door, &mut dice, &mut ev);
+    assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev));
+    // in the crisis: h shoots 5 times (10 -> 5), d throws 3 times (4 -> 1) and dies
+    for _ in 0..5 {
+        m.fighters[0].loadout.ammo = m.fighters[0].loadout.ammo.map(|n| n - 1);
+        count_shot(&mut m, 0);
+    }
+    for _ in 0..3 {
+        m.fighters[2].loadout.ammo = m.fighters[2].loadout.ammo.map(|n| n - 1);
+        count_shot(&mut m, 2);
+    }
+    m.fighters[2].hp = -m.fighters[2].max_hp;
+    m.clock.turn = 2;
+    m.fighters[1].hp = -m.fighters[1].max_hp; // the orc dies: the crisis is over
+    let settled = super::super::victory::settle(&m, Flow::PhaseEnded, &mut ev);
+    assert!(super::super::driver::follow(&mut m, &mut dice, settled, &mut ev));
+    assert_eq!(m.clock.phase, Phase::Exploration);
+    assert_eq!(m.fighters[0].loadout.ammo, Some(7), "5 fired: 2 come back (rounded down)");
+    assert_eq!(m.fighters[2].loadout.ammo, Some(2), "3 thrown: 1 comes back into the dead man's space, with what he carried");
+    assert!(ev.iter().any(|e| matches!(e, Event::Note { text } if text.contains("G-41") && text.contains("recovers 2 of the 5"))), "told");
+    assert!(m.explore.as_deref().unwrap().orders.fired.is_empty(), "counted afresh in the next crisis");
+}
+
 #[test] // R-EXP-16, R-EXP-24 (b), R-EXP-25, G-15: a trap springs with no hostile about: the crisis says at once that it lasts one action phase; the spent trap stays marked
 fn a_trap_crisis_with_no_foe_says_it_lasts_one_phase() {
     let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (1, 2)), ("o", "monsters", (7, 2))]);
@@ -220,6 +253,75 @@ fn a_lengthy_task_takes_three_crisis_turns() {
     }
     assert!(ev.iter().any(|e| matches!(e, Event::Dice { purpose, .. } if purpose == "pick_lock")), "the check at the third turn");
     assert_ne!(m.board.tile(Pos::new(2, 4)), Some(Tile::DoorLocked), "CR 2: picked");
+}
+
+#[test] // R-EXP-14, R-EXP-10: in a crisis a search of chosen spaces is a lengthy task; the third turn searches the spaces chosen, not the default ones
+fn a_search_of_chosen_spaces_takes_three_crisis_turns() {
+    let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+    // a hidden trap on the floor at (2, 3): the default search takes the walls and the door first
+    let trap = Trap {
+        id: "pit".into(),
+        pos: Pos::new(2, 3),
+        on: TrapOn::Space,
+        hidden: true,
+        find_cr: 0,
+        disarm_cr: 9,
+        effect_cr: 9,
+        damage: (1, 6),
+        condition: None,
+        rearms: false,
+        spent: false,
+    };
+    m.explore.as_deref_mut().unwrap().traps.push(trap);
+    let mut dice = Dice::seeded(5);
+    let mut ev = Vec::new();
+    begin(&mut m, &mut dice, &mut ev);
+    let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
+    let flow = apply(&mut m, 0, &door, &mut dice, &mut ev);
+    assert_eq!(flow, Flow::CrisisStarts);
+    assert!(!search_spaces(&m, 0, 4).contains(&Pos::new(2, 3)), "not among the default spaces");
+    assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev));
+    let search = crate::testkit::cmd(r#"search(actor: "h", spaces: [(2, 3)])"#);
+    for turn in 1..=3 {
+        until_up(&mut m, &mut dice, 0, &mut ev);
+        assert_eq!(m.clock.turn, turn);
+        assert!(!ev.iter().any(|e| matches!(e, Event::FeatureFound { .. })), "nothing found before the third turn");
+        super::super::driver::submit(&mut m, &mut dice, &search, &mut ev).unwrap_or_else(|v| panic!("turn {turn}: {v:?}"));
+        if turn < 3 {
+            for _ in 0..20 {
+                if m.clock.turn != turn {
+                    break;
+                }
+                let Some(c) = m.clock.current else { break };
+                let id = m.fighters[c].id.clone();
+                super::super::driver::submit(&mut m, &mut dice, &Command::Pass { actor: id }, &mut ev).ok();
+            }
+        }
+    }
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::FeatureFound { what, at, .. } if what == "trap" && *at == Pos::new(2, 3))),
+        "the third turn searched the chosen space"
+    );
+}
+
+#[test] // R-EXP-18, R-EXP-8: in a crisis the bar offers lighting a carried torch as the Use Item action (3/Only); taken, it burns at once
+fn a_torch_is_lit_at_once_in_a_crisis() {
+    let mut m = crate::testkit::crawl(&ROOMS, &[("h", "heroes", (3, 2)), ("o", "monsters", (6, 2))]);
+    m.fighters[0].loadout.items.push("torch".into());
+    let mut dice = Dice::seeded(5);
+    let mut ev = Vec::new();
+    begin(&mut m, &mut dice, &mut ev);
+    let door = Command::Door { actor: "h".into(), at: Pos::new(4, 2), open: true };
+    let flow = apply(&mut m, 0, &door, &mut dice, &mut ev);
+    assert!(super::super::driver::follow(&mut m, &mut dice, flow, &mut ev));
+    until_up(&mut m, &mut dice, 0, &mut ev);
+    let bar = preview::crisis_choices(&m, m.explore.as_deref().unwrap(), 0);
+    let light = bar.iter().find(|c| c.label.starts_with("Light a")).expect("the bar offers the torch");
+    assert!(light.refusal.is_none(), "{:?}", light.refusal);
+    assert_eq!(light.row, "use_item");
+    super::super::driver::submit(&mut m, &mut dice, &light.template.clone(), &mut ev).unwrap();
+    assert_eq!(m.explore.as_deref().unwrap().burning.get(&0), Some(&("torch".to_string(), 120)), "burning at once, its full time");
+    assert!(!m.fighters[0].loadout.items.contains(&"torch".to_string()));
 }
 
 #[test] // R-EXP-24 (c), R-EXP-26 (4), R-EXP-27: an attack order on an inactive hostile starts the crisis; his unaware encounter is surprised

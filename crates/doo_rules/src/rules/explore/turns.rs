@@ -8,7 +8,7 @@ use super::super::dice::Dice;
 use super::super::event::Event;
 use super::super::roll::{log_roll, stat_check};
 use super::super::state::{Match, Phase};
-use super::super::turn::{Flow, upkeep};
+use super::super::turn::{Flow, upkeep_until};
 use super::crisis::check_triggers;
 use super::items::use_item;
 use super::orders;
@@ -59,7 +59,12 @@ pub fn end_turn(m: &mut Match, x: &mut Explore, r: CrisisRules, dice: &mut Dice,
     x.orders.search_spaces.clear();
     advance_busy(m, x, dice, ev);
     orders::advance_sorting(m, x, ev);
-    upkeep(m, dice, false, ev);
+    // G-71: sight is tested after each upkeep step too; a crisis begun there (a stunned hostile
+    // freed at step 4) drops the rest of the minute: no recovery, no light burns, the clock stays.
+    let crisis = upkeep_until(m, dice, false, ev, &mut |m, dice, ev| check_triggers(m, x, dice, None, ev) == Flow::CrisisStarts);
+    if crisis {
+        return Flow::CrisisStarts;
+    }
     drop_unable(m, x, ev);
     burn_lights(m, x, 1, ev);
     x.minute += 1;
@@ -188,6 +193,7 @@ pub fn resume(m: &mut Match, x: &mut Explore, minutes: u32, dice: &mut Dice, ev:
     x.minute += minutes;
     x.crisis_minute = None;
     x.crisis_tasks.clear(); // progress left when the crisis ends is lost (R-EXP-10)
+    x.orders.search_spaces.clear();
     // R-EXP-21: who this crisis hurt, and when it ended (binding may begin within 30 minutes).
     x.last_crisis_end = Some(x.minute);
     x.hurt_in_crisis = x.hp_at_crisis.iter().filter(|(i, hp)| m.fighters[**i].hp < **hp).map(|(i, _)| *i).collect();
@@ -211,6 +217,7 @@ pub fn resume(m: &mut Match, x: &mut Explore, minutes: u32, dice: &mut Dice, ev:
         f.turn = Default::default();
         f.opp = Default::default();
     }
+    recover_ammo(m, x, ev);
     // Mooks at 0 HP are removed (G-14): they are dead already; the dead stay where they fell.
     burn_lights(m, x, minutes, ev); // G-51: lights burn the crisis's minutes too
     m.clock.phase = Phase::Exploration;
@@ -225,6 +232,25 @@ pub fn resume(m: &mut Match, x: &mut Explore, minutes: u32, dice: &mut Dice, ev:
     reveal_all(m, x, ev);
     x.hp_at_crisis = hp_now(m);
     check_triggers(m, x, dice, None, ev)
+}
+
+/// R-EXP-27, G-41: half of the shots and throws each character spent in the crisis (per item,
+/// rounded down) go straight back to him; a dead one's lie in his space with what he carried.
+fn recover_ammo(m: &mut Match, x: &mut Explore, ev: &mut Vec<Event>) {
+    for (i, spent) in std::mem::take(&mut x.orders.fired) {
+        let back = spent / 2;
+        let dead = m.is_dead(i);
+        let f = &mut m.fighters[i];
+        let Some(n) = f.loadout.ammo.as_mut().filter(|_| back > 0) else { continue };
+        *n = n.saturating_add(back);
+        let weapon = f.loadout.weapon.as_deref().unwrap_or("ranged weapon").replace('_', " ");
+        let text = if dead {
+            format!("{back} of the {spent} shots of {}'s {weapon} are picked up and lie in his space, where he fell (R-EXP-27, G-41).", f.name)
+        } else {
+            format!("{} recovers {back} of the {spent} shots of his {weapon} (R-EXP-27, G-41).", f.name)
+        };
+        ev.push(Event::Note { text });
+    }
 }
 
 /// Every character's HP now, by index (R-EXP-21: what a crisis begun now counts as its harm).

@@ -20,6 +20,11 @@ fn refuse(rule: &str, text: impl Into<String>) -> Violation {
 /// Checks an order in Exploration Mode (R-EXP-1, R-EXP-3).
 pub fn order(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<()> {
     let f = &m.fighters[a];
+    // R-EXP-20 step 5, R-MANA-2: the Mana/Faith recovery choice is no order: made at any time,
+    // by anyone, as in a crisis.
+    if let Command::Recovery { .. } = cmd {
+        return super::super::doo::validate::validate(m, a, cmd).map(|_| ());
+    }
     if !x.is_explorer(m, a) {
         return Err(refuse("R-EXP-23", format!("{} does not act in Exploration Mode: only the heroes explore.", f.name)));
     }
@@ -191,6 +196,10 @@ fn check_walk(m: &Match, x: &Explore, a: usize, path: &[Pos], group: bool, left:
             }
         }
         if let Err(why) = geometry {
+            let closed = matches!(m.board.tile(p), Some(Tile::DoorClosed | Tile::DoorLocked)) && !x.door(p).is_some_and(|d| d.hidden);
+            if closed && !f.opens_doors {
+                return Err(refuse("R-EXP-11", format!("Step {} of the walk: the door at {p} is closed, and {} cannot open doors.", k + 1, f.name)));
+            }
             let why = if x.door(p).is_some_and(|d| d.hidden) {
                 format!("{p} cannot be entered")
             } else if m.board.tile(p) == Some(Tile::DoorLocked) {
@@ -233,7 +242,7 @@ fn check_walk(m: &Match, x: &Explore, a: usize, path: &[Pos], group: bool, left:
 /// or locked and he carries its key.
 pub(super) fn opens_on_the_way(m: &Match, x: &Explore, a: usize, p: Pos) -> bool {
     let door = x.door(p);
-    if door.is_some_and(|d| d.hidden) {
+    if door.is_some_and(|d| d.hidden) || !m.fighters[a].opens_doors {
         return false;
     }
     match m.board.tile(p) {
@@ -332,9 +341,9 @@ pub fn not_at_peace(m: &Match, x: &Explore, cmd: &Command) -> RuleResult<()> {
 }
 
 /// Door, take and drop orders in a crisis (R-EXP-8: a door or a take is a 1-AP action; a drop
-/// costs nothing). Lengthy tasks are refused (R-EXP-10 is not built yet).
+/// costs nothing; lighting a light is Use Item, 3/Only); one-turn tasks and searches of chosen
+/// spaces are lengthy tasks (R-EXP-10).
 pub fn in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<()> {
-    let f = &m.fighters[a];
     match cmd {
         Command::Door { at, open, .. } => {
             crisis_action(m, a, "Opening or closing a door")?;
@@ -367,6 +376,11 @@ pub fn in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<
             crisis_action(m, a, "Putting out a light")?;
             check_put_out(m, x, a, *at)
         }
+        Command::Task { task: Task::Light, at, .. } => {
+            // R-EXP-18, R-EXP-8: lighting a torch or lantern is the Use Item action, 3/Only.
+            check_only_action(m, a, "Lighting a light (Use Item)")?;
+            check_task(m, x, a, Task::Light, *at)
+        }
         Command::Task { task: Task::Speak, .. } => Err(refuse("R-EXP-1", "A crisis is on: speaking to an NPC is for Exploration Mode.")),
         Command::Trade { .. } => Err(refuse("R-EXP-1", "A crisis is on: trading with an NPC is for Exploration Mode.")),
         Command::Task { task, at, .. } => {
@@ -374,23 +388,48 @@ pub fn in_crisis(m: &Match, x: &Explore, a: usize, cmd: &Command) -> RuleResult<
             if *task == Task::UseItem {
                 return Err(refuse("R-EXP-8", "In a crisis an item is used with the Use Item action."));
             }
-            spending::guard_opportunity(m, a)?;
-            if f.opp.action.is_some() {
-                return Err(refuse("R-AP-2", format!("{} has already taken an action in this opportunity.", f.name)));
-            }
-            // After a movement (R-AP-2 allows an action then) the 3/Only price decides: Only mode
-            // needs a turn with nothing done (R-ONLY-6, R-ONLY-8), the plain 3 AP the cap (R-AP-3).
-            if x.crisis_tasks.get(&a).is_some_and(|t| t.3 == m.clock.turn) {
-                return Err(refuse("R-EXP-10", format!("{} has already worked at a lengthy task this turn: once per turn.", f.name)));
-            }
-            let what = format!("To {} (lengthy task)", task.label());
-            let price = spending::price_only(f, Cost::XOnly(3), &what)?;
-            spending::check_afford(f, price, &what)?;
-            spending::check_cap(m, f, price, &what)?;
+            check_lengthy(m, x, a, *task)?;
             check_task(m, x, a, *task, *at)
+        }
+        Command::Search { spaces, .. } => {
+            // R-EXP-14, R-EXP-10: a search of chosen spaces is a lengthy task too.
+            check_lengthy(m, x, a, Task::Search)?;
+            orders::check_search(m, x, a, spaces)
         }
         _ => Err(refuse("R-EXP-1", "That order is for Exploration Mode: a crisis is on.")),
     }
+}
+
+/// R-EXP-10: a turn of a lengthy task in a crisis: his opportunity, no action yet in it, not
+/// worked at one this turn, and the 3/Only price (R-ONLY-*, R-AP-3).
+fn check_lengthy(m: &Match, x: &Explore, a: usize, task: Task) -> RuleResult<()> {
+    let f = &m.fighters[a];
+    spending::guard_opportunity(m, a)?;
+    if f.opp.action.is_some() {
+        return Err(refuse("R-AP-2", format!("{} has already taken an action in this opportunity.", f.name)));
+    }
+    // After a movement (R-AP-2 allows an action then) the 3/Only price decides: Only mode
+    // needs a turn with nothing done (R-ONLY-6, R-ONLY-8), the plain 3 AP the cap (R-AP-3).
+    if x.crisis_tasks.get(&a).is_some_and(|t| t.3 == m.clock.turn) {
+        return Err(refuse("R-EXP-10", format!("{} has already worked at a lengthy task this turn: once per turn.", f.name)));
+    }
+    let what = format!("To {} (lengthy task)", task.label());
+    let price = spending::price_only(f, Cost::XOnly(3), &what)?;
+    spending::check_afford(f, price, &what)?;
+    spending::check_cap(m, f, price, &what)
+}
+
+/// A 3/Only action in a crisis (Use Item): his opportunity, no action yet, the price (3 AP,
+/// or Only mode below AP_start 3, R-ONLY-*), the AP and the cap (R-AP-1..3).
+fn check_only_action(m: &Match, a: usize, what: &str) -> RuleResult<()> {
+    spending::guard_opportunity(m, a)?;
+    let f = &m.fighters[a];
+    if f.opp.action.is_some() {
+        return Err(refuse("R-AP-2", format!("{} has already taken an action in this opportunity.", f.name)));
+    }
+    let price = spending::price_only(f, Cost::XOnly(3), what)?;
+    spending::check_afford(f, price, what)?;
+    spending::check_cap(m, f, price, what)
 }
 
 /// A 1-AP action in a crisis: his opportunity, no action yet, the AP and the cap (R-AP-1..3).
@@ -413,6 +452,9 @@ pub fn check_door(m: &Match, x: &Explore, a: usize, at: Pos, open: bool) -> Rule
     let is_door = matches!(tile, Some(Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked)) && !x.door(at).is_some_and(|d| d.hidden);
     if !is_door {
         return Err(refuse("R-EXP-11", format!("There is no door at {at}.")));
+    }
+    if !f.opens_doors {
+        return Err(refuse("R-EXP-11", format!("{} cannot open or close doors (his stat block says `opens_doors: false`).", f.name)));
     }
     if f.pos.distance(at) != 1 {
         return Err(refuse("R-EXP-11", format!("{} must stand next to the door at {at} to {} it.", f.name, if open { "open" } else { "close" })));
