@@ -491,3 +491,38 @@ fn a_killed_host_window_hosts_again_from_its_autosave() {
     assert!(b["commands"].as_u64() > Some(killed_at as u64), "the match went on past the kill: {b}");
     assert_eq!(end.as_deref(), b["final_hash"].as_str(), "the window that hosted again and Bob end alike: {b}\n{err}");
 }
+
+/// Issue 42: the Host screen (the seats screen of a hosted match) chooses where the match
+/// listens. Its Listen on field starts at every address, port 5000; an address that cannot be
+/// read is said there and the match waits; a good one is the match's (`MatchSetup::listen`,
+/// where `doo play --listen` puts it too: the window tests above host there). The window's own
+/// app without a display (`headless_ui_app`), its Start button's message sent; it stops before
+/// the match begins (no autosave written outside the test's folders).
+#[test]
+fn the_host_screen_chooses_where_the_match_listens() {
+    use bevy::prelude::{NextState, State};
+    use doo::window::screens::Screen;
+    use doo::window::screens::setup::{ListenField, SetupAct, WantHost};
+    let opts = doo::window::WindowOptions { menu: true, seed: Some(3), ..Default::default() };
+    let mut app = doo::window::headless_ui_app(Some("levels/arena.ron".into()), opts).expect("the window's app");
+    let run = |app: &mut bevy::prelude::App, n: usize| (0..n).for_each(|_| app.update());
+    run(&mut app, 5);
+    app.world_mut().insert_resource(WantHost);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Setup);
+    run(&mut app, 5);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Setup);
+    assert_eq!(app.world().resource::<ListenField>().text, "0.0.0.0:5000");
+    app.world_mut().resource_mut::<ListenField>().text = "my house".into();
+    app.world_mut().write_message(SetupAct::Start);
+    run(&mut app, 3);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Setup, "a bad address: the match waits");
+    let problem = app.world().resource::<ListenField>().problem.clone().unwrap_or_default();
+    assert!(problem.contains("'my house' is not an address and port to listen on"), "{problem}");
+    app.world_mut().resource_mut::<ListenField>().text = "127.0.0.1:6123".into();
+    app.world_mut().write_message(SetupAct::Start);
+    run(&mut app, 1);
+    let setup = app.world().resource::<doo::window::session::MatchSetup>();
+    assert!(setup.networked(), "a remote seat: hosted");
+    assert_eq!(setup.listen, Some("127.0.0.1:6123".parse().unwrap()));
+    assert!(matches!(app.world().resource::<NextState<Screen>>(), NextState::Pending(Screen::Match)), "the match starts");
+}

@@ -69,7 +69,7 @@ pub struct NameEditing(pub Option<usize>);
 #[derive(Component)]
 struct SetupSeats;
 
-fn spawn_setup(mut commands: Commands, setup: Res<MatchSetup>) {
+fn spawn_setup(mut commands: Commands, setup: Res<MatchSetup>, listen: Res<ListenField>) {
     commands.spawn((Name::new("Match setup"), DespawnOnExit(Screen::Setup), root_node())).with_children(|p| {
         p.spawn(text(format!("{} - who plays each side?", setup.checked.level.name), 26.0, palette::GOLD));
         p.spawn(text("Click a seat to switch human / AI easy / normal / hard; click a name to type it (Enter when done).", 15.0, palette::DIM));
@@ -79,7 +79,7 @@ fn spawn_setup(mut commands: Commands, setup: Res<MatchSetup>) {
         ));
         p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
             r.spawn(button("Back", Go(Screen::Levels)));
-            r.spawn((StartLabel, button(start_label(&setup), SetupAct::Start)));
+            r.spawn((StartLabel, button(start_label(&setup, &listen), SetupAct::Start)));
         });
     });
 }
@@ -92,11 +92,13 @@ fn seat_text(s: &Seat) -> String {
     }
 }
 
-/// The start button's label (a remote seat: the match is hosted).
-fn start_label(setup: &MatchSetup) -> String {
+/// The start button's label (a remote seat: the match is hosted, on the port typed).
+fn start_label(setup: &MatchSetup, listen: &ListenField) -> String {
     if setup.seats.iter().any(|s| s.remote) {
-        let port = setup.listen.map_or(crate::window::net::DEFAULT_PORT, |a| a.port());
-        format!("Host the match (port {port})  [Enter]")
+        match crate::net::transport::parse_listen(&listen.text, crate::window::net::DEFAULT_PORT) {
+            Ok(at) => format!("Host the match (port {})  [Enter]", at.port()),
+            Err(_) => "Host the match  [Enter]".into(),
+        }
     } else {
         "Start the match  [Enter]".into()
     }
@@ -116,10 +118,10 @@ fn refresh_setup(
     mut texts: Query<&mut Text>,
 ) {
     let Some(setup) = setup else { return };
-    if setup.is_changed() {
+    if setup.is_changed() || listen.is_changed() {
         for c in start.iter().flat_map(|c| c.iter()) {
             if let Ok(mut t) = texts.get_mut(c) {
-                t.0 = start_label(&setup);
+                t.0 = start_label(&setup, &listen);
             }
         }
     }
@@ -160,8 +162,8 @@ fn refresh_setup(
         }
         let note = match humans.len() {
             _ if remote > 0 => format!(
-                "Network match: this computer hosts it (0.0.0.0: every address of this computer, a port alone too); {remote} remote player{} join with Join a network match.",
-                if remote == 1 { "" } else { "s" }
+                "Network match hosted here (0.0.0.0: every address of this computer); {remote} remote {} with Join a network match.",
+                if remote == 1 { "player joins" } else { "players join" }
             ),
             0 => "Every side is AI: you will watch the match.".to_string(),
             1 => "One human player.".to_string(),
