@@ -298,6 +298,7 @@ fn the_viewer_labels_sides_by_the_saves_seats() {
 /// save without `hosted` (every save written before it) loads as it did, played here. A bad
 /// `hosted` is refused at its place.
 #[test]
+#[cfg(feature = "window")]
 fn a_hosted_matchs_save_is_hosted_again_and_older_saves_still_load() {
     use doo::window::session::MatchSetup;
     let data = RuleData::load(root()).unwrap();
