@@ -58,6 +58,10 @@ enum Cmd {
         /// every other a remote player's (`doo play --join` or the menu's Join).
         #[arg(long)]
         host: bool,
+        /// Where a hosted match listens: ADDR:PORT, or a port alone (default 0.0.0.0:5000, every
+        /// address of this computer; another free port when that one is taken).
+        #[arg(long, value_name = "ADDR:PORT", value_parser = parse_listen)]
+        listen: Option<std::net::SocketAddr>,
         /// Join the network match at ADDR (host:port), as --name.
         #[arg(long, value_name = "ADDR")]
         join: Option<String>,
@@ -254,7 +258,14 @@ enum Cmd {
         /// Give up after this many seconds.
         #[arg(long, default_value_t = 900)]
         timeout: u64,
+        /// The goal for a command's round trip (p99, milliseconds): exit 1 when it is missed.
+        #[arg(long, default_value_t = doo::net::bench::P99_GOAL.as_millis() as u64)]
+        p99_goal_ms: u64,
     },
+}
+
+fn parse_listen(s: &str) -> Result<std::net::SocketAddr, String> {
+    doo::net::transport::parse_listen(s, 5000)
 }
 
 fn parse_seat(s: &str) -> Result<(String, String), String> {
@@ -339,6 +350,7 @@ fn main() -> ExitCode {
             ui_walk,
             headless,
             host,
+            listen,
             join,
             name,
         }) => {
@@ -360,6 +372,7 @@ fn main() -> ExitCode {
                     ui_walk,
                     headless,
                     host: host.then(|| name.clone()),
+                    listen,
                     join: join.map(|a| (a, name)),
                     ..Default::default()
                 },
@@ -403,9 +416,14 @@ fn main() -> ExitCode {
             })
         }
         Some(Cmd::Join { addr, name, ai, matches, timeout }) => doo::net::cli::join(&addr, &name, ai, matches, std::time::Duration::from_secs(timeout)),
-        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout }) => {
-            doo::net::bench::run(&doo::net::bench::BenchArgs { matches, level, seed, clients_for, timeout: std::time::Duration::from_secs(timeout) })
-        }
+        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms }) => doo::net::bench::run(&doo::net::bench::BenchArgs {
+            matches,
+            level,
+            seed,
+            clients_for,
+            timeout: std::time::Duration::from_secs(timeout),
+            p99_goal: std::time::Duration::from_millis(p99_goal_ms),
+        }),
         Some(Cmd::Ladder { levels, pairs, games, seed, own_only, jobs, min_share }) => match doo::cli::rule_data() {
             Ok(data) => doo::ladder::run(&data, &doo::ladder::LadderArgs { levels, pairs, games, seed, own_only, jobs, min_share }),
             Err(code) => code,

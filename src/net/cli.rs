@@ -136,6 +136,11 @@ pub fn host_app(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<(Ap
         app.world_mut().insert_resource(MatchRecord::new(header));
         crate::game::setup::start_match(app.world_mut(), m, doo_rules::rules::Dice::seeded(start.seed), false);
     }
+    // The autosave says where the match listened and which seats are remote (docs/saves.md).
+    let remote: Vec<String> = start.seats.iter().filter(|s| matches!(s.who, SeatKind::Remote(_))).map(|s| s.side.clone()).collect();
+    if let Some(h) = app.world_mut().resource_mut::<MatchRecord>().header.as_mut().filter(|_| !remote.is_empty()) {
+        h.hosted = Some(doo_rules::save::Hosted { listen: addr.to_string(), remote });
+    }
     Ok((app, addr))
 }
 

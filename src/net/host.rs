@@ -49,8 +49,10 @@ pub struct NetHost {
     /// A remote seat the match has waited on this long goes to the host's AI (`None`: it waits).
     pub hand_over_after: Option<std::time::Duration>,
     pub difficulty: doo_rules::ai::Difficulty,
-    /// The seat the match waits on, and since when.
+    /// The remote seat the match waits on, and since when.
     waiting: Option<(String, std::time::Instant)>,
+    /// Who the clients were last told the match waits for (any seat's player, or the AI).
+    told: Option<String>,
     /// Undecodable messages already logged (`protocol::MALFORMED`), and when last.
     malformed_seen: u64,
     malformed_logged_at: Option<u64>,
@@ -69,6 +71,13 @@ pub struct Peer {
     rate: (u64, u32),
 }
 
+impl Peer {
+    /// A connection that said hello as `name` and holds `sides`.
+    pub fn joined(name: &str, sides: Vec<String>) -> Self {
+        Peer { name: Some(name.to_string()), sides, ..Default::default() }
+    }
+}
+
 impl NetHost {
     pub fn new(level_name: String, level_text: String, seed: u64, seats: Vec<Seat>, ai: doo_rules::ai::AiConfig) -> Self {
         NetHost {
@@ -84,9 +93,18 @@ impl NetHost {
             hand_over_after: None,
             difficulty: doo_rules::ai::Difficulty::Normal,
             waiting: None,
+            told: None,
             malformed_seen: super::protocol::MALFORMED.load(std::sync::atomic::Ordering::Relaxed),
             malformed_logged_at: None,
         }
+    }
+
+    /// The name of the player at the host's computer (its first own seat's), else "the host".
+    pub fn host_name(&self) -> String {
+        self.seats.iter().find_map(|s| match &s.who {
+            SeatKind::Host(n) if !n.is_empty() => Some(n.clone()),
+            _ => None,
+        }).unwrap_or_else(|| "the host".into())
     }
 
     /// Who the match waits for, when it waits for a remote seat: its player's name, or the side.
@@ -97,9 +115,35 @@ impl NetHost {
 
     fn seat_owner(&self, side: &str) -> String {
         self.seats.iter().find(|s| s.side == side).map_or(String::new(), |s| match &s.who {
-            SeatKind::Remote(n) if !n.is_empty() => n.clone(),
+            SeatKind::Remote(n) | SeatKind::Host(n) if !n.is_empty() => n.clone(),
+            SeatKind::Ai => "the host's AI".into(),
             _ => format!("a player for {side}"),
         })
+    }
+
+    /// Who is in the match, for the host's banner: each player connected and his seats; each
+    /// who dropped, and that his seat waits for him (it is kept for his rejoin under the same
+    /// name); "nobody has joined yet" when no remote seat has had a player.
+    pub fn players_line(&self) -> String {
+        let here: Vec<&str> = self.peers.values().filter_map(|p| p.name.as_deref()).collect();
+        let mut parts: Vec<String> = self
+            .peers
+            .values()
+            .filter_map(|p| p.name.as_ref().map(|n| format!("{n} ({})", if p.sides.is_empty() { "watching".into() } else { p.sides.join(", ") })))
+            .collect();
+        let mut dropped: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for s in &self.seats {
+            if let SeatKind::Remote(n) = &s.who {
+                if !n.is_empty() && !here.contains(&n.as_str()) {
+                    dropped.entry(n.as_str()).or_default().push(s.side.as_str());
+                }
+            }
+        }
+        for (name, sides) in dropped {
+            let (seat, waits) = if sides.len() == 1 { ("seat", "waits") } else { ("seats", "wait") };
+            parts.push(format!("{name} dropped, his {seat} ({}) {waits} for him", sides.join(", ")));
+        }
+        if parts.is_empty() { "nobody has joined yet".into() } else { parts.join(", ") }
     }
 
     /// The seats `name` holds: those it held before (a rejoin), else the first free remote seat.
@@ -115,6 +159,19 @@ impl NetHost {
             }
             None => Vec::new(),
         }
+    }
+}
+
+/// The address a friend types to join a host listening on `bound`: the address it listens on,
+/// or, when it listens on every address of the computer (0.0.0.0, which nobody can join), this
+/// computer's address on its network (`lan`); without one, only the port can be told.
+pub fn where_to_join(bound: std::net::SocketAddr, lan: Option<std::net::IpAddr>) -> String {
+    if !bound.ip().is_unspecified() {
+        return format!("at {bound}");
+    }
+    match lan.filter(|ip| !ip.is_unspecified()) {
+        Some(ip) => format!("at {}", std::net::SocketAddr::new(ip, bound.port())),
+        None => format!("on port {} (no network address found: give your friends this computer's address)", bound.port()),
     }
 }
 
@@ -229,6 +286,9 @@ fn read_client_messages(
                 }
                 let welcome = welcome(host, &mut record, autosave.as_deref(), e, name);
                 out.write(ToClients { targets: to, message: welcome });
+                if let Some(w) = host.told.clone() {
+                    out.write(ToClients { targets: to, message: HostMsg::Waiting(w) });
+                }
             }
             ClientMsg::Play(WireCommand(cmd)) => {
                 let Some(name) = peer.name.clone() else {
@@ -311,6 +371,7 @@ impl NetHost {
         self.seats = seats;
         self.ai = ai;
         self.waiting = None;
+        self.told = None;
     }
 }
 
@@ -323,6 +384,9 @@ pub fn welcome_everyone(world: &mut World) {
             for (e, name) in named {
                 let msg = welcome(&mut host, &mut record, world.get_resource::<crate::game::record::Autosave>(), e, &name);
                 world.write_message(ToClients { targets: SendTargets::Single(ClientId::Client(e)), message: msg });
+                if let Some(w) = host.told.clone() {
+                    world.write_message(ToClients { targets: SendTargets::Single(ClientId::Client(e)), message: HostMsg::Waiting(w) });
+                }
             }
         });
     });
@@ -331,6 +395,9 @@ pub fn welcome_everyone(world: &mut World) {
 /// Tells every client what the match waits for when no seat's moment is it (say, the host
 /// between a campaign's levels).
 pub fn tell_everyone(world: &mut World, waiting_for: String) {
+    if let Some(mut host) = world.get_resource_mut::<NetHost>() {
+        host.told = Some(waiting_for.clone());
+    }
     world.write_message(ToClients { targets: SendTargets::CLIENTS_ONLY, message: HostMsg::Waiting(waiting_for) });
 }
 
@@ -379,17 +446,22 @@ fn hand_idle_seats(
     mut commands: Commands,
 ) {
     let Some(m) = state.as_deref() else { return };
-    let remote: Vec<String> = host.seats.iter().filter(|s| matches!(s.who, SeatKind::Remote(_))).map(|s| s.side.clone()).collect();
     let settled = crate::game::record::settled(&status, &queue, &checked);
-    let side = (!status.over && settled).then(|| remote.iter().find(|s| their_moment(m, &host.ai, std::slice::from_ref(s))).cloned()).flatten();
-    let Some(side) = side else {
+    let deciding = (!status.over && settled).then(|| host.seats.iter().find(|s| their_moment(m, &host.ai, std::slice::from_ref(&s.side))).cloned()).flatten();
+    // Every client hears whose moment it is, a player at the host's computer included ("waiting
+    // for Hank"); once per change (not again while a command is on its way).
+    if let Some(who) = deciding.as_ref().map(|s| host.seat_owner(&s.side)) {
+        if host.told.as_ref() != Some(&who) {
+            host.told = Some(who.clone());
+            out.write(ToClients { targets: SendTargets::CLIENTS_ONLY, message: HostMsg::Waiting(who) });
+        }
+    }
+    let Some(side) = deciding.filter(|s| matches!(s.who, SeatKind::Remote(_))).map(|s| s.side) else {
         host.waiting = None;
         return;
     };
     if host.waiting.as_ref().is_none_or(|(s, _)| *s != side) {
         host.waiting = Some((side.clone(), std::time::Instant::now()));
-        let who = host.seat_owner(&side);
-        out.write(ToClients { targets: SendTargets::CLIENTS_ONLY, message: HostMsg::Waiting(who) });
     }
     let Some(after) = host.hand_over_after else { return };
     if host.waiting.as_ref().is_some_and(|(_, t)| t.elapsed() > after) {
@@ -406,6 +478,12 @@ fn hand_idle_seats(
         if let Some(h) = record.header.as_mut() {
             for s in h.seats.iter_mut().filter(|s| s.side == side) {
                 s.ai = Some(d);
+            }
+            if let Some(hosted) = h.hosted.as_mut() {
+                hosted.remote.retain(|s| *s != side);
+            }
+            if h.hosted.as_ref().is_some_and(|x| x.remote.is_empty()) {
+                h.hosted = None;
             }
         }
         match ai {

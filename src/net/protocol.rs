@@ -13,9 +13,9 @@ use doo_rules::save::Checkpoint;
 use serde::{Deserialize, Serialize};
 
 /// Changed whenever a message changes (the transport refuses a peer with another one).
-pub const PROTOCOL_ID: u64 = 0x446f_4f_3332_0002;
+pub const PROTOCOL_ID: u64 = 0x446f_4f_3332_0003;
 /// The version a hello carries (a client of another version is told so, and refused).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// A player's name: 1 to 24 characters.
 pub const MAX_NAME: usize = 24;
 /// Messages one client may send per second (more are dropped, the first refused and logged: a flood).
@@ -55,7 +55,8 @@ pub enum HostMsg {
     Check(Checkpoint),
     /// The sender's last message was refused, and why.
     Refused(String),
-    /// Who the match waits for (a seat's owner's name, or "AI").
+    /// Who the match waits for: a remote seat's player, a player at the host's computer (by
+    /// name), or the host's AI.
     Waiting(String),
 }
 
@@ -112,8 +113,8 @@ pub struct Seat {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatKind {
-    /// The host's own player.
-    Host,
+    /// A player at the host's computer, by name (clients see "waiting for Hank").
+    Host(String),
     /// The host's AI.
     Ai,
     /// A remote player: the name of who holds it (empty: free, the next to join takes it).

@@ -20,6 +20,26 @@ fn connection(world: &World) -> ConnectionConfig {
     ConnectionConfig { server_channels_config: channels.server_configs(), client_channels_config: channels.client_configs(), ..Default::default() }
 }
 
+/// Where to listen, as the host types it (the Host screen, `doo play --listen`): an address
+/// and a port ("192.168.1.20:5000", "[::]:5000"), a port alone ("5000": every address of this
+/// computer), or an address alone (port `default_port`). Port 0: any free port.
+pub fn parse_listen(text: &str, default_port: u16) -> Result<SocketAddr, String> {
+    let t = text.trim();
+    if let Ok(a) = t.parse::<SocketAddr>() {
+        return Ok(a);
+    }
+    if let Ok(port) = t.parse::<u16>() {
+        return Ok(SocketAddr::from(([0, 0, 0, 0], port)));
+    }
+    if let Ok(ip) = t.trim_start_matches('[').trim_end_matches(']').parse::<std::net::IpAddr>() {
+        return Ok(SocketAddr::new(ip, default_port));
+    }
+    Err(format!(
+        "'{}' is not an address and port to listen on (for example 0.0.0.0:{default_port}, or a port alone)",
+        t.chars().take(64).collect::<String>()
+    ))
+}
+
 /// Listens on `addr` (port 0: any free port); returns the address it listens on.
 pub fn listen(world: &mut World, addr: SocketAddr) -> Result<SocketAddr, String> {
     let socket = UdpSocket::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;

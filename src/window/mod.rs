@@ -190,6 +190,8 @@ fn open(level: Option<PathBuf>, opts: &WindowOptions) -> Result<Opening, ExitCod
         }
         None => setup,
     };
+    // `--listen`: where the match is hosted (over a save's own address).
+    let setup = session::MatchSetup { listen: opts.listen.or(setup.listen), ..setup };
     Ok(Opening { data, path, root, level_dir, setup, unusable, campaign_run, first })
 }
 

@@ -70,8 +70,9 @@ pub struct NetNote(pub Option<String>);
 #[derive(Resource, Debug, Clone)]
 pub struct Hosting {
     pub addr: SocketAddr,
-    /// This computer's address on its network (what a friend types), when it can be told.
-    pub lan: Option<SocketAddr>,
+    /// This computer's address on its network (what a friend types when the match listens on
+    /// every address), when it can be told.
+    pub lan: Option<std::net::IpAddr>,
 }
 
 /// A network match went on the board: host it, or go on with the host's commands, or leave.
@@ -88,9 +89,11 @@ fn answer_net_match(started: On<NetMatchStarted>, mut commands: Commands) {
     });
 }
 
-/// This window hosts the match just started from `setup` (some seat is remote): it listens on
-/// `DEFAULT_PORT` (or any free port), and the match's seats, level and seed are what every
-/// client rebuilds.
+/// This window hosts the match just started from `setup` (some seat is remote): it listens where
+/// the setup says (every address, `DEFAULT_PORT`, unless chosen; another free port when that one
+/// cannot be had), and the match's seats, level and seed are what every client rebuilds. The
+/// autosave says where it listened and which seats are remote (`Save::hosted`): a host window
+/// that crashed hosts it again from Continue or Load.
 fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
     let (seats, ai, name, text) = hosted_match(world, setup);
     if world.contains_resource::<NetHost>() {
@@ -101,9 +104,13 @@ fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
         return;
     }
     let any = |port: u16| SocketAddr::from(([0, 0, 0, 0], port));
+    let chosen = setup.listen.unwrap_or(any(DEFAULT_PORT));
     // A UI walk hosts on a free port (walks run side by side: none may join another's match).
-    let first = if world.resource::<crate::window::WindowOptions>().ui_walk.is_some() { 0 } else { DEFAULT_PORT };
-    let addr = match crate::net::transport::listen(world, any(first)).or_else(|_| crate::net::transport::listen(world, any(0))) {
+    let first = if world.resource::<crate::window::WindowOptions>().ui_walk.is_some() { SocketAddr::new(chosen.ip(), 0) } else { chosen };
+    let addr = match crate::net::transport::listen(world, first)
+        .or_else(|_| crate::net::transport::listen(world, SocketAddr::new(first.ip(), 0)))
+        .or_else(|_| crate::net::transport::listen(world, any(0)))
+    {
         Ok(a) => a,
         Err(e) => {
             world.resource_mut::<NetNote>().0 = Some(format!("cannot host: {e}"));
@@ -114,26 +121,37 @@ fn host(world: &mut World, setup: &MatchSetup, seed: u64) {
     net.profile = setup.checked.level.profile.clone();
     world.insert_resource(net);
     name_remote_seats(world, setup);
-    let lan = lan_address().map(|ip| SocketAddr::new(ip, addr.port()));
+    // The autosave remembers it (a crashed host window hosts it again from Continue or Load).
+    // A campaign's level is hosted again from the campaign's briefing, not from its save.
+    if setup.campaign.is_none() {
+        let remote: Vec<String> = setup.seats.iter().filter(|s| s.remote).map(|s| s.side.clone()).collect();
+        if let Some(h) = world.resource_mut::<crate::game::record::MatchRecord>().header.as_mut() {
+            h.hosted = Some(doo_rules::save::Hosted { listen: addr.to_string(), remote });
+        }
+    }
+    let lan = lan_address();
     info!("network: hosting on port {}", addr.port());
     world.insert_resource(Hosting { addr, lan });
 }
 
 /// What the clients rebuild: the seats, the level's AI configuration (the remote seats are
-/// checked with it, `who_decides`), the level's file name and text.
+/// checked with it, `who_decides`), the level's file name and text. A remote seat is held by
+/// the name the match's record gives it (a match hosted again: its player rejoins), else free.
 fn hosted_match(world: &World, setup: &MatchSetup) -> (Vec<NetSeat>, doo_rules::ai::AiConfig, String, String) {
     let text = doo_rules::data::read_text(&setup.path, doo_rules::data::MAX_FILE_BYTES).unwrap_or_default();
+    let header = world.get_resource::<crate::game::record::MatchRecord>().and_then(|r| r.header.as_ref());
+    let held = |side: &str| header.and_then(|h| h.seats.iter().find(|s| s.side == side)).map_or(String::new(), |s| s.player.clone());
     let seats: Vec<NetSeat> = setup
         .seats
         .iter()
         .map(|s| NetSeat {
             side: s.side.clone(),
             who: if s.remote {
-                SeatKind::Remote(String::new())
+                SeatKind::Remote(held(&s.side))
             } else if s.ai.is_some() {
                 SeatKind::Ai
             } else {
-                SeatKind::Host
+                SeatKind::Host(s.player.clone())
             },
         })
         .collect();
@@ -193,7 +211,8 @@ fn start_welcomed_match(world: &mut World) {
                 _ if mine => c.name.clone(),
                 SeatKind::Remote(n) if !n.is_empty() => n.clone(),
                 SeatKind::Remote(_) => "a player to come".into(),
-                SeatKind::Host => "the host".into(),
+                SeatKind::Host(n) if !n.is_empty() => n.clone(),
+                SeatKind::Host(_) => "a player at the host".into(),
                 SeatKind::Ai => "the host's AI".into(),
             };
             Seat { side: s.side.clone(), label, ai: None, player, remote: !mine }
@@ -242,7 +261,8 @@ fn give_up(world: &mut World, why: String) {
 fn leave_network(world: &mut World) {
     // A campaign hosted over the network keeps its connections between levels.
     if world.contains_resource::<NetHost>() && world.contains_resource::<crate::window::screens::campaign::CampaignRun>() {
-        crate::net::host::tell_everyone(world, "the host (between levels)".into());
+        let host = world.resource::<NetHost>().host_name();
+        crate::net::host::tell_everyone(world, format!("{host} (between levels)"));
         return;
     }
     leave(world);
@@ -272,11 +292,10 @@ pub fn leave(world: &mut World) {
 /// The banner's line: who this window is in the network match and who it waits for.
 pub fn status_line(world: &World) -> Option<String> {
     if let Some(h) = world.get_resource::<NetHost>() {
-        let at = world.get_resource::<Hosting>().map_or(String::new(), |h| h.lan.unwrap_or(h.addr).to_string());
-        let joined: Vec<String> = h.peers.values().filter_map(|p| p.name.as_ref().map(|n| format!("{n} ({})", p.sides.join(", ")))).collect();
-        let who = if joined.is_empty() { "nobody has joined yet".to_string() } else { joined.join(", ") };
+        // Never 0.0.0.0: the address a friend can type.
+        let at = world.get_resource::<Hosting>().map_or(String::new(), |h| crate::net::host::where_to_join(h.addr, h.lan));
         let waiting = h.waiting_for().map_or(String::new(), |w| format!(" | waiting for {w}"));
-        return Some(format!("Hosting at {at}: {who}{waiting}"));
+        return Some(format!("Hosting {at}: {}{waiting}", h.players_line()));
     }
     let c = world.get_resource::<NetClient>()?;
     let state = world.get_resource::<State<bevy_replicon::prelude::ClientState>>().map(|s| *s.get());

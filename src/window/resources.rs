@@ -52,6 +52,9 @@ pub struct WindowOptions {
     /// Host the level over the network (`doo play LEVEL --host --name N`): the first side is
     /// this window's player's (named N), every other side a remote player's.
     pub host: Option<String>,
+    /// Where a hosted match listens (`doo play --listen ADDR:PORT`; default every address, port
+    /// 5000).
+    pub listen: Option<std::net::SocketAddr>,
     /// Join the network match at this address as this player (`doo play --join ADDR --name N`).
     pub join: Option<(String, String)>,
 }

@@ -88,6 +88,9 @@ pub struct MatchSetup {
     /// A network client's match: the host's welcome (its commands in `resume`); the host keeps
     /// the autosave, the seats not `local_human` are played elsewhere.
     pub net_client: bool,
+    /// Where a hosted match listens (the Host screen, `--listen`, or the save of a match hosted
+    /// before); `None`: every address of this computer, port `net::DEFAULT_PORT`.
+    pub listen: Option<std::net::SocketAddr>,
 }
 
 impl MatchSetup {
@@ -121,7 +124,18 @@ impl MatchSetup {
                 remote: false,
             })
             .collect();
-        Self { path, checked, seats, resume: None, replay: false, campaign: None, owners: BTreeMap::new(), save_path: None, net_client: false }
+        Self {
+            path,
+            checked,
+            seats,
+            resume: None,
+            replay: false,
+            campaign: None,
+            owners: BTreeMap::new(),
+            save_path: None,
+            net_client: false,
+            listen: None,
+        }
     }
 
     /// The seats a save was played with, and the save to go on with.
@@ -135,8 +149,21 @@ impl MatchSetup {
                 }
             }
         }
+        me.host_again(save);
         me.resume = Some(Box::new(save.clone()));
         me
+    }
+
+    /// A save of a match this computer hosted (a host window that crashed, then Continue or
+    /// Load): hosted again where it listened, its remote seats waiting for their players
+    /// (each rejoins under his name, as after `doo host --resume`). A seat since handed to the
+    /// AI stays the AI's.
+    pub fn host_again(&mut self, save: &doo_rules::save::Save) {
+        let Some(h) = &save.hosted else { return };
+        for seat in self.seats.iter_mut().filter(|s| h.remote.contains(&s.side) && s.ai.is_none()) {
+            seat.remote = true;
+        }
+        self.listen = h.listen.parse().ok();
     }
 
     /// A save file to go on with: read and checked, its level under the rules the save was
@@ -285,7 +312,9 @@ pub fn begin_match_world(world: &mut World) {
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));
     }
-    let remote = setup.seats.iter().filter(|s| s.remote).map(|s| s.side.clone()).collect();
+    let remote: std::collections::BTreeSet<String> = setup.seats.iter().filter(|s| s.remote).map(|s| s.side.clone()).collect();
+    // A remote seat is its player's, never this computer's AI (not even when watching).
+    config.sides.retain(|s, _| !remote.contains(s));
     world.insert_resource(AiControl { config, pace_secs: AI_PACE_SECS, waited: 0.0, plan: None, remote });
     world.insert_resource(crate::game::intent::Seats {
         players: setup.seats.iter().filter(|s| s.local_human() && !opts.watch).map(|s| (s.side.clone(), s.player.clone())).collect(),
@@ -324,6 +353,10 @@ pub fn begin_match_world(world: &mut World) {
                 if let Some(mut s) = world.get_resource_mut::<MatchSetup>() {
                     s.resume = None; // "Play again" starts afresh
                 }
+                // A match this computer hosted is hosted again: its players rejoin.
+                if let Some(save) = setup.resume.as_deref().filter(|_| setup.networked()) {
+                    world.trigger(NetMatchStarted::Hosting { seed: save.seed });
+                }
             }
             Err(broken) => {
                 warn!("{}", broken.message);
@@ -340,7 +373,8 @@ pub fn begin_match_world(world: &mut World) {
     let seats = setup
         .seats
         .iter()
-        .map(|s| doo_rules::save::Seat { side: s.side.clone(), player: if s.ai.is_some() { String::new() } else { s.player.clone() }, ai: s.ai })
+        // A remote seat's player is named when he joins (a rejoin under that name gets it back).
+        .map(|s| doo_rules::save::Seat { side: s.side.clone(), player: if s.ai.is_some() || s.remote { String::new() } else { s.player.clone() }, ai: s.ai })
         .collect();
     let header = doo_rules::save::save_header(&setup.path, &setup.checked, seed, seats, opts.watch)
         .map(|mut h| {

@@ -311,3 +311,46 @@ fn the_viewer_labels_sides_by_the_saves_seats() {
     save.watch = true;
     assert!(doo::window::screens::viewer::seats_of(&save).players.is_empty(), "a watched match had no human");
 }
+
+/// Issue 42: a hosted match's save remembers it was hosted (where it listened, which seats were
+/// remote, who held them): Continue and Load (`MatchSetup::resume_file`) host it again there,
+/// its remote seats waiting for their players; a seat since handed to the AI stays the AI's. A
+/// save without `hosted` (every save written before it) loads as it did, played here. A bad
+/// `hosted` is refused at its place.
+#[test]
+#[cfg(feature = "window")]
+fn a_hosted_matchs_save_is_hosted_again_and_older_saves_still_load() {
+    use doo::window::session::MatchSetup;
+    let data = RuleData::load(root()).unwrap();
+    let good = good_text();
+    let old = MatchSetup::resume_file(&root().join(GOOD), &data).unwrap();
+    assert!(!old.networked() && old.listen.is_none(), "a save of a match played here is played here");
+    let hosted_text = |hosted: &str| {
+        good.replace("(side: \"monsters\", player: \"\", ai: Some(normal)),", "(side: \"monsters\", player: \"Bob\", ai: None),")
+            .replace("    ai_plan: Some((", &format!("    hosted: Some({hosted}),\n    ai_plan: Some(("))
+    };
+    let p = scratch("hosted.ron", hosted_text("(listen: \"0.0.0.0:5151\", remote: [\"monsters\"])").as_bytes());
+    let setup = MatchSetup::resume_file(&p, &data).unwrap();
+    assert!(setup.networked(), "hosted again");
+    assert_eq!(setup.listen, Some("0.0.0.0:5151".parse().unwrap()));
+    let monsters = setup.seats.iter().find(|s| s.side == "monsters").unwrap();
+    assert!(monsters.remote && monsters.ai.is_none() && monsters.player == "Bob", "{monsters:?}");
+    assert!(setup.seats.iter().filter(|s| s.side != "monsters").all(|s| !s.remote));
+    // The save round-trips with it.
+    let save = doo_rules::save::load(&p).unwrap();
+    assert_eq!(doo_rules::save::parse("again.ron", &save.to_text()).unwrap().hosted, save.hosted);
+    // A seat handed to the AI stays the AI's.
+    let ai_text = hosted_text("(listen: \"0.0.0.0:5151\", remote: [\"monsters\"])").replace("player: \"Bob\", ai: None", "player: \"Bob\", ai: Some(hard)");
+    let setup = MatchSetup::resume_file(&scratch("handed.ron", ai_text.as_bytes()), &data).unwrap();
+    assert!(!setup.networked());
+    let line = |t: &str| t.lines().position(|l| l.contains("hosted:")).unwrap() + 1;
+    for (name, hosted, want) in [
+        ("badlisten.ron", "(listen: \"my house\", remote: [\"monsters\"])", "'my house' is not an address and port to listen on"),
+        ("badseat.ron", "(listen: \"0.0.0.0:5151\", remote: [\"dragons\"])", "the remote seat 'dragons' is not one of the save's seats"),
+        ("noseat.ron", "(listen: \"0.0.0.0:5151\", remote: [])", "0 remote seats; a hosted match has 1 to 16"),
+    ] {
+        let text = hosted_text(hosted);
+        let e = doo_rules::save::parse(name, &text).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("{name}:{}:5: ", line(&text))) && e.contains(want), "{e}");
+    }
+}

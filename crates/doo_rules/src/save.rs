@@ -86,6 +86,22 @@ pub struct Save {
     /// A campaign's progress when the match is one of its levels (docs/campaigns.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub campaign: Option<crate::campaign::Progress>,
+    /// A network match this computer hosted: Continue and Load host it again where it listened,
+    /// and its remote players rejoin (docs/network.md). Absent in a match played here only (and
+    /// in saves written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosted: Option<Hosted>,
+}
+
+/// Where a hosted match listened and which seats were remote players' (each seat's `player` is
+/// the name that held it, empty while free: a rejoin under that name gets it back).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hosted {
+    /// The address and port it listened on, e.g. "0.0.0.0:5000".
+    pub listen: String,
+    /// The sides played on other computers.
+    pub remote: Vec<String>,
 }
 
 /// Who plays one side: a person (by name) or the AI at a difficulty.
@@ -177,6 +193,15 @@ impl Save {
             out.push(("checkpoints", format!("a checkpoint after {} commands, but the save has {}", c.commands, self.commands.len())));
         } else if self.checkpoints.windows(2).any(|w| w[1].commands < w[0].commands) {
             out.push(("checkpoints", "checkpoints are not in the order of the commands".into()));
+        }
+        if let Some(h) = &self.hosted {
+            if h.listen.parse::<std::net::SocketAddr>().is_err() {
+                out.push(("hosted", format!("'{}' is not an address and port to listen on (for example 0.0.0.0:5000)", h.listen.chars().take(64).collect::<String>())));
+            } else if let Some(side) = h.remote.iter().find(|r| !self.seats.iter().any(|s| s.side == **r)) {
+                out.push(("hosted", format!("the remote seat '{}' is not one of the save's seats", side.chars().take(crate::data::MAX_ID_CHARS).collect::<String>())));
+            } else if h.remote.is_empty() || h.remote.len() > caps::SEATS {
+                out.push(("hosted", format!("{} remote seats; a hosted match has 1 to {}", h.remote.len(), caps::SEATS)));
+            }
         }
         if let Some(p) = &self.ai_plan {
             if p.commands.len() > caps::PLAN {
@@ -338,6 +363,7 @@ pub fn header_of(file: String, text: &str, level: &CheckedLevel, seed: u64, seat
         checkpoints: Vec::new(),
         ai_plan: None,
         campaign: None,
+        hosted: None,
     }
 }
 
@@ -420,6 +446,7 @@ mod tests {
             checkpoints: vec![],
             ai_plan: None,
             campaign: None,
+            hosted: None,
         };
         assert_eq!(s.summary(), "Ambush - turn 3 - Ann (heroes) vs AI, hard (monsters) - 2026-11-24 14:25 UTC");
     }

@@ -337,8 +337,12 @@ fn move_on(world: &mut World, display: Display, walk: &mut UiWalk, state: &str, 
         return;
     }
     // Long in one place with no known way on (one key left here that leads nowhere, say a
-    // panel's entries over the buttons at 2x): every fourth move is Escape, as a player's would be.
-    if way.is_none() && walk.stale.get(state).is_some_and(|n| *n > 12 && n % 4 == 0) {
+    // panel's entries over the buttons at 2x), or a known way that has not led on for long (a
+    // rules entry that once led out, pressed again and again: the 2x walk after issue 42, whose
+    // hosted matches are hosted again from Continue): every fourth move is Escape, as a
+    // player's would be.
+    let stale = walk.stale.get(state).copied().unwrap_or(0);
+    if (way.is_none() && stale > 12 || stale > 48) && stale % 4 == 0 {
         press_key(world, display, walk, KeyCode::Escape, "Escape", false);
         return;
     }

@@ -133,8 +133,12 @@ pub(super) fn targets(world: &mut World) -> Vec<Target> {
         // The reference's entries are one list drawn by one piece of code: one of them stands
         // for all (there are hundreds).
         let label = label_of(world, e);
+        let is_turn = matches!(world.get::<crate::window::screens::viewer::ReplayAct>(e), Some(crate::window::screens::viewer::ReplayAct::ToTurn(_)));
         let key = match world.get::<MatchAct>(e) {
             Some(MatchAct::Rules(Some(_))) => format!("{}|Rules(an entry)", root_name(world, e)),
+            // The viewer's "Jump to turn" buttons are one list too, one per turn of the match
+            // watched (a match of turn 2 is met by chance of the walk's path).
+            _ if is_turn => format!("{}|ToTurn(a turn)", root_name(world, e)),
             // A bar entry's index changes with the moment of the match: its name is what it is
             // ("[2] Drop (kneel) | 1 AP" -> "Drop (kneel)").
             Some(MatchAct::Choose(_)) => {

@@ -175,6 +175,7 @@ fn save_progress(run: &CampaignRun) {
         checkpoints: Vec::new(),
         ai_plan: None,
         campaign: Some(run.progress.clone()),
+        hosted: None,
     };
     if let Err(e) = doo_rules::data::write_atomic(&campaign_save_path(), &save.to_text()) {
         warn!("campaign not saved: {e}");
