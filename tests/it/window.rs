@@ -1776,6 +1776,7 @@ x.XFlush(d)
 sys.exit(0 if ok else 1)
 "#;
     Command::new("python3").arg("-c").arg(script).arg(win).status().is_ok_and(|s| s.success())
+}
 
 /// Issue 42 in real windows: a host window killed mid-match hosts it again from its autosave.
 /// The first window hosts the Pit of Pillars on `--listen 127.0.0.1:PORT` (`--watch`: its own

@@ -17,8 +17,7 @@ use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 use doo_rules::level_edit::leave::{Answer, Leave, must_ask};
 use doo_rules::level_edit::{Brush, Doc, Rect, new_level};
-use doo_rules::level_file::CharacterEntry;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod files;
 mod keys;
