@@ -64,7 +64,7 @@ pub fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<Plan> {
         }
         Mode::Doo if cmd.is_exploration() => match m.explore.as_deref() {
             Some(x) => {
-                explore::validate::in_crisis(m, x, a, cmd)?;
+                explore::crisis_orders::in_crisis(m, x, a, cmd)?;
                 Ok(Plan::Explore { a, cmd: cmd.clone() })
             }
             None => Err(Violation::new("R-EXP-1", "This level has no Exploration Mode: it is one crisis.")),

@@ -11,6 +11,7 @@
 
 pub mod apply;
 pub mod crisis;
+pub mod crisis_orders;
 pub mod items;
 pub mod npc;
 pub mod orders;

@@ -47,11 +47,11 @@ fn sorting_and_stabilizing_are_refused_in_a_crisis() {
     m.clock.phase = Phase::Action;
     let x = m.explore.as_deref().unwrap();
     let sort = Command::SortLoot { actor: "h".into(), at: Pos::new(2, 2), share: vec![] };
-    assert_eq!(validate::in_crisis(&m, x, 0, &sort).unwrap_err().rule, "R-EXP-8");
+    assert_eq!(super::crisis_orders::in_crisis(&m, x, 0, &sort).unwrap_err().rule, "R-EXP-8");
     let aid = Command::Task { actor: "h".into(), task: Task::Stabilize, at: Pos::new(3, 1) };
-    assert_eq!(validate::in_crisis(&m, x, 0, &aid).unwrap_err().rule, "R-EXP-21");
+    assert_eq!(super::crisis_orders::in_crisis(&m, x, 0, &aid).unwrap_err().rule, "R-EXP-21");
     let assist = Command::Assist { actor: "g".into(), helped: "h".into() };
-    assert_eq!(validate::in_crisis(&m, x, 1, &assist).unwrap_err().rule, "R-EXP-1");
+    assert_eq!(super::crisis_orders::in_crisis(&m, x, 1, &assist).unwrap_err().rule, "R-EXP-1");
 }
 
 #[test] // R-EXP-11, R-EXP-12: a locked door on the way opens for the hero who carries its key (unlocked for good, 1 space of the move); without the key the walk is refused whole

@@ -10,7 +10,8 @@ use super::super::state::Match;
 use super::preview_share::{Bar, sharing};
 use super::sight::{item_name, sees, view_of};
 use super::state::{Acted, Explore, Task};
-use super::validate::{carried, in_crisis, lock_at, opens_on_the_way, order};
+use super::crisis_orders::in_crisis;
+use super::validate::{carried, lock_at, opens_on_the_way, order};
 use std::collections::BTreeMap;
 
 /// Spaces hero `a` can walk to with his move left (R-EXP-5), through spaces his side has

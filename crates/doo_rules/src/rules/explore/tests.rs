@@ -17,7 +17,7 @@ fn begin(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
 /// An order checked as the ruleset checks it: in Exploration Mode, or in a crawl's crisis.
 fn validate(m: &Match, a: usize, cmd: &Command) -> RuleResult<()> {
     let x = m.explore.as_deref().unwrap();
-    if exploring(m) { validate::order(m, x, a, cmd) } else { validate::in_crisis(m, x, a, cmd) }
+    if exploring(m) { validate::order(m, x, a, cmd) } else { super::crisis_orders::in_crisis(m, x, a, cmd) }
 }
 
 /// An order of Exploration Mode carried out (`apply::order`).
