@@ -168,7 +168,9 @@ fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
             format!("Tie between {}: {} goes first (by {})", between.iter().map(|b| name(b)).collect::<Vec<_>>().join(", "), name(winner), words(by))
         }
         Event::ForcedFaceRejected { face, rank } => format!("A scripted die face {face} cannot come up on a d{rank}: the die is rolled"),
-        Event::FreeStepsGranted { actor, allowance } => format!("{} has {allowance} free step(s)", name(actor)),
+        // The card tells a figure's free steps ("Free steps: 2 available"); a line per figure at
+        // every reset would hold the reset display up to twice as long.
+        Event::FreeStepsGranted { .. } => return None,
         Event::FreeStepsUsed { actor, spaces, forfeited: 0 } => format!("{} takes {spaces} free step(s)", name(actor)),
         Event::FreeStepsUsed { actor, spaces, forfeited } => {
             format!("{} takes {spaces} free step(s); the other {forfeited} are given up", name(actor))
@@ -179,9 +181,8 @@ fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
         Event::AdjustmentAdded { actor, adjustment } => {
             format!("{}: {} {:+} until the next reset ({})", name(actor), adj_target(adjustment), adjustment.value, words(&adjustment.source))
         }
-        Event::AdjustmentRemoved { actor, adjustment } => {
-            format!("{}: the {} {:+} of {} ends", name(actor), adj_target(adjustment), adjustment.value, words(&adjustment.source))
-        }
+        // Reset step 2 ends them all at once, and says so in its own line.
+        Event::AdjustmentRemoved { .. } => return None,
         Event::ReflexWindow { defender, attacker, options } => {
             format!("{} may answer {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| words(o)).collect::<Vec<_>>().join(", "))
         }
