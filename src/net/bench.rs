@@ -227,8 +227,7 @@ fn hosts(args: &BenchArgs) -> ExitCode {
         json!({"type": "summary", "matches": n, "ended": over, "commands": commands, "secs": secs, "cpu_secs": cpu.as_secs_f64(), "rss_kb": rss, "peak_kb": peak,
             "rtt_median_us": median, "rtt_p99_us": p99, "rtt_p99_goal_ms": args.p99_goal.as_millis() as u64, "rtt_samples": rtt.len(), "desyncs": desyncs, "unequal_finals": unequal})
     );
-    let outcome =
-        Outcome { matches: n, ended: over, rtt_samples: rtt.len(), rtt_p99: Duration::from_micros(p99), desyncs, unequal_finals: unequal };
+    let outcome = Outcome { matches: n, ended: over, rtt_samples: rtt.len(), rtt_p99: Duration::from_micros(p99), desyncs, unequal_finals: unequal };
     let missed = missed_goals(&outcome, args.p99_goal);
     for m in &missed {
         eprintln!("net-bench missed its goal: {m}");

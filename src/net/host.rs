@@ -101,10 +101,13 @@ impl NetHost {
 
     /// The name of the player at the host's computer (its first own seat's), else "the host".
     pub fn host_name(&self) -> String {
-        self.seats.iter().find_map(|s| match &s.who {
-            SeatKind::Host(n) if !n.is_empty() => Some(n.clone()),
-            _ => None,
-        }).unwrap_or_else(|| "the host".into())
+        self.seats
+            .iter()
+            .find_map(|s| match &s.who {
+                SeatKind::Host(n) if !n.is_empty() => Some(n.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| "the host".into())
     }
 
     /// Who the match waits for, when it waits for a remote seat: its player's name, or the side.

@@ -34,10 +34,7 @@ pub fn parse_listen(text: &str, default_port: u16) -> Result<SocketAddr, String>
     if let Ok(ip) = t.trim_start_matches('[').trim_end_matches(']').parse::<std::net::IpAddr>() {
         return Ok(SocketAddr::new(ip, default_port));
     }
-    Err(format!(
-        "'{}' is not an address and port to listen on (for example 0.0.0.0:{default_port}, or a port alone)",
-        t.chars().take(64).collect::<String>()
-    ))
+    Err(format!("'{}' is not an address and port to listen on (for example 0.0.0.0:{default_port}, or a port alone)", t.chars().take(64).collect::<String>()))
 }
 
 /// Listens on `addr` (port 0: any free port); returns the address it listens on.

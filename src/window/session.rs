@@ -124,18 +124,7 @@ impl MatchSetup {
                 remote: false,
             })
             .collect();
-        Self {
-            path,
-            checked,
-            seats,
-            resume: None,
-            replay: false,
-            campaign: None,
-            owners: BTreeMap::new(),
-            save_path: None,
-            net_client: false,
-            listen: None,
-        }
+        Self { path, checked, seats, resume: None, replay: false, campaign: None, owners: BTreeMap::new(), save_path: None, net_client: false, listen: None }
     }
 
     /// The seats a save was played with, and the save to go on with.

@@ -1841,7 +1841,8 @@ fn e2e_a_killed_host_window_hosts_again_on_continue() {
     let awin = new_window(&before, 60);
     // Bob rejoins (a second welcome): then the banner is grabbed.
     let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let lines = || -> Vec<serde_json::Value> { std::fs::read_to_string(&out).unwrap_or_default().lines().filter_map(|l| serde_json::from_str(l).ok()).collect() };
+    let lines =
+        || -> Vec<serde_json::Value> { std::fs::read_to_string(&out).unwrap_or_default().lines().filter_map(|l| serde_json::from_str(l).ok()).collect() };
     while std::time::Instant::now() < end && !lines().iter().any(|v| v["note"] == "the host is gone: connecting again") {
         std::thread::sleep(std::time::Duration::from_millis(200));
     }

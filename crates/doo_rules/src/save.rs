@@ -196,9 +196,15 @@ impl Save {
         }
         if let Some(h) = &self.hosted {
             if h.listen.parse::<std::net::SocketAddr>().is_err() {
-                out.push(("hosted", format!("'{}' is not an address and port to listen on (for example 0.0.0.0:5000)", h.listen.chars().take(64).collect::<String>())));
+                out.push((
+                    "hosted",
+                    format!("'{}' is not an address and port to listen on (for example 0.0.0.0:5000)", h.listen.chars().take(64).collect::<String>()),
+                ));
             } else if let Some(side) = h.remote.iter().find(|r| !self.seats.iter().any(|s| s.side == **r)) {
-                out.push(("hosted", format!("the remote seat '{}' is not one of the save's seats", side.chars().take(crate::data::MAX_ID_CHARS).collect::<String>())));
+                out.push((
+                    "hosted",
+                    format!("the remote seat '{}' is not one of the save's seats", side.chars().take(crate::data::MAX_ID_CHARS).collect::<String>()),
+                ));
             } else if h.remote.is_empty() || h.remote.len() > caps::SEATS {
                 out.push(("hosted", format!("{} remote seats; a hosted match has 1 to {}", h.remote.len(), caps::SEATS)));
             }

@@ -82,8 +82,5 @@ pub fn read_recovery(text: &str) -> Option<(PathBuf, String)> {
 
 /// The offer of a recovery copy: the sentence and the buttons' labels (Recover, Discard).
 pub fn recovery_offer(file: &str) -> (String, [&'static str; 2]) {
-    (
-        format!("Unsaved edits of {file} were kept when the editor last closed without saving them. Recover them?"),
-        ["Recover the edits [R]", "Discard them [D]"],
-    )
+    (format!("Unsaved edits of {file} were kept when the editor last closed without saving them. Recover them?"), ["Recover the edits [R]", "Discard them [D]"])
 }

@@ -7,10 +7,10 @@ use super::super::command::Command;
 use super::super::grid::{Pos, Tile};
 use super::super::offer::{Aim, Choice, Destination, Group, MoveKind};
 use super::super::state::Match;
+use super::crisis_orders::in_crisis;
 use super::preview_share::{Bar, sharing};
 use super::sight::{item_name, sees, view_of};
 use super::state::{Acted, Explore, Task};
-use super::crisis_orders::in_crisis;
 use super::validate::{carried, lock_at, opens_on_the_way, order};
 use std::collections::BTreeMap;
 
