@@ -134,29 +134,14 @@ pub(super) fn animate_events(
                 }
                 if let Some(tp) = to.filter(|_| shown(target)) {
                     let (s, color) = if missed { ("miss".to_string(), Color::WHITE) } else { (format!("-{damage}"), palette::TARGET) };
-                    commands.spawn((
-                        Name::new("Damage text"),
-                        Effect { age: 0.0, life: 1.0, kind: EffectKind::Float },
-                        BoardPart,
-                        Text2d::new(s),
-                        TextFont { font_size: FontSize::Px(16.0), ..default() },
-                        TextColor(color),
-                        Transform::from_translation(tp + Vec3::new(0.0, TILE_PX * 0.5, 30.0)),
-                    ));
+                    commands.spawn(float_text("Damage text", s, color, 16.0, 1.0, tp + Vec3::new(0.0, TILE_PX * 0.5, 30.0)));
                 }
             }
             // Issue 43: what changes a fight is said on the board too, over the figure.
             Event::WeaponBroken { actor, .. } | Event::WeaponDropped { actor, .. } | Event::PostureChanged { actor, .. } if shown(actor) => {
                 if let (Some(p), Some(s)) = (at(&tokens, actor), callout(e)) {
-                    commands.spawn((
-                        Name::new("Callout"),
-                        Effect { age: 0.0, life: 1.6, kind: EffectKind::Float },
-                        BoardPart,
-                        Text2d::new(s),
-                        TextFont { font_size: FontSize::Px(15.0), ..default() },
-                        TextColor(Color::srgb(1.0, 0.85, 0.35)),
-                        Transform::from_translation(p + Vec3::new(0.0, TILE_PX * 0.85, 31.0)),
-                    ));
+                    let gold = Color::srgb(1.0, 0.85, 0.35);
+                    commands.spawn(float_text("Callout", s, gold, 15.0, 1.6, p + Vec3::new(0.0, TILE_PX * 0.85, 31.0)));
                 }
             }
             Event::ReflexDeclared { actor, .. } | Event::ResponseDeclared { actor, .. } if animate && shown(actor) => {
@@ -301,6 +286,19 @@ pub(super) fn fade_effects(
             commands.entity(e).despawn();
         }
     }
+}
+
+/// Words that rise over the board and fade (damage, a miss, a callout).
+fn float_text(name: &'static str, s: String, color: Color, size: f32, life: f32, at: Vec3) -> impl Bundle {
+    (
+        Name::new(name),
+        Effect { age: 0.0, life, kind: EffectKind::Float },
+        BoardPart,
+        Text2d::new(s),
+        TextFont { font_size: FontSize::Px(size), ..default() },
+        TextColor(color),
+        Transform::from_translation(at),
+    )
 }
 
 /// The words floated over a figure for an event that changes the fight (issue 43: a broken
