@@ -21,6 +21,8 @@ fn trigger_name(t: &Trigger) -> &'static str {
         Trigger::Minute(_) => "minute",
         Trigger::CrisisBegins => "crisis_begins",
         Trigger::CrisisEnds => "crisis_ends",
+        Trigger::Acted { .. } => "acted",
+        Trigger::Offered { .. } => "offered",
     }
 }
 
@@ -48,7 +50,7 @@ fn level(rel: &str) -> doo_rules::level_file::CheckedLevel {
 fn every_trigger_and_action_has_a_script() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut used: Vec<&str> = Vec::new();
-    for l in ["tests/levels/events/hall.ron", "tests/levels/events/duel.ron", "tests/levels/events/arrivals.ron"] {
+    for l in ["tests/levels/events/hall.ron", "tests/levels/events/duel.ron", "tests/levels/events/arrivals.ron", "tests/levels/events/lesson.ron"] {
         for e in &level(l).level.events {
             used.push(trigger_name(&e.when));
             used.extend(e.then.iter().map(action_name));
@@ -68,6 +70,8 @@ fn every_trigger_and_action_has_a_script() {
         "minute",
         "crisis_begins",
         "crisis_ends",
+        "acted",
+        "offered",
         "message",
         "start_crisis",
         "door",
@@ -204,4 +208,22 @@ fn spawned_figures_get_entities_in_the_app() {
     }
     assert_eq!(entities(&mut hm), ["chief", "dara", "runt"]);
     assert_eq!(doo::game::components::mirror_differences(hm.app.world_mut()), Vec::<String>::new());
+}
+
+#[test] // issue 43: `acted`, `offered` and `after` are checked like the other triggers, each problem at its event
+fn bad_acted_offered_and_after_are_reported_at_their_entry() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("tests/levels/events/lesson.ron")).unwrap();
+    let at = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let bad = text
+        .replace(r#"how: "step""#, r#"how: "fly""#)
+        .replace(r#"offered(what: reflex, who: figure("vala"))"#, r#"offered(what: reflex, who: figure("ghost"))"#)
+        .replace(r#"(id: "passed", "#, r#"(id: "passed", after: "nobody", "#)
+        .replace(r#"acted(what: pass, who: figure("vala"))"#, r#"acted(what: pass, who: figure("vala"), how: "run")"#);
+    let errs = doo_rules::level_file::check("lesson.ron", &bad, &RuleData::builtin(), root).unwrap_err();
+    let lines: Vec<String> = errs.iter().map(|e| format!("{}:{}: {}", e.line, e.col, e.message)).collect();
+    assert!(lines.contains(&format!("{}:9: event 'step': acted: no row 'fly' in profile DOO-2017", at(r#"id: "step""#))), "{lines:?}");
+    assert!(lines.contains(&format!("{}:9: event 'reflex_up': unknown figure 'ghost'", at(r#"id: "reflex_up""#))), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with(&format!("{}:9: event 'passed': after: no other event 'nobody'", at(r#"id: "passed""#)))), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("event 'passed': acted: `how` names a movement")), "{lines:?}");
 }

@@ -62,7 +62,13 @@ fn every_crawl_script_meets_its_expectations() {
 #[test]
 fn every_level_event_script_meets_its_expectations() {
     // issue 31: level events (docs/levels.md), on tests/levels/events/{hall,duel,arrivals}.ron
-    check_folder("tests/events", 9);
+    check_folder("tests/events", 11);
+}
+
+#[test]
+fn every_tutorial_script_meets_its_expectations() {
+    // issue 43: each tutorial level (levels/tutorial_*.ron) played through its steps
+    check_folder("tests/tutorial", 2);
 }
 
 #[test]

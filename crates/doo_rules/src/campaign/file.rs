@@ -401,7 +401,9 @@ fn party_figure_named(level: &crate::level_file::CheckedLevel, side: &str, path:
     }
     for e in &level.level.events {
         match &e.when {
-            Trigger::Enters { who: w, .. } | Trigger::Falls { who: w } => named.extend(who(w).map(|f| ("events", f))),
+            Trigger::Enters { who: w, .. } | Trigger::Falls { who: w } | Trigger::Acted { who: w, .. } | Trigger::Offered { who: w, .. } => {
+                named.extend(who(w).map(|f| ("events", f)))
+            }
             _ => {}
         }
         for a in &e.then {

@@ -18,7 +18,13 @@ impl Doc {
         self.edit(|l, f| {
             let taken: Vec<String> = l.events.iter().map(|e| e.id.clone()).collect();
             let area = Area { from: pos(area.x0, area.y0, f), to: pos(area.x1, area.y1, f) };
-            l.events.push(EventDef { id: unique("event", &taken), when: Trigger::Enters { area, who }, repeat: false, then: vec![Action::Message(text)] });
+            l.events.push(EventDef {
+                id: unique("event", &taken),
+                when: Trigger::Enters { area, who },
+                repeat: false,
+                after: None,
+                then: vec![Action::Message(text)],
+            });
         })
     }
 
@@ -64,6 +70,11 @@ impl Doc {
             Trigger::Minute(n) => format!("minute {n}"),
             Trigger::CrisisBegins => "a crisis begins".into(),
             Trigger::CrisisEnds => "a crisis ends".into(),
+            Trigger::Acted { what, who: w, how } => {
+                let what = super::write::compact(what);
+                format!("{} does {what}{}", who(w), how.as_deref().map(|h| format!(" ({h})")).unwrap_or_default())
+            }
+            Trigger::Offered { what, who: w } => format!("{} is offered a {}", who(w), super::write::compact(what)),
         };
         let what: Vec<&str> = e
             .then

@@ -13,7 +13,7 @@ use super::event::Event;
 use super::grid::{Pos, Tile};
 use super::state::Match;
 use super::story::clip;
-pub use super::story::{Action, Area, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Story, Trigger, Waiting, Who};
+pub use super::story::{Action, Area, Deed, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Offer, Story, Trigger, Waiting, Who};
 use super::turn::Flow;
 
 fn who_matches(m: &Match, who: &Who, i: usize) -> bool {
@@ -43,6 +43,35 @@ fn holds(m: &Match, t: &Trigger, new: &[Event]) -> bool {
         }),
         Trigger::CrisisBegins => new.iter().any(|e| matches!(e, Event::CrisisBegins { .. })),
         Trigger::CrisisEnds => new.iter().any(|e| matches!(e, Event::CrisisOver { .. } | Event::EncounterOver { .. })),
+        Trigger::Acted { what, who, how } => {
+            new.iter().any(|e| did(m, e, *what, how.as_deref()).is_some_and(|a| m.index(a).is_some_and(|i| who_matches(m, who, i))))
+        }
+        Trigger::Offered { what, who } => new.iter().any(|e| {
+            let defender = match (what, e) {
+                (Offer::Reflex, Event::ReflexWindow { defender, .. }) | (Offer::Response, Event::ResponseWindow { defender, .. }) => defender,
+                _ => return false,
+            };
+            m.index(defender).is_some_and(|i| who_matches(m, who, i))
+        }),
+    }
+}
+
+/// Who did `what` (of row `how`, when given) in event `e`, if it tells that.
+fn did<'a>(m: &Match, e: &'a Event, what: Deed, how: Option<&str>) -> Option<&'a str> {
+    let row = |id: &str| how.is_none_or(|h| h == id);
+    match (what, e) {
+        (Deed::FreeStep, Event::FreeStepsUsed { actor, .. }) => Some(actor),
+        // A movement that changes posture (drop, rise, stand) moves nobody: its AP tell it.
+        (Deed::Move, Event::ApSpent { actor, for_what, .. }) if m.rules.movement(for_what).is_some() && row(for_what) => Some(actor),
+        (Deed::Move, Event::Moved { actor, movement, .. }) if movement != "free_steps" && movement != "guided_step" && row(movement) => Some(actor),
+        (Deed::Attack, Event::AttackDeclared { actor, action, reaction: false, .. }) if row(action) => Some(actor),
+        (Deed::Action, Event::ActionTaken { actor, action, .. }) if row(action) => Some(actor),
+        (Deed::Spell, Event::ActionTaken { actor, action, .. }) if action == "cast_spell" => Some(actor),
+        (Deed::Pass, Event::OpportunityEnded { actor, passed: true, .. }) | (Deed::End, Event::OpportunityEnded { actor, passed: false, .. }) => Some(actor),
+        (Deed::Reflex, Event::ReflexDeclared { actor, reflex, .. }) if row(reflex) => Some(actor),
+        (Deed::Response, Event::ResponseDeclared { actor, response, .. }) if row(response) => Some(actor),
+        (Deed::Decline, Event::ReactionDeclined { actor }) => Some(actor),
+        _ => None,
     }
 }
 
@@ -61,7 +90,9 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
         *cursor = ev.len();
         let Some(story) = m.story.as_deref() else { return flow };
         let defs = story.defs.clone();
-        let now: Vec<bool> = defs.iter().map(|d| holds(m, &d.when, &ev[from..])).collect();
+        // An event `after` another is not watched until that one has fired.
+        let armed = |d: &EventDef| d.after.as_ref().is_none_or(|a| defs.iter().position(|o| &o.id == a).is_some_and(|j| story.fired[j] > 0));
+        let now: Vec<bool> = defs.iter().map(|d| armed(d) && holds(m, &d.when, &ev[from..])).collect();
         let due: Vec<usize> = (0..defs.len()).filter(|&k| now[k] && !story.held[k] && (defs[k].repeat || story.fired[k] == 0)).collect();
         if let Some(s) = m.story.as_deref_mut() {
             s.held = now;
@@ -295,6 +326,20 @@ fn set_door(m: &mut Match, at: Pos, state: DoorState, id: &str, ev: &mut Vec<Eve
     ev.push(Event::DoorChanged { actor: String::new(), at, state: word.into() });
 }
 
+/// Why `how` names no row an `acted(what: ...)` can be done with (`None`: it does).
+fn row_bad(m: &Match, what: Deed, how: &str) -> Option<String> {
+    let r = &m.rules;
+    let known = match what {
+        Deed::Move => how == "explore" || r.movement(how).is_some(),
+        Deed::Attack | Deed::Action => r.action(how).is_some(),
+        Deed::Reflex | Deed::Response => r.reaction(how).is_some(),
+        Deed::FreeStep | Deed::Spell | Deed::Pass | Deed::End | Deed::Decline => {
+            return Some("acted: `how` names a movement, action, reflex or response row: only with move, attack, action, reflex or response".into());
+        }
+    };
+    (!known).then(|| format!("acted: no row '{}' in profile {}", clip(how), r.profile))
+}
+
 /// The problems of `defs` against the match they will run in: unknown sides, figures, items,
 /// encounters, doors and spaces off the map, and the caps. Each is `(event index, message)`.
 pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
@@ -322,6 +367,11 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
         if d.then.is_empty() {
             bad("it does nothing (`then` is empty)".into());
         }
+        if let Some(a) = &d.after {
+            if a == &d.id || !defs.iter().any(|o| &o.id == a) {
+                bad(format!("after: no other event '{}' in the level", clip(a)));
+            }
+        }
         if d.then.len() > MAX_ACTIONS {
             bad(format!("at most {MAX_ACTIONS} actions per event (this one has {})", d.then.len()));
             continue;
@@ -347,8 +397,13 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
                     bad(e);
                 }
             }
-            Trigger::Falls { who: w } => {
+            Trigger::Falls { who: w } | Trigger::Offered { who: w, .. } => {
                 if let Some(e) = who(w) {
+                    bad(e);
+                }
+            }
+            Trigger::Acted { what, who: w, how } => {
+                if let Some(e) = who(w).or_else(|| how.as_deref().and_then(|h| row_bad(m, *what, h))) {
                     bad(e);
                 }
             }

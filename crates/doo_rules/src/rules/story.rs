@@ -25,6 +25,10 @@ pub struct EventDef {
     /// Fires each time its trigger comes true again (default: once per level).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub repeat: bool,
+    /// Fires only once the event with this id has fired (issue 43: a tutorial's steps, in
+    /// order): until then its trigger is not watched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
     /// What it does, in order.
     pub then: Vec<Action>,
 }
@@ -93,6 +97,57 @@ pub enum Trigger {
     CrisisBegins,
     /// A crisis ends (R-EXP-27; in a one-fight level, the match).
     CrisisEnds,
+    /// A figure (`who`) does `what` (issue 43: a tutorial's step waits for the player to do
+    /// it); `how`, when given, is the movement, action, reflex or response row it must be.
+    Acted {
+        what: Deed,
+        #[serde(default)]
+        who: Who,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        how: Option<String>,
+    },
+    /// A figure (`who`) is offered a reflex or a response against an attack (R-REACT-2,
+    /// R-REACT-8): the prompt is open.
+    Offered {
+        what: Offer,
+        #[serde(default)]
+        who: Who,
+    },
+}
+
+/// What a figure did, for the `acted` trigger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Deed {
+    /// Free steps (R-FS-*).
+    FreeStep,
+    /// A movement row (step, run, leap, climb, drop, stand...; not free steps). In a crawl,
+    /// a hero's walk.
+    Move,
+    /// An attack of his own opportunity (not a reflex's or a response's).
+    Attack,
+    /// Any action row (attacks included).
+    Action,
+    /// A spell cast (R-SPELL-*).
+    Spell,
+    /// Ends an opportunity having done nothing (R-TURN-13).
+    Pass,
+    /// Ends an opportunity having done something.
+    End,
+    /// Declares a reflex (R-REACT-2).
+    Reflex,
+    /// Declares a response (R-REACT-8).
+    Response,
+    /// Declines a reflex or a response offered.
+    Decline,
+}
+
+/// The reaction prompt an `offered` trigger watches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Offer {
+    Reflex,
+    Response,
 }
 
 /// The state a door is set to.
