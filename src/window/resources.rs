@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use doo_rules::data::RuleData;
 use std::path::PathBuf;
 
-pub const DEFAULT_LEVEL: &str = "levels/tutorial.ron";
+pub const DEFAULT_LEVEL: &str = "levels/tutorial_1_moving.ron";
 pub const WINDOW_TITLE: &str = "Dungeons of Olde";
 
 /// Rule data for building matches.

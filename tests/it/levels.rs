@@ -243,14 +243,16 @@ fn positions_ignore_comments() {
 }
 
 #[cfg(feature = "window")] // the window's own screens
-#[test] // the level select lists the tutorial (the default level) first, then the rest by file name
+#[test] // issue 43: the level select lists the tutorial series (the default level first) in order, then the rest by file name
 fn the_tutorial_is_first_in_the_level_select() {
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(root().join("levels")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
     files.sort();
-    assert_ne!(files[0].file_name().unwrap(), "tutorial.ron", "by name alone it would not be first");
+    assert_ne!(files[0].file_name().unwrap(), "tutorial_1_moving.ron", "by name alone it would not be first");
     doo::window::screens::levels::order_levels(&mut files);
-    assert_eq!(files[0].file_name().unwrap(), "tutorial.ron");
+    let names: Vec<&str> = files.iter().map(|p| p.file_name().unwrap().to_str().unwrap()).collect();
+    assert_eq!(names[..3], ["tutorial_1_moving.ron", "tutorial_2_fighting.ron", "tutorial_3_crawl.ron"]);
     assert_eq!(Path::new(doo::window::DEFAULT_LEVEL).file_name(), files[0].file_name(), "the default level");
+    let files = &files[2..];
     assert!(files[1..].windows(2).all(|w| w[0] < w[1]), "the rest by name: {files:?}");
 }

@@ -73,10 +73,11 @@ pub fn levels_dir() -> PathBuf {
 const MAX_LISTED_LEVELS: usize = 200;
 const SCAN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// The level list's order: the tutorial (the default level) first, then by file name.
+/// The level list's order: the tutorial series (`tutorial_<n>_….ron`, issue 43; its first is
+/// the default level) first, in order, then the rest by file name.
 pub fn order_levels(files: &mut [PathBuf]) {
-    let tutorial = Path::new(crate::window::DEFAULT_LEVEL).file_name();
-    files.sort_by(|a, b| (a.file_name() != tutorial, a).cmp(&(b.file_name() != tutorial, b)));
+    let lesson = |p: &Path| !p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("tutorial_"));
+    files.sort_by(|a, b| (lesson(a), a).cmp(&(lesson(b), b)));
 }
 
 fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Option<Res<MatchSetup>>) {

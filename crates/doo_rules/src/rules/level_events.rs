@@ -11,7 +11,7 @@
 use super::dice::Dice;
 use super::event::Event;
 use super::grid::{Pos, Tile};
-use super::state::Match;
+use super::state::{Match, Window};
 use super::story::clip;
 pub use super::story::{Action, Area, Deed, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Offer, Story, Trigger, Waiting, Who};
 use super::turn::Flow;
@@ -46,12 +46,11 @@ fn holds(m: &Match, t: &Trigger, new: &[Event]) -> bool {
         Trigger::Acted { what, who, how } => {
             new.iter().any(|e| did(m, e, *what, how.as_deref()).is_some_and(|a| m.index(a).is_some_and(|i| who_matches(m, who, i))))
         }
-        Trigger::Offered { what, who } => new.iter().any(|e| {
-            let defender = match (what, e) {
-                (Offer::Reflex, Event::ReflexWindow { defender, .. }) | (Offer::Response, Event::ResponseWindow { defender, .. }) => defender,
-                _ => return false,
-            };
-            m.index(defender).is_some_and(|i| who_matches(m, who, i))
+        // Reads the match: the prompt is open now (so an event armed by `after` while it is open
+        // fires at once).
+        Trigger::Offered { what, who } => m.pending.as_ref().is_some_and(|p| {
+            let open = matches!((what, p.window), (Offer::Reflex, Some(Window::Reflex)) | (Offer::Response, Some(Window::Response)));
+            open && p.defender < m.fighters.len() && who_matches(m, who, p.defender)
         }),
     }
 }

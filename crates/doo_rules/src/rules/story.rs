@@ -107,7 +107,7 @@ pub enum Trigger {
         how: Option<String>,
     },
     /// A figure (`who`) is offered a reflex or a response against an attack (R-REACT-2,
-    /// R-REACT-8): the prompt is open.
+    /// R-REACT-8): the prompt is open (read from the match: it fires when it comes true).
     Offered {
         what: Offer,
         #[serde(default)]
