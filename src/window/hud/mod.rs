@@ -26,6 +26,7 @@ mod net_banner;
 mod overlays;
 mod prompt;
 mod reference;
+mod story_banner;
 mod top_bar;
 
 pub use action_bar::idle_hint;
@@ -57,6 +58,7 @@ pub(super) fn plugin(app: &mut App) {
         overlays::plugin,
         reference::plugin,
         net_banner::plugin,
+        story_banner::plugin,
     ));
 }
 
@@ -320,5 +322,7 @@ fn spawn_action_bar(commands: &mut Commands) {
                 action_bar::BarRow,
                 Node { flex_direction: FlexDirection::Column, align_items: AlignItems::FlexStart, row_gap: Val::Px(2.0), ..default() },
             ));
+            // The level's last story line, just above the bar (issue 43).
+            p.spawn(story_banner::banner());
         });
 }
