@@ -44,12 +44,17 @@ fn holds(m: &Match, t: &Trigger, new: &[Event]) -> bool {
         Trigger::CrisisBegins => new.iter().any(|e| matches!(e, Event::CrisisBegins { .. })),
         Trigger::CrisisEnds => new.iter().any(|e| matches!(e, Event::CrisisOver { .. } | Event::EncounterOver { .. })),
         Trigger::Acted { what, who, how } => {
-            new.iter().any(|e| did(m, e, *what, how.as_deref()).is_some_and(|a| m.index(a).is_some_and(|i| who_matches(m, who, i))))
+            let by = |a: &str| m.index(a).is_some_and(|i| who_matches(m, who, i));
+            new.iter().any(|e| did(m, e, *what, how.as_deref()).is_some_and(by))
         }
         // Reads the match: the prompt is open now (so an event armed by `after` while it is open
         // fires at once).
         Trigger::Offered { what, who } => m.pending.as_ref().is_some_and(|p| {
-            let open = matches!((what, p.window), (Offer::Reflex, Some(Window::Reflex)) | (Offer::Response, Some(Window::Response)));
+            let want = match what {
+                Offer::Reflex => Window::Reflex,
+                Offer::Response => Window::Response,
+            };
+            let open = p.window == Some(want);
             open && p.defender < m.fighters.len() && who_matches(m, who, p.defender)
         }),
     }
@@ -58,15 +63,18 @@ fn holds(m: &Match, t: &Trigger, new: &[Event]) -> bool {
 /// Who did `what` (of row `how`, when given) in event `e`, if it tells that.
 fn did<'a>(m: &Match, e: &'a Event, what: Deed, how: Option<&str>) -> Option<&'a str> {
     let row = |id: &str| how.is_none_or(|h| h == id);
+    let is_move = |w: &str| m.rules.movement(w).is_some() && row(w);
+    let walked = |w: &str| !["free_steps", "guided_step"].contains(&w) && row(w);
+    let ended = |passed: bool| passed == (what == Deed::Pass);
     match (what, e) {
         (Deed::FreeStep, Event::FreeStepsUsed { actor, .. }) => Some(actor),
         // A movement that changes posture (drop, rise, stand) moves nobody: its AP tell it.
-        (Deed::Move, Event::ApSpent { actor, for_what, .. }) if m.rules.movement(for_what).is_some() && row(for_what) => Some(actor),
-        (Deed::Move, Event::Moved { actor, movement, .. }) if movement != "free_steps" && movement != "guided_step" && row(movement) => Some(actor),
+        (Deed::Move, Event::ApSpent { actor, for_what: w, .. }) if is_move(w) => Some(actor),
+        (Deed::Move, Event::Moved { actor, movement: w, .. }) if walked(w) => Some(actor),
         (Deed::Attack, Event::AttackDeclared { actor, action, reaction: false, .. }) if row(action) => Some(actor),
         (Deed::Action, Event::ActionTaken { actor, action, .. }) if row(action) => Some(actor),
         (Deed::Spell, Event::ActionTaken { actor, action, .. }) if action == "cast_spell" => Some(actor),
-        (Deed::Pass, Event::OpportunityEnded { actor, passed: true, .. }) | (Deed::End, Event::OpportunityEnded { actor, passed: false, .. }) => Some(actor),
+        (Deed::Pass | Deed::End, Event::OpportunityEnded { actor, passed, .. }) if ended(*passed) => Some(actor),
         (Deed::Reflex, Event::ReflexDeclared { actor, reflex, .. }) if row(reflex) => Some(actor),
         (Deed::Response, Event::ResponseDeclared { actor, response, .. }) if row(response) => Some(actor),
         (Deed::Decline, Event::ReactionDeclined { actor }) => Some(actor),
@@ -90,7 +98,8 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
         let Some(story) = m.story.as_deref() else { return flow };
         let defs = story.defs.clone();
         // An event `after` another is not watched until that one has fired.
-        let armed = |d: &EventDef| d.after.as_ref().is_none_or(|a| defs.iter().position(|o| &o.id == a).is_some_and(|j| story.fired[j] > 0));
+        let fired = |a: &String| defs.iter().position(|o| &o.id == a).is_some_and(|j| story.fired[j] > 0);
+        let armed = |d: &EventDef| d.after.as_ref().is_none_or(fired);
         let now: Vec<bool> = defs.iter().map(|d| armed(d) && holds(m, &d.when, &ev[from..])).collect();
         let due: Vec<usize> = (0..defs.len()).filter(|&k| now[k] && !story.held[k] && (defs[k].repeat || story.fired[k] == 0)).collect();
         if let Some(s) = m.story.as_deref_mut() {
