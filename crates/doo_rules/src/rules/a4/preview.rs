@@ -298,6 +298,30 @@ fn items(m: &Match, a4: &A4, a: usize) -> Vec<Choice> {
     out
 }
 
+/// " (62% to hit; 41% if Lunk defends)": an out-of-turn strike's chance undefended and, when
+/// the target can throw a reactive defence, with it (A4-4.1, A4-3.21).
+fn both_chances(m: &Match, a4: &A4, a: usize, t: usize) -> String {
+    let Some(o) = odds(m, a4, a, t, 0) else { return String::new() };
+    match o.hit_defended {
+        Some((_, d)) => format!(" ({:.0}% to hit; {:.0}% if {} defends)", o.hit * 100.0, d * 100.0, m.fighters[t].name),
+        None => format!(" ({:.0}% to hit; {} cannot defend)", o.hit * 100.0, m.fighters[t].name),
+    }
+}
+
+/// The reaction prompt's headline for `a`, the one asked: which choice the open window offers,
+/// in A4's words (an attack of opportunity, a held strike, a reactive defence).
+pub fn window_headline(m: &Match, a: usize) -> Option<String> {
+    let p = m.pending.as_ref().filter(|p| p.window.is_some() && p.defender == a)?;
+    let task = m.a4.as_deref()?.tasks.front()?;
+    let (me, other) = (&m.fighters[a].name, &m.fighters[p.attacker].name);
+    Some(match task {
+        Task::OfferAoo { .. } => format!("{other} provokes: {me} may make an attack of opportunity (A4-4.1)"),
+        Task::OfferHeld { .. } => format!("{other} sets off {me}'s held action: {me} may strike first (A4-3.16)"),
+        Task::Attack(_) => format!("{other} attacks {me}: {me} may throw a reactive defense (A4-3.21)"),
+        _ => return None,
+    })
+}
+
 /// The open window, if `a` is the one asked: the attack of opportunity or the reactive defence
 /// (A4-4.1, A4-3.21).
 pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<ReactionChoice>)> {
@@ -309,7 +333,7 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
     let c = match task {
         Task::OfferAoo { .. } => {
             let cmd = Command::Reflex { actor: id, reflex: OPPORTUNITY.into() };
-            let odds = odds(m, a4, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
+            let odds = both_chances(m, a4, a, p.attacker);
             ReactionChoice {
                 label: format!("Attack of opportunity on {other}{odds}"),
                 kind: ReactionKind::Reflex,
@@ -321,7 +345,7 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
         }
         Task::OfferHeld { .. } => {
             let cmd = Command::Reflex { actor: id, reflex: HELD.into() };
-            let odds = odds(m, a4, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
+            let odds = both_chances(m, a4, a, p.attacker);
             ReactionChoice {
                 label: format!("Held action: strike {other}{odds}"),
                 kind: ReactionKind::Reflex,
