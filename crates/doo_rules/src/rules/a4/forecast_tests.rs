@@ -19,7 +19,8 @@ fn idx(g: &Duel, id: &str) -> usize {
 #[test] // A4-7.1, A4-G-37: the odds of a shot into melee name each figure next to the target and the chance a stray strikes it
 fn stray_shot_risk_is_forecast_per_neighbour() {
     // initiative as in tests/a4/g37_stray_shot.ron: Gob 11, Ay 10, Lunk 8, Orc 7
-    let g = a4(MAP, &[AY, LUNK, GOB, ORC], &[4, 1, 6, 1]);
+    let mut g = a4(MAP, &[AY, LUNK, GOB, ORC], &[4, 1, 6, 1]);
+    g.ok(r#"round(actor: "gob", act: end_turn)"#);
     let (ay, lunk, gob, orc) = (idx(&g, "ay"), idx(&g, "lunk"), idx(&g, "gob"), idx(&g, "orc"));
     let o = super::odds(&g.m, ay, orc, 0).expect("in range and sight");
     // 8D+1 against 15 + 7 (into melee); a total in 15..22 is a fumble, then d2 picks Lunk or Gob,
@@ -35,6 +36,14 @@ fn stray_shot_risk_is_forecast_per_neighbour() {
     for (_, p) in &o.stray {
         assert!((p - each).abs() < 1e-12, "{p} vs {each}");
     }
+    // Issue 43: on Ay's bar the attack warns of Lunk (an ally), not of Gob, and Lunk is no target.
+    let bar = super::preview::choices(&g.m, ay);
+    let attack = bar.iter().find(|c| c.row == "attack").expect("an attack entry");
+    // (Lunk stands next to both foes: a shot at either may stray to him)
+    assert!(!attack.warn.is_empty() && attack.warn.iter().all(|w| w.0 == "lunk"), "{:?}", attack.warn);
+    let at_orc = format!("A shot at Orc may go astray and strike Lunk: {:.0}% (A4-7.1).", each * 100.0);
+    assert!(attack.warn.iter().any(|w| w.1 == at_orc), "{:?}", attack.warn);
+    assert!(matches!(&attack.aim, super::super::offer::Aim::Figure(t) if !t.contains(&"lunk".to_string())));
     // Lunk's own swing at the orc is not a shot: no stray.
     assert!(super::odds(&g.m, lunk, orc, 0).expect("in reach").stray.is_empty());
 }

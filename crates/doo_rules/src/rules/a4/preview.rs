@@ -136,6 +136,23 @@ fn aimed(m: &Match, a4: &A4, a: usize, make: impl Fn(String) -> RoundAct, group:
     c
 }
 
+/// A4-7.1, A4-G-37: the allies of `a` a stray shot at one of the aimed targets may strike, with
+/// the chance: warnings on the choice, never targets (issue 43).
+fn stray_warnings(m: &Match, a4: &A4, a: usize, aim: &Aim) -> Vec<(String, String)> {
+    let Aim::Figure(targets) = aim else { return Vec::new() };
+    let mut out: Vec<(String, String)> = Vec::new();
+    for t in targets.iter().filter_map(|id| m.index(id)) {
+        for (s, p) in odds(m, a4, a, t, 0).map(|o| o.stray).unwrap_or_default() {
+            if m.enemies(a, s) || p <= 0.0 {
+                continue;
+            }
+            let (ally, foe) = (&m.fighters[s].name, &m.fighters[t].name);
+            out.push((m.fighters[s].id.clone(), format!("A shot at {foe} may go astray and strike {ally}: {:.0}% (A4-7.1).", p * 100.0)));
+        }
+    }
+    out
+}
+
 /// The action bar under A4, in bar order.
 pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let mut out = Vec::new();
@@ -144,7 +161,9 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let f = &m.fighters[a];
     let crossbow = matches!(m.equipment.wielded(f), Wielded::Ranged(r) if r.hand_reload_brawn.is_some());
     let melee = m.equipment.wielded(f).is_melee();
-    out.push(aimed(m, a4, a, |t| RoundAct::Attack { target: t }, Group::Attack, "one melee or ranged attack (standard action)."));
+    let mut attack = aimed(m, a4, a, |t| RoundAct::Attack { target: t }, Group::Attack, "one melee or ranged attack (standard action).");
+    attack.warn = stray_warnings(m, a4, a, &attack.aim);
+    out.push(attack);
     let fa = full_attack_row(m, a4, a);
     let mut full = aimed(
         m,
@@ -155,6 +174,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
         &format!("{} attacks at −{}D each; uses the whole round (a five-foot step is still allowed).", fa.attacks, fa.penalty_dice),
     );
     full.label = format!("Full attack x{}", fa.attacks);
+    full.warn = stray_warnings(m, a4, a, &full.aim);
     full.applies = !crossbow;
     out.push(full);
     let mut charge = aimed(
