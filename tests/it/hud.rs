@@ -100,3 +100,29 @@ fn a_broken_or_dropped_weapon_and_a_fall_are_told() {
     assert_eq!(line(Event::OpportunityEnded { actor: "yip".into(), passed: true, ap: 0 }).as_deref(), Some("Yip ends the turn"));
     assert_eq!(line(Event::OpportunityEnded { actor: "yip".into(), passed: true, ap: 2 }).as_deref(), Some("Yip passes (2 AP kept)"));
 }
+
+#[test] // R-DMG-1, R-DMG-3, issue 43: the log names every part of a damage total (a solid hit's +2 with a Brawn weapon, the Finesse minimum)
+fn the_log_names_every_part_of_a_damage_total() {
+    let names = BTreeMap::from([("lunk".to_string(), "Lunk".to_string()), ("orc".to_string(), "Orc".to_string())]);
+    let line = |parts: Vec<(&str, i32)>, raw: i32, armor: i32, damage: i32| {
+        let event = Event::AttackResolved {
+            actor: "lunk".into(),
+            target: "orc".into(),
+            defense_cr: 2,
+            attack_total: 5,
+            margin: 3,
+            outcome: "solid_hit".into(),
+            raw_damage: raw,
+            damage_parts: parts.into_iter().map(|(w, v)| (w.to_string(), v)).collect(),
+            reduction: armor,
+            damage,
+            target_hp: 11 - damage,
+        };
+        describe(&LogEntry::Event { index: Some(0), event, seen_by: None }, &names).unwrap()
+    };
+    assert_eq!(line(vec![("rolled", 3), ("solid_hit", 2)], 5, 1, 4), "Lunk vs Orc: 5 against 2 - solid hit, 4 damage (3 rolled + 2 solid hit = 5 - armor 1)");
+    assert_eq!(
+        line(vec![("rolled", 1), ("solid_hit:_at_least_2", 0)], 1, 3, 2),
+        "Lunk vs Orc: 5 against 2 - solid hit, 2 damage (1 rolled - armor 3; solid hit: at least 2)"
+    );
+}

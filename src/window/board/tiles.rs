@@ -179,6 +179,20 @@ fn show_highlights(
     };
     match view.aiming().map(|c| c.aim.clone()) {
         Some(Aim::Figure(targets)) => {
+            // Issue 43: an ally the choice may strike is a warning ("!" over the figure, the
+            // reason on a click), never a target reticle.
+            let warn = view.aiming().map(|c| c.warn.clone()).unwrap_or_default();
+            for (c, p) in &chars {
+                if warn.iter().any(|w| w.0 == c.id) && p.floor == shown.0 && seen(p.0) && fog.shows(c.order) {
+                    commands.spawn((
+                        Highlight,
+                        Text2d::new("!"),
+                        TextFont { font_size: FontSize::Px(TILE_PX * 0.6), ..default() },
+                        TextColor(crate::window::theme::palette::GOLD),
+                        Transform::from_translation(world_of(p.0, board) + Vec3::new(TILE_PX * 0.32, TILE_PX * 0.22, 21.0)),
+                    ));
+                }
+            }
             for (c, p) in &chars {
                 if targets.contains(&c.id) && p.floor == shown.0 && seen(p.0) && fog.shows(c.order) {
                     commands.spawn((

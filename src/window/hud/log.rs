@@ -71,11 +71,12 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::AttackDeclared { actor, target, action, .. } => format!("{} attacks {} ({})", name(actor), name(target), words(action)),
         Event::ReflexDeclared { actor, reflex, .. } => format!("{} answers with {}", name(actor), words(reflex)),
         Event::ResponseDeclared { actor, response, .. } => format!("{} responds with {}", name(actor), words(response)),
-        Event::AttackResolved { actor, target, defense_cr, attack_total, outcome, raw_damage, reduction, damage, .. } => format!(
-            "{} vs {}: {attack_total} against {defense_cr} - {}, {damage} damage ({raw_damage} - armor {reduction})",
+        Event::AttackResolved { actor, target, defense_cr, attack_total, outcome, raw_damage, damage_parts, reduction, damage, .. } => format!(
+            "{} vs {}: {attack_total} against {defense_cr} - {}, {damage} damage ({})",
             name(actor),
             name(target),
-            words(outcome)
+            words(outcome),
+            damage_sum(*raw_damage, damage_parts, *reduction)
         ),
         Event::HpChanged { actor, from, to, reason } => format!("{}: HP {from} -> {to} ({})", name(actor), words(reason)),
         Event::PoolChanged { actor, pool, from, to, reason } => {
@@ -220,6 +221,31 @@ fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
         // `describe` hands only the events above to this function.
         _ => return None,
     })
+}
+
+/// Issue 43: a damage total with every part named ("5 rolled + 2 solid hit = 7 - armor 1"); a
+/// part of 0 is a rule that applied ("; solid hit: at least 2"). Without parts: the total.
+fn damage_sum(raw: i32, parts: &[(String, i32)], armor: i32) -> String {
+    let (sum, notes): (Vec<_>, Vec<_>) = parts.iter().partition(|p| p.1 != 0 || p.0 == "rolled");
+    let mut s = String::new();
+    if sum.is_empty() {
+        s += &raw.to_string();
+    }
+    for (k, (what, v)) in sum.iter().enumerate() {
+        s += &match (k, *v < 0) {
+            (0, _) => format!("{v} {}", words(what)),
+            (_, false) => format!(" + {v} {}", words(what)),
+            (_, true) => format!(" - {} {}", v.unsigned_abs(), words(what)),
+        };
+    }
+    if sum.len() > 1 {
+        s += &format!(" = {raw}");
+    }
+    s += &format!(" - armor {armor}");
+    for (what, _) in notes {
+        s += &format!("; {}", words(what));
+    }
+    s
 }
 
 /// "Defense" or "Attack": what an adjustment changes.
