@@ -124,5 +124,29 @@ fn the_log_names_every_part_of_a_damage_total() {
     assert_eq!(
         line(vec![("rolled", 1), ("solid_hit:_at_least_2", 0)], 1, 3, 2),
         "Lunk vs Orc: 5 against 2 - solid hit, 2 damage (1 rolled - armor 3; solid hit: at least 2)"
-    );
+    ); // a miss tells no "0 damage (0 - armor 0)"
+    let miss = Event::AttackResolved {
+        actor: "lunk".into(),
+        target: "orc".into(),
+        defense_cr: 35,
+        attack_total: 22,
+        margin: -13,
+        outcome: "miss".into(),
+        raw_damage: 0,
+        damage_parts: vec![],
+        reduction: 0,
+        damage: 0,
+        target_hp: 11,
+    };
+    assert_eq!(describe(&LogEntry::Event { index: Some(0), event: miss, seen_by: None }, &names).as_deref(), Some("Lunk vs Orc: 22 against 35 - miss"));
+}
+
+#[test] // A4-4.1, A4-3.16, A4-3.21, issue 43: A4's log names its out-of-turn choices in A4's words, not their ids
+fn a4_reactions_are_told_in_a4_words() {
+    let names = BTreeMap::from([("lunk".to_string(), "Lunk".to_string()), ("orc".to_string(), "Orc".to_string())]);
+    let line = |event: Event| describe(&LogEntry::Event { index: Some(0), event, seen_by: None }, &names).unwrap();
+    let window = Event::ReflexWindow { defender: "lunk".into(), attacker: "orc".into(), options: vec!["a4_reactive_defense".into()] };
+    assert_eq!(line(window), "Lunk may answer Orc's attack: a reactive defense");
+    let declared = Event::ReflexDeclared { actor: "orc".into(), reflex: "a4_opportunity".into(), attacker: "lunk".into() };
+    assert_eq!(line(declared), "Orc answers with an attack of opportunity");
 }

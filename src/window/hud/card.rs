@@ -140,7 +140,11 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>, forecast: Option<&Attac
 fn a4_row_text(r: &crate::game::forecast::A4Row, bands: &[String]) -> String {
     let mut s = String::new();
     let Some(o) = &r.odds else {
-        return format!("  {}: out of reach, range or sight\n", r.name);
+        // The rules' own reason when they give one (a charge too close to run).
+        return match &r.legal {
+            Err(v) => format!("  {}: not now: {} ({})\n", r.name, v.reason, v.rule),
+            Ok(()) => format!("  {}: out of reach, range or sight\n", r.name),
+        };
     };
     let each = if r.attacks > 1 { " each" } else { "" };
     s += &format!("  {}: {} vs TN {}: {:.0}% to hit{each}", r.name, o.pool, o.tn, o.hit * 100.0);

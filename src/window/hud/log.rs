@@ -69,8 +69,12 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::Moved { actor, movement, to, .. } => format!("{}: {} to ({}, {})", name(actor), words(movement), to.x, to.y),
         Event::FreeStepsLost { actor, reason } => format!("{} loses the free steps: {reason}", name(actor)),
         Event::AttackDeclared { actor, target, action, .. } => format!("{} attacks {} ({})", name(actor), name(target), words(action)),
-        Event::ReflexDeclared { actor, reflex, .. } => format!("{} answers with {}", name(actor), words(reflex)),
+        Event::ReflexDeclared { actor, reflex, .. } => format!("{} answers with {}", name(actor), reaction_words(reflex)),
         Event::ResponseDeclared { actor, response, .. } => format!("{} responds with {}", name(actor), words(response)),
+        // A miss deals nothing: no "0 damage (0 - armor 0)" after it.
+        Event::AttackResolved { actor, target, defense_cr, attack_total, margin, outcome, damage: 0, raw_damage: 0, .. } if *margin < 0 => {
+            format!("{} vs {}: {attack_total} against {defense_cr} - {}", name(actor), name(target), words(outcome))
+        }
         Event::AttackResolved { actor, target, defense_cr, attack_total, outcome, raw_damage, damage_parts, reduction, damage, .. } => format!(
             "{} vs {}: {attack_total} against {defense_cr} - {}, {damage} damage ({})",
             name(actor),
@@ -185,7 +189,7 @@ fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
         // Reset step 2 ends them all at once, and says so in its own line.
         Event::AdjustmentRemoved { .. } => return None,
         Event::ReflexWindow { defender, attacker, options } => {
-            format!("{} may answer {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| words(o)).collect::<Vec<_>>().join(", "))
+            format!("{} may answer {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| reaction_words(o)).collect::<Vec<_>>().join(", "))
         }
         Event::ResponseWindow { defender, attacker, options } => {
             format!("{} may respond to {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| words(o)).collect::<Vec<_>>().join(", "))
@@ -221,6 +225,18 @@ fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
         // `describe` hands only the events above to this function.
         _ => return None,
     })
+}
+
+/// A reflex's name in the words of its ruleset (issue 43): ruleset A4's out-of-turn choices are
+/// an attack of opportunity (A4-4.1), a held action (A4-3.16) and a reactive defense (A4-3.21).
+fn reaction_words(id: &str) -> String {
+    use doo_rules::rules::a4::state::{HELD, OPPORTUNITY, REACTIVE};
+    match id {
+        OPPORTUNITY => "an attack of opportunity".into(),
+        HELD => "its held action".into(),
+        REACTIVE => "a reactive defense".into(),
+        _ => words(id),
+    }
 }
 
 /// Issue 43: a damage total with every part named ("5 rolled + 2 solid hit = 7 - armor 1"); a

@@ -89,4 +89,6 @@ fn opportunity_shows_both_chances_and_prompts_name_their_choice() {
     g.ok(r#"reflex(actor: "orc", reflex: "a4_opportunity")"#);
     let h = super::preview::window_headline(&g.m, l).expect("Lunk is asked");
     assert!(h.contains("reactive defense") && h.contains("A4-3.21") && !h.contains("out of turn"), "{h}");
+    let (_, list) = reaction_choices(&g.m, l).expect("Lunk is offered his defence");
+    assert!(list[0].label.contains("undefended") && list[0].label.contains("if you defend"), "both chances: {}", list[0].label);
 }
