@@ -149,4 +149,6 @@ fn a4_reactions_are_told_in_a4_words() {
     assert_eq!(line(window), "Lunk may answer Orc's attack: a reactive defense");
     let declared = Event::ReflexDeclared { actor: "orc".into(), reflex: "a4_opportunity".into(), attacker: "lunk".into() };
     assert_eq!(line(declared), "Orc answers with an attack of opportunity");
+    let offered = Event::ReflexWindow { defender: "lunk".into(), attacker: "orc".into(), options: vec!["a4_opportunity".into()] };
+    assert_eq!(line(offered), "Lunk may strike Orc out of turn: an attack of opportunity");
 }

@@ -9,6 +9,7 @@ use bevy::input::mouse::AccumulatedMouseScroll;
 use bevy::prelude::*;
 use doo_rules::replay::LogEntry;
 use doo_rules::rules::Event;
+use doo_rules::rules::a4::state::{HELD as A4_HELD, OPPORTUNITY as A4_OPPORTUNITY};
 use doo_rules::rules::fighter::Pool;
 use std::collections::BTreeMap;
 
@@ -82,7 +83,7 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
             words(outcome),
             damage_sum(*raw_damage, damage_parts, *reduction)
         ),
-        Event::HpChanged { actor, from, to, reason } => format!("{}: HP {from} -> {to} ({})", name(actor), words(reason)),
+        Event::HpChanged { actor, from, to, reason } => format!("{}: HP {from} -> {to} ({})", name(actor), words(reason.trim_start_matches("a4_"))),
         Event::PoolChanged { actor, pool, from, to, reason } => {
             let pool = match pool {
                 Pool::Mana => "MP",
@@ -188,6 +189,15 @@ fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
         }
         // Reset step 2 ends them all at once, and says so in its own line.
         Event::AdjustmentRemoved { .. } => return None,
+        // A4-4.1, A4-3.16: an out-of-turn strike answers a move or a trigger, not an attack.
+        Event::ReflexWindow { defender, attacker, options } if options.iter().all(|o| o == A4_OPPORTUNITY || o == A4_HELD) && !options.is_empty() => {
+            format!(
+                "{} may strike {} out of turn: {}",
+                name(defender),
+                name(attacker),
+                options.iter().map(|o| reaction_words(o)).collect::<Vec<_>>().join(", ")
+            )
+        }
         Event::ReflexWindow { defender, attacker, options } => {
             format!("{} may answer {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| reaction_words(o)).collect::<Vec<_>>().join(", "))
         }
@@ -230,10 +240,10 @@ fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
 /// A reflex's name in the words of its ruleset (issue 43): ruleset A4's out-of-turn choices are
 /// an attack of opportunity (A4-4.1), a held action (A4-3.16) and a reactive defense (A4-3.21).
 fn reaction_words(id: &str) -> String {
-    use doo_rules::rules::a4::state::{HELD, OPPORTUNITY, REACTIVE};
+    use doo_rules::rules::a4::state::REACTIVE;
     match id {
-        OPPORTUNITY => "an attack of opportunity".into(),
-        HELD => "its held action".into(),
+        A4_OPPORTUNITY => "an attack of opportunity".into(),
+        A4_HELD => "its held action".into(),
         REACTIVE => "a reactive defense".into(),
         _ => words(id),
     }

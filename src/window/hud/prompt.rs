@@ -133,7 +133,7 @@ fn reaction_prompt(
                     position_type: PositionType::Absolute,
                     left: Val::Px(60.0),
                     top: Val::Px(70.0),
-                    max_width: Val::Px(760.0),
+                    max_width: Val::Px(860.0),
                     padding: UiRect::all(Val::Px(12.0)),
                     flex_direction: FlexDirection::Column,
                     ..default()

@@ -318,13 +318,13 @@ fn items(m: &Match, a4: &A4, a: usize) -> Vec<Choice> {
     out
 }
 
-/// " (62% to hit; 41% if Lunk defends)": an out-of-turn strike's chance undefended and, when
+/// " (62% to hit, 41% if it defends)": an out-of-turn strike's chance undefended and, when
 /// the target can throw a reactive defence, with it (A4-4.1, A4-3.21).
 fn both_chances(m: &Match, a4: &A4, a: usize, t: usize) -> String {
     let Some(o) = odds(m, a4, a, t, 0) else { return String::new() };
     match o.hit_defended {
-        Some((_, d)) => format!(" ({:.0}% to hit; {:.0}% if {} defends)", o.hit * 100.0, d * 100.0, m.fighters[t].name),
-        None => format!(" ({:.0}% to hit; {} cannot defend)", o.hit * 100.0, m.fighters[t].name),
+        Some((_, d)) => format!(" ({:.0}% to hit, {:.0}% if it defends)", o.hit * 100.0, d * 100.0),
+        None => format!(" ({:.0}% to hit; it cannot defend)", o.hit * 100.0),
     }
 }
 
