@@ -320,8 +320,8 @@ fn items(m: &Match, a4: &A4, a: usize) -> Vec<Choice> {
 
 /// " (62% to hit, 41% if it defends)": an out-of-turn strike's chance undefended and, when
 /// the target can throw a reactive defence, with it (A4-4.1, A4-3.21).
-fn both_chances(m: &Match, a4: &A4, a: usize, t: usize) -> String {
-    let Some(o) = odds(m, a4, a, t, 0) else { return String::new() };
+fn both_chances(m: &Match, a4: &A4, a: usize, t: usize, extra: i32) -> String {
+    let Some(o) = odds(m, a4, a, t, extra) else { return String::new() };
     match o.hit_defended {
         Some((_, d)) => format!(" ({:.0}% to hit, {:.0}% if it defends)", o.hit * 100.0, d * 100.0),
         None => format!(" ({:.0}% to hit; it cannot defend)", o.hit * 100.0),
@@ -353,7 +353,8 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
     let c = match task {
         Task::OfferAoo { .. } => {
             let cmd = Command::Reflex { actor: id, reflex: OPPORTUNITY.into() };
-            let odds = both_chances(m, a4, a, p.attacker);
+            // A4-G-23: at the full pool, its own penalty dice not counted.
+            let odds = both_chances(m, a4, a, p.attacker, stats::penalty_dice(a4, a));
             ReactionChoice {
                 label: format!("Attack of opportunity on {other}{odds}"),
                 kind: ReactionKind::Reflex,
@@ -365,7 +366,7 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
         }
         Task::OfferHeld { .. } => {
             let cmd = Command::Reflex { actor: id, reflex: HELD.into() };
-            let odds = both_chances(m, a4, a, p.attacker);
+            let odds = both_chances(m, a4, a, p.attacker, 0);
             ReactionChoice {
                 label: format!("Held action: strike {other}{odds}"),
                 kind: ReactionKind::Reflex,
