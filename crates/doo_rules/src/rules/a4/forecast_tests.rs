@@ -90,5 +90,7 @@ fn opportunity_shows_both_chances_and_prompts_name_their_choice() {
     let h = super::preview::window_headline(&g.m, l).expect("Lunk is asked");
     assert!(h.contains("reactive defense") && h.contains("A4-3.21") && !h.contains("out of turn"), "{h}");
     let (_, list) = reaction_choices(&g.m, l).expect("Lunk is offered his defence");
-    assert!(list[0].label.contains("undefended") && list[0].label.contains("if you defend"), "both chances: {}", list[0].label);
+    let o = super::odds(&g.m, o, l, 0).unwrap();
+    let both = format!("hits {:.0}%, {:.0}% if you defend", o.hit * 100.0, o.hit_defended.unwrap().1 * 100.0);
+    assert!(list[0].label.contains(&both), "both chances: {}", list[0].label);
 }

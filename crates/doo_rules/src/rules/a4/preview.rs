@@ -380,13 +380,13 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
             let cmd = Command::Reflex { actor: id, reflex: REACTIVE.into() };
             let pool = reactive_pool(m, a4, a, spec.attacker).map(|p| p.label()).unwrap_or_default();
             let odds = odds(m, a4, spec.attacker, a, spec.dice)
-                .and_then(|o| o.hit_defended.map(|d| format!(" ({other} hits {:.0}% undefended, {:.0}% if you defend)", o.hit * 100.0, d.1 * 100.0)))
+                .and_then(|o| o.hit_defended.map(|d| format!(" ({other} hits {:.0}%, {:.0}% if you defend)", o.hit * 100.0, d.1 * 100.0)))
                 .unwrap_or_default();
             let b = &a4.book;
             ReactionChoice {
                 label: format!("Reactive defense {pool}{odds}"),
                 kind: ReactionKind::Reflex,
-                cost: format!("-{}D on your own rolls", b.reactive_defense.own_penalty_dice),
+                cost: format!("-{}D on your rolls", b.reactive_defense.own_penalty_dice),
                 refusal: check(m, a4, &cmd).err(),
                 command: cmd,
                 description: format!("A4-3.21: dodge, parry or block {other}'s attack: your roll adds to its TN."),
