@@ -168,6 +168,9 @@ pub struct PlayerView {
     pub pick: Option<String>,
     /// What the decider attacking each enemy now would likely do, by figure index (the card).
     pub forecasts: BTreeMap<usize, super::forecast::AttackOdds>,
+    /// An order that waits for a second press (issue 43): `IDLE_MINUTE` (ending a minute in which
+    /// nobody has acted yet) or the id of an ally to strike anyway. Any other intent drops it.
+    pub confirm: Option<String>,
 }
 
 impl PlayerView {
@@ -211,6 +214,7 @@ pub fn human_decider_picking(m: &Match, ai: Option<&AiControl>, pick: Option<&st
 pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Command> {
     view.feedback = None;
     view.notice = None;
+    let confirm = view.confirm.take();
     let Some(a) = view.decider.as_deref().and_then(|id| m.index(id)) else {
         view.feedback = Some(Violation::new("R-TURN-9", "Nobody you control has to decide now."));
         return None;
@@ -221,6 +225,14 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
         None
     };
     if doo_rules::rules::explore::exploring(m) {
+        // R-EXP-3, issue 43: a minute that ended by itself (every hero acted) is followed by one
+        // in which nobody has acted; Enter there asks again before it lets a second minute pass.
+        if matches!(intent, Intent::Pass) && confirm.as_deref() != Some(IDLE_MINUTE) && doo_rules::rules::explore::idle_minute(m, &m.fighters[a].side) {
+            view.confirm = Some(IDLE_MINUTE.into());
+            view.notice = Some("Nobody has acted in this minute yet: press Enter again to let it pass (R-EXP-3).".into());
+            view.dirty = true;
+            return None;
+        }
         return interpret_exploring(m, view, intent, a);
     }
     // Reaction window: only reactions, decline, pass.
@@ -308,6 +320,17 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
                     return Some(aimed(&c.template, id));
                 }
                 let why = doo_rules::rules::engine::validate(m, &aimed(&c.template, id)).err();
+                // Issue 43: an ally the rules let it strike is a warning, not a target: the
+                // first click tells why, a second click on the same ally strikes anyway.
+                if let (None, Some((_, warning))) = (&why, c.warn.iter().find(|w| w.0 == *id)) {
+                    if confirm.as_deref() == Some(id.as_str()) {
+                        view.mode = Mode::Idle;
+                        return Some(aimed(&c.template, id));
+                    }
+                    view.confirm = Some(id.clone());
+                    let name = &m.fighters[t].name;
+                    return refuse(view, Violation::new("R-ATK-2", format!("{warning} Click {name} again to strike anyway.")));
+                }
                 return refuse(view, why.unwrap_or_else(|| Violation::new("R-ATK-2", "Not a valid target.")));
             }
             if t == a || !m.enemies(a, t) {
@@ -333,6 +356,9 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
         }
     }
 }
+
+/// `PlayerView::confirm` while Enter waits to end a minute nobody has acted in.
+pub const IDLE_MINUTE: &str = "end an idle minute";
 
 /// An intent in Exploration Mode: a click on one's own hero picks him; on a door next to him
 /// opens or closes it; on a closed chest next to him opens it; on a space walks there (the

@@ -55,6 +55,13 @@ fn brawn_critical_arithmetic() {
         ok(&mut hm, r#"action(actor: "lunk", action: "attack", target: Some("orc"))"#);
         let r = &resolved(&hm)[0];
         assert_eq!((r["outcome"].as_str(), r["raw_damage"].as_i64()), (Some(want_kind), Some(want_raw)), "{faces:?}: {r}");
+        // issue 43: every part of the total named, summing to it (the log tells them)
+        let want_parts = match want_kind {
+            "solid_hit" => serde_json::json!([["rolled", 3], ["solid_hit", 2]]),
+            "critical_hit" => serde_json::json!([["die_maximum", 8], ["critical_hit", 2]]),
+            _ => serde_json::json!([["die_maximum_x2", 16]]),
+        };
+        assert_eq!(r["damage_parts"], want_parts, "{faces:?}: {r}");
     }
 }
 

@@ -100,3 +100,55 @@ fn a_broken_or_dropped_weapon_and_a_fall_are_told() {
     assert_eq!(line(Event::OpportunityEnded { actor: "yip".into(), passed: true, ap: 0 }).as_deref(), Some("Yip ends the turn"));
     assert_eq!(line(Event::OpportunityEnded { actor: "yip".into(), passed: true, ap: 2 }).as_deref(), Some("Yip passes (2 AP kept)"));
 }
+
+#[test] // R-DMG-1, R-DMG-3, issue 43: the log names every part of a damage total (a solid hit's +2 with a Brawn weapon, the Finesse minimum)
+fn the_log_names_every_part_of_a_damage_total() {
+    let names = BTreeMap::from([("lunk".to_string(), "Lunk".to_string()), ("orc".to_string(), "Orc".to_string())]);
+    let line = |parts: Vec<(&str, i32)>, raw: i32, armor: i32, damage: i32| {
+        let event = Event::AttackResolved {
+            actor: "lunk".into(),
+            target: "orc".into(),
+            defense_cr: 2,
+            attack_total: 5,
+            margin: 3,
+            outcome: "solid_hit".into(),
+            raw_damage: raw,
+            damage_parts: parts.into_iter().map(|(w, v)| (w.to_string(), v)).collect(),
+            reduction: armor,
+            damage,
+            target_hp: 11 - damage,
+        };
+        describe(&LogEntry::Event { index: Some(0), event, seen_by: None }, &names).unwrap()
+    };
+    assert_eq!(line(vec![("rolled", 3), ("solid_hit", 2)], 5, 1, 4), "Lunk vs Orc: 5 against 2 - solid hit, 4 damage (3 rolled + 2 solid hit = 5 - armor 1)");
+    assert_eq!(
+        line(vec![("rolled", 1), ("solid_hit:_at_least_2", 0)], 1, 3, 2),
+        "Lunk vs Orc: 5 against 2 - solid hit, 2 damage (1 rolled - armor 3; solid hit: at least 2)"
+    ); // a miss tells no "0 damage (0 - armor 0)"
+    let miss = Event::AttackResolved {
+        actor: "lunk".into(),
+        target: "orc".into(),
+        defense_cr: 35,
+        attack_total: 22,
+        margin: -13,
+        outcome: "miss".into(),
+        raw_damage: 0,
+        damage_parts: vec![],
+        reduction: 0,
+        damage: 0,
+        target_hp: 11,
+    };
+    assert_eq!(describe(&LogEntry::Event { index: Some(0), event: miss, seen_by: None }, &names).as_deref(), Some("Lunk vs Orc: 22 against 35 - miss"));
+}
+
+#[test] // A4-4.1, A4-3.16, A4-3.21, issue 43: A4's log names its out-of-turn choices in A4's words, not their ids
+fn a4_reactions_are_told_in_a4_words() {
+    let names = BTreeMap::from([("lunk".to_string(), "Lunk".to_string()), ("orc".to_string(), "Orc".to_string())]);
+    let line = |event: Event| describe(&LogEntry::Event { index: Some(0), event, seen_by: None }, &names).unwrap();
+    let window = Event::ReflexWindow { defender: "lunk".into(), attacker: "orc".into(), options: vec!["a4_reactive_defense".into()] };
+    assert_eq!(line(window), "Lunk may answer Orc's attack: a reactive defense");
+    let declared = Event::ReflexDeclared { actor: "orc".into(), reflex: "a4_opportunity".into(), attacker: "lunk".into() };
+    assert_eq!(line(declared), "Orc answers with an attack of opportunity");
+    let offered = Event::ReflexWindow { defender: "lunk".into(), attacker: "orc".into(), options: vec!["a4_opportunity".into()] };
+    assert_eq!(line(offered), "Lunk may strike Orc out of turn: an attack of opportunity");
+}

@@ -254,3 +254,65 @@ fn the_crawl_bar_hands_an_item_to_a_neighbour() {
     let items = |id: &str| m.fighters[m.index(id).unwrap()].loadout.items.clone();
     assert_eq!((items("dara"), items("ed")), (vec!["potion_of_healing".to_string()], vec![]));
 }
+
+// Issue 43 (R-MANA-4, G-26; A4-3.2, A4-3.14): the card's odds cover every attack kind: a
+// caster's Firebolt against the orc, and under A4 the charge that reaches a foe three squares
+// away (it is not "out of reach") beside the attack and the full attack that do not.
+#[test]
+fn the_view_forecasts_spells_and_a4_charges() {
+    use doo::game::forecast::AttackOdds;
+    let mira = ch(
+        r#"(id: "mira", name: Some("Mira"), side: "heroes", pos: (1, 2), stats: (brawn: 5, finesse: 6, savvy: 9, nerve: 6), caster: arcane, spells: ["firebolt"], weapon: Some("dagger"), skills: {"knives": apprentice})"#,
+    );
+    let hm = mid(None, "()", room(10, 5), vec![mira, orc(5, 2)], "(characters: {\"mira\": (ap: 3), \"orc\": (ap: 1)})", &[]);
+    let m = hm.snapshot();
+    let AttackOdds::Rows(rows) = view(&hm).forecasts.get(&m.index("orc").unwrap()).cloned().expect("odds against the orc") else { panic!("DoO rows") };
+    let bolt = rows.iter().find(|r| r.name == "Cast Firebolt").expect("the spell has a row");
+    assert!(bolt.forecast.hit > 0.0 && bolt.forecast.hit < 1.0 && bolt.forecast.max == 6, "{bolt:?}");
+    assert_eq!(bolt.legal, Ok(()), "in range (8) and sight, 2 MP in hand");
+    // A4: initiative Lunk 3 + 7, the orc 1 + 6; Lunk three squares from it in a line.
+    let hm = opening(Some("A4"), room(8, 5), vec![lunk(0, 2), orc(4, 2)], &[3, 1]);
+    let m = hm.snapshot();
+    let AttackOdds::A4 { rows, .. } = view(&hm).forecasts.get(&m.index("orc").unwrap()).cloned().expect("odds against the orc") else { panic!("A4 rows") };
+    let row = |n: &str| rows.iter().find(|r| r.name.starts_with(n)).unwrap_or_else(|| panic!("{n} in {rows:?}"));
+    assert!(row("Attack").odds.is_none() && row("Full attack").odds.is_none(), "out of reach where he stands");
+    let charge = row("Charge");
+    assert!(charge.odds.as_ref().is_some_and(|o| o.hit > 0.0) && charge.legal.is_ok(), "the charge reaches: {charge:?}");
+}
+
+// Issue 43, R-ATK-2: an ally in reach is a warning on the attack, not one of its targets: a
+// click on him tells why and strikes nobody; a second click on him strikes anyway (the rules
+// allow it).
+#[test]
+fn an_ally_is_a_warning_and_a_second_click_strikes_anyway() {
+    let ally = ch(r#"(id: "bo", name: Some("Bo"), side: "heroes", pos: (2, 2), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#);
+    let mut hm = mid(None, "()", room(10, 5), vec![lunk(1, 2), ally, orc(1, 3)], "(characters: {\"lunk\": (ap: 3), \"bo\": (ap: 1), \"orc\": (ap: 1)})", &[]);
+    let i = view(&hm).choices.iter().position(|c| c.row == "attack" && c.available()).expect("an attack");
+    send(&mut hm, Intent::Choose(i));
+    assert_eq!(view(&hm).aim_targets(), ["orc".to_string()], "the ally is no target");
+    send(&mut hm, Intent::ClickFigure("bo".into()));
+    let v = view(&hm);
+    assert!(v.feedback.as_ref().is_some_and(|f| f.reason.contains("Bo is on your side") && f.reason.contains("again")), "{:?}", v.feedback);
+    assert!(commands(&hm).is_empty(), "the first click strikes nobody");
+    send(&mut hm, Intent::ClickFigure("bo".into()));
+    let c = commands(&hm);
+    assert_eq!((c.len(), c[0]["result"].as_str(), c[0]["command"]["action"]["target"].as_str()), (1, Some("ok"), Some("bo")), "{c:?}");
+}
+
+// R-EXP-3, issue 43: in a minute nobody has acted in yet (the last one ended by itself), Enter
+// first asks; the second Enter lets the minute pass.
+#[test]
+fn enter_in_an_idle_minute_asks_before_a_minute_passes() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data = doo_rules::data::RuleData::builtin();
+    let level = doo_rules::level_file::load(&root.join("tests/levels/crawl/orders.ron"), &data, root).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut hm = HeadlessMatch::new(level.build(&data).unwrap(), doo_rules::rules::Dice::seeded(1), false);
+    assert!(hm.settle());
+    let minute = |hm: &HeadlessMatch| hm.snapshot().explore.as_deref().map(|x| x.minute);
+    let before = minute(&hm);
+    send(&mut hm, Intent::Pass);
+    assert!(view(&hm).notice.as_ref().is_some_and(|n| n.contains("Enter again") && n.contains("R-EXP-3")), "{:?}", view(&hm).notice);
+    assert_eq!(minute(&hm), before, "the first Enter lets no minute pass");
+    send(&mut hm, Intent::Pass);
+    assert_eq!(minute(&hm), before.map(|m| m + 1), "the second Enter ends the minute");
+}

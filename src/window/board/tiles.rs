@@ -179,6 +179,32 @@ fn show_highlights(
     };
     match view.aiming().map(|c| c.aim.clone()) {
         Some(Aim::Figure(targets)) => {
+            // Issue 43: an ally the choice may strike is a warning ("!" over the figure, the
+            // reason on a click), never a target reticle.
+            let warn = view.aiming().map(|c| c.warn.clone()).unwrap_or_default();
+            for (c, p) in &chars {
+                if warn.iter().any(|w| w.0 == c.id) && p.floor == shown.0 && seen(p.0) && fog.shows(c.order) {
+                    let at = world_of(p.0, board);
+                    commands.spawn((
+                        Highlight,
+                        Sprite {
+                            image: art.tokens.clone(),
+                            texture_atlas: Some(TextureAtlas { layout: art.tokens_layout.clone(), index: atlas::RING }),
+                            custom_size: Some(Vec2::splat(TILE_PX * 1.05)),
+                            color: crate::window::theme::palette::GOLD,
+                            ..default()
+                        },
+                        Transform::from_translation(at + Vec3::Z * 20.0),
+                    ));
+                    commands.spawn((
+                        Highlight,
+                        Text2d::new("!"),
+                        TextFont { font_size: FontSize::Px(TILE_PX * 0.75), ..default() },
+                        TextColor(crate::window::theme::palette::GOLD),
+                        Transform::from_translation(at + Vec3::new(TILE_PX * 0.36, TILE_PX * 0.3, 21.0)),
+                    ));
+                }
+            }
             for (c, p) in &chars {
                 if targets.contains(&c.id) && p.floor == shown.0 && seen(p.0) && fog.shows(c.order) {
                     commands.spawn((

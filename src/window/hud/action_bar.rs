@@ -284,7 +284,9 @@ fn rebuild_bar(
                             Aim::None => String::new(),
                         };
                         let only = if c.only { " Only action: it takes all your AP and nothing more this turn (R-ONLY-6)." } else { "" };
-                        format!("{}: {}.{only}{aim} {}", c.label, c.cost, c.description)
+                        // Issue 43: the allies it may strike, marked "!" on the board.
+                        let warn: String = c.warn.iter().map(|w| format!(" ! {}", w.1)).collect();
+                        format!("{}: {}.{only}{aim}{warn} {}", c.label, c.cost, c.description)
                     }
                 };
                 let mut b = e.spawn((bar_button(label, MatchAct::Choose(i), c.refusal.is_none()), Tip(tip), BarEntry));
@@ -399,6 +401,9 @@ fn show_tooltip(
         (format!("{} - {} (F2 explains it)", v.rule, v.reason), palette::BAD)
     } else if let Some(n) = &view.notice {
         (n.clone(), palette::GOOD)
+    } else if let Some(a) = view.aiming().filter(|a| !a.warn.is_empty()) {
+        // Issue 43: allies it may strike are marked "!", not targets.
+        (format!("{}: click a highlighted target; ! marks an ally it may strike (Esc cancels)", a.label), palette::GOLD)
     } else if let Some(a) = view.aiming() {
         (format!("{}: click a highlighted target (Esc or right click cancels)", a.label), palette::GOLD)
     } else if view.decider.is_some() && !view.destinations.values().any(|d| d.kind == MoveKind::Walk) && view.choices.iter().any(|c| c.row == "end_turn") {

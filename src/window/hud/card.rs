@@ -135,23 +135,45 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>, forecast: Option<&Attac
     s
 }
 
+/// One A4 attack kind's lines: pool, TN and chance (and with a reactive defence), bands and
+/// average damage, or why it cannot reach; "not now" with the rule.
+fn a4_row_text(r: &crate::game::forecast::A4Row, bands: &[String]) -> String {
+    let mut s = String::new();
+    let Some(o) = &r.odds else {
+        // The rules' own reason when they give one (a charge too close to run).
+        return match &r.legal {
+            Err(v) => format!("  {}: not now: {} ({})\n", r.name, v.reason, v.rule),
+            Ok(()) => format!("  {}: out of reach, range or sight\n", r.name),
+        };
+    };
+    let each = if r.attacks > 1 { " each" } else { "" };
+    s += &format!("  {}: {} vs TN {}: {:.0}% to hit{each}", r.name, o.pool, o.tn, o.hit * 100.0);
+    if let Some((d, h)) = &o.hit_defended {
+        s += &format!(" ({:.0}% if it defends with {d})", h * 100.0);
+    }
+    let bands: Vec<String> = bands.iter().zip(o.bands.iter().skip(1)).map(|(n, p)| format!("{n} {:.0}%", p * 100.0)).collect();
+    s += &format!("\n    {}; avg damage {:.1}{each}\n", bands.join(", "), o.expected_damage);
+    if let Err(v) = &r.legal {
+        s += &format!("    not now: {} ({})\n", v.reason, v.rule);
+    }
+    s
+}
+
 /// The lines of an attack forecast the view worked out.
 fn odds_text(odds: &AttackOdds) -> String {
     let mut s = String::new();
     match odds {
-        // A4-6.2, A4-6.6: the exact odds of the d6 pool against the TN.
-        AttackOdds::A4 { odds: Some(o), bands, legal } => {
-            s += &format!("  {} vs TN {}: {:.1}% to hit", o.pool, o.tn, o.hit * 100.0);
-            if let Some((d, h)) = &o.hit_defended {
-                s += &format!(" ({:.1}% if it defends with {d})", h * 100.0);
+        // A4-6.2, A4-6.6: the exact odds of the d6 pool against the TN, for each attack kind.
+        AttackOdds::A4 { rows, bands, strays } => {
+            for r in rows {
+                s += &a4_row_text(r, bands);
             }
-            let bands: Vec<String> = bands.iter().zip(o.bands.iter().skip(1)).map(|(n, p)| format!("{n} {:.0}%", p * 100.0)).collect();
-            s += &format!("\n  {}; avg damage {:.1}\n", bands.join(", "), o.expected_damage);
-            if let Err(v) = legal {
-                s += &format!("  not now: {} ({})\n", v.reason, v.rule);
+            // A4-7.1: a shot into melee that goes astray, and whom it may strike.
+            if !strays.is_empty() {
+                let who: Vec<String> = strays.iter().map(|(n, ally, p)| format!("{n}{} {:.0}%", if *ally { " (ally!)" } else { "" }, p * 100.0)).collect();
+                s += &format!("  A miss may go astray (A4-7.1) and strike: {}\n", who.join(", "));
             }
         }
-        AttackOdds::A4 { odds: None, .. } => s += "  out of reach, range or sight\n",
         AttackOdds::Rows(rows) => {
             for r in rows {
                 let fc = &r.forecast;

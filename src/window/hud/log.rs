@@ -9,6 +9,7 @@ use bevy::input::mouse::AccumulatedMouseScroll;
 use bevy::prelude::*;
 use doo_rules::replay::LogEntry;
 use doo_rules::rules::Event;
+use doo_rules::rules::a4::state::{HELD as A4_HELD, OPPORTUNITY as A4_OPPORTUNITY};
 use doo_rules::rules::fighter::Pool;
 use std::collections::BTreeMap;
 
@@ -69,15 +70,20 @@ pub fn describe(entry: &LogEntry, names: &BTreeMap<String, String>) -> Option<St
         Event::Moved { actor, movement, to, .. } => format!("{}: {} to ({}, {})", name(actor), words(movement), to.x, to.y),
         Event::FreeStepsLost { actor, reason } => format!("{} loses the free steps: {reason}", name(actor)),
         Event::AttackDeclared { actor, target, action, .. } => format!("{} attacks {} ({})", name(actor), name(target), words(action)),
-        Event::ReflexDeclared { actor, reflex, .. } => format!("{} answers with {}", name(actor), words(reflex)),
+        Event::ReflexDeclared { actor, reflex, .. } => format!("{} answers with {}", name(actor), reaction_words(reflex)),
         Event::ResponseDeclared { actor, response, .. } => format!("{} responds with {}", name(actor), words(response)),
-        Event::AttackResolved { actor, target, defense_cr, attack_total, outcome, raw_damage, reduction, damage, .. } => format!(
-            "{} vs {}: {attack_total} against {defense_cr} - {}, {damage} damage ({raw_damage} - armor {reduction})",
+        // A miss deals nothing: no "0 damage (0 - armor 0)" after it.
+        Event::AttackResolved { actor, target, defense_cr, attack_total, margin, outcome, damage: 0, raw_damage: 0, .. } if *margin < 0 => {
+            format!("{} vs {}: {attack_total} against {defense_cr} - {}", name(actor), name(target), words(outcome))
+        }
+        Event::AttackResolved { actor, target, defense_cr, attack_total, outcome, raw_damage, damage_parts, reduction, damage, .. } => format!(
+            "{} vs {}: {attack_total} against {defense_cr} - {}, {damage} damage ({})",
             name(actor),
             name(target),
-            words(outcome)
+            words(outcome),
+            damage_sum(*raw_damage, damage_parts, *reduction)
         ),
-        Event::HpChanged { actor, from, to, reason } => format!("{}: HP {from} -> {to} ({})", name(actor), words(reason)),
+        Event::HpChanged { actor, from, to, reason } => format!("{}: HP {from} -> {to} ({})", name(actor), words(reason.trim_start_matches("a4_"))),
         Event::PoolChanged { actor, pool, from, to, reason } => {
             let pool = match pool {
                 Pool::Mana => "MP",
@@ -183,8 +189,17 @@ fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
         }
         // Reset step 2 ends them all at once, and says so in its own line.
         Event::AdjustmentRemoved { .. } => return None,
+        // A4-4.1, A4-3.16: an out-of-turn strike answers a move or a trigger, not an attack.
+        Event::ReflexWindow { defender, attacker, options } if options.iter().all(|o| o == A4_OPPORTUNITY || o == A4_HELD) && !options.is_empty() => {
+            format!(
+                "{} may strike {} out of turn: {}",
+                name(defender),
+                name(attacker),
+                options.iter().map(|o| reaction_words(o)).collect::<Vec<_>>().join(", ")
+            )
+        }
         Event::ReflexWindow { defender, attacker, options } => {
-            format!("{} may answer {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| words(o)).collect::<Vec<_>>().join(", "))
+            format!("{} may answer {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| reaction_words(o)).collect::<Vec<_>>().join(", "))
         }
         Event::ResponseWindow { defender, attacker, options } => {
             format!("{} may respond to {}'s attack: {}", name(defender), name(attacker), options.iter().map(|o| words(o)).collect::<Vec<_>>().join(", "))
@@ -220,6 +235,43 @@ fn more_events(event: &Event, name: &dyn Fn(&str) -> String) -> Option<String> {
         // `describe` hands only the events above to this function.
         _ => return None,
     })
+}
+
+/// A reflex's name in the words of its ruleset (issue 43): ruleset A4's out-of-turn choices are
+/// an attack of opportunity (A4-4.1), a held action (A4-3.16) and a reactive defense (A4-3.21).
+fn reaction_words(id: &str) -> String {
+    use doo_rules::rules::a4::state::REACTIVE;
+    match id {
+        A4_OPPORTUNITY => "an attack of opportunity".into(),
+        A4_HELD => "its held action".into(),
+        REACTIVE => "a reactive defense".into(),
+        _ => words(id),
+    }
+}
+
+/// Issue 43: a damage total with every part named ("5 rolled + 2 solid hit = 7 - armor 1"); a
+/// part of 0 is a rule that applied ("; solid hit: at least 2"). Without parts: the total.
+fn damage_sum(raw: i32, parts: &[(String, i32)], armor: i32) -> String {
+    let (sum, notes): (Vec<_>, Vec<_>) = parts.iter().partition(|p| p.1 != 0 || p.0 == "rolled");
+    let mut s = String::new();
+    if sum.is_empty() {
+        s += &raw.to_string();
+    }
+    for (k, (what, v)) in sum.iter().enumerate() {
+        s += &match (k, *v < 0) {
+            (0, _) => format!("{v} {}", words(what)),
+            (_, false) => format!(" + {v} {}", words(what)),
+            (_, true) => format!(" - {} {}", v.unsigned_abs(), words(what)),
+        };
+    }
+    if sum.len() > 1 {
+        s += &format!(" = {raw}");
+    }
+    s += &format!(" - armor {armor}");
+    for (what, _) in notes {
+        s += &format!("; {}", words(what));
+    }
+    s
 }
 
 /// "Defense" or "Attack": what an adjustment changes.

@@ -108,9 +108,16 @@ fn reaction_prompt(
     // Under A4 a prompt answers a move (an attack of opportunity) or a trigger (a held strike),
     // not a declared attack: its headline names who may strike, not a stale attack line.
     let a4 = state.as_ref().is_some_and(|s| s.0.a4.is_some());
-    let attack = if a4 || attack.is_empty() { format!("{name} may strike out of turn") } else { attack };
+    // Issue 43: the rules name the window (an attack of opportunity, a held strike, a reactive
+    // defence), not "may strike out of turn" for all three.
+    let headline = state.as_ref().and_then(|s| s.0.index(&who).and_then(|i| doo_rules::rules::a4::preview::window_headline(&s.0, i)));
+    let attack = match headline {
+        Some(h) => h,
+        None if a4 || attack.is_empty() => format!("{name} may react out of turn"),
+        None => attack,
+    };
     let what = match kind {
-        _ if a4 => "an attack of opportunity or a held strike (the choices say which)",
+        _ if a4 => "the choice below (its odds are shown)",
         doo_rules::rules::profile::ReactionKind::Reflex => "a reflex (before the attack is rolled)",
         doo_rules::rules::profile::ReactionKind::Response => "a response (after the attack)",
     };
@@ -126,7 +133,7 @@ fn reaction_prompt(
                     position_type: PositionType::Absolute,
                     left: Val::Px(60.0),
                     top: Val::Px(70.0),
-                    max_width: Val::Px(760.0),
+                    max_width: Val::Px(860.0),
                     padding: UiRect::all(Val::Px(12.0)),
                     flex_direction: FlexDirection::Column,
                     ..default()

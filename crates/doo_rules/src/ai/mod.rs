@@ -22,7 +22,7 @@ pub use book::Lookahead;
 pub use book::{AiBook, Behaviour, Difficulty, Thinking};
 pub use config::{AiConfig, PlanCache};
 pub use opportunity::Budget;
-pub use value::{Forecast, forecast};
+pub use value::{Forecast, forecast, spell_forecast};
 
 use crate::rules::command::Command;
 use crate::rules::dice::Dice;

@@ -157,6 +157,42 @@ pub fn forecast(m: &Match, a: usize, t: usize, row: &str) -> Option<Forecast> {
     })
 }
 
+/// The forecast of spell `spell` cast by `a` at `t` (R-MANA-4, G-26), as `spells::cast` throws
+/// it: the casting check (Savvy, or Nerve for a divine spell; the shield's spellcasting
+/// adjustment for gestures, conditions) against the target's Defense check; a bolt's damage
+/// after armor. None for a spell that heals (it is not aimed at a foe) or an unknown one.
+pub fn spell_forecast(m: &Match, a: usize, t: usize, spell: &str) -> Option<Forecast> {
+    use crate::rules::spells::SpellEffect;
+    let s = m.spells.get(spell)?;
+    let f = &m.fighters[a];
+    let divine = crate::rules::spells::check::pool_of(s.tradition) == crate::rules::fighter::Pool::Faith;
+    let stat = if divine { f.stats.nerve } else { f.stats.savvy };
+    let shield = if s.gestures { f.loadout.shield.as_deref().and_then(|x| m.equipment.shield(x)).map_or(0, |x| x.spell) } else { 0 };
+    let cond: i32 = m.conditions.active(f, m.rules.options.conditions_adv).map(|c| c.attack).sum();
+    let defense = if crate::rules::defense::helpless(m, t) {
+        None
+    } else {
+        Some((m.equipment.finesse_rank(&m.fighters[t]), crate::rules::defense::defense_adjustment(m, t, false, false)))
+    };
+    let hit = odds::hit_chance((stat, shield + cond), defense, m.rules.limits.helpless_defense_cr);
+    let explodes = m.rules.options.damage_explodes;
+    Some(match &s.effect {
+        SpellEffect::Heal { .. } => return None,
+        SpellEffect::Inflict { .. } => Forecast { hit, min: 0, max: 0, explodes: false, expected: 0.0 },
+        SpellEffect::Bolt { damage } => {
+            let armor = m.fighters[t].loadout.armor.as_deref().and_then(|x| m.equipment.armor(x)).map_or(0, |x| x.reduction) as i32;
+            let mean = damage.0 as f64 * odds::die_mean(damage.1, explodes);
+            Forecast {
+                hit,
+                min: (damage.0 as i32 - armor).max(0),
+                max: ((damage.0 * damage.1) as i32 - armor).max(0),
+                explodes,
+                expected: hit * (mean - armor as f64).max(0.5),
+            }
+        }
+    })
+}
+
 /// Spaces an enemy can cover before striking in its next opportunity: its free steps and the
 /// steps of the AP it has left (or of a typical roll when it has spent them).
 pub(super) fn strike_steps(m: &Match, e: usize) -> u32 {

@@ -331,6 +331,7 @@ mod tests {
             margin: 10,
             outcome: String::new(),
             raw_damage: 0,
+            damage_parts: Vec::new(),
             reduction: 0,
             damage: 0,
             target_hp: 0,

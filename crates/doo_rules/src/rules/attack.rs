@@ -222,6 +222,8 @@ pub struct Resolution {
     pub total: i32,
     pub kind: String,
     pub raw: i32,
+    /// The parts of `raw`, each named (the log tells them).
+    pub parts: Vec<(String, i32)>,
     pub reduction: i32,
     pub dealt: i32,
 }
@@ -236,6 +238,7 @@ pub fn report_and_damage(m: &mut Match, dice: &mut Dice, a: usize, t: usize, r: 
         margin: r.total - r.cr,
         outcome: r.kind.clone(),
         raw_damage: r.raw,
+        damage_parts: r.parts.clone(),
         reduction: r.reduction,
         damage: r.dealt,
         target_hp: (m.fighters[t].hp - r.dealt).min(m.fighters[t].max_hp),
@@ -260,7 +263,7 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
     let margin = total - cr;
     let kind = outcome(m, margin);
     let brawn_weapon = stat == Stat::Brawn;
-    let (mut raw, mut reduction, mut dealt) = (0, 0, 0);
+    let (mut raw, mut reduction, mut dealt, mut dparts) = (0, 0, 0, Vec::new());
     // R-ATK-8, R-ATK-9: with `crit_outcomes_adv` the attacker may pick another effect.
     let special = match (m.rules.options.crit_outcomes_adv, kind.as_str(), p.critical) {
         (true, "critical_hit", Some(c @ (CriticalChoice::Blind | CriticalChoice::Disarm | CriticalChoice::Trip))) => Some(c),
@@ -271,15 +274,25 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         critical_effect(m, t, c, kind == "legendary_hit", ev);
     } else if margin >= 0 {
         // Step 6 / §15: raw damage with its adjustments summed first (R-DMG-1), then armor (R-DMG-2).
-        let adjust = p.damage_adj - weapon_deficit(m, a) as i32;
+        // Issue 43: every part of the total is named for the log (`damage_parts`).
         let max = die_maximum(m, a);
-        let tb = &m.tables;
-        raw = match (kind.as_str(), brawn_weapon) {
-            ("critical_hit", true) => max + tb.critical_hit_brawn_bonus + adjust, // R-DMG-3
-            ("legendary_hit", true) => tb.legendary_hit_brawn_multiplier * max + adjust,
-            ("legendary_hit", false) => max + adjust,
-            (k, b) => roll_weapon_damage(m, a, dice, ev, "damage") + adjust + if k == "solid_hit" && b { m.tables.solid_hit_brawn_damage } else { 0 },
+        let tb = m.tables.clone();
+        dparts = match (kind.as_str(), brawn_weapon) {
+            ("critical_hit", true) => vec![("die_maximum".into(), max), ("critical_hit".into(), tb.critical_hit_brawn_bonus)], // R-DMG-3
+            ("legendary_hit", true) => vec![(format!("die_maximum_x{}", tb.legendary_hit_brawn_multiplier), tb.legendary_hit_brawn_multiplier * max)],
+            ("legendary_hit", false) => vec![("die_maximum".into(), max)],
+            (k, b) => {
+                let mut v = vec![("rolled".to_string(), roll_weapon_damage(m, a, dice, ev, "damage"))];
+                if k == "solid_hit" && b {
+                    v.push(("solid_hit".into(), tb.solid_hit_brawn_damage));
+                }
+                v
+            }
         };
+        dparts.push((p.with.clone(), p.damage_adj));
+        dparts.push(("below_the_weapon's_brawn".into(), -(weapon_deficit(m, a) as i32)));
+        dparts.retain(|d| d.1 != 0 || d.0 == "rolled");
+        raw = dparts.iter().map(|d| d.1).sum();
         let armor = armor_of(m, t);
         let bypass = match m.rules.options.armor_bypass {
             ArmorBypass::CritTable => !brawn_weapon && matches!(kind.as_str(), "critical_hit" | "legendary_hit"),
@@ -287,8 +300,9 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         };
         reduction = if bypass { 0 } else { armor };
         dealt = (raw - reduction).max(0); // R-DMG-2: never below 0
-        if kind == "solid_hit" && !brawn_weapon {
-            dealt = dealt.max(m.tables.solid_hit_finesse_minimum);
+        if kind == "solid_hit" && !brawn_weapon && dealt < m.tables.solid_hit_finesse_minimum {
+            dealt = m.tables.solid_hit_finesse_minimum;
+            dparts.push((format!("solid_hit:_at_least_{dealt}"), 0));
         }
         if kind == "solid_hit" && m.rules.options.crit_outcomes_adv {
             let v = m.tables.solid_hit_stumble_defense;
@@ -296,7 +310,7 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         }
     }
     p.damage_dealt = dealt;
-    let result = Resolution { cr, total, kind: kind.clone(), raw, reduction, dealt };
+    let result = Resolution { cr, total, kind: kind.clone(), raw, parts: dparts, reduction, dealt };
     report_and_damage(m, dice, a, t, &result, "damage", ev);
     // Step 7: miss effects (R-ATK-7, R-ATK-8; the engine's choices per G-19, G-21).
     match kind.as_str() {

@@ -144,6 +144,10 @@ pub enum Event {
         margin: i32,
         outcome: String,
         raw_damage: i32,
+        /// What the raw damage is made of, every adjustment named (issue 43): `[("rolled", 5),
+        /// ("solid_hit", 2)]`; a part of 0 is a rule that applied ("solid hit: at least 2").
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        damage_parts: Vec<(String, i32)>,
         reduction: i32,
         damage: i32,
         target_hp: i32,

@@ -77,6 +77,10 @@ pub struct Choice {
     /// who carries none, Climb on a one-level board, reloading with no crossbow. The bar hides
     /// those and keeps the rest, greyed with their rule, when they are only not possible now.
     pub applies: bool,
+    /// Figures the rules let this choice strike that are not foes (an ally in reach of an
+    /// attack, next to the target of a shot into melee), each with why: shown as a warning on
+    /// the board, never as a target square (issue 43).
+    pub warn: Vec<(String, String)>,
 }
 
 impl Choice {
@@ -145,6 +149,7 @@ pub fn entry(label: String, row: &str, cost: &str, only: bool, defense: i32, tem
         description: description.into(),
         group: Group::Other,
         applies: true,
+        warn: Vec::new(),
     }
 }
 

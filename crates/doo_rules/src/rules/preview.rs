@@ -63,6 +63,35 @@ mod bar_tests {
         let reset = row(&c, "reset_crossbow");
         assert!(reset.iter().all(|e| e.refusal.as_ref().is_some_and(|v| v.rule == "R-RNG-8")), "{reset:?}");
     }
+
+    // Issue 43, R-ATK-2: the rules let an attack or a harmful spell strike anyone in reach, but
+    // an ally is a warning on the choice, never one of its targets (Aimed Shot marked your own
+    // heroes); a healing spell still aims at allies.
+    #[test]
+    fn allies_are_warnings_not_targets() {
+        let archer = r#"(id: "h", side: "heroes", pos: (0, 0), stats: (brawn: 8, finesse: 8, savvy: 9, nerve: 8), skills: {"bows": journeyman}, weapon: Some("shortbow"), caster: both, spells: ["firebolt", "healing_word"])"#;
+        let ally = r#"(id: "ally", side: "heroes", pos: (2, 0), stats: (brawn: 8, finesse: 6, savvy: 4, nerve: 6))"#;
+        let g = duel(None, 8, &[archer, ally, ORC], r#"(characters: {"h": (ap: 3), "ally": (ap: 1), "orc": (ap: 1)})"#, &[1, 1, 1, 1, 1, 1]);
+        let c = choices(&g.m, g.m.index("h").unwrap());
+        let targets = |e: &Choice| match &e.aim {
+            Aim::Figure(t) => t.clone(),
+            _ => Vec::new(),
+        };
+        let shot = row(&c, "aimed_shot");
+        assert!(!shot.is_empty());
+        for e in shot.iter().chain(row(&c, "attack").iter()).chain(c.iter().filter(|e| e.label == "Cast Firebolt").collect::<Vec<_>>().iter()) {
+            assert_eq!(targets(e), vec!["orc".to_string()], "{}: only the foe is a target", e.label);
+            assert!(e.warn.iter().any(|(id, why)| id == "ally" && why.contains("on your side")), "{}: {:?}", e.label, e.warn);
+        }
+        let heal = c.iter().find(|e| e.label == "Cast Healing Word").expect("a healing spell");
+        assert!(targets(heal).contains(&"h".to_string()) && heal.warn.is_empty(), "{heal:?}");
+        // R-MANA-4, G-26: the card's odds of a bolt (a Savvy check against the orc's Defense
+        // check, 1d6 less armor); a healing spell has no odds against a foe.
+        let (h, o) = (g.m.index("h").unwrap(), g.m.index("orc").unwrap());
+        let f = crate::ai::spell_forecast(&g.m, h, o, "firebolt").expect("a bolt has odds");
+        assert!(f.hit > 0.0 && f.hit < 1.0 && (f.min, f.max) == (1, 6) && f.expected > 0.0, "{f:?}");
+        assert!(crate::ai::spell_forecast(&g.m, h, o, "healing_word").is_none());
+    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@
 pub mod acts;
 pub mod book;
 pub mod check;
+#[cfg(test)]
+mod forecast_tests;
 pub mod pool;
 pub mod preview;
 pub mod round;
@@ -107,4 +109,21 @@ pub fn target_number(m: &Match, a: usize, t: usize) -> Option<(i32, Vec<(String,
 /// What an attack by `a` on `t` would likely do now (A4-6.2, A4-6.6).
 pub fn odds(m: &Match, a: usize, t: usize, extra_dice: i32) -> Option<Odds> {
     stats::odds(m, m.a4.as_deref()?, a, t, extra_dice)
+}
+
+/// What a charge by `a` at `t` would likely do now: the attack from the charge's last square at
+/// its extra dice (A4-3.2, A4-G-08); `None` when no straight charge reaches `t`.
+pub fn charge_odds(m: &Match, a: usize, t: usize) -> Option<Odds> {
+    let a4 = m.a4.as_deref()?;
+    let path = check::charge_path(m, a4, a, t)?;
+    let at = *path.last()?;
+    stats::odds_at(m, a4, a, at, t, a4.book.movement.charge_attack_dice)
+}
+
+/// A full attack by `a` on `t` (A4-3.14, A4-G-05): how many attacks, and the odds of each (every
+/// one at the row's penalty dice).
+pub fn full_attack_odds(m: &Match, a: usize, t: usize) -> Option<(u32, Odds)> {
+    let a4 = m.a4.as_deref()?;
+    let row = stats::full_attack_row(m, a4, a);
+    Some((row.attacks, stats::odds(m, a4, a, t, -row.penalty_dice)?))
 }

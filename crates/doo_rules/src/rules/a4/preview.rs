@@ -136,6 +136,23 @@ fn aimed(m: &Match, a4: &A4, a: usize, make: impl Fn(String) -> RoundAct, group:
     c
 }
 
+/// A4-7.1, A4-G-37: the allies of `a` a stray shot at one of the aimed targets may strike, with
+/// the chance: warnings on the choice, never targets (issue 43).
+fn stray_warnings(m: &Match, a4: &A4, a: usize, aim: &Aim) -> Vec<(String, String)> {
+    let Aim::Figure(targets) = aim else { return Vec::new() };
+    let mut out: Vec<(String, String)> = Vec::new();
+    for t in targets.iter().filter_map(|id| m.index(id)) {
+        for (s, p) in odds(m, a4, a, t, 0).map(|o| o.stray).unwrap_or_default() {
+            if m.enemies(a, s) || p <= 0.0 {
+                continue;
+            }
+            let (ally, foe) = (&m.fighters[s].name, &m.fighters[t].name);
+            out.push((m.fighters[s].id.clone(), format!("A shot at {foe} may go astray and strike {ally}: {:.0}% (A4-7.1).", p * 100.0)));
+        }
+    }
+    out
+}
+
 /// The action bar under A4, in bar order.
 pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let mut out = Vec::new();
@@ -144,7 +161,9 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
     let f = &m.fighters[a];
     let crossbow = matches!(m.equipment.wielded(f), Wielded::Ranged(r) if r.hand_reload_brawn.is_some());
     let melee = m.equipment.wielded(f).is_melee();
-    out.push(aimed(m, a4, a, |t| RoundAct::Attack { target: t }, Group::Attack, "one melee or ranged attack (standard action)."));
+    let mut attack = aimed(m, a4, a, |t| RoundAct::Attack { target: t }, Group::Attack, "one melee or ranged attack (standard action).");
+    attack.warn = stray_warnings(m, a4, a, &attack.aim);
+    out.push(attack);
     let fa = full_attack_row(m, a4, a);
     let mut full = aimed(
         m,
@@ -155,6 +174,7 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
         &format!("{} attacks at −{}D each; uses the whole round (a five-foot step is still allowed).", fa.attacks, fa.penalty_dice),
     );
     full.label = format!("Full attack x{}", fa.attacks);
+    full.warn = stray_warnings(m, a4, a, &full.aim);
     full.applies = !crossbow;
     out.push(full);
     let mut charge = aimed(
@@ -298,6 +318,30 @@ fn items(m: &Match, a4: &A4, a: usize) -> Vec<Choice> {
     out
 }
 
+/// " (62% to hit, 41% if it defends)": an out-of-turn strike's chance undefended and, when
+/// the target can throw a reactive defence, with it (A4-4.1, A4-3.21).
+fn both_chances(m: &Match, a4: &A4, a: usize, t: usize, extra: i32) -> String {
+    let Some(o) = odds(m, a4, a, t, extra) else { return String::new() };
+    match o.hit_defended {
+        Some((_, d)) => format!(" ({:.0}% to hit, {:.0}% if it defends)", o.hit * 100.0, d * 100.0),
+        None => format!(" ({:.0}% to hit; it cannot defend)", o.hit * 100.0),
+    }
+}
+
+/// The reaction prompt's headline for `a`, the one asked: which choice the open window offers,
+/// in A4's words (an attack of opportunity, a held strike, a reactive defence).
+pub fn window_headline(m: &Match, a: usize) -> Option<String> {
+    let p = m.pending.as_ref().filter(|p| p.window.is_some() && p.defender == a)?;
+    let task = m.a4.as_deref()?.tasks.front()?;
+    let (me, other) = (&m.fighters[a].name, &m.fighters[p.attacker].name);
+    Some(match task {
+        Task::OfferAoo { .. } => format!("{other} provokes: {me} may make an attack of opportunity (A4-4.1)"),
+        Task::OfferHeld { .. } => format!("{other} sets off {me}'s held action: {me} may strike first (A4-3.16)"),
+        Task::Attack(_) => format!("{other} attacks {me}: {me} may throw a reactive defense (A4-3.21)"),
+        _ => return None,
+    })
+}
+
 /// The open window, if `a` is the one asked: the attack of opportunity or the reactive defence
 /// (A4-4.1, A4-3.21).
 pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<ReactionChoice>)> {
@@ -309,7 +353,8 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
     let c = match task {
         Task::OfferAoo { .. } => {
             let cmd = Command::Reflex { actor: id, reflex: OPPORTUNITY.into() };
-            let odds = odds(m, a4, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
+            // A4-G-23: at the full pool, its own penalty dice not counted.
+            let odds = both_chances(m, a4, a, p.attacker, stats::penalty_dice(a4, a));
             ReactionChoice {
                 label: format!("Attack of opportunity on {other}{odds}"),
                 kind: ReactionKind::Reflex,
@@ -321,7 +366,7 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
         }
         Task::OfferHeld { .. } => {
             let cmd = Command::Reflex { actor: id, reflex: HELD.into() };
-            let odds = odds(m, a4, a, p.attacker, 0).map(|o| format!(" ({:.0}% to hit)", o.hit_defended.map_or(o.hit, |d| d.1) * 100.0)).unwrap_or_default();
+            let odds = both_chances(m, a4, a, p.attacker, 0);
             ReactionChoice {
                 label: format!("Held action: strike {other}{odds}"),
                 kind: ReactionKind::Reflex,
@@ -335,13 +380,13 @@ pub fn reaction_choices(m: &Match, a: usize) -> Option<(ReactionKind, Vec<Reacti
             let cmd = Command::Reflex { actor: id, reflex: REACTIVE.into() };
             let pool = reactive_pool(m, a4, a, spec.attacker).map(|p| p.label()).unwrap_or_default();
             let odds = odds(m, a4, spec.attacker, a, spec.dice)
-                .and_then(|o| o.hit_defended.map(|d| format!("; their hit chance {:.0}% → {:.0}%", o.hit * 100.0, d.1 * 100.0)))
+                .and_then(|o| o.hit_defended.map(|d| format!(" ({other} hits {:.0}%, {:.0}% if you defend)", o.hit * 100.0, d.1 * 100.0)))
                 .unwrap_or_default();
             let b = &a4.book;
             ReactionChoice {
                 label: format!("Reactive defense {pool}{odds}"),
                 kind: ReactionKind::Reflex,
-                cost: format!("−{}D on your own rolls", b.reactive_defense.own_penalty_dice),
+                cost: format!("-{}D on your rolls", b.reactive_defense.own_penalty_dice),
                 refusal: check(m, a4, &cmd).err(),
                 command: cmd,
                 description: format!("A4-3.21: dodge, parry or block {other}'s attack: your roll adds to its TN."),

@@ -254,7 +254,8 @@ pub fn weapon_damage(m: &Match, a: usize) -> (u32, u32, i32) {
 }
 
 /// What an attack by `a` on `t` would likely do now: the exact chance to hit with no reactive
-/// defence and with one, the chance of each band, and the expected damage (A4-6.2, A4-6.6).
+/// defence and with one, the chance of each band, the expected damage, and for a shot into
+/// melee who a stray may strike (A4-6.2, A4-6.6, A4-7.1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Odds {
     pub pool: Pool,
@@ -265,11 +266,19 @@ pub struct Odds {
     /// Miss, then each band in book order (undefended).
     pub bands: Vec<f64>,
     pub expected_damage: f64,
+    /// A4-7.1, A4-G-37: a shot into melee: each figure next to the target and the chance that
+    /// the shot (undefended) goes astray and strikes it; empty when no stray is possible.
+    pub stray: Vec<(usize, f64)>,
 }
 
 pub fn odds(m: &Match, a4: &A4, a: usize, t: usize, extra_dice: i32) -> Option<Odds> {
+    odds_at(m, a4, a, m.fighters[a].pos, t, extra_dice)
+}
+
+/// `odds` with the attacker standing at `at` (a charge's last square, A4-3.2).
+pub fn odds_at(m: &Match, a4: &A4, a: usize, at: Pos, t: usize, extra_dice: i32) -> Option<Odds> {
     let b = &a4.book;
-    let (tn, _) = target_number(m, a4, a, t)?;
+    let (tn, parts) = target_number_at(m, a4, a, at, t)?;
     let pool = action_pool(m, a4, a, attack_skill(m, a), extra_dice);
     let die = b.pools.die;
     let hit = pool::at_least(pool, tn, die).value();
@@ -289,7 +298,31 @@ pub fn odds(m: &Match, a4: &A4, a: usize, t: usize, extra_dice: i32) -> Option<O
             p * (avg + band.bonus as f64 - s as f64).max(0.0)
         })
         .sum();
-    Some(Odds { pool, tn, hit, hit_defended, bands, expected_damage })
+    let into_melee = parts.iter().find(|p| p.0 == "into melee").map_or(0, |p| p.1);
+    let stray = if into_melee > 0 { stray_odds(m, a4, a, t, pool, tn, into_melee) } else { Vec::new() };
+    Some(Odds { pool, tn, hit, hit_defended, bands, expected_damage, stray })
+}
+
+/// A4-7.1, A4-G-37 (as `strike::resolve` throws it): a fumble is a miss by no more than the
+/// into-melee penalty; one figure next to the target is picked uniformly, and the shot is
+/// thrown again at its TN without that penalty (no reactive defence).
+fn stray_odds(m: &Match, a4: &A4, a: usize, t: usize, pool: Pool, tn: i32, into_melee: i32) -> Vec<(usize, f64)> {
+    let die = a4.book.pools.die;
+    let fumble = pool::at_least(pool, tn - into_melee, die).value() - pool::at_least(pool, tn, die).value();
+    let at = m.fighters[t].pos;
+    let near: Vec<usize> = (0..m.fighters.len())
+        .filter(|&o| o != a && o != t && !m.is_dead(o) && m.fighters[o].pos.floor == at.floor && m.fighters[o].pos.distance(at) == 1)
+        .collect();
+    let n = near.len() as f64;
+    near.iter()
+        .map(|&s| {
+            let hit = target_number(m, a4, a, s).map_or(0.0, |(tn_s, parts_s)| {
+                let tn_s = tn_s - parts_s.iter().find(|p| p.0 == "into melee").map_or(0, |p| p.1);
+                pool::at_least(pool, tn_s, die).value()
+            });
+            (s, fumble / n * hit)
+        })
+        .collect()
 }
 
 /// A4-G-12: drawing and sheathing are free and safe when both Athletics and the weapon's attack

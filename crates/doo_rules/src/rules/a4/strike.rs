@@ -86,11 +86,18 @@ fn hit_or_miss(m: &mut Match, a4: &A4, dice: &mut Dice, a: usize, t: usize, tota
     let b = &a4.book;
     let (aid, tid) = (m.fighters[a].id.clone(), m.fighters[t].id.clone());
     let margin = total - tn;
+    let mut parts: Vec<(String, i32)> = Vec::new();
     let (outcome, raw, soak, dealt) = match b.band(margin).filter(|_| margin >= 0) {
         Some(band) => {
             let (n, sides, bonus) = weapon_damage(m, a);
             let roll = dice.roll(n, sides, false, bonus);
-            let raw = log_roll(ev, dice, &aid, "damage", roll) + band.bonus;
+            let rolled = log_roll(ev, dice, &aid, "damage", roll);
+            // A4-6.6: the band's bonus, named in the log (issue 43).
+            parts.push(("rolled".into(), rolled));
+            if band.bonus != 0 {
+                parts.push((band.name.clone(), band.bonus));
+            }
+            let raw = rolled + band.bonus;
             let s = soak(m, a4, t);
             let s = if band.half_soak { s / 2 } else { s };
             (band.name.clone(), raw, s, (raw - s).max(0))
@@ -110,6 +117,7 @@ fn hit_or_miss(m: &mut Match, a4: &A4, dice: &mut Dice, a: usize, t: usize, tota
         margin,
         outcome,
         raw_damage: raw,
+        damage_parts: parts,
         reduction: soak,
         damage: before - m.fighters[t].hp.max(before - dealt),
         target_hp: m.fighters[t].hp,

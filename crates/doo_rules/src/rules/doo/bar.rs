@@ -126,7 +126,8 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
                             *spell = Some(s.clone());
                         }
                     });
-                    out.push(finish_aimed(m, base(format!("Cast {name}"), cmd), &targets_of(&row.effect)));
+                    let harms = m.spells.get(s).is_some_and(|x| !matches!(x.effect, crate::rules::spells::SpellEffect::Heal { .. }));
+                    out.push(finish_aimed(m, base(format!("Cast {name}"), cmd), &targets_of(&row.effect), harms));
                 }
             }
             ActionEffect::UseItem if !f.loadout.items.is_empty() => {
@@ -155,7 +156,8 @@ pub fn choices(m: &Match, a: usize) -> Vec<Choice> {
                 }
             }
             ActionEffect::Attack { .. } | ActionEffect::FirstAid | ActionEffect::GuideStunned | ActionEffect::CastSpell => {
-                out.push(finish_aimed(m, base(row.name.clone(), plain), &targets_of(&row.effect)));
+                let hostile = matches!(row.effect, ActionEffect::Attack { .. });
+                out.push(finish_aimed(m, base(row.name.clone(), plain), &targets_of(&row.effect), hostile));
             }
             _ => out.push(finish_plain(m, base(row.name.clone(), plain))),
         }
@@ -193,12 +195,20 @@ fn finish_plain(m: &Match, mut c: Choice) -> Choice {
     }
 }
 
-fn finish_aimed(m: &Match, mut c: Choice, candidates: &[usize]) -> Choice {
+/// `hostile`: an attack or a spell that harms (issue 43): an ally the rules let it strike is a
+/// warning on the choice (`warn`), not one of its targets.
+fn finish_aimed(m: &Match, mut c: Choice, candidates: &[usize], hostile: bool) -> Choice {
+    let a = m.index(c.template.actor());
     let mut valid = Vec::new();
     let mut first_err: Option<Violation> = None;
     let mut plan_seen = None;
     for &t in candidates {
         match check(m, &set_target(&c.template, &m.fighters[t].id)) {
+            Ok(p) if hostile && a.is_some_and(|a| !m.enemies(a, t)) => {
+                let name = &m.fighters[t].name;
+                c.warn.push((m.fighters[t].id.clone(), format!("{name} is on your side: the rules let you strike {name}, but {name} is not a target.")));
+                plan_seen.get_or_insert(p);
+            }
             Ok(p) => {
                 valid.push(m.fighters[t].id.clone());
                 plan_seen.get_or_insert(p);

@@ -17,7 +17,7 @@ use super::orders;
 use super::sight::{reveal_all, sightings};
 use super::state::{Acted, CrisisRules, Explore, Task, TrapOn};
 use super::tasks::{light, put_out, resolve_task, start_binding};
-use super::turns::{camp, end_turn, hp_now};
+use super::turns::{camp, end_turn, end_turn_by_itself, hp_now};
 use super::validate::opens_on_the_way;
 
 /// Carries out a checked order of Exploration Mode. Returns the flow: exploration goes on, or a
@@ -156,7 +156,7 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
     }
     // Every hero able to act has acted: the turn ends (R-EXP-3).
     let all_done = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && m.standing(i) && m.fighters[i].hp > 0).all(|i| x.acted[i] == Acted::Done);
-    if all_done { end_turn(m, x, r, dice, ev) } else { Flow::Exploring }
+    if all_done { end_turn_by_itself(m, x, r, dice, ev) } else { Flow::Exploring }
 }
 
 /// R-EXP-24 (c), R-EXP-25: the target and his encounter take part (hostile now); the attack

@@ -68,3 +68,11 @@ pub fn count_shot(m: &mut Match, a: usize) {
         *x.orders.fired.entry(a).or_default() += 1;
     }
 }
+
+/// R-EXP-3: no hero of `side` has acted yet in this exploration turn (a minute ending now would
+/// pass with nobody doing anything; the window asks before it lets one go, issue 43).
+pub fn idle_minute(m: &Match, side: &str) -> bool {
+    let Some(x) = m.explore.as_deref().filter(|_| exploring(m)) else { return false };
+    (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && m.fighters[i].side == side).all(|i| matches!(x.acted.get(i), None | Some(Acted::No)))
+        && x.tasks.is_empty()
+}

@@ -268,6 +268,7 @@ pub fn crisis_choices(m: &Match, x: &Explore, a: usize) -> Vec<Choice> {
             description: "R-EXP-11: a 1-AP action; going through needs a later opportunity (R-AP-2).".into(),
             group: Group::Other,
             applies: true,
+            warn: Vec::new(),
         });
     }
     // R-EXP-18, R-EXP-8: a light he carries is lit with the Use Item action, 3/Only, at once.
@@ -286,6 +287,7 @@ pub fn crisis_choices(m: &Match, x: &Explore, a: usize) -> Vec<Choice> {
             description: "R-EXP-18: the Use Item action, 3/Only; it burns at once.".into(),
             group: Group::Other,
             applies: true,
+            warn: Vec::new(),
         });
     }
     // R-EXP-10: lengthy tasks, 3/Only in three consecutive turns.
@@ -318,6 +320,7 @@ pub fn crisis_choices(m: &Match, x: &Explore, a: usize) -> Vec<Choice> {
             description: "R-EXP-10: a 3/Only action in three consecutive turns; the check is rolled at the third.".into(),
             group: Group::Other,
             applies: true,
+            warn: Vec::new(),
         });
     }
     out

@@ -36,6 +36,7 @@ impl Bar<'_> {
             description: description.into(),
             group: Group::Other,
             applies: true,
+            warn: Vec::new(),
         });
     }
 

@@ -404,6 +404,9 @@ fn binding_wounds_takes_turns_and_heals_once() {
     dice.force([6, 6]); // h's Healing 2d7!-2: 6, 6 = 10 ≥ 6
     // both busy: the turn ends by itself (every hero has acted)
     assert_eq!(apply(&mut m, 0, &bind, &mut dice, &mut ev), Flow::Exploring);
+    // issue 43: the automatic end is told (the player did not press Enter for it)
+    let told = |ev: &[Event]| ev.iter().filter(|e| matches!(e, Event::Note { text } if text.contains("ends by itself") && text.contains("R-EXP-3"))).count();
+    assert_eq!(told(&ev), 1, "R-EXP-3: every hero has acted, the turn ended by itself and says so");
     assert_eq!(validate(&m, 1, &Command::Walk { actor: "g".into(), path: vec![Pos::new(3, 2)], group: false }).unwrap_err().rule, "R-EXP-9");
     let hp = m.fighters[1].hp;
     for _ in 0..2 {
@@ -411,6 +414,7 @@ fn binding_wounds_takes_turns_and_heals_once() {
         apply(&mut m, 0, &Command::EndTurn { actor: "h".into() }, &mut dice, &mut ev);
     }
     assert_eq!(m.fighters[1].hp, hp + 1, "bruised: +1 HP");
+    assert_eq!(told(&ev), 1, "a turn the player ends is not told as ending by itself");
     assert!(m.explore.as_deref().unwrap().busy.is_empty());
     assert_eq!(validate(&m, 0, &bind).unwrap_err().rule, "R-HEAL-5", "at full HP now, and once per crisis");
     // too late: more than 30 minutes after the crisis

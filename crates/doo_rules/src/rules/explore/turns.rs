@@ -77,6 +77,13 @@ pub fn end_turn(m: &mut Match, x: &mut Explore, r: CrisisRules, dice: &mut Dice,
     check_triggers(m, x, dice, None, ev)
 }
 
+/// R-EXP-3: every hero has acted, so the turn ends without the player's word; the log says so
+/// (issue 43), so that the next Enter is not taken for this minute's end.
+pub fn end_turn_by_itself(m: &mut Match, x: &mut Explore, r: CrisisRules, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
+    ev.push(Event::Note { text: format!("Every hero has acted: turn {} ends by itself and a minute passes (R-EXP-3).", x.turn) });
+    end_turn(m, x, r, dice, ev)
+}
+
 /// R-EXP-6: a hero unable to act leaves his group (a group of his own); the next member
 /// leads.
 fn drop_unable(m: &Match, x: &mut Explore, ev: &mut Vec<Event>) {

@@ -123,6 +123,7 @@ mod tests {
             margin,
             outcome: String::new(),
             raw_damage: 0,
+            damage_parts: Vec::new(),
             reduction: 0,
             damage: 0,
             target_hp: 5,

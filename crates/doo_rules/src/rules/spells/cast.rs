@@ -52,7 +52,7 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
             let total = log_roll_parts(ev, dice, &m.fighters[a].id.clone(), &format!("cast_{}", s.id), roll, parts);
             let margin = total - cr;
             let kind = super::super::attack::outcome(m, margin);
-            let (mut raw, mut reduction, mut dealt) = (0, 0, 0);
+            let (mut raw, mut reduction, mut dealt, mut parts) = (0, 0, 0, Vec::new());
             if margin >= 0 {
                 match &s.effect {
                     SpellEffect::Bolt { damage } => {
@@ -63,11 +63,13 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
                             let r = dice.roll(damage.0, damage.1, m.rules.options.damage_explodes, 0);
                             log_roll(ev, dice, &m.fighters[a].id.clone(), "damage", r)
                         };
+                        parts.push((if kind == "legendary_hit" { "die_maximum" } else { "rolled" }.to_string(), raw));
                         let armor = m.fighters[t].loadout.armor.as_deref().and_then(|x| m.equipment.armor(x)).map_or(0, |x| x.reduction);
                         reduction = if matches!(kind.as_str(), "critical_hit" | "legendary_hit") { 0 } else { armor };
                         dealt = (raw - reduction).max(0);
-                        if kind == "solid_hit" {
-                            dealt = dealt.max(m.tables.solid_hit_finesse_minimum);
+                        if kind == "solid_hit" && dealt < m.tables.solid_hit_finesse_minimum {
+                            dealt = m.tables.solid_hit_finesse_minimum;
+                            parts.push((format!("solid_hit:_at_least_{dealt}"), 0));
                         }
                     }
                     SpellEffect::Inflict { condition, duration } => {
@@ -80,7 +82,7 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
                     SpellEffect::Heal { .. } => {}
                 }
             }
-            report_and_damage(m, dice, a, t, &Resolution { cr, total, kind, raw, reduction, dealt }, &s.id, ev);
+            report_and_damage(m, dice, a, t, &Resolution { cr, total, kind, raw, parts, reduction, dealt }, &s.id, ev);
         }
     }
 }

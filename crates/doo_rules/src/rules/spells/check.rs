@@ -7,7 +7,7 @@ use super::super::state::Match;
 use super::super::violation::{RuleResult, Violation};
 use super::book::SpellEffect;
 
-pub(super) fn pool_of(tradition: Caster) -> Pool {
+pub fn pool_of(tradition: Caster) -> Pool {
     if tradition == Caster::Divine { Pool::Faith } else { Pool::Mana }
 }
 
