@@ -210,6 +210,20 @@ fn observe(world: &World, display: Display, walk: &mut UiWalk, state: &str, ts: 
         walk.state_keys.remove(state);
     }
     walk.state_at_press = state.to_string();
+    // Issue 43: the keyboard focus is never on a button under the panel on top (Tab in the
+    // match menu paged the action bar behind it).
+    // (A focus on a button despawned this frame is let go by `focus.rs` on the next.)
+    let focus = world.get_resource::<super::theme::interaction::KeyFocus>().and_then(|f| f.0);
+    if let Some(e) = focus.filter(|&e| world.get::<Button>(e).is_some()) {
+        let top = ts.iter().map(|t| sight::layer(world, t.entity)).max().unwrap_or(0);
+        if sight::layer(world, e) < top {
+            let (label, z) = (sight::label_of(world, e), sight::layer(world, e));
+            let f = format!("the keyboard focus is on \"{label}\" (layer {z}), under the panel on top (layer {top}) in {state}");
+            if !walk.failures.contains(&f) {
+                walk.failures.push(f);
+            }
+        }
+    }
 }
 
 /// After "Play again" (issue 42: it soft-locked every match on fbd0357): what is still wrong
