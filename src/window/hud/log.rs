@@ -24,7 +24,7 @@ const LOG_LINES: usize = 22;
 struct LogScroll(usize);
 
 #[derive(Component)]
-pub(super) struct LogText;
+pub(crate) struct LogText;
 #[derive(Component)]
 pub(super) struct LogPanel;
 

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 mod action_bar;
 mod card;
 mod input;
-mod log;
+pub(crate) mod log;
 mod net_banner;
 mod overlays;
 mod prompt;

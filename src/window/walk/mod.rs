@@ -212,6 +212,15 @@ fn observe(world: &World, display: Display, walk: &mut UiWalk, state: &str, ts: 
     walk.state_at_press = state.to_string();
     // Issue 43: the keyboard focus is never on a button under the panel on top (Tab in the
     // match menu paged the action bar behind it).
+    // Issue 43: a finished match (Continue, --resume) shows its log beside the result.
+    let over = world.get_resource::<crate::window::board::Overlay>().is_some_and(|o| o.result.is_some());
+    let mut logs = world.try_query_filtered::<&Text, With<crate::window::hud::log::LogText>>();
+    if over && logs.as_mut().is_some_and(|q| q.iter(world).any(|t| t.0.trim().is_empty())) {
+        let f = format!("the finished match's log is empty in {state}");
+        if !walk.failures.contains(&f) {
+            walk.failures.push(f);
+        }
+    }
     // (A focus on a button despawned this frame is let go by `focus.rs` on the next.)
     let focus = world.get_resource::<super::theme::interaction::KeyFocus>().and_then(|f| f.0);
     if let Some(e) = focus.filter(|&e| world.get::<Button>(e).is_some()) {
