@@ -212,6 +212,14 @@ fn observe(world: &World, display: Display, walk: &mut UiWalk, state: &str, ts: 
     walk.state_at_press = state.to_string();
     // Issue 43: the keyboard focus is never on a button under the panel on top (Tab in the
     // match menu paged the action bar behind it).
+    // Issue 43: one Enter issues one command at most (it once ended Grub's opportunity and
+    // passed Yip's too in hot-seat).
+    if let Some((before, place)) = walk.commands_at_enter.take() {
+        let now = world.get_resource::<crate::game::record::MatchRecord>().map_or(0, |r| r.commands.len());
+        if now > before + 1 {
+            walk.failures.push(format!("one Enter in {place} issued {} commands", now - before));
+        }
+    }
     // Issue 43: a finished match (Continue, --resume) shows its log beside the result.
     let over = world.get_resource::<crate::window::board::Overlay>().is_some_and(|o| o.result.is_some());
     let mut logs = world.try_query_filtered::<&Text, With<crate::window::hud::log::LogText>>();
