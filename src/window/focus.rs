@@ -17,13 +17,14 @@ pub(super) fn plugin(app: &mut App) {
 
 #[allow(clippy::too_many_arguments)]
 fn focus_keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    mut keys: ResMut<ButtonInput<KeyCode>>,
     screen: Res<State<Screen>>,
     overlay: Option<Res<Overlay>>,
     editing: Option<Res<NameEditing>>,
     run: Option<Res<CampaignRun>>,
     editor: Option<Res<Editor>>,
     buttons: Query<(Entity, &UiGlobalTransform, &ComputedNode, &InheritedVisibility, Has<Disabled>), (With<Button>, With<ActionName>)>,
+    layers: Query<(Option<&GlobalZIndex>, Option<&ChildOf>)>,
     mut focus: ResMut<KeyFocus>,
     mut commands: Commands,
 ) {
@@ -41,8 +42,15 @@ fn focus_keys(
         }
         return;
     }
-    let mut list: Vec<(Entity, Vec2)> =
-        buttons.iter().filter(|(_, _, n, v, off)| v.get() && !off && n.size().x > 0.0).map(|(e, t, _, _, _)| (e, t.translation)).collect();
+    let shown: Vec<(Entity, Vec2, i32)> = buttons
+        .iter()
+        .filter(|(_, _, n, v, off)| v.get() && !off && n.size().x > 0.0)
+        .map(|(e, t, _, _, _)| (e, t.translation, layer_of(e, &layers)))
+        .collect();
+    // Only the buttons of the panel on top: a menu or overlay over the match (issue 43: Tab in
+    // the match menu paged the action bar behind it) keeps the keys to itself.
+    let top = shown.iter().map(|b| b.2).max().unwrap_or(0);
+    let mut list: Vec<(Entity, Vec2)> = shown.into_iter().filter(|b| b.2 == top).map(|(e, t, _)| (e, t)).collect();
     list.sort_by(|a, b| ((a.1.y / 8.0).round(), a.1.x).partial_cmp(&((b.1.y / 8.0).round(), b.1.x)).unwrap_or(std::cmp::Ordering::Equal));
     if focus.0.is_some_and(|e| !list.iter().any(|(x, _)| *x == e)) {
         focus.0 = None;
@@ -63,6 +71,24 @@ fn focus_keys(
     if let Some(e) = focus.0 {
         if keys.any_just_pressed([KeyCode::Enter, KeyCode::Space]) && buttons.contains(e) {
             commands.trigger(Activate { entity: e });
+            // The press is the button's alone: no later system reads it as its own key (issue 43:
+            // one Enter ended Grub's opportunity and passed Yip's too, two commands of one press).
+            keys.clear_just_pressed(KeyCode::Enter);
+            keys.clear_just_pressed(KeyCode::Space);
         }
     }
+}
+
+/// The layer a button is drawn in: the `GlobalZIndex` of it or its nearest ancestor that has one.
+fn layer_of(e: Entity, layers: &Query<(Option<&GlobalZIndex>, Option<&ChildOf>)>) -> i32 {
+    let mut at = e;
+    for _ in 0..64 {
+        let Ok((z, parent)) = layers.get(at) else { break };
+        if let Some(z) = z {
+            return z.0;
+        }
+        let Some(p) = parent else { break };
+        at = p.parent();
+    }
+    0
 }

@@ -1,4 +1,4 @@
-//! Player settings: UI scale, animation speed, sound volume, reaction prompts (with a timeout and per-character
+//! Player settings: UI scale, animation speed, sound volume, side colours (colour-blind palette), reaction prompts (with a timeout and per-character
 //! "never ask"). Saved as RON in the user's config folder whenever they change; a missing or
 //! broken file gives the defaults and a warning, never a crash.
 
@@ -41,11 +41,21 @@ pub struct Settings {
     pub never_ask: BTreeSet<String>,
     /// Sound effects' volume, 0–1 (with the `audio` feature).
     pub volume: f32,
+    /// Side colours from the colour-blind palette (Okabe–Ito) instead of the sides' own.
+    pub colour_blind: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Self { ui_scale: 1.0, animation_speed: 1.0, reaction_prompts: true, prompt_timeout_secs: 0, never_ask: BTreeSet::new(), volume: 0.8 }
+        Self {
+            ui_scale: 1.0,
+            animation_speed: 1.0,
+            reaction_prompts: true,
+            prompt_timeout_secs: 0,
+            never_ask: BTreeSet::new(),
+            volume: 0.8,
+            colour_blind: false,
+        }
     }
 }
 

@@ -31,6 +31,8 @@ mod resume;
 mod rule_coverage;
 mod saves;
 mod scenarios;
+#[cfg(feature = "window")]
+mod seen_read;
 mod turn_structure;
 #[cfg(feature = "window")]
 mod ui_walk;

@@ -222,9 +222,9 @@ fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<
     }
 }
 
-/// Keeps the action in view: when the figure walking or striking, or the keyboard cursor, is
-/// outside the board area (the window less the panels, a space's margin in), the camera glides
-/// toward it (an exponential ease, quick but not a jump).
+/// Keeps the action in view: when the figure walking or striking, the keyboard cursor, or the
+/// figure whose opportunity just opened is outside the board area (the window less the panels,
+/// a space's margin in), the camera glides toward it (an exponential ease, quick but not a jump).
 fn follow_action(
     focus: Res<ActionFocus>,
     cursor: Res<KeyCursor>,
@@ -232,11 +232,19 @@ fn follow_action(
     windows: Query<&Window>,
     ui: Res<UiScale>,
     time: Res<Time>,
+    view: Res<crate::game::intent::PlayerView>,
+    mut decider: Local<(Option<String>, bool)>,
     mut cam: Query<(&Camera, &GlobalTransform, &mut Transform), With<BoardCamera>>,
 ) {
     // No match on the board (a save that did not open leaves the match screen this frame).
     let Some(state) = state else { return };
-    let target = cursor.at.filter(|_| cursor.active).map(|p| world_of(p, &state.board)).or(focus.0);
+    // Issue 43: the figure whose opportunity opens is brought into view once (at 2x the board
+    // area shows a part of a larger level, and the acting figure could be off it).
+    if decider.0 != view.decider {
+        *decider = (view.decider.clone(), view.decider.is_some());
+    }
+    let acting = decider.0.as_deref().filter(|_| decider.1).and_then(|id| state.index(id)).map(|i| world_of(state.fighters[i].pos, &state.board));
+    let target = cursor.at.filter(|_| cursor.active).map(|p| world_of(p, &state.board)).or(focus.0).or(acting);
     let (Some(target), Ok(w), Ok((camera, at, mut t))) = (target, windows.single(), cam.single_mut()) else { return };
     let Ok(on_screen) = camera.world_to_viewport(at, target.with_z(0.0)) else { return };
     let margin = TILE_PX / t.scale.x.max(0.01) * 1.5;
@@ -248,6 +256,9 @@ fn follow_action(
     let clamped = on_screen.clamp(area.min, area.max);
     let off = on_screen - clamped;
     if off.length_squared() < 1.0 {
+        if focus.0.is_none() && !cursor.active {
+            decider.1 = false; // in view: the player's own panning is left alone from now on
+        }
         return;
     }
     let k = 1.0 - (-time.delta_secs() * 8.0).exp();

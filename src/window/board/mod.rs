@@ -23,9 +23,57 @@ pub const TILE_PX: f32 = 32.0;
 pub mod palette {
     use bevy::prelude::Color;
     pub const BACKGROUND: Color = Color::srgb(0.06, 0.05, 0.07);
-    /// Side colours: blue/orange/green/purple are told apart by most colour-blind players, and
-    /// each side also has its own token shape (circle, square, diamond, hexagon).
+    /// Side colours when a side's name says none: blue/orange/green/purple; each side also has
+    /// its own token shape (circle, square, diamond, hexagon), so sides read without colour.
     pub const SIDES: [Color; 4] = [Color::srgb(0.30, 0.55, 0.95), Color::srgb(0.95, 0.58, 0.18), Color::srgb(0.35, 0.78, 0.42), Color::srgb(0.72, 0.45, 0.88)];
+    /// The colour-blind palette (Okabe and Ito's: blue, orange, bluish green, reddish purple),
+    /// in side order when a side's name names no colour.
+    pub const SIDES_COLOUR_BLIND: [Color; 4] =
+        [Color::srgb(0.0, 0.45, 0.70), Color::srgb(0.90, 0.62, 0.0), Color::srgb(0.0, 0.62, 0.45), Color::srgb(0.80, 0.47, 0.65)];
+    /// Colour words a side's name may say, and the base each gives: the sides' own colours, then
+    /// the colour-blind palette's nearest (vermillion for red, yellow for gold).
+    const NAMED: [(&[&str], Color, Color); 8] = [
+        (&["red", "crimson", "scarlet", "blood"], Color::srgb(0.90, 0.25, 0.22), Color::srgb(0.84, 0.37, 0.0)),
+        (&["blue", "azure", "sapphire"], Color::srgb(0.30, 0.55, 0.95), Color::srgb(0.0, 0.45, 0.70)),
+        (&["green", "emerald", "jade"], Color::srgb(0.35, 0.78, 0.42), Color::srgb(0.0, 0.62, 0.45)),
+        (&["gold", "golden", "yellow", "amber"], Color::srgb(0.95, 0.80, 0.22), Color::srgb(0.94, 0.89, 0.26)),
+        (&["purple", "violet", "plum"], Color::srgb(0.72, 0.45, 0.88), Color::srgb(0.80, 0.47, 0.65)),
+        (&["orange"], Color::srgb(0.95, 0.58, 0.18), Color::srgb(0.90, 0.62, 0.0)),
+        (&["white", "silver", "grey", "gray", "pale"], Color::srgb(0.88, 0.88, 0.90), Color::srgb(0.90, 0.90, 0.90)),
+        (&["black", "shadow", "dark"], Color::srgb(0.30, 0.30, 0.34), Color::srgb(0.25, 0.25, 0.25)),
+    ];
+
+    /// The base colour of each side (`(id, name)` in the level's order): the colour its name (or
+    /// else its id) says ("Red Company" stands on red, "Gold Banner" on gold), else the next of
+    /// the palette in side order; never one another side already has. `colour_blind`: from the
+    /// colour-blind palette.
+    pub fn side_colours(sides: &[(String, Option<String>)], colour_blind: bool) -> Vec<Color> {
+        let pick = |c: &(&[&str], Color, Color)| if colour_blind { c.2 } else { c.1 };
+        let said = |text: &str| {
+            let text = text.to_lowercase();
+            let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
+            NAMED.iter().find(|c| c.0.iter().any(|w| words.contains(w))).map(pick)
+        };
+        let mut out: Vec<Color> = Vec::new();
+        let own: Vec<Option<Color>> = sides.iter().map(|(id, name)| name.as_deref().and_then(said).or_else(|| said(id))).collect();
+        let fallback = if colour_blind { SIDES_COLOUR_BLIND } else { SIDES };
+        for (k, named) in own.iter().enumerate() {
+            let free = |c: &Color| !out.contains(c) && !own[k + 1..].contains(&Some(*c));
+            let colour = named
+                .filter(|c| !out.contains(c))
+                .or_else(|| fallback.iter().cycle().skip(k % fallback.len()).take(fallback.len()).copied().find(free))
+                .unwrap_or(fallback[k % fallback.len()]);
+            out.push(colour);
+        }
+        out
+    }
+
+    /// The base colour of side `side` among `sides` (`side_colours`).
+    pub fn side_colour(side: &str, sides: &[(String, Option<String>)], colour_blind: bool) -> Color {
+        let k = sides.iter().position(|(id, _)| id == side).unwrap_or(0);
+        side_colours(sides, colour_blind).get(k).copied().unwrap_or(SIDES[0])
+    }
+
     pub const FREE: Color = Color::srgba(0.30, 0.85, 0.40, 0.38);
     pub const STEP: Color = Color::srgba(0.30, 0.65, 0.95, 0.36);
     pub const RUN: Color = Color::srgba(0.98, 0.62, 0.20, 0.36);

@@ -25,7 +25,7 @@ const LOG_LINES: usize = 22;
 struct LogScroll(usize);
 
 #[derive(Component)]
-pub(super) struct LogText;
+pub(crate) struct LogText;
 #[derive(Component)]
 pub(super) struct LogPanel;
 
@@ -299,8 +299,8 @@ fn refresh_log(
     scroll: Res<AccumulatedMouseScroll>,
     panel: Query<&Interaction, With<LogPanel>>,
     mut offset: ResMut<LogScroll>,
-    mut text: Query<&mut Text, With<LogText>>,
-    mut last: Local<(usize, usize)>,
+    mut text: Query<(Entity, &mut Text), With<LogText>>,
+    mut last: Local<(usize, usize, Option<Entity>)>,
     fog: Res<crate::window::board::Fog>,
     state: Option<Res<crate::game::components::MatchState>>,
 ) {
@@ -308,7 +308,13 @@ fn refresh_log(
     if over && scroll.delta.y != 0.0 {
         offset.0 = if scroll.delta.y > 0.0 { offset.0 + 3 } else { offset.0.saturating_sub(3) };
     }
-    if *last == (log.len(), offset.0) && !fog.is_changed() {
+    let Ok((shown, mut t)) = text.single_mut() else { return };
+    // Issue 43: each match's log starts at its newest line, and a new log panel (Continue on a
+    // finished match) is written even when the log is as long as the last one was.
+    if last.2 != Some(shown) || log.len() < last.0 {
+        offset.0 = 0;
+    }
+    if *last == (log.len(), offset.0, Some(shown)) && !fog.is_changed() {
         return;
     }
     let n = names(&chars);
@@ -320,7 +326,7 @@ fn refresh_log(
     let told = |l: &&LogEntry| told_to(l, viewer, &side_of);
     let lines: Vec<String> = log.entries().iter().filter(told).filter_map(|l| describe(l, &n)).collect();
     offset.0 = offset.0.min(lines.len().saturating_sub(LOG_LINES));
-    *last = (log.len(), offset.0);
+    *last = (log.len(), offset.0, Some(shown));
     let end = lines.len() - offset.0;
     let start = end.saturating_sub(LOG_LINES);
     let mut s = String::new();
@@ -331,7 +337,5 @@ fn refresh_log(
     if offset.0 > 0 {
         s += &format!("\nv {} newer", offset.0);
     }
-    if let Ok(mut t) = text.single_mut() {
-        t.0 = s;
-    }
+    t.0 = s;
 }

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 mod action_bar;
 mod card;
 mod input;
-mod log;
+pub(crate) mod log;
 mod net_banner;
 mod overlays;
 mod prompt;
@@ -164,6 +164,8 @@ fn size_panels(windows: Query<&Window>, ui: Res<UiScale>, mut panels: Query<(&mu
 
 /// The right panel's width as spawned (`size_panels` fits it to the window).
 const RIGHT_PANEL_PX: f32 = 360.0;
+/// The log's least height (logical px), whatever card is over it.
+const LOG_MIN_PX: f32 = 150.0;
 
 fn spawn_hud(mut commands: Commands) {
     spawn_top_bar(&mut commands);
@@ -239,7 +241,7 @@ fn spawn_right_panel(commands: &mut Commands) {
             }),
         ))
         .with_children(|p| {
-            // The card takes what it needs, but never the log's last fifth: a tall card (a
+            // The card takes what it needs, but never the log's least height: a tall card (a
             // hovered enemy with every attack's odds) is cut at its foot instead.
             p.spawn(Node { flex_direction: FlexDirection::Column, flex_shrink: 1.0, min_height: Val::Px(0.0), overflow: Overflow::clip(), ..default() })
                 .with_children(|c| {
@@ -255,7 +257,9 @@ fn spawn_right_panel(commands: &mut Commands) {
                     flex_grow: 1.0,
                     flex_shrink: 0.0,
                     flex_basis: Val::Px(0.0),
-                    min_height: Val::Percent(22.0),
+                    // Issue 43: the log keeps room for a heading and about eight lines at every UI
+                    // scale (a fifth of the panel was two lines at 2x under a hovered figure's card).
+                    min_height: Val::Px(LOG_MIN_PX),
                     overflow: Overflow::clip(),
                     padding: UiRect::top(Val::Px(6.0)),
                     ..default()
@@ -263,7 +267,8 @@ fn spawn_right_panel(commands: &mut Commands) {
                 BorderColor::all(Color::srgb(0.3, 0.26, 0.2)),
             ))
             .with_children(|l| {
-                l.spawn(text("Combat log (wheel to scroll)", 14.0, palette::GOLD));
+                // One line at 2x too (the two-line heading covered the log's top line).
+                l.spawn(text("Combat log (wheel)", 14.0, palette::GOLD));
                 // The lines sit at the bottom of the space the card leaves: when a tall card
                 // (a hovered figure) squeezes the log, the oldest lines are cut, never the newest.
                 l.spawn(Node {

@@ -283,7 +283,9 @@ fn show_overlays(
                     position_type: PositionType::Absolute,
                     left: Val::Px(60.0),
                     top: Val::Px(70.0),
-                    max_width: Val::Percent(50.0),
+                    // A definite width: under a `max_width` alone the text was measured wider
+                    // than it is laid out, and at 2x its last lines ran out of the box (issue 43).
+                    width: Val::Percent(50.0),
                     padding: UiRect::all(Val::Px(10.0)),
                     flex_direction: FlexDirection::Column,
                     ..default()

@@ -298,7 +298,11 @@ fn answer_levels(
                 if let Some((_, Ok(c))) = catalog.entries.get_mut(k) {
                     let now = c.level.profile.clone().unwrap_or(default);
                     let at = names.iter().position(|n| *n == now).unwrap_or(0);
-                    c.level.profile = Some(names[(at + 1) % names.len().max(1)].clone());
+                    let next = names[(at + 1) % names.len().max(1)].clone();
+                    // Issue 43: a level named for its ruleset ("Ambush at the Ford (A4)") played
+                    // under another kept saying A4; its name now says the rules it is played under.
+                    c.level.name = name_under_ruleset(&c.level.name, &now, &next);
+                    c.level.profile = Some(next);
                 }
                 for e in &details {
                     commands.entity(e).despawn_children();
@@ -313,6 +317,26 @@ fn answer_levels(
             }
         }
     }
+}
+
+/// A level's name when its rules change from `from` to `to`: where the name says `from` as a
+/// word of its own ("The Duelling Hall (A4, hot-seat)"), it says `to` instead; a name that
+/// names no ruleset is kept.
+pub fn name_under_ruleset(name: &str, from: &str, to: &str) -> String {
+    if from.is_empty() {
+        return name.to_string();
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    let mut out = String::new();
+    let mut rest = name;
+    while let Some(at) = rest.find(from) {
+        let before = rest[..at].chars().next_back().or_else(|| out.chars().next_back());
+        let after = rest[at + from.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        out.push_str(if word(before) || word(after) { from } else { to });
+        rest = &rest[at + from.len()..];
+    }
+    out + rest
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The settings panel over the main menu: UI scale, animations, sound, reaction prompts and
+//! The settings panel over the main menu: UI scale, animations, sound, side colours, reaction prompts and
 //! their timeout. Each press changes `Settings`, which is saved at once (`window/settings.rs`).
 
 use crate::window::screens::Screen;
@@ -20,6 +20,7 @@ pub enum SettingsAct {
     Volume(f32),
     Prompts(bool),
     Timeout(u32),
+    ColourBlind(bool),
 }
 
 #[derive(Resource, Default)]
@@ -54,6 +55,7 @@ fn answer_settings(
             SettingsAct::Volume(v) => settings.volume = v,
             SettingsAct::Prompts(b) => settings.reaction_prompts = b,
             SettingsAct::Timeout(t) => settings.prompt_timeout_secs = t,
+            SettingsAct::ColourBlind(b) => settings.colour_blind = b,
         }
     }
 }
@@ -103,6 +105,14 @@ fn show_settings(mut commands: Commands, open: Res<SettingsOpen>, settings: Res<
             row(p, "Animations", ANIMATION_SPEEDS.iter().map(|&(s, l)| (l.to_string(), SettingsAct::Speed(s), settings.animation_speed == s)).collect());
             let sound = if cfg!(feature = "audio") { "Sound" } else { "Sound (audio feature)" };
             row(p, sound, VOLUMES.iter().map(|&(v, l)| (l.to_string(), SettingsAct::Volume(v), settings.volume == v)).collect());
+            row(
+                p,
+                "Side colours",
+                vec![
+                    ("the sides' own".into(), SettingsAct::ColourBlind(false), !settings.colour_blind),
+                    ("colour-blind".into(), SettingsAct::ColourBlind(true), settings.colour_blind),
+                ],
+            );
             row(
                 p,
                 "Reaction prompts",

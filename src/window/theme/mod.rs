@@ -1,8 +1,9 @@
-//! The look and feel every screen shares, knowing no screen: the palette, the widget builders,
+//! The look and feel every screen shares, knowing no screen: the font, the palette, the widget builders,
 //! and how a button is pressed and its action delivered (bevy_new_2d's `theme/`).
 
 use bevy::prelude::*;
 
+pub mod font;
 pub mod interaction;
 pub mod palette;
 pub mod widget;
@@ -15,5 +16,5 @@ pub mod prelude {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(interaction::plugin);
+    app.add_plugins((font::plugin, interaction::plugin));
 }

@@ -210,6 +210,37 @@ fn observe(world: &World, display: Display, walk: &mut UiWalk, state: &str, ts: 
         walk.state_keys.remove(state);
     }
     walk.state_at_press = state.to_string();
+    // Issue 43: the keyboard focus is never on a button under the panel on top (Tab in the
+    // match menu paged the action bar behind it).
+    // Issue 43: one Enter issues one command at most (it once ended Grub's opportunity and
+    // passed Yip's too in hot-seat).
+    if let Some((before, place)) = walk.commands_at_enter.take() {
+        let now = world.get_resource::<crate::game::record::MatchRecord>().map_or(0, |r| r.commands.len());
+        if now > before + 1 {
+            walk.failures.push(format!("one Enter in {place} issued {} commands", now - before));
+        }
+    }
+    // Issue 43: a finished match (Continue, --resume) shows its log beside the result.
+    let over = world.get_resource::<crate::window::board::Overlay>().is_some_and(|o| o.result.is_some());
+    let mut logs = world.try_query_filtered::<&Text, With<crate::window::hud::log::LogText>>();
+    if over && logs.as_mut().is_some_and(|q| q.iter(world).any(|t| t.0.trim().is_empty())) {
+        let f = format!("the finished match's log is empty in {state}");
+        if !walk.failures.contains(&f) {
+            walk.failures.push(f);
+        }
+    }
+    // (A focus on a button despawned this frame is let go by `focus.rs` on the next.)
+    let focus = world.get_resource::<super::theme::interaction::KeyFocus>().and_then(|f| f.0);
+    if let Some(e) = focus.filter(|&e| world.get::<Button>(e).is_some()) {
+        let top = ts.iter().map(|t| sight::layer(world, t.entity)).max().unwrap_or(0);
+        if sight::layer(world, e) < top {
+            let (label, z) = (sight::label_of(world, e), sight::layer(world, e));
+            let f = format!("the keyboard focus is on \"{label}\" (layer {z}), under the panel on top (layer {top}) in {state}");
+            if !walk.failures.contains(&f) {
+                walk.failures.push(f);
+            }
+        }
+    }
 }
 
 /// After "Play again" (issue 42: it soft-locked every match on fbd0357): what is still wrong

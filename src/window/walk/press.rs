@@ -59,8 +59,17 @@ pub(super) fn key_message(window: Entity, code: KeyCode, state: ButtonState) -> 
     KeyboardInput { key_code: code, logical_key, state, text: None, repeat: false, window }
 }
 
+/// The match's commands, when every side of it is played by hand at this computer (then every
+/// command comes from a press).
+fn commands_by_hand(world: &World) -> Option<usize> {
+    let on_match = world.get_resource::<State<crate::window::screens::Screen>>().is_some_and(|s| *s.get() == crate::window::screens::Screen::Match);
+    let ai = world.get_resource::<crate::game::ai::AiControl>().is_some_and(|a| !a.config.sides.is_empty() || !a.remote.is_empty());
+    (on_match && !ai).then(|| world.get_resource::<crate::game::record::MatchRecord>().map(|r| r.commands.len())).flatten()
+}
+
 /// A key press (with Ctrl held when `ctrl`).
 pub(super) fn press_key(world: &mut World, display: Display, walk: &mut UiWalk, code: KeyCode, name: &str, ctrl: bool) -> bool {
+    walk.commands_at_enter = (code == KeyCode::Enter && !ctrl).then(|| commands_by_hand(world)).flatten().map(|n| (n, super::sight::key_state(world)));
     match display {
         Display::Window => {
             let Some(w) = x_window(walk) else { return false };

@@ -39,6 +39,7 @@ pub(super) fn persisted(act: &SettingsAct) -> Option<bool> {
         SettingsAct::Volume(v) => s.volume == *v,
         SettingsAct::Prompts(v) => s.reaction_prompts == *v,
         SettingsAct::Timeout(v) => s.prompt_timeout_secs == *v,
+        SettingsAct::ColourBlind(v) => s.colour_blind == *v,
         SettingsAct::Toggle => return None,
     })
 }

@@ -26,6 +26,18 @@ pub(super) struct Target {
     pub enabled: bool,
     /// Its centre lies inside the window (a player can click it).
     pub inside: bool,
+    pub entity: Entity,
+}
+
+/// The layer `e` is drawn in: the `GlobalZIndex` of it or its nearest ancestor that has one.
+pub(super) fn layer(world: &World, mut e: Entity) -> i32 {
+    loop {
+        if let Some(z) = world.get::<GlobalZIndex>(e) {
+            return z.0;
+        }
+        let Some(p) = world.get::<ChildOf>(e) else { return 0 };
+        e = p.parent();
+    }
 }
 
 /// The root panel's name of `e` ("Settings", "Reaction prompt", "Action bar" …).
@@ -37,7 +49,7 @@ fn root_name(world: &World, mut e: Entity) -> String {
 }
 
 /// The first text under `e` (a button's label).
-fn label_of(world: &World, e: Entity) -> String {
+pub(super) fn label_of(world: &World, e: Entity) -> String {
     if let Some(t) = world.get::<Text>(e) {
         return t.0.clone();
     }
@@ -154,7 +166,7 @@ pub(super) fn targets(world: &mut World) -> Vec<Target> {
         let inside = at.x >= 0.0 && at.y >= 0.0 && at.x < size.x && at.y < size.y;
         let setting = world.get::<SettingsAct>(e).copied();
         let quit = world.get::<MenuAct>(e) == Some(&MenuAct::Quit);
-        out.push(Target { key, label, action, setting, quit, at, enabled: world.get::<Disabled>(e).is_none(), inside });
+        out.push(Target { key, label, action, setting, quit, at, enabled: world.get::<Disabled>(e).is_none(), inside, entity: e });
     }
     out.sort_by(|a, b| ((a.at.y / 8.0).round(), a.at.x).partial_cmp(&((b.at.y / 8.0).round(), b.at.x)).unwrap_or(std::cmp::Ordering::Equal));
     out

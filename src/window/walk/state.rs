@@ -156,6 +156,9 @@ pub struct UiWalk {
     /// time runs out: a failure) the walk presses nothing (issue 42). The checks passed.
     pub(super) after_play_again: Option<u32>,
     pub play_again_checked: u32,
+    /// Enter was pressed in a match every side of which is played here by hand: the match's
+    /// commands then, and where (one press issues one command at most: issue 43).
+    pub(super) commands_at_enter: Option<(usize, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -213,6 +216,7 @@ impl UiWalk {
             reopened: BTreeMap::new(),
             persist_check: None,
             typed: MessageCursor::default(),
+            commands_at_enter: None,
         }
     }
 

@@ -39,6 +39,12 @@ pub struct Undo {
 /// its last accepted one) can be taken back in match `m` (the state it left), and what that
 /// gives back.
 pub fn last_undo(steps: &[Step], m: &Match) -> Result<Undo, Violation> {
+    // Exploration Mode has no opportunity, but its refusal is its own (issue 43: it said UNDO-1's
+    // "no opportunity is open", another rule's words): every walk, door and task of a crawl may
+    // reveal the map, and what was seen stays seen.
+    if super::explore::sight::exploring(m) {
+        return Err(exploring_refusal());
+    }
     let Some(cur) = m.clock.current.filter(|_| m.pending.as_ref().is_none_or(|p| p.window.is_none())) else {
         return Err(Violation::new("UNDO-1", "Nothing can be taken back now: no opportunity is open (or a reaction must be decided first)."));
     };
@@ -64,6 +70,11 @@ pub fn last_undo(steps: &[Step], m: &Match) -> Result<Undo, Violation> {
     let ap_back = step.events.iter().map(|e| if let Event::ApSpent { amount, .. } = e { *amount } else { 0 }).sum();
     let free_steps_back = step.events.iter().map(|e| if let Event::FreeStepsUsed { spaces, .. } = e { *spaces } else { 0 }).sum();
     Ok(Undo { keep: step.index, command: step.command.clone(), label: label(&step.command, m), ap_back, free_steps_back })
+}
+
+/// UNDO-5 in Exploration Mode: nothing is taken back there.
+pub fn exploring_refusal() -> Violation {
+    Violation::new("UNDO-5", "Nothing is taken back in Exploration Mode: each walk, door or task may reveal the map, and what was seen stays seen.")
 }
 
 /// Why `step` cannot be taken back, if it cannot: the dice first, then a reveal, an attack or a
@@ -191,6 +202,19 @@ mod tests {
         let before = g.ev.len();
         let accepted = g.send(text).is_ok();
         steps.push(Step { index: steps.len(), command: cmd(text), accepted, events: g.ev[before..].to_vec() });
+    }
+
+    #[test] // UNDO-5: in Exploration Mode the refusal is UNDO-5's (a crawl's moves reveal the map), not UNDO-1's "no opportunity is open"
+    fn exploration_names_its_own_reason() {
+        let mut m = crate::testkit::crawl(&["#######", "#.....#", "#######"], &[("h", "heroes", (1, 1)), ("o", "monsters", (5, 1))]);
+        m.clock.phase = crate::rules::state::Phase::Exploration;
+        assert!(crate::rules::explore::sight::exploring(&m), "the crawl starts in Exploration Mode");
+        let steps = [Step { index: 0, command: Command::Wait { actor: "h".into() }, accepted: true, events: Vec::new() }];
+        for tail in [&steps[..], &[]] {
+            let v = last_undo(tail, &m).expect_err("nothing is taken back while exploring");
+            assert_eq!(v.rule, "UNDO-5");
+            assert!(v.reason.contains("Exploration Mode") && !v.reason.contains("opportunity"), "{}", v.reason);
+        }
     }
 
     #[test] // undo of a move: no dice, inside the opportunity: the AP it spent comes back

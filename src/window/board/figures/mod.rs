@@ -1,6 +1,7 @@
 //! The miniatures: each character is a generated figure (`assets/art/figures.png`, one per
 //! monster template and hero package, chosen by data: `assets/art/figures.ron`) standing on a
-//! base of his side's colour **and** shape (circle, square, diamond, hexagon), so sides read
+//! base of his side's colour (the one its name says; the colour-blind palette in the settings)
+//! **and** shape (circle, square, diamond, hexagon), so sides read
 //! without colour. What the rules say of him shows on the figure: kneeling and sitting figures
 //! are lower, prone and incapacitated ones lie down, the stunned have stars and the bleeding a
 //! drop over their heads, the dead leave remains that no longer read as a figure, and a weapon
@@ -84,6 +85,11 @@ fn badges(chars: &[(String, usize, String)]) -> BTreeMap<String, String> {
     out
 }
 
+/// The level's sides as `(id, name)`, for their colours (`palette::side_colours`).
+fn named_sides(level: Option<&crate::window::PlayingLevel>) -> Vec<(String, Option<String>)> {
+    level.map(|l| l.0.sides.iter().map(|s| (s.id.clone(), s.name.clone())).collect()).unwrap_or_default()
+}
+
 /// A figure's atlas cell: his level's (or template's) sprite when it names a kind, else by his
 /// weapon and spells (`assets/art/figures.ron`).
 fn kind_of(data: &doo_rules::data::RuleData, m: &doo_rules::rules::Match, order: usize, sprite: Option<&str>) -> usize {
@@ -109,6 +115,7 @@ fn spawn_tokens(
     level: Option<Res<crate::window::PlayingLevel>>,
     data: Res<crate::window::GameData>,
     server: Res<AssetServer>,
+    settings: Res<crate::window::settings::Settings>,
 ) {
     if new.is_empty() {
         return;
@@ -116,6 +123,7 @@ fn spawn_tokens(
     let Some(state) = state else { return };
     let board = &state.board;
     let sides: Vec<String> = level.as_ref().map(|l| l.0.sides.iter().map(|s| s.id.clone()).collect()).unwrap_or_default();
+    let colours = palette::side_colours(&named_sides(level.as_deref()), settings.colour_blind);
     let sprite_of = |id: &str| level.as_ref().and_then(|l| l.0.sprites.get(id).cloned());
     let kinds: BTreeMap<String, usize> = all.iter().map(|(c, _)| (c.id.clone(), kind_of(&data.0, &state, c.order, sprite_of(&c.id).as_deref()))).collect();
     let list: Vec<(String, usize, String)> = all.iter().map(|(c, s)| (c.id.clone(), kinds.get(&c.id).copied().unwrap_or(0), s.0.clone())).collect();
@@ -150,7 +158,7 @@ fn spawn_tokens(
                 // as the ground the miniature stands on.
                 let mut base = Sprite::from_atlas_image(art.tokens.clone(), TextureAtlas { layout: art.tokens_layout.clone(), index: k });
                 base.custom_size = Some(Vec2::splat(TILE_PX * 1.0));
-                base.color = palette::SIDES[k];
+                base.color = colours.get(sides.iter().position(|s| *s == side.0).unwrap_or(0)).copied().unwrap_or(palette::SIDES[k]);
                 p.spawn((Base, base, Transform::from_xyz(0.0, 0.0, 0.0)));
                 p.spawn((Figure, figure, Transform::from_xyz(0.0, TILE_PX * 0.06, 0.5)));
                 p.spawn((
@@ -213,9 +221,11 @@ fn show_token_state(
         Query<&mut Visibility, Or<(With<Ring>, With<Badge>)>>,
     )>,
     rings: Query<(), With<Ring>>,
+    settings: Res<crate::window::settings::Settings>,
 ) {
     let Some(state) = state else { return };
-    let sides: Vec<String> = level.map(|l| l.0.sides.iter().map(|s| s.id.clone()).collect()).unwrap_or_default();
+    let named = named_sides(level.as_deref());
+    let colours = palette::side_colours(&named, settings.colour_blind);
     let marks = data.0.figures.marks;
     for (c, side, v, posture, conds, children, motion, mut look, token) in &mut tokens {
         let dead = c.order < state.fighters.len() && state.is_dead(c.order);
@@ -282,7 +292,7 @@ fn show_token_state(
             if let Ok((mut s, mut vis)) = parts.p1().get_mut(ch) {
                 // The dead lose their base: what is left is not a miniature any more.
                 vis.set_if_neq(if dead { Visibility::Hidden } else { Visibility::Inherited });
-                let mut col = palette::SIDES[side_index(&side.0, &sides)];
+                let mut col = colours.get(named.iter().position(|(id, _)| *id == side.0).unwrap_or(0)).copied().unwrap_or(palette::SIDES[0]);
                 if down {
                     col = col.mix(&Color::srgb(0.2, 0.2, 0.2), 0.5);
                 }

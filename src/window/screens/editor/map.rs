@@ -146,10 +146,11 @@ fn draw_map(mut commands: Commands, editor: Option<Res<Editor>>, art: Option<Res
         mark(&mut commands, world_at(p.x, p.y, w, h), 12.0, Color::srgb(0.95, 0.8, 0.3), "*", 2.0);
     }
     let sides: Vec<&str> = l.sides.iter().map(|s| s.id.as_str()).collect();
+    let colours = board_palette::side_colours(&l.sides.iter().map(|s| (s.id.clone(), s.name.clone())).collect::<Vec<_>>(), false);
     for (k, c) in l.characters.iter().enumerate() {
         let Some(p) = c.pos.filter(|p| here(p)) else { continue };
         let side = c.side.as_deref().and_then(|s| sides.iter().position(|x| *x == s)).unwrap_or(0);
-        let color = board_palette::SIDES[side % board_palette::SIDES.len()];
+        let color = colours.get(side).copied().unwrap_or(board_palette::SIDES[side % board_palette::SIDES.len()]);
         let name = c.name.clone().or(c.template.clone()).or(c.id.clone()).unwrap_or_default();
         let letter: String = name.chars().next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
         let size = if ed.selected == Some(k) { 28.0 } else { 22.0 };
