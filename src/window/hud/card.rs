@@ -40,6 +40,13 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>, forecast: Option<&Attac
     if f.max_fp > 0 {
         s += &format!("  FP {}/{}", f.fp, f.max_fp);
     }
+    // What attacking it would do comes right under its name and HP, before the stats: the
+    // consequence is what the player hovers for, and a small window (2x) cuts the card's foot.
+    if let (Some(a), Some(odds)) = (decider.filter(|&a| a != i), forecast) {
+        s += &format!("\nIf {} attacks now:\n", m.fighters[a].name);
+        s += odds_text(odds).trim_end();
+        s += "\n";
+    }
     if let Some(x) = m.explore.as_deref().filter(|_| doo_rules::rules::explore::exploring(m)) {
         // Exploration Mode: no AP; what is left of this minute's action (R-EXP-3).
         let acted = match x.acted.get(i).copied().unwrap_or_default() {
@@ -128,10 +135,6 @@ pub fn card(m: &Match, i: usize, decider: Option<usize>, forecast: Option<&Attac
         let c: Vec<String> = f.conditions.iter().map(|c| c.id.replace('_', " ")).collect();
         s += &format!("Conditions: {}\n", c.join(", "));
     }
-    if let (Some(a), Some(odds)) = (decider.filter(|&a| a != i), forecast) {
-        s += &format!("\nIf {} attacks now:\n", m.fighters[a].name);
-        s += &odds_text(odds);
-    }
     s
 }
 
@@ -175,6 +178,13 @@ fn odds_text(odds: &AttackOdds) -> String {
             }
         }
         AttackOdds::Rows(rows) => {
+            // One refusal shared by every kind (out of reach, say) is said once, under the odds.
+            let shared = rows.first().and_then(|r| r.legal.as_ref().err()).filter(|v| rows.iter().all(|r| r.legal.as_ref().err() == Some(*v)));
+            if let Some(v) = shared {
+                let odds: Vec<String> = rows.iter().map(|r| format!("{} {:.0}%", r.name, r.forecast.hit * 100.0)).collect();
+                s += &format!("  to hit: {}\n  Not now: {} ({})\n", odds.join(", "), v.reason, v.rule);
+                return s;
+            }
             for r in rows {
                 let fc = &r.forecast;
                 match &r.legal {
