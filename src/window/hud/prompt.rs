@@ -151,10 +151,13 @@ fn reaction_prompt(
                         Some(v) => format!("{} - not now: {} - {}", c.label, v.reason, v.rule),
                         None => format!("{}: {}", c.label, c.cost),
                     };
-                    let mut b = r.spawn((button(format!("[{}] {} | {}", k + 1, c.label, c.cost), MatchAct::React(k)), Tip(tip)));
-                    if c.refusal.is_some() {
-                        b.insert(Disabled);
-                    }
+                    let label = format!("[{}] {} | {}", k + 1, c.label, c.cost);
+                    // A choice the rules refuse is dim and says why on its face (issue 43: a
+                    // Foreman's Counterattack looked as offered as his Parry).
+                    match &c.refusal {
+                        Some(v) => r.spawn((button_off(format!("{label} - not now: {} ({})", v.reason, v.rule), MatchAct::React(k)), Tip(tip), Disabled)),
+                        None => r.spawn((button(label, MatchAct::React(k)), Tip(tip))),
+                    };
                 }
                 r.spawn((button("[N] Decline", MatchAct::Decline), Tip("Let the attack go ahead without reacting".into())));
                 r.spawn((

@@ -12,7 +12,7 @@ pub mod widget;
 pub mod prelude {
     pub use super::interaction::{ActionName, Activate, AddButtonAction, Blocks, Disabled, KeyFocus, PointerOverUi, Pressed, Selected};
     pub use super::palette;
-    pub use super::widget::{bar_button, button, panel, panel_in, text, type_key};
+    pub use super::widget::{bar_button, button, button_off, panel, panel_in, text, type_key};
 }
 
 pub(super) fn plugin(app: &mut App) {

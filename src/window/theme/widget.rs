@@ -32,6 +32,28 @@ pub fn button<A: Component + Debug>(label: impl Into<String>, act: A) -> impl Bu
     )
 }
 
+/// A button whose action the rules refuse now: dim, its label saying why (it keeps `act` so a
+/// press is still heard, and is told why; the caller adds `Disabled`).
+pub fn button_off<A: Component + Debug>(label: impl Into<String>, act: A) -> impl Bundle {
+    (
+        Button,
+        ActionName::of(&act),
+        act,
+        Node {
+            padding: UiRect::axes(Val::Px(12.0), Val::Px(6.0)),
+            margin: UiRect::all(Val::Px(3.0)),
+            justify_content: JustifyContent::Center,
+            align_items: AlignItems::Center,
+            border: UiRect::all(Val::Px(1.0)),
+            border_radius: BorderRadius::all(Val::Px(4.0)),
+            ..default()
+        },
+        BorderColor::all(palette::BAR_BORDER_OFF),
+        BackgroundColor(palette::BUTTON),
+        children![text(label, 14.0, palette::BAR_TEXT_OFF)],
+    )
+}
+
 /// A compact button for the action bar; a disabled one has dim text (and `Disabled`).
 pub fn bar_button<A: Component + Debug>(label: impl Into<String>, act: A, enabled: bool) -> impl Bundle {
     (
