@@ -54,6 +54,8 @@ pub struct LevelCatalog {
     pub default_ruleset: String,
     /// Levels on a page of the list (`page_size`).
     pub per_page: usize,
+    /// The rules each entry's file names (before R changed them), by entry.
+    pub made_for: Vec<Option<String>>,
 }
 
 #[derive(Component)]
@@ -121,6 +123,7 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
             (p, r)
         })
         .collect();
+    catalog.made_for = catalog.entries.iter().map(|(_, r)| r.as_ref().ok().map(|c| c.level.profile.clone().unwrap_or_else(|| catalog.default_ruleset.clone()))).collect();
     let current = setup.map(|s| s.path.clone());
     catalog.selected = catalog.entries.iter().position(|(p, _)| Some(p) == current.as_ref()).unwrap_or(0);
 }
@@ -201,6 +204,10 @@ fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
                 r.spawn(text(kind.trim_start_matches("  |  ").to_string(), 14.0, palette::DIM));
             });
             d.spawn(text(about, 14.0, palette::DIM));
+            // Issue 43: R changed the rules; the briefing was written for the level's own.
+            if let Some(own) = catalog.made_for.get(catalog.selected).cloned().flatten().filter(|own| *own != profile) {
+                d.spawn(text(format!("Played under {profile} (R), not {own}: the briefing below was written for {own}."), 14.0, palette::GOLD));
+            }
             d.spawn(text(c.level.briefing.clone(), 16.0, palette::TEXT));
             let sides: Vec<String> = c
                 .sides
@@ -217,7 +224,23 @@ fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
                 })
                 .collect();
             d.spawn(text(format!("Sides: {}", sides.join(" | ")), 16.0, palette::TEXT));
-            let goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, doo_rules::rules::victory::Goal::describe(&v.goal))).collect();
+            let mut goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, doo_rules::rules::victory::Goal::describe(&v.goal))).collect();
+            // A level whose story wins it (a tutorial's last step) says so: "rout every other
+            // side" alone misled (issue 43).
+            let by_story: std::collections::BTreeSet<&str> = c
+                .level
+                .events
+                .iter()
+                .flat_map(|e| e.then.iter())
+                .filter_map(|a| if let doo_rules::rules::story::Action::Win(side) = a { Some(side.as_str()) } else { None })
+                .collect();
+            for side in by_story {
+                let name = c.sides.iter().find(|x| x.id == side).and_then(|x| x.name.clone()).unwrap_or_else(|| side.to_string());
+                goals.push(format!("{name}: as the level's story says (its events win it)"));
+            }
+            if !goals.is_empty() && c.level.victory.is_empty() {
+                goals.push("or rout every other side".into());
+            }
             d.spawn(text(
                 if goals.is_empty() { "Goal: rout every other side".to_string() } else { format!("Goals: {}", goals.join("; ")) },
                 16.0,
@@ -303,6 +326,16 @@ fn answer_levels(
                     // under another kept saying A4; its name now says the rules it is played under.
                     c.level.name = name_under_ruleset(&c.level.name, &now, &next);
                     c.level.profile = Some(next);
+                    // The list's button says the new name too.
+                    let name = c.level.name.clone();
+                    for (a, e, _) in &picks {
+                        if *a == LevelsAct::PickLevel(k) {
+                            commands.entity(e).despawn_children();
+                            commands.entity(e).with_children(|b| {
+                                b.spawn(text(name.clone(), 16.0, palette::TEXT));
+                            });
+                        }
+                    }
                 }
                 for e in &details {
                     commands.entity(e).despawn_children();
