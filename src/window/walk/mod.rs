@@ -178,11 +178,8 @@ fn settle_pending(walk: &mut UiWalk, received: &[String], typed: &[KeyCode], arr
 
 /// Notes what is on screen now: the state, the buttons seen (and any outside the window), the
 /// way here from the last press, the keys' place.
-fn observe(world: &mut World, display: Display, walk: &mut UiWalk, state: &str, ts: &[Target]) {
+fn observe(world: &World, display: Display, walk: &mut UiWalk, state: &str, ts: &[Target]) {
     walk.states.insert(state.to_string());
-    if state.starts_with("Campaign") {
-        walk.campaign_texts.extend(world.query::<&Text>().iter(world).map(|t| t.0.clone()));
-    }
     for t in ts {
         if !t.inside && t.enabled && !walk.pressed.contains_key(&t.key) {
             let f = format!("\"{}\" ({}) lies outside the window at ({:.0}, {:.0}) in {state}", t.label, t.key, t.at.x, t.at.y);

@@ -25,7 +25,6 @@ impl UiWalk {
             "disabled": self.disabled,
             "state_list": self.states,
             "key_list": self.keys,
-            "campaign_texts": self.campaign_texts,
         })
     }
 }

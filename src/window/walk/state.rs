@@ -114,8 +114,6 @@ pub struct UiWalk {
     pub states: BTreeSet<String>,
     /// Settings pressed, and whether the settings file said so afterwards ("persisted").
     pub persisted: BTreeMap<String, bool>,
-    /// Every text the campaign screens showed (issue 43: the tests read the result's sentences).
-    pub campaign_texts: BTreeSet<String>,
     /// Presses the game never received, and other faults.
     pub failures: Vec<String>,
     pub steps: u32,
@@ -186,7 +184,6 @@ impl UiWalk {
             keys: BTreeSet::new(),
             states: BTreeSet::new(),
             persisted: BTreeMap::new(),
-            campaign_texts: BTreeSet::new(),
             failures: Vec::new(),
             steps: 0,
             finished: false,
