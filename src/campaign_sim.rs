@@ -205,7 +205,7 @@ pub fn simulate(
 
 /// The JSON line of one level played: its end, CP per hero and every CP line as the event that
 /// told it (R-CP-9 from the match, R-CP-10 at its end), the fallen, the rest, what was bought,
-/// and each hero as the rules build him after the level, the rest and the purchases.
+/// who sits the next level out and how each hero who went down fell (issue 43), and each hero as the rules build him after the level, the rest and the purchases.
 #[allow(clippy::too_many_arguments)]
 fn level_line(
     id: &str,
@@ -228,6 +228,7 @@ fn level_line(
     json!({
         "type": "level", "level": id, "play": plays, "won": won, "winner": r.winner, "turns": r.turns,
         "cp": cps, "cp_earned": cp_earned, "fallen": report.record.fallen, "rest": report.record.rest, "bought": bought,
-        "heroes": heroes, "carry_over": if carry_over_ok { "ok" } else { "mismatch" },
+        "heroes": heroes, "sitting_out": progress.sitting_out, "falls": report.told.falls,
+        "carry_over": if carry_over_ok { "ok" } else { "mismatch" },
     })
 }

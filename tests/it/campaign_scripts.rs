@@ -38,7 +38,7 @@ fn a_wrong_expectation_fails() {
     // the copy lies elsewhere: its relative paths made absolute
     let text = text
         .replace("\"levels/cellar.ron\"", &format!("{:?}", root.join("tests/campaigns/levels/cellar.ron").display().to_string()))
-        .replace("\"../../heroes/lunk.ron\"", &format!("{:?}", root.join("heroes/lunk.ron").display().to_string()));
+        .replace("\"heroes/lunk_before_43.ron\"", &format!("{:?}", root.join("tests/campaigns/heroes/lunk_before_43.ron").display().to_string()));
     let dir = std::env::temp_dir().join(format!("doo-campaign-script-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.ron");

@@ -29,7 +29,7 @@ const BAD: &[(&str, &str)] = &[
     ("tests/heroes/bad/h07_syntax.ron", "5:2: Expected comma"),
     (
         "tests/heroes/bad/h08_unknown_field.ron",
-        "4:5: Unexpected field named `wings` in `Hero`, expected one of `version`, `name`, `size`, `make`, `bought`, `cp_earned`, `weapon`, `weapon_skill`, `shield`, `armor`, `items`, `ammo`, `light`, `purse`, `hp`, `conditions`, or `player` instead",
+        "4:5: Unexpected field named `wings` in `Hero`, expected one of `version`, `name`, `size`, `pronouns`, `make`, `bought`, `cp_earned`, `weapon`, `weapon_skill`, `shield`, `armor`, `items`, `ammo`, `light`, `purse`, `hp`, `conditions`, or `player` instead",
     ),
     // R-CP-3, G-76: the Journeyman skill must be one the hero has
     (

@@ -191,6 +191,18 @@ fn the_campaign_walk_reaches_every_campaign_screen() {
     assert_all_pressed(&v, "campaign walk");
     let states = list(&v, "state_list").join(" ");
     assert!(states.contains("Campaign["), "{states}");
+    // issue 43: R-CP-5, R-CP-11: the advancement screen's skill buttons (pressed, or shown
+    // disabled with no CP banked) name the rank each rises to; they showed the rank it had
+    let mut labels: Vec<(String, String)> = Vec::new();
+    for field in ["pressed", "disabled"] {
+        labels.extend(v[field].as_object().unwrap().iter().map(|(k, l)| (k.clone(), l.as_str().unwrap_or("").to_string())));
+    }
+    let skills: Vec<&(String, String)> = labels.iter().filter(|(k, _)| k.contains("Buy(Skill(")).collect();
+    assert!(!skills.is_empty(), "the walk saw the skills' buttons: {labels:?}");
+    for (k, l) in &skills {
+        assert!(l.contains(" -> ") || l.contains("the highest"), "{k}: '{l}' names the next rank");
+    }
+    assert!(labels.iter().any(|(_, l)| l.starts_with("Axes: Foreman -> Master")), "Lunk's Axes, Foreman to Master: {skills:?}");
 }
 
 #[test]

@@ -25,23 +25,33 @@ pub enum MenuAct {
     Quit,
 }
 
+/// After a campaign's level the level that is ready is that campaign's: the menu's first
+/// button (and Enter) continues the campaign, never a standalone copy of its level (issue 43).
+fn campaign_first(setup: Option<&MatchSetup>) -> bool {
+    setup.is_some_and(|s| s.campaign.is_some()) && session::campaign_save_path().is_file()
+}
+
 fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
-    let quick = setup.map(|s| s.checked.level.name.clone());
+    let campaign = campaign_first(setup.as_deref());
+    let quick = setup.filter(|_| !campaign).map(|s| s.checked.level.name.clone());
     commands.spawn((Name::new("Main menu"), DespawnOnExit(Screen::Menu), root_node())).with_children(|p| {
         p.spawn(text("Dungeons of Olde", 54.0, palette::GOLD));
         p.spawn(text("Crisis Mode tactics", 20.0, palette::DIM));
         p.spawn(Node { height: Val::Px(24.0), ..default() });
         // Enter starts the level that is ready (the tutorial unless `play <level> --menu` named
         // another): its seats screen, then Enter again plays it.
+        if campaign {
+            p.spawn(button("Continue the campaign  [Enter]", CampaignAct::ContinueCampaign));
+        }
         if let Some(q) = &quick {
             p.spawn(button(format!("Play {q}  [Enter]"), Go(Screen::Setup)));
         }
-        p.spawn(button(if quick.is_some() { "Choose a level  [L]" } else { "Choose a level  [Enter]" }, Go(Screen::Levels)));
+        p.spawn(button(if quick.is_some() || campaign { "Choose a level  [L]" } else { "Choose a level  [Enter]" }, Go(Screen::Levels)));
         if crate::saves::autosave_path().is_file() {
             p.spawn(button("Continue  (the last match, autosaved)", MenuAct::Continue));
         }
         p.spawn(button("New campaign", CampaignAct::NewCampaign));
-        if session::campaign_save_path().is_file() {
+        if !campaign && session::campaign_save_path().is_file() {
             p.spawn(button("Continue the campaign", CampaignAct::ContinueCampaign));
         }
         p.spawn(button("Load a saved match", Go(Screen::Load)));
@@ -56,7 +66,7 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
 }
 
 /// The menu's buttons, and its keys: L chooses a level, Enter plays the level that is ready
-/// (or chooses one when none is).
+/// (or chooses one when none is; after a campaign's level, continues the campaign).
 #[allow(clippy::too_many_arguments)]
 fn answer_menu(
     mut acts: MessageReader<MenuAct>,
@@ -69,6 +79,7 @@ fn answer_menu(
     mut next: ResMut<NextState<Screen>>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
+    mut campaign: MessageWriter<CampaignAct>,
 ) {
     for act in acts.read() {
         match act {
@@ -109,7 +120,11 @@ fn answer_menu(
         }
         // Enter presses the focused button when there is one.
         if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {
-            next.set(if setup.is_some() { Screen::Setup } else { Screen::Levels });
+            if campaign_first(setup.as_deref()) {
+                campaign.write(CampaignAct::ContinueCampaign);
+            } else {
+                next.set(if setup.is_some() { Screen::Setup } else { Screen::Levels });
+            }
         }
     }
 }

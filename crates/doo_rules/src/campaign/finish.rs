@@ -23,6 +23,20 @@ pub struct LevelReport {
     pub after_level: Vec<Hero>,
     /// HP each hero (by name) gained in the rest (R-CP-13).
     pub rest_gains: BTreeMap<String, i32>,
+    /// What the result screen tells (issue 43, `told`): how each hero who went down fell, the
+    /// dead included; who sits the next level out and what to do; what resting does.
+    pub told: Told,
+}
+
+/// The result screen's sentences about the heroes (`told`): the window shows them as they are.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Told {
+    /// How each hero who went to 0 HP or below fell: the blow, the bleeding, death.
+    pub falls: Vec<String>,
+    /// Each hero sitting the next level out: why, and "Recruit a hero" (R-CP-13, R-CP-14).
+    pub sitting_out: Vec<String>,
+    /// What the rest between levels does (R-CP-13); empty after a lost level (no rest).
+    pub rest: String,
 }
 
 fn objective_met(o: &Objective, m: &Match, hero_ids: &BTreeSet<String>) -> bool {
@@ -56,6 +70,7 @@ pub fn finish_level_with(
     let book = &data.heroes;
     let id = progress.level.clone().unwrap_or_default();
     let mut record = LevelRecord { level: id.clone(), won, cp: Vec::new(), fallen: Vec::new(), rest: Vec::new() };
+    let mut told = Told { falls: super::told::falls(m, events, &progress.roster, won), ..Told::default() };
     if !won {
         // R-CP-13: a lost level is played again (or where the campaign says) from the roster as
         // it stood at its start, keeping nothing of the lost attempt.
@@ -66,7 +81,7 @@ pub fn finish_level_with(
         record.rest.push("The level was lost: the party plays on from where it stood at the level's start, keeping nothing of the attempt (R-CP-13).".into());
         at_play_cap(progress, &mut record);
         progress.history.push(record.clone());
-        return LevelReport { record, after_level: progress.roster.clone(), rest_gains: BTreeMap::new() };
+        return LevelReport { record, after_level: progress.roster.clone(), rest_gains: BTreeMap::new(), told };
     }
     let in_level: BTreeSet<String> = progress.roster.iter().map(Hero::id).filter(|k| m.index(k).is_some()).collect();
     // R-CP-9: the CP the match told as they were earned (`Event::CpEarned`, the one flow); a
@@ -156,13 +171,16 @@ pub fn finish_level_with(
     dice.force(rest_dice.iter().copied());
     let rest_gains = rest(c.campaign.rest_days(book), &mut dice, &mut roster, &mut record.rest, data);
     progress.sitting_out = roster.iter().filter(|h| h.hp.is_some_and(|hp| hp <= 0)).map(|h| h.name.clone()).collect();
+    let max_hp = |h: &Hero| h.sheet(book).ok().map(|(s, _)| heroes::pools(&s.stats).0);
+    told.sitting_out = super::told::sitting_out_lines(&roster, &progress.sitting_out, c.campaign.party_max, max_hp);
+    told.rest = super::told::rest_note(c.campaign.rest_days(book), book.rest_cr);
     progress.roster = roster;
     progress.level = c.campaign.after_win(&id);
     progress.won = progress.level.is_none();
     progress.playing = false;
     at_play_cap(progress, &mut record);
     progress.history.push(record.clone());
-    LevelReport { record, after_level, rest_gains }
+    LevelReport { record, after_level, rest_gains, told }
 }
 
 /// The cap on levels played in one campaign (`MAX_PLAYS`, the history's cap): the level that

@@ -12,6 +12,45 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// How the game speaks of a hero: "he", "she" or "they" (the default, for a file that does not say).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pronouns {
+    He,
+    She,
+    #[default]
+    They,
+}
+
+impl Pronouns {
+    fn is_default(&self) -> bool {
+        *self == Pronouns::They
+    }
+
+    /// The subject: "he", "she", "they".
+    pub fn subject(self) -> &'static str {
+        match self {
+            Pronouns::He => "he",
+            Pronouns::She => "she",
+            Pronouns::They => "they",
+        }
+    }
+
+    /// The possessive: "his", "her", "their".
+    pub fn possessive(self) -> &'static str {
+        match self {
+            Pronouns::He => "his",
+            Pronouns::She => "her",
+            Pronouns::They => "their",
+        }
+    }
+
+    /// The verb after the subject: `verb("sits", "sit")` is "sits" for he and she, "sit" for they.
+    pub fn verb<'a>(self, one: &'a str, they: &'a str) -> &'a str {
+        if self == Pronouns::They { they } else { one }
+    }
+}
+
 /// A hero as a file holds him (docs/heroes.md): how he was made and what he bought since, from
 /// which the rules rebuild his stats and skills; his CP; his gear, purse, wounds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -21,6 +60,9 @@ pub struct Hero {
     pub name: String,
     #[serde(default)]
     pub size: Size,
+    /// How the game speaks of him (the campaign's result screen): he, she or they (default).
+    #[serde(default, skip_serializing_if = "Pronouns::is_default")]
+    pub pronouns: Pronouns,
     pub make: Make,
     /// CP purchases between levels, in order (R-CP-11).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -279,6 +321,7 @@ pub fn sample_hero(name: &str, package: &str, data: &RuleData) -> Option<Hero> {
         version: VERSION,
         name: name.into(),
         size: Size::Medium,
+        pronouns: Pronouns::They,
         make: Make::Core { stats, package: package.into(), choices: choices.into_iter().map(String::from).collect(), journeyman: jm.map(String::from) },
         bought: Vec::new(),
         cp_earned: 0,

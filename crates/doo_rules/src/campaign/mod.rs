@@ -18,17 +18,20 @@ mod finish;
 mod hero;
 mod prepare;
 mod progress;
+#[cfg(test)]
+mod reacts;
 mod room;
 mod shop;
 mod show;
+mod told;
 
 pub use caps::{
     MAX_BOUGHT, MAX_BUDGET, MAX_CP, MAX_HISTORY, MAX_ITEMS, MAX_LEVELS, MAX_OBJECTIVE_CP, MAX_OBJECTIVES, MAX_PARTY, MAX_PLAYS, MAX_PURSE, MAX_REST_DAYS,
     VERSION,
 };
 pub use file::{Campaign, CampaignLevel, CheckedCampaign, Objective, ObjectiveDef, check_campaign, load_campaign};
-pub use finish::{LevelReport, finish_level, finish_level_with};
-pub use hero::{Hero, HeroLight, check_hero, hero_text, load_hero, sample_hero};
+pub use finish::{LevelReport, Told, finish_level, finish_level_with};
+pub use hero::{Hero, HeroLight, Pronouns, check_hero, hero_text, load_hero, sample_hero};
 pub use prepare::{check_level_text, level_for, prepare_level};
 pub use progress::{LevelRecord, Progress, recruit};
 pub use shop::{auto_spend, buy_gear, rearm, spend};

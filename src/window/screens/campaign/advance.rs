@@ -130,14 +130,14 @@ pub(super) fn draw_advance(p: &mut ChildSpawnerCommands, run: &CampaignRun, data
         });
         l.spawn(text("Skills: next rank (R-CP-5); owned sets rank up together (R-CP-8)", 16.0, palette::GOLD));
         row(l, |r| {
-            for (k, rank) in sheet.skills.iter().filter(|(_, r)| **r >= Rank::Apprentice) {
-                buy(r, format!("{} {rank:?}", heroes::skill_name(k)), Purchase::Skill(k.clone()));
+            for (k, _) in sheet.skills.iter().filter(|(_, r)| **r >= Rank::Apprentice) {
+                buy(r, book.skill_step_label(&sheet, k), Purchase::Skill(k.clone()));
             }
         });
         row(l, |r| {
             let k = book.skills.keys().nth(run.new_skill).cloned().unwrap_or_default();
             small(r, "<", AdvanceAct::PickNewSkill(-1));
-            buy(r, format!("new or next: {}", heroes::skill_name(&k)), Purchase::Skill(k));
+            buy(r, format!("new or next: {}", book.skill_step_label(&sheet, &k)), Purchase::Skill(k));
             small(r, ">", AdvanceAct::PickNewSkill(1));
             let set = &book.sets[run.new_set];
             small(r, "<", AdvanceAct::PickNewSet(-1));

@@ -162,6 +162,7 @@ impl Draft {
             version: campaign::VERSION,
             name: self.name.trim().to_string(),
             size: Default::default(),
+            pronouns: Default::default(),
             make,
             bought: Vec::new(),
             cp_earned: 0,

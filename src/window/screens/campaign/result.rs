@@ -74,11 +74,15 @@ pub(super) fn draw_result(p: &mut ChildSpawnerCommands, run: &CampaignRun, data:
                         l.spawn(text(format!("    {}", lines.join("; ")), 13.0, palette::DIM));
                     }
                 }
-                for f in &r.fallen {
-                    l.spawn(text(format!("{f} has fallen (R-CP-12): he leaves the roster."), 15.0, palette::BAD));
+                // the rules' sentences (doo_rules::campaign::told): how each hero fell, who sits out
+                for line in rep.told.falls.iter().chain(&rep.told.sitting_out) {
+                    l.spawn((text(line.clone(), 15.0, palette::BAD), Node { max_width: Val::Px(1080.0), ..default() }));
                 }
                 for line in &r.rest {
                     l.spawn(text(line.clone(), 13.0, palette::DIM));
+                }
+                if !rep.told.rest.is_empty() {
+                    l.spawn((text(rep.told.rest.clone(), 13.0, palette::TEXT), Node { max_width: Val::Px(1080.0), ..default() }));
                 }
             });
     }
@@ -92,12 +96,17 @@ pub(super) fn draw_result(p: &mut ChildSpawnerCommands, run: &CampaignRun, data:
     if !spend {
         p.spawn(text("No CP banked to spend (R-CP-11): go on to the briefing.", 15.0, palette::DIM));
     }
+    // a hero sitting the next level out points here (R-CP-14), when the party has room
+    let recruit = run.report.as_ref().is_some_and(|rep| !rep.told.sitting_out.is_empty()) && run.progress.roster.len() < run.checked.campaign.party_max;
     row(p, |r| {
         if spend {
             r.spawn(button("Spend CP  [Enter]", CampaignAct::Advance));
             r.spawn(button(next, CampaignAct::Briefing));
         } else {
             r.spawn(button(format!("{next}  [Enter]"), CampaignAct::Briefing));
+        }
+        if recruit {
+            r.spawn(button("Recruit a hero", super::briefing::BriefingAct::Recruit));
         }
     });
 }

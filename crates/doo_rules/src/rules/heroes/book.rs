@@ -129,6 +129,18 @@ impl HeroBook {
         self.ranks.get(k + 1).map(|c| c.rank)
     }
 
+    /// The advancement screen's label of a skill's purchase (R-CP-5, R-CP-11): the skill, the
+    /// rank it has and the rank it rises to ("Axes: Journeyman -> Foreman"; "Healing: new ->
+    /// Apprentice"; "Axes: Legendary Master, the highest").
+    pub fn skill_step_label(&self, sheet: &Sheet, id: &str) -> String {
+        let now = sheet.rank(id);
+        let from = if now == Rank::Untrained { "new".to_string() } else { rank_name(now) };
+        match self.next_rank(now) {
+            Some(next) => format!("{}: {from} -> {}", skill_name(id), rank_name(next)),
+            None => format!("{}: {from}, the highest", skill_name(id)),
+        }
+    }
+
     /// What a purchase costs now, or why it cannot be bought (R-CP-11).
     pub fn price(&self, sheet: &Sheet, p: &Purchase) -> RuleResult<u32> {
         match p {
@@ -264,6 +276,20 @@ pub fn stat_name(k: Stat) -> &'static str {
         Stat::Savvy => "Savvy",
         Stat::Nerve => "Nerve",
     }
+}
+
+/// A rank as players read it: `GrandMaster` → "Grand Master".
+pub fn rank_name(r: Rank) -> String {
+    match r {
+        Rank::Untrained => "Untrained",
+        Rank::Apprentice => "Apprentice",
+        Rank::Journeyman => "Journeyman",
+        Rank::Foreman => "Foreman",
+        Rank::Master => "Master",
+        Rank::GrandMaster => "Grand Master",
+        Rank::LegendaryMaster => "Legendary Master",
+    }
+    .to_string()
 }
 
 /// A skill id as players read it: `lift_shift` → "Lift shift".

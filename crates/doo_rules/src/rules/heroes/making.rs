@@ -313,6 +313,21 @@ mod tests {
         assert_eq!(buy(&b, &mut top, 99, &Purchase::Stat(Stat::Brawn)).unwrap_err().rule, "R-CP-11");
     }
 
+    // R-CP-5, R-CP-11 (issue 43): the advancement screen's "next rank" label names the rank the
+    // skill has and the next one (it showed the rank it has as if it were the next)
+    #[test]
+    fn the_next_rank_label_shows_the_next_rank() {
+        let b = book();
+        let mut s = make_core(&b, &st(9, 7, 6, 4), "warrior", &strs(&["bows"]), Some("axes")).unwrap();
+        assert_eq!(b.skill_step_label(&s, "axes"), "Axes: Journeyman -> Foreman");
+        assert_eq!(b.skill_step_label(&s, "swords"), "Swords: Apprentice -> Journeyman");
+        assert_eq!(b.skill_step_label(&s, "healing"), "Healing: new -> Apprentice");
+        s.skills.insert("axes".into(), Rank::Master);
+        assert_eq!(b.skill_step_label(&s, "axes"), "Axes: Master -> Grand Master");
+        s.skills.insert("axes".into(), Rank::LegendaryMaster);
+        assert_eq!(b.skill_step_label(&s, "axes"), "Axes: Legendary Master, the highest");
+    }
+
     // R-CP-11, R-CP-5, R-CP-8: skills and ranks; the third Melee Combat member at Journeyman
     // makes all six Journeyman.
     #[test]

@@ -13,7 +13,7 @@ mod making;
 mod rest;
 
 pub use book::{HeroBook, Make, Package, Part, Purchase, RankCost, Sheet, SkillSet};
-pub use book::{STATS, caster_of, caster_pools, known_spells, pools, skill_name, stat_name, stat_of};
+pub use book::{STATS, caster_of, caster_pools, known_spells, pools, rank_name, skill_name, stat_name, stat_of};
 pub use earned::{CpLine, award_cp, cp_from_events, cp_of_event, cp_of_margin};
 pub use making::{buy, make, make_core, make_point_buy, rank_up_sets};
 pub use rest::{caregiver_bonus, recuperate};
