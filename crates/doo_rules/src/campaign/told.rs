@@ -180,6 +180,7 @@ mod tests {
                 margin: 6,
                 outcome: "solid_hit".into(),
                 raw_damage: dmg + 1,
+                damage_parts: vec![("rolled".into(), dmg + 1)],
                 reduction: 1,
                 damage: dmg,
                 target_hp: hp - dmg,
