@@ -265,7 +265,7 @@ fn hot_reload_keeps_a_broken_edit_out_and_applies_a_good_one() {
     let broken = wait_for(&log, "level edit not applied", 30);
     let alive_after_broken = child.try_wait().map(|s| s.is_none()).unwrap_or(false);
     std::thread::sleep(std::time::Duration::from_secs(1));
-    std::fs::write(&level, original.replace("Tutorial: the Goblin in the Cellar", "Tutorial, edited")).unwrap();
+    std::fs::write(&level, original.replace("The Goblin in the Cellar (a duel)", "The Goblin, edited")).unwrap();
     let reloaded = wait_for(&log, "reloaded", 30);
     let alive = child.try_wait().map(|s| s.is_none()).unwrap_or(false);
     let _ = child.kill();
