@@ -284,6 +284,7 @@ fn the_view_forecasts_spells_and_a4_charges() {
 // name and HP (a small window cuts the card's foot), and a refusal every attack kind shares (out
 // of reach) is said once, with its rule.
 #[test]
+#[cfg(feature = "window")]
 fn the_card_puts_the_odds_first_and_a_shared_refusal_once() {
     let hm = mid(None, "()", room(10, 5), vec![lunk(0, 2), orc(8, 2)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[]);
     let m = hm.snapshot();
