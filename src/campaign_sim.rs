@@ -54,7 +54,10 @@ pub fn check_carry_over(progress: &Progress, level: &CheckedLevel, expected: &BT
 }
 
 /// `doo campaign simulate FILE`: one JSON line per level played, then a summary. Exit 0 when
-/// every carry-over check held, 1 when one failed, 2 when a file cannot be read.
+/// every carry-over check held, 1 when one failed, 2 when a file cannot be read. `stop_after`:
+/// at most that many levels played (`--plays`; the autosave in `dir` then holds the last
+/// level's finished match with the campaign in its header; the summary says `"stopped": true`).
+#[allow(clippy::too_many_arguments)]
 pub fn simulate(
     data: &doo_rules::data::RuleData,
     path: &Path,
@@ -62,6 +65,7 @@ pub fn simulate(
     party: &[PathBuf],
     difficulty: doo_rules::ai::Difficulty,
     dir: Option<PathBuf>,
+    stop_after: Option<usize>,
 ) -> ExitCode {
     let c = match campaign::load_campaign(path, data) {
         Ok(c) => c,
@@ -96,7 +100,8 @@ pub fn simulate(
     let mut expected: BTreeMap<String, Expected> = BTreeMap::new();
     let mut failures = 0usize;
     let mut plays = 0usize;
-    while progress.level.is_some() && plays < MAX_PLAYS {
+    let cap = stop_after.unwrap_or(MAX_PLAYS).min(MAX_PLAYS);
+    while progress.level.is_some() && plays < cap {
         plays += 1;
         let (level_path, level) = match campaign::prepare_level(&c, &progress, &dir, data) {
             Ok(x) => x,
@@ -189,10 +194,11 @@ pub fn simulate(
             json!({"hero": h.name, "cp_earned": h.cp_earned, "cp_banked": banked, "hp": h.hp, "items": h.items, "bought": h.bought.len()})
         })
         .collect();
-    let abandoned = progress.level.is_some();
+    let stopped = progress.level.is_some() && plays < MAX_PLAYS;
+    let abandoned = progress.level.is_some() && !stopped;
     let mut summary = json!({
         "type": "campaign", "campaign": c.campaign.name, "won": progress.won, "levels_played": plays,
-        "abandoned": abandoned, "heroes": banked, "carry_over_failures": failures,
+        "abandoned": abandoned, "stopped": stopped, "heroes": banked, "carry_over_failures": failures,
     });
     if abandoned {
         let note = format!("{MAX_PLAYS} levels played without reaching the end: the simulated campaign is called abandoned");

@@ -305,6 +305,10 @@ enum CampaignCmd {
         /// Where the level files and the autosave go (default: a temporary folder).
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// Stop after this many levels played (at most 12); the autosave in --dir then holds the
+        /// last one's finished match, its campaign in the header.
+        #[arg(long)]
+        plays: Option<usize>,
     },
 }
 
@@ -394,8 +398,8 @@ fn main() -> ExitCode {
                 ..Default::default()
             },
         ),
-        Some(Cmd::Campaign { action: CampaignCmd::Simulate { campaign, seed, heroes, difficulty, dir } }) => match doo::cli::rule_data() {
-            Ok(data) => doo::campaign_sim::simulate(&data, &campaign, seed, &heroes, difficulty, dir),
+        Some(Cmd::Campaign { action: CampaignCmd::Simulate { campaign, seed, heroes, difficulty, dir, plays } }) => match doo::cli::rule_data() {
+            Ok(data) => doo::campaign_sim::simulate(&data, &campaign, seed, &heroes, difficulty, dir, plays),
             Err(code) => code,
         },
         Some(Cmd::Campaign { action: CampaignCmd::Run { script, check } }) => doo::cli::campaign_run(&script, check),

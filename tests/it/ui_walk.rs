@@ -374,3 +374,36 @@ fn a_save_that_does_not_replay_opens_with_its_choices_and_each_is_pressed() {
         assert!(pressed.contains(&format!("Broken save|{choice}")), "{choice} not pressed: {pressed}");
     }
 }
+
+/// Issue 43: the campaign's result screen after a level, and the menu after it. The road is
+/// played headless by `doo campaign simulate --seed 6 --plays 1` (Mira falls to a goblin's hit
+/// and is still below 0 HP after the day's rest); its autosave, the finished road with the
+/// campaign in its header, is the walk's campaign save. The walk continues the campaign from the
+/// menu, goes back to the campaign from the level's result and reads the result screen: how
+/// Mira fell, with her pronoun (R-INJ-3, R-CP-12), that she sits the next level out and that
+/// Recruit a hero opens when there is room (R-CP-13, R-CP-14), what resting does (R-CP-13,
+/// R-HEAL-7, R-HEAL-8). Back on the main menu its first button is "Continue the campaign".
+#[test]
+fn the_campaign_result_tells_falls_rest_and_recruits_and_the_menu_continues_the_campaign() {
+    let dir = scratch("campaign-result");
+    let sim = dir.join("sim");
+    let out = Command::new(crate::common::doo_bin())
+        .args(["campaign", "simulate", "campaigns/drowned_crown.ron", "--seed", "6", "--plays", "1", "--dir"])
+        .arg(&sim)
+        .current_dir(root())
+        .output()
+        .expect("run doo");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::create_dir_all(dir.join("saves/campaign")).unwrap();
+    std::fs::copy(sim.join("campaign-autosave.ron"), dir.join("saves/campaign/campaign.ron")).unwrap();
+    let v = walk_focused(&dir, &["play", "--seed", "1"], true, "Campaign");
+    let texts = list(&v, "campaign_texts");
+    let has = |needle: &str| texts.iter().any(|t| t.contains(needle));
+    assert!(has("Ambush in the Long Corridor: won"), "the road's result: {texts:?}");
+    assert!(has("Mira fell to Goblin's solid hit") && has("She ended the level at"), "how Mira fell, as 'she': {texts:?}");
+    assert!(has("she sits the next level out (R-CP-13)") && has("Recruit a hero on the briefing opens when there is room (R-CP-14)"), "{texts:?}");
+    assert!(has("Resting (R-CP-13): one day between levels.") && has("Day 1: Mira recuperates"), "what resting does: {texts:?}");
+    let first = list(&v, "menu_first");
+    assert!(first.contains(&"Continue the campaign  [Enter]".to_string()), "the menu's first button after the level: {first:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

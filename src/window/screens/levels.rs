@@ -123,7 +123,8 @@ fn scan_levels(mut catalog: ResMut<LevelCatalog>, data: Res<GameData>, setup: Op
             (p, r)
         })
         .collect();
-    catalog.made_for = catalog.entries.iter().map(|(_, r)| r.as_ref().ok().map(|c| c.level.profile.clone().unwrap_or_else(|| catalog.default_ruleset.clone()))).collect();
+    catalog.made_for =
+        catalog.entries.iter().map(|(_, r)| r.as_ref().ok().map(|c| c.level.profile.clone().unwrap_or_else(|| catalog.default_ruleset.clone()))).collect();
     let current = setup.map(|s| s.path.clone());
     catalog.selected = catalog.entries.iter().position(|(p, _)| Some(p) == current.as_ref()).unwrap_or(0);
 }
@@ -224,7 +225,8 @@ fn level_details(d: &mut ChildSpawnerCommands, catalog: &LevelCatalog) {
                 })
                 .collect();
             d.spawn(text(format!("Sides: {}", sides.join(" | ")), 16.0, palette::TEXT));
-            let mut goals: Vec<String> = c.level.victory.iter().map(|v| format!("{}: {}", v.side, doo_rules::rules::victory::Goal::describe(&v.goal))).collect();
+            let mut goals: Vec<String> =
+                c.level.victory.iter().map(|v| format!("{}: {}", v.side, doo_rules::rules::victory::Goal::describe(&v.goal))).collect();
             // A level whose story wins it (a tutorial's last step) says so: "rout every other
             // side" alone misled (issue 43).
             let by_story: std::collections::BTreeSet<&str> = c

@@ -180,6 +180,17 @@ fn settle_pending(walk: &mut UiWalk, received: &[String], typed: &[KeyCode], arr
 /// way here from the last press, the keys' place.
 fn observe(world: &World, display: Display, walk: &mut UiWalk, state: &str, ts: &[Target]) {
     walk.states.insert(state.to_string());
+    if state.starts_with("Campaign[")
+        && let Some(stack) = world.get_resource::<bevy::ui::UiStack>()
+    {
+        let shown = stack.uinodes.iter().filter(|&&e| world.get::<InheritedVisibility>(e).is_some_and(|v| v.get()));
+        walk.campaign_texts.extend(shown.filter_map(|&e| world.get::<Text>(e)).map(|t| t.0.clone()));
+    }
+    if state.starts_with("Menu[")
+        && let Some(first) = ts.first()
+    {
+        walk.menu_first.insert(first.label.clone());
+    }
     for t in ts {
         if !t.inside && t.enabled && !walk.pressed.contains_key(&t.key) {
             let f = format!("\"{}\" ({}) lies outside the window at ({:.0}, {:.0}) in {state}", t.label, t.key, t.at.x, t.at.y);

@@ -25,6 +25,8 @@ impl UiWalk {
             "disabled": self.disabled,
             "state_list": self.states,
             "key_list": self.keys,
+            "campaign_texts": self.campaign_texts,
+            "menu_first": self.menu_first,
         })
     }
 }

@@ -112,6 +112,10 @@ pub struct UiWalk {
     pub keys: BTreeSet<String>,
     /// States reached: the screen and the panels on it.
     pub states: BTreeSet<String>,
+    /// Every text shown on the campaign's screens, and the main menu's first button at each
+    /// visit (issue 43: the result's sentences, "Continue the campaign" first after a level).
+    pub campaign_texts: BTreeSet<String>,
+    pub menu_first: BTreeSet<String>,
     /// Settings pressed, and whether the settings file said so afterwards ("persisted").
     pub persisted: BTreeMap<String, bool>,
     /// Presses the game never received, and other faults.
@@ -186,6 +190,8 @@ impl UiWalk {
             disabled: BTreeMap::new(),
             keys: BTreeSet::new(),
             states: BTreeSet::new(),
+            campaign_texts: BTreeSet::new(),
+            menu_first: BTreeSet::new(),
             persisted: BTreeMap::new(),
             failures: Vec::new(),
             steps: 0,

@@ -267,7 +267,7 @@ mod tests {
         ];
         let rep = finish_level(&c, &mut p, &m, &[], true, &data);
         let cp = |id: &str| rep.record.cp.iter().filter(|l| l.hero == id).map(|l| l.cp).sum::<u32>();
-        // the level won (1) and "Nobody falls on the road" (1)
+        // the level won (1) and "Nobody dies on the road" (1): Ann is hurt, nobody is dead
         assert_eq!((cp("hero_ann"), cp("hero_bo")), (2, 2), "{:?}", rep.record.cp);
         assert!(rep.record.cp.iter().all(|l| l.rule == "R-CP-10"));
         assert_eq!(p.level.as_deref(), Some("vault"));

@@ -74,10 +74,13 @@ pub(super) fn draw_result(p: &mut ChildSpawnerCommands, run: &CampaignRun, data:
                         l.spawn(text(format!("    {}", lines.join("; ")), 13.0, palette::DIM));
                     }
                 }
-                // the rules' sentences (doo_rules::campaign::told): how each hero fell, who sits out
+                // the rules' sentences (doo_rules::campaign::told): how each hero fell, who sits out;
+                // set off from the CP lines above, and the rest below, by a gap
+                l.spawn(Node { height: Val::Px(8.0), ..default() });
                 for line in rep.told.falls.iter().chain(&rep.told.sitting_out) {
                     l.spawn((text(line.clone(), 15.0, palette::BAD), Node { max_width: Val::Px(1080.0), ..default() }));
                 }
+                l.spawn(Node { height: Val::Px(8.0), ..default() });
                 for line in &r.rest {
                     l.spawn(text(line.clone(), 13.0, palette::DIM));
                 }
