@@ -844,7 +844,7 @@ fn e2e_a4_hot_seat_click_is_a_five_foot_step() {
     let (before, after) = (decode(&before_png), decode(&after_png));
     let look = |img: &Image, x: usize, y: usize| {
         let (cx, cy) = centre(at, x, y);
-        mean(&img.square(cx, cy, at.2 * 0.2))
+        mean(&img.square(cx, cy, at.2 * 0.35))
     };
     let token = look(&before, x, y);
     let report = format!("token {token:.0?} on ({x},{y}); after: ({to},{y}) {:.0?}, ({x},{y}) {:.0?}", look(&after, to, y), look(&after, x, y));
