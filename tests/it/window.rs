@@ -1893,7 +1893,7 @@ fn e2e_tutorial_1_is_played_step_by_step() {
     let story = |id: &str| format!("\"event\":\"story\",\"id\":\"{id}\"");
     let intro = wait_for(&log, &story("intro"), 10);
     // the overlay's copy of the line has gone; the banner's stays
-    std::thread::sleep(std::time::Duration::from_secs(9));
+    std::thread::sleep(std::time::Duration::from_secs(16)); // and the reset display, which takes the pointer, has gone
     let at = layout(&log).unwrap_or((0.0, 0.0, 0.0));
     let win = game_window();
     let shots: Vec<PathBuf> = (1..=4).map(|k| dir.join(format!("tutorial-step-{k}.png"))).collect();
@@ -1911,11 +1911,12 @@ fn e2e_tutorial_1_is_played_step_by_step() {
         }
     };
     let first = shot_ok(0);
-    // Step 1: free steps (the green spaces): two spaces east, for 0 AP.
-    let freed = click(3, 2) && wait_for(&log, &story("free"), 20);
+    // Step 1: free steps (the green spaces): two spaces east and one down, for 0 AP (row 3:
+    // the reset display over the board's top rows takes the pointer for its first seconds).
+    let freed = click(3, 3) && wait_for(&log, &story("free"), 20);
     let second = shot_ok(1);
     // Step 2: a Step onto a blue space.
-    let stepped = click(4, 2) && wait_for(&log, &story("step"), 20);
+    let stepped = click(4, 3) && wait_for(&log, &story("step"), 20);
     let third = shot_ok(2);
     // Step 3: Enter ends the opportunity.
     press(&win, "Return", "end the opportunity", 800);
