@@ -213,7 +213,10 @@ fn window_opens_the_default_level_and_saves_a_screenshot() {
     let at = layout(&log).unwrap_or_else(|| panic!("the game wrote no layout line to {}", log.display()));
     assert!(at.2 >= 16.0, "spaces are {} pixels wide", at.2);
     let rows = level_rows(doo::window::DEFAULT_LEVEL);
-    let summary = check_board(&img, &rows, at, &[]);
+    // The default level is lesson 1: Wren, first to act, has her reachable spaces highlighted
+    // (green, blue, orange) all over the cellar west of the pit (x < 7); the rest is checked.
+    let lit: Vec<(usize, usize)> = (0..rows.len()).flat_map(|y| (1..7).map(move |x| (x, y))).collect();
+    let summary = check_board(&img, &rows, at, &lit);
     println!("screenshot: {} ({summary})", shot.display());
 }
 
