@@ -11,21 +11,26 @@ pub fn text(s: impl Into<String>, size: f32, color: Color) -> impl Bundle {
     (Text::new(s), TextFont { font_size: FontSize::Px(size), ..default() }, TextColor(color))
 }
 
+/// The box of a full-size button (`button`, `button_off`).
+fn button_node() -> Node {
+    Node {
+        padding: UiRect::axes(Val::Px(12.0), Val::Px(6.0)),
+        margin: UiRect::all(Val::Px(3.0)),
+        justify_content: JustifyContent::Center,
+        align_items: AlignItems::Center,
+        border: UiRect::all(Val::Px(1.0)),
+        border_radius: BorderRadius::all(Val::Px(4.0)),
+        ..default()
+    }
+}
+
 /// A button that does `act` when pressed (the owner of `act`'s type handles it).
 pub fn button<A: Component + Debug>(label: impl Into<String>, act: A) -> impl Bundle {
     (
         Button,
         ActionName::of(&act),
         act,
-        Node {
-            padding: UiRect::axes(Val::Px(12.0), Val::Px(6.0)),
-            margin: UiRect::all(Val::Px(3.0)),
-            justify_content: JustifyContent::Center,
-            align_items: AlignItems::Center,
-            border: UiRect::all(Val::Px(1.0)),
-            border_radius: BorderRadius::all(Val::Px(4.0)),
-            ..default()
-        },
+        button_node(),
         BorderColor::all(palette::BUTTON_BORDER),
         BackgroundColor(palette::BUTTON),
         children![text(label, 16.0, palette::TEXT)],
@@ -39,15 +44,7 @@ pub fn button_off<A: Component + Debug>(label: impl Into<String>, act: A) -> imp
         Button,
         ActionName::of(&act),
         act,
-        Node {
-            padding: UiRect::axes(Val::Px(12.0), Val::Px(6.0)),
-            margin: UiRect::all(Val::Px(3.0)),
-            justify_content: JustifyContent::Center,
-            align_items: AlignItems::Center,
-            border: UiRect::all(Val::Px(1.0)),
-            border_radius: BorderRadius::all(Val::Px(4.0)),
-            ..default()
-        },
+        button_node(),
         BorderColor::all(palette::BAR_BORDER_OFF),
         BackgroundColor(palette::BUTTON),
         children![text(label, 14.0, palette::BAR_TEXT_OFF)],
