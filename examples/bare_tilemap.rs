@@ -57,7 +57,7 @@ fn main() {
 fn spawn_map(mut commands: Commands, assets: Res<AssetServer>, args: Res<Args>) {
     // Fitted exactly as the game fits its board: to the area its panels leave (UI scale 1), so
     // both draw the map at the same size on screen.
-    use doo::window::board::camera::{BOTTOM_BAR_PX, TOP_BAR_PX, right_panel_px};
+    use doo_app::window::board::camera::{BOTTOM_BAR_PX, TOP_BAR_PX, right_panel_px};
     let area = Vec2::new(1280.0 - right_panel_px(1280.0) - 40.0, 720.0 - (TOP_BAR_PX + BOTTOM_BAR_PX) - 30.0).max(Vec2::splat(100.0));
     let scale = (args.width as f32 * 32.0 / area.x).max(args.height as f32 * 32.0 / area.y).clamp(0.25, 4.0);
     // The same camera as the game's (no multisampling: pixel art).

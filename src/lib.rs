@@ -1,16 +1,9 @@
-//! Dungeons of Olde on Bevy: the rules' ECS plugins (`game`), the headless runner and the CLI,
-//! and the game window. The rules, the AI and the file formats live in the `doo_rules` crate
-//! (no Bevy); code here names them `doo_rules::…` wherever it crosses into that crate.
+//! Dungeons of Olde, the game: the window (`window`: board, HUD, screens, the level editor) and
+//! network play (`net`), on top of `doo` (crates/doo_game: the rules' ECS plugins, the headless
+//! app, the headless commands), whose modules are re-exported here under their old paths
+//! (`crate::game`, `crate::headless`…). The rules, the AI and the file formats live in the
+//! `doo_rules` crate (no Bevy).
 
-pub mod campaign_sim;
-pub mod cli;
-pub mod crash;
-pub mod game;
-pub mod headless;
-pub mod ladder;
+pub use doo::{campaign_sim, cli, commands, crash, game, headless, ladder, replay, saves, simulate};
 pub mod net;
-pub mod replay;
-pub mod saves;
-pub mod simulate;
-#[cfg(feature = "window")]
 pub mod window;

@@ -94,71 +94,12 @@ enum Cmd {
         #[arg(long)]
         seed: Option<u64>,
     },
-    /// Check level, hero, campaign and campaign script files; print every problem as file:line:col: message (exit 0 all valid, 1 any invalid).
-    Validate {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
-    /// AI against AI without a window: one JSON line per game, then a summary.
-    Simulate {
-        /// The level (not needed with --resume: the save names it).
-        #[arg(required_unless_present = "resume")]
-        level: Option<PathBuf>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 1)]
-        games: u32,
-        /// easy, normal or hard, for every side not named in --side
-        #[arg(long, default_value = "normal")]
-        difficulty: doo_rules::ai::Difficulty,
-        /// Per-side difficulty, e.g. --side heroes=hard --side monsters=easy
-        #[arg(long = "side", value_parser = parse_side)]
-        sides: Vec<(String, doo_rules::ai::Difficulty)>,
-        /// Write each game as a save here (game-<seed>.ron), for `doo replay --verify`.
-        #[arg(long)]
-        save_dir: Option<PathBuf>,
-        /// Autosave the game to this file after every command (atomically).
-        #[arg(long)]
-        autosave: Option<PathBuf>,
-        /// Go on with this saved game (replayed and checked first), AI against AI.
-        #[arg(long)]
-        resume: Option<PathBuf>,
-        /// Play the level under this rules profile or ruleset instead of its own (e.g. A4).
-        #[arg(long)]
-        profile: Option<String>,
-    },
-    /// The difficulty ladder (issue 30): each stronger:weaker pairing on each level, under its own
-    /// ruleset and A4, sides swapped; prints a table. Exit 1 if an AI command was refused or the
-    /// stronger side's share of decided games is under --min-share.
-    Ladder {
-        /// Levels (default: every level in levels/).
-        levels: Vec<PathBuf>,
-        /// stronger:weaker, e.g. hard:normal (repeat for more pairings).
-        #[arg(long = "pair", value_parser = doo::ladder::parse_pair, default_values = ["hard:normal", "normal:easy"])]
-        pairs: Vec<(doo_rules::ai::Difficulty, doo_rules::ai::Difficulty)>,
-        /// Games per pairing, level and ruleset (the seatings take turns).
-        #[arg(long, default_value_t = 200)]
-        games: u32,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Only each level's own ruleset (no A4 rows).
-        #[arg(long)]
-        own_only: bool,
-        /// Threads.
-        #[arg(long, default_value_t = 2)]
-        jobs: usize,
-        /// Fail (exit 1) when the stronger difficulty wins less than this share of decided games.
-        #[arg(long)]
-        min_share: Option<f64>,
-    },
     /// Replay saves headless; with --verify, compare every checkpoint (exit 1 naming the first
     /// command whose state differs, 2 when a save cannot be read). With --watch, open the first
     /// save in the window's replay viewer instead.
     Replay {
-        #[arg(required = true)]
-        saves: Vec<PathBuf>,
-        #[arg(long, conflicts_with = "watch")]
-        verify: bool,
+        #[command(flatten)]
+        args: doo::commands::ReplayArgs,
         /// Watch the save in the window (play, pause, step, jump to a turn, speed).
         #[arg(long)]
         watch: bool,
@@ -172,23 +113,6 @@ enum Cmd {
         ui_walk: Option<PathBuf>,
         #[arg(long, requires = "watch", hide = true)]
         headless: bool,
-    },
-    /// Campaigns without a window (docs/campaigns.md).
-    Campaign {
-        #[command(subcommand)]
-        action: CampaignCmd,
-    },
-    /// Heroes (docs/heroes.md).
-    Hero {
-        #[command(subcommand)]
-        action: HeroCmd,
-    },
-    /// Play a match script headless and print one JSON object per line (docs/scripts.md).
-    Run {
-        script: PathBuf,
-        /// Also check the script's `expect` section; exit 1 on any mismatch.
-        #[arg(long)]
-        check: bool,
     },
     /// Host a network match (docs/network.md): keep the one match, let players join its remote
     /// seats (`doo join`), play the AI seats. Prints JSON lines; exit 0 when it ended with no desync
@@ -259,62 +183,20 @@ enum Cmd {
         #[arg(long, default_value_t = 900)]
         timeout: u64,
         /// The goal for a command's round trip (p99, milliseconds): exit 1 when it is missed.
-        #[arg(long, default_value_t = doo::net::bench::P99_GOAL.as_millis() as u64)]
+        #[arg(long, default_value_t = doo_app::net::bench::P99_GOAL.as_millis() as u64)]
         p99_goal_ms: u64,
     },
+    #[command(flatten)]
+    Headless(doo::commands::HeadlessCmd),
 }
 
 fn parse_listen(s: &str) -> Result<std::net::SocketAddr, String> {
-    doo::net::transport::parse_listen(s, 5000)
+    doo_app::net::transport::parse_listen(s, 5000)
 }
 
 fn parse_seat(s: &str) -> Result<(String, String), String> {
     let (side, kind) = s.split_once('=').ok_or_else(|| format!("'{s}': expected side=remote or side=ai"))?;
     Ok((side.to_string(), kind.to_string()))
-}
-
-#[derive(Subcommand)]
-enum HeroCmd {
-    /// Print the hero as the rules build him, as JSON: stats, skills with ranks, sets, CP banked
-    /// and earned, HP/MP/FP and their maxima, gear, caster traditions and spells (exit 2 on a
-    /// bad file, with file:line:col).
-    Show { file: PathBuf },
-}
-
-#[derive(Subcommand)]
-enum CampaignCmd {
-    /// Play a campaign script headless (docs/campaigns.md, "Campaign scripts"): one JSON object
-    /// per line. --check also checks its `expect` section (exit 1 on a mismatch, 2 on a bad file).
-    Run {
-        script: PathBuf,
-        #[arg(long)]
-        check: bool,
-    },
-    /// Play a whole campaign AI against AI (the party too), spending CP between levels, and check
-    /// carry-over at every level start: one JSON line per level, then a summary (exit 1 on a
-    /// carry-over mismatch, 2 when a file cannot be read).
-    Simulate {
-        campaign: PathBuf,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Hero files for the party (default: the campaign's ready-made heroes).
-        #[arg(long = "hero")]
-        heroes: Vec<PathBuf>,
-        #[arg(long, default_value = "normal")]
-        difficulty: doo_rules::ai::Difficulty,
-        /// Where the level files and the autosave go (default: a temporary folder).
-        #[arg(long)]
-        dir: Option<PathBuf>,
-        /// Stop after this many levels played (at most 12); the autosave in --dir then holds the
-        /// last one's finished match, its campaign in the header.
-        #[arg(long)]
-        plays: Option<usize>,
-    },
-}
-
-fn parse_side(s: &str) -> Result<(String, doo_rules::ai::Difficulty), String> {
-    let (side, d) = s.split_once('=').ok_or_else(|| format!("'{s}': expected side=difficulty"))?;
-    Ok((side.to_string(), d.parse()?))
 }
 
 fn main() -> ExitCode {
@@ -329,16 +211,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        #[cfg(not(feature = "window"))]
-        None | Some(Cmd::Play { .. }) | Some(Cmd::Edit { .. }) | Some(Cmd::Replay { watch: true, .. }) => {
-            eprintln!(
-                "this doo was built without its window (cargo feature `window`): only run, validate, simulate, ladder, replay, hero show, campaign run and campaign simulate"
-            );
-            ExitCode::from(2)
-        }
-        #[cfg(feature = "window")]
-        None => doo::window::run(None),
-        #[cfg(feature = "window")]
+        None => doo_app::window::run(None),
         Some(Cmd::Play {
             level,
             screenshot,
@@ -359,9 +232,9 @@ fn main() -> ExitCode {
             name,
         }) => {
             let resume = resume.map(|p| if p.as_os_str() == "@autosave" { doo::saves::autosave_path() } else { p });
-            doo::window::run_with(
+            doo_app::window::run_with(
                 level,
-                doo::window::WindowOptions {
+                doo_app::window::WindowOptions {
                     screenshot,
                     screenshot_frame,
                     exit_after_frames: frames,
@@ -382,10 +255,9 @@ fn main() -> ExitCode {
                 },
             )
         }
-        #[cfg(feature = "window")]
-        Some(Cmd::Edit { level, screenshot, screenshot_frame, frames, log, ui_walk, headless, seed }) => doo::window::run_with(
+        Some(Cmd::Edit { level, screenshot, screenshot_frame, frames, log, ui_walk, headless, seed }) => doo_app::window::run_with(
             None,
-            doo::window::WindowOptions {
+            doo_app::window::WindowOptions {
                 screenshot,
                 screenshot_frame,
                 exit_after_frames: frames,
@@ -398,15 +270,8 @@ fn main() -> ExitCode {
                 ..Default::default()
             },
         ),
-        Some(Cmd::Campaign { action: CampaignCmd::Simulate { campaign, seed, heroes, difficulty, dir, plays } }) => match doo::cli::rule_data() {
-            Ok(data) => doo::campaign_sim::simulate(&data, &campaign, seed, &heroes, difficulty, dir, plays),
-            Err(code) => code,
-        },
-        Some(Cmd::Campaign { action: CampaignCmd::Run { script, check } }) => doo::cli::campaign_run(&script, check),
-        Some(Cmd::Hero { action: HeroCmd::Show { file } }) => doo::cli::hero_show(&file),
-        Some(Cmd::Run { script, check }) => doo::cli::run(&script, check),
         Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, resume, hand_over, profile, timeout }) => {
-            doo::net::cli::host(&doo::net::cli::HostArgs {
+            doo_app::net::cli::host(&doo_app::net::cli::HostArgs {
                 level: level.unwrap_or_default(),
                 profile,
                 resume,
@@ -419,8 +284,8 @@ fn main() -> ExitCode {
                 timeout: std::time::Duration::from_secs(timeout),
             })
         }
-        Some(Cmd::Join { addr, name, ai, matches, timeout }) => doo::net::cli::join(&addr, &name, ai, matches, std::time::Duration::from_secs(timeout)),
-        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms }) => doo::net::bench::run(&doo::net::bench::BenchArgs {
+        Some(Cmd::Join { addr, name, ai, matches, timeout }) => doo_app::net::cli::join(&addr, &name, ai, matches, std::time::Duration::from_secs(timeout)),
+        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms }) => doo_app::net::bench::run(&doo_app::net::bench::BenchArgs {
             matches,
             level,
             seed,
@@ -428,27 +293,11 @@ fn main() -> ExitCode {
             timeout: std::time::Duration::from_secs(timeout),
             p99_goal: std::time::Duration::from_millis(p99_goal_ms),
         }),
-        Some(Cmd::Ladder { levels, pairs, games, seed, own_only, jobs, min_share }) => match doo::cli::rule_data() {
-            Ok(data) => doo::ladder::run(&data, &doo::ladder::LadderArgs { levels, pairs, games, seed, own_only, jobs, min_share }),
-            Err(code) => code,
-        },
-        Some(Cmd::Validate { files }) => doo::cli::validate(&files),
-        Some(Cmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume, profile }) => match resume {
-            Some(save) => doo::cli::simulate_resume(&save, difficulty, sides.into_iter().collect(), autosave),
-            None => doo::cli::simulate(
-                &level.unwrap_or_default(),
-                seed,
-                games,
-                difficulty,
-                sides.into_iter().collect(),
-                doo::cli::SimSaves { save_dir, autosave, profile },
-            ),
-        },
-        #[cfg(feature = "window")]
-        Some(Cmd::Replay { saves, watch: true, screenshot, screenshot_frame, ui_walk, headless, .. }) => doo::window::run_with(
+        Some(Cmd::Headless(c)) => doo::commands::run(c),
+        Some(Cmd::Replay { args, watch: true, screenshot, screenshot_frame, ui_walk, headless }) if !args.verify => doo_app::window::run_with(
             None,
-            doo::window::WindowOptions {
-                resume: saves.into_iter().next(),
+            doo_app::window::WindowOptions {
+                resume: args.saves.into_iter().next(),
                 replay: true,
                 screenshot,
                 screenshot_frame,
@@ -457,6 +306,10 @@ fn main() -> ExitCode {
                 ..Default::default()
             },
         ),
-        Some(Cmd::Replay { saves, verify, .. }) => doo::cli::replay(&saves, verify),
+        Some(Cmd::Replay { watch: true, .. }) => {
+            eprintln!("doo replay: --verify and --watch cannot be used together");
+            ExitCode::from(2)
+        }
+        Some(Cmd::Replay { args, .. }) => doo::cli::replay(&args.saves, args.verify),
     }
 }

@@ -7,14 +7,14 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 fn level(name: &str) -> doo_rules::level_file::CheckedLevel {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     doo_rules::level_file::load(&root.join("levels").join(name), &RuleData::builtin(), root).unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
 #[test] // R-AP-1 and every other rule: AI commands go through validation and are never refused; games end
 fn ai_never_issues_an_illegal_command_on_any_level() {
     let data = RuleData::builtin();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let mut names: Vec<String> = std::fs::read_dir(root.join("levels"))
         .unwrap()
         .filter_map(|e| e.ok())
@@ -40,9 +40,9 @@ fn ai_never_issues_an_illegal_command_on_any_level() {
 /// game's full log (`DOO_SIM_TRACE=1`, JSON lines on stderr): (stderr log, stdout results with
 /// the wall-clock fields removed).
 fn simulate_in_a_process(seed: u64) -> (String, Vec<serde_json::Value>) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_doo"))
+    let out = std::process::Command::new(crate::common::doo_bin())
         .args(["simulate", "levels/tutorial.ron", "--seed", &seed.to_string(), "--games", "8"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .env("DOO_SIM_TRACE", "1")
         .output()
         .expect("run doo simulate");
@@ -151,7 +151,7 @@ fn assets_copy(tag: &str) -> std::path::PathBuf {
     }
     let root = std::env::temp_dir().join(format!("doo-ai-weights-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"), &root.join("assets"));
+    copy(&crate::common::root().join("assets"), &root.join("assets"));
     root
 }
 

@@ -2,17 +2,16 @@
 //! binary: every example under tests/campaigns/ meets its expectations, a wrong expectation
 //! fails, bad scripts get located errors (R-CP-1 … R-CP-15 through the files that cite them).
 
-use std::path::Path;
 use std::process::Command;
 
 fn doo(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(crate::common::doo_bin()).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run doo");
+    let out = Command::new(crate::common::doo_bin()).args(args).current_dir(crate::common::root()).output().expect("run doo");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
 /// The campaign scripts of tests/campaigns/ (not its bad/, heroes/ or levels/ folders).
 fn scripts() -> Vec<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/campaigns");
+    let dir = crate::common::root().join("tests/campaigns");
     let mut out: Vec<_> =
         std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "ron")).collect();
     out.sort();
@@ -33,7 +32,7 @@ fn every_campaign_script_meets_its_expectations() {
 
 #[test] // a wrong expectation fails the check (exit 1), naming what differs
 fn a_wrong_expectation_fails() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let text = std::fs::read_to_string(root.join("tests/campaigns/cp09_first_blood.ron")).unwrap();
     // the copy lies elsewhere: its relative paths made absolute
     let text = text

@@ -6,7 +6,7 @@
 use std::process::Command;
 
 fn doo(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(crate::common::doo_bin()).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run doo");
+    let out = Command::new(crate::common::doo_bin()).args(args).current_dir(crate::common::root()).output().expect("run doo");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 fn doo(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_doo")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run doo");
+    let out = Command::new(crate::common::doo_bin()).args(args).current_dir(crate::common::root()).output().expect("run doo");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
@@ -123,18 +123,18 @@ fn rule_data_is_read_from_assets() {
     let dir = std::env::temp_dir().join(format!("doo-assets-{}", std::process::id()));
     let rules = dir.join("assets/rules");
     std::fs::create_dir_all(&rules).unwrap();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let text = std::fs::read_to_string(root.join("assets/rules/profiles.ron")).unwrap();
     // R-AP-3: raise the opportunity cap to 4 in every profile
     std::fs::write(rules.join("profiles.ron"), text.replace("opportunity_ap_cap: 3", "opportunity_ap_cap: 4")).unwrap();
     let script = root.join("tests/scenarios/s05_charge_canonical.ron");
-    let out = Command::new(env!("CARGO_BIN_EXE_doo")).args(["run"]).arg(&script).current_dir(&dir).output().unwrap();
+    let out = Command::new(crate::common::doo_bin()).args(["run"]).arg(&script).current_dir(&dir).output().unwrap();
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let second = lines.iter().find(|l| l["type"] == "command" && l["index"] == 1).unwrap();
     assert_eq!(second["rule"], "R-AP-3");
     assert!(second["reason"].as_str().unwrap().contains("at most 4 AP"), "the edited cap is used: {}", second["reason"]);
     std::fs::write(rules.join("profiles.ron"), "ProfileBook(\n  default: 1,\n)").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_doo")).args(["run"]).arg(&script).current_dir(&dir).output().unwrap();
+    let out = Command::new(crate::common::doo_bin()).args(["run"]).arg(&script).current_dir(&dir).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("profiles.ron:2:"), "got: {err}");

@@ -1,5 +1,7 @@
 //! Shared helpers: build small headless matches from RON snippets and drive them with commands.
 
+use doo::game::ai::AiControl;
+use doo::game::record::{MatchRecord, ai_plan};
 use doo::headless::HeadlessMatch;
 use doo_rules::data::RuleData;
 use doo_rules::level::{CharacterDef, build_match};
@@ -121,5 +123,71 @@ pub fn events<'a>(hm: &'a HeadlessMatch, kind: &str) -> Vec<&'a Value> {
 /// The game binary the tests start: `DOO_BIN` when set (a copy of this checkout's build, where
 /// several checkouts share one target folder and its `debug/doo`), else the one Cargo built.
 pub fn doo_bin() -> std::path::PathBuf {
-    std::env::var_os("DOO_BIN").map(std::path::PathBuf::from).unwrap_or_else(|| env!("CARGO_BIN_EXE_doo").into())
+    // `doo` in the window tests (the game package), `doo-headless` in the headless ones.
+    let built = option_env!("CARGO_BIN_EXE_doo").or(option_env!("CARGO_BIN_EXE_doo-headless")).expect("a doo binary");
+    std::env::var_os("DOO_BIN").map(std::path::PathBuf::from).unwrap_or_else(|| built.into())
+}
+
+/// The project's top folder (levels/, assets/, tests/), whichever package's tests these are.
+pub fn root() -> &'static Path {
+    static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        crate::common::root().ancestors().find(|p| p.join("levels").is_dir() && p.join("assets").is_dir()).expect("the project folder").to_path_buf()
+    })
+}
+
+/// A save of the shipped duel (tests/saves), known to verify.
+pub const GOOD: &str = "tests/saves/tutorial-seed3.ron";
+
+pub fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("doo-saves-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+pub fn good_text() -> String {
+    std::fs::read_to_string(root().join(GOOD)).unwrap()
+}
+
+/// Plays `level` AI against AI, recorded, until at least `stop` commands have been sent and the
+/// match waits; returns the save at that moment and the match, which then plays on to the end.
+pub fn play_until(level: &str, seed: u64, stop: usize) -> (doo_rules::save::Save, HeadlessMatch) {
+    let data = RuleData::load(root()).unwrap();
+    let path = root().join(level);
+    let checked = doo_rules::level_file::load(&path, &data, root()).unwrap();
+    let seats = checked
+        .sides
+        .iter()
+        .map(|s| doo_rules::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo_rules::ai::Difficulty::Normal) })
+        .collect();
+    let header = doo_rules::save::save_header(&path, &checked, seed, seats, true).unwrap();
+    let m = checked.build(&data).unwrap();
+    let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, Some(header));
+    let cfg = doo_rules::ai::AiConfig::for_level(
+        checked.side_ids(),
+        &checked.behaviours,
+        &checked.level.victory,
+        doo_rules::ai::Difficulty::Normal,
+        &Default::default(),
+        seed,
+        data.ai.clone(),
+    );
+    hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
+    for _ in 0..100_000 {
+        let w = hm.app.world();
+        let settled = doo::game::record::settled(
+            w.resource::<doo::game::flow::FlowStatus>(),
+            w.resource::<doo::game::pipeline::CommandQueue>(),
+            w.resource::<doo::game::pipeline::CheckedCommand>(),
+        );
+        if w.resource::<MatchRecord>().commands.len() >= stop && settled {
+            break;
+        }
+        hm.app.update();
+    }
+    let w = hm.app.world();
+    let save = w.resource::<MatchRecord>().to_save(hm.snapshot_turn(), ai_plan(w.get_resource::<AiControl>())).unwrap();
+    (save, hm)
 }

@@ -23,7 +23,7 @@ struct Outcome {
 }
 
 fn run(args: &[&str]) -> Outcome {
-    let dir = env!("CARGO_MANIFEST_DIR");
+    let dir = crate::common::root();
     let t = Instant::now();
     let mut child = Command::new(crate::common::doo_bin())
         .args(args)
@@ -73,7 +73,7 @@ fn run(args: &[&str]) -> Outcome {
 
 /// The files of the corpus, and the ones made here.
 fn cases(work: &Path) -> Vec<(String, Vec<String>)> {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
+    let corpus = crate::common::root().join("tests/hostile");
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
     files.sort();
@@ -117,7 +117,7 @@ fn cases(work: &Path) -> Vec<(String, Vec<String>)> {
 #[test] // issue 15: every hostile file gives its expected first line, by itself, without a flood
 fn hostile_corpus() {
     let work = std::env::temp_dir().join(format!("doo-hostile-{}", std::process::id()));
-    let expected_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/expected.txt");
+    let expected_path = crate::common::root().join("tests/hostile/expected.txt");
     let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
     let mut actual = String::new();
     let mut bad = Vec::new();

@@ -234,7 +234,7 @@ fn row_id(m: &doo_rules::rules::Match, name: &str) -> String {
 // is offered beside it.
 #[test]
 fn the_crawl_bar_hands_an_item_to_a_neighbour() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let data = doo_rules::data::RuleData::builtin();
     let level = doo_rules::level_file::load(&root.join("tests/levels/crawl/orders.ron"), &data, root).unwrap_or_else(|e| panic!("{e:?}"));
     let mut hm = HeadlessMatch::new(level.build(&data).unwrap(), doo_rules::rules::Dice::seeded(1), false);
@@ -280,27 +280,6 @@ fn the_view_forecasts_spells_and_a4_charges() {
     assert!(charge.odds.as_ref().is_some_and(|o| o.hit > 0.0) && charge.legal.is_ok(), "the charge reaches: {charge:?}");
 }
 
-// Issue 43, R-ATK-10: the card hovered over an enemy puts what an attack would do right under its
-// name and HP (a small window cuts the card's foot), and a refusal every attack kind shares (out
-// of reach) is said once, with its rule.
-#[test]
-#[cfg(feature = "window")]
-fn the_card_puts_the_odds_first_and_a_shared_refusal_once() {
-    let hm = mid(None, "()", room(10, 5), vec![lunk(0, 2), orc(8, 2)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[]);
-    let m = hm.snapshot();
-    let (a, t) = (m.index("lunk").unwrap(), m.index("orc").unwrap());
-    let card = doo::window::hud::card(&m, t, Some(a), view(&hm).forecasts.get(&t));
-    let at = |needle: &str| card.find(needle).unwrap_or_else(|| panic!("{needle:?} in {card}"));
-    assert!(at("If Lunk attacks now:") < at("AP "), "the odds come before the stats:\n{card}");
-    assert_eq!(card.matches("R-ATK-10").count(), 1, "one refusal, said once:\n{card}");
-    assert!(card.contains("Not now:") && card.contains("out of reach"), "{card}");
-    // In reach, each kind has its own line with its damage.
-    let hm = mid(None, "()", room(10, 5), vec![lunk(0, 2), orc(1, 2)], "(characters: {\"lunk\": (ap: 3), \"orc\": (ap: 1)})", &[]);
-    let m = hm.snapshot();
-    let card = doo::window::hud::card(&m, t, Some(a), view(&hm).forecasts.get(&t));
-    assert!(!card.contains("Not now:") && card.contains("% to hit,") && card.contains("damage (avg"), "{card}");
-}
-
 // Issue 43, R-ATK-2: an ally in reach is a warning on the attack, not one of its targets: a
 // click on him tells why and strikes nobody; a second click on him strikes anyway (the rules
 // allow it).
@@ -324,7 +303,7 @@ fn an_ally_is_a_warning_and_a_second_click_strikes_anyway() {
 // first asks; the second Enter lets the minute pass.
 #[test]
 fn enter_in_an_idle_minute_asks_before_a_minute_passes() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let data = doo_rules::data::RuleData::builtin();
     let level = doo_rules::level_file::load(&root.join("tests/levels/crawl/orders.ron"), &data, root).unwrap_or_else(|e| panic!("{e:?}"));
     let mut hm = HeadlessMatch::new(level.build(&data).unwrap(), doo_rules::rules::Dice::seeded(1), false);

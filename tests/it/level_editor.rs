@@ -9,7 +9,7 @@ use doo_rules::level_file::{CharacterEntry, Level};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(crate::common::root())
 }
 
 fn data() -> RuleData {
@@ -206,7 +206,7 @@ fn problems_are_placed_on_their_space() {
     // An unknown map character.
     doc.edit(|l, _| l.floors[0][5].replace_range(3..4, "?"));
     let text = doc.text();
-    let p = problems("x.ron", &text, &doc.level, &data, Path::new(env!("CARGO_MANIFEST_DIR")));
+    let p = problems("x.ron", &text, &doc.level, &data, crate::common::root());
     assert!(p.iter().any(|p| p.at == Some((0, 3, 5)) && p.message.contains("unknown map character")), "{p:?}");
     assert!(p.iter().any(|p| p.at == Some((0, 11, 0))), "{p:?}");
 }

@@ -7,7 +7,6 @@ use doo_rules::ai::Difficulty;
 use doo_rules::data::RuleData;
 use doo_rules::rules::level_events::{Action, Trigger};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// The name a trigger is written with (a new variant does not compile until it is named here,
 /// and then needs a script).
@@ -42,13 +41,13 @@ fn action_name(a: &Action) -> &'static str {
 }
 
 fn level(rel: &str) -> doo_rules::level_file::CheckedLevel {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     doo_rules::level_file::load(&root.join(rel), &RuleData::builtin(), root).unwrap_or_else(|e| panic!("{rel}: {e:?}"))
 }
 
 #[test] // issue 31: each trigger and action is used by the test levels and named in a script's opening comment
 fn every_trigger_and_action_has_a_script() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let mut used: Vec<&str> = Vec::new();
     for l in ["tests/levels/events/hall.ron", "tests/levels/events/duel.ron", "tests/levels/events/arrivals.ron", "tests/levels/events/lesson.ron"] {
         for e in &level(l).level.events {
@@ -119,7 +118,7 @@ fn level_events_fire_the_same_in_the_plain_flow_and_the_app() {
 
 #[test] // issue 31: a level's events are checked against the match, each problem pointing at its event
 fn bad_events_are_reported_at_their_entry() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let text = std::fs::read_to_string(root.join("tests/levels/events/duel.ron")).unwrap();
     let bad = text.replace(r#"win("heroes")"#, r#"win("pirates")"#).replace(r#"when: turn(2)"#, r#"when: falls(who: figure("ghost"))"#);
     let errs = doo_rules::level_file::check("duel.ron", &bad, &RuleData::builtin(), root).unwrap_err();
@@ -151,7 +150,7 @@ fn a_secret_door_an_event_sets_is_found() {
 
 #[test] // issue 31: `spawn` names an encounter that arrives later, once; an arriving encounter is spawned by some event
 fn spawn_problems_are_reported_where_they_are() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let text = std::fs::read_to_string(root.join("tests/levels/events/arrivals.ron")).unwrap();
     let check = |t: &str| doo_rules::level_file::check("arrivals.ron", t, &RuleData::builtin(), root);
     assert!(check(&text).is_ok());
@@ -190,7 +189,7 @@ fn an_arriving_encounter_waits_off_the_map() {
 
 #[test] // issue 31: figures a `spawn` brings mid-match get their entities, in sync with the match
 fn spawned_figures_get_entities_in_the_app() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let data = RuleData::builtin();
     let (script, lvl) = doo_rules::script::load(&root.join("tests/events/ev09_spawn.ron")).unwrap();
     let m = doo::headless::script_match(&data, &script, lvl.as_ref()).unwrap();
@@ -212,7 +211,7 @@ fn spawned_figures_get_entities_in_the_app() {
 
 #[test] // issue 43: `acted`, `offered` and `after` are checked like the other triggers, each problem at its event
 fn bad_acted_offered_and_after_are_reported_at_their_entry() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let text = std::fs::read_to_string(root.join("tests/levels/events/lesson.ron")).unwrap();
     let at = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
     let bad = text

@@ -16,7 +16,7 @@ fn data() -> &'static RuleData {
 }
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
 }
 
 /// The `.ron` files of a folder under the project root, sorted.
@@ -240,19 +240,4 @@ fn positions_ignore_comments() {
     let text = "// version: characters: sides: victory:\n/* version: 9 */\nLevel(\n    version: 2,\n    name: \"x\",\n    floors: [[\"..\"]],\n    characters: [\n        (id: \"a\", side: \"a\", pos: (0, 0), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5)),\n        (id: \"b\", side: \"b\", pos: (1, 0), stats: (brawn: 5, finesse: 5, savvy: 5, nerve: 5)),\n    ],\n)\n";
     let errs = check("c.ron", text, &data, root()).expect_err("version 2");
     assert_eq!((errs[0].line, errs[0].col), (4, 5), "{errs:?}");
-}
-
-#[cfg(feature = "window")] // the window's own screens
-#[test] // issue 43: the level select lists the tutorial series (the default level first) in order, then the rest by file name
-fn the_tutorial_is_first_in_the_level_select() {
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(root().join("levels")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect();
-    files.sort();
-    assert_ne!(files[0].file_name().unwrap(), "tutorial_1_moving.ron", "by name alone it would not be first");
-    doo::window::screens::levels::order_levels(&mut files);
-    let names: Vec<&str> = files.iter().map(|p| p.file_name().unwrap().to_str().unwrap()).collect();
-    assert_eq!(names[..3], ["tutorial_1_moving.ron", "tutorial_2_fighting.ron", "tutorial_3_crawl.ron"]);
-    assert_eq!(Path::new(doo::window::DEFAULT_LEVEL).file_name(), files[0].file_name(), "the default level");
-    let files = &files[2..];
-    assert!(files[1..].windows(2).all(|w| w[0] < w[1]), "the rest by name: {files:?}");
 }

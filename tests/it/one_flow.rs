@@ -14,10 +14,9 @@ use doo::headless::HeadlessMatch;
 use doo_rules::ai::{AiConfig, Difficulty};
 use doo_rules::data::RuleData;
 use doo_rules::replay::{Origin, Replay};
-use std::path::Path;
 
 fn data() -> RuleData {
-    RuleData::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap()
+    RuleData::load(crate::common::root()).unwrap()
 }
 
 fn app_hash(hm: &HeadlessMatch) -> String {
@@ -36,7 +35,7 @@ fn same_log(what: &str, app: &MatchLog, pure: &Replay) {
 #[test]
 fn every_script_plays_the_same_through_the_app_and_through_the_driver() {
     let data = data();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let mut scripts = Vec::new();
     for dir in ["tests/scenarios", "tests/cases", "tests/a4"] {
         scripts.extend(files_with(&root.join(dir), &["ron"]));
@@ -76,7 +75,7 @@ fn every_script_plays_the_same_through_the_app_and_through_the_driver() {
 /// One AI game in the app, recorded as the window records it; then its commands replayed by
 /// the driver alone: the same log, the same checkpoints, the same end.
 fn ai_game_agrees(data: &RuleData, level: &str, profile: Option<&str>, seed: u64) -> usize {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let path = root.join("levels").join(level);
     let mut checked = doo_rules::level_file::load(&path, data, root).unwrap();
     if let Some(p) = profile {
@@ -112,7 +111,7 @@ fn ai_game_agrees(data: &RuleData, level: &str, profile: Option<&str>, seed: u64
 #[test]
 fn a_seeded_sample_of_ai_games_plays_the_same_through_the_app_and_through_the_driver() {
     let data = data();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let mut commands = 0;
     let mut games = 0;
     for (k, l) in files_with(&root.join("levels"), &["ron"]).iter().enumerate() {

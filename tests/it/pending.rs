@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 pub const KINDS: [&str; 6] = ["doo_reflex", "doo_response", "a4_aoo", "a4_held", "reset", "crawl_order"];
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
 }
 
 /// A save taken at a pending window, and the match it was taken from (which plays on).

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
 }
 
 /// Words shaped like rule ids that are not rules: the profiles' names, an encoding.

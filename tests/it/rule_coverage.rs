@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 const EXEMPT: [(&str, &str); 0] = [];
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
 }
 
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {

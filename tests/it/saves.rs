@@ -3,35 +3,16 @@
 //! exactly as the uninterrupted one; `doo replay --verify` names where a tampered save differs.
 
 use doo::game::ai::AiControl;
-use doo::game::record::{MatchRecord, ai_plan};
-use doo::headless::HeadlessMatch;
+use doo::game::record::MatchRecord;
 use doo_rules::data::RuleData;
-use doo_rules::rules::Dice;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-const GOOD: &str = "tests/saves/tutorial-seed3.ron";
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::common::{GOOD, good_text, play_until, root, scratch};
 
 /// `doo replay FILE --verify` from the project folder: (exit code, stdout, stderr).
 fn replay(file: &Path) -> (i32, String, String) {
     let out = Command::new(crate::common::doo_bin()).args(["replay", "--verify"]).arg(file).current_dir(root()).output().expect("run doo");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
-}
-
-fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("doo-saves-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p
-}
-
-fn good_text() -> String {
-    std::fs::read_to_string(root().join(GOOD)).unwrap()
 }
 
 #[test]
@@ -133,47 +114,6 @@ fn a_tampered_command_is_named_by_verify() {
     assert!(err.contains("the first command whose state differs is between command 0 and command 5"), "{err}");
 }
 
-/// Plays `level` AI against AI, recorded, until at least `stop` commands have been sent and the
-/// match waits; returns the save at that moment and the match, which then plays on to the end.
-fn play_until(level: &str, seed: u64, stop: usize) -> (doo_rules::save::Save, HeadlessMatch) {
-    let data = RuleData::load(root()).unwrap();
-    let path = root().join(level);
-    let checked = doo_rules::level_file::load(&path, &data, root()).unwrap();
-    let seats = checked
-        .sides
-        .iter()
-        .map(|s| doo_rules::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(doo_rules::ai::Difficulty::Normal) })
-        .collect();
-    let header = doo_rules::save::save_header(&path, &checked, seed, seats, true).unwrap();
-    let m = checked.build(&data).unwrap();
-    let mut hm = HeadlessMatch::recorded(m, Dice::seeded(seed), false, Some(header));
-    let cfg = doo_rules::ai::AiConfig::for_level(
-        checked.side_ids(),
-        &checked.behaviours,
-        &checked.level.victory,
-        doo_rules::ai::Difficulty::Normal,
-        &Default::default(),
-        seed,
-        data.ai.clone(),
-    );
-    hm.app.world_mut().insert_resource(AiControl { config: cfg, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
-    for _ in 0..100_000 {
-        let w = hm.app.world();
-        let settled = doo::game::record::settled(
-            w.resource::<doo::game::flow::FlowStatus>(),
-            w.resource::<doo::game::pipeline::CommandQueue>(),
-            w.resource::<doo::game::pipeline::CheckedCommand>(),
-        );
-        if w.resource::<MatchRecord>().commands.len() >= stop && settled {
-            break;
-        }
-        hm.app.update();
-    }
-    let w = hm.app.world();
-    let save = w.resource::<MatchRecord>().to_save(hm.snapshot_turn(), ai_plan(w.get_resource::<AiControl>())).unwrap();
-    (save, hm)
-}
-
 #[test]
 fn saved_and_resumed_plays_on_as_the_uninterrupted_match() {
     let data = RuleData::load(root()).unwrap();
@@ -216,57 +156,6 @@ fn saved_and_resumed_plays_on_as_the_uninterrupted_match() {
     }
 }
 
-#[cfg(feature = "window")] // the window's own screens
-#[test] // the Load screen's order: the autosave first, then the newest named slot; other files are not listed
-fn the_load_list_puts_the_autosave_first_then_the_newest() {
-    let dir = std::env::temp_dir().join(format!("doo-slots-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for (name, age_secs) in [("old.ron", 300), ("autosave.ron", 200), ("new.ron", 10), ("notes.txt", 0)] {
-        let p = dir.join(name);
-        std::fs::write(&p, "x").unwrap();
-        let t = std::time::SystemTime::now() - std::time::Duration::from_secs(age_secs);
-        std::fs::File::options().write(true).open(&p).unwrap().set_modified(t).unwrap();
-    }
-    let names: Vec<String> =
-        doo::window::screens::load::list_saves(&dir).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
-    assert_eq!(names, ["autosave.ron", "new.ron", "old.ron"]);
-    assert_eq!(doo::window::screens::load::list_saves(&dir.join("missing")).unwrap().len(), 0, "no folder yet: no saves, no error");
-}
-
-#[cfg(feature = "window")] // the window's own screens
-#[test] // the replay viewer keeps the match after every command; its last frame is the saved match's state
-fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
-    let data = RuleData::load(root()).unwrap();
-    let (save, hm) = play_until("levels/skirmish.ron", 4, 40);
-    let checked = doo_rules::level_file::load(&root().join("levels/skirmish.ron"), &data, root()).unwrap();
-    let mut dice = Dice::seeded(save.seed);
-    dice.force(save.forced_dice.iter().copied());
-    let origin = doo_rules::replay::Origin { m: checked.build(&data).unwrap(), dice, mid_phase: false };
-    let mut v = doo::window::screens::viewer::ReplayViewer::build(&origin, &save).unwrap();
-    assert_eq!(v.frames.len(), save.commands.len() + 1, "one frame before the first command and one after each");
-    let last = v.frames.last().unwrap();
-    let want = doo_rules::save::state_hash(hm.state(), &hm.app.world().resource::<doo::game::components::MatchDice>().0);
-    assert_eq!(doo_rules::save::state_hash(&last.m, &last.dice), want, "the last frame is the match as saved");
-    assert_eq!(last.log_len, hm.app.world().resource::<doo::game::log::MatchLog>().len(), "and its log is the whole log");
-    // Turn jumps land on the first frame of a turn.
-    let turns: Vec<u32> = v.frames.iter().map(|f| f.m.clock.turn).collect();
-    assert!(turns.windows(2).all(|w| w[0] <= w[1]), "turns never go back");
-    v.at = 0;
-    let next = v.turn_start(1);
-    assert!(next == v.last() || (turns[next] > turns[0] && turns[next - 1] == turns[0]), "next turn from the start: frame {next} of {turns:?}");
-    v.at = next;
-    assert_eq!(v.turn_start(-1), 0, "and back to the first turn");
-    // The turn buttons: every turn once, in order, at its first frame.
-    let starts = v.turn_starts();
-    assert_eq!(starts.first(), Some(&(turns[0], 0)));
-    for &(t, k) in &starts {
-        assert_eq!(turns[k], t);
-        assert!(k == 0 || turns[k - 1] < t, "turn {t} starts at frame {k}");
-    }
-    assert_eq!(starts.len(), turns.iter().collect::<std::collections::BTreeSet<_>>().len());
-}
-
 /// A save at the command cap (every added command a refused `delay`, R-TURN-12) replays and
 /// verifies, its checkpoints intact: the replay queues commands in batches exactly as one by
 /// one. One command over the cap is refused before any replay, naming the cap. (How long the
@@ -289,64 +178,4 @@ fn a_save_at_the_command_cap_verifies_and_one_over_is_refused() {
     let (code, _, err) = replay(&p);
     assert_eq!(code, 2, "refused: {err}");
     assert!(err.contains(&format!("the most is {cap}")), "{err}");
-}
-
-#[cfg(feature = "window")] // the window's own screens
-#[test] // the replay viewer names the sides as they were played: a human seat by its player, never "(AI)"
-fn the_viewer_labels_sides_by_the_saves_seats() {
-    let (mut save, _) = play_until("levels/skirmish.ron", 4, 2);
-    save.watch = false;
-    save.seats[0].ai = None;
-    save.seats[0].player = "Ada".into();
-    let seats = doo::window::screens::viewer::seats_of(&save);
-    let first = save.seats[0].side.clone();
-    assert_eq!(seats.player_of_figure("anyone", &first).map(String::as_str), Some("Ada"), "the human side is Ada's");
-    for s in &save.seats[1..] {
-        assert_eq!(seats.player_of_figure("anyone", &s.side), None, "{} was played by the AI", s.side);
-    }
-    save.watch = true;
-    assert!(doo::window::screens::viewer::seats_of(&save).players.is_empty(), "a watched match had no human");
-}
-
-/// Issue 42: a hosted match's save remembers it was hosted (where it listened, which seats were
-/// remote, who held them): Continue and Load (`MatchSetup::resume_file`) host it again there,
-/// its remote seats waiting for their players; a seat since handed to the AI stays the AI's. A
-/// save without `hosted` (every save written before it) loads as it did, played here. A bad
-/// `hosted` is refused at its place.
-#[test]
-#[cfg(feature = "window")]
-fn a_hosted_matchs_save_is_hosted_again_and_older_saves_still_load() {
-    use doo::window::session::MatchSetup;
-    let data = RuleData::load(root()).unwrap();
-    let good = good_text();
-    let old = MatchSetup::resume_file(&root().join(GOOD), &data).unwrap();
-    assert!(!old.networked() && old.listen.is_none(), "a save of a match played here is played here");
-    let hosted_text = |hosted: &str| {
-        good.replace("(side: \"monsters\", player: \"\", ai: Some(normal)),", "(side: \"monsters\", player: \"Bob\", ai: None),")
-            .replace("    ai_plan: Some((", &format!("    hosted: Some({hosted}),\n    ai_plan: Some(("))
-    };
-    let p = scratch("hosted.ron", hosted_text("(listen: \"0.0.0.0:5151\", remote: [\"monsters\"])").as_bytes());
-    let setup = MatchSetup::resume_file(&p, &data).unwrap();
-    assert!(setup.networked(), "hosted again");
-    assert_eq!(setup.listen, Some("0.0.0.0:5151".parse().unwrap()));
-    let monsters = setup.seats.iter().find(|s| s.side == "monsters").unwrap();
-    assert!(monsters.remote && monsters.ai.is_none() && monsters.player == "Bob", "{monsters:?}");
-    assert!(setup.seats.iter().filter(|s| s.side != "monsters").all(|s| !s.remote));
-    // The save round-trips with it.
-    let save = doo_rules::save::load(&p).unwrap();
-    assert_eq!(doo_rules::save::parse("again.ron", &save.to_text()).unwrap().hosted, save.hosted);
-    // A seat handed to the AI stays the AI's.
-    let ai_text = hosted_text("(listen: \"0.0.0.0:5151\", remote: [\"monsters\"])").replace("player: \"Bob\", ai: None", "player: \"Bob\", ai: Some(hard)");
-    let setup = MatchSetup::resume_file(&scratch("handed.ron", ai_text.as_bytes()), &data).unwrap();
-    assert!(!setup.networked());
-    let line = |t: &str| t.lines().position(|l| l.contains("hosted:")).unwrap() + 1;
-    for (name, hosted, want) in [
-        ("badlisten.ron", "(listen: \"my house\", remote: [\"monsters\"])", "'my house' is not an address and port to listen on"),
-        ("badseat.ron", "(listen: \"0.0.0.0:5151\", remote: [\"dragons\"])", "the remote seat 'dragons' is not one of the save's seats"),
-        ("noseat.ron", "(listen: \"0.0.0.0:5151\", remote: [])", "0 remote seats; a hosted match has 1 to 16"),
-    ] {
-        let text = hosted_text(hosted);
-        let e = doo_rules::save::parse(name, &text).unwrap_err().to_string();
-        assert!(e.starts_with(&format!("{name}:{}:5: ", line(&text))) && e.contains(want), "{e}");
-    }
 }

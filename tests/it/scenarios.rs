@@ -5,10 +5,9 @@
 
 use doo::headless::run_script;
 use doo_rules::data::RuleData;
-use std::path::Path;
 
 fn check_folder(folder: &str, at_least: usize) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+    let dir = crate::common::root().join(folder);
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .expect("tests/scenarios")
         .filter_map(|e| e.ok())
@@ -82,7 +81,7 @@ fn every_a4_script_meets_its_expectations() {
 /// opening `//` comment of some script in `tests/a4/`, which says what that script shows.
 #[test]
 fn every_a4_rule_and_gap_decision_has_a_script() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let reference = std::fs::read_to_string(root.join("assets/rules/reference/a4.ron")).unwrap();
     let ids: Vec<String> = reference
         .lines()

@@ -14,7 +14,7 @@ use doo_rules::rules::{Command, Dice};
 use std::path::Path;
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
 }
 
 /// The tutorial, recorded, both sides played by hand, run until Lunk's opportunity is open.

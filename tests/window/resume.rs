@@ -11,13 +11,13 @@ use doo::game::components::{MatchDice, MatchState};
 use doo::game::flow::{CrisisPhase, FlowStatus};
 use doo::game::record::MatchRecord;
 use doo::headless::HeadlessMatch;
-use doo::window::session::{BrokenSave, MatchSetup, resume_match};
+use doo_app::window::session::{BrokenSave, MatchSetup, resume_match};
 use doo_rules::data::RuleData;
 use doo_rules::rules::Command;
 use std::path::{Path, PathBuf};
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
 }
 
 fn scratch(tag: &str) -> PathBuf {
@@ -206,11 +206,11 @@ fn a_hand_broken_save_opens_with_the_last_good_command() {
     other.level_hash = "0".repeat(64);
     let other_path = dir.join("other-level.ron");
     doo_rules::data::write_atomic(&other_path, &other.to_text()).unwrap();
-    let broken = doo::window::session::open_save_file(&other_path, &data).err().expect("a changed level is not opened");
+    let broken = doo_app::window::session::open_save_file(&other_path, &data).err().expect("a changed level is not opened");
     assert!(broken.setup.is_none() && broken.from_last_good().is_none());
     assert!(broken.message.contains("has changed since this save was written"), "{}", broken.message);
     assert_eq!(broken.path.as_deref(), Some(other_path.as_path()));
-    assert!(doo::window::session::open_save_file(&bad_path, &data).is_ok(), "the hand-broken save reads; its replay is what fails");
+    assert!(doo_app::window::session::open_save_file(&bad_path, &data).is_ok(), "the hand-broken save reads; its replay is what fails");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -236,7 +236,7 @@ fn a_panic_writes_the_crash_log() {
     let save = saves.join("autosave.ron");
     std::fs::copy(root().join("tests/saves/tutorial-seed3.ron"), &save).unwrap();
     for _ in 0..2 {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_doo"))
+        let out = std::process::Command::new(crate::common::doo_bin())
             .args(["play", "--resume"])
             .arg(&save)
             .env("DOO_SAVE_DIR", &saves)

@@ -85,7 +85,7 @@ fn distance(a: Rgb, b: Rgb) -> f64 {
 
 /// Mean colour of tile `k` of the atlas `assets/art/tiles.png` (32×32 tiles in a row).
 fn tile_colour(k: usize) -> Rgb {
-    let atlas = decode(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/art/tiles.png"));
+    let atlas = decode(&crate::common::root().join("assets/art/tiles.png"));
     assert_eq!(atlas.h, 32, "tiles.png is one row of 32-pixel tiles");
     mean(&atlas.square(k as f64 * 32.0 + 16.0, 16.0, 16.0))
 }
@@ -173,7 +173,7 @@ fn check_board(shot: &Image, rows: &[String], at: (f64, f64, f64), skip: &[(usiz
 }
 
 fn level_rows(path: &str) -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let l = doo_rules::level_file::load(&root.join(path), &doo_rules::data::RuleData::builtin(), root).unwrap_or_else(|e| panic!("{path}: {e:?}"));
     l.floors[0].clone()
 }
@@ -201,7 +201,7 @@ fn window_opens_the_default_level_and_saves_a_screenshot() {
         .arg(&shot)
         .arg("--log")
         .arg(&log)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .env("WGPU_BACKEND", backend())
         .output()
         .expect("start the game");
@@ -212,7 +212,7 @@ fn window_opens_the_default_level_and_saves_a_screenshot() {
     assert!(img.w >= 640 && img.h >= 360, "screenshot is {}x{}", img.w, img.h);
     let at = layout(&log).unwrap_or_else(|| panic!("the game wrote no layout line to {}", log.display()));
     assert!(at.2 >= 16.0, "spaces are {} pixels wide", at.2);
-    let rows = level_rows(doo::window::DEFAULT_LEVEL);
+    let rows = level_rows(doo_app::window::DEFAULT_LEVEL);
     // The default level is lesson 1: Wren, first to act, has her reachable spaces highlighted
     // (green, blue, orange) all over the cellar west of the pit (x < 7); the rest is checked.
     let lit: Vec<(usize, usize)> = (0..rows.len()).flat_map(|y| (1..7).map(move |x| (x, y))).collect();
@@ -249,14 +249,14 @@ fn hot_reload_keeps_a_broken_edit_out_and_applies_a_good_one() {
     let dir = std::env::temp_dir().join(format!("doo-reload-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let level = dir.join("level.ron");
-    let original = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/tutorial.ron")).unwrap();
+    let original = std::fs::read_to_string(crate::common::root().join("levels/tutorial.ron")).unwrap();
     std::fs::write(&level, &original).unwrap();
     let log = dir.join("game.log");
     let mut child = Command::new(crate::common::doo_bin())
         .args(["play"])
         .arg(&level)
         .args(["--frames", "100000"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .env("WGPU_BACKEND", backend())
         .stdout(std::process::Stdio::null())
         .stderr(std::fs::File::create(&log).unwrap())
@@ -291,7 +291,7 @@ fn start_logged(level: &str, seed: &str, log: &Path, stderr: &Path, settings: &P
 fn launch(args: &[&str], log: &Path, stderr: &Path, settings: &Path, saves: Option<&Path>) -> std::process::Child {
     let _ = std::fs::remove_file(log);
     let mut c = Command::new(crate::common::doo_bin());
-    c.args(args).arg("--log").arg(log).current_dir(env!("CARGO_MANIFEST_DIR")).env("WGPU_BACKEND", backend()).env("DOO_SETTINGS", settings);
+    c.args(args).arg("--log").arg(log).current_dir(crate::common::root()).env("WGPU_BACKEND", backend()).env("DOO_SETTINGS", settings);
     if let Some(dir) = saves {
         c.env("DOO_SAVE_DIR", dir);
     }
@@ -685,7 +685,7 @@ fn figures_show_death_the_grouped_bar_fits_at_2x_and_the_keyboard_plays() {
 
     // What the game says it drew: Snag's figure is the remains cell of assets/art/figures.ron,
     // Grub's the goblin's (its template's figure).
-    let figures = doo_rules::data::RuleData::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap().figures;
+    let figures = doo_rules::data::RuleData::load(crate::common::root()).unwrap().figures;
     let last_look = |id: &str| {
         text.lines()
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
@@ -725,7 +725,7 @@ fn e2e_a4_picked_in_the_menu_is_played_to_the_end() {
     let data = doo_rules::data::RuleData::builtin();
     let mut names: Vec<String> = data.profiles.profiles.keys().cloned().collect();
     names.push(data.a4.name.clone());
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let checked = doo_rules::level_file::load(&root.join(level), &data, root).unwrap_or_else(|e| panic!("{level}: {e:?}"));
     let now = checked.level.profile.clone().unwrap_or_else(|| data.profiles.default.clone());
     let at = |n: &str| names.iter().position(|x| x == n).unwrap_or_else(|| panic!("{n} is listed"));
@@ -795,7 +795,7 @@ fn e2e_a4_hot_seat_click_is_a_five_foot_step() {
         .find(|v| v["event"] == "opportunity")
         .and_then(|v| v["actor"].as_str().map(String::from))
         .unwrap_or_default();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let checked = doo_rules::level_file::load(&root.join(level), &doo_rules::data::RuleData::builtin(), root).unwrap_or_else(|e| panic!("{level}: {e:?}"));
     let who = checked.characters.iter().find(|c| c.id == first).unwrap_or_else(|| panic!("the first to act ('{first}') is a figure of {level}:\n{text}"));
     let (x, y) = (who.pos.x as usize, who.pos.y as usize);
@@ -937,7 +937,7 @@ fn resume_opens_every_pending_window_and_a_broken_save_without_a_crash() {
             .arg(&save)
             .args(["--screenshot-frame", "40", "--screenshot"])
             .arg(&shot)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(crate::common::root())
             .env("WGPU_BACKEND", backend())
             .env("DOO_SAVE_DIR", &saves)
             .env("DOO_SETTINGS", dir.join("resume-settings.ron"))
@@ -963,12 +963,12 @@ fn a_panic_in_a_window_system_reaches_the_crash_log() {
     let saves = dir.join("saves");
     std::fs::create_dir_all(&saves).unwrap();
     let save = saves.join("autosave.ron");
-    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/saves/tutorial-seed3.ron"), &save).unwrap();
+    std::fs::copy(crate::common::root().join("tests/saves/tutorial-seed3.ron"), &save).unwrap();
     let out = Command::new(crate::common::doo_bin())
         .args(["play", "--resume"])
         .arg(&save)
         .args(["--frames", "400"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .env("WGPU_BACKEND", backend())
         .env("DOO_SAVE_DIR", &saves)
         .env("DOO_SETTINGS", dir.join("settings.ron"))
@@ -1254,7 +1254,7 @@ fn e2e_a_level_made_in_the_editor_is_saved_validated_play_tested_and_won() {
     let before = dir.join("editor-before.png");
     let grabbed = grab(&win, &before);
     let saved = std::fs::read_to_string(&made).unwrap_or_default();
-    let valid = Command::new(crate::common::doo_bin()).arg("validate").arg(&made).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("doo validate");
+    let valid = Command::new(crate::common::doo_bin()).arg("validate").arg(&made).current_dir(crate::common::root()).output().expect("doo validate");
     // Play-test it.
     press(&win, "F5", "play-test", 500);
     let level: Option<doo_rules::level_file::Level> = doo_rules::data::parse_ron("made.ron", &saved).ok();
@@ -1388,7 +1388,7 @@ fn e2e_the_feature_inspector_locks_a_door_and_hides_its_key_in_a_chest() {
         ["potion_of_healing".to_string(), key.clone(), "bandages".into()],
         "the brush's potion, the key (O), bandages (the button):\n{saved}"
     );
-    let valid = Command::new(crate::common::doo_bin()).arg("validate").arg(&made).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("doo validate");
+    let valid = Command::new(crate::common::doo_bin()).arg("validate").arg(&made).current_dir(crate::common::root()).output().expect("doo validate");
     assert!(valid.status.success(), "doo validate passes it: {}{}", String::from_utf8_lossy(&valid.stdout), String::from_utf8_lossy(&valid.stderr));
     assert!(grabbed, "a screenshot of the feature inspector");
     println!("feature inspector screenshots: {} {}", shot.display(), chest_shot.display());
@@ -1471,7 +1471,7 @@ fn e2e_a_network_match_in_two_windows() {
     assert!(!cerr_text.contains("desync"), "no desync:\n{cerr_text}");
     assert!(cerr_text.contains("network: checkpoint 2 "), "turn 2's checkpoint matches the host's:\n{cerr_text}\n---host---\n{herr_text}");
     let save = doo_rules::save::load(&hsaves.join("autosave.ron")).unwrap_or_else(|e| panic!("the host's autosave: {e}"));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let checked = doo_rules::level_file::load(&root.join("levels/arena.ron"), &doo_rules::data::RuleData::builtin(), root).unwrap();
     let monsters: Vec<&str> = checked.characters.iter().filter(|c| c.side == "monsters").map(|c| c.id.as_str()).collect();
     let by_bob = save.commands.iter().filter(|c| monsters.contains(&c.actor())).count();
@@ -1518,7 +1518,7 @@ fn e2e_a_remote_players_reaction_prompt_is_answered_in_his_window() {
             "--timeout",
             "300",
         ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .stdout(std::fs::File::create(&host_out).unwrap())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -1536,7 +1536,7 @@ fn e2e_a_remote_players_reaction_prompt_is_answered_in_his_window() {
     );
     let win = new_window(&before, 60);
     assert!(wait_for(&clog, "\"event\":\"opportunity\"", 60), "the client's match began");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let checked = doo_rules::level_file::load(&root.join("levels/skirmish.ron"), &doo_rules::data::RuleData::builtin(), root).unwrap();
     let monsters: Vec<String> = checked.characters.iter().filter(|c| c.side == "red").map(|c| c.id.clone()).collect();
     let lines =
@@ -1621,7 +1621,7 @@ fn e2e_a_campaign_hosted_over_the_network_plays_two_levels() {
     let out = dir.join("net-campaign-client.jsonl");
     let mut client = Command::new(crate::common::doo_bin())
         .args(["join", &format!("127.0.0.1:{port}"), "--name", "Mona", "--ai", "normal", "--matches", "2", "--timeout", "300"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .stdout(std::fs::File::create(&out).unwrap())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -1817,7 +1817,7 @@ fn e2e_a_killed_host_window_hosts_again_on_continue() {
     let out = dir.join("net-again-client.jsonl");
     let mut bob = Command::new(crate::common::doo_bin())
         .args(["join", &listen, "--name", "Bob", "--ai", "normal", "--timeout", "400"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .stdout(std::fs::File::create(&out).unwrap())
         .stderr(std::process::Stdio::null())
         .spawn()

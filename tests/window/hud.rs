@@ -1,7 +1,7 @@
 //! The HUD's words, as the game computes them: the log's lines, the help, the idle hint, and the
 //! top bar's lines shortened to their room (no window needed).
 
-use doo::window::hud::{describe, fit_chips, fit_chips_or_short, fit_line, help_text, idle_hint, told_to};
+use doo_app::window::hud::{describe, fit_chips, fit_chips_or_short, fit_line, help_text, idle_hint, told_to};
 use doo_rules::replay::LogEntry;
 use doo_rules::rules::explore::Task;
 use doo_rules::rules::{Event, Pos};
@@ -83,7 +83,7 @@ fn the_log_tells_what_a_side_saw_then() {
 
 #[test] // R-ATK-7 (the outcome table), G-19, G-22, issue 43: a broken or dropped weapon and a fall are told in the log and over the figure
 fn a_broken_or_dropped_weapon_and_a_fall_are_told() {
-    use doo::window::board::figures::callout;
+    use doo_app::window::board::figures::callout;
     use doo_rules::rules::profile::Posture;
     let names = BTreeMap::from([("yip".to_string(), "Yip".to_string())]);
     let line = |event: Event| describe(&LogEntry::Event { index: Some(0), event, seen_by: None }, &names);

@@ -6,14 +6,14 @@ use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use doo::window::board::palette::{SIDES, side_colours};
-use doo::window::screens::Screen;
-use doo::window::theme::interaction::KeyFocus;
+use doo_app::window::board::palette::{SIDES, side_colours};
+use doo_app::window::screens::Screen;
+use doo_app::window::theme::interaction::KeyFocus;
 use std::collections::BTreeSet;
 use std::path::Path;
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
 }
 
 fn sides(names: &[(&str, Option<&str>)]) -> Vec<(String, Option<String>)> {
@@ -53,7 +53,7 @@ fn a_side_stands_on_the_colour_of_its_name() {
 
 #[test] // issue 43: R on the level screen plays the level under other rules, and its name then says them (no "(A4)" on a DOO-2017 match)
 fn a_level_name_says_the_rules_it_is_played_under() {
-    use doo::window::screens::levels::name_under_ruleset;
+    use doo_app::window::screens::levels::name_under_ruleset;
     assert_eq!(name_under_ruleset("The Duelling Hall (A4, hot-seat)", "A4", "DOO-2017"), "The Duelling Hall (DOO-2017, hot-seat)");
     assert_eq!(name_under_ruleset("Ambush at the Ford (A4)", "A4", "CORE-STRICT"), "Ambush at the Ford (CORE-STRICT)");
     // Round the rulesets and back: the level's own name again.
@@ -182,7 +182,7 @@ fn printed_texts() -> Vec<(String, String)> {
 
 #[test] // issue 43: the font draws every character the game prints ("→", "−", "…", "§" were empty boxes in Bevy's ASCII-only FiraMono subset)
 fn the_font_has_every_character_the_game_prints() {
-    let font = font_chars(doo::window::theme::font::FONT_DATA);
+    let font = font_chars(doo_app::window::theme::font::FONT_DATA);
     assert!(font.len() > 1000, "the font maps {} characters", font.len());
     let texts = printed_texts();
     assert!(texts.len() > 200, "{} files read", texts.len());
@@ -206,8 +206,8 @@ fn the_font_has_every_character_the_game_prints() {
 
 /// The window's app without a display, on the main menu (no match: nothing is saved).
 fn menu_app() -> App {
-    let opts = doo::window::WindowOptions { menu: true, seed: Some(3), ..Default::default() };
-    let mut app = doo::window::headless_ui_app(Some("levels/arena.ron".into()), opts).expect("the window's app");
+    let opts = doo_app::window::WindowOptions { menu: true, seed: Some(3), ..Default::default() };
+    let mut app = doo_app::window::headless_ui_app(Some("levels/arena.ron".into()), opts).expect("the window's app");
     run(&mut app, 5);
     app
 }
@@ -274,7 +274,7 @@ fn enter_on_a_focused_button_reaches_no_other_system() {
 #[test] // issue 43: Tab and the arrows move the focus among the buttons of the panel on top only (Tab in the match menu paged the bar behind it)
 fn the_keys_move_among_the_top_panels_buttons_only() {
     let mut app = menu_app();
-    app.world_mut().resource_mut::<doo::window::screens::settings::SettingsOpen>().0 = true;
+    app.world_mut().resource_mut::<doo_app::window::screens::settings::SettingsOpen>().0 = true;
     run(&mut app, 3);
     let mut visited = BTreeSet::new();
     for _ in 0..40 {

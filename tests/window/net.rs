@@ -22,7 +22,7 @@ impl Proc {
     fn start(args: &[&str]) -> Proc {
         let mut child = Command::new(crate::common::doo_bin())
             .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(crate::common::root())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -86,7 +86,7 @@ fn offline_hash_with(level: &str, seed: u64, more: &[&str]) -> String {
     let out = Command::new(crate::common::doo_bin())
         .args(["simulate", level, "--seed", &seed.to_string(), "--save-dir", dir.to_str().unwrap()])
         .args(more)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .output()
         .expect("doo simulate");
     assert!(out.status.success());
@@ -236,9 +236,9 @@ struct Hostile {
 impl Hostile {
     fn connect(port: u16) -> Hostile {
         let mut app = doo::headless::headless_app();
-        app.add_plugins(doo::net::plugin);
+        app.add_plugins(doo_app::net::plugin);
         app.finish();
-        doo::net::transport::connect(app.world_mut(), format!("127.0.0.1:{port}").parse().unwrap(), doo::net::transport::fresh_id()).unwrap();
+        doo_app::net::transport::connect(app.world_mut(), format!("127.0.0.1:{port}").parse().unwrap(), doo_app::net::transport::fresh_id()).unwrap();
         let mut h = Hostile { app };
         let t = Instant::now();
         while t.elapsed() < Duration::from_secs(20) {
@@ -251,7 +251,7 @@ impl Hostile {
         panic!("the hostile client never connected");
     }
 
-    fn send(&mut self, m: doo::net::protocol::ClientMsg) {
+    fn send(&mut self, m: doo_app::net::protocol::ClientMsg) {
         self.app.world_mut().write_message(m);
         self.app.update();
     }
@@ -279,7 +279,7 @@ impl Hostile {
 
 #[test] // issue 32: garbage, a 10 MB message, 1 000 commands a second, commands for the other side and out of turn: refused, logged; the match ends as offline
 fn a_hostile_client_is_refused_and_the_match_is_unaffected() {
-    use doo::net::protocol::{ClientMsg, VERSION, WireCommand};
+    use doo_app::net::protocol::{ClientMsg, VERSION, WireCommand};
     use doo_rules::rules::Command as Cmd;
     // The heroes are the host's AI; the monsters' seat is remote and the honest client holds
     // it; the hostile one joins after it (no seat left: it watches) and misbehaves.
@@ -324,7 +324,7 @@ fn a_hostile_client_is_refused_and_the_match_is_unaffected() {
 fn net_bench_exits_non_zero_when_it_misses_its_goal() {
     let out = Command::new(crate::common::doo_bin())
         .args(["net-bench", "--matches", "1", "--p99-goal-ms", "0", "--timeout", "200"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .output()
         .expect("doo net-bench");
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -332,7 +332,7 @@ fn net_bench_exits_non_zero_when_it_misses_its_goal() {
     assert_eq!(out.status.code(), Some(1), "a missed goal fails the bench:\n{stdout}\n{stderr}");
     assert!(stderr.contains("net-bench missed its goal: the round trip's p99 is"), "{stderr}");
     // Each goal, met and missed (the 50-match run of the README meets them all).
-    use doo::net::bench::{Outcome, P99_GOAL, missed_goals};
+    use doo_app::net::bench::{Outcome, P99_GOAL, missed_goals};
     let met = Outcome { matches: 2, ended: 2, rtt_samples: 10, rtt_p99: Duration::from_millis(20), desyncs: 0, unequal_finals: 0 };
     assert_eq!(missed_goals(&met, P99_GOAL), Vec::<String>::new());
     assert_eq!(missed_goals(&Outcome { rtt_p99: Duration::from_millis(251), ..met.clone() }, P99_GOAL).len(), 1);
@@ -346,9 +346,9 @@ fn net_bench_exits_non_zero_when_it_misses_its_goal() {
 #[test]
 #[cfg(feature = "window")]
 fn the_host_banner_names_who_dropped_and_never_shows_0_0_0_0() {
-    use doo::net::host::{NetHost, Peer};
-    use doo::net::protocol::{Seat, SeatKind};
-    use doo::window::net::{Hosting, status_line};
+    use doo_app::net::host::{NetHost, Peer};
+    use doo_app::net::protocol::{Seat, SeatKind};
+    use doo_app::window::net::{Hosting, status_line};
     let seats = vec![
         Seat { side: "heroes".into(), who: SeatKind::Host("Hank".into()) },
         Seat { side: "monsters".into(), who: SeatKind::Remote("Bob".into()) },
@@ -375,7 +375,7 @@ fn the_host_banner_names_who_dropped_and_never_shows_0_0_0_0() {
     world.resource_mut::<NetHost>().seats.retain(|s| s.side != "monsters");
     assert!(status_line(&world).unwrap().ends_with(": nobody has joined yet"));
     // Where to listen, as typed on the Host screen and with `--listen`.
-    use doo::net::transport::parse_listen;
+    use doo_app::net::transport::parse_listen;
     assert_eq!(parse_listen("192.168.1.20:6000", 5000), Ok("192.168.1.20:6000".parse().unwrap()));
     assert_eq!(parse_listen(" 6000 ", 5000), Ok("0.0.0.0:6000".parse().unwrap()));
     assert_eq!(parse_listen("127.0.0.1", 5000), Ok("127.0.0.1:5000".parse().unwrap()));
@@ -391,7 +391,7 @@ fn window(dir: &Path, tag: &str, args: &[&str]) -> Child {
         .args(["--headless", "--frames", "190000"])
         .env("DOO_SAVE_DIR", dir.join("saves"))
         .env("DOO_SETTINGS", dir.join("settings.ron"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(dir.join(format!("{tag}.stderr"))).unwrap())
         .spawn()
@@ -416,17 +416,17 @@ fn clients_of_a_window_host_wait_for_the_host_by_name() {
     let port = free_port();
     let listen = format!("127.0.0.1:{port}");
     let mut host = window(&dir, "host", &["play", "levels/arena.ron", "--host", "--name", "Hank", "--seed", "3", "--listen", &listen]);
-    let data = std::sync::Arc::new(doo_rules::data::RuleData::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap());
+    let data = std::sync::Arc::new(doo_rules::data::RuleData::load(crate::common::root()).unwrap());
     let mut app = doo::headless::headless_app();
-    app.add_plugins(doo::net::plugin);
+    app.add_plugins(doo_app::net::plugin);
     app.finish();
-    let client = doo::net::client::NetClient::new("Bob".into(), data, Some(doo_rules::ai::Difficulty::Normal));
-    doo::net::client::join(app.world_mut(), listen.parse().unwrap(), client).unwrap();
+    let client = doo_app::net::client::NetClient::new("Bob".into(), data, Some(doo_rules::ai::Difficulty::Normal));
+    doo_app::net::client::join(app.world_mut(), listen.parse().unwrap(), client).unwrap();
     let t = Instant::now();
     let mut heard = Vec::new();
     while t.elapsed() < Duration::from_secs(90) {
         app.update();
-        let w = app.world().resource::<doo::net::client::NetClient>().waiting_for.clone();
+        let w = app.world().resource::<doo_app::net::client::NetClient>().waiting_for.clone();
         if heard.last() != Some(&w) {
             heard.push(w.clone());
         }
@@ -437,7 +437,7 @@ fn clients_of_a_window_host_wait_for_the_host_by_name() {
     }
     let _ = host.kill();
     let _ = host.wait();
-    let c = app.world().resource::<doo::net::client::NetClient>();
+    let c = app.world().resource::<doo_app::net::client::NetClient>();
     assert!(c.welcomed, "the window's host welcomed Bob: {:?}\n{}", c.log, std::fs::read_to_string(dir.join("host.stderr")).unwrap_or_default());
     assert_eq!(c.waiting_for, "Hank", "whom Bob heard the match waits for: {heard:?}");
 }
@@ -505,10 +505,10 @@ fn a_killed_host_window_hosts_again_from_its_autosave() {
 #[cfg(feature = "window")]
 fn the_host_screen_chooses_where_the_match_listens() {
     use bevy::prelude::{NextState, State};
-    use doo::window::screens::Screen;
-    use doo::window::screens::setup::{ListenField, SetupAct, WantHost};
-    let opts = doo::window::WindowOptions { menu: true, seed: Some(3), ..Default::default() };
-    let mut app = doo::window::headless_ui_app(Some("levels/arena.ron".into()), opts).expect("the window's app");
+    use doo_app::window::screens::Screen;
+    use doo_app::window::screens::setup::{ListenField, SetupAct, WantHost};
+    let opts = doo_app::window::WindowOptions { menu: true, seed: Some(3), ..Default::default() };
+    let mut app = doo_app::window::headless_ui_app(Some("levels/arena.ron".into()), opts).expect("the window's app");
     let run = |app: &mut bevy::prelude::App, n: usize| (0..n).for_each(|_| app.update());
     run(&mut app, 5);
     app.world_mut().insert_resource(WantHost);
@@ -525,7 +525,7 @@ fn the_host_screen_chooses_where_the_match_listens() {
     app.world_mut().resource_mut::<ListenField>().text = "127.0.0.1:6123".into();
     app.world_mut().write_message(SetupAct::Start);
     run(&mut app, 1);
-    let setup = app.world().resource::<doo::window::session::MatchSetup>();
+    let setup = app.world().resource::<doo_app::window::session::MatchSetup>();
     assert!(setup.networked(), "a remote seat: hosted");
     assert_eq!(setup.listen, Some("127.0.0.1:6123".parse().unwrap()));
     assert!(matches!(app.world().resource::<NextState<Screen>>(), NextState::Pending(Screen::Match)), "the match starts");

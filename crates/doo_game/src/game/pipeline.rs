@@ -51,7 +51,7 @@ pub struct CheckedCommand {
     pub verdict: Option<(usize, Command, Result<(), Violation>)>,
 }
 
-pub(crate) fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut q: ResMut<CommandQueue>) {
+pub fn queue_issued_commands(mut issued: MessageReader<IssueCommand>, mut q: ResMut<CommandQueue>) {
     for IssueCommand(c) in issued.read() {
         let i = q.next_index;
         q.next_index += 1;
