@@ -3,7 +3,7 @@
 # a bare bevy_ecs_tilemap map of the same size (examples/bare_tilemap.rs) in the same run,
 # alternating game and baseline three times. Goal (issue 15): the game's median frame time
 # at most 1.25× the bare map's. Prints Markdown rows for the README's speed table.
-#   cargo build --release --bin doo --example bare_tilemap && benches/frame_time.sh
+#   cargo build --release --features tools --bin doo --example bare_tilemap && benches/frame_time.sh
 # Needs: xvfb mesa-vulkan-drivers libvulkan1 xauth (Debian).
 set -euo pipefail
 cd "$(dirname "$0")/.."

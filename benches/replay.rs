@@ -21,7 +21,7 @@ fn median(mut t: Vec<Duration>) -> Duration {
 
 fn main() {
     let data = RuleData::builtin();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let level = doo_rules::level_file::check("bench.ron", &doo_rules::level_file::generated(80, 50, 120), &data, root).expect("bench level");
     let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
     let cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Difficulty::Normal, &sides, 7, data.ai.clone());

@@ -250,7 +250,7 @@ fn a_panic_writes_the_crash_log() {
     }
     let log = std::fs::read_to_string(dir.join("crash.log")).expect("crash.log beside the saves folder");
     assert_eq!(log.matches("DOO_DEBUG_PANIC: a panic on purpose").count(), 2, "appended, once per crash:\n{log}");
-    assert!(log.contains("src/crash.rs:"), "the place: {log}");
+    assert!(log.contains("crates/doo_game/src/crash.rs:"), "the place: {log}");
     assert!(log.contains(&save.display().to_string()), "the save in play: {log}");
     assert!(log.contains(" UTC]"), "a timestamp: {log}");
     // the writer on its own

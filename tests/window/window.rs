@@ -979,7 +979,7 @@ fn a_panic_in_a_window_system_reaches_the_crash_log() {
     assert!(!out.status.success(), "the game panicked: {err}");
     let log = std::fs::read_to_string(dir.join("crash.log")).unwrap_or_else(|e| panic!("no crash.log ({e}):\n{err}"));
     assert_eq!(log.matches("a system panics on purpose").count(), 1, "logged once:\n{log}");
-    assert!(log.contains("src/crash.rs:") && log.contains(&save.display().to_string()), "{log}");
+    assert!(log.contains("crates/doo_game/src/crash.rs:") && log.contains(&save.display().to_string()), "{log}");
 }
 
 // ---------------------------------------------------------------------------------------------
