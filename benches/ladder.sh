@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/doo-target}"
-cargo build --release --quiet --bin doo
+cargo build --release --quiet -p doo_game --bin doo-headless
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(date -u +%F)"
 echo
-"$CARGO_TARGET_DIR/release/doo" ladder --games 200 --jobs "$(nproc)" "$@"
+"$CARGO_TARGET_DIR/release/doo-headless" ladder --games 200 --jobs "$(nproc)" "$@"
