@@ -1,9 +1,16 @@
 //! Sight and the fog of war (R-EXP-18, R-EXP-19): what a character sees, what each side has
 //! revealed, the view model a side is shown (`side_view`), and the sightings between heroes and
 //! hostiles that start a crisis (R-EXP-24). Every function here is handed the crawl.
+//!
+//! At scale (issue 44): a character's sight is a breadth-first search over the see-through
+//! spaces joined to his, each tested with the exact minimal line of sight of R-EXP-19 / G-04
+//! (`Board::sees_space`), answered through one [`SightMap`] (blocker counts) per floor per
+//! question, so open ground costs O(1) per space; the search marks a bitmap sized to the floor.
+//! A viewer whose whole floor his side has already revealed (and, for the explorers, `seen`)
+//! cannot reveal anything new and is not searched. Results are those of the plain search.
 
 use super::super::event::Event;
-use super::super::grid::{Pos, Tile};
+use super::super::grid::{Board, Pos, SightMap, Tile};
 use super::super::state::{Match, Phase};
 use super::state::Explore;
 
@@ -47,22 +54,82 @@ fn can_see(m: &Match, i: usize) -> bool {
 /// R-EXP-18, R-EXP-19: space `p` is lit for viewer `i`: outside every dark area, next to him,
 /// within reach of a burning light with minimal line of sight from it, or he has darkvision.
 pub fn lit_for(m: &Match, x: &Explore, i: usize, p: Pos) -> bool {
+    lit_in(m, x, i, p, None)
+}
+
+/// [`lit_for`], the lights' sight answered through `map` where it counts the floor.
+fn lit_in(m: &Match, x: &Explore, i: usize, p: Pos, map: Option<&SightMap>) -> bool {
     if x.dark.is_empty() || !x.in_dark(p) || m.fighters[i].pos.distance(p) <= 1 || m.fighters[i].abilities.iter().any(|a| a == "darkvision") {
         return true;
     }
+    let sees = |at: Pos| match map {
+        Some(s) => s.sees_space(&m.board, at, p),
+        None => m.board.sees_space(at, p),
+    };
     let radius = |item: &str| x.book.lights.iter().find(|l| l.item == item).map_or(0, |l| l.radius);
     let held = x.burning.iter().any(|(&h, (item, _))| {
         let at = m.fighters[h].pos;
-        !m.is_dead(h) && at.distance(p) <= radius(item) && m.board.sees_space(at, p)
+        !m.is_dead(h) && at.distance(p) <= radius(item) && sees(at)
     });
     // A light lying in a space lights its reach as in a hand (R-EXP-18).
-    held || x.more.lit.iter().any(|(at, item, _)| at.distance(p) <= radius(item) && m.board.sees_space(*at, p))
+    held || x.more.lit.iter().any(|(at, item, _)| at.distance(p) <= radius(item) && sees(*at))
 }
 
 /// R-EXP-19: the spaces character `i` sees now (lit, R-EXP-18). Only spaces joined to his by
 /// see-through spaces are tried (with the walls and doors around them), so a closed room costs
-/// nothing.
+/// nothing. In the order of the search (nearest first).
 pub fn visible(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
+    let map = SightMap::new(&m.board, m.fighters[i].pos.floor);
+    let mut out = Vec::new();
+    visible_with(m, x, i, &map, &mut |p, _| out.push(p));
+    out
+}
+
+/// The floor's width and height (0 × 0 for a floor the board lacks).
+fn floor_size(b: &Board, floor: u8) -> (i32, i32) {
+    b.floors.get(floor as usize).map_or((0, 0), |f| (f.width as i32, f.height as i32))
+}
+
+/// [`visible`]: each space seen is handed to `hit` with its index on its floor (row-major), in
+/// the order of the search. `map` counts the viewer's floor of `m.board`.
+fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, hit: &mut dyn FnMut(Pos, usize)) {
+    let from = m.fighters[i].pos;
+    let b = &m.board;
+    let (w, h) = floor_size(b, from.floor);
+    let on = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h;
+    let at = |p: Pos| (p.y * w + p.x) as usize;
+    // Spaces queued once: a bitmap of the floor (the viewer's own space may lie off it).
+    let mut queued = vec![false; (w * h) as usize];
+    if on(from) {
+        queued[at(from)] = true;
+    }
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(p) = queue.pop_front() {
+        if !map.sees_space(b, from, p) {
+            continue;
+        }
+        if lit_in(m, x, i, p, Some(map)) {
+            hit(p, if on(p) { at(p) } else { usize::MAX });
+        }
+        if p != from && b.tile(p).is_none_or(Tile::blocks_sight) {
+            continue; // a wall or closed door is seen, not seen through
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
+                if on(q) && !queued[at(q)] && b.tile(q).is_some() {
+                    queued[at(q)] = true;
+                    queue.push_back(q);
+                }
+            }
+        }
+        // (The former cap of 2^20 spaces queued cannot be reached: a floor has at most 2^20.)
+    }
+}
+
+/// The former [`visible`] (a `HashSet`, `Board::sees_space` per space): the test oracle.
+#[cfg(test)]
+pub(crate) fn visible_oracle(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
     let from = m.fighters[i].pos;
     let b = &m.board;
     let mut out = Vec::new();
@@ -70,14 +137,14 @@ pub fn visible(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
     let mut queue = std::collections::VecDeque::from([from]);
     seen.insert(from);
     while let Some(p) = queue.pop_front() {
-        if !b.sees_space(from, p) {
+        if !b.sees_space_oracle(from, p) {
             continue;
         }
-        if lit_for(m, x, i, p) {
+        if lit_oracle(m, x, i, p) {
             out.push(p);
         }
         if p != from && b.tile(p).is_none_or(Tile::blocks_sight) {
-            continue; // a wall or closed door is seen, not seen through
+            continue;
         }
         for dy in -1..=1 {
             for dx in -1..=1 {
@@ -94,6 +161,20 @@ pub fn visible(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
     out
 }
 
+/// The former [`lit_for`] (the oracle's line of sight).
+#[cfg(test)]
+fn lit_oracle(m: &Match, x: &Explore, i: usize, p: Pos) -> bool {
+    if x.dark.is_empty() || !x.in_dark(p) || m.fighters[i].pos.distance(p) <= 1 || m.fighters[i].abilities.iter().any(|a| a == "darkvision") {
+        return true;
+    }
+    let radius = |item: &str| x.book.lights.iter().find(|l| l.item == item).map_or(0, |l| l.radius);
+    let held = x.burning.iter().any(|(&h, (item, _))| {
+        let at = m.fighters[h].pos;
+        !m.is_dead(h) && at.distance(p) <= radius(item) && m.board.sees_space_oracle(at, p)
+    });
+    held || x.more.lit.iter().any(|(at, item, _)| at.distance(p) <= radius(item) && m.board.sees_space_oracle(*at, p))
+}
+
 /// Whether `a` sees the space of `b` (R-EXP-19), both on the map.
 pub fn sees(m: &Match, x: &Explore, a: usize, b: usize) -> bool {
     can_see(m, a) && m.board.sees_space(m.fighters[a].pos, m.fighters[b].pos) && lit_for(m, x, a, m.fighters[b].pos)
@@ -108,12 +189,80 @@ pub fn reveal(m: &Match, x: &mut Explore, side: &str) -> usize {
 
 /// Marks what characters `who` (all of side `side`) see as revealed for that side (`fog`);
 /// returns how many spaces were new (R-EXP-19). With `legacy`, the explorers' `seen` (the
-/// state hash's) is marked as well, exactly as it always was.
+/// state hash's) is marked as well, exactly as it always was. A viewer on a floor the side has
+/// wholly revealed (and, with `legacy`, wholly `seen`) adds nothing and is not searched.
 fn reveal_by(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool) -> usize {
+    reveal_by_with(m, x, side, who, legacy, &mut Vec::new())
+}
+
+/// [`reveal_by`], reusing the floors' [`SightMap`]s in `maps` (of `m.board`, unchanged).
+fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool, maps: &mut Vec<SightMap>) -> usize {
+    let n = m.board.spaces();
+    // Where each floor's spaces begin in `Board::index`.
+    let mut bases = Vec::with_capacity(m.board.floors.len());
+    let mut base = 0usize;
+    for f in &m.board.floors {
+        bases.push(base);
+        base += (f.width * f.height) as usize;
+    }
+    let whole = |map: Option<&Vec<bool>>, floor: usize| {
+        let (b, f) = (bases[floor], &m.board.floors[floor]);
+        map.and_then(|v| v.get(b..b + (f.width * f.height) as usize)).is_some_and(|s| s.iter().all(|&r| r))
+    };
+    // Per floor seen on: the spaces marked (a bitmap of the floor).
+    let mut marks: Vec<(u8, Vec<bool>)> = Vec::new();
+    for &i in who.iter().filter(|&&i| m.fighters[i].side == side && can_see(m, i)) {
+        let floor = m.fighters[i].pos.floor;
+        if (floor as usize) >= m.board.floors.len() {
+            continue; // off every floor: nothing of the board is seen (no index)
+        }
+        if whole(x.fog.0.get(side), floor as usize) && (!legacy || whole(x.seen.get(side), floor as usize)) {
+            continue;
+        }
+        let k = match maps.iter().position(|s| s.floor() == floor) {
+            Some(k) => k,
+            None => {
+                maps.push(SightMap::new(&m.board, floor));
+                maps.len() - 1
+            }
+        };
+        let mk = match marks.iter().position(|(f, _)| *f == floor) {
+            Some(k) => k,
+            None => {
+                let (w, h) = floor_size(&m.board, floor);
+                marks.push((floor, vec![false; (w * h) as usize]));
+                marks.len() - 1
+            }
+        };
+        let bits = &mut marks[mk].1;
+        visible_with(m, x, i, &maps[k], &mut |_, at| {
+            if let Some(b) = bits.get_mut(at) {
+                *b = true;
+            }
+        });
+    }
+    marks.sort_by_key(|(f, _)| *f);
+    let mut sight = Vec::new();
+    for (floor, bits) in &marks {
+        let b = bases[*floor as usize];
+        sight.extend(bits.iter().enumerate().filter(|(_, s)| **s).map(|(k, _)| b + k));
+    }
+    x.reveal_spaces(side, &sight, n, legacy)
+}
+
+/// [`reveal_by`], for the tests beside the oracle.
+#[cfg(test)]
+pub(crate) fn reveal_by_for_tests(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool) -> usize {
+    reveal_by(m, x, side, who, legacy)
+}
+
+/// The former `reveal_by` (the oracle's sight): the test oracle.
+#[cfg(test)]
+pub(crate) fn reveal_by_oracle(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool) -> usize {
     let n = m.board.spaces();
     let mut sight = Vec::new();
     for &i in who.iter().filter(|&&i| m.fighters[i].side == side && can_see(m, i)) {
-        sight.extend(visible(m, x, i).into_iter().filter_map(|p| m.board.index(p)));
+        sight.extend(visible_oracle(m, x, i).into_iter().filter_map(|p| m.board.index(p)));
     }
     sight.sort_unstable();
     sight.dedup();
@@ -154,12 +303,13 @@ pub fn reveal_path(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], ev: &
     let side = m.fighters[a].side.clone();
     let end = m.fighters[a].pos;
     let mut n = 0;
+    let mut maps = Vec::new(); // the board does not change on the way: one count per floor
     for &p in path.iter().filter(|&&p| p != end) {
         m.fighters[a].pos = p;
-        n += reveal_by(m, x, &side, &[a], false);
+        n += reveal_by_with(m, x, &side, &[a], false, &mut maps);
     }
     m.fighters[a].pos = end;
-    n += reveal_by(m, x, &side, &[a], false);
+    n += reveal_by_with(m, x, &side, &[a], false, &mut maps);
     if n > 0 {
         ev.push(Event::Revealed { side, spaces: n as u32 });
     }
