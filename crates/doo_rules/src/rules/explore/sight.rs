@@ -6,8 +6,9 @@
 //! spaces joined to his, each tested with the exact minimal line of sight of R-EXP-19 / G-04
 //! (`Board::sees_space`), answered through one [`SightMap`] (blocker counts) per floor per
 //! question, so open ground costs O(1) per space; the search marks a bitmap sized to the floor.
-//! A viewer whose whole floor his side has already revealed (and, for the explorers, `seen`)
-//! cannot reveal anything new and is not searched. Results are those of the plain search.
+//! A viewer whose whole floor is already revealed for his side (and, for the explorers,
+//! `seen`), or marked by the side's viewers searched before him, cannot add anything and is not
+//! searched. Results are those of the plain search.
 
 use super::super::event::Event;
 use super::super::grid::{Board, Pos, SightMap, Tile};
@@ -189,10 +190,19 @@ pub fn reveal(m: &Match, x: &mut Explore, side: &str) -> usize {
 
 /// Marks what characters `who` (all of side `side`) see as revealed for that side (`fog`);
 /// returns how many spaces were new (R-EXP-19). With `legacy`, the explorers' `seen` (the
-/// state hash's) is marked as well, exactly as it always was. A viewer on a floor the side has
-/// wholly revealed (and, with `legacy`, wholly `seen`) adds nothing and is not searched.
+/// state hash's) is marked as well, exactly as it always was. A viewer whose floor is wholly
+/// covered already (revealed, and with `legacy` `seen`, or marked by the viewers before him)
+/// could add nothing and is not searched: the same marks, the same count.
 fn reveal_by(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool) -> usize {
     reveal_by_with(m, x, side, who, legacy, &mut Vec::new())
+}
+
+/// One floor's marks in [`reveal_by_with`]: the spaces seen (a bitmap of the floor) and how
+/// many of its spaces are still neither covered before nor seen.
+struct FloorMarks {
+    floor: u8,
+    bits: Vec<bool>,
+    open: usize,
 }
 
 /// [`reveal_by`], reusing the floors' [`SightMap`]s in `maps` (of `m.board`, unchanged).
@@ -205,18 +215,28 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
         bases.push(base);
         base += (f.width * f.height) as usize;
     }
-    let whole = |map: Option<&Vec<bool>>, floor: usize| {
-        let (b, f) = (bases[floor], &m.board.floors[floor]);
-        map.and_then(|v| v.get(b..b + (f.width * f.height) as usize)).is_some_and(|s| s.iter().all(|&r| r))
-    };
-    // Per floor seen on: the spaces marked (a bitmap of the floor).
-    let mut marks: Vec<(u8, Vec<bool>)> = Vec::new();
+    let xr: &Explore = x;
+    let (fog, seen) = (xr.fog.0.get(side), xr.seen.get(side));
+    let flag = |v: Option<&Vec<bool>>, k: usize| v.is_some_and(|v| v.get(k).copied().unwrap_or(false));
+    // Space `k` (a `Board::index`) adds nothing when seen: revealed, and `seen` with `legacy`.
+    let covered = |k: usize| flag(fog, k) && (!legacy || flag(seen, k));
+    let mut marks: Vec<FloorMarks> = Vec::new();
     for &i in who.iter().filter(|&&i| m.fighters[i].side == side && can_see(m, i)) {
         let floor = m.fighters[i].pos.floor;
         if (floor as usize) >= m.board.floors.len() {
             continue; // off every floor: nothing of the board is seen (no index)
         }
-        if whole(x.fog.0.get(side), floor as usize) && (!legacy || whole(x.seen.get(side), floor as usize)) {
+        let b = bases[floor as usize];
+        let mk = match marks.iter().position(|f| f.floor == floor) {
+            Some(k) => k,
+            None => {
+                let (w, h) = floor_size(&m.board, floor);
+                let area = (w * h) as usize;
+                marks.push(FloorMarks { floor, bits: vec![false; area], open: (b..b + area).filter(|&k| !covered(k)).count() });
+                marks.len() - 1
+            }
+        };
+        if marks[mk].open == 0 {
             continue;
         }
         let k = match maps.iter().position(|s| s.floor() == floor) {
@@ -226,26 +246,23 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
                 maps.len() - 1
             }
         };
-        let mk = match marks.iter().position(|(f, _)| *f == floor) {
-            Some(k) => k,
-            None => {
-                let (w, h) = floor_size(&m.board, floor);
-                marks.push((floor, vec![false; (w * h) as usize]));
-                marks.len() - 1
-            }
-        };
-        let bits = &mut marks[mk].1;
-        visible_with(m, x, i, &maps[k], &mut |_, at| {
-            if let Some(b) = bits.get_mut(at) {
-                *b = true;
+        let FloorMarks { bits, open, .. } = &mut marks[mk];
+        visible_with(m, xr, i, &maps[k], &mut |_, at| {
+            if let Some(s) = bits.get_mut(at)
+                && !*s
+            {
+                *s = true;
+                if !covered(b + at) {
+                    *open -= 1;
+                }
             }
         });
     }
-    marks.sort_by_key(|(f, _)| *f);
+    marks.sort_by_key(|f| f.floor);
     let mut sight = Vec::new();
-    for (floor, bits) in &marks {
-        let b = bases[*floor as usize];
-        sight.extend(bits.iter().enumerate().filter(|(_, s)| **s).map(|(k, _)| b + k));
+    for f in &marks {
+        let b = bases[f.floor as usize];
+        sight.extend(f.bits.iter().enumerate().filter(|(_, s)| **s).map(|(k, _)| b + k));
     }
     x.reveal_spaces(side, &sight, n, legacy)
 }
