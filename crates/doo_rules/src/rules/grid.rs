@@ -350,7 +350,7 @@ impl Board {
     /// test of each space is the one the whole bounding box of the segment always had
     /// ([`clip_to_square`] against every blocker in it); only the spaces whose closed square the
     /// segment can meet are visited (per column of its major axis, the rows its other coordinate
-    /// covers there, one more each side), so O(length) spaces rather than O(length²). Spaces
+    /// covers there, with a margin), so O(length) spaces rather than O(length²). Spaces
     /// left out meet the segment nowhere and so never decided the answer. With `map`, runs of
     /// columns without a blocker near the segment are passed over in O(1).
     fn segment_walk(&self, a: (f64, f64), b: (f64, f64), floor: u8, skip: Option<(i32, i32)>, map: Option<&SightMap>) -> bool {
@@ -367,15 +367,19 @@ impl Board {
         let (au, av, bu, bv) = if steep { (a.1, a.0, b.1, b.0) } else { (a.0, a.1, b.0, b.1) };
         let (u0, u1, v0, v1) = if steep { (y0, y1, x0, x1) } else { (x0, x1, y0, y1) };
         let du = bu - au;
-        // The rows (v) of the spaces the segment can meet while u runs over [ua, ub], widened by
-        // one space each side (rounding, the clip's tolerance), within the bounding box.
+        // The rows (v) of the spaces whose closed square meets the segment while u runs over
+        // [ua, ub], within the bounding box: v covers [lo, hi] there, widened by `MARGIN` (far
+        // above rounding and the clip's tolerance of 1e-9), so every space the clip can find
+        // the segment in is visited.
+        const MARGIN: f64 = 1e-6;
         let rows = |ua: f64, ub: f64| -> (i32, i32) {
             if du.abs() < 1e-7 {
                 return (v0, v1); // a point, or nearly: the whole (tiny) box
             }
             let (ta, tb) = (((ua - au) / du).clamp(0.0, 1.0), ((ub - au) / du).clamp(0.0, 1.0));
             let (va, vb) = (av + (bv - av) * ta, av + (bv - av) * tb);
-            ((va.min(vb).floor() as i32 - 1).max(v0), (va.max(vb).ceil() as i32).min(v1))
+            let (lo, hi) = (va.min(vb) - MARGIN, va.max(vb) + MARGIN);
+            (((lo - 1.0).ceil() as i32).max(v0), (hi.floor() as i32).min(v1))
         };
         let xy = |u: i32, v: i32| if steep { (v, u) } else { (u, v) };
         const RUN: i32 = 16;
@@ -383,7 +387,7 @@ impl Board {
         while u <= u1 {
             let ue = (u + RUN - 1).min(u1);
             if let Some(s) = map {
-                let (va, vb) = rows(u as f64 - 1e-6, ue as f64 + 1.0 + 1e-6);
+                let (va, vb) = rows(u as f64 - MARGIN, ue as f64 + 1.0 + MARGIN);
                 let ((ax, ay), (bx, by)) = (xy(u, va), xy(ue, vb));
                 if s.clear(self, ax, ay, bx, by, skip) {
                     u = ue + 1;
@@ -391,7 +395,7 @@ impl Board {
                 }
             }
             for uu in u..=ue {
-                let (va, vb) = rows(uu as f64 - 1e-6, uu as f64 + 1.0 + 1e-6);
+                let (va, vb) = rows(uu as f64 - MARGIN, uu as f64 + 1.0 + MARGIN);
                 for vv in va..=vb {
                     let (x, y) = xy(uu, vv);
                     if !blocks(x, y) {

@@ -97,30 +97,32 @@ fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, hit: &mut dyn 
     let from = m.fighters[i].pos;
     let b = &m.board;
     let (w, h) = floor_size(b, from.floor);
-    let on = |p: Pos| p.x >= 0 && p.y >= 0 && p.x < w && p.y < h;
-    let at = |p: Pos| (p.y * w + p.x) as usize;
+    let tiles: &[Tile] = b.floors.get(from.floor as usize).map_or(&[], |f| &f.tiles[..]);
+    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
+    let at = |x: i32, y: i32| (y * w + x) as usize;
     // Spaces queued once: a bitmap of the floor (the viewer's own space may lie off it).
     let mut queued = vec![false; (w * h) as usize];
-    if on(from) {
-        queued[at(from)] = true;
+    if on(from.x, from.y) {
+        queued[at(from.x, from.y)] = true;
     }
     let mut queue = std::collections::VecDeque::from([from]);
     while let Some(p) = queue.pop_front() {
         if !map.sees_space(b, from, p) {
             continue;
         }
+        let k = if on(p.x, p.y) { at(p.x, p.y) } else { usize::MAX };
         if lit_in(m, x, i, p, Some(map)) {
-            hit(p, if on(p) { at(p) } else { usize::MAX });
+            hit(p, k);
         }
-        if p != from && b.tile(p).is_none_or(Tile::blocks_sight) {
+        if p != from && tiles.get(k).is_none_or(|t| t.blocks_sight()) {
             continue; // a wall or closed door is seen, not seen through
         }
         for dy in -1..=1 {
             for dx in -1..=1 {
-                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
-                if on(q) && !queued[at(q)] && b.tile(q).is_some() {
-                    queued[at(q)] = true;
-                    queue.push_back(q);
+                let (qx, qy) = (p.x + dx, p.y + dy);
+                if on(qx, qy) && !queued[at(qx, qy)] {
+                    queued[at(qx, qy)] = true;
+                    queue.push_back(Pos::on(qx, qy, p.floor));
                 }
             }
         }
@@ -216,10 +218,18 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
         base += (f.width * f.height) as usize;
     }
     let xr: &Explore = x;
-    let (fog, seen) = (xr.fog.0.get(side), xr.seen.get(side));
-    let flag = |v: Option<&Vec<bool>>, k: usize| v.is_some_and(|v| v.get(k).copied().unwrap_or(false));
+    let (fog, seen) = (xr.fog.0.get(side).map_or(&[][..], |v| &v[..]), xr.seen.get(side).map_or(&[][..], |v| &v[..]));
     // Space `k` (a `Board::index`) adds nothing when seen: revealed, and `seen` with `legacy`.
-    let covered = |k: usize| flag(fog, k) && (!legacy || flag(seen, k));
+    let covered = |k: usize| fog.get(k).copied().unwrap_or(false) && (!legacy || seen.get(k).copied().unwrap_or(false));
+    // How many of the spaces `range` are not covered.
+    let open_in = |r: std::ops::Range<usize>| {
+        let f = fog.get(r.clone()).unwrap_or(&[]);
+        let s = if legacy { seen.get(r.clone()).unwrap_or(&[]) } else { f };
+        if f.len() < r.len() || s.len() < r.len() {
+            return r.filter(|&k| !covered(k)).count();
+        }
+        f.iter().zip(s).filter(|(a, b)| !(**a && **b)).count()
+    };
     let mut marks: Vec<FloorMarks> = Vec::new();
     for &i in who.iter().filter(|&&i| m.fighters[i].side == side && can_see(m, i)) {
         let floor = m.fighters[i].pos.floor;
@@ -232,7 +242,7 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
             None => {
                 let (w, h) = floor_size(&m.board, floor);
                 let area = (w * h) as usize;
-                marks.push(FloorMarks { floor, bits: vec![false; area], open: (b..b + area).filter(|&k| !covered(k)).count() });
+                marks.push(FloorMarks { floor, bits: vec![false; area], open: open_in(b..b + area) });
                 marks.len() - 1
             }
         };
