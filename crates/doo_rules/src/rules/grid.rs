@@ -500,15 +500,15 @@ impl SightMap {
         }
         let w = self.width as usize + 1;
         let at = |x: i32, y: i32| self.counts[y as usize * w + x as usize];
-        let mut n = at(x1 + 1, y1 + 1) + at(x0, y0) - at(x0, y1 + 1) - at(x1 + 1, y0);
-        if let Some((sx, sy)) = skip
-            && (x0..=x1).contains(&sx)
-            && (y0..=y1).contains(&sy)
-            && board.tile(Pos::on(sx, sy, self.floor)).is_some_and(Tile::blocks_sight)
-        {
-            n -= 1;
+        let n = at(x1 + 1, y1 + 1) + at(x0, y0) - at(x0, y1 + 1) - at(x1 + 1, y0);
+        if n == 0 {
+            return true;
         }
-        n == 0
+        // The space looked at never blocks: one blocker there alone leaves the rest clear.
+        n == 1
+            && skip.is_some_and(|(sx, sy)| {
+                (x0..=x1).contains(&sx) && (y0..=y1).contains(&sy) && board.tile(Pos::on(sx, sy, self.floor)).is_some_and(Tile::blocks_sight)
+            })
     }
 
     /// [`Board::sees_space`] (R-EXP-19) of `board`, the board counted: the same answer, faster on

@@ -180,7 +180,17 @@ fn lit_oracle(m: &Match, x: &Explore, i: usize, p: Pos) -> bool {
 
 /// Whether `a` sees the space of `b` (R-EXP-19), both on the map.
 pub fn sees(m: &Match, x: &Explore, a: usize, b: usize) -> bool {
-    can_see(m, a) && m.board.sees_space(m.fighters[a].pos, m.fighters[b].pos) && lit_for(m, x, a, m.fighters[b].pos)
+    sees_in(m, x, a, b, None)
+}
+
+/// [`sees`], line of sight answered through `map` where it counts the floor.
+fn sees_in(m: &Match, x: &Explore, a: usize, b: usize, map: Option<&SightMap>) -> bool {
+    let (from, to) = (m.fighters[a].pos, m.fighters[b].pos);
+    let los = match map {
+        Some(s) => s.sees_space(&m.board, from, to),
+        None => m.board.sees_space(from, to),
+    };
+    can_see(m, a) && los && lit_in(m, x, a, to, map)
 }
 
 /// Marks what the side's characters see as revealed; returns how many spaces were new.
@@ -436,13 +446,18 @@ pub fn active_hostile(m: &Match, x: &Explore, i: usize) -> bool {
     !x.is_explorer(m, i) && m.standing(i) && !x.calm.get(i).copied().unwrap_or(false) && m.fighters[i].hp > 0
 }
 
-/// R-EXP-24(a): pairs (hero, hostile) in which one sees the other.
+/// R-EXP-24(a): pairs (hero, hostile) in which one sees the other (hostiles in order, then
+/// heroes).
 pub(super) fn sightings(m: &Match, x: &Explore) -> Vec<(usize, usize)> {
     let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && alive(m, i)).collect();
+    let hostiles: Vec<usize> = (0..m.fighters.len()).filter(|&i| active_hostile(m, x, i)).collect();
+    // Many pairs (heroes × hostiles, issue 44): the blocker counts of their floor, built once,
+    // make each line of sight across open ground O(1) instead of a walk.
+    let map = (heroes.len() * hostiles.len() >= 64).then(|| m.fighters.get(heroes[0]).map(|f| SightMap::new(&m.board, f.pos.floor))).flatten();
     let mut out = Vec::new();
-    for n in (0..m.fighters.len()).filter(|&i| active_hostile(m, x, i)) {
+    for &n in &hostiles {
         for &h in &heroes {
-            if sees(m, x, h, n) || sees(m, x, n, h) {
+            if sees_in(m, x, h, n, map.as_ref()) || sees_in(m, x, n, h, map.as_ref()) {
                 out.push((h, n));
             }
         }
