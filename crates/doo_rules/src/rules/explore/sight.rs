@@ -415,12 +415,22 @@ pub fn side_view(m: &Match, side: &str) -> SideView {
 pub fn view_of(m: &Match, x: &Explore, side: &str) -> SideView {
     let n = m.board.spaces();
     let mut visible = vec![false; n];
+    let mut maps: Vec<SightMap> = Vec::new(); // one per floor seen on, shared by its viewers
     for i in (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side && can_see(m, i)) {
-        for p in self::visible(m, x, i) {
-            if let Some(k) = m.board.index(p) {
-                visible[k] = true;
+        let floor = m.fighters[i].pos.floor;
+        let Some(base) = m.board.index(Pos::on(0, 0, floor)) else { continue }; // no floor, or an empty one: no index
+        let k = match maps.iter().position(|s| s.floor() == floor) {
+            Some(k) => k,
+            None => {
+                maps.push(SightMap::new(&m.board, floor));
+                maps.len() - 1
             }
-        }
+        };
+        visible_with(m, x, i, &maps[k], &mut |_, at| {
+            if let Some(v) = visible.get_mut(base.wrapping_add(at)).filter(|_| at != usize::MAX) {
+                *v = true;
+            }
+        });
     }
     let revealed = x.fog.0.get(side).cloned().unwrap_or_else(|| vec![false; n]);
     let figures = (0..m.fighters.len())

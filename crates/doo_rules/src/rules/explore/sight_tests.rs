@@ -41,7 +41,8 @@ proptest! {
     // R-EXP-19, R-EXP-18 (issue 44): `visible` (bitmap, blocker counts) lists exactly the
     // spaces the former search listed, in its order, with and without a dark area lit by a
     // torch; `reveal` marks the same fog and `seen` and counts the same new spaces, a second
-    // time too (the wholly revealed floor skipped), and again after a door opens.
+    // time too (the wholly revealed floor skipped), and again after a door opens; `view_of`
+    // shows the same spaces in sight.
     #[test]
     fn sight_is_the_former_sight(w in 4usize..18, h in 4usize..18, cells in proptest::collection::vec(any::<u8>(), 1..300),
         at in proptest::collection::vec((0usize..32, 0usize..32), 1..5), dark in any::<bool>(), torch in any::<bool>()) {
@@ -67,6 +68,15 @@ proptest! {
             let x = m.explore.as_deref().unwrap();
             for i in 0..m.fighters.len() {
                 prop_assert_eq!(sight::visible(&m, x, i), visible_oracle(&m, x, i), "viewer {}", i);
+            }
+            for side in ["heroes", "monsters"] {
+                let mut want = vec![false; m.board.spaces()];
+                for i in (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side) {
+                    for p in visible_oracle(&m, x, i) {
+                        want[m.board.index(p).unwrap()] = true;
+                    }
+                }
+                prop_assert_eq!(sight::view_of(&m, x, side).visible, want, "the view of {}", side);
             }
             let mut old = m.explore.as_deref().unwrap().clone();
             let mut new = old.clone();
