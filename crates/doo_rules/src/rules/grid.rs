@@ -645,7 +645,7 @@ mod tests {
         let tiles = [Tile::Wall, Tile::DoorClosed, Tile::Pillar, Tile::DoorLocked, Tile::Floor, Tile::Pit, Tile::DoorOpen, Tile::Difficult];
         let tiles = (0..w * h).map(|k| {
             let c = cells[k % cells.len()];
-            if c % sparse.max(1) == 0 { tiles[(c as usize / 7) % 4] } else { tiles[4 + (c as usize / 7) % 4] }
+            if c.is_multiple_of(sparse.max(1)) { tiles[(c as usize / 7) % 4] } else { tiles[4 + (c as usize / 7) % 4] }
         });
         Board { floors: vec![Floor { width: w as u32, height: h as u32, tiles: tiles.collect() }], links: Vec::new() }
     }

@@ -16,7 +16,7 @@ fn random_crawl(w: usize, h: usize, cells: &[u8], at: &[(usize, usize)]) -> crat
                         return '#';
                     }
                     let c = cells[(y * w + x) % cells.len()];
-                    if c % 3 != 0 { '.' } else { ['#', '+', 'O', 'L', '_', '/', '~', '.'][(c as usize / 3) % 8] }
+                    if !c.is_multiple_of(3) { '.' } else { ['#', '+', 'O', 'L', '_', '/', '~', '.'][(c as usize / 3) % 8] }
                 })
                 .collect()
         })
