@@ -7,7 +7,13 @@
 //! - `validate` of a 256×256 level with 500 characters and of a level at the caps, beside
 //!   parsing the same text alone;
 //! - replaying a 1 000-command match the way every save is replayed (`doo_rules::replay`: the
-//!   one flow, with the log and the checkpoints), beside the AI that chose those commands.
+//!   one flow, with the log and the checkpoints), beside the AI that chose those commands;
+//! - sight at scale (issue 44, R-EXP-19): a crawl of one open 1 024×1 024 room at the caps
+//!   built and started (the first reveal of every side, the sightings, the crisis they begin),
+//!   beside a bare flood fill of the same floor; and one step's fog update (`reveal_path`) in a
+//!   256×256 open crawl with 60 figures, the side's map already revealed and cleared first
+//!   (every space searched again), beside a bare flood fill of that floor.
+//!   `DOO_BENCH_ONLY=sight` runs these rows alone.
 
 use doo_rules::ai::{AiConfig, Difficulty};
 use doo_rules::data::RuleData;
@@ -61,6 +67,28 @@ fn bare_bfs(m: &Match, start: Pos) -> usize {
     n
 }
 
+/// A crawl (`mode: exploration`) of one open `side`×`side` room, walls around: `n` figures, the
+/// heroes from the top left corner, the monsters from the bottom right, three spaces apart.
+fn open_crawl(side: usize, n: usize) -> String {
+    let map: Vec<String> = (0..side)
+        .map(|y| if y == 0 || y == side - 1 { "#".repeat(side) } else { format!("#{}#", ".".repeat(side - 2)) })
+        .map(|r| format!("{r:?}"))
+        .collect();
+    let chars: Vec<String> = (0..n)
+        .map(|i| {
+            let (k, hero) = (i / 2, i % 2 == 0);
+            let (dx, dy) = (2 + 3 * (k % 10), 2 + 3 * (k / 10));
+            let (x, y, who) = if hero { (dx, dy, "heroes") } else { (side - 1 - dx, side - 1 - dy, "monsters") };
+            format!(r#"(id: "c{i}", side: "{who}", pos: ({x}, {y}), stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6))"#)
+        })
+        .collect();
+    format!(
+        "Level(version: 1, name: \"open crawl\", mode: exploration, floors: [[\n{}\n]], characters: [\n{}\n], victory: [(side: \"heroes\", goal: ReachExit([(1, 1)]))])",
+        map.join(",\n"),
+        chars.join(",\n")
+    )
+}
+
 /// Opens the match's first action phase, as the game does.
 fn start(m: &mut Match, dice: &mut Dice) {
     driver::open(m, dice, &mut Vec::new());
@@ -71,11 +99,89 @@ fn send(m: &mut Match, dice: &mut Dice, c: &Command, ev: &mut Vec<doo_rules::rul
     driver::submit(m, dice, c, ev).unwrap_or(true)
 }
 
+/// Issue 44 (R-EXP-19): a crawl at the caps started; one step's fog update at 256×256.
+/// `DOO_BENCH_CRAWL_SIDE` sets the first row's side (to time the former code on a smaller room).
+fn sight(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, missed: &mut Vec<&'static str>) {
+    let side: usize = std::env::var("DOO_BENCH_CRAWL_SIDE").ok().and_then(|v| v.parse().ok()).unwrap_or(1024);
+    // `DOO_BENCH_SIGHT_RUNS` sets every row's runs (1 to time the former code at all).
+    let runs = |n: usize| std::env::var("DOO_BENCH_SIGHT_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(n);
+    let text = open_crawl(side, 6);
+    let level = level_file::check("bench.ron", &text, data, root).expect("crawl at the caps");
+    let mut revealed = 0;
+    let started = median(runs(5), || {
+        let mut m = level.build(data).expect("match");
+        let (mut dice, mut ev) = (Dice::seeded(1), Vec::new());
+        driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev);
+        revealed = ev.iter().filter_map(|e| if let doo_rules::rules::event::Event::Revealed { spaces, .. } = e { Some(*spaces) } else { None }).max().unwrap_or(0);
+        m
+    });
+    let m = level.build(data).expect("match");
+    let fill = median(runs(5), || bare_bfs(&m, m.fighters[0].pos));
+    let ratio = started.as_secs_f64() / fill.as_secs_f64();
+    table.push(format!(
+        "| crawl built and started, one open {side}×{side} room (6 figures; first reveal {revealed} spaces, sightings, crisis) | {} | {} (bare flood fill of the floor) | {ratio:.2}× | ≤ 1000 ms |",
+        ms(started),
+        ms(fill)
+    ));
+    if started > Duration::from_secs(1) {
+        missed.push("crawl start at the caps");
+    }
+
+    // One step's fog update, 256×256, 60 figures.
+    let text = open_crawl(256, 60);
+    let level = level_file::check("bench.ron", &text, data, root).expect("256 crawl");
+    let mut m = level.build(data).expect("match");
+    let (mut dice, mut ev) = (Dice::seeded(1), Vec::new());
+    driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev);
+    let a = 0; // a hero at (2, 2): a step to (3, 3) and back where he stands
+    let step = [Pos::new(3, 3)];
+    let side = m.fighters[a].side.clone();
+    let warm = median(runs(101), || {
+        ev.clear();
+        doo_rules::rules::explore::reveal_path(&mut m, a, &step, &mut ev);
+    });
+    let mut fresh = 0;
+    let cold = median(runs(31), || {
+        if let Some(x) = m.explore.as_deref_mut() {
+            x.fog.0.remove(&side);
+        }
+        ev.clear();
+        doo_rules::rules::explore::reveal_path(&mut m, a, &step, &mut ev);
+        fresh = ev.iter().filter_map(|e| if let doo_rules::rules::event::Event::Revealed { spaces, .. } = e { Some(*spaces) } else { None }).sum::<u32>();
+    });
+    let fill = median(runs(101), || bare_bfs(&m, m.fighters[a].pos));
+    // The goal is the move's (the area around already revealed, as after the first reveal);
+    // the cold row, every space of an open floor searched anew, is shown for information.
+    for (what, t, goal) in [("the side's map already revealed", warm, true), ("the side's map cleared first: every space searched again", cold, false)] {
+        let ratio = t.as_secs_f64() / fill.as_secs_f64();
+        table.push(format!(
+            "| one step's fog update (`reveal_path`), open 256×256 crawl, 60 figures, {what}{} | {} | {} (bare flood fill of the floor) | {ratio:.2}× | {} |",
+            if goal { String::new() } else { format!("; {fresh} spaces revealed") },
+            ms(t),
+            ms(fill),
+            if goal { "≤ 2 ms" } else { "— (information)" }
+        ));
+        if goal && t > Duration::from_millis(2) {
+            missed.push("fog update at 256×256");
+        }
+    }
+}
+
 fn main() {
     let data = RuleData::builtin();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut table = vec!["| what | figure | baseline, same run | ratio | goal |".to_string(), "|---|---|---|---|---|".to_string()];
     let mut missed = Vec::new();
+    let only_sight = std::env::var("DOO_BENCH_ONLY").is_ok_and(|v| v == "sight");
+    sight(&data, &root, &mut table, &mut missed);
+    if only_sight {
+        println!("{}", table.join("\n"));
+        if !missed.is_empty() {
+            eprintln!("goals missed: {}", missed.join(", "));
+            std::process::exit(1);
+        }
+        return;
+    }
 
     // One click on a 128×128 level with 60 figures.
     let text = level_file::generated(128, 128, 60);

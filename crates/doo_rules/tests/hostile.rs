@@ -240,3 +240,40 @@ fn files_that_are_not_files() {
     let e = level_file::load(&bin, &data, &root()).err().unwrap();
     assert_eq!((e[0].line, e[0].col, e[0].message.as_str()), (2, 10, "the file is not UTF-8 text"));
 }
+
+/// A crawl (`mode: exploration`) of one open `side`×`side` room (walls around): three heroes in
+/// one corner, three monsters in the far one, the heroes' goal an exit beside them.
+pub fn open_crawl(side: usize) -> String {
+    let rows: Vec<String> = (0..side).map(|y| if y == 0 || y == side - 1 { "#".repeat(side) } else { format!("#{}#", ".".repeat(side - 2)) }).collect();
+    let far = side as i32 - 2;
+    let mut chars = Vec::new();
+    for (k, (x, y)) in [(1, 1), (2, 1), (1, 2)].into_iter().enumerate() {
+        chars.push(format!(r#"(id: "h{k}", side: "heroes", pos: ({x}, {y}), stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6))"#));
+    }
+    for (k, (x, y)) in [(far, far), (far - 1, far), (far, far - 1)].into_iter().enumerate() {
+        chars.push(format!(r#"(id: "m{k}", side: "monsters", pos: ({x}, {y}), stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6))"#));
+    }
+    let rows: Vec<String> = rows.iter().map(|r| format!("{r:?}")).collect();
+    format!(
+        "Level(version: 1, name: \"open crawl\", mode: exploration, floors: [[{}]], characters: [{}], victory: [(side: \"heroes\", goal: ReachExit([(3, 3)]))])",
+        rows.join(",\n"),
+        chars.join(",\n")
+    )
+}
+
+#[test] // R-EXP-19, R-EXP-24 (issue 44): a crawl of one open room at the caps (1024×1024) starts: the first reveal sees the whole room, the sides sight each other and a crisis begins
+fn a_crawl_at_the_caps_starts() {
+    use doo_rules::rules::dice::Dice;
+    use doo_rules::rules::driver::{self, Start};
+    use doo_rules::rules::event::Event;
+    let data = RuleData::builtin();
+    let level = check(&open_crawl(1024)).expect("a crawl at the caps is valid");
+    let mut m = level.build(&data).expect("builds");
+    let mut dice = Dice::seeded(1);
+    let mut ev = Vec::new();
+    driver::start(&mut m, &mut dice, Start::Fresh, &mut ev);
+    let revealed = |side: &str| ev.iter().find(|e| matches!(e, Event::Revealed { side: s, .. } if s == side));
+    assert!(matches!(revealed("heroes"), Some(Event::Revealed { spaces, .. }) if *spaces == 1024 * 1024), "the heroes see the whole room: {:?}", revealed("heroes"));
+    assert!(matches!(revealed("monsters"), Some(Event::Revealed { spaces, .. }) if *spaces == 1024 * 1024));
+    assert!(ev.iter().any(|e| matches!(e, Event::CrisisBegins { .. })), "the sides see each other across the room (R-EXP-24)");
+}

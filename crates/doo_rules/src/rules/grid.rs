@@ -276,12 +276,27 @@ impl Board {
     }
 
     /// R-EXP-19: at least minimal line of sight from `from` to the space `to`, a wall or closed
-    /// door there counting as not blocking (one sees a wall's face).
+    /// door there counting as not blocking (one sees a wall's face). Costs O(distance) tile
+    /// look-ups per segment tried (see [`SightMap`] for many questions on one floor).
     pub fn sees_space(&self, from: Pos, to: Pos) -> bool {
+        self.sees_space_in(from, to, None)
+    }
+
+    /// [`Board::sees_space`], answered from the blocker counts of `map` where they settle it.
+    fn sees_space_in(&self, from: Pos, to: Pos, map: Option<&SightMap>) -> bool {
         if from.floor != to.floor {
             return false;
         }
         if from.distance(to) <= 1 {
+            return true;
+        }
+        let map = map.filter(|s| s.floor == from.floor);
+        let skip = Some((to.x, to.y));
+        // Every segment tried lies in the two spaces' bounding box; every space any of them can
+        // touch lies in that box grown by one. No blocker there: the centre line is clear.
+        if let Some(s) = map
+            && s.clear(self, from.x.min(to.x) - 1, from.y.min(to.y) - 1, from.x.max(to.x) + 1, from.y.max(to.y) + 1, skip)
+        {
             return true;
         }
         let c = |p: Pos| (p.x as f64 + 0.5, p.y as f64 + 0.5);
@@ -289,11 +304,10 @@ impl Board {
             let (x, y) = (p.x as f64, p.y as f64);
             [(x + 0.5, y + 0.5), (x, y), (x + 1.0, y), (x, y + 1.0), (x + 1.0, y + 1.0), (x + 0.5, y), (x + 0.5, y + 1.0), (x, y + 0.5), (x + 1.0, y + 0.5)]
         };
-        let skip = Some((to.x, to.y));
-        if self.segment_clear_skip(c(from), c(to), from.floor, skip) {
+        if self.segment_walk(c(from), c(to), from.floor, skip, map) {
             return true;
         }
-        points(from).iter().any(|&p| points(to).iter().any(|&q| self.segment_clear_skip(p, q, from.floor, skip)))
+        points(from).iter().any(|&p| points(to).iter().any(|&q| self.segment_walk(p, q, from.floor, skip, map)))
     }
 
     /// Index of a space in a flat list of every space of every floor (fog of war, searches).
@@ -329,11 +343,79 @@ impl Board {
     /// True when the segment crosses the interior of no sight-blocking space (corner touches are
     /// clear), and does not run along the face shared by two blockers (a solid wall face).
     fn segment_clear(&self, a: (f64, f64), b: (f64, f64), floor: u8) -> bool {
-        self.segment_clear_skip(a, b, floor, None)
+        self.segment_walk(a, b, floor, None, None)
     }
 
-    /// `segment_clear` with one space (the one looked at) never blocking.
-    fn segment_clear_skip(&self, a: (f64, f64), b: (f64, f64), floor: u8, skip: Option<(i32, i32)>) -> bool {
+    /// G-04 / R-EXP-19: `segment_clear` with one space (the one looked at) never blocking. The
+    /// test of each space is the one the whole bounding box of the segment always had
+    /// ([`clip_to_square`] against every blocker in it); only the spaces whose closed square the
+    /// segment can meet are visited (per column of its major axis, the rows its other coordinate
+    /// covers there, with a margin), so O(length) spaces rather than O(length²). Spaces
+    /// left out meet the segment nowhere and so never decided the answer. With `map`, runs of
+    /// columns without a blocker near the segment are passed over in O(1).
+    fn segment_walk(&self, a: (f64, f64), b: (f64, f64), floor: u8, skip: Option<(i32, i32)>, map: Option<&SightMap>) -> bool {
+        let (x0, x1) = (a.0.min(b.0).floor() as i32 - 1, a.0.max(b.0).ceil() as i32);
+        let (y0, y1) = (a.1.min(b.1).floor() as i32 - 1, a.1.max(b.1).ceil() as i32);
+        if let Some(s) = map
+            && s.clear(self, x0, y0, x1, y1, skip)
+        {
+            return true;
+        }
+        let blocks = |x: i32, y: i32| skip != Some((x, y)) && self.tile(Pos::on(x, y, floor)).is_none_or(Tile::blocks_sight);
+        // (u, v): u the major axis (walked column by column), v the other.
+        let steep = (b.1 - a.1).abs() > (b.0 - a.0).abs();
+        let (au, av, bu, bv) = if steep { (a.1, a.0, b.1, b.0) } else { (a.0, a.1, b.0, b.1) };
+        let (u0, u1, v0, v1) = if steep { (y0, y1, x0, x1) } else { (x0, x1, y0, y1) };
+        let du = bu - au;
+        // The rows (v) of the spaces whose closed square meets the segment while u runs over
+        // [ua, ub], within the bounding box: v covers [lo, hi] there, widened by `MARGIN` (far
+        // above rounding and the clip's tolerance of 1e-9), so every space the clip can find
+        // the segment in is visited.
+        const MARGIN: f64 = 1e-6;
+        let rows = |ua: f64, ub: f64| -> (i32, i32) {
+            if du.abs() < 1e-7 {
+                return (v0, v1); // a point, or nearly: the whole (tiny) box
+            }
+            let (ta, tb) = (((ua - au) / du).clamp(0.0, 1.0), ((ub - au) / du).clamp(0.0, 1.0));
+            let (va, vb) = (av + (bv - av) * ta, av + (bv - av) * tb);
+            let (lo, hi) = (va.min(vb) - MARGIN, va.max(vb) + MARGIN);
+            (((lo - 1.0).ceil() as i32).max(v0), (hi.floor() as i32).min(v1))
+        };
+        let xy = |u: i32, v: i32| if steep { (v, u) } else { (u, v) };
+        const RUN: i32 = 16;
+        let mut u = u0;
+        while u <= u1 {
+            let ue = (u + RUN - 1).min(u1);
+            if let Some(s) = map {
+                let (va, vb) = rows(u as f64 - MARGIN, ue as f64 + 1.0 + MARGIN);
+                let ((ax, ay), (bx, by)) = (xy(u, va), xy(ue, vb));
+                if s.clear(self, ax, ay, bx, by, skip) {
+                    u = ue + 1;
+                    continue;
+                }
+            }
+            for uu in u..=ue {
+                let (va, vb) = rows(uu as f64 - MARGIN, uu as f64 + 1.0 + MARGIN);
+                for vv in va..=vb {
+                    let (x, y) = xy(uu, vv);
+                    if !blocks(x, y) {
+                        continue;
+                    }
+                    match clip_to_square(a, b, x as f64, y as f64) {
+                        Some(Clip::Inside) => return false,
+                        Some(Clip::Edge(dx, dy)) if blocks(x + dx, y + dy) => return false,
+                        _ => {}
+                    }
+                }
+            }
+            u = ue + 1;
+        }
+        true
+    }
+
+    /// The former `segment_clear_skip` (the whole bounding box scanned): the test oracle.
+    #[cfg(test)]
+    fn segment_clear_skip_oracle(&self, a: (f64, f64), b: (f64, f64), floor: u8, skip: Option<(i32, i32)>) -> bool {
         let (x0, x1) = (a.0.min(b.0).floor() as i32 - 1, a.0.max(b.0).ceil() as i32);
         let (y0, y1) = (a.1.min(b.1).floor() as i32 - 1, a.1.max(b.1).ceil() as i32);
         let blocks = |x: i32, y: i32| skip != Some((x, y)) && self.tile(Pos::on(x, y, floor)).is_none_or(Tile::blocks_sight);
@@ -350,6 +432,89 @@ impl Board {
             }
         }
         true
+    }
+
+    /// The former `sees_space` (every segment scanning its whole bounding box): the test oracle.
+    #[cfg(test)]
+    pub(crate) fn sees_space_oracle(&self, from: Pos, to: Pos) -> bool {
+        if from.floor != to.floor {
+            return false;
+        }
+        if from.distance(to) <= 1 {
+            return true;
+        }
+        let c = |p: Pos| (p.x as f64 + 0.5, p.y as f64 + 0.5);
+        let points = |p: Pos| {
+            let (x, y) = (p.x as f64, p.y as f64);
+            [(x + 0.5, y + 0.5), (x, y), (x + 1.0, y), (x, y + 1.0), (x + 1.0, y + 1.0), (x + 0.5, y), (x + 0.5, y + 1.0), (x, y + 0.5), (x + 1.0, y + 0.5)]
+        };
+        let skip = Some((to.x, to.y));
+        if self.segment_clear_skip_oracle(c(from), c(to), from.floor, skip) {
+            return true;
+        }
+        points(from).iter().any(|&p| points(to).iter().any(|&q| self.segment_clear_skip_oracle(p, q, from.floor, skip)))
+    }
+}
+
+/// R-EXP-19 / G-04 at scale: one floor's sight-blocking spaces counted in a summed-area table
+/// (prefix counts, `u32`), so that "no blocker in this rectangle" is O(1) and line of sight
+/// across open ground costs O(1) instead of a walk. Built for one floor on demand (O(area), a
+/// few milliseconds at the caps) by whoever asks many questions of one board at once (sight,
+/// `explore::sight`), and dropped with them: it is never stored, so it never outlives a door
+/// opening (`Board::set_tile`) or follows a board cloned for undo or the AI's look-ahead. Use it
+/// only with the board it was built from, unchanged. Answers exactly as [`Board::sees_space`].
+#[derive(Clone, Debug)]
+pub struct SightMap {
+    floor: u8,
+    width: i32,
+    height: i32,
+    /// `(width + 1) × (height + 1)`: blockers in columns `< x` of rows `< y` at `y * (width + 1) + x`.
+    counts: Vec<u32>,
+}
+
+impl SightMap {
+    /// The counts of floor `floor` of `board` (empty for a floor it lacks).
+    pub fn new(board: &Board, floor: u8) -> Self {
+        let (w, h, tiles) = board.floors.get(floor as usize).map_or((0, 0, &[][..]), |f| (f.width as usize, f.height as usize, &f.tiles[..]));
+        let mut counts = vec![0u32; (w + 1) * (h + 1)];
+        for y in 0..h {
+            let mut row = 0u32;
+            for x in 0..w {
+                row += u32::from(tiles[y * w + x].blocks_sight());
+                counts[(y + 1) * (w + 1) + x + 1] = counts[y * (w + 1) + x + 1] + row;
+            }
+        }
+        Self { floor, width: w as i32, height: h as i32, counts }
+    }
+
+    /// The floor counted.
+    pub fn floor(&self) -> u8 {
+        self.floor
+    }
+
+    /// True when the rectangle of columns `x0..=x1`, rows `y0..=y1` lies on the floor and holds
+    /// no sight-blocking space other than `skip` (of `board`, the one counted).
+    fn clear(&self, board: &Board, x0: i32, y0: i32, x1: i32, y1: i32, skip: Option<(i32, i32)>) -> bool {
+        if x0 < 0 || y0 < 0 || x1 >= self.width || y1 >= self.height || x0 > x1 || y0 > y1 {
+            return false; // off the map counts as blocking
+        }
+        let w = self.width as usize + 1;
+        let at = |x: i32, y: i32| self.counts[y as usize * w + x as usize];
+        let n = at(x1 + 1, y1 + 1) + at(x0, y0) - at(x0, y1 + 1) - at(x1 + 1, y0);
+        if n == 0 {
+            return true;
+        }
+        // The space looked at never blocks: one blocker there alone leaves the rest clear.
+        n == 1
+            && skip.is_some_and(|(sx, sy)| {
+                (x0..=x1).contains(&sx) && (y0..=y1).contains(&sy) && board.tile(Pos::on(sx, sy, self.floor)).is_some_and(Tile::blocks_sight)
+            })
+    }
+
+    /// [`Board::sees_space`] (R-EXP-19) of `board`, the board counted: the same answer, faster on
+    /// this map's floor.
+    pub fn sees_space(&self, board: &Board, from: Pos, to: Pos) -> bool {
+        board.sees_space_in(from, to, Some(self))
     }
 }
 
@@ -470,5 +635,77 @@ mod tests {
         let p: Pos = serde_json::from_str("[4,5]").unwrap();
         assert_eq!(p, Pos::new(4, 5));
         assert_eq!(serde_json::to_string(&Pos::on(1, 2, 0)).unwrap(), "[1,2]");
+    }
+
+    use proptest::prelude::*;
+
+    /// A random floor `w`×`h`: floor, pits and open doors see-through; walls, closed and locked
+    /// doors and pillars block, one space in `1 / sparse` or so.
+    fn random_board(w: usize, h: usize, cells: &[u8], sparse: u8) -> Board {
+        let tiles = [Tile::Wall, Tile::DoorClosed, Tile::Pillar, Tile::DoorLocked, Tile::Floor, Tile::Pit, Tile::DoorOpen, Tile::Difficult];
+        let tiles = (0..w * h).map(|k| {
+            let c = cells[k % cells.len()];
+            if c.is_multiple_of(sparse.max(1)) { tiles[(c as usize / 7) % 4] } else { tiles[4 + (c as usize / 7) % 4] }
+        });
+        Board { floors: vec![Floor { width: w as u32, height: h as u32, tiles: tiles.collect() }], links: Vec::new() }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+        // R-EXP-19 / R-ATK-12 / G-04 (issue 44): the walk along the segment and the blocker
+        // counts answer exactly as the former scan of the whole bounding box, on random small
+        // boards with walls, doors, pillars and pits, from and to any space (off the map too).
+        #[test]
+        fn sees_space_is_the_former_scan(w in 1usize..14, h in 1usize..14, cells in proptest::collection::vec(any::<u8>(), 1..200), sparse in 1u8..6,
+            pairs in proptest::collection::vec((-2i32..16, -2i32..16, -2i32..16, -2i32..16), 1..40)) {
+            let b = random_board(w, h, &cells, sparse);
+            let map = SightMap::new(&b, 0);
+            for (fx, fy, tx, ty) in pairs {
+                let (from, to) = (Pos::new(fx, fy), Pos::new(tx, ty));
+                let old = b.sees_space_oracle(from, to);
+                prop_assert_eq!(b.sees_space(from, to), old, "walk {} → {}", from, to);
+                prop_assert_eq!(map.sees_space(&b, from, to), old, "counts {} → {}", from, to);
+            }
+        }
+
+        // G-04 (issue 44): bigger boards with few blockers, so that runs of clear columns are
+        // passed over by the counts; every segment between the sample points of two spaces.
+        #[test]
+        fn long_segments_are_the_former_scan(w in 20usize..60, h in 20usize..60, cells in proptest::collection::vec(any::<u8>(), 50..400), sparse in 5u8..40,
+            pairs in proptest::collection::vec((0i32..60, 0i32..60, 0i32..60, 0i32..60, 0usize..9, 0usize..9), 1..30)) {
+            let b = random_board(w, h, &cells, sparse);
+            let map = SightMap::new(&b, 0);
+            let pt = |x: i32, y: i32, k: usize| {
+                let (x, y) = (x as f64, y as f64);
+                [(x + 0.5, y + 0.5), (x, y), (x + 1.0, y), (x, y + 1.0), (x + 1.0, y + 1.0), (x + 0.5, y), (x + 0.5, y + 1.0), (x, y + 0.5), (x + 1.0, y + 0.5)][k]
+            };
+            for (fx, fy, tx, ty, i, j) in pairs {
+                let (a, c) = (pt(fx, fy, i), pt(tx, ty, j));
+                for skip in [None, Some((tx, ty))] {
+                    let old = b.segment_clear_skip_oracle(a, c, 0, skip);
+                    prop_assert_eq!(b.segment_walk(a, c, 0, skip, None), old, "walk {:?} → {:?}", a, c);
+                    prop_assert_eq!(b.segment_walk(a, c, 0, skip, Some(&map)), old, "counts {:?} → {:?}", a, c);
+                }
+                let (from, to) = (Pos::new(fx, fy), Pos::new(tx, ty));
+                let old = b.sees_space_oracle(from, to);
+                prop_assert_eq!(b.sees_space(from, to), old);
+                prop_assert_eq!(map.sees_space(&b, from, to), old);
+            }
+        }
+
+        // G-04: arbitrary segments (any real end points, degenerate ones too) walk as they scanned.
+        #[test]
+        fn any_segment_is_the_former_scan(cells in proptest::collection::vec(any::<u8>(), 1..120), sparse in 1u8..5,
+            segs in proptest::collection::vec((-1.0f64..13.0, -1.0f64..13.0, -1.0f64..13.0, -1.0f64..13.0), 1..40)) {
+            let b = random_board(12, 12, &cells, sparse);
+            let map = SightMap::new(&b, 0);
+            for (ax, ay, bx, by) in segs {
+                for (a, c) in [((ax, ay), (bx, by)), ((ax, ay), (ax, by)), ((ax, ay), (bx, ay)), ((ax, ay), (ax, ay)), ((ax.round(), ay.round()), (bx.round(), by.round()))] {
+                    let old = b.segment_clear_skip_oracle(a, c, 0, None);
+                    prop_assert_eq!(b.segment_walk(a, c, 0, None, None), old, "walk {:?} → {:?}", a, c);
+                    prop_assert_eq!(b.segment_walk(a, c, 0, None, Some(&map)), old, "counts {:?} → {:?}", a, c);
+                }
+            }
+        }
     }
 }

@@ -22,6 +22,8 @@ mod preview_share;
 #[cfg(test)]
 mod preview_share_tests;
 pub mod sight;
+#[cfg(test)]
+mod sight_tests;
 pub mod state;
 pub mod tasks;
 #[cfg(test)]

@@ -1,9 +1,17 @@
 //! Sight and the fog of war (R-EXP-18, R-EXP-19): what a character sees, what each side has
 //! revealed, the view model a side is shown (`side_view`), and the sightings between heroes and
 //! hostiles that start a crisis (R-EXP-24). Every function here is handed the crawl.
+//!
+//! At scale (issue 44): a character's sight is a breadth-first search over the see-through
+//! spaces joined to his, each tested with the exact minimal line of sight of R-EXP-19 / G-04
+//! (`Board::sees_space`), answered through one [`SightMap`] (blocker counts) per floor per
+//! question, so open ground costs O(1) per space; the search marks a bitmap sized to the floor.
+//! A viewer whose whole floor is already revealed for his side (and, for the explorers,
+//! `seen`), or marked by the side's viewers searched before him, cannot add anything and is not
+//! searched. Results are those of the plain search.
 
 use super::super::event::Event;
-use super::super::grid::{Pos, Tile};
+use super::super::grid::{Board, Pos, SightMap, Tile};
 use super::super::state::{Match, Phase};
 use super::state::Explore;
 
@@ -47,22 +55,84 @@ fn can_see(m: &Match, i: usize) -> bool {
 /// R-EXP-18, R-EXP-19: space `p` is lit for viewer `i`: outside every dark area, next to him,
 /// within reach of a burning light with minimal line of sight from it, or he has darkvision.
 pub fn lit_for(m: &Match, x: &Explore, i: usize, p: Pos) -> bool {
+    lit_in(m, x, i, p, None)
+}
+
+/// [`lit_for`], the lights' sight answered through `map` where it counts the floor.
+fn lit_in(m: &Match, x: &Explore, i: usize, p: Pos, map: Option<&SightMap>) -> bool {
     if x.dark.is_empty() || !x.in_dark(p) || m.fighters[i].pos.distance(p) <= 1 || m.fighters[i].abilities.iter().any(|a| a == "darkvision") {
         return true;
     }
+    let sees = |at: Pos| match map {
+        Some(s) => s.sees_space(&m.board, at, p),
+        None => m.board.sees_space(at, p),
+    };
     let radius = |item: &str| x.book.lights.iter().find(|l| l.item == item).map_or(0, |l| l.radius);
     let held = x.burning.iter().any(|(&h, (item, _))| {
         let at = m.fighters[h].pos;
-        !m.is_dead(h) && at.distance(p) <= radius(item) && m.board.sees_space(at, p)
+        !m.is_dead(h) && at.distance(p) <= radius(item) && sees(at)
     });
     // A light lying in a space lights its reach as in a hand (R-EXP-18).
-    held || x.more.lit.iter().any(|(at, item, _)| at.distance(p) <= radius(item) && m.board.sees_space(*at, p))
+    held || x.more.lit.iter().any(|(at, item, _)| at.distance(p) <= radius(item) && sees(*at))
 }
 
 /// R-EXP-19: the spaces character `i` sees now (lit, R-EXP-18). Only spaces joined to his by
 /// see-through spaces are tried (with the walls and doors around them), so a closed room costs
-/// nothing.
+/// nothing. In the order of the search (nearest first).
 pub fn visible(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
+    let map = SightMap::new(&m.board, m.fighters[i].pos.floor);
+    let mut out = Vec::new();
+    visible_with(m, x, i, &map, &mut |p, _| out.push(p));
+    out
+}
+
+/// The floor's width and height (0 × 0 for a floor the board lacks).
+fn floor_size(b: &Board, floor: u8) -> (i32, i32) {
+    b.floors.get(floor as usize).map_or((0, 0), |f| (f.width as i32, f.height as i32))
+}
+
+/// [`visible`]: each space seen is handed to `hit` with its index on its floor (row-major), in
+/// the order of the search. `map` counts the viewer's floor of `m.board`.
+fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, hit: &mut dyn FnMut(Pos, usize)) {
+    let from = m.fighters[i].pos;
+    let b = &m.board;
+    let (w, h) = floor_size(b, from.floor);
+    let tiles: &[Tile] = b.floors.get(from.floor as usize).map_or(&[], |f| &f.tiles[..]);
+    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
+    let at = |x: i32, y: i32| (y * w + x) as usize;
+    // Spaces queued once: a bitmap of the floor (the viewer's own space may lie off it).
+    let mut queued = vec![false; (w * h) as usize];
+    if on(from.x, from.y) {
+        queued[at(from.x, from.y)] = true;
+    }
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(p) = queue.pop_front() {
+        if !map.sees_space(b, from, p) {
+            continue;
+        }
+        let k = if on(p.x, p.y) { at(p.x, p.y) } else { usize::MAX };
+        if lit_in(m, x, i, p, Some(map)) {
+            hit(p, k);
+        }
+        if p != from && tiles.get(k).is_none_or(|t| t.blocks_sight()) {
+            continue; // a wall or closed door is seen, not seen through
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (qx, qy) = (p.x + dx, p.y + dy);
+                if on(qx, qy) && !queued[at(qx, qy)] {
+                    queued[at(qx, qy)] = true;
+                    queue.push_back(Pos::on(qx, qy, p.floor));
+                }
+            }
+        }
+        // (The former cap of 2^20 spaces queued cannot be reached: a floor has at most 2^20.)
+    }
+}
+
+/// The former [`visible`] (a `HashSet`, `Board::sees_space` per space): the test oracle.
+#[cfg(test)]
+pub(crate) fn visible_oracle(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
     let from = m.fighters[i].pos;
     let b = &m.board;
     let mut out = Vec::new();
@@ -70,14 +140,14 @@ pub fn visible(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
     let mut queue = std::collections::VecDeque::from([from]);
     seen.insert(from);
     while let Some(p) = queue.pop_front() {
-        if !b.sees_space(from, p) {
+        if !b.sees_space_oracle(from, p) {
             continue;
         }
-        if lit_for(m, x, i, p) {
+        if lit_oracle(m, x, i, p) {
             out.push(p);
         }
         if p != from && b.tile(p).is_none_or(Tile::blocks_sight) {
-            continue; // a wall or closed door is seen, not seen through
+            continue;
         }
         for dy in -1..=1 {
             for dx in -1..=1 {
@@ -94,9 +164,33 @@ pub fn visible(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
     out
 }
 
+/// The former [`lit_for`] (the oracle's line of sight).
+#[cfg(test)]
+fn lit_oracle(m: &Match, x: &Explore, i: usize, p: Pos) -> bool {
+    if x.dark.is_empty() || !x.in_dark(p) || m.fighters[i].pos.distance(p) <= 1 || m.fighters[i].abilities.iter().any(|a| a == "darkvision") {
+        return true;
+    }
+    let radius = |item: &str| x.book.lights.iter().find(|l| l.item == item).map_or(0, |l| l.radius);
+    let held = x.burning.iter().any(|(&h, (item, _))| {
+        let at = m.fighters[h].pos;
+        !m.is_dead(h) && at.distance(p) <= radius(item) && m.board.sees_space_oracle(at, p)
+    });
+    held || x.more.lit.iter().any(|(at, item, _)| at.distance(p) <= radius(item) && m.board.sees_space_oracle(*at, p))
+}
+
 /// Whether `a` sees the space of `b` (R-EXP-19), both on the map.
 pub fn sees(m: &Match, x: &Explore, a: usize, b: usize) -> bool {
-    can_see(m, a) && m.board.sees_space(m.fighters[a].pos, m.fighters[b].pos) && lit_for(m, x, a, m.fighters[b].pos)
+    sees_in(m, x, a, b, None)
+}
+
+/// [`sees`], line of sight answered through `map` where it counts the floor.
+fn sees_in(m: &Match, x: &Explore, a: usize, b: usize, map: Option<&SightMap>) -> bool {
+    let (from, to) = (m.fighters[a].pos, m.fighters[b].pos);
+    let los = match map {
+        Some(s) => s.sees_space(&m.board, from, to),
+        None => m.board.sees_space(from, to),
+    };
+    can_see(m, a) && los && lit_in(m, x, a, to, map)
 }
 
 /// Marks what the side's characters see as revealed; returns how many spaces were new.
@@ -108,12 +202,104 @@ pub fn reveal(m: &Match, x: &mut Explore, side: &str) -> usize {
 
 /// Marks what characters `who` (all of side `side`) see as revealed for that side (`fog`);
 /// returns how many spaces were new (R-EXP-19). With `legacy`, the explorers' `seen` (the
-/// state hash's) is marked as well, exactly as it always was.
+/// state hash's) is marked as well, exactly as it always was. A viewer whose floor is wholly
+/// covered already (revealed, and with `legacy` `seen`, or marked by the viewers before him)
+/// could add nothing and is not searched: the same marks, the same count.
 fn reveal_by(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool) -> usize {
+    reveal_by_with(m, x, side, who, legacy, &mut Vec::new())
+}
+
+/// One floor's marks in [`reveal_by_with`]: the spaces seen (a bitmap of the floor) and how
+/// many of its spaces are still neither covered before nor seen.
+struct FloorMarks {
+    floor: u8,
+    bits: Vec<bool>,
+    open: usize,
+}
+
+/// [`reveal_by`], reusing the floors' [`SightMap`]s in `maps` (of `m.board`, unchanged).
+fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool, maps: &mut Vec<SightMap>) -> usize {
+    let n = m.board.spaces();
+    // Where each floor's spaces begin in `Board::index`.
+    let mut bases = Vec::with_capacity(m.board.floors.len());
+    let mut base = 0usize;
+    for f in &m.board.floors {
+        bases.push(base);
+        base += (f.width * f.height) as usize;
+    }
+    let xr: &Explore = x;
+    let (fog, seen) = (xr.fog.0.get(side).map_or(&[][..], |v| &v[..]), xr.seen.get(side).map_or(&[][..], |v| &v[..]));
+    // Space `k` (a `Board::index`) adds nothing when seen: revealed, and `seen` with `legacy`.
+    let covered = |k: usize| fog.get(k).copied().unwrap_or(false) && (!legacy || seen.get(k).copied().unwrap_or(false));
+    // How many of the spaces `range` are not covered.
+    let open_in = |r: std::ops::Range<usize>| {
+        let f = fog.get(r.clone()).unwrap_or(&[]);
+        let s = if legacy { seen.get(r.clone()).unwrap_or(&[]) } else { f };
+        if f.len() < r.len() || s.len() < r.len() {
+            return r.filter(|&k| !covered(k)).count();
+        }
+        f.iter().zip(s).filter(|(a, b)| !(**a && **b)).count()
+    };
+    let mut marks: Vec<FloorMarks> = Vec::new();
+    for &i in who.iter().filter(|&&i| m.fighters[i].side == side && can_see(m, i)) {
+        let floor = m.fighters[i].pos.floor;
+        if (floor as usize) >= m.board.floors.len() {
+            continue; // off every floor: nothing of the board is seen (no index)
+        }
+        let b = bases[floor as usize];
+        let mk = match marks.iter().position(|f| f.floor == floor) {
+            Some(k) => k,
+            None => {
+                let (w, h) = floor_size(&m.board, floor);
+                let area = (w * h) as usize;
+                marks.push(FloorMarks { floor, bits: vec![false; area], open: open_in(b..b + area) });
+                marks.len() - 1
+            }
+        };
+        if marks[mk].open == 0 {
+            continue;
+        }
+        let k = match maps.iter().position(|s| s.floor() == floor) {
+            Some(k) => k,
+            None => {
+                maps.push(SightMap::new(&m.board, floor));
+                maps.len() - 1
+            }
+        };
+        let FloorMarks { bits, open, .. } = &mut marks[mk];
+        visible_with(m, xr, i, &maps[k], &mut |_, at| {
+            if let Some(s) = bits.get_mut(at)
+                && !*s
+            {
+                *s = true;
+                if !covered(b + at) {
+                    *open -= 1;
+                }
+            }
+        });
+    }
+    marks.sort_by_key(|f| f.floor);
+    let mut sight = Vec::new();
+    for f in &marks {
+        let b = bases[f.floor as usize];
+        sight.extend(f.bits.iter().enumerate().filter(|(_, s)| **s).map(|(k, _)| b + k));
+    }
+    x.reveal_spaces(side, &sight, n, legacy)
+}
+
+/// [`reveal_by`], for the tests beside the oracle.
+#[cfg(test)]
+pub(crate) fn reveal_by_for_tests(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool) -> usize {
+    reveal_by(m, x, side, who, legacy)
+}
+
+/// The former `reveal_by` (the oracle's sight): the test oracle.
+#[cfg(test)]
+pub(crate) fn reveal_by_oracle(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy: bool) -> usize {
     let n = m.board.spaces();
     let mut sight = Vec::new();
     for &i in who.iter().filter(|&&i| m.fighters[i].side == side && can_see(m, i)) {
-        sight.extend(visible(m, x, i).into_iter().filter_map(|p| m.board.index(p)));
+        sight.extend(visible_oracle(m, x, i).into_iter().filter_map(|p| m.board.index(p)));
     }
     sight.sort_unstable();
     sight.dedup();
@@ -154,12 +340,13 @@ pub fn reveal_path(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], ev: &
     let side = m.fighters[a].side.clone();
     let end = m.fighters[a].pos;
     let mut n = 0;
+    let mut maps = Vec::new(); // the board does not change on the way: one count per floor
     for &p in path.iter().filter(|&&p| p != end) {
         m.fighters[a].pos = p;
-        n += reveal_by(m, x, &side, &[a], false);
+        n += reveal_by_with(m, x, &side, &[a], false, &mut maps);
     }
     m.fighters[a].pos = end;
-    n += reveal_by(m, x, &side, &[a], false);
+    n += reveal_by_with(m, x, &side, &[a], false, &mut maps);
     if n > 0 {
         ev.push(Event::Revealed { side, spaces: n as u32 });
     }
@@ -228,12 +415,22 @@ pub fn side_view(m: &Match, side: &str) -> SideView {
 pub fn view_of(m: &Match, x: &Explore, side: &str) -> SideView {
     let n = m.board.spaces();
     let mut visible = vec![false; n];
+    let mut maps: Vec<SightMap> = Vec::new(); // one per floor seen on, shared by its viewers
     for i in (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side && can_see(m, i)) {
-        for p in self::visible(m, x, i) {
-            if let Some(k) = m.board.index(p) {
-                visible[k] = true;
+        let floor = m.fighters[i].pos.floor;
+        let Some(base) = m.board.index(Pos::on(0, 0, floor)) else { continue }; // no floor, or an empty one: no index
+        let k = match maps.iter().position(|s| s.floor() == floor) {
+            Some(k) => k,
+            None => {
+                maps.push(SightMap::new(&m.board, floor));
+                maps.len() - 1
             }
-        }
+        };
+        visible_with(m, x, i, &maps[k], &mut |_, at| {
+            if let Some(v) = visible.get_mut(base.wrapping_add(at)).filter(|_| at != usize::MAX) {
+                *v = true;
+            }
+        });
     }
     let revealed = x.fog.0.get(side).cloned().unwrap_or_else(|| vec![false; n]);
     let figures = (0..m.fighters.len())
@@ -259,13 +456,18 @@ pub fn active_hostile(m: &Match, x: &Explore, i: usize) -> bool {
     !x.is_explorer(m, i) && m.standing(i) && !x.calm.get(i).copied().unwrap_or(false) && m.fighters[i].hp > 0
 }
 
-/// R-EXP-24(a): pairs (hero, hostile) in which one sees the other.
+/// R-EXP-24(a): pairs (hero, hostile) in which one sees the other (hostiles in order, then
+/// heroes).
 pub(super) fn sightings(m: &Match, x: &Explore) -> Vec<(usize, usize)> {
     let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && alive(m, i)).collect();
+    let hostiles: Vec<usize> = (0..m.fighters.len()).filter(|&i| active_hostile(m, x, i)).collect();
+    // Many pairs (heroes × hostiles, issue 44): the blocker counts of their floor, built once,
+    // make each line of sight across open ground O(1) instead of a walk.
+    let map = (heroes.len() * hostiles.len() >= 64).then(|| m.fighters.get(heroes[0]).map(|f| SightMap::new(&m.board, f.pos.floor))).flatten();
     let mut out = Vec::new();
-    for n in (0..m.fighters.len()).filter(|&i| active_hostile(m, x, i)) {
+    for &n in &hostiles {
         for &h in &heroes {
-            if sees(m, x, h, n) || sees(m, x, n, h) {
+            if sees_in(m, x, h, n, map.as_ref()) || sees_in(m, x, n, h, map.as_ref()) {
                 out.push((h, n));
             }
         }

@@ -504,7 +504,8 @@ impl Explore {
     /// by a side's whole sight and by level events, not by each space of a path). Returns how
     /// many were new.
     pub fn reveal_spaces(&mut self, side: &str, spaces: &[usize], n: usize, seen: bool) -> usize {
-        let fresh: Vec<usize> = spaces.iter().copied().filter(|&k| k < n && !self.fog.revealed(side, k)).collect();
+        let known = self.fog.0.get(side);
+        let fresh: Vec<usize> = spaces.iter().copied().filter(|&k| k < n && !known.is_some_and(|s| s.get(k).copied().unwrap_or(false))).collect();
         if seen {
             let seen = self.seen.entry(side.to_string()).or_insert_with(|| vec![false; n]);
             for &k in spaces {
