@@ -76,15 +76,15 @@ pub fn generated_events(side: usize, events: bool) -> String {
     ];
     let mut encounters = vec![r#"(id: "orcs", members: ["orc"])"#.to_string()];
     let mut evs = Vec::new();
-    if events {
-        for b in 0..4 {
-            let ids: Vec<String> = (0..16).map(|i| format!("g{}", b * 16 + i)).collect();
-            for (i, id) in ids.iter().enumerate() {
-                chars.push(format!(r#"(template: "goblin", id: "{id}", side: "monsters", pos: ({}, {}))"#, 10 + b * 20 + i, side - 10));
-            }
-            let members: Vec<String> = ids.iter().map(|i| format!("{i:?}")).collect();
-            encounters.push(format!(r#"(id: "band{b}", members: [{}], arrives: true)"#, members.join(", ")));
+    for b in (0..4).filter(|_| events) {
+        let ids: Vec<String> = (0..16).map(|i| format!("g{}", b * 16 + i)).collect();
+        for (i, id) in ids.iter().enumerate() {
+            chars.push(format!(r#"(template: "goblin", id: "{id}", side: "monsters", pos: ({}, {}))"#, 10 + b * 20 + i, side - 10));
         }
+        let members: Vec<String> = ids.iter().map(|i| format!("{i:?}")).collect();
+        encounters.push(format!(r#"(id: "band{b}", members: [{}], arrives: true)"#, members.join(", ")));
+    }
+    if events {
         let h = side / 2;
         let quarters: Vec<String> = [(0, 0), (h, 0), (0, h), (h, h)]
             .iter()
