@@ -148,3 +148,39 @@ fn reveals_over_their_caps_are_refused_at_load() {
     let e = check(&over).expect_err("refused");
     assert!(e.iter().any(|e| e.message.starts_with("event 'big': its actions alone come to 1048832 spaces revealed, over the cap of 1048576")), "{e:?}");
 }
+
+#[test] // issue 44: an event with more spawns than one command may do (each checks who sees whom) is refused at its entry
+fn an_event_with_too_many_spawns_is_refused_at_load() {
+    use doo_rules::rules::level_events::MAX_SPAWNS;
+    let spawns = |n: usize| {
+        let gobs: Vec<String> = (0..n).map(|i| format!(r#"(template: "goblin", id: "g{i}", side: "monsters", pos: ({}, 1))"#, 2 + i)).collect();
+        let encs: Vec<String> = (0..n).map(|i| format!(r#"(id: "e{i}", members: ["g{i}"], arrives: true)"#)).collect();
+        let then: Vec<String> = (0..n).map(|i| format!(r#"spawn("e{i}")"#)).collect();
+        format!(
+            "Level(version: 1, name: \"t\", mode: exploration,\nfloors: [[\"##############\", \"#............#\", \"##############\"]],\ncharacters: [(id: \"hero\", side: \"heroes\", pos: (1, 1), stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6)),\n{}],\nencounters: [{}],\nvictory: [(side: \"heroes\", goal: ReachExit([(1, 1)]))],\nevents: [(id: \"crowd\", when: minute(1), then: [{}])])",
+            gobs.join(",\n"),
+            encs.join(", "),
+            then.join(", ")
+        )
+    };
+    check(&spawns(MAX_SPAWNS)).expect("8 spawns fit");
+    let e = check(&spawns(MAX_SPAWNS + 1)).expect_err("refused");
+    assert_eq!(
+        e[0].message,
+        format!(
+            "event 'crowd': its actions alone come to {} spawns, over the cap of {MAX_SPAWNS} for the events of one command (issue 44): it could never fire",
+            MAX_SPAWNS + 1
+        )
+    );
+}
+
+#[test] // issue 44: the work counts: what fits and what goes over, the first count over named
+fn work_counts() {
+    use doo_rules::rules::level_events::Work;
+    let at_cap = Work::CAP;
+    assert_eq!(at_cap.over(), None);
+    let one = Work { given: 1, ..Work::default() };
+    assert_eq!(at_cap.plus(one).over(), Some(("items given", MAX_GIVEN + 1, MAX_GIVEN)));
+    let huge = Work { revealed: usize::MAX, ..Work::default() };
+    assert_eq!(huge.plus(huge).over(), Some(("spaces revealed", usize::MAX, MAX_REVEALED)), "saturates, never wraps");
+}

@@ -18,7 +18,7 @@ use super::grid::{Pos, Tile};
 use super::state::{Match, Window};
 use super::story::clip;
 pub use super::story::{Action, Area, Deed, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Offer, Story, Trigger, Waiting, Who};
-pub use super::story::{MAX_CARRIED, MAX_DOORS, MAX_GIVEN, MAX_REVEAL_AREA, MAX_REVEALED, MAX_SPAWNED, Work};
+pub use super::story::{MAX_CARRIED, MAX_DOORS, MAX_GIVEN, MAX_REVEAL_AREA, MAX_REVEALED, MAX_SPAWNED, MAX_SPAWNS, Work};
 use super::turn::Flow;
 
 fn who_matches(m: &Match, who: &Who, i: usize) -> bool {
@@ -232,8 +232,8 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
 }
 
 /// The most work event `d`'s actions can do in match `m` (issue 44): the spaces its reveals
-/// cover times the sides each reveals to, the figures its spawns bring (at least one a spawn),
-/// its gives and its doors. Counted from the match alone, so replays agree.
+/// cover times the sides each reveals to, the figures its spawns bring and its spawns, its
+/// gives and its doors. Counted from the match alone, so replays agree.
 pub fn work(m: &Match, d: &EventDef) -> Work {
     let mut w = Work::default();
     let spaces = m.board.spaces();
@@ -247,7 +247,8 @@ pub fn work(m: &Match, d: &EventDef) -> Work {
             }
             Action::Spawn(e) => {
                 let waiting = m.story.as_deref().and_then(|s| s.waiting.iter().find(|w| &w.encounter == e));
-                w.spawned = w.spawned.saturating_add(waiting.map_or(0, |w| w.figures.len()).max(1));
+                w.spawned = w.spawned.saturating_add(waiting.map_or(0, |w| w.figures.len()));
+                w.spawns += 1;
             }
             Action::Give { .. } => w.given += 1,
             Action::Door { .. } => w.doors += 1,

@@ -24,9 +24,11 @@ pub const MAX_TEXT: usize = 600;
 pub const MAX_REVEALED: usize = 1 << 20;
 /// Spaces of one `reveal`'s area (512 × 512).
 pub const MAX_REVEAL_AREA: usize = 1 << 18;
-/// Figures the events of one command may bring onto the map (`spawn`; a spawn that brings
-/// nobody counts as one).
+/// Figures the events of one command may bring onto the map (`spawn`).
 pub const MAX_SPAWNED: usize = 64;
+/// `spawn` actions the events of one command may do: each, while exploring, checks who sees
+/// whom (R-EXP-24 (a)) as an exploring command does once.
+pub const MAX_SPAWNS: usize = 8;
 /// Items the events of one command may give (`give`).
 pub const MAX_GIVEN: usize = 64;
 /// Doors the events of one command may set (`door`: the tiles they change).
@@ -43,6 +45,8 @@ pub struct Work {
     pub revealed: usize,
     /// Figures spawned.
     pub spawned: usize,
+    /// `spawn` actions done.
+    pub spawns: usize,
     /// Items given.
     pub given: usize,
     /// Doors set.
@@ -51,12 +55,13 @@ pub struct Work {
 
 impl Work {
     /// The budget of one command.
-    pub const CAP: Work = Work { revealed: MAX_REVEALED, spawned: MAX_SPAWNED, given: MAX_GIVEN, doors: MAX_DOORS };
+    pub const CAP: Work = Work { revealed: MAX_REVEALED, spawned: MAX_SPAWNED, spawns: MAX_SPAWNS, given: MAX_GIVEN, doors: MAX_DOORS };
 
     pub fn plus(self, o: Work) -> Work {
         Work {
             revealed: self.revealed.saturating_add(o.revealed),
             spawned: self.spawned.saturating_add(o.spawned),
+            spawns: self.spawns.saturating_add(o.spawns),
             given: self.given.saturating_add(o.given),
             doors: self.doors.saturating_add(o.doors),
         }
@@ -68,6 +73,7 @@ impl Work {
         [
             ("spaces revealed", self.revealed, c.revealed),
             ("figures spawned", self.spawned, c.spawned),
+            ("spawns", self.spawns, c.spawns),
             ("items given", self.given, c.given),
             ("doors set", self.doors, c.doors),
         ]
