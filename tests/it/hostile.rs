@@ -147,3 +147,32 @@ fn hostile_corpus() {
     assert!(bad.is_empty(), "{} files differ from tests/hostile/expected.txt:\n{}", bad.len(), bad.concat());
     assert_eq!(actual.lines().count(), expected.lines().count(), "expected.txt lists other files");
 }
+
+#[test] // issue 44: 32 level events at the caps fire on one door opening: four are stopped by the budget, each said so in the log, and the command completes
+fn level_events_at_the_budget_are_stopped_and_the_command_completes() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new(crate::common::doo_bin())
+        .args(["run", "tests/hostile/101_script_events_at_the_budget.ron"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run doo");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stopped: Vec<&str> = stdout.lines().filter(|l| l.contains("is stopped")).collect();
+    for (id, what, n, cap) in [
+        ("reveal_again", "spaces revealed", 1_064_960, 1_048_576),
+        ("give4", "items given", 65, 64),
+        ("doors4", "doors set", 80, 64),
+        ("spawn4", "figures spawned", 65, 64),
+    ] {
+        let line = format!("Level event '{id}' is stopped: it would bring this command's {what} to {n}, over the cap of {cap} (issue 44); it does not fire.");
+        assert!(stopped.iter().any(|l| l.contains(&line)), "no line {line:?} in {stopped:#?}");
+    }
+    assert_eq!(stopped.len(), 4, "{stopped:#?}");
+    // The command was accepted, and what fitted was done.
+    let verdict = stdout.lines().find(|l| l.contains("\"type\":\"command\"")).expect("the command's verdict");
+    assert!(verdict.contains("\"result\":\"ok\""), "{verdict}");
+    assert!(stdout.contains("(level event 'spawn3')"), "band3 arrived");
+    assert_eq!(stdout.matches("Hero gets Potion of Healing.").count(), 64);
+}

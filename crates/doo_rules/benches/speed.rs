@@ -14,6 +14,9 @@
 //!   256×256 open crawl with 60 figures, the side's map already revealed and cleared first
 //!   (every space searched again), beside a bare flood fill of that floor.
 //!   `DOO_BENCH_ONLY=sight` runs these rows alone.
+//! - the worst command at the level events' caps (issue 44): a door opening on a 1 024×1 024
+//!   crawl that fires 32 events revealing, spawning, giving and opening doors at their caps,
+//!   beside the same door opening on the same map without events.
 
 use doo_rules::ai::{AiConfig, Difficulty};
 use doo_rules::data::RuleData;
@@ -301,6 +304,69 @@ fn main() {
     ));
     if replay > Duration::from_millis(5) {
         missed.push("replay");
+    }
+
+    // Issue 44: the worst command at the level events' caps, beside the same command on the
+    // same map without events. Each run opens the door on a fresh copy of the started match.
+    let door = |events: bool| {
+        let text = level_file::generated_events(1024, events);
+        let level = level_file::check("bench.ron", &text, &data, &root).expect("events level");
+        let mut m = level.build(&data).expect("match");
+        let mut dice = Dice::seeded(5);
+        start(&mut m, &mut dice);
+        let cmd = Command::Door { actor: "hero".into(), at: Pos::new(4, 2), open: true };
+        let mut runs: Vec<Duration> = (0..5)
+            .map(|_| {
+                let (mut m, mut dice, mut ev) = (m.clone(), dice.clone(), Vec::new());
+                let t = Instant::now();
+                driver::submit(&mut m, &mut dice, &cmd, &mut ev).expect("the door opens");
+                let took = t.elapsed();
+                black_box((&m, &ev));
+                took
+            })
+            .collect();
+        runs.sort();
+        // The events' own work: `fire` alone, on the door's opening as the rules tell it.
+        let fire = median(7, || {
+            let (mut m, mut dice) = (m.clone(), dice.clone());
+            let mut ev = vec![doo_rules::rules::event::Event::DoorChanged { actor: "hero".into(), at: Pos::new(4, 2), state: "open".into() }];
+            let t = Instant::now();
+            let (mut cursor, mut spent) = (0, Default::default());
+            doo_rules::rules::level_events::fire(&mut m, &mut dice, doo_rules::rules::turn::Flow::Exploring, &mut ev, &mut cursor, &mut spent);
+            let took = t.elapsed();
+            black_box((&m, &ev));
+            took
+        });
+        (runs[runs.len() / 2], fire)
+    };
+    let ((worst, fire), (plain, _)) = (door(true), door(false));
+    let caps = format!(
+        "1 024×1 024; {} spaces revealed, {} figures spawned, {} items given, {} doors set, 19 events stopped",
+        doo_rules::rules::level_events::MAX_REVEALED,
+        doo_rules::rules::level_events::MAX_SPAWNED,
+        doo_rules::rules::level_events::MAX_GIVEN,
+        doo_rules::rules::level_events::MAX_DOORS
+    );
+    // What the budget bounds: the events' own work for that door.
+    table.push(format!(
+        "| level events at the caps (issue 44): their own work for one door opening, `level_events::fire` on it ({caps}) | {} | {} (the same door, no events) | {:.2}× | ≤ 50 ms |",
+        ms(fire),
+        ms(plain),
+        fire.as_secs_f64() / plain.as_secs_f64()
+    ));
+    if fire > Duration::from_millis(50) {
+        missed.push("level events' work at the caps");
+    }
+    // The whole command: the door's own sight work (line of sight over the floor it opens onto)
+    // included.
+    table.push(format!(
+        "| level events at the caps (issue 44): the whole door command firing them | {} | {} (the same door, no events) | {:.2}× | ≤ 50 ms |",
+        ms(worst),
+        ms(plain),
+        worst.as_secs_f64() / plain.as_secs_f64()
+    ));
+    if worst > Duration::from_millis(50) {
+        missed.push("the door command at the events' caps");
     }
 
     // The same match as a script, for timing the headless app (`doo run`) on it.

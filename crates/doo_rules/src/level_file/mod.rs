@@ -22,5 +22,5 @@ pub use assets::{project_root, read_template, safe_asset_path, templates_dir};
 pub use check::{CheckedLevel, check, check_level, load};
 pub use format::{CharacterEntry, Control, Level, LevelError, SideDef, StairDef, TileSpec};
 pub use format::{LEVEL_VERSION, MAX_EXITS, MAX_GOALS, MAX_SIDES, MAX_STAIR_LINKS, MAX_SURVIVE_TURNS};
-pub use generated::generated;
+pub use generated::{generated, generated_events};
 pub use map::reachable_from;

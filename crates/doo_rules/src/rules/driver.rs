@@ -73,12 +73,14 @@ pub fn follow(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>) -
 fn follow_from(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>, from: usize) -> bool {
     let mut cursor = from;
     let mut flow = flow;
+    // Issue 44: the work the level's events do for this command, within `Work::CAP`.
+    let mut spent = level_events::Work::default();
     loop {
-        flow = level_events::fire(m, dice, flow, ev, &mut cursor);
+        flow = level_events::fire(m, dice, flow, ev, &mut cursor, &mut spent);
         flow = victory::settle(m, flow, ev);
         if matches!(flow, Flow::CrisisEnded | Flow::EncounterEnded | Flow::Over) {
             // What the end of the crisis sets off (`crisis_ends`).
-            flow = level_events::fire(m, dice, flow, ev, &mut cursor);
+            flow = level_events::fire(m, dice, flow, ev, &mut cursor, &mut spent);
         }
         match flow {
             Flow::AwaitCommand | Flow::Exploring => return true,

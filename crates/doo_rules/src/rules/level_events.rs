@@ -7,6 +7,10 @@
 //! Bounded (level files are untrusted): at most `MAX_EVENTS` events of at most `MAX_ACTIONS`
 //! actions each, checked when the level is read, and at most `MAX_FIRINGS` firings after one
 //! command (a chain of events that trigger each other stops there, with a note in the log).
+//! Their work is bounded too (issue 44): the events fired after one command reveal, spawn, give
+//! and set doors within one budget (`Work::CAP`); an event that would go past what is left of it
+//! is stopped whole, with a note in the log, and one that could never fit is refused when the
+//! level is read. A `give` to a figure carrying `MAX_CARRIED` items is refused, said so.
 
 use super::dice::Dice;
 use super::event::Event;
@@ -14,6 +18,7 @@ use super::grid::{Pos, Tile};
 use super::state::{Match, Window};
 use super::story::clip;
 pub use super::story::{Action, Area, Deed, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Offer, Story, Trigger, Waiting, Who};
+pub use super::story::{MAX_CARRIED, MAX_DOORS, MAX_GIVEN, MAX_REVEAL_AREA, MAX_REVEALED, MAX_SPAWNED, MAX_SPAWNS, Work};
 use super::turn::Flow;
 
 fn who_matches(m: &Match, who: &Who, i: usize) -> bool {
@@ -84,9 +89,11 @@ fn did<'a>(m: &Match, e: &'a Event, what: Deed, how: Option<&str>) -> Option<&'a
 
 /// Fires the events whose triggers came true with the events `ev[*cursor..]` and the match as
 /// it stands, in the order the level lists them, then those their actions set off, at most
-/// `MAX_FIRINGS` in all; `*cursor` moves to the end of `ev`. Returns the flow, which an event
-/// may change (a crisis it starts: `CrisisStarts`).
-pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>, cursor: &mut usize) -> Flow {
+/// `MAX_FIRINGS` in all; `*cursor` moves to the end of `ev`. `spent` is the work the events
+/// have done since the command (issue 44): an event whose work would take it past `Work::CAP`
+/// is stopped (it does not fire; the log says so). Returns the flow, which an event may change
+/// (a crisis it starts: `CrisisStarts`).
+pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>, cursor: &mut usize, spent: &mut Work) -> Flow {
     if m.story.is_none() {
         *cursor = ev.len();
         return flow;
@@ -113,6 +120,17 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
                 ev.push(Event::Note { text: format!("Level events: more than {MAX_FIRINGS} fired after one command; '{}' and the rest wait.", defs[k].id) });
                 return flow;
             }
+            // Issue 44: the whole event's work, counted before it does any.
+            let total = spent.plus(work(m, &defs[k]));
+            if let Some((what, n, cap)) = total.over() {
+                let text = format!(
+                    "Level event '{}' is stopped: it would bring this command's {what} to {n}, over the cap of {cap} (issue 44); it does not fire.",
+                    defs[k].id
+                );
+                ev.push(Event::Note { text });
+                continue;
+            }
+            *spent = total;
             firings += 1;
             if let Some(s) = m.story.as_deref_mut() {
                 s.fired[k] = s.fired[k].saturating_add(1);
@@ -157,6 +175,16 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
         }
         Action::Give { figure, item } => {
             if let Some(i) = m.index(figure) {
+                // Issue 44: carried items are capped; a give past the cap is refused.
+                if m.fighters[i].loadout.items.len() >= MAX_CARRIED {
+                    let text = format!(
+                        "Level event '{id}': {} carries {MAX_CARRIED} items, the most, and does not get {} (issue 44).",
+                        m.fighters[i].name,
+                        item_name(m, item)
+                    );
+                    ev.push(Event::Note { text });
+                    return flow;
+                }
                 m.fighters[i].loadout.items.push(item.clone());
                 ev.push(Event::Note { text: format!("{} gets {}.", m.fighters[i].name, item_name(m, item)) });
             }
@@ -201,6 +229,33 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
         }
     }
     flow
+}
+
+/// The most work event `d`'s actions can do in match `m` (issue 44): the spaces its reveals
+/// cover times the sides each reveals to, the figures its spawns bring and its spawns, its
+/// gives and its doors. Counted from the match alone, so replays agree.
+pub fn work(m: &Match, d: &EventDef) -> Work {
+    let mut w = Work::default();
+    let spaces = m.board.spaces();
+    for a in &d.then {
+        match a {
+            Action::Reveal { area, side } => {
+                if let Some(x) = m.explore.as_deref() {
+                    let sides = if side.is_some() { 1 } else { x.explorers.len().max(1) };
+                    w.revealed = w.revealed.saturating_add(area.size().min(spaces).saturating_mul(sides));
+                }
+            }
+            Action::Spawn(e) => {
+                let waiting = m.story.as_deref().and_then(|s| s.waiting.iter().find(|w| &w.encounter == e));
+                w.spawned = w.spawned.saturating_add(waiting.map_or(0, |w| w.figures.len()));
+                w.spawns += 1;
+            }
+            Action::Give { .. } => w.given += 1,
+            Action::Door { .. } => w.doors += 1,
+            _ => {}
+        }
+    }
+    w
 }
 
 /// Takes the figures of the encounters that arrive later (`arrives: true`: `(encounter id,
@@ -270,10 +325,12 @@ fn spawn(m: &mut Match, encounter: &str, id: &str, ev: &mut Vec<Event>) {
 /// The space nearest `at` (itself first) that a figure can stand on (not a closed door, which
 /// an earlier action may have just closed) and nobody stands on, searched breadth first through
 /// the spaces a figure can walk from `at`; `None` when every such space is taken.
+/// (The spaces seen are a set, not a map-sized table: the search visits few spaces, and a
+/// spawn of 64 figures on a 1 024×1 024 floor would clear 64 MB, issue 44.)
 fn free_space_near(m: &Match, at: Pos) -> Option<Pos> {
-    let mut seen = vec![false; m.board.spaces()];
+    let mut seen = std::collections::HashSet::new();
     let mut queue = std::collections::VecDeque::from([at]);
-    seen[m.board.index(at)?] = true;
+    seen.insert(m.board.index(at)?);
     while let Some(p) = queue.pop_front() {
         if m.occupant(p).is_none() && m.board.walkable(p) {
             return Some(p);
@@ -281,8 +338,8 @@ fn free_space_near(m: &Match, at: Pos) -> Option<Pos> {
         for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
             let q = Pos::on(p.x + dx, p.y + dy, p.floor);
             let Some(k) = m.board.index(q) else { continue };
-            if !seen[k] && m.board.walkable(q) && m.board.step_geometry(p, q).is_ok() {
-                seen[k] = true;
+            if !seen.contains(&k) && m.board.walkable(q) && m.board.step_geometry(p, q).is_ok() {
+                seen.insert(k);
                 queue.push_back(q);
             }
         }
@@ -437,9 +494,13 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
                     Some(format!("door: no door at {at}"))
                 }
                 Action::Reveal { .. } if m.explore.is_none() => Some("reveal needs a crawl (`mode: exploration`)".into()),
-                Action::Reveal { area, side } => {
-                    area_bad(area).or_else(|| side.as_deref().filter(|s| !side_ok(s)).map(|s| format!("reveal: unknown side '{}'", clip(s))))
-                }
+                Action::Reveal { area, side } => area_bad(area)
+                    .or_else(|| {
+                        (area.size() > MAX_REVEAL_AREA).then(|| {
+                            format!("reveal: the area {}..{} has {} spaces; the most is {MAX_REVEAL_AREA} (issue 44)", area.from, area.to, area.size())
+                        })
+                    })
+                    .or_else(|| side.as_deref().filter(|s| !side_ok(s)).map(|s| format!("reveal: unknown side '{}'", clip(s)))),
                 Action::Give { figure, item } | Action::Take { figure, item } => {
                     if !fig_ok(figure) {
                         Some(format!("unknown figure '{}'", clip(figure)))
@@ -468,6 +529,10 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
             if let Some(e) = e {
                 bad(e);
             }
+        }
+        // Issue 44: an event whose own actions go past one command's budget could never fire.
+        if let Some((what, n, cap)) = work(m, d).over() {
+            bad(format!("its actions alone come to {n} {what}, over the cap of {cap} for the events of one command (issue 44): it could never fire"));
         }
     }
     out

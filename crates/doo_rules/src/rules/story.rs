@@ -15,6 +15,73 @@ pub const MAX_FIRINGS: usize = 32;
 /// Characters of a message.
 pub const MAX_TEXT: usize = 600;
 
+// Issue 44: the work the events fired after one command may do, whatever their count: an event
+// whose actions would go past what is left of one of these is stopped (it does not fire, and the
+// log says so); one whose actions alone go past one is refused when the level is read.
+
+/// Spaces the events of one command may reveal, each side a `reveal` reveals to counted (one
+/// whole floor at the map's cap, 1 024 × 1 024).
+pub const MAX_REVEALED: usize = 1 << 20;
+/// Spaces of one `reveal`'s area (512 × 512).
+pub const MAX_REVEAL_AREA: usize = 1 << 18;
+/// Figures the events of one command may bring onto the map (`spawn`).
+pub const MAX_SPAWNED: usize = 64;
+/// `spawn` actions the events of one command may do: each, while exploring, checks who sees
+/// whom (R-EXP-24 (a)) as an exploring command does once.
+pub const MAX_SPAWNS: usize = 8;
+/// Items the events of one command may give (`give`).
+pub const MAX_GIVEN: usize = 64;
+/// Doors the events of one command may set (`door`: the tiles they change).
+pub const MAX_DOORS: usize = 64;
+/// Items one figure may carry for a `give` to add one (issue 44: a `give` to a figure carrying
+/// this many is refused; level files start a character with at most 64).
+pub const MAX_CARRIED: usize = 256;
+
+/// The work of level events (issue 44): what they have done after one command, or what one
+/// event's actions would do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Spaces revealed, each side counted.
+    pub revealed: usize,
+    /// Figures spawned.
+    pub spawned: usize,
+    /// `spawn` actions done.
+    pub spawns: usize,
+    /// Items given.
+    pub given: usize,
+    /// Doors set.
+    pub doors: usize,
+}
+
+impl Work {
+    /// The budget of one command.
+    pub const CAP: Work = Work { revealed: MAX_REVEALED, spawned: MAX_SPAWNED, spawns: MAX_SPAWNS, given: MAX_GIVEN, doors: MAX_DOORS };
+
+    pub fn plus(self, o: Work) -> Work {
+        Work {
+            revealed: self.revealed.saturating_add(o.revealed),
+            spawned: self.spawned.saturating_add(o.spawned),
+            spawns: self.spawns.saturating_add(o.spawns),
+            given: self.given.saturating_add(o.given),
+            doors: self.doors.saturating_add(o.doors),
+        }
+    }
+
+    /// The first count of `self` over the budget, as `(what, count, cap)`; `None` when it fits.
+    pub fn over(&self) -> Option<(&'static str, usize, usize)> {
+        let c = Work::CAP;
+        [
+            ("spaces revealed", self.revealed, c.revealed),
+            ("figures spawned", self.spawned, c.spawned),
+            ("spawns", self.spawns, c.spawns),
+            ("items given", self.given, c.given),
+            ("doors set", self.doors, c.doors),
+        ]
+        .into_iter()
+        .find(|(_, n, cap)| n > cap)
+    }
+}
+
 /// One event: when it fires and what it does.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -55,6 +122,12 @@ pub struct Area {
 }
 
 impl Area {
+    /// The spaces of the area, counted (saturating).
+    pub fn size(&self) -> usize {
+        let w = (i64::from(self.from.x) - i64::from(self.to.x)).unsigned_abs() + 1;
+        let h = (i64::from(self.from.y) - i64::from(self.to.y)).unsigned_abs() + 1;
+        usize::try_from(w.saturating_mul(h)).unwrap_or(usize::MAX)
+    }
     pub fn contains(&self, p: Pos) -> bool {
         p.floor == self.from.floor
             && (self.from.x.min(self.to.x)..=self.from.x.max(self.to.x)).contains(&p.x)
