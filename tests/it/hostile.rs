@@ -150,7 +150,7 @@ fn hostile_corpus() {
 
 #[test] // issue 44: 32 level events at the caps fire on one door opening: four are stopped by the budget, each said so in the log, and the command completes
 fn level_events_at_the_budget_are_stopped_and_the_command_completes() {
-    let dir = env!("CARGO_MANIFEST_DIR");
+    let dir = crate::common::root();
     let out = Command::new(crate::common::doo_bin())
         .args(["run", "tests/hostile/101_script_events_at_the_budget.ron"])
         .current_dir(dir)
