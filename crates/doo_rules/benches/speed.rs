@@ -160,7 +160,7 @@ fn main() {
     // checkpoints the game records), from the match as built.
     let origins: Vec<_> = commands
         .iter()
-        .map(|(seed, _)| doo_rules::replay::Origin { m: level.build(&data).expect("match"), dice: Dice::seeded(*seed), mid_phase: false })
+        .map(|(seed, _)| doo_rules::replay::Origin::new(level.build(&data).expect("match"), Dice::seeded(*seed)))
         .collect();
     let replay = median(11, || {
         for (o, (_, game)) in origins.iter().zip(&commands) {
