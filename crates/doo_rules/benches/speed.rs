@@ -7,7 +7,10 @@
 //! - `validate` of a 256×256 level with 500 characters and of a level at the caps, beside
 //!   parsing the same text alone;
 //! - replaying a 1 000-command match the way every save is replayed (`doo_rules::replay`: the
-//!   one flow, with the log and the checkpoints), beside the AI that chose those commands.
+//!   one flow, with the log and the checkpoints, version 2's state hash), beside the bare driver
+//!   loop over the same commands;
+//! - verifying a hostile save at the command cap (`doo_rules::stress::greedy_save`, issue 44),
+//!   with the process's peak memory, beside the bare driver loop over the same commands.
 
 use doo_rules::ai::{AiConfig, Difficulty};
 use doo_rules::data::RuleData;
@@ -18,7 +21,9 @@ use doo_rules::rules::grid::Pos;
 use doo_rules::rules::state::Match;
 use doo_rules::rules::{driver, preview};
 use std::collections::{BTreeMap, VecDeque};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The median of `n` timed runs of `f`.
@@ -32,6 +37,47 @@ fn median<T>(n: usize, mut f: impl FnMut() -> T) -> Duration {
         .collect();
     t.sort();
     t[n / 2]
+}
+
+/// The system allocator, counting the bytes allocated now and their peak since `reset_peak`:
+/// the memory a step takes, apart from what the bench held before it.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Starts a peak measurement: the bytes allocated now.
+fn reset_peak() -> usize {
+    let now = LIVE.load(Ordering::Relaxed);
+    PEAK.store(now, Ordering::Relaxed);
+    now
+}
+
+/// The process's peak resident memory so far (VmHWM, Linux), in KB; 0 elsewhere.
+fn vm_hwm_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
+        .unwrap_or(0)
 }
 
 fn ms(d: Duration) -> String {
@@ -183,18 +229,77 @@ fn main() {
             std::hint::black_box(doo_rules::save::state_hash(&o.m, &o.dice));
         }
     });
+    let hashes_v1 = median(11, || {
+        for o in &origins {
+            std::hint::black_box(doo_rules::save::state_hash_v1(&o.m, &o.dice));
+        }
+    });
     let sample = doo_rules::replay::Replay::run(&origins[0], &commands[0].1);
-    eprintln!("bare driver loop {}; one state hash {}; {} checkpoints, {} log entries", ms(bare), ms(hashes), sample.checkpoints.len(), sample.log.len());
+    eprintln!(
+        "bare driver loop {}; one state hash {} (version 1's: {}); {} checkpoints, {} log entries; AI choosing them {}",
+        ms(bare),
+        ms(hashes),
+        ms(hashes_v1),
+        sample.checkpoints.len(),
+        sample.log.len(),
+        ms(think)
+    );
     table.push(format!(
-        "| replay of a {total}-command match, `doo_rules::replay` (log, checkpoints; {} game{}, {rw}×{rh}, {rn} figures) | {} | {} (the AI choosing them) | {:.2}× | ≤ 5 ms |",
+        "| replay of a {total}-command match, `doo_rules::replay` (log, checkpoints with the version-2 state hash; {} game{}, {rw}×{rh}, {rn} figures) | {} | {} (bare driver loop, same commands) | {:.2}× | ≤ 5 ms |",
         commands.len(),
         if commands.len() == 1 { "" } else { "s" },
         ms(replay),
-        ms(think),
-        replay.as_secs_f64() / think.as_secs_f64()
+        ms(bare),
+        replay.as_secs_f64() / bare.as_secs_f64()
     ));
     if replay > Duration::from_millis(5) {
         missed.push("replay");
+    }
+
+    // A hostile save at the command cap (issue 44): 25 000 commands on a small level whose level
+    // events give and take items after every command (`doo_rules::stress::greedy_save`), read
+    // from its text and verified as `doo replay --verify` does (streaming: no log), beside the
+    // bare driver loop over the same commands. Peak memory is the process's (VmHWM).
+    let cap = doo_rules::save::caps::COMMANDS;
+    let (glevel, gsave) = doo_rules::stress::greedy_save(&data, cap);
+    let gtext = gsave.to_text();
+    let hwm_before = vm_hwm_kb();
+    let base = reset_peak();
+    let verify = median(3, || {
+        let s = doo_rules::save::parse("greedy.ron", &gtext).expect("the greedy save reads");
+        let o = doo_rules::replay::Origin::of_save(&data, &s, &glevel).expect("origin");
+        let opened = doo_rules::replay::open_keeping(&o, &s, doo_rules::replay::Keep::Checkpoints).expect("opens");
+        assert!(opened.problem.is_none(), "{:?}", opened.problem);
+        opened.good
+    });
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base) / (1 << 20);
+    let hwm = vm_hwm_kb();
+    let gorigin = doo_rules::replay::Origin::of_save(&data, &gsave, &glevel).expect("origin");
+    let gbare = median(3, || {
+        let (mut m, mut dice, mut over, mut ev) = (gorigin.m.clone(), gorigin.dice.clone(), false, Vec::new());
+        driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev);
+        for c in &gsave.commands {
+            ev.clear();
+            let _ = driver::step(&mut m, &mut dice, &mut over, c, &mut ev);
+        }
+        std::hint::black_box(m.clock.turn)
+    });
+    eprintln!(
+        "greedy save: {} KB of text, {} checkpoints; verifying allocates at most {peak} MB; the process's peak resident memory {} MB before verifying, {} MB after",
+        gtext.len() / 1024,
+        gsave.checkpoints.len(),
+        hwm_before / 1024,
+        hwm / 1024
+    );
+    table.push(format!(
+        "| verify a save at the command cap ({cap} commands, events giving and taking items, {} checkpoints; parse + replay + checkpoints, streaming), at most {peak} MB allocated | {} | {} (bare driver loop, same commands) | {:.2}× | ≤ 1 s, ≤ 256 MB |",
+        gsave.checkpoints.len(),
+        ms(verify),
+        ms(gbare),
+        verify.as_secs_f64() / gbare.as_secs_f64()
+    ));
+    if verify > Duration::from_secs(1) || peak > 256 {
+        missed.push("verify at the cap");
     }
 
     // The same match as a script, for timing the headless app (`doo run`) on it.
