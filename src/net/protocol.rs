@@ -14,8 +14,10 @@ use serde::{Deserialize, Serialize};
 
 /// Changed whenever a message changes (the transport refuses a peer with another one).
 pub const PROTOCOL_ID: u64 = 0x446f_4f_3332_0003;
-/// The version a hello carries (a client of another version is told so, and refused).
-pub const VERSION: u32 = 3;
+/// The version a hello carries (a client of another version is told so, and refused). 4: the
+/// checkpoints compared host against client take save version 2's state hash (issue 44); a
+/// version-3 client hashes the old way and would only report desyncs.
+pub const VERSION: u32 = 4;
 /// A player's name: 1 to 24 characters.
 pub const MAX_NAME: usize = 24;
 /// Messages one client may send per second (more are dropped, the first refused and logged: a flood).

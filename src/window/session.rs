@@ -273,7 +273,7 @@ pub fn begin_match_world(world: &mut World) {
         world.insert_resource(crate::game::intent::PlayerView::default());
         let mut dice = doo_rules::rules::Dice::seeded(save.seed);
         dice.force(save.forced_dice.iter().copied());
-        let origin = doo_rules::replay::Origin { m, dice, mid_phase: false };
+        let origin = doo_rules::replay::Origin { m, dice, mid_phase: false, version: save.version };
         let save = save.clone();
         if let Some(mut s) = world.get_resource_mut::<MatchSetup>() {
             s.resume = None;

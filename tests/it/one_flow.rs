@@ -83,7 +83,7 @@ fn ai_game_agrees(data: &RuleData, level: &str, profile: Option<&str>, seed: u64
     }
     let seats = checked.sides.iter().map(|s| doo_rules::save::Seat { side: s.id.clone(), player: String::new(), ai: Some(Difficulty::Normal) }).collect();
     let header = doo_rules::save::save_header(&path, &checked, seed, seats, true).unwrap();
-    let origin = Origin { m: checked.build(data).unwrap(), dice: doo_rules::rules::Dice::seeded(seed), mid_phase: false };
+    let origin = Origin::new(checked.build(data).unwrap(), doo_rules::rules::Dice::seeded(seed));
     let mut hm = HeadlessMatch::recorded(origin.m.clone(), origin.dice.clone(), false, Some(header));
     hm.app.world_mut().init_resource::<doo::game::intent::Unwatched>();
     let config =

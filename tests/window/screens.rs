@@ -37,7 +37,7 @@ fn the_viewer_keeps_every_moment_and_ends_where_the_save_ends() {
     let checked = doo_rules::level_file::load(&root().join("levels/skirmish.ron"), &data, root()).unwrap();
     let mut dice = Dice::seeded(save.seed);
     dice.force(save.forced_dice.iter().copied());
-    let origin = doo_rules::replay::Origin { m: checked.build(&data).unwrap(), dice, mid_phase: false };
+    let origin = doo_rules::replay::Origin::new(checked.build(&data).unwrap(), dice);
     let mut v = doo_app::window::screens::viewer::ReplayViewer::build(&origin, &save).unwrap();
     assert_eq!(v.frames.len(), save.commands.len() + 1, "one frame before the first command and one after each");
     let last = v.frames.last().unwrap();

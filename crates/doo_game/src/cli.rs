@@ -170,8 +170,11 @@ pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
             }
         };
         // Replayed in plain Rust, the one flow (no app is started); a panic in the rules is caught.
-        let replayed =
-            doo_rules::replay::Origin::of_save(&data, &save, &level).and_then(|o| doo_rules::replay::run_catching(&o, &save.commands).map_err(|(_, e)| e));
+        // Only the checkpoints and the outcome are kept, not the log (issue 44: a save at the
+        // command cap in under a second and a few megabytes).
+        let keep = doo_rules::replay::Keep::Checkpoints;
+        let replayed = doo_rules::replay::Origin::of_save(&data, &save, &level)
+            .and_then(|o| doo_rules::replay::run_catching_keeping(&o, &save.commands, keep).map_err(|(_, e)| e));
         let r = match replayed {
             Ok(r) => r,
             Err(e) => {

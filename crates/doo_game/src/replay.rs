@@ -9,9 +9,13 @@ use doo_rules::level_file::CheckedLevel;
 use doo_rules::replay::{Opened, Origin};
 use doo_rules::save::Save;
 
-/// Moves a save that replayed to its end into `world`, which goes on playing it from there.
+/// Moves a save that replayed to its end into `world`, which goes on playing it from there. An
+/// older version's save goes on as a save of this version (`doo_rules::replay::upgraded`): its
+/// checkpoints from here on, its autosaves and a hosted match's checkpoints take this version's
+/// state hash.
 pub fn restore_into(world: &mut bevy::prelude::World, origin: Origin, opened: Opened, save: &Save) {
-    restore_replay(world, std::sync::Arc::new(origin), opened.replay, save, false);
+    let (origin, replay, save) = doo_rules::replay::upgraded(origin, opened.replay, save);
+    restore_replay(world, std::sync::Arc::new(origin), replay, &save, false);
 }
 
 /// Replays a whole save and goes on with it in a headless app (`doo simulate --resume`,

@@ -7,7 +7,8 @@
 //! - `validate` of a 256×256 level with 500 characters and of a level at the caps, beside
 //!   parsing the same text alone;
 //! - replaying a 1 000-command match the way every save is replayed (`doo_rules::replay`: the
-//!   one flow, with the log and the checkpoints), beside the AI that chose those commands;
+//!   one flow, with the log and the checkpoints, version 2's state hash), beside the bare driver
+//!   loop over the same commands;
 //! - sight at scale (issue 44, R-EXP-19): a crawl of one open 1 024×1 024 room at the caps
 //!   built and started (the first reveal of every side, the sightings, the crisis they begin),
 //!   beside a bare flood fill of the same floor; and one step's fog update (`reveal_path`) in a
@@ -17,6 +18,8 @@
 //! - the worst command at the level events' caps (issue 44): a door opening on a 1 024×1 024
 //!   crawl that fires 32 events revealing, spawning, giving and opening doors at their caps,
 //!   beside the same door opening on the same map without events.
+//! - verifying a hostile save at the command cap (`doo_rules::stress::greedy_save`, issue 44),
+//!   with the process's peak memory, beside the bare driver loop over the same commands.
 
 use doo_rules::ai::{AiConfig, Difficulty};
 use doo_rules::data::RuleData;
@@ -41,6 +44,14 @@ fn median<T>(n: usize, mut f: impl FnMut() -> T) -> Duration {
         .collect();
     t.sort();
     t[n / 2]
+}
+
+/// The process's peak resident memory so far (VmHWM, Linux), in KB; 0 elsewhere.
+fn vm_hwm_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
+        .unwrap_or(0)
 }
 
 fn ms(d: Duration) -> String {
@@ -186,6 +197,52 @@ fn main() {
         return;
     }
 
+    // A hostile save at the command cap (issue 44): 25 000 commands on a small level whose level
+    // events give and take items after every command (`doo_rules::stress::greedy_save`), read
+    // from its text and verified as `doo replay --verify` does (streaming: no log), beside the
+    // bare driver loop over the same commands. Peak memory is the process's (VmHWM), measured before the other rows run.
+    let cap = doo_rules::save::caps::COMMANDS;
+    let (glevel, gsave) = doo_rules::stress::greedy_save(&data, cap);
+    let gtext = gsave.to_text();
+    let hwm_before = vm_hwm_kb();
+    let verify = median(3, || {
+        let s = doo_rules::save::parse("greedy.ron", &gtext).expect("the greedy save reads");
+        let o = doo_rules::replay::Origin::of_save(&data, &s, &glevel).expect("origin");
+        let opened = doo_rules::replay::open_keeping(&o, &s, doo_rules::replay::Keep::Checkpoints).expect("opens");
+        assert!(opened.problem.is_none(), "{:?}", opened.problem);
+        opened.good
+    });
+    let hwm = vm_hwm_kb();
+    let peak = hwm / 1024;
+    let gorigin = doo_rules::replay::Origin::of_save(&data, &gsave, &glevel).expect("origin");
+    let gbare = median(3, || {
+        let (mut m, mut dice, mut over, mut ev) = (gorigin.m.clone(), gorigin.dice.clone(), false, Vec::new());
+        driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev);
+        for c in &gsave.commands {
+            ev.clear();
+            let _ = driver::step(&mut m, &mut dice, &mut over, c, &mut ev);
+        }
+        std::hint::black_box(m.clock.turn)
+    });
+    eprintln!(
+        "greedy save: {} KB of text, {} checkpoints; the process's peak resident memory {} MB before verifying, {} MB after",
+        gtext.len() / 1024,
+        gsave.checkpoints.len(),
+        hwm_before / 1024,
+        hwm / 1024
+    );
+    table.push(format!(
+        "| verify a save at the command cap ({cap} commands, events giving and taking items, {} checkpoints; parse + replay + checkpoints, streaming), peak memory {peak} MB (the process's, VmHWM; measured first) | {} | {} (bare driver loop, same commands) | {:.2}× | ≤ 1 s, ≤ 256 MB |",
+        gsave.checkpoints.len(),
+        ms(verify),
+        ms(gbare),
+        verify.as_secs_f64() / gbare.as_secs_f64()
+    ));
+    if verify > Duration::from_secs(1) || peak > 256 {
+        missed.push("verify at the cap");
+    }
+
+
     // One click on a 128×128 level with 60 figures.
     let text = level_file::generated(128, 128, 60);
     let level = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
@@ -269,7 +326,7 @@ fn main() {
     // checkpoints the game records), from the match as built.
     let origins: Vec<_> = commands
         .iter()
-        .map(|(seed, _)| doo_rules::replay::Origin { m: level.build(&data).expect("match"), dice: Dice::seeded(*seed), mid_phase: false })
+        .map(|(seed, _)| doo_rules::replay::Origin::new(level.build(&data).expect("match"), Dice::seeded(*seed)))
         .collect();
     let replay = median(11, || {
         for (o, (_, game)) in origins.iter().zip(&commands) {
@@ -292,15 +349,28 @@ fn main() {
             std::hint::black_box(doo_rules::save::state_hash(&o.m, &o.dice));
         }
     });
+    let hashes_v1 = median(11, || {
+        for o in &origins {
+            std::hint::black_box(doo_rules::save::state_hash_v1(&o.m, &o.dice));
+        }
+    });
     let sample = doo_rules::replay::Replay::run(&origins[0], &commands[0].1);
-    eprintln!("bare driver loop {}; one state hash {}; {} checkpoints, {} log entries", ms(bare), ms(hashes), sample.checkpoints.len(), sample.log.len());
+    eprintln!(
+        "bare driver loop {}; one state hash {} (version 1's: {}); {} checkpoints, {} log entries; AI choosing them {}",
+        ms(bare),
+        ms(hashes),
+        ms(hashes_v1),
+        sample.checkpoints.len(),
+        sample.log.len(),
+        ms(think)
+    );
     table.push(format!(
-        "| replay of a {total}-command match, `doo_rules::replay` (log, checkpoints; {} game{}, {rw}×{rh}, {rn} figures) | {} | {} (the AI choosing them) | {:.2}× | ≤ 5 ms |",
+        "| replay of a {total}-command match, `doo_rules::replay` (log, checkpoints with the version-2 state hash; {} game{}, {rw}×{rh}, {rn} figures) | {} | {} (bare driver loop, same commands) | {:.2}× | ≤ 5 ms |",
         commands.len(),
         if commands.len() == 1 { "" } else { "s" },
         ms(replay),
-        ms(think),
-        replay.as_secs_f64() / think.as_secs_f64()
+        ms(bare),
+        replay.as_secs_f64() / bare.as_secs_f64()
     ));
     if replay > Duration::from_millis(5) {
         missed.push("replay");

@@ -17,5 +17,6 @@ pub mod replay;
 pub mod rules;
 pub mod save;
 pub mod script;
+pub mod stress;
 #[cfg(test)]
 pub(crate) mod testkit;

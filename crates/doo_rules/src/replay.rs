@@ -22,6 +22,9 @@ pub struct Origin {
     pub dice: Dice,
     /// Started mid-phase (script start states) rather than by the opening reset.
     pub mid_phase: bool,
+    /// The save version whose state hash the checkpoints take (`save::state_hash_of`): the
+    /// save's own when it is replayed, [`save::VERSION`] for a match played now.
+    pub version: u32,
 }
 
 impl Origin {
@@ -30,7 +33,12 @@ impl Origin {
         let m = level.build(data).map_err(|e| e.join("; "))?;
         let mut dice = Dice::seeded(save.seed);
         dice.force(save.forced_dice.iter().copied());
-        Ok(Origin { m, dice, mid_phase: false })
+        Ok(Origin { m, dice, mid_phase: false, version: save.version })
+    }
+
+    /// A match as built, started by the opening reset, its checkpoints this game's.
+    pub fn new(m: Match, dice: Dice) -> Origin {
+        Origin { m, dice, mid_phase: false, version: save::VERSION }
     }
 
     /// The match a script starts from (`script::build_match`), with its seeded, forced dice:
@@ -39,7 +47,7 @@ impl Origin {
         let m = crate::script::build_match(data, script, level)?;
         let mut dice = Dice::seeded(script.seed);
         dice.force(script.dice.iter().copied());
-        Ok(Origin { m, dice, mid_phase: script.mid_phase() })
+        Ok(Origin { m, dice, mid_phase: script.mid_phase(), version: save::VERSION })
     }
 
     /// How the driver starts it.
@@ -96,27 +104,41 @@ impl LogEntry {
 }
 
 /// The checkpoint due as the first command of a turn is about to be played, `commands` having
-/// been played: the state then is the same however the commands came.
-pub fn turn_checkpoint(have: &[Checkpoint], commands: usize, m: &Match, dice: &Dice) -> Option<Checkpoint> {
+/// been played: the state then is the same however the commands came. Its hash is that of saves
+/// of `version` (`save::state_hash_of`).
+pub fn turn_checkpoint(version: u32, have: &[Checkpoint], commands: usize, m: &Match, dice: &Dice) -> Option<Checkpoint> {
     let turn = m.clock.turn;
-    have.last().is_none_or(|c| c.turn != turn).then(|| Checkpoint { commands, turn, hash: save::state_hash(m, dice) })
+    have.last().is_none_or(|c| c.turn != turn).then(|| Checkpoint { commands, turn, hash: save::state_hash_of(version, m, dice) })
 }
 
 /// The checkpoint due when the match is over after `commands` commands (hash `end:…`).
-pub fn end_checkpoint(have: &[Checkpoint], commands: usize, m: &Match, dice: &Dice) -> Option<Checkpoint> {
+pub fn end_checkpoint(version: u32, have: &[Checkpoint], commands: usize, m: &Match, dice: &Dice) -> Option<Checkpoint> {
     let new = have.last().is_none_or(|c| c.commands != commands || !c.hash.starts_with(END));
-    new.then(|| Checkpoint { commands, turn: m.clock.turn, hash: format!("{END}{}", save::state_hash(m, dice)) })
+    new.then(|| Checkpoint { commands, turn: m.clock.turn, hash: format!("{END}{}", save::state_hash_of(version, m, dice)) })
 }
 
-/// Adds the `saved:` checkpoint to a save about to be written: the state hash now, after all
-/// its commands. A replay must reach that state, so a command changed anywhere in the save (in
-/// the last turn too, after the last turn's checkpoint) is found when the save is opened.
+/// Adds the `saved:` checkpoint to a save about to be written: the state hash now (of the
+/// save's version), after all its commands. A replay must reach that state, so a command
+/// changed anywhere in the save (in the last turn too, after the last turn's checkpoint) is
+/// found when the save is opened.
 pub fn seal(save: &mut Save, m: &Match, dice: &Dice) {
     let n = save.commands.len();
     if save.checkpoints.last().is_some_and(|c| c.commands == n && c.hash.starts_with(END)) {
         return; // over: the end checkpoint says it already
     }
-    save.checkpoints.push(Checkpoint { commands: n, turn: m.clock.turn, hash: format!("{SAVED}{}", save::state_hash(m, dice)) });
+    let hash = save::state_hash_of(save.version, m, dice);
+    save.checkpoints.push(Checkpoint { commands: n, turn: m.clock.turn, hash: format!("{SAVED}{hash}") });
+}
+
+/// What a replay keeps besides the match, its checkpoints and its outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Every command and the log, with `seen_by` (a match played on, the viewer, undo).
+    Log,
+    /// Nothing per command (issue 44): no log and no copy of the commands, only their count
+    /// and the first refusal after each checkpoint: what `verify` and `open` need to tell where
+    /// a save parts. Memory grows with the turns (the checkpoints), not with the commands.
+    Checkpoints,
 }
 
 /// A match being played back: the state after the commands pushed so far, with everything the
@@ -128,32 +150,73 @@ pub struct Replay {
     /// The crisis is over (every later command is refused, R-TURN-17).
     pub over: bool,
     /// Every command pushed, refused ones too (a save keeps them: the game answered them).
+    /// Empty under `Keep::Checkpoints`: `played` counts them.
     pub commands: Vec<Command>,
+    /// Commands pushed.
+    pub played: usize,
     pub checkpoints: Vec<Checkpoint>,
+    /// Empty under `Keep::Checkpoints`.
     pub log: Vec<LogEntry>,
     pub outcome: Option<Outcome>,
+    /// The first command refused after each checkpoint (and after the start), with the rule's
+    /// sentence: at most one more than the checkpoints.
+    pub refusals: Vec<(usize, String)>,
+    /// The save version whose state hash the checkpoints take (`Origin::version`).
+    pub version: u32,
+    pub keep: Keep,
+    /// A command was refused since the last checkpoint (`refusals` has it).
+    refused_since_checkpoint: bool,
 }
 
 impl Replay {
     /// The match brought onto the table as the game does (the opening reset, or a crawl's
-    /// first exploration turn, or a script's mid-phase start).
+    /// first exploration turn, or a script's mid-phase start), keeping the log.
     pub fn start(origin: &Origin) -> Self {
+        Self::start_keeping(origin, Keep::Log)
+    }
+
+    /// `start`, keeping nothing per command (`Keep::Checkpoints`): verifying a save.
+    pub fn start_streaming(origin: &Origin) -> Self {
+        Self::start_keeping(origin, Keep::Checkpoints)
+    }
+
+    pub fn start_keeping(origin: &Origin, keep: Keep) -> Self {
         let (mut m, mut dice) = (origin.m.clone(), origin.dice.clone());
         let mut ev = Vec::new();
         let over = !driver::start(&mut m, &mut dice, origin.start(), &mut ev);
-        let mut r = Self { m, dice, over, commands: Vec::new(), checkpoints: Vec::new(), log: Vec::new(), outcome: None };
+        let mut r = Self {
+            m,
+            dice,
+            over,
+            commands: Vec::new(),
+            played: 0,
+            checkpoints: Vec::new(),
+            log: Vec::new(),
+            outcome: None,
+            refusals: Vec::new(),
+            version: origin.version,
+            keep,
+            refused_since_checkpoint: false,
+        };
         r.log_events(None, ev);
         r.check_end();
         r
     }
 
-    /// Plays `commands` from `origin`.
+    /// Plays `commands` from `origin`, keeping the log.
     pub fn run(origin: &Origin, commands: &[Command]) -> Self {
-        let mut r = Self::start(origin);
-        // About ten log entries a command (its verdict and its events); the reservation is
-        // capped, the log grows past it as it must (commands come from untrusted saves).
-        r.log.reserve(commands.len().saturating_mul(10).min(1 << 16));
-        r.commands.reserve(commands.len());
+        Self::run_keeping(origin, commands, Keep::Log)
+    }
+
+    /// Plays `commands` from `origin`, keeping what `keep` says.
+    pub fn run_keeping(origin: &Origin, commands: &[Command], keep: Keep) -> Self {
+        let mut r = Self::start_keeping(origin, keep);
+        if keep == Keep::Log {
+            // About ten log entries a command (its verdict and its events); the reservation is
+            // capped, the log grows past it as it must (commands come from untrusted saves).
+            r.log.reserve(commands.len().saturating_mul(10).min(1 << 16));
+            r.commands.reserve(commands.len());
+        }
         for c in commands {
             let _ = r.push(c);
         }
@@ -163,16 +226,26 @@ impl Replay {
     /// Sends one command down the one flow; the verdict and the events go to the log, and the
     /// checkpoints are taken where the game takes them.
     pub fn push(&mut self, cmd: &Command) -> Result<(), Violation> {
-        let index = self.commands.len();
+        let index = self.played;
         if !self.over {
-            if let Some(c) = turn_checkpoint(&self.checkpoints, index, &self.m, &self.dice) {
+            if let Some(c) = turn_checkpoint(self.version, &self.checkpoints, index, &self.m, &self.dice) {
                 self.checkpoints.push(c);
+                self.refused_since_checkpoint = false;
             }
         }
         let mut ev = Vec::new();
         let result = driver::step(&mut self.m, &mut self.dice, &mut self.over, cmd, &mut ev);
-        self.commands.push(cmd.clone());
-        self.log.push(LogEntry::Verdict { index, command: cmd.clone(), result: result.clone() });
+        self.played += 1;
+        if let Err(v) = &result {
+            if !self.refused_since_checkpoint {
+                self.refusals.push((index, format!("{}: {}", v.rule, v.reason)));
+                self.refused_since_checkpoint = true;
+            }
+        }
+        if self.keep == Keep::Log {
+            self.commands.push(cmd.clone());
+            self.log.push(LogEntry::Verdict { index, command: cmd.clone(), result: result.clone() });
+        }
         self.log_events(Some(index), ev);
         self.check_end();
         result
@@ -183,22 +256,31 @@ impl Replay {
             if let Event::CrisisOver { winner, goal, reason } = &event {
                 self.outcome = Some(Outcome { winner: winner.clone(), goal: goal.clone(), reason: reason.clone() });
             }
-            let seen_by = driver::seen_by(&self.m, &event);
-            self.log.push(LogEntry::Event { index, event, seen_by });
+            if self.keep == Keep::Log {
+                let seen_by = driver::seen_by(&self.m, &event);
+                self.log.push(LogEntry::Event { index, event, seen_by });
+            }
         }
     }
 
     fn check_end(&mut self) {
         if self.over {
-            if let Some(c) = end_checkpoint(&self.checkpoints, self.commands.len(), &self.m, &self.dice) {
+            if let Some(c) = end_checkpoint(self.version, &self.checkpoints, self.played, &self.m, &self.dice) {
                 self.checkpoints.push(c);
+                self.refused_since_checkpoint = false;
             }
         }
     }
 
-    /// The state hash now.
+    /// The state hash now, of the version the checkpoints take.
     pub fn hash(&self) -> String {
-        save::state_hash(&self.m, &self.dice)
+        save::state_hash_of(self.version, &self.m, &self.dice)
+    }
+
+    /// The first command in `from..to` the replay refused: its index and the rule's sentence.
+    /// `from` is where a checkpoint was taken (or 0).
+    pub fn first_refused(&self, from: usize, to: usize) -> Option<(usize, String)> {
+        self.refusals.iter().find(|(i, _)| *i >= from).filter(|(i, _)| *i < to).cloned()
     }
 }
 
@@ -215,33 +297,74 @@ pub struct Opened {
 
 /// Replays `save` as far as it goes and checks its checkpoints: the one path every save takes
 /// when it is opened to play on or verified. Never panics: a command the rules stop on is
-/// caught and named. `Err` only when not even the start replays.
+/// caught and named. `Err` only when not even the start replays. The replay keeps the log (the
+/// match is played on); `open_keeping` with `Keep::Checkpoints` only verifies.
 pub fn open(origin: &Origin, save: &Save) -> Result<Opened, String> {
+    open_keeping(origin, save, Keep::Log)
+}
+
+/// `open`, the replay keeping what `keep` says. A save that replays to its end is replayed once;
+/// one that does not is replayed a second time only as far as it goes (none of it when it parts
+/// at the start), for the match there.
+pub fn open_keeping(origin: &Origin, save: &Save, keep: Keep) -> Result<Opened, String> {
     let n = save.commands.len();
-    let (good, problem) = match run_catching(origin, &save.commands) {
+    let (good, problem, r) = match run_catching_keeping(origin, &save.commands, keep) {
         Ok(r) => match verify_detail(save, &r) {
             Ok(_) => return Ok(Opened { replay: r, good: n, problem: None }),
             Err(mismatch) => {
                 // The last checkpoint that matched, or the first command refused after it
                 // (a command edited to be illegal is refused where it stands).
                 let from = mismatch.last_good.unwrap_or(0);
-                match first_refused(&r.log, from, mismatch.first_bad) {
-                    Some((k, why)) => (k, format!("{}; command {} was refused ({why})", mismatch.message, k + 1)),
-                    None => (from, mismatch.message),
+                match r.first_refused(from, mismatch.first_bad) {
+                    Some((k, why)) => (k, format!("{}; command {} was refused ({why})", mismatch.message, k + 1), Some(r)),
+                    None => (from, mismatch.message, Some(r)),
                 }
             }
         },
-        Err((k, e)) => (k, e),
+        Err((k, e)) => (k, e, None),
     };
-    let r = run_catching(origin, &save.commands[..good.min(n)]).or_else(|_| run_catching(origin, &[])).map_err(|(_, e)| e)?;
-    let good = if r.commands.len() == good { good } else { 0 };
+    // The match as it stands after the `good` commands: the replay itself when that is all of
+    // them, else a second replay that far (after a panic, the first one's match is unsound).
+    let r = match r {
+        Some(r) if r.played == good.min(n) => r,
+        _ => run_catching_keeping(origin, &save.commands[..good.min(n)], keep)
+            .or_else(|_| run_catching_keeping(origin, &[], keep))
+            .map_err(|(_, e)| e)?,
+    };
+    let good = if r.played == good { good } else { 0 };
     Ok(Opened { replay: r, good, problem: Some(problem) })
+}
+
+/// A save opened to be played on, made a save of this game's version ([`save::VERSION`]): an
+/// older save's replay (checked with its own version's state hash) has its checkpoints taken
+/// again with this version's, by one more replay of its commands, so that the match goes on
+/// with one hash (its autosaves, undo, and a hosted match's checkpoints, compared with the
+/// clients' of this version). A save of this version is returned as it is.
+pub fn upgraded(origin: Origin, mut r: Replay, save: &Save) -> (Origin, Replay, Save) {
+    let mut save = save.clone();
+    if origin.version == save::VERSION && save.version == save::VERSION {
+        return (origin, r, save);
+    }
+    let origin = Origin { version: save::VERSION, ..origin };
+    let commands = if r.keep == Keep::Log { &r.commands[..] } else { &save.commands[..r.played.min(save.commands.len())] };
+    let again = Replay::run_keeping(&origin, commands, Keep::Checkpoints);
+    r.checkpoints = again.checkpoints;
+    r.refusals = again.refusals;
+    r.version = save::VERSION;
+    save.version = save::VERSION;
+    save.checkpoints.clear();
+    (origin, r, save)
 }
 
 /// Replays `commands`, one at a time, a panic in the rules caught: `Err` names the command it
 /// stopped on.
 pub fn run_catching(origin: &Origin, commands: &[Command]) -> Result<Replay, (usize, String)> {
-    let mut r = catch(|| Replay::start(origin)).map_err(|e| (0, format!("the match could not be started: {e}")))?;
+    run_catching_keeping(origin, commands, Keep::Log)
+}
+
+/// `run_catching`, the replay keeping what `keep` says.
+pub fn run_catching_keeping(origin: &Origin, commands: &[Command], keep: Keep) -> Result<Replay, (usize, String)> {
+    let mut r = catch(|| Replay::start_keeping(origin, keep)).map_err(|e| (0, format!("the match could not be started: {e}")))?;
     for (k, c) in commands.iter().enumerate() {
         if let Err(e) = catch(|| {
             let _ = r.push(c);
@@ -268,14 +391,6 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// The first command in `from..to` the replay refused: its index and the rule's sentence.
-fn first_refused(log: &[LogEntry], from: usize, to: usize) -> Option<(usize, String)> {
-    log.iter().find_map(|e| match e {
-        LogEntry::Verdict { index, result: Err(v), .. } if (from..to).contains(index) => Some((*index, format!("{}: {}", v.rule, v.reason))),
-        _ => None,
-    })
-}
-
 /// A save's checkpoints against a replay's: where they part.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mismatch {
@@ -296,7 +411,7 @@ pub fn verify(save: &Save, r: &Replay) -> Result<usize, String> {
 /// was written) is compared with the replay's state after all its commands.
 pub fn verify_detail(save: &Save, r: &Replay) -> Result<usize, Mismatch> {
     let got = &r.checkpoints;
-    let played = r.commands.len();
+    let played = r.played;
     let mut last_good = None;
     let since = |last_good: Option<usize>| last_good.map_or("the start".to_string(), |c| format!("command {c}"));
     for (k, want) in save.checkpoints.iter().enumerate() {

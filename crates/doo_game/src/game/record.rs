@@ -97,13 +97,15 @@ struct CheckpointParams<'w> {
 
 impl CheckpointParams<'_> {
     /// Pushes the checkpoint `make` says is due (`doo_rules::replay`'s rules), when `due`.
-    fn push(&mut self, due: bool, make: impl Fn(&[Checkpoint], usize, &doo_rules::rules::state::Match, &doo_rules::rules::Dice) -> Option<Checkpoint>) {
+    /// The hash is that of the save's version (`doo_rules::save::state_hash_of`).
+    fn push(&mut self, due: bool, make: impl Fn(u32, &[Checkpoint], usize, &doo_rules::rules::state::Match, &doo_rules::rules::Dice) -> Option<Checkpoint>) {
         let (Some(state), Some(dice)) = (&self.state, &self.dice) else { return };
-        if self.record.header.is_none() || !due {
+        let Some(version) = self.record.header.as_ref().map(|h| h.version) else { return };
+        if !due {
             return;
         }
         let n = self.record.commands.len();
-        if let Some(c) = make(&self.record.checkpoints, n, &state.0, &dice.0) {
+        if let Some(c) = make(version, &self.record.checkpoints, n, &state.0, &dice.0) {
             self.record.checkpoints.push(c);
         }
     }

@@ -19,8 +19,9 @@ pub fn start_match(world: &mut World, m: Match, dice: Dice, mid_phase: bool) {
     let how = if mid_phase { Start::MidPhase } else { Start::Fresh };
     let mut dice = dice;
     driver::configure_dice(&mut dice, &m);
-    let recorded = world.get_resource::<super::record::MatchRecord>().is_some_and(|r| r.header.is_some());
-    let origin = recorded.then(|| std::sync::Arc::new(Origin { m: m.clone(), dice: dice.clone(), mid_phase }));
+    // the checkpoints of a recorded match take the state hash of its save's version
+    let version = world.get_resource::<super::record::MatchRecord>().and_then(|r| r.header.as_ref().map(|h| h.version));
+    let origin = version.map(|version| std::sync::Arc::new(Origin { m: m.clone(), dice: dice.clone(), mid_phase, version }));
     put_on_board(world, m, dice, true);
     if let Some(mut r) = world.get_resource_mut::<super::record::MatchRecord>() {
         r.origin = origin;

@@ -93,7 +93,7 @@ pub fn run(l: &Loaded, data: &RuleData) -> Result<Vec<Value>, String> {
         let m = level.build(data).map_err(|e| e.join("; "))?;
         let mut dice = Dice::seeded(s.seed.wrapping_add(n as u64));
         dice.force(play.dice.iter().copied());
-        let mut r = Replay::start(&Origin { m, dice, mid_phase: false });
+        let mut r = Replay::start(&Origin::new(m, dice));
         let seats = play.ai.iter().map(String::as_str);
         let cfg = AiConfig::for_level(seats, &level.behaviours, &level.level.victory, play.difficulty, &BTreeMap::new(), s.seed, data.ai.clone());
         play_level(&mut r, play, &cfg);

@@ -336,7 +336,7 @@ pub struct Explore {
 /// What the orders of assisting, searching chosen spaces, sorting loot and the level's plain
 /// skill checks keep (R-CHK-7, R-EXP-8, R-EXP-12..15). Its `Debug` is only its name while it is
 /// empty, so that the state hash of crawls saved before it still match (`save::state_hash`).
-#[derive(Clone, PartialEq, Default)]
+#[derive(Clone, PartialEq, Default, Serialize)]
 pub struct OrderState {
     /// R-CHK-7, R-EXP-12: this turn's assists: the helped hero and his helper.
     pub assists: BTreeMap<usize, usize>,
@@ -368,7 +368,7 @@ impl std::fmt::Debug for OrderState {
 
 /// R-EXP-15: heroes sorting a chest's loot: the chest, who takes part (busy), turns left, and
 /// the share-out that applies when it is done.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Sorting {
     pub chest: usize,
     pub members: Vec<usize>,
@@ -386,7 +386,7 @@ pub struct Share {
 }
 
 /// A plain skill check a level asks for at a space (R-EXP-8): read an inscription, …
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LevelCheck {
     pub id: String,
     pub pos: Pos,
