@@ -261,6 +261,12 @@ enum Cmd {
         /// The goal for a command's round trip (p99, milliseconds): exit 1 when it is missed.
         #[arg(long, default_value_t = doo::net::bench::P99_GOAL.as_millis() as u64)]
         p99_goal_ms: u64,
+        /// Apps updated in turn by each thread of either process (0: all in one thread).
+        #[arg(long, default_value_t = doo::net::bench::Pacing::default().per_thread)]
+        apps_per_thread: usize,
+        /// Each thread updates its apps once every this many milliseconds.
+        #[arg(long, default_value_t = doo::net::bench::FRAME.as_secs_f64() * 1000.0)]
+        frame_ms: f64,
     },
 }
 
@@ -420,13 +426,14 @@ fn main() -> ExitCode {
             })
         }
         Some(Cmd::Join { addr, name, ai, matches, timeout }) => doo::net::cli::join(&addr, &name, ai, matches, std::time::Duration::from_secs(timeout)),
-        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms }) => doo::net::bench::run(&doo::net::bench::BenchArgs {
+        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms, apps_per_thread, frame_ms }) => doo::net::bench::run(&doo::net::bench::BenchArgs {
             matches,
             level,
             seed,
             clients_for,
             timeout: std::time::Duration::from_secs(timeout),
             p99_goal: std::time::Duration::from_millis(p99_goal_ms),
+            pacing: doo::net::bench::Pacing { per_thread: apps_per_thread, frame: std::time::Duration::from_secs_f64(frame_ms.max(0.0).min(1000.0) / 1000.0) },
         }),
         Some(Cmd::Ladder { levels, pairs, games, seed, own_only, jobs, min_share }) => match doo::cli::rule_data() {
             Ok(data) => doo::ladder::run(&data, &doo::ladder::LadderArgs { levels, pairs, games, seed, own_only, jobs, min_share }),
