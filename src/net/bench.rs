@@ -1,7 +1,7 @@
 //! The network bench (issue 32), `doo net-bench --matches 50`: one host process runs that many
 //! matches at once on 127.0.0.1 (one host app each, as `doo host` runs one), and a second
 //! process (this one again, `--clients-for`) plays every seat of every match with the AI, two
-//! clients per match. Measured: the commands the host played a second, the host process's CPU
+//! clients per match; each app in a thread of its own, a frame every 4 ms (`Pacing`, issue 44). Measured: the commands the host played a second, the host process's CPU
 //! and memory, and each command's round trip as a client sees it (from sending it to the host's
 //! `Played` of it), median and 99th percentile; and every checkpoint of every client compared
 //! with its host's (the desyncs are counted; each client's final state hash must be its host's).
@@ -143,6 +143,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
 /// One host app's match as its thread leaves it.
 struct HostDone {
     port: u16,
+    seed: u64,
     ended: bool,
     commands: usize,
     desyncs: usize,
@@ -250,7 +251,7 @@ fn host_thread(
     stop: &std::sync::atomic::AtomicBool,
     ports: std::sync::mpsc::Sender<Result<(usize, u16), String>>,
 ) -> ThreadDone<HostDone> {
-    let mut apps: Vec<(App, u16, Option<Instant>, bool)> = Vec::new();
+    let mut apps: Vec<(App, u16, Option<Instant>, bool, u64)> = Vec::new();
     for k in group {
         let host = HostArgs {
             level: args.level.clone(),
@@ -267,7 +268,7 @@ fn host_thread(
         match host_app(&host, data) {
             Ok((app, addr)) => {
                 let _ = ports.send(Ok((k, addr.port())));
-                apps.push((app, addr.port(), None, false));
+                apps.push((app, addr.port(), None, false, host.seed));
             }
             Err(e) => {
                 let _ = ports.send(Err(e));
@@ -281,7 +282,7 @@ fn host_thread(
     while !stop.load(std::sync::atomic::Ordering::Relaxed) && t0.elapsed() < args.timeout {
         let began = Instant::now();
         let mut all = true;
-        for (app, _, ended, done) in apps.iter_mut().filter(|a| !a.3) {
+        for (app, _, ended, done, _) in apps.iter_mut().filter(|a| !a.3) {
             app.update();
             frames += 1;
             if ended.is_none() && app.world().resource::<FlowStatus>().over {
@@ -301,8 +302,9 @@ fn host_thread(
     let secs = t0.elapsed().as_secs_f64();
     let apps = apps
         .iter()
-        .map(|(app, port, ended, _)| HostDone {
+        .map(|(app, port, ended, _, seed)| HostDone {
             port: *port,
+            seed: *seed,
             ended: ended.is_some(),
             commands: app.world().resource::<MatchRecord>().commands.len(),
             desyncs: app.world().resource::<NetHost>().desyncs.len(),
@@ -385,6 +387,9 @@ fn report(args: &BenchArgs, base_kb: u64, wall: Duration, cpu: Duration, rss: u6
     );
     let outcome = Outcome { matches: n, ended: over, rtt_samples: rtt.len(), rtt_p99: Duration::from_micros(p99), desyncs, unequal_finals: unequal };
     let missed = missed_goals(&outcome, args.p99_goal);
+    for a in apps.iter().filter(|a| !a.ended) {
+        eprintln!("net-bench: the match of seed {} did not end ({} commands played)", a.seed, a.commands);
+    }
     for m in &missed {
         eprintln!("net-bench missed its goal: {m}");
     }
@@ -411,11 +416,15 @@ fn clients(ports: &[u16], timeout: Duration, pacing: Pacing) -> ExitCode {
     };
     let seats: Vec<(u16, &str)> = ports.iter().flat_map(|&p| [(p, "alice"), (p, "bob")]).collect();
     let cpu0 = cpu_time().unwrap_or_default();
+    let groups = pacing.groups(seats.len());
+    // Every client is made before any plays (as issue 32's bench made them all, then ran them):
+    // no round trip is measured while the others' apps are still being built.
+    let ready = std::sync::Barrier::new(groups.len());
     let threads: Result<Vec<ThreadDone<ClientDone>>, String> = std::thread::scope(|s| {
         let mut handles = Vec::new();
-        for g in pacing.groups(seats.len()) {
-            let (data, seats) = (data.clone(), &seats[g]);
-            let h = std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, move || client_thread(seats, data, timeout, pacing));
+        for g in groups {
+            let (data, seats, ready) = (data.clone(), &seats[g], &ready);
+            let h = std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, move || client_thread(seats, data, timeout, pacing, ready));
             handles.push(h.map_err(|e| format!("cannot start a thread: {e}"))?);
         }
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a client thread panicked".into()))).collect()
@@ -445,13 +454,28 @@ fn clients(ports: &[u16], timeout: Duration, pacing: Pacing) -> ExitCode {
 
 /// The clients `seats` (a host's port, a name), joined from this thread and updated in turn once
 /// a frame until each is done with its match.
-fn client_thread(seats: &[(u16, &str)], data: std::sync::Arc<doo_rules::data::RuleData>, timeout: Duration, pacing: Pacing) -> Result<ThreadDone<ClientDone>, String> {
+fn client_thread(
+    seats: &[(u16, &str)],
+    data: std::sync::Arc<doo_rules::data::RuleData>,
+    timeout: Duration,
+    pacing: Pacing,
+    ready: &std::sync::Barrier,
+) -> Result<ThreadDone<ClientDone>, String> {
     let mut apps: Vec<(u16, App, bool)> = Vec::new();
+    let mut failed = None;
     for &(port, name) in seats {
         let mut app = new_app();
         let client = NetClient::new(name.to_string(), data.clone(), Some(doo_rules::ai::Difficulty::Normal));
-        super::client::join(app.world_mut(), SocketAddr::from(([127, 0, 0, 1], port)), client)?;
+        if let Err(e) = super::client::join(app.world_mut(), SocketAddr::from(([127, 0, 0, 1], port)), client) {
+            failed = Some(e);
+            break;
+        }
         apps.push((port, app, false));
+    }
+    // Every thread reaches the barrier, one that failed too (the others would wait for it).
+    ready.wait();
+    if let Some(e) = failed {
+        return Err(e);
     }
     let t0 = Instant::now();
     let (mut rounds, mut frames) = (0u64, 0u64);
