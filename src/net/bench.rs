@@ -390,6 +390,22 @@ fn report(args: &BenchArgs, base_kb: u64, wall: Duration, cpu: Duration, rss: u6
     for a in apps.iter().filter(|a| !a.ended) {
         eprintln!("net-bench: the match of seed {} did not end ({} commands played)", a.seed, a.commands);
     }
+    if over < n {
+        // The round trips of the matches that ended apart (a match that never ends plays on
+        // alone, its round trips many of the samples).
+        let mut ended_rtt: Vec<u64> = apps
+            .iter()
+            .filter(|a| a.ended)
+            .flat_map(|a| theirs["rtt_us_by_port"][a.port.to_string()].as_array().into_iter().flatten().filter_map(|v| v.as_u64()))
+            .collect();
+        ended_rtt.sort_unstable();
+        eprintln!(
+            "net-bench: the round trip in the {over} matches that ended ({} commands): median {:.1} ms, p99 {:.1} ms",
+            ended_rtt.len(),
+            percentile(&ended_rtt, 0.5) as f64 / 1000.0,
+            percentile(&ended_rtt, 0.99) as f64 / 1000.0
+        );
+    }
     for m in &missed {
         eprintln!("net-bench missed its goal: {m}");
     }
@@ -438,16 +454,18 @@ fn clients(ports: &[u16], timeout: Duration, pacing: Pacing) -> ExitCode {
     };
     let round_ms = threads.iter().map(|t| t.secs * 1000.0 / t.rounds.max(1) as f64).sum::<f64>() / threads.len().max(1) as f64;
     let mut finals: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let mut by_port: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
     let (mut rtt, mut desyncs, mut compared, mut matched, mut refused) = (Vec::new(), 0, 0, 0, 0);
     for c in threads.into_iter().flat_map(|t| t.apps) {
-        rtt.extend(c.rtt_us);
+        rtt.extend(c.rtt_us.iter().copied());
+        by_port.entry(c.port.to_string()).or_default().extend(c.rtt_us);
         desyncs += c.desyncs;
         compared += c.compared;
         matched += c.matched;
         refused += c.refused;
         finals.entry(c.port.to_string()).or_default().push(c.final_hash);
     }
-    println!("{}", json!({"rtt_us": rtt, "desyncs": desyncs, "compared": compared, "matched": matched, "finals": finals, "round_ms": round_ms, "refused": refused,
+    println!("{}", json!({"rtt_us": rtt, "desyncs": desyncs, "compared": compared, "matched": matched, "finals": finals, "round_ms": round_ms, "refused": refused, "rtt_us_by_port": by_port,
         "cpu_secs": cpu_time().unwrap_or_default().saturating_sub(cpu0).as_secs_f64()}));
     ExitCode::SUCCESS
 }
