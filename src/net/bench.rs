@@ -1,7 +1,7 @@
 //! The network bench (issue 32), `doo net-bench --matches 50`: one host process runs that many
 //! matches at once on 127.0.0.1 (one host app each, as `doo host` runs one), and a second
 //! process (this one again, `--clients-for`) plays every seat of every match with the AI, two
-//! clients per match; each app in a thread of its own, a frame every 4 ms (`Pacing`, issue 44). Measured: the commands the host played a second, the host process's CPU
+//! clients per match; each process's apps updated in turn (`Pacing`: threads and frames, issue 44). Measured: the commands the host played a second, the host process's CPU
 //! and memory, and each command's round trip as a client sees it (from sending it to the host's
 //! `Played` of it), median and 99th percentile; and every checkpoint of every client compared
 //! with its host's (the desyncs are counted; each client's final state hash must be its host's).
@@ -70,12 +70,12 @@ pub fn missed_goals(o: &Outcome, p99_goal: Duration) -> Vec<String> {
     out
 }
 
-/// How the bench's two processes run their apps (`--apps-per-thread`, `--frame-ms`). Each app
-/// is a peer that, played for real, runs in its own process (`doo host`, `doo join`): by default
-/// each runs in its own thread here too, one frame every `frame`, so that a slow frame of one
-/// (an AI deciding, a match applying a command) delays no other. `per_thread` apps are updated
-/// in turn in each thread (0: all of them in one thread; with `frame` 0 that is issue 32's
-/// bench: every app in turn, 1 ms of rest, again).
+/// How the bench's two processes run their apps (`--apps-per-thread`, `--frame-ms`): `per_thread`
+/// apps updated in turn by each thread (0: every app of the process in one thread), a round of
+/// them every `frame` (with at least `MIN_REST` between two rounds). The default is issue 32's
+/// bench: every app in turn, 1 ms of rest, again. An app a thread (each peer as in a process of
+/// its own) was measured too (issue 44): on a loaded machine its 150 threads wait for the
+/// scheduler more than one thread each process does, and its p99 was the worse (README).
 #[derive(Clone, Copy, Debug)]
 pub struct Pacing {
     pub per_thread: usize,
@@ -84,13 +84,12 @@ pub struct Pacing {
 
 impl Default for Pacing {
     fn default() -> Self {
-        Pacing { per_thread: 1, frame: FRAME }
+        Pacing { per_thread: 0, frame: FRAME }
     }
 }
 
-/// The bench's frame: each thread updates its apps once every `FRAME` (a message waits at most
-/// that long for its app's next frame, at each end).
-pub const FRAME: Duration = Duration::from_millis(4);
+/// The bench's frame by default: none (a round, then `MIN_REST`, then the next).
+pub const FRAME: Duration = Duration::ZERO;
 /// Each thread's stack (a Bevy app's schedules are built in it).
 const STACK: usize = 8 << 20;
 
@@ -347,7 +346,11 @@ fn report(args: &BenchArgs, base_kb: u64, wall: Duration, cpu: Duration, rss: u6
         1 => "an app a thread".to_string(),
         k => format!("{k} apps a thread"),
     };
-    let frame = format!("{pacing}, a frame every {:.0} ms", args.pacing.frame.as_secs_f64() * 1000.0);
+    let frame = if args.pacing.frame.is_zero() {
+        format!("{pacing}, 1 ms of rest between two rounds")
+    } else {
+        format!("{pacing}, a round every {:.0} ms", args.pacing.frame.as_secs_f64() * 1000.0)
+    };
     println!("| what | figure | baseline, same run | goal |");
     println!("|---|---|---|---|");
     println!(
