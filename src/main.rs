@@ -264,7 +264,8 @@ enum Cmd {
         /// Apps updated in turn by each thread of either process (0: all in one thread).
         #[arg(long, default_value_t = doo::net::bench::Pacing::default().per_thread)]
         apps_per_thread: usize,
-        /// Each thread updates its apps once every this many milliseconds.
+        /// Each thread updates its apps once every this many milliseconds (at least 1 ms of rest
+        /// between two rounds; 0: a round, 1 ms of rest, the next).
         #[arg(long, default_value_t = doo::net::bench::FRAME.as_secs_f64() * 1000.0)]
         frame_ms: f64,
     },
