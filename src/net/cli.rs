@@ -50,12 +50,6 @@ pub(super) fn new_app() -> App {
     let mut app = crate::headless::headless_app();
     app.add_plugins(super::plugin);
     app.finish();
-    // Every schedule on this thread, the network's too (issue 44): a schedule left to the task
-    // pool hands its systems to a pool thread every frame, and the frame waits for that thread
-    // to be woken — on a loaded machine, a wait of its own at every frame of every peer.
-    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
-        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::default());
-    }
     app
 }
 
