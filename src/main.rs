@@ -185,6 +185,13 @@ enum Cmd {
         /// The goal for a command's round trip (p99, milliseconds): exit 1 when it is missed.
         #[arg(long, default_value_t = doo_app::net::bench::P99_GOAL.as_millis() as u64)]
         p99_goal_ms: u64,
+        /// Apps updated in turn by each thread of either process (0: all in one thread).
+        #[arg(long, default_value_t = doo_app::net::bench::Pacing::default().per_thread)]
+        apps_per_thread: usize,
+        /// Each thread updates its apps once every this many milliseconds (at least 1 ms of rest
+        /// between two rounds; 0: a round, 1 ms of rest, the next).
+        #[arg(long, default_value_t = doo_app::net::bench::FRAME.as_secs_f64() * 1000.0)]
+        frame_ms: f64,
     },
     #[command(flatten)]
     Headless(doo::commands::HeadlessCmd),
@@ -285,13 +292,14 @@ fn main() -> ExitCode {
             })
         }
         Some(Cmd::Join { addr, name, ai, matches, timeout }) => doo_app::net::cli::join(&addr, &name, ai, matches, std::time::Duration::from_secs(timeout)),
-        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms }) => doo_app::net::bench::run(&doo_app::net::bench::BenchArgs {
+        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms, apps_per_thread, frame_ms }) => doo_app::net::bench::run(&doo_app::net::bench::BenchArgs {
             matches,
             level,
             seed,
             clients_for,
             timeout: std::time::Duration::from_secs(timeout),
             p99_goal: std::time::Duration::from_millis(p99_goal_ms),
+            pacing: doo_app::net::bench::Pacing { per_thread: apps_per_thread, frame: std::time::Duration::from_secs_f64(frame_ms.max(0.0).min(1000.0) / 1000.0) },
         }),
         Some(Cmd::Headless(c)) => doo::commands::run(c),
         Some(Cmd::Replay { args, watch: true, screenshot, screenshot_frame, ui_walk, headless }) if !args.verify => doo_app::window::run_with(

@@ -1,7 +1,7 @@
 //! The network bench (issue 32), `doo net-bench --matches 50`: one host process runs that many
 //! matches at once on 127.0.0.1 (one host app each, as `doo host` runs one), and a second
 //! process (this one again, `--clients-for`) plays every seat of every match with the AI, two
-//! clients per match. Measured: the commands the host played a second, the host process's CPU
+//! clients per match; each process's apps updated in turn (`Pacing`: threads and frames, issue 44). Measured: the commands the host played a second, the host process's CPU
 //! and memory, and each command's round trip as a client sees it (from sending it to the host's
 //! `Played` of it), median and 99th percentile; and every checkpoint of every client compared
 //! with its host's (the desyncs are counted; each client's final state hash must be its host's).
@@ -31,6 +31,8 @@ pub struct BenchArgs {
     pub timeout: Duration,
     /// The goal for a command's round trip, 99th percentile (`--p99-goal-ms`, 250 by default).
     pub p99_goal: Duration,
+    /// How each process runs its apps (threads, frames).
+    pub pacing: Pacing,
 }
 
 /// The bench's own goal for a command's round trip (p99), the README's "goal" column.
@@ -68,8 +70,45 @@ pub fn missed_goals(o: &Outcome, p99_goal: Duration) -> Vec<String> {
     out
 }
 
-/// A frame's rest in each process's loop (as `doo host` and `doo join` rest).
-const ROUND_SLEEP: Duration = Duration::from_millis(1);
+/// How the bench's two processes run their apps (`--apps-per-thread`, `--frame-ms`): `per_thread`
+/// apps updated in turn by each thread (0: every app of the process in one thread), a round of
+/// them every `frame` (with at least `MIN_REST` between two rounds). The default is issue 32's
+/// bench: every app in turn, 1 ms of rest, again. An app a thread (each peer as in a process of
+/// its own) was measured too (issue 44): on a loaded machine its 150 threads wait for the
+/// scheduler more than one thread each process does, and its p99 was the worse (README).
+#[derive(Clone, Copy, Debug)]
+pub struct Pacing {
+    pub per_thread: usize,
+    pub frame: Duration,
+}
+
+impl Default for Pacing {
+    fn default() -> Self {
+        Pacing { per_thread: 0, frame: FRAME }
+    }
+}
+
+/// The bench's frame by default: none (a round, then `MIN_REST`, then the next).
+pub const FRAME: Duration = Duration::ZERO;
+/// Each thread's stack (a Bevy app's schedules are built in it).
+const STACK: usize = 8 << 20;
+
+impl Pacing {
+    /// The apps `0..n` in groups, one group a thread.
+    fn groups(&self, n: usize) -> Vec<std::ops::Range<usize>> {
+        let per = if self.per_thread == 0 { n.max(1) } else { self.per_thread };
+        (0..n).step_by(per).map(|a| a..(a + per).min(n)).collect()
+    }
+
+    /// The rest of a round begun at `began`: what is left of its frame, at least `MIN_REST` (a
+    /// thread late on a loaded machine does not run frame after frame to catch up).
+    fn rest(&self, began: Instant) {
+        std::thread::sleep(self.frame.saturating_sub(began.elapsed()).max(MIN_REST));
+    }
+}
+
+/// The least rest between two rounds of a thread (the rest of issue 32's bench, which had no frame).
+const MIN_REST: Duration = Duration::from_millis(1);
 
 /// The process's CPU time (user + system) so far, from /proc (Linux; clock ticks of 1/100 s).
 fn cpu_time() -> Option<Duration> {
@@ -95,13 +134,32 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
 
 pub fn run(args: &BenchArgs) -> ExitCode {
     match &args.clients_for {
-        Some(ports) => clients(ports, args.timeout),
+        Some(ports) => clients(ports, args.timeout, args.pacing),
         None => hosts(args),
     }
 }
 
-/// The host process: every match's host app, updated in turn until every match is over and its
-/// clients have had everything.
+/// One host app's match as its thread leaves it.
+struct HostDone {
+    port: u16,
+    seed: u64,
+    ended: bool,
+    commands: usize,
+    desyncs: usize,
+    final_hash: String,
+}
+
+/// What one thread of either process reports: its apps' results, its rounds and how long they took.
+struct ThreadDone<T> {
+    apps: Vec<T>,
+    rounds: u64,
+    /// Frames of its apps (an app over and done with is updated no more).
+    frames: u64,
+    secs: f64,
+}
+
+/// The host process: every match's host app, each thread's in turn once a frame, until every
+/// match is over and its clients have had everything.
 fn hosts(args: &BenchArgs) -> ExitCode {
     let data = match crate::cli::rule_data() {
         Ok(d) => d,
@@ -109,8 +167,91 @@ fn hosts(args: &BenchArgs) -> ExitCode {
     };
     // The process before any match (the baseline of the memory a match takes).
     let base_kb = status_kb("VmRSS:").unwrap_or(0);
-    let mut apps = Vec::new();
-    for k in 0..args.matches {
+    let n = args.matches;
+    let groups = args.pacing.groups(n);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (ports_tx, ports_rx) = std::sync::mpsc::channel::<Result<(usize, u16), String>>();
+    let mut outcome: Option<(Duration, Duration, u64, u64, String, Vec<ThreadDone<HostDone>>)> = None;
+    let code = std::thread::scope(|s| {
+        let mut handles = Vec::new();
+        for g in groups {
+            let (data, stop, tx) = (&data, &stop, ports_tx.clone());
+            let h = std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, move || host_thread(args, data, g, stop, tx));
+            match h {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    eprintln!("cannot start a thread: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        drop(ports_tx);
+        let mut ports = vec![0u16; n];
+        for _ in 0..n {
+            match ports_rx.recv() {
+                Ok(Ok((k, p))) => ports[k] = p,
+                Ok(Err(e)) => {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    eprintln!("{e}");
+                    return ExitCode::from(2);
+                }
+                Err(_) => {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    eprintln!("a host thread ended before listening");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        let ports: Vec<String> = ports.iter().map(u16::to_string).collect();
+        let exe = std::env::current_exe().unwrap_or_else(|_| "doo".into());
+        let child = Command::new(exe)
+            .args(["net-bench", "--clients-for", &ports.join(","), "--timeout", &args.timeout.as_secs().to_string()])
+            .args(["--apps-per-thread", &args.pacing.per_thread.to_string(), "--frame-ms", &format!("{}", args.pacing.frame.as_secs_f64() * 1000.0)])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn();
+        let child = match child {
+            Ok(c) => c,
+            Err(e) => {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                eprintln!("cannot start the clients' process: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let (t0, cpu0) = (Instant::now(), cpu_time().unwrap_or_default());
+        let mut threads = Vec::new();
+        for h in handles {
+            match h.join() {
+                Ok(t) => threads.push(t),
+                Err(_) => {
+                    eprintln!("a host thread panicked");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        let wall = t0.elapsed();
+        let cpu = cpu_time().unwrap_or_default().saturating_sub(cpu0);
+        let (rss, peak) = (status_kb("VmRSS:").unwrap_or(0), status_kb("VmHWM:").unwrap_or(0));
+        let out = child.wait_with_output().map(|o| String::from_utf8_lossy(&o.stdout).to_string()).unwrap_or_default();
+        outcome = Some((wall, cpu, rss, peak, out, threads));
+        ExitCode::SUCCESS
+    });
+    let Some((wall, cpu, rss, peak, out, threads)) = outcome else { return code };
+    report(args, base_kb, wall, cpu, rss, peak, &out, threads)
+}
+
+/// The host apps `group` of the bench, built in this thread (each tells its port), updated in
+/// turn once a frame until each match is over and its clients have everything (or `stop`).
+fn host_thread(
+    args: &BenchArgs,
+    data: &doo_rules::data::RuleData,
+    group: std::ops::Range<usize>,
+    stop: &std::sync::atomic::AtomicBool,
+    ports: std::sync::mpsc::Sender<Result<(usize, u16), String>>,
+) -> ThreadDone<HostDone> {
+    let mut apps: Vec<(App, u16, Option<Instant>, bool, u64)> = Vec::new();
+    for k in group {
         let host = HostArgs {
             level: args.level.clone(),
             profile: None,
@@ -123,63 +264,73 @@ fn hosts(args: &BenchArgs) -> ExitCode {
             hand_over: None,
             timeout: args.timeout,
         };
-        match host_app(&host, &data) {
-            Ok((app, addr)) => apps.push((app, addr.port())),
+        match host_app(&host, data) {
+            Ok((app, addr)) => {
+                let _ = ports.send(Ok((k, addr.port())));
+                apps.push((app, addr.port(), None, false, host.seed));
+            }
             Err(e) => {
-                eprintln!("{e}");
-                return ExitCode::from(2);
+                let _ = ports.send(Err(e));
+                return ThreadDone { apps: Vec::new(), rounds: 0, frames: 0, secs: 0.0 };
             }
         }
     }
-    let ports: Vec<String> = apps.iter().map(|(_, p)| p.to_string()).collect();
-    let exe = std::env::current_exe().unwrap_or_else(|_| "doo".into());
-    let child = Command::new(exe)
-        .args(["net-bench", "--clients-for", &ports.join(","), "--timeout", &args.timeout.as_secs().to_string()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn();
-    let child = match child {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("cannot start the clients' process: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let (t0, cpu0) = (Instant::now(), cpu_time().unwrap_or_default());
-    let mut ended: Vec<Option<Instant>> = vec![None; apps.len()];
-    let mut rounds = 0u64;
-    loop {
-        for (k, (app, _)) in apps.iter_mut().enumerate() {
+    drop(ports);
+    let t0 = Instant::now();
+    let (mut rounds, mut frames) = (0u64, 0u64);
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) && t0.elapsed() < args.timeout {
+        let began = Instant::now();
+        let mut all = true;
+        for (app, _, ended, done, _) in apps.iter_mut().filter(|a| !a.3) {
             app.update();
-            if ended[k].is_none() && app.world().resource::<FlowStatus>().over {
-                ended[k] = Some(Instant::now());
+            frames += 1;
+            if ended.is_none() && app.world().resource::<FlowStatus>().over {
+                *ended = Some(Instant::now());
             }
+            *done = ended.is_some_and(|t| {
+                t.elapsed() > Duration::from_secs(3) || app.world().resource::<NetHost>().peers.is_empty() && t.elapsed() > Duration::from_millis(200)
+            });
+            all &= *done;
         }
         rounds += 1;
-        let done = apps.iter().zip(&ended).all(|((app, _), e)| {
-            e.is_some_and(|t| {
-                t.elapsed() > Duration::from_secs(3) || app.world().resource::<NetHost>().peers.is_empty() && t.elapsed() > Duration::from_millis(200)
-            })
-        });
-        if done || t0.elapsed() > args.timeout {
+        if all {
             break;
         }
-        std::thread::sleep(ROUND_SLEEP);
+        args.pacing.rest(began);
     }
-    let wall = t0.elapsed();
-    let cpu = cpu_time().unwrap_or_default().saturating_sub(cpu0);
-    let (rss, peak) = (status_kb("VmRSS:").unwrap_or(0), status_kb("VmHWM:").unwrap_or(0));
-    let out = child.wait_with_output().map(|o| String::from_utf8_lossy(&o.stdout).to_string()).unwrap_or_default();
+    let secs = t0.elapsed().as_secs_f64();
+    let apps = apps
+        .iter()
+        .map(|(app, port, ended, _, seed)| HostDone {
+            port: *port,
+            seed: *seed,
+            ended: ended.is_some(),
+            commands: app.world().resource::<MatchRecord>().commands.len(),
+            desyncs: app.world().resource::<NetHost>().desyncs.len(),
+            final_hash: final_hash(app),
+        })
+        .collect();
+    ThreadDone { apps, rounds, frames, secs }
+}
+
+/// The bench's rows and summary line from the host threads' results and the clients' process's
+/// line (`out`); the exit code its goals give.
+#[allow(clippy::too_many_arguments)]
+fn report(args: &BenchArgs, base_kb: u64, wall: Duration, cpu: Duration, rss: u64, peak: u64, out: &str, threads: Vec<ThreadDone<HostDone>>) -> ExitCode {
+    // Between two frames of one app (a round of its thread), averaged over the threads.
+    let round_ms = |rounds: u64, secs: f64| secs * 1000.0 / rounds.max(1) as f64;
+    let host_round = threads.iter().map(|t| round_ms(t.rounds, t.secs)).sum::<f64>() / threads.len().max(1) as f64;
+    let rounds: u64 = threads.iter().map(|t| t.frames).sum();
+    let apps: Vec<HostDone> = threads.into_iter().flat_map(|t| t.apps).collect();
     let theirs: serde_json::Value = out.lines().rev().find_map(|l| serde_json::from_str(l).ok()).unwrap_or_default();
-    let commands: usize = apps.iter().map(|(a, _)| a.world().resource::<MatchRecord>().commands.len()).sum();
-    let host_desyncs: usize = apps.iter().map(|(a, _)| a.world().resource::<NetHost>().desyncs.len()).sum();
-    let over = ended.iter().filter(|e| e.is_some()).count();
+    let commands: usize = apps.iter().map(|a| a.commands).sum();
+    let host_desyncs: usize = apps.iter().map(|a| a.desyncs).sum();
+    let over = apps.iter().filter(|a| a.ended).count();
     // Each client's final hash is its host's.
     let mut unequal = 0;
-    for (app, port) in &apps {
-        let mine = final_hash(app);
-        for h in theirs["finals"][port.to_string()].as_array().into_iter().flatten() {
-            if h.as_str() != Some(mine.as_str()) {
+    for a in &apps {
+        for h in theirs["finals"][a.port.to_string()].as_array().into_iter().flatten() {
+            if h.as_str() != Some(a.final_hash.as_str()) {
                 unequal += 1;
             }
         }
@@ -188,31 +339,40 @@ fn hosts(args: &BenchArgs) -> ExitCode {
     rtt.sort_unstable();
     let (median, p99) = (percentile(&rtt, 0.5), percentile(&rtt, 0.99));
     let desyncs = host_desyncs + theirs["desyncs"].as_u64().unwrap_or(0) as usize;
-    let n = apps.len();
+    let n = args.matches;
     let secs = wall.as_secs_f64();
+    let pacing = match args.pacing.per_thread {
+        0 => "all in one thread".to_string(),
+        1 => "an app a thread".to_string(),
+        k => format!("{k} apps a thread"),
+    };
+    let frame = if args.pacing.frame.is_zero() {
+        format!("{pacing}, 1 ms of rest between two rounds")
+    } else {
+        format!("{pacing}, a round every {:.0} ms", args.pacing.frame.as_secs_f64() * 1000.0)
+    };
     println!("| what | figure | baseline, same run | goal |");
     println!("|---|---|---|---|");
     println!(
-        "| {n} matches at once on one host process ({}; {} AI clients in a second process) | {over} of {n} ended; {commands} commands in {secs:.1} s: {:.0} commands/s | {} host frames ({:.1} ms a round of {n} matches) | every match ends |",
+        "| {n} matches at once on one host process ({}; {} AI clients in a second process) | {over} of {n} ended; {commands} commands in {secs:.1} s: {:.0} commands/s | {rounds} host frames ({frame}: {host_round:.1} ms between an app's frames) | every match ends |",
         args.level.display(),
         2 * n,
         commands as f64 / secs,
-        rounds,
-        secs * 1000.0 / rounds.max(1) as f64
     );
     println!(
-        "| a command's round trip, client → host → client ({} commands) | median {:.1} ms, p99 {:.1} ms | a round of the host's {n} matches {:.1} ms; of the {} clients {:.1} ms | p99 ≤ {} ms |",
+        "| a command's round trip, client → host → client ({} commands) | median {:.1} ms, p99 {:.1} ms, max {:.1} ms | between an app's frames: a host's {host_round:.1} ms, a client's {:.1} ms; {} commands refused, sent again | p99 ≤ {} ms |",
         rtt.len(),
         median as f64 / 1000.0,
         p99 as f64 / 1000.0,
-        secs * 1000.0 / rounds.max(1) as f64,
-        2 * n,
+        rtt.last().copied().unwrap_or(0) as f64 / 1000.0,
         theirs["round_ms"].as_f64().unwrap_or(0.0),
+        theirs["refused"].as_u64().unwrap_or(0),
         args.p99_goal.as_millis()
     );
     println!(
-        "| host process CPU and memory | {:.0}% of one core; RSS {} MiB (peak {} MiB): {:.1} MiB a match | {} MiB (the process before its matches) | — |",
+        "| host process CPU and memory | {:.0}% of one core (the clients' process {:.0}%); RSS {} MiB (peak {} MiB): {:.1} MiB a match | {} MiB (the process before its matches) | — |",
         100.0 * cpu.as_secs_f64() / secs,
+        100.0 * theirs["cpu_secs"].as_f64().unwrap_or(0.0) / secs,
         rss / 1024,
         peak / 1024,
         rss.saturating_sub(base_kb) as f64 / 1024.0 / n.max(1) as f64,
@@ -224,38 +384,122 @@ fn hosts(args: &BenchArgs) -> ExitCode {
     );
     println!(
         "{}",
-        json!({"type": "summary", "matches": n, "ended": over, "commands": commands, "secs": secs, "cpu_secs": cpu.as_secs_f64(), "rss_kb": rss, "peak_kb": peak,
-            "rtt_median_us": median, "rtt_p99_us": p99, "rtt_p99_goal_ms": args.p99_goal.as_millis() as u64, "rtt_samples": rtt.len(), "desyncs": desyncs, "unequal_finals": unequal})
+        json!({"type": "summary", "matches": n, "ended": over, "commands": commands, "secs": secs, "cpu_secs": cpu.as_secs_f64(), "clients_cpu_secs": theirs["cpu_secs"], "rss_kb": rss, "peak_kb": peak,
+            "rtt_median_us": median, "rtt_p99_us": p99, "rtt_max_us": rtt.last().copied().unwrap_or(0), "host_round_ms": host_round, "client_round_ms": theirs["round_ms"], "refused": theirs["refused"],
+            "apps_per_thread": args.pacing.per_thread, "frame_ms": args.pacing.frame.as_secs_f64() * 1000.0, "rtt_p99_goal_ms": args.p99_goal.as_millis() as u64, "rtt_samples": rtt.len(), "desyncs": desyncs, "unequal_finals": unequal})
     );
     let outcome = Outcome { matches: n, ended: over, rtt_samples: rtt.len(), rtt_p99: Duration::from_micros(p99), desyncs, unequal_finals: unequal };
     let missed = missed_goals(&outcome, args.p99_goal);
+    for a in apps.iter().filter(|a| !a.ended) {
+        eprintln!("net-bench: the match of seed {} did not end ({} commands played)", a.seed, a.commands);
+    }
+    if over < n {
+        // The round trips of the matches that ended apart (a match that never ends plays on
+        // alone, its round trips many of the samples).
+        let mut ended_rtt: Vec<u64> = apps
+            .iter()
+            .filter(|a| a.ended)
+            .flat_map(|a| theirs["rtt_us_by_port"][a.port.to_string()].as_array().into_iter().flatten().filter_map(|v| v.as_u64()))
+            .collect();
+        ended_rtt.sort_unstable();
+        eprintln!(
+            "net-bench: the round trip in the {over} matches that ended ({} commands): median {:.1} ms, p99 {:.1} ms",
+            ended_rtt.len(),
+            percentile(&ended_rtt, 0.5) as f64 / 1000.0,
+            percentile(&ended_rtt, 0.99) as f64 / 1000.0
+        );
+    }
     for m in &missed {
         eprintln!("net-bench missed its goal: {m}");
     }
     if missed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }
 
-/// The clients' process: two AI clients for each port, updated in turn until each has seen its
-/// match end and compared every checkpoint; then one JSON line.
-fn clients(ports: &[u16], timeout: Duration) -> ExitCode {
+/// One client as its thread leaves it.
+struct ClientDone {
+    port: u16,
+    rtt_us: Vec<u64>,
+    desyncs: usize,
+    compared: usize,
+    matched: usize,
+    refused: usize,
+    final_hash: String,
+}
+
+/// The clients' process: two AI clients for each port, each thread's updated in turn once a
+/// frame until each has seen its match end and compared every checkpoint; then one JSON line.
+fn clients(ports: &[u16], timeout: Duration, pacing: Pacing) -> ExitCode {
     let data = match crate::cli::rule_data() {
         Ok(d) => std::sync::Arc::new(d),
         Err(code) => return code,
     };
-    let mut apps: Vec<(u16, App)> = Vec::new();
-    for &port in ports {
-        for name in ["alice", "bob"] {
-            let mut app = new_app();
-            let client = NetClient::new(name.to_string(), data.clone(), Some(doo_rules::ai::Difficulty::Normal));
-            if let Err(e) = super::client::join(app.world_mut(), SocketAddr::from(([127, 0, 0, 1], port)), client) {
-                eprintln!("{e}");
-                return ExitCode::from(2);
-            }
-            apps.push((port, app));
+    let seats: Vec<(u16, &str)> = ports.iter().flat_map(|&p| [(p, "alice"), (p, "bob")]).collect();
+    let cpu0 = cpu_time().unwrap_or_default();
+    let groups = pacing.groups(seats.len());
+    // Every client is made before any plays (as issue 32's bench made them all, then ran them):
+    // no round trip is measured while the others' apps are still being built.
+    let ready = std::sync::Barrier::new(groups.len());
+    let threads: Result<Vec<ThreadDone<ClientDone>>, String> = std::thread::scope(|s| {
+        let mut handles = Vec::new();
+        for g in groups {
+            let (data, seats, ready) = (data.clone(), &seats[g], &ready);
+            let h = std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, move || client_thread(seats, data, timeout, pacing, ready));
+            handles.push(h.map_err(|e| format!("cannot start a thread: {e}"))?);
         }
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a client thread panicked".into()))).collect()
+    });
+    let threads = match threads {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let round_ms = threads.iter().map(|t| t.secs * 1000.0 / t.rounds.max(1) as f64).sum::<f64>() / threads.len().max(1) as f64;
+    let mut finals: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let mut by_port: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
+    let (mut rtt, mut desyncs, mut compared, mut matched, mut refused) = (Vec::new(), 0, 0, 0, 0);
+    for c in threads.into_iter().flat_map(|t| t.apps) {
+        rtt.extend(c.rtt_us.iter().copied());
+        by_port.entry(c.port.to_string()).or_default().extend(c.rtt_us);
+        desyncs += c.desyncs;
+        compared += c.compared;
+        matched += c.matched;
+        refused += c.refused;
+        finals.entry(c.port.to_string()).or_default().push(c.final_hash);
+    }
+    println!("{}", json!({"rtt_us": rtt, "desyncs": desyncs, "compared": compared, "matched": matched, "finals": finals, "round_ms": round_ms, "refused": refused, "rtt_us_by_port": by_port,
+        "cpu_secs": cpu_time().unwrap_or_default().saturating_sub(cpu0).as_secs_f64()}));
+    ExitCode::SUCCESS
+}
+
+/// The clients `seats` (a host's port, a name), joined from this thread and updated in turn once
+/// a frame until each is done with its match.
+fn client_thread(
+    seats: &[(u16, &str)],
+    data: std::sync::Arc<doo_rules::data::RuleData>,
+    timeout: Duration,
+    pacing: Pacing,
+    ready: &std::sync::Barrier,
+) -> Result<ThreadDone<ClientDone>, String> {
+    let mut apps: Vec<(u16, App, bool)> = Vec::new();
+    let mut failed = None;
+    for &(port, name) in seats {
+        let mut app = new_app();
+        let client = NetClient::new(name.to_string(), data.clone(), Some(doo_rules::ai::Difficulty::Normal));
+        if let Err(e) = super::client::join(app.world_mut(), SocketAddr::from(([127, 0, 0, 1], port)), client) {
+            failed = Some(e);
+            break;
+        }
+        apps.push((port, app, false));
+    }
+    // Every thread reaches the barrier, one that failed too (the others would wait for it).
+    ready.wait();
+    if let Some(e) = failed {
+        return Err(e);
     }
     let t0 = Instant::now();
-    let mut rounds = 0u64;
+    let (mut rounds, mut frames) = (0u64, 0u64);
     let done = |app: &App| {
         let w = app.world();
         let c = w.resource::<NetClient>();
@@ -263,30 +507,35 @@ fn clients(ports: &[u16], timeout: Duration) -> ExitCode {
         c.welcomed && w.resource::<FlowStatus>().over && c.host_checks.iter().any(|h| h.hash.starts_with("end:")) && c.compared >= own
     };
     while t0.elapsed() < timeout {
+        let began = Instant::now();
         let mut all = true;
-        for (_, app) in apps.iter_mut() {
-            if !done(app) {
-                app.update();
-                all = false;
-            }
+        for (_, app, finished) in apps.iter_mut().filter(|a| !a.2) {
+            app.update();
+            frames += 1;
+            *finished = done(app);
+            all &= *finished;
         }
+        rounds += 1;
         if all {
             break;
         }
-        rounds += 1;
-        std::thread::sleep(ROUND_SLEEP);
+        pacing.rest(began);
     }
-    let round_ms = t0.elapsed().as_secs_f64() * 1000.0 / rounds.max(1) as f64;
-    let mut finals: std::collections::BTreeMap<String, Vec<String>> = Default::default();
-    let (mut rtt, mut desyncs, mut compared, mut matched) = (Vec::new(), 0, 0, 0);
-    for (port, app) in &apps {
-        let c = app.world().resource::<NetClient>();
-        rtt.extend(c.rtt_us.iter().copied());
-        desyncs += c.desyncs.len();
-        compared += c.compared;
-        matched += c.matched;
-        finals.entry(port.to_string()).or_default().push(final_hash(app));
-    }
-    println!("{}", json!({"rtt_us": rtt, "desyncs": desyncs, "compared": compared, "matched": matched, "finals": finals, "round_ms": round_ms}));
-    ExitCode::SUCCESS
+    let secs = t0.elapsed().as_secs_f64();
+    let apps = apps
+        .iter()
+        .map(|(port, app, _)| {
+            let c = app.world().resource::<NetClient>();
+            ClientDone {
+                port: *port,
+                rtt_us: c.rtt_us.clone(),
+                desyncs: c.desyncs.len(),
+                compared: c.compared,
+                matched: c.matched,
+                refused: c.log.iter().filter(|l| l.starts_with("the host refused")).count(),
+                final_hash: final_hash(app),
+            }
+        })
+        .collect();
+    Ok(ThreadDone { apps, rounds, frames, secs })
 }
