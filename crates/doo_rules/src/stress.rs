@@ -86,7 +86,10 @@ mod tests {
         assert_eq!(r.played, n);
         assert!(r.log.is_empty() && r.commands.is_empty(), "no log, no copy of the commands");
         assert!(r.refusals.len() <= r.checkpoints.len() + 1, "at most one refusal kept per checkpoint");
-        assert_eq!(r.m.fighters[0].loadout.items.len(), CARRIED, "the figures carry the most items");
+        // at the cap after a heroes' pass, 8 under it after a monsters' (MAX_CARRIED: a gift past
+        // the cap is stopped whole, issue 44)
+        let carried = r.m.fighters[0].loadout.items.len();
+        assert!((CARRIED - 8..=CARRIED).contains(&carried), "the figures carry about the most items: {carried}");
         assert!(s.checkpoints.len() > n / 4, "a checkpoint every turn: {}", s.checkpoints.len());
         // the same save, one command changed: told where it parts, from the streaming replay
         let mut bad = s.clone();

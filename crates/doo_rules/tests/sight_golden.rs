@@ -57,7 +57,7 @@ const LEVELS: &[&str] = &[
 fn fingerprint(root: &Path, data: &RuleData, level: &str, seed: u64) -> String {
     let level = doo_rules::level_file::load(&root.join(level), data, root).unwrap_or_else(|e| panic!("{level}: {e:?}"));
     let cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Default::default(), &Default::default(), seed, data.ai.clone());
-    let origin = Origin { m: level.build(data).unwrap(), dice: Dice::seeded(seed), mid_phase: false };
+    let origin = Origin { m: level.build(data).unwrap(), dice: Dice::seeded(seed), mid_phase: false, version: 1 };
     let mut r = Replay::start(&origin);
     let mut h = blake3::Hasher::new();
     let fog = |r: &Replay| format!("{:?}", r.m.explore.as_deref().map(|x| (&x.fog.0, &x.seen)));
@@ -72,7 +72,7 @@ fn fingerprint(root: &Path, data: &RuleData, level: &str, seed: u64) -> String {
         h.update(fog(&r).as_bytes());
     }
     h.update(format!("{:?}{:?}", r.checkpoints, r.log).as_bytes());
-    h.update(doo_rules::save::state_hash(&r.m, &r.dice).as_bytes());
+    h.update(doo_rules::save::state_hash_of(1, &r.m, &r.dice).as_bytes());
     h.finalize().to_hex()[..16].to_string()
 }
 
