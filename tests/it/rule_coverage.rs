@@ -178,6 +178,8 @@ fn corpus() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     let mut tests = Vec::new();
     files(&root().join("tests/it"), "rs", &mut tests);
+    // the game package's tests (the window, network play): run by .ci/run, not `cargo test`
+    files(&root().join("tests/window"), "rs", &mut tests);
     for p in tests {
         if p.file_name().is_some_and(|n| n == "rule_coverage.rs") {
             continue; // the exemption list and the self-tests name ids without checking them
@@ -185,12 +187,15 @@ fn corpus() -> Vec<(PathBuf, String)> {
         let text = std::fs::read_to_string(&p).unwrap();
         out.extend(test_citations(&text).into_iter().map(|t| (p.clone(), t)));
     }
-    for dir in ["src", "crates/doo_rules/src"] {
+    for dir in ["src", "crates/doo_game/src", "crates/doo_rules/src"] {
         let mut srcs = Vec::new();
         files(&root().join(dir), "rs", &mut srcs);
         for p in srcs {
             let text = std::fs::read_to_string(&p).unwrap();
-            if let Some(k) = text.find("#[cfg(test)]") {
+            // A unit-test file beside its module (`#[cfg(test)] #[path = "grid_tests.rs"] mod
+            // tests;`) is test code from its first line.
+            let test_file = p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n == "tests.rs" || n.ends_with("_tests.rs"));
+            if let Some(k) = if test_file { Some(0) } else { text.find("#[cfg(test)]") } {
                 out.extend(test_citations(&text[k..]).into_iter().map(|t| (p.clone(), t)));
             }
         }
