@@ -29,7 +29,7 @@ fuzz_target!(|bytes: &[u8]| {
     let mut dice = Dice::seeded(save.seed);
     dice.force(save.forced_dice.iter().copied());
     // Replayed as `doo replay` and resume replay (`doo_rules::replay`), its checkpoints checked.
-    let origin = doo_rules::replay::Origin { m, dice, mid_phase: false };
+    let origin = doo_rules::replay::Origin { m, dice, mid_phase: false, version: save.version };
     let r = doo_rules::replay::Replay::run(&origin, &save.commands);
     let _ = doo_rules::replay::verify(&save, &r);
 });
