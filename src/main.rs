@@ -292,15 +292,20 @@ fn main() -> ExitCode {
             })
         }
         Some(Cmd::Join { addr, name, ai, matches, timeout }) => doo_app::net::cli::join(&addr, &name, ai, matches, std::time::Duration::from_secs(timeout)),
-        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms, apps_per_thread, frame_ms }) => doo_app::net::bench::run(&doo_app::net::bench::BenchArgs {
-            matches,
-            level,
-            seed,
-            clients_for,
-            timeout: std::time::Duration::from_secs(timeout),
-            p99_goal: std::time::Duration::from_millis(p99_goal_ms),
-            pacing: doo_app::net::bench::Pacing { per_thread: apps_per_thread, frame: std::time::Duration::from_secs_f64(frame_ms.max(0.0).min(1000.0) / 1000.0) },
-        }),
+        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms, apps_per_thread, frame_ms }) => {
+            doo_app::net::bench::run(&doo_app::net::bench::BenchArgs {
+                matches,
+                level,
+                seed,
+                clients_for,
+                timeout: std::time::Duration::from_secs(timeout),
+                p99_goal: std::time::Duration::from_millis(p99_goal_ms),
+                pacing: doo_app::net::bench::Pacing {
+                    per_thread: apps_per_thread,
+                    frame: std::time::Duration::from_secs_f64(frame_ms.max(0.0).min(1000.0) / 1000.0),
+                },
+            })
+        }
         Some(Cmd::Headless(c)) => doo::commands::run(c),
         Some(Cmd::Replay { args, watch: true, screenshot, screenshot_frame, ui_walk, headless }) if !args.verify => doo_app::window::run_with(
             None,

@@ -468,8 +468,11 @@ fn clients(ports: &[u16], timeout: Duration, pacing: Pacing) -> ExitCode {
         refused += c.refused;
         finals.entry(c.port.to_string()).or_default().push(c.final_hash);
     }
-    println!("{}", json!({"rtt_us": rtt, "desyncs": desyncs, "compared": compared, "matched": matched, "finals": finals, "round_ms": round_ms, "refused": refused, "rtt_us_by_port": by_port,
-        "cpu_secs": cpu_time().unwrap_or_default().saturating_sub(cpu0).as_secs_f64()}));
+    println!(
+        "{}",
+        json!({"rtt_us": rtt, "desyncs": desyncs, "compared": compared, "matched": matched, "finals": finals, "round_ms": round_ms, "refused": refused, "rtt_us_by_port": by_port,
+        "cpu_secs": cpu_time().unwrap_or_default().saturating_sub(cpu0).as_secs_f64()})
+    );
     ExitCode::SUCCESS
 }
 

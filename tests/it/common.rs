@@ -132,7 +132,11 @@ pub fn doo_bin() -> std::path::PathBuf {
 pub fn root() -> &'static Path {
     static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     ROOT.get_or_init(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().find(|p| p.join("levels").is_dir() && p.join("assets").is_dir()).expect("the project folder").to_path_buf()
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .find(|p| p.join("levels").is_dir() && p.join("assets").is_dir())
+            .expect("the project folder")
+            .to_path_buf()
     })
 }
 

@@ -2,12 +2,12 @@
 //! panic); a replay reproduces every checkpoint; a match saved mid-way and resumed plays on
 //! exactly as the uninterrupted one; `doo replay --verify` names where a tampered save differs.
 
+use crate::common::{GOOD, good_text, play_until, root, scratch};
 use doo::game::ai::AiControl;
 use doo::game::record::MatchRecord;
 use doo_rules::data::RuleData;
 use std::path::Path;
 use std::process::Command;
-use crate::common::{GOOD, good_text, play_until, root, scratch};
 
 /// `doo replay FILE --verify` from the project folder: (exit code, stdout, stderr).
 fn replay(file: &Path) -> (i32, String, String) {

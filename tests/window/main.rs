@@ -9,9 +9,9 @@
 #[path = "../it/common.rs"]
 mod common;
 mod hud;
+mod net;
 #[path = "../it/pending.rs"]
 mod pending;
-mod net;
 mod resume;
 mod screens;
 mod seen_read;

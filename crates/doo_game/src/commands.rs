@@ -157,7 +157,9 @@ pub fn run(cmd: HeadlessCmd) -> ExitCode {
         HeadlessCmd::Validate { files } => cli::validate(&files),
         HeadlessCmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume, profile } => match resume {
             Some(save) => cli::simulate_resume(&save, difficulty, sides.into_iter().collect(), autosave),
-            None => cli::simulate(&level.unwrap_or_default(), seed, games, difficulty, sides.into_iter().collect(), cli::SimSaves { save_dir, autosave, profile }),
+            None => {
+                cli::simulate(&level.unwrap_or_default(), seed, games, difficulty, sides.into_iter().collect(), cli::SimSaves { save_dir, autosave, profile })
+            }
         },
     }
 }

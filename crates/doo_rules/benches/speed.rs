@@ -84,10 +84,8 @@ fn bare_bfs(m: &Match, start: Pos) -> usize {
 /// A crawl (`mode: exploration`) of one open `side`×`side` room, walls around: `n` figures, the
 /// heroes from the top left corner, the monsters from the bottom right, three spaces apart.
 fn open_crawl(side: usize, n: usize) -> String {
-    let map: Vec<String> = (0..side)
-        .map(|y| if y == 0 || y == side - 1 { "#".repeat(side) } else { format!("#{}#", ".".repeat(side - 2)) })
-        .map(|r| format!("{r:?}"))
-        .collect();
+    let map: Vec<String> =
+        (0..side).map(|y| if y == 0 || y == side - 1 { "#".repeat(side) } else { format!("#{}#", ".".repeat(side - 2)) }).map(|r| format!("{r:?}")).collect();
     let chars: Vec<String> = (0..n)
         .map(|i| {
             let (k, hero) = (i / 2, i % 2 == 0);
@@ -126,7 +124,8 @@ fn sight(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, misse
         let mut m = level.build(data).expect("match");
         let (mut dice, mut ev) = (Dice::seeded(1), Vec::new());
         driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev);
-        revealed = ev.iter().filter_map(|e| if let doo_rules::rules::event::Event::Revealed { spaces, .. } = e { Some(*spaces) } else { None }).max().unwrap_or(0);
+        revealed =
+            ev.iter().filter_map(|e| if let doo_rules::rules::event::Event::Revealed { spaces, .. } = e { Some(*spaces) } else { None }).max().unwrap_or(0);
         m
     });
     let m = level.build(data).expect("match");
@@ -242,7 +241,6 @@ fn main() {
         missed.push("verify at the cap");
     }
 
-
     // One click on a 128×128 level with 60 figures.
     let text = level_file::generated(128, 128, 60);
     let level = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
@@ -324,10 +322,7 @@ fn main() {
     let total: usize = commands.iter().map(|(_, g)| g.len()).sum();
     // The one replay every save takes (`doo_rules::replay`: the driver, with the log and the
     // checkpoints the game records), from the match as built.
-    let origins: Vec<_> = commands
-        .iter()
-        .map(|(seed, _)| doo_rules::replay::Origin::new(level.build(&data).expect("match"), Dice::seeded(*seed)))
-        .collect();
+    let origins: Vec<_> = commands.iter().map(|(seed, _)| doo_rules::replay::Origin::new(level.build(&data).expect("match"), Dice::seeded(*seed))).collect();
     let replay = median(11, || {
         for (o, (_, game)) in origins.iter().zip(&commands) {
             std::hint::black_box(doo_rules::replay::Replay::run(o, game));

@@ -327,9 +327,7 @@ pub fn open_keeping(origin: &Origin, save: &Save, keep: Keep) -> Result<Opened, 
     // them, else a second replay that far (after a panic, the first one's match is unsound).
     let r = match r {
         Some(r) if r.played == good.min(n) => r,
-        _ => run_catching_keeping(origin, &save.commands[..good.min(n)], keep)
-            .or_else(|_| run_catching_keeping(origin, &[], keep))
-            .map_err(|(_, e)| e)?,
+        _ => run_catching_keeping(origin, &save.commands[..good.min(n)], keep).or_else(|_| run_catching_keeping(origin, &[], keep)).map_err(|(_, e)| e)?,
     };
     let good = if r.played == good { good } else { 0 };
     Ok(Opened { replay: r, good, problem: Some(problem) })

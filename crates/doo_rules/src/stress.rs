@@ -24,9 +24,7 @@ pub fn greedy_level() -> String {
     let map = ["#######", "#.....#", "#.....#", "#######"].map(|r| format!("{r:?}")).join(", ");
     // a level's figure carries at most 64 items; the first turns' events give the rest
     let items = vec!["\"potion_of_healing\""; 64].join(", ");
-    let hoard: String = (1..=(CARRIED - 64) / 8)
-        .map(|t| format!("(id: \"hoard{t}\", when: turn({t}), then: [{}]),\n", each("give")))
-        .collect();
+    let hoard: String = (1..=(CARRIED - 64) / 8).map(|t| format!("(id: \"hoard{t}\", when: turn({t}), then: [{}]),\n", each("give"))).collect();
     let stats = format!("stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6), items: [{items}]");
     format!(
         "Level(version: 1, name: \"greedy\", floors: [[{map}]], characters: [

@@ -273,7 +273,11 @@ fn a_crawl_at_the_caps_starts() {
     let mut ev = Vec::new();
     driver::start(&mut m, &mut dice, Start::Fresh, &mut ev);
     let revealed = |side: &str| ev.iter().find(|e| matches!(e, Event::Revealed { side: s, .. } if s == side));
-    assert!(matches!(revealed("heroes"), Some(Event::Revealed { spaces, .. }) if *spaces == 1024 * 1024), "the heroes see the whole room: {:?}", revealed("heroes"));
+    assert!(
+        matches!(revealed("heroes"), Some(Event::Revealed { spaces, .. }) if *spaces == 1024 * 1024),
+        "the heroes see the whole room: {:?}",
+        revealed("heroes")
+    );
     assert!(matches!(revealed("monsters"), Some(Event::Revealed { spaces, .. }) if *spaces == 1024 * 1024));
     assert!(ev.iter().any(|e| matches!(e, Event::CrisisBegins { .. })), "the sides see each other across the room (R-EXP-24)");
 }
