@@ -163,3 +163,14 @@ pub fn run(cmd: HeadlessCmd) -> ExitCode {
         },
     }
 }
+
+/// Starts a `doo` binary: installs the crash log's panic hook, then parses the command line;
+/// `Err` is the exit code after clap printed its message (2 for a usage error, 0 for --help).
+pub fn start<C: clap::Parser>() -> Result<C, ExitCode> {
+    crate::crash::install_panic_hook();
+    C::try_parse().map_err(|e| {
+        let code = if e.use_stderr() { 2 } else { 0 };
+        let _ = e.print();
+        ExitCode::from(code)
+    })
+}

@@ -23,14 +23,9 @@ enum Cmd {
 
 fn main() -> ExitCode {
     // A panic anywhere writes the crash log (beside the saves) before the process exits.
-    doo::crash::install_panic_hook();
-    let cli = match Cli::try_parse() {
+    let cli: Cli = match doo::commands::start() {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
+        Err(code) => return code,
     };
     match cli.command {
         Cmd::Replay(args) => doo::cli::replay(&args.saves, args.verify),
