@@ -154,6 +154,31 @@ pub fn simulate_resume(
 }
 
 /// `doo replay SAVE… [--verify]`: one JSON line per save (commands, checkpoints, final hash).
+/// `doo-headless stress-save DIR`: the hostile save at the command cap (`doo_rules::stress`) and
+/// its level, written for `replay --verify` to be held to its limits (issue 44). Over the cap
+/// is refused: the save would not load.
+pub fn stress_save(dir: &std::path::Path, commands: usize) -> ExitCode {
+    if commands > doo_rules::save::caps::COMMANDS {
+        eprintln!("stress-save: at most {} commands (the save's cap)", doo_rules::save::caps::COMMANDS);
+        return ExitCode::from(2);
+    }
+    let data = match rule_data() {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    let (_, save) = doo_rules::stress::greedy_save(&data, commands);
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(dir.join("level.ron"), doo_rules::stress::greedy_level()))
+        .and_then(|()| std::fs::write(dir.join("save.ron"), save.to_text()));
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("stress-save: {}: {e}", dir.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
 pub fn replay(paths: &[std::path::PathBuf], verify: bool) -> ExitCode {
     let data = match rule_data() {
         Ok(d) => d,

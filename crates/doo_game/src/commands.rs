@@ -76,6 +76,15 @@ pub enum HeadlessCmd {
         #[command(subcommand)]
         action: HeroCmd,
     },
+    /// (Tests) write a hostile save at the command cap into DIR: `level.ron` (events giving and
+    /// taking items after every command) and `save.ron` of COMMANDS passes (issue 44; `.ci/run`
+    /// step 7b verifies it under time and memory limits).
+    #[command(hide = true)]
+    StressSave {
+        dir: PathBuf,
+        #[arg(long, default_value_t = doo_rules::save::caps::COMMANDS)]
+        commands: usize,
+    },
     /// Play a match script headless and print one JSON object per line (docs/scripts.md).
     Run {
         script: PathBuf,
@@ -150,6 +159,7 @@ pub fn run(cmd: HeadlessCmd) -> ExitCode {
         HeadlessCmd::Campaign { action: CampaignCmd::Run { script, check } } => cli::campaign_run(&script, check),
         HeadlessCmd::Hero { action: HeroCmd::Show { file } } => cli::hero_show(&file),
         HeadlessCmd::Run { script, check } => cli::run(&script, check),
+        HeadlessCmd::StressSave { dir, commands } => cli::stress_save(&dir, commands),
         HeadlessCmd::Ladder { levels, pairs, games, seed, own_only, jobs, min_share } => match cli::rule_data() {
             Ok(data) => crate::ladder::run(&data, &crate::ladder::LadderArgs { levels, pairs, games, seed, own_only, jobs, min_share }),
             Err(code) => code,
