@@ -382,15 +382,26 @@ impl Board {
             (((lo - 1.0).ceil() as i32).max(v0), (hi.floor() as i32).min(v1))
         };
         let xy = |u: i32, v: i32| if steep { (v, u) } else { (u, v) };
+        // With `map`, runs of columns are tried whole: a clear run doubles the next (up to
+        // `MAX_RUN`), one that is not clear is halved and tried again, down to `RUN` columns,
+        // which are walked space by space. A long clear stretch costs O(log length) counts
+        // (issue 44). The spaces passed over hold no blocker, so the answer is the walk's.
         const RUN: i32 = 16;
+        const MAX_RUN: i32 = 1 << 16;
+        let mut run = RUN;
         let mut u = u0;
         while u <= u1 {
-            let ue = (u + RUN - 1).min(u1);
+            let ue = (u + run - 1).min(u1);
             if let Some(s) = map {
                 let (va, vb) = rows(u as f64 - MARGIN, ue as f64 + 1.0 + MARGIN);
                 let ((ax, ay), (bx, by)) = (xy(u, va), xy(ue, vb));
                 if s.clear(self, ax, ay, bx, by, skip) {
                     u = ue + 1;
+                    run = (run * 2).min(MAX_RUN);
+                    continue;
+                }
+                if run > RUN {
+                    run /= 2;
                     continue;
                 }
             }

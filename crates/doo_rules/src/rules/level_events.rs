@@ -14,7 +14,7 @@
 
 use super::dice::Dice;
 use super::event::Event;
-use super::grid::{Pos, Tile};
+use super::grid::{Board, Pos, Tile};
 use super::state::{Match, Window};
 use super::story::clip;
 pub use super::story::{Action, Area, Deed, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Offer, Story, Trigger, Waiting, Who};
@@ -163,7 +163,7 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
         Action::Reveal { area, side } => {
             if let Some(x) = m.explore.as_deref_mut() {
                 let sides: Vec<String> = side.clone().map(|s| vec![s]).unwrap_or_else(|| x.explorers.clone());
-                let spaces: Vec<usize> = area.spaces(m.board.spaces()).into_iter().filter_map(|p| m.board.index(p)).collect();
+                let spaces = area_indices(&m.board, area, m.board.spaces());
                 for s in sides {
                     let explorer = x.explorers.contains(&s);
                     let n = x.reveal_spaces(&s, &spaces, m.board.spaces(), explorer);
@@ -229,6 +229,31 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
         }
     }
     flow
+}
+
+/// The indices (`Board::index`) of the spaces of `area` on the map, in its order: those of
+/// `area.spaces(cap)`, without the list of positions nor a search of the floors per space
+/// (a reveal at the caps covers 2^20 spaces, issue 44).
+fn area_indices(b: &Board, area: &Area, cap: usize) -> Vec<usize> {
+    let fl = area.from.floor as usize;
+    let Some(f) = b.floors.get(fl) else { return Vec::new() };
+    let base: usize = b.floors[..fl].iter().map(|f| (f.width * f.height) as usize).sum();
+    let (x0, x1) = (area.from.x.min(area.to.x), area.from.x.max(area.to.x));
+    let (y0, y1) = (area.from.y.min(area.to.y), area.from.y.max(area.to.y));
+    let mut out = Vec::with_capacity(area.size().min(cap).min(f.width as usize * f.height as usize));
+    let mut left = cap;
+    'rows: for y in y0..=y1 {
+        for x in x0..=x1 {
+            if left == 0 {
+                break 'rows;
+            }
+            left -= 1;
+            if x >= 0 && y >= 0 && (x as u32) < f.width && (y as u32) < f.height {
+                out.push(base + (y as u32 * f.width + x as u32) as usize);
+            }
+        }
+    }
+    out
 }
 
 /// The most work event `d`'s actions can do in match `m` (issue 44): the spaces its reveals
