@@ -246,7 +246,6 @@ fn doors(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, misse
     if worst > Duration::from_millis(50) {
         missed.push("the door command at the events' caps");
     }
-
 }
 
 fn main() {

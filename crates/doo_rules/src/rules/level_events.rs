@@ -562,3 +562,30 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::grid::{Board, Floor, Pos, Tile};
+    use super::{Area, area_indices};
+
+    // Issue 44 (R-EXP-19): a reveal's spaces, counted without the list of positions, are those
+    // of `Area::spaces` then `Board::index`, in order: on any floor, corners off the map, the
+    // cap cutting the list short.
+    #[test]
+    fn area_indices_are_the_spaces_indexed() {
+        let floor = |w: u32, h: u32| Floor { width: w, height: h, tiles: vec![Tile::Floor; (w * h) as usize] };
+        let b = Board { floors: vec![floor(7, 5), floor(4, 9), floor(0, 0), floor(6, 6)], links: Vec::new() };
+        let mut n = 0;
+        for fl in 0..5u8 {
+            for (x0, y0, x1, y1) in [(0, 0, 6, 4), (-2, -1, 3, 2), (5, 8, 1, 1), (3, 3, 3, 3), (-3, -3, 12, 12), (2, 0, 2, 8)] {
+                for cap in [0, 1, 5, 17, 1000] {
+                    let area = Area { from: Pos::on(x0, y0, fl), to: Pos::on(x1, y1, fl) };
+                    let old: Vec<usize> = area.spaces(cap).into_iter().filter_map(|p| b.index(p)).collect();
+                    assert_eq!(area_indices(&b, &area, cap), old, "{area:?} cap {cap}");
+                    n += old.len();
+                }
+            }
+        }
+        assert!(n > 100, "the cases reveal spaces");
+    }
+}

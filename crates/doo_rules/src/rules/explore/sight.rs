@@ -193,6 +193,17 @@ fn sees_in(m: &Match, x: &Explore, a: usize, b: usize, map: Option<&SightMap>) -
     can_see(m, a) && los && lit_in(m, x, a, to, map)
 }
 
+/// [`sees_in`] with the line of sight between the two figures' spaces kept with `map`'s
+/// counts ([`SightMap::sees_space_kept`]): the same answer.
+fn sees_kept(m: &Match, x: &Explore, a: usize, b: usize, map: Option<&SightMap>) -> bool {
+    let (from, to) = (m.fighters[a].pos, m.fighters[b].pos);
+    let los = match map {
+        Some(s) => s.sees_space_kept(&m.board, from, to),
+        None => m.board.sees_space(from, to),
+    };
+    can_see(m, a) && los && lit_in(m, x, a, to, map)
+}
+
 /// Marks what the side's characters see as revealed; returns how many spaces were new.
 pub fn reveal(m: &Match, x: &mut Explore, side: &str) -> usize {
     let who: Vec<usize> = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side).collect();
@@ -465,10 +476,11 @@ pub(super) fn sightings(m: &Match, x: &Explore) -> Vec<(usize, usize)> {
     let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && alive(m, i)).collect();
     let hostiles: Vec<usize> = (0..m.fighters.len()).filter(|&i| active_hostile(m, x, i)).collect();
     // Many pairs (heroes × hostiles, issue 44), or pairs far apart: the blocker counts of their
-    // floor, built once (one pass over it), make each line of sight across open ground O(log
-    // distance) instead of a walk. Far apart: walked, the pairs on that floor could cost more
-    // than the pass, each of a pair's 2 × 82 segments visiting up to 3 spaces a step
-    // (a blocked pair tries them all). The answers are the same either way.
+    // floor, built once (one pass over it, or a big floor's kept ones checked in one pass), make
+    // each line of sight across open ground O(log distance) instead of a walk. Far apart:
+    // walked, the pairs on that floor could cost more than a quarter of the pass, each of a
+    // pair's 2 × 82 segments visiting up to 3 spaces a step (a blocked pair tries them all).
+    // The answers are the same either way.
     let floor = heroes.first().map(|&h| m.fighters[h].pos.floor);
     let far = || {
         let Some(fl) = floor else { return false };
@@ -476,13 +488,13 @@ pub(super) fn sightings(m: &Match, x: &Explore) -> Vec<(usize, usize)> {
         let steps = |a: usize, b: usize| m.fighters[a].pos.distance(m.fighters[b].pos).saturating_add(2) as usize;
         let on = |i: usize| m.fighters[i].pos.floor == fl;
         let walk: usize = hostiles.iter().filter(|&&n| on(n)).map(|&n| heroes.iter().filter(|&&h| on(h)).map(|&h| steps(h, n)).sum::<usize>()).sum();
-        walk.saturating_mul(2 * 82 * 3) > area
+        walk.saturating_mul(2 * 82 * 3) > area / 4
     };
     let map = floor.filter(|_| heroes.len() * hostiles.len() >= 64 || far()).map(|fl| SightMap::new(&m.board, fl));
     let mut out = Vec::new();
     for &n in &hostiles {
         for &h in &heroes {
-            if sees_in(m, x, h, n, map.as_ref()) || sees_in(m, x, n, h, map.as_ref()) {
+            if sees_kept(m, x, h, n, map.as_ref()) || sees_kept(m, x, n, h, map.as_ref()) {
                 out.push((h, n));
             }
         }
