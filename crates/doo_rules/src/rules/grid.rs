@@ -518,7 +518,11 @@ impl SightMap {
         if keep {
             let same = |k: &Kept| {
                 let s = &k.map;
-                s.floor == floor && s.width as usize == w && s.height as usize == h && k.blocks.len() == tiles.len() && k.blocks.iter().zip(tiles).all(|(&b, t)| b == t.blocks_sight())
+                s.floor == floor
+                    && s.width as usize == w
+                    && s.height as usize == h
+                    && k.blocks.len() == tiles.len()
+                    && k.blocks.iter().zip(tiles).all(|(&b, t)| b == t.blocks_sight())
             };
             if let Some(s) = LAST.with_borrow(|last| last.as_ref().filter(|k| same(k)).map(|k| k.map.clone())) {
                 return s;
