@@ -382,15 +382,26 @@ impl Board {
             (((lo - 1.0).ceil() as i32).max(v0), (hi.floor() as i32).min(v1))
         };
         let xy = |u: i32, v: i32| if steep { (v, u) } else { (u, v) };
+        // With `map`, runs of columns are tried whole: a clear run doubles the next (up to
+        // `MAX_RUN`), one that is not clear is halved and tried again, down to `RUN` columns,
+        // which are walked space by space. A long clear stretch costs O(log length) counts
+        // (issue 44). The spaces passed over hold no blocker, so the answer is the walk's.
         const RUN: i32 = 16;
+        const MAX_RUN: i32 = 1 << 16;
+        let mut run = RUN;
         let mut u = u0;
         while u <= u1 {
-            let ue = (u + RUN - 1).min(u1);
+            let ue = (u + run - 1).min(u1);
             if let Some(s) = map {
                 let (va, vb) = rows(u as f64 - MARGIN, ue as f64 + 1.0 + MARGIN);
                 let ((ax, ay), (bx, by)) = (xy(u, va), xy(ue, vb));
                 if s.clear(self, ax, ay, bx, by, skip) {
                     u = ue + 1;
+                    run = (run * 2).min(MAX_RUN);
+                    continue;
+                }
+                if run > RUN {
+                    run /= 2;
                     continue;
                 }
             }
@@ -460,22 +471,63 @@ impl Board {
 /// (prefix counts, `u32`), so that "no blocker in this rectangle" is O(1) and line of sight
 /// across open ground costs O(1) instead of a walk. Built for one floor on demand (O(area), a
 /// few milliseconds at the caps) by whoever asks many questions of one board at once (sight,
-/// `explore::sight`), and dropped with them: it is never stored, so it never outlives a door
+/// `explore::sight`), and dropped with them: no match stores it, so it never outlives a door
 /// opening (`Board::set_tile`) or follows a board cloned for undo or the AI's look-ahead. Use it
 /// only with the board it was built from, unchanged. Answers exactly as [`Board::sees_space`].
+/// (A big floor's last counts are kept per thread and handed out again by [`SightMap::new`]
+/// only while that floor's spaces block sight exactly as they did: issue 44.)
 #[derive(Clone, Debug)]
 pub struct SightMap {
     floor: u8,
     width: i32,
     height: i32,
     /// `(width + 1) × (height + 1)`: blockers in columns `< x` of rows `< y` at `y * (width + 1) + x`.
-    counts: Vec<u32>,
+    counts: std::sync::Arc<[u32]>,
 }
+
+/// Floors at least this big keep their last counts (issue 44).
+const KEEP_FROM: usize = 1 << 16;
+
+std::thread_local! {
+    /// The last big floor counted on this thread, with which of its spaces blocked sight then
+    /// (issue 44): one command asks of one board again and again (a door's reveal, the
+    /// sightings after it and after each figure a level event spawns). [`SightMap::new`] hands
+    /// these counts out again while the floor's spaces block sight exactly as they did (one
+    /// comparison pass, far cheaper than counting); the counts are a function of that alone, so
+    /// the answers are the same as freshly counted ones.
+    /// With them, the answers asked through [`SightMap::sees_space_kept`] (at most `MEMO`).
+    static LAST: std::cell::RefCell<Option<Kept>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A big floor's last counts (`LAST`): which spaces blocked sight, the counts, and answers
+/// (`(from, to)`: sees) given with them.
+struct Kept {
+    blocks: Vec<bool>,
+    map: SightMap,
+    seen: std::collections::HashMap<(Pos, Pos), bool>,
+}
+
+/// The most answers kept with a floor's counts.
+const MEMO: usize = 1 << 14;
 
 impl SightMap {
     /// The counts of floor `floor` of `board` (empty for a floor it lacks).
     pub fn new(board: &Board, floor: u8) -> Self {
         let (w, h, tiles) = board.floors.get(floor as usize).map_or((0, 0, &[][..]), |f| (f.width as usize, f.height as usize, &f.tiles[..]));
+        let keep = w * h >= KEEP_FROM && tiles.len() == w * h;
+        if keep {
+            let same = |k: &Kept| {
+                let s = &k.map;
+                s.floor == floor
+                    && s.width as usize == w
+                    && s.height as usize == h
+                    && k.blocks.len() == tiles.len()
+                    && k.blocks.iter().zip(tiles).all(|(&b, t)| b == t.blocks_sight())
+            };
+            if let Some(s) = LAST.with_borrow(|last| last.as_ref().filter(|k| same(k)).map(|k| k.map.clone())) {
+                return s;
+            }
+        }
         let mut counts = vec![0u32; (w + 1) * (h + 1)];
         for y in 0..h {
             let mut row = 0u32;
@@ -484,7 +536,12 @@ impl SightMap {
                 counts[(y + 1) * (w + 1) + x + 1] = counts[y * (w + 1) + x + 1] + row;
             }
         }
-        Self { floor, width: w as i32, height: h as i32, counts }
+        let map = Self { floor, width: w as i32, height: h as i32, counts: counts.into() };
+        if keep {
+            let blocks = tiles.iter().map(|t| t.blocks_sight()).collect();
+            LAST.with_borrow_mut(|last| *last = Some(Kept { blocks, map: map.clone(), seen: Default::default() }));
+        }
+        map
     }
 
     /// The floor counted.
@@ -515,6 +572,25 @@ impl SightMap {
     /// this map's floor.
     pub fn sees_space(&self, board: &Board, from: Pos, to: Pos) -> bool {
         board.sees_space_in(from, to, Some(self))
+    }
+
+    /// [`SightMap::sees_space`], the answer kept with these counts when they are a big floor's
+    /// kept ones (issue 44: the sightings after each figure a level event spawns ask the same
+    /// pairs again). An answer is a function of the floor's blockers alone, which the kept
+    /// counts are handed out for only while unchanged, so a kept answer is the walk's.
+    pub fn sees_space_kept(&self, board: &Board, from: Pos, to: Pos) -> bool {
+        let mine = |k: &Kept| std::sync::Arc::ptr_eq(&k.map.counts, &self.counts);
+        let on = from.floor == self.floor && to.floor == self.floor;
+        if let Some(v) = LAST.with_borrow(|last| last.as_ref().filter(|k| on && mine(k)).and_then(|k| k.seen.get(&(from, to)).copied())) {
+            return v;
+        }
+        let v = self.sees_space(board, from, to);
+        LAST.with_borrow_mut(|last| {
+            if let Some(k) = last.as_mut().filter(|k| on && mine(k) && k.seen.len() < MEMO) {
+                k.seen.insert((from, to), v);
+            }
+        });
+        v
     }
 }
 

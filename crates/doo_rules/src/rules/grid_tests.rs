@@ -123,3 +123,36 @@ proptest! {
         }
     }
 }
+
+// R-EXP-19 / G-04 (issue 44): a big floor's counts are kept and handed out again only while
+// its spaces block sight as they did when counted. A wall put across a line of sight and taken
+// away again: each time fresh counts answer as the walk does (kept ones would still see).
+#[test]
+fn kept_counts_follow_the_board() {
+    let (w, h) = (300u32, 300u32);
+    let mut b = Board { floors: vec![Floor { width: w, height: h, tiles: vec![Tile::Floor; (w * h) as usize] }], links: Vec::new() };
+    let (from, to) = (Pos::new(140, 150), Pos::new(160, 150));
+    let answers = |b: &Board| {
+        let map = SightMap::new(b, 0);
+        let (counted, walked) = (map.sees_space(b, from, to), b.sees_space(from, to));
+        // Kept answers too: asked twice, as the sightings after each spawn do.
+        assert_eq!((map.sees_space_kept(b, from, to), map.sees_space_kept(b, from, to)), (walked, walked));
+        (counted, walked)
+    };
+    assert_eq!(answers(&b), (true, true));
+    for y in 149..=151 {
+        b.set_tile(Pos::new(150, y), Tile::Wall);
+    }
+    assert_eq!(answers(&b), (false, false), "the wall blocks: counts kept from before it would see");
+    b.set_tile(Pos::new(150, 150), Tile::DoorOpen);
+    b.set_tile(Pos::new(150, 149), Tile::DoorOpen);
+    b.set_tile(Pos::new(150, 151), Tile::Pit);
+    assert_eq!(answers(&b), (true, true), "open again: counts kept from the wall would not see");
+    // Another floor of the same size with the wall: its own counts.
+    let mut walled = b.clone();
+    walled.set_tile(Pos::new(150, 150), Tile::Pillar);
+    walled.set_tile(Pos::new(150, 149), Tile::DoorLocked);
+    walled.set_tile(Pos::new(150, 151), Tile::DoorClosed);
+    assert_eq!(answers(&walled), (false, false));
+    assert_eq!(answers(&b), (true, true));
+}

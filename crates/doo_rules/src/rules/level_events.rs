@@ -14,7 +14,7 @@
 
 use super::dice::Dice;
 use super::event::Event;
-use super::grid::{Pos, Tile};
+use super::grid::{Board, Pos, Tile};
 use super::state::{Match, Window};
 use super::story::clip;
 pub use super::story::{Action, Area, Deed, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Offer, Story, Trigger, Waiting, Who};
@@ -163,7 +163,7 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
         Action::Reveal { area, side } => {
             if let Some(x) = m.explore.as_deref_mut() {
                 let sides: Vec<String> = side.clone().map(|s| vec![s]).unwrap_or_else(|| x.explorers.clone());
-                let spaces: Vec<usize> = area.spaces(m.board.spaces()).into_iter().filter_map(|p| m.board.index(p)).collect();
+                let spaces = area_indices(&m.board, area, m.board.spaces());
                 for s in sides {
                     let explorer = x.explorers.contains(&s);
                     let n = x.reveal_spaces(&s, &spaces, m.board.spaces(), explorer);
@@ -229,6 +229,31 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
         }
     }
     flow
+}
+
+/// The indices (`Board::index`) of the spaces of `area` on the map, in its order: those of
+/// `area.spaces(cap)`, without the list of positions nor a search of the floors per space
+/// (a reveal at the caps covers 2^20 spaces, issue 44).
+fn area_indices(b: &Board, area: &Area, cap: usize) -> Vec<usize> {
+    let fl = area.from.floor as usize;
+    let Some(f) = b.floors.get(fl) else { return Vec::new() };
+    let base: usize = b.floors[..fl].iter().map(|f| (f.width * f.height) as usize).sum();
+    let (x0, x1) = (area.from.x.min(area.to.x), area.from.x.max(area.to.x));
+    let (y0, y1) = (area.from.y.min(area.to.y), area.from.y.max(area.to.y));
+    let mut out = Vec::with_capacity(area.size().min(cap).min(f.width as usize * f.height as usize));
+    let mut left = cap;
+    'rows: for y in y0..=y1 {
+        for x in x0..=x1 {
+            if left == 0 {
+                break 'rows;
+            }
+            left -= 1;
+            if x >= 0 && y >= 0 && (x as u32) < f.width && (y as u32) < f.height {
+                out.push(base + (y as u32 * f.width + x as u32) as usize);
+            }
+        }
+    }
+    out
 }
 
 /// The most work event `d`'s actions can do in match `m` (issue 44): the spaces its reveals
@@ -536,4 +561,31 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::grid::{Board, Floor, Pos, Tile};
+    use super::{Area, area_indices};
+
+    // Issue 44 (R-EXP-19): a reveal's spaces, counted without the list of positions, are those
+    // of `Area::spaces` then `Board::index`, in order: on any floor, corners off the map, the
+    // cap cutting the list short.
+    #[test]
+    fn area_indices_are_the_spaces_indexed() {
+        let floor = |w: u32, h: u32| Floor { width: w, height: h, tiles: vec![Tile::Floor; (w * h) as usize] };
+        let b = Board { floors: vec![floor(7, 5), floor(4, 9), floor(0, 0), floor(6, 6)], links: Vec::new() };
+        let mut n = 0;
+        for fl in 0..5u8 {
+            for (x0, y0, x1, y1) in [(0, 0, 6, 4), (-2, -1, 3, 2), (5, 8, 1, 1), (3, 3, 3, 3), (-3, -3, 12, 12), (2, 0, 2, 8)] {
+                for cap in [0, 1, 5, 17, 1000] {
+                    let area = Area { from: Pos::on(x0, y0, fl), to: Pos::on(x1, y1, fl) };
+                    let old: Vec<usize> = area.spaces(cap).into_iter().filter_map(|p| b.index(p)).collect();
+                    assert_eq!(area_indices(&b, &area, cap), old, "{area:?} cap {cap}");
+                    n += old.len();
+                }
+            }
+        }
+        assert!(n > 100, "the cases reveal spaces");
+    }
 }

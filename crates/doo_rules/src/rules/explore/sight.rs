@@ -193,6 +193,17 @@ fn sees_in(m: &Match, x: &Explore, a: usize, b: usize, map: Option<&SightMap>) -
     can_see(m, a) && los && lit_in(m, x, a, to, map)
 }
 
+/// [`sees_in`] with the line of sight between the two figures' spaces kept with `map`'s
+/// counts ([`SightMap::sees_space_kept`]): the same answer.
+fn sees_kept(m: &Match, x: &Explore, a: usize, b: usize, map: Option<&SightMap>) -> bool {
+    let (from, to) = (m.fighters[a].pos, m.fighters[b].pos);
+    let los = match map {
+        Some(s) => s.sees_space_kept(&m.board, from, to),
+        None => m.board.sees_space(from, to),
+    };
+    can_see(m, a) && los && lit_in(m, x, a, to, map)
+}
+
 /// Marks what the side's characters see as revealed; returns how many spaces were new.
 pub fn reveal(m: &Match, x: &mut Explore, side: &str) -> usize {
     let who: Vec<usize> = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == side).collect();
@@ -322,8 +333,11 @@ fn sides_on_map(m: &Match, x: &Explore) -> Vec<String> {
 /// R-EXP-19: hot-seat shows each player his own), pushing one `Revealed` event per side that
 /// saw new spaces.
 pub fn reveal_all(m: &Match, x: &mut Explore, ev: &mut Vec<Event>) {
+    let mut maps = Vec::new(); // the board does not change meanwhile: one count per floor for every side
     for s in sides_on_map(m, x) {
-        let n = reveal(m, x, &s);
+        let who: Vec<usize> = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == s).collect();
+        let legacy = x.explorers.iter().any(|e| e == &s);
+        let n = reveal_by_with(m, x, &s, &who, legacy, &mut maps);
         if n > 0 {
             ev.push(Event::Revealed { side: s, spaces: n as u32 });
         }
@@ -461,13 +475,26 @@ pub fn active_hostile(m: &Match, x: &Explore, i: usize) -> bool {
 pub(super) fn sightings(m: &Match, x: &Explore) -> Vec<(usize, usize)> {
     let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&i| x.is_explorer(m, i) && alive(m, i)).collect();
     let hostiles: Vec<usize> = (0..m.fighters.len()).filter(|&i| active_hostile(m, x, i)).collect();
-    // Many pairs (heroes × hostiles, issue 44): the blocker counts of their floor, built once,
-    // make each line of sight across open ground O(1) instead of a walk.
-    let map = (heroes.len() * hostiles.len() >= 64).then(|| m.fighters.get(heroes[0]).map(|f| SightMap::new(&m.board, f.pos.floor))).flatten();
+    // Many pairs (heroes × hostiles, issue 44), or pairs far apart: the blocker counts of their
+    // floor, built once (one pass over it, or a big floor's kept ones checked in one pass), make
+    // each line of sight across open ground O(log distance) instead of a walk. Far apart:
+    // walked, the pairs on that floor could cost more than a quarter of the pass, each of a
+    // pair's 2 × 82 segments visiting up to 3 spaces a step (a blocked pair tries them all).
+    // The answers are the same either way.
+    let floor = heroes.first().map(|&h| m.fighters[h].pos.floor);
+    let far = || {
+        let Some(fl) = floor else { return false };
+        let area = m.board.floors.get(fl as usize).map_or(0, |f| f.width as usize * f.height as usize);
+        let steps = |a: usize, b: usize| m.fighters[a].pos.distance(m.fighters[b].pos).saturating_add(2) as usize;
+        let on = |i: usize| m.fighters[i].pos.floor == fl;
+        let walk: usize = hostiles.iter().filter(|&&n| on(n)).map(|&n| heroes.iter().filter(|&&h| on(h)).map(|&h| steps(h, n)).sum::<usize>()).sum();
+        walk.saturating_mul(2 * 82 * 3) > area / 4
+    };
+    let map = floor.filter(|_| heroes.len() * hostiles.len() >= 64 || far()).map(|fl| SightMap::new(&m.board, fl));
     let mut out = Vec::new();
     for &n in &hostiles {
         for &h in &heroes {
-            if sees_in(m, x, h, n, map.as_ref()) || sees_in(m, x, n, h, map.as_ref()) {
+            if sees_kept(m, x, h, n, map.as_ref()) || sees_kept(m, x, n, h, map.as_ref()) {
                 out.push((h, n));
             }
         }
