@@ -270,7 +270,6 @@ fn replay(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, miss
         missed.push("replay");
     }
     (commands, text)
-
 }
 
 fn main() {
