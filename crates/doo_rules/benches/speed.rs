@@ -8,7 +8,8 @@
 //!   parsing the same text alone;
 //! - replaying a 1 000-command match the way every save is replayed (`doo_rules::replay`: the
 //!   one flow, with the log and the checkpoints, version 2's state hash), beside the bare driver
-//!   loop over the same commands;
+//!   loop over the same commands (`DOO_BENCH_ONLY=replay` runs this row alone,
+//!   `DOO_BENCH_REPLAY_RUNS` sets its runs);
 //! - sight at scale (issue 44, R-EXP-19): a crawl of one open 1 024×1 024 room at the caps
 //!   built and started (the first reveal of every side, the sightings, the crisis they begin),
 //!   beside a bare flood fill of the same floor; and one step's fog update (`reveal_path`) in a
@@ -248,19 +249,118 @@ fn doors(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, misse
     }
 }
 
+/// A 1 000-command match: recorded from AI-vs-AI play, then replayed through the rules
+/// (`DOO_BENCH_ONLY=replay` runs this row alone). Returns the games and the level's text.
+fn replay(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, missed: &mut Vec<&'static str>) -> (Vec<(u64, Vec<Command>)>, String) {
+    // `DOO_BENCH_REPLAY_RUNS` sets the timed runs (many, to profile the replay).
+    let runs = std::env::var("DOO_BENCH_REPLAY_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(11);
+    // A 1 000-command match: recorded from AI-vs-AI play, then replayed through the rules.
+    let (rw, rh, rn) = (80, 50, 120);
+    let text = level_file::generated(rw, rh, rn);
+    let level = level_file::check("bench.ron", &text, data, root).expect("bench level");
+    let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
+    let cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Difficulty::Normal, &sides, 7, data.ai.clone());
+    let mut commands = Vec::new();
+    let mut think = Duration::ZERO;
+    let mut seed = 7;
+    let mut recorded = 0;
+    while recorded < 1000 {
+        // a match that ends early is followed by another, recorded with its own seed
+        let mut m = level.build(data).expect("match");
+        let mut dice = Dice::seeded(seed);
+        start(&mut m, &mut dice);
+        let mut ev = Vec::new();
+        let mut game = Vec::new();
+        while game.len() < 1000 - recorded {
+            let Some(a) = doo_rules::ai::who_decides(&m, &cfg) else { break };
+            let t = Instant::now();
+            let c = doo_rules::ai::decide(&m, a, &cfg);
+            think += t.elapsed();
+            game.push(c.clone());
+            ev.clear();
+            if !send(&mut m, &mut dice, &c, &mut ev) {
+                break;
+            }
+        }
+        recorded += game.len();
+        commands.push((seed, game));
+        seed += 1;
+    }
+    let total: usize = commands.iter().map(|(_, g)| g.len()).sum();
+    // The one replay every save takes (`doo_rules::replay`: the driver, with the log and the
+    // checkpoints the game records), from the match as built.
+    let origins: Vec<_> = commands.iter().map(|(seed, _)| doo_rules::replay::Origin::new(level.build(data).expect("match"), Dice::seeded(*seed))).collect();
+    let replay = median(runs, || {
+        for (o, (_, game)) in origins.iter().zip(&commands) {
+            std::hint::black_box(doo_rules::replay::Replay::run(o, game));
+        }
+    });
+    let bare = median(runs, || {
+        for (o, (_, game)) in origins.iter().zip(&commands) {
+            let (mut m, mut dice, mut over, mut ev) = (o.m.clone(), o.dice.clone(), false, Vec::new());
+            driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev);
+            for c in game {
+                ev.clear();
+                let _ = driver::step(&mut m, &mut dice, &mut over, c, &mut ev);
+            }
+            std::hint::black_box(&m);
+        }
+    });
+    let hashes = median(runs, || {
+        for o in &origins {
+            std::hint::black_box(doo_rules::save::state_hash(&o.m, &o.dice));
+        }
+    });
+    let hashes_v1 = median(runs, || {
+        for o in &origins {
+            std::hint::black_box(doo_rules::save::state_hash_v1(&o.m, &o.dice));
+        }
+    });
+    let sample = doo_rules::replay::Replay::run(&origins[0], &commands[0].1);
+    eprintln!(
+        "bare driver loop {}; one state hash {} (version 1's: {}); {} checkpoints, {} log entries; AI choosing them {}",
+        ms(bare),
+        ms(hashes),
+        ms(hashes_v1),
+        sample.checkpoints.len(),
+        sample.log.len(),
+        ms(think)
+    );
+    table.push(format!(
+        "| replay of a {total}-command match, `doo_rules::replay` (log, checkpoints with the version-2 state hash; {} game{}, {rw}×{rh}, {rn} figures) | {} | {} (bare driver loop, same commands) | {:.2}× | ≤ 5 ms |",
+        commands.len(),
+        if commands.len() == 1 { "" } else { "s" },
+        ms(replay),
+        ms(bare),
+        replay.as_secs_f64() / bare.as_secs_f64()
+    ));
+    if replay > Duration::from_millis(5) {
+        missed.push("replay");
+    }
+    (commands, text)
+}
+
 fn main() {
     let data = RuleData::builtin();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut table = vec!["| what | figure | baseline, same run | ratio | goal |".to_string(), "|---|---|---|---|---|".to_string()];
     let mut missed = Vec::new();
     let only = std::env::var("DOO_BENCH_ONLY").unwrap_or_default();
-    if only != "doors" {
-        sight(&data, &root, &mut table, &mut missed);
+    if only == "replay" || only == "doors" {
+        if only == "replay" {
+            replay(&data, &root, &mut table, &mut missed);
+        } else {
+            doors(&data, &root, &mut table, &mut missed);
+        }
+        println!("{}", table.join("\n"));
+        if !missed.is_empty() {
+            eprintln!("goals missed: {}", missed.join(", "));
+            std::process::exit(1);
+        }
+        return;
     }
-    if only == "doors" {
-        doors(&data, &root, &mut table, &mut missed);
-    }
-    if only == "sight" || only == "doors" {
+    sight(&data, &root, &mut table, &mut missed);
+    if only == "sight" {
         println!("{}", table.join("\n"));
         if !missed.is_empty() {
             eprintln!("goals missed: {}", missed.join(", "));
@@ -360,89 +460,7 @@ fn main() {
         }
     }
 
-    // A 1 000-command match: recorded from AI-vs-AI play, then replayed through the rules.
-    let (rw, rh, rn) = (80, 50, 120);
-    let text = level_file::generated(rw, rh, rn);
-    let level = level_file::check("bench.ron", &text, &data, &root).expect("bench level");
-    let sides = BTreeMap::from([("heroes".to_string(), Difficulty::Normal), ("monsters".to_string(), Difficulty::Normal)]);
-    let cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Difficulty::Normal, &sides, 7, data.ai.clone());
-    let mut commands = Vec::new();
-    let mut think = Duration::ZERO;
-    let mut seed = 7;
-    let mut recorded = 0;
-    while recorded < 1000 {
-        // a match that ends early is followed by another, recorded with its own seed
-        let mut m = level.build(&data).expect("match");
-        let mut dice = Dice::seeded(seed);
-        start(&mut m, &mut dice);
-        let mut ev = Vec::new();
-        let mut game = Vec::new();
-        while game.len() < 1000 - recorded {
-            let Some(a) = doo_rules::ai::who_decides(&m, &cfg) else { break };
-            let t = Instant::now();
-            let c = doo_rules::ai::decide(&m, a, &cfg);
-            think += t.elapsed();
-            game.push(c.clone());
-            ev.clear();
-            if !send(&mut m, &mut dice, &c, &mut ev) {
-                break;
-            }
-        }
-        recorded += game.len();
-        commands.push((seed, game));
-        seed += 1;
-    }
-    let total: usize = commands.iter().map(|(_, g)| g.len()).sum();
-    // The one replay every save takes (`doo_rules::replay`: the driver, with the log and the
-    // checkpoints the game records), from the match as built.
-    let origins: Vec<_> = commands.iter().map(|(seed, _)| doo_rules::replay::Origin::new(level.build(&data).expect("match"), Dice::seeded(*seed))).collect();
-    let replay = median(11, || {
-        for (o, (_, game)) in origins.iter().zip(&commands) {
-            std::hint::black_box(doo_rules::replay::Replay::run(o, game));
-        }
-    });
-    let bare = median(11, || {
-        for (o, (_, game)) in origins.iter().zip(&commands) {
-            let (mut m, mut dice, mut over, mut ev) = (o.m.clone(), o.dice.clone(), false, Vec::new());
-            driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev);
-            for c in game {
-                ev.clear();
-                let _ = driver::step(&mut m, &mut dice, &mut over, c, &mut ev);
-            }
-            std::hint::black_box(&m);
-        }
-    });
-    let hashes = median(11, || {
-        for o in &origins {
-            std::hint::black_box(doo_rules::save::state_hash(&o.m, &o.dice));
-        }
-    });
-    let hashes_v1 = median(11, || {
-        for o in &origins {
-            std::hint::black_box(doo_rules::save::state_hash_v1(&o.m, &o.dice));
-        }
-    });
-    let sample = doo_rules::replay::Replay::run(&origins[0], &commands[0].1);
-    eprintln!(
-        "bare driver loop {}; one state hash {} (version 1's: {}); {} checkpoints, {} log entries; AI choosing them {}",
-        ms(bare),
-        ms(hashes),
-        ms(hashes_v1),
-        sample.checkpoints.len(),
-        sample.log.len(),
-        ms(think)
-    );
-    table.push(format!(
-        "| replay of a {total}-command match, `doo_rules::replay` (log, checkpoints with the version-2 state hash; {} game{}, {rw}×{rh}, {rn} figures) | {} | {} (bare driver loop, same commands) | {:.2}× | ≤ 5 ms |",
-        commands.len(),
-        if commands.len() == 1 { "" } else { "s" },
-        ms(replay),
-        ms(bare),
-        replay.as_secs_f64() / bare.as_secs_f64()
-    ));
-    if replay > Duration::from_millis(5) {
-        missed.push("replay");
-    }
+    let (commands, text) = replay(&data, &root, &mut table, &mut missed);
 
     doors(&data, &root, &mut table, &mut missed);
 

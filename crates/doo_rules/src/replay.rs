@@ -166,6 +166,9 @@ pub struct Replay {
     pub keep: Keep,
     /// A command was refused since the last checkpoint (`refusals` has it).
     refused_since_checkpoint: bool,
+    /// The events of the command being pushed, the buffer kept from one command to the next
+    /// (issue 44: no allocation per command).
+    scratch: Vec<Event>,
 }
 
 impl Replay {
@@ -197,8 +200,10 @@ impl Replay {
             version: origin.version,
             keep,
             refused_since_checkpoint: false,
+            scratch: Vec::new(),
         };
-        r.log_events(None, ev);
+        r.log_events(None, &mut ev);
+        r.scratch = ev;
         r.check_end();
         r
     }
@@ -233,7 +238,8 @@ impl Replay {
                 self.refused_since_checkpoint = false;
             }
         }
-        let mut ev = Vec::new();
+        let mut ev = std::mem::take(&mut self.scratch);
+        ev.clear();
         let result = driver::step(&mut self.m, &mut self.dice, &mut self.over, cmd, &mut ev);
         self.played += 1;
         if let Err(v) = &result {
@@ -246,13 +252,15 @@ impl Replay {
             self.commands.push(cmd.clone());
             self.log.push(LogEntry::Verdict { index, command: cmd.clone(), result: result.clone() });
         }
-        self.log_events(Some(index), ev);
+        self.log_events(Some(index), &mut ev);
+        self.scratch = ev;
         self.check_end();
         result
     }
 
-    fn log_events(&mut self, index: Option<usize>, ev: Vec<Event>) {
-        for event in ev {
+    /// Takes the events out of `ev` (left empty, its buffer kept) into the log.
+    fn log_events(&mut self, index: Option<usize>, ev: &mut Vec<Event>) {
+        for event in ev.drain(..) {
             if let Event::CrisisOver { winner, goal, reason } = &event {
                 self.outcome = Some(Outcome { winner: winner.clone(), goal: goal.clone(), reason: reason.clone() });
             }

@@ -146,11 +146,14 @@ impl Dice {
         let emulated = self.odd == OddDice::EmulatePhysical && matches!(rank, 2 | 3 | 5 | 7 | 9 | 11 | 19);
         let mut dice = Vec::with_capacity(n as usize);
         for _ in 0..n {
-            let (mut faces, mut thrown) = (Vec::new(), Vec::new());
+            // The thrown faces are kept only for emulated dice (issue 44: no allocation else).
+            let (mut faces, mut thrown) = (Vec::with_capacity(2), Vec::new());
             loop {
                 let (value, face, explodes) = self.die(rank);
                 faces.push(value);
-                thrown.push(face);
+                if emulated {
+                    thrown.push(face);
+                }
                 if !(exploding && explodes) {
                     break;
                 }

@@ -295,9 +295,21 @@ pub fn next_in_order(m: &Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<
         OrderMode::Dynamic => m.effective_ap(i),
         OrderMode::Snapshot => m.clock.round_start_ap.get(i).copied().unwrap_or(0),
     };
-    let cands: Vec<usize> = (0..m.fighters.len()).filter(|&i| waiting(m, i)).collect();
-    let top_ap = cands.iter().map(|&i| ap_of(i)).max()?;
-    let tied: Vec<usize> = cands.into_iter().filter(|&i| ap_of(i) == top_ap).collect();
+    // The waiting characters with the most AP, in level order, in one pass (issue 44).
+    let (mut tied, mut top_ap) = (Vec::new(), 0);
+    for i in (0..m.fighters.len()).filter(|&i| waiting(m, i)) {
+        let ap = ap_of(i);
+        if tied.is_empty() || ap > top_ap {
+            tied.clear();
+            top_ap = ap;
+        }
+        if ap == top_ap {
+            tied.push(i);
+        }
+    }
+    if tied.is_empty() {
+        return None;
+    }
     if tied.len() == 1 {
         return Some(tied[0]);
     }
@@ -377,15 +389,20 @@ pub fn advance(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
 /// G-15: the crisis is over when at most one side still has a character able to act (with two
 /// sides: when one side has none; with more, the others fight on). Returns the winner, if any.
 pub fn crisis_over(m: &Match) -> Option<Option<String>> {
-    let mut sides: Vec<&str> = m.fighters.iter().map(|f| f.side.as_str()).collect();
-    sides.sort();
-    sides.dedup();
-    let able: Vec<&str> = sides.iter().copied().filter(|s| (0..m.fighters.len()).any(|i| m.fighters[i].side == *s && m.can_act(i))).collect();
-    match able.len() {
-        0 => Some(None),
-        1 => Some(Some(able[0].to_string())),
-        _ => None,
+    // Issue 44 (the replay's speed): one pass, no sort: called after every command. Only the
+    // number of sides with someone able to act counts, and the side when there is one.
+    let mut able: Option<&str> = None;
+    for i in 0..m.fighters.len() {
+        let side = m.fighters[i].side.as_str();
+        if able == Some(side) || !m.can_act(i) {
+            continue;
+        }
+        match able {
+            None => able = Some(side),
+            Some(_) => return None, // two sides able
+        }
     }
+    Some(able.map(str::to_string))
 }
 
 #[cfg(test)]

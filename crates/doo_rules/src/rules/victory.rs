@@ -66,7 +66,8 @@ pub fn goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
             Goal::SurviveTurns(n) if able(m, &v.side) && (m.clock.turn > *n || turn_ended && m.clock.turn >= *n) => {
                 format!("side '{}' survived {n} turns", v.side)
             }
-            Goal::LastStanding if able(m, &v.side) && m.fighters.iter().all(|f| f.side == v.side || !able(m, &f.side)) => {
+            // Every other side has nobody able: nobody of another side is able (one pass).
+            Goal::LastStanding if able(m, &v.side) && !(0..m.fighters.len()).any(|i| m.fighters[i].side != v.side && m.standing(i)) => {
                 format!("side '{}' is the last with anyone able to act", v.side)
             }
             Goal::Defeat(c) if m.index(c).map_or(!arriving(m, |f| &f.id == c), |i| m.fighters[i].hp <= 0) => format!("'{c}' is defeated"),
@@ -99,13 +100,20 @@ pub fn decided(m: &Match) -> Option<Outcome> {
     if m.pending.is_some() {
         return None;
     }
-    let mut sides: Vec<&str> = m.fighters.iter().filter(|f| !f.dormant).map(|f| f.side.as_str()).collect();
-    sides.sort();
-    sides.dedup();
+    // Issue 44 (the replay's speed): called after every command. G-15 first (pure, as the
+    // sides' count: the order of the two tests does not change the answer), which two sides
+    // still able answer at the first fighters; then the sides taking part, in order of first
+    // appearance, found without sorting (only which sides, not their order, counts).
+    let o = rout(m)?;
+    let mut sides: Vec<&str> = Vec::new();
+    for f in m.fighters.iter().filter(|f| !f.dormant) {
+        if !sides.contains(&f.side.as_str()) {
+            sides.push(&f.side);
+        }
+    }
     if sides.len() < 2 {
         return None;
     }
-    let o = rout(m)?;
     let down_for_good = |i: usize| m.is_dead(i) || m.fighters[i].hp <= 0;
     let out = |side: &str| (0..m.fighters.len()).filter(|&i| !m.fighters[i].dormant && m.fighters[i].side == side).all(down_for_good);
     sides.iter().all(|s| o.winner.as_deref() == Some(*s) || out(s)).then_some(o)
