@@ -9,6 +9,7 @@ pub mod command;
 pub mod conditions;
 pub mod de;
 pub mod defense;
+pub mod directives;
 pub mod dice;
 pub mod doo;
 pub mod driver;
