@@ -304,3 +304,7 @@ pub fn at_start(encounters: &[(Vec<String>, Option<Orders>)], characters: &BTree
     }
     out
 }
+
+#[cfg(test)]
+#[path = "directives_tests.rs"]
+mod tests;
