@@ -491,7 +491,8 @@ impl<'m> Scorer<'m> {
                 let progress = before as f64 - after as f64;
                 progress * 1.5 + if progress > 0.0 { 2.5 } else { 0.0 } - s.ap as f64 * 0.05
             } else {
-                self.place_value(s.pos, s.pen) - self.here_value - s.ap as f64 * 0.05
+                let arrival = self.steer.as_ref().map_or(0.0, |st| st.arrival(self.m, s.pos));
+                self.place_value(s.pos, s.pen) - self.here_value - s.ap as f64 * 0.05 + arrival
             };
             light.push(Light { score, spot: si, what: What::Move });
         }

@@ -32,6 +32,10 @@ pub(super) struct Steer {
     holding_on_way: bool,
     /// Targets preferred (hunt: the prey; bodyguard: who stands next to the ward).
     prefer: Vec<usize>,
+    /// Hunt: other targets only when no space it can reach brings it nearer the prey.
+    hunting: bool,
+    /// Some space it can end on brings it nearer where it heads.
+    progress: bool,
 }
 
 /// A preferred target's bonus over the others' scores.
@@ -54,6 +58,8 @@ impl Steer {
             cornered: false,
             holding_on_way: false,
             prefer: vec![],
+            hunting: false,
+            progress: false,
         };
         let heroes: Vec<usize> = (0..m.fighters.len()).filter(|&h| directives::hero_to(m, a, h)).collect();
         match o {
@@ -102,6 +108,7 @@ impl Steer {
                 if s.prefer.is_empty() {
                     return None;
                 }
+                s.hunting = true;
                 let at: Vec<Pos> = s.prefer.iter().map(|&h| m.fighters[h].pos).collect();
                 s.goal = Some(search::distance_field(m, &at));
             }
@@ -123,6 +130,7 @@ impl Steer {
             progress |= self.dist(p) < now;
         }
         self.cornered = self.fleeing && !progress;
+        self.progress = progress;
     }
 
     /// Steps from `p` to where it heads (`u32::MAX`: no way, or nowhere to head).
@@ -154,6 +162,9 @@ impl Steer {
         if self.fleeing && !self.cornered {
             return false;
         }
+        if self.hunting && self.progress && !self.prefer.contains(&t) {
+            return false;
+        }
         if self.still {
             return p == self.here;
         }
@@ -167,6 +178,14 @@ impl Steer {
             return m.fighters[w].pos.distance(p) <= 1;
         }
         true
+    }
+
+    /// The bonus of ending a move on `p`: a bodyguard coming next to its ward.
+    pub(super) fn arrival(&self, m: &Match, p: Pos) -> f64 {
+        match self.ward {
+            Some(w) if m.fighters[w].pos.distance(self.here) > 1 && m.fighters[w].pos.distance(p) <= 1 => PREFER,
+            _ => 0.0,
+        }
     }
 
     /// The bonus of attacking `t` (a preferred target).
