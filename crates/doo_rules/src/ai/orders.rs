@@ -148,6 +148,9 @@ impl Steer {
         if self.still {
             return p == self.here;
         }
+        if self.fleeing {
+            return self.dist(p) <= self.dist(self.here); // never away from the refuge
+        }
         if let Some(area) = &self.area {
             return area.contains(p) || (!area.contains(self.here) && self.dist(p) < self.dist(self.here));
         }
@@ -159,7 +162,7 @@ impl Steer {
 
     /// Whether the figure may attack `t` from `p`.
     pub(super) fn may_attack(&self, m: &Match, p: Pos, t: usize) -> bool {
-        if self.fleeing && !self.cornered {
+        if self.fleeing && (!self.cornered || self.dist(p) > self.dist(self.here)) {
             return false;
         }
         if self.hunting && self.progress && !self.prefer.contains(&t) {
