@@ -108,13 +108,14 @@ pub fn leg(m: &Match, i: usize) -> u32 {
     m.story.as_deref().and_then(|s| s.directed.legs.get(&m.fighters[i].id).copied()).unwrap_or(0)
 }
 
-/// Whether `h` is a hero to figure `i`: an enemy able to act (in a crawl, an explorer).
+/// Whether `h` is a foe to figure `i` for its orders: an enemy able to act, taking part (in a
+/// crawl, an explorer to a monster, a hostile to an explorer).
 pub fn hero_to(m: &Match, i: usize, h: usize) -> bool {
     if !m.enemies(i, h) || m.is_dead(h) || m.fighters[h].hp <= 0 || m.fighters[h].dormant {
         return false;
     }
     match m.explore.as_deref() {
-        Some(x) => x.is_explorer(m, h),
+        Some(x) => x.is_explorer(m, h) != x.is_explorer(m, i) && !x.peaceful(h),
         None => true,
     }
 }
