@@ -147,8 +147,15 @@ pub fn run_script(data: &RuleData, script: &Script, level: Option<&CheckedLevel>
         let behaviours = level.map(|l| l.behaviours.clone()).unwrap_or_default();
         let goals = hm.state().goals.clone();
         let difficulty = doo_rules::ai::Difficulty::default();
-        let config =
-            doo_rules::ai::AiConfig::for_level(ai.sides.iter().map(String::as_str), &behaviours, &goals, difficulty, &Default::default(), script.seed, data.ai.clone());
+        let config = doo_rules::ai::AiConfig::for_level(
+            ai.sides.iter().map(String::as_str),
+            &behaviours,
+            &goals,
+            difficulty,
+            &Default::default(),
+            script.seed,
+            data.ai.clone(),
+        );
         hm.app.world_mut().insert_resource(crate::game::ai::AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
         ai.until_turn
     });

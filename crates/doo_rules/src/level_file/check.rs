@@ -223,7 +223,8 @@ impl CheckedLevel {
     /// The orders at the start (issue 45): each encounter's to its members, a character's own
     /// over them.
     pub fn start_orders(&self) -> BTreeMap<String, crate::rules::directives::Orders> {
-        let enc: Vec<(Vec<String>, Option<crate::rules::directives::Orders>)> = self.level.encounters.iter().map(|e| (e.members.clone(), e.orders.clone())).collect();
+        let enc: Vec<(Vec<String>, Option<crate::rules::directives::Orders>)> =
+            self.level.encounters.iter().map(|e| (e.members.clone(), e.orders.clone())).collect();
         let own: BTreeMap<String, crate::rules::directives::Orders> = self.orders.iter().map(|(id, (_, o))| (id.clone(), o.clone())).collect();
         crate::rules::directives::at_start(&enc, &own)
     }

@@ -60,7 +60,10 @@ fn every_order_kind_is_read() {
         assert_eq!(problems(&crawl("", &format!(", orders: {o}"), "")), vec![], "{o}");
     }
     // a character's own orders, and an event's
-    assert_eq!(problems(&crawl(", orders: hold(at: (6, 4))", "", "(id: \"go\", when: turn(2), then: [orders(encounter: \"pair\", to: hunt(prey: weakest))])")), vec![]);
+    assert_eq!(
+        problems(&crawl(", orders: hold(at: (6, 4))", "", "(id: \"go\", when: turn(2), then: [orders(encounter: \"pair\", to: hunt(prey: weakest))])")),
+        vec![]
+    );
     assert_eq!(problems(&crawl("", "", "(id: \"go\", when: turn(2), then: [orders(encounter: \"pair\", to: None)])")), vec![]);
 }
 
@@ -137,7 +140,10 @@ fn one_fight_levels_have_no_encounters_to_call() {
     assert_eq!(e.message, "character 'gob': orders call_for_help: call_for_help needs a crawl (`mode: exploration`) and its encounters");
     assert_eq!((e.line, e.col), (7, 9));
     // a character's own orders win over his encounter's
-    let m = check("level.ron", &crawl(", orders: hold(at: (6, 4))", ", orders: ambush()", ""), &RuleData::builtin(), Path::new(".")).unwrap().build(&RuleData::builtin()).unwrap();
+    let m = check("level.ron", &crawl(", orders: hold(at: (6, 4))", ", orders: ambush()", ""), &RuleData::builtin(), Path::new("."))
+        .unwrap()
+        .build(&RuleData::builtin())
+        .unwrap();
     let d = &m.story.as_deref().unwrap().directed.orders;
     assert_eq!(d.get("gob"), Some(&super::Orders::Ambush { reach: 2 }));
     assert_eq!(d.get("orc"), Some(&super::Orders::Hold { at: crate::rules::grid::Pos::new(6, 4) }));
