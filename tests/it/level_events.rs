@@ -37,6 +37,7 @@ fn action_name(a: &Action) -> &'static str {
         Action::Lose(_) => "lose",
         Action::Stance { .. } => "stance",
         Action::Spawn(_) => "spawn",
+        Action::Orders { .. } => "orders",
     }
 }
 

@@ -142,10 +142,33 @@ pub fn run_script(data: &RuleData, script: &Script, level: Option<&CheckedLevel>
     let mut hm = HeadlessMatch::new(m, dice, script.mid_phase());
     // A script has no player looking at the board: no previews are worked out.
     hm.app.world_mut().init_resource::<crate::game::intent::Unwatched>();
+    // Issue 45: the sides the AI plays, before each command and after the last.
+    let ai = script.ai.as_ref().map(|ai| {
+        let behaviours = level.map(|l| l.behaviours.clone()).unwrap_or_default();
+        let goals = hm.state().goals.clone();
+        let difficulty = doo_rules::ai::Difficulty::default();
+        let config = doo_rules::ai::AiConfig::for_level(
+            ai.sides.iter().map(String::as_str),
+            &behaviours,
+            &goals,
+            difficulty,
+            &Default::default(),
+            script.seed,
+            data.ai.clone(),
+        );
+        hm.app.world_mut().insert_resource(crate::game::ai::AiControl { config, pace_secs: 0.0, waited: 0.0, plan: None, remote: Default::default() });
+        ai.until_turn
+    });
     for cmd in &script.commands {
+        if let Some(until) = ai {
+            play_ai(&mut hm, until)?;
+        }
         if !hm.submit(cmd.clone()) {
             return Err(vec!["the match did not settle after a command (engine bug)".into()]);
         }
+    }
+    if let Some(until) = ai {
+        play_ai(&mut hm, until)?;
     }
     let m = hm.snapshot();
     let mut lines = hm.lines().to_vec();
@@ -164,4 +187,31 @@ pub fn run_script(data: &RuleData, script: &Script, level: Option<&CheckedLevel>
     fin["forced_dice_left"] = json!(left);
     lines.push(fin);
     Ok(lines)
+}
+
+/// Frames the AI of a script may play between two of its commands.
+const AI_FRAMES_MAX: usize = 20_000;
+
+/// Lets the script's AI sides play until none of their characters must decide (someone else
+/// must), the match is over, or crisis turn `until` is over (the AI then stops for good).
+fn play_ai(hm: &mut HeadlessMatch, until: Option<u32>) -> Result<(), Vec<String>> {
+    use crate::game::ai::AiControl;
+    for _ in 0..AI_FRAMES_MAX {
+        let Some(cfg) = hm.app.world().get_resource::<AiControl>().map(|a| a.config.clone()) else { return Ok(()) };
+        let s = hm.status();
+        if s.over {
+            return Ok(());
+        }
+        if until.is_some_and(|u| hm.state().clock.turn > u) {
+            hm.app.world_mut().remove_resource::<AiControl>();
+            hm.settle();
+            return Ok(());
+        }
+        let queued = !hm.app.world().resource::<crate::game::pipeline::CommandQueue>().queue.is_empty();
+        if s.awaiting && !queued && doo_rules::ai::who_decides(hm.state(), &cfg).is_none() {
+            return Ok(());
+        }
+        hm.app.update();
+    }
+    Err(vec![format!("the AI played {AI_FRAMES_MAX} frames without stopping (give `ai.until_turn`)")])
 }

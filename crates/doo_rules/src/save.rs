@@ -427,6 +427,10 @@ pub fn state_hash_v2(m: &Match, dice: &Dice) -> String {
         let waiting: Vec<(&str, &Vec<crate::rules::fighter::Fighter>)> = s.waiting.iter().map(|w| (w.encounter.as_str(), &w.figures)).collect();
         (&s.fired, &s.held, &s.decided, waiting)
     }));
+    // Issue 45: the orders' record, only in levels that give orders (older hashes stay).
+    if let Some(d) = m.story.as_deref().map(|s| &s.directed).filter(|d| !d.is_empty()) {
+        out.feed(d);
+    }
     out.finish()
 }
 
@@ -528,6 +532,9 @@ pub fn state_hash_v1(m: &Match, dice: &Dice) -> String {
         if !s.waiting.is_empty() {
             let waiting: Vec<(&str, usize)> = s.waiting.iter().map(|w| (w.encounter.as_str(), w.figures.len())).collect();
             let _ = write!(h, " waiting {waiting:?}");
+        }
+        if !s.directed.is_empty() {
+            let _ = write!(h, " directed {:?}", s.directed);
         }
     }
     h.finalize().to_hex()[..16].to_string()

@@ -54,6 +54,20 @@ pub struct Script {
     /// Checked by `doo run --check` and by the scenario tests; ignored otherwise.
     #[serde(default)]
     pub expect: Option<Expect>,
+    /// Issue 45: sides the monster AI plays, before each command and after the last, until
+    /// someone else must decide (or `until_turn` is over); a script that tests orders.
+    #[serde(default)]
+    pub ai: Option<ScriptAi>,
+}
+
+/// The sides the AI plays in a script (issue 45), at normal difficulty, with the script's seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptAi {
+    pub sides: Vec<String>,
+    /// The AI stops once this crisis turn is over (needed when it plays every side).
+    #[serde(default)]
+    pub until_turn: Option<u32>,
 }
 
 /// A mid-phase starting point: the action phase of `turn`, at `round`.
@@ -205,6 +219,14 @@ impl Script {
         } else if let Some((i, f)) = self.dice.iter().enumerate().find(|(_, f)| !(1..=caps::FACE).contains(*f)) {
             out.push(("dice", format!("forced die {i} is {f}; a face is 1 to {} (R-DICE-9)", caps::FACE)));
         }
+        if let Some(ai) = &self.ai {
+            if ai.sides.is_empty() || ai.sides.len() > crate::level_file::MAX_SIDES {
+                out.push(("ai", format!("ai: 1 to {} sides (this one has {})", crate::level_file::MAX_SIDES, ai.sides.len())));
+            }
+            if let Some(t) = ai.until_turn.filter(|&t| !(1..=caps::START_TURN).contains(&t)) {
+                out.push(("ai", format!("ai: until_turn {t} is out of range (1 to {})", caps::START_TURN)));
+            }
+        }
         if self.victory.len() > crate::level_file::MAX_GOALS {
             out.push(("victory", format!("{} victory goals; the most is {}", self.victory.len(), crate::level_file::MAX_GOALS)));
         }
@@ -338,9 +360,12 @@ pub fn build_match(data: &crate::data::RuleData, script: &Script, level: Option<
         }
         // Its level events (issue 31), checked against this match: a script's own characters
         // may not be the ones the events name.
-        if !l.level.events.is_empty() {
+        if !l.level.events.is_empty() || (script.characters.is_empty() && l.has_orders()) {
             let mut story = crate::rules::story::Story::new(l.level.events.clone());
             story.waiting = waiting;
+            if script.characters.is_empty() {
+                story.directed.orders = l.start_orders(); // issue 45: the level's own figures
+            }
             m.story = Some(Box::new(story));
             let problems = crate::rules::level_events::problems(&m, &l.level.events);
             if !problems.is_empty() {

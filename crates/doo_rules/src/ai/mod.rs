@@ -15,6 +15,7 @@ pub mod explore;
 mod lookahead;
 pub mod odds;
 mod opportunity;
+mod orders;
 mod search;
 mod value;
 

@@ -84,8 +84,14 @@ pub(super) fn plan_opportunity(m: &Match, a: usize, brief: &Brief, start: Instan
     let th = brief.th;
     let mut plans = first_plans(m, a);
     let reach = Reach::new(m, a, brief);
-    let sc = Scorer::new(m, a, brief, reach.budget);
-    if let (Some(here), true) = (sc.to_exit(f.pos), reach.can_move) {
+    // Issue 45: the figure's orders, one more input (fitted to the spaces it can end on).
+    let mut steer = super::orders::Steer::new(m, a);
+    if let Some(st) = steer.as_mut() {
+        st.fit(m, reach.spots.iter().map(|s| s.pos));
+    }
+    let still = steer.as_ref().is_some_and(|st| st.still);
+    let sc = Scorer::new(m, a, brief, reach.budget, steer);
+    if let (Some(here), true, false) = (sc.to_exit(f.pos), reach.can_move, still) {
         if let Some(dest) = m.board.stairs_destination(f.pos).filter(|_| matches!(m.board.tile(f.pos), Some(crate::rules::grid::Tile::Stairs { .. }))) {
             if sc.to_exit(dest).is_some_and(|d| d < here) {
                 if let Some(row) = m.rules.movements.iter().find(|r| matches!(r.effect, MovementEffect::Climb)) {
@@ -253,10 +259,12 @@ struct Scorer<'m> {
     ideal: f64,
     aims: Vec<value::AttackContext>,
     here_value: f64,
+    /// Issue 45: what the figure's orders ask (`ai::orders`).
+    steer: Option<super::orders::Steer>,
 }
 
 impl<'m> Scorer<'m> {
-    fn new(m: &'m Match, a: usize, brief: &Brief, budget: u32) -> Self {
+    fn new(m: &'m Match, a: usize, brief: &Brief, budget: u32, steer: Option<super::orders::Steer>) -> Self {
         let f = &m.fighters[a];
         let behaviour = brief.behaviour;
         let th = brief.th;
@@ -311,6 +319,7 @@ impl<'m> Scorer<'m> {
             ideal,
             aims,
             here_value: 0.0,
+            steer,
         };
         sc.here_value = sc.place_value(f.pos, 0);
         sc
@@ -381,6 +390,10 @@ impl<'m> Scorer<'m> {
         let (m, a, th, budget, answer_weight) = (self.m, self.a, &self.th, self.budget, self.answer_weight);
         for ctx in &self.ctxs {
             let t = ctx.target;
+            if self.steer.as_ref().is_some_and(|st| !st.may_attack(m, s.pos, t)) {
+                continue;
+            }
+            let bonus = self.steer.as_ref().map_or(0.0, |st| st.bonus(t));
             let Some(pl) = ctx.placement(m, s.pos, m.fighters[t].pos) else { continue };
             let hp = m.fighters[t].hp;
             let mut top: Option<Light> = None;
@@ -401,7 +414,8 @@ impl<'m> Scorer<'m> {
                 let score = ev * (1.0 + th.focus * self.wounded(t)) + finish + drop * th.drop + defense_given.min(0.0) * th.exposure * exposure
                     - answered
                     - s.ap as f64 * 0.05
-                    + slip;
+                    + slip
+                    + bonus;
                 if top.is_none_or(|l| 3.0 + score > l.score) {
                     top = Some(Light { score: 3.0 + score, spot: si, what: What::Attack { target: t, row: ri } });
                 }
@@ -424,6 +438,9 @@ impl<'m> Scorer<'m> {
                     continue;
                 }
                 for &t in &self.enemies {
+                    if self.steer.as_ref().is_some_and(|st| !st.may_attack(m, s.pos, t)) {
+                        continue;
+                    }
                     let d = m.fighters[t].pos.distance(s.pos);
                     if d > sd.range || m.board.line_of_sight(s.pos, m.fighters[t].pos) == Sight::None {
                         continue;
@@ -452,12 +469,30 @@ impl<'m> Scorer<'m> {
     /// (closer, at the weapon's range with a shot, farther when retreating, nearer the exit, safer).
     fn moves(&self, si: usize, s: &Spot, light: &mut Vec<Light>) {
         let f = self.f;
+        if let Some(st) = &self.steer {
+            if !st.may_end(self.m, s.pos) {
+                return;
+            }
+            // Heading where the orders say (the route's next space, the area, the refuge…).
+            if st.heads() && f.opp.action.is_none() && s.pos != f.pos {
+                let after = st.dist(s.pos);
+                if after == u32::MAX {
+                    return;
+                }
+                let before = st.dist(f.pos).min(after.saturating_add(1));
+                let progress = before as f64 - after as f64;
+                let score = progress * 1.5 + if progress > 0.0 { 2.5 } else { 0.0 } - s.ap as f64 * 0.05;
+                light.push(Light { score, spot: si, what: What::Move });
+                return;
+            }
+        }
         if f.opp.action.is_none() && s.pos != f.pos {
             let score = if let (Some(before), Some(after)) = (self.to_exit(f.pos), self.to_exit(s.pos)) {
                 let progress = before as f64 - after as f64;
                 progress * 1.5 + if progress > 0.0 { 2.5 } else { 0.0 } - s.ap as f64 * 0.05
             } else {
-                self.place_value(s.pos, s.pen) - self.here_value - s.ap as f64 * 0.05
+                let arrival = self.steer.as_ref().map_or(0.0, |st| st.arrival(self.m, s.pos));
+                self.place_value(s.pos, s.pen) - self.here_value - s.ap as f64 * 0.05 + arrival
             };
             light.push(Light { score, spot: si, what: What::Move });
         }

@@ -154,6 +154,10 @@ pub struct EncounterDef {
     /// `spawn` brings them, each at its `pos` or the nearest free space.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub arrives: bool,
+    /// Issue 45: what its members are told to do (a member's own `orders` win), e.g.
+    /// `guard(area: (from: (1, 1), to: (4, 3)))`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orders: Option<crate::rules::directives::Orders>,
 }
 
 /// A plain skill check at a space (R-EXP-8): a hero at distance ≤ 1 spends a turn (`task(task:

@@ -117,6 +117,7 @@ pub(super) fn encounter_of(l: &mut Level, id: &str) -> usize {
         arrives: false,
         says: None,
         trades: vec![],
+        orders: None,
     });
     l.encounters.len() - 1
 }

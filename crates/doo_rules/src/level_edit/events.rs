@@ -90,6 +90,7 @@ impl Doc {
                 Action::Lose(_) => "lose",
                 Action::Stance { .. } => "stance",
                 Action::Spawn(_) => "spawn",
+                Action::Orders { .. } => "orders",
             })
             .collect();
         format!("{}: {when}: {}", e.id, what.join(", "))

@@ -17,6 +17,8 @@ pub(super) struct Cast {
     pub(super) chars: Vec<(usize, CharacterDef)>,
     pub(super) behaviours: BTreeMap<String, String>,
     pub(super) sprites: BTreeMap<String, String>,
+    /// Issue 45: character id → his own orders (with his place in `characters`).
+    pub(super) orders: BTreeMap<String, (usize, crate::rules::directives::Orders)>,
 }
 
 /// Characters: the count first; then templates, required fields, ids, numbers, equipment.
@@ -25,6 +27,7 @@ pub(super) fn check_characters(level: &Level, data: &RuleData, root: &Path, f: &
     let mut chars = Vec::new();
     let mut behaviours: BTreeMap<String, String> = BTreeMap::new();
     let mut sprites: BTreeMap<String, String> = BTreeMap::new();
+    let mut orders = BTreeMap::new();
     if level.characters.len() > MAX_ENTITIES {
         f.key("characters", format!("{} characters; the most is {MAX_ENTITIES}", level.characters.len()));
     } else {
@@ -110,13 +113,16 @@ pub(super) fn check_characters(level: &Level, data: &RuleData, root: &Path, f: &
             if let Some(b) = &merged.behaviour {
                 behaviours.insert(def.id.clone(), b.clone());
             }
+            if let Some(o) = &merged.orders {
+                orders.insert(def.id.clone(), (i, o.clone()));
+            }
             if let Some(s) = merged.sprite.clone().or_else(|| e.template.clone()) {
                 sprites.insert(def.id.clone(), s);
             }
             chars.push((i, def));
         }
     }
-    Cast { chars, behaviours, sprites }
+    Cast { chars, behaviours, sprites, orders }
 }
 
 /// A character's behaviour and sprite, when he names them: known ones, inside `assets/`.

@@ -29,6 +29,8 @@ pub struct CheckedLevel {
     pub sprites: BTreeMap<String, String>,
     /// A crawl's doors, chests, traps, encounters (`mode: exploration`).
     pub crawl: Option<crate::level_crawl::Crawl>,
+    /// Issue 45: character id → his own orders, with his place in `characters`.
+    pub orders: BTreeMap<String, (usize, crate::rules::directives::Orders)>,
 }
 
 /// Parses and checks a level file's text. Every problem is listed (the first
@@ -58,11 +60,32 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
         check_arrivals(&level, f);
     }
     found.into_result()?;
-    let Cast { chars, behaviours, sprites } = cast;
+    let Cast { chars, behaviours, sprites, orders } = cast;
     let characters = chars.into_iter().map(|(_, c)| c).collect();
-    let checked = CheckedLevel { level, characters, floors: map.floors, sides, behaviours, sprites, crawl };
+    let checked = CheckedLevel { level, characters, floors: map.floors, sides, behaviours, sprites, crawl, orders };
     check_events(&checked, &places, data)?;
     Ok(checked)
+}
+
+/// Issue 45: the orders of the characters and encounters, against the match the level starts
+/// (spaces on the map and where a figure can stand, known figures, items, encounters, the
+/// caps); each problem at its character's or encounter's entry.
+fn order_problems(checked: &CheckedLevel, m: &crate::rules::state::Match, places: &Places) -> Vec<LevelError> {
+    use crate::rules::directives::problem;
+    let mut out = Vec::new();
+    for (id, (k, o)) in &checked.orders {
+        if let Some(p) = problem(m, Some(id), o) {
+            let (line, col) = places.character(*k);
+            out.push(LevelError { line, col, message: format!("character '{}': {p}", clip(id)) });
+        }
+    }
+    for (k, e) in checked.level.encounters.iter().enumerate().take(crate::level_crawl::MAX_FEATURES) {
+        if let Some(p) = e.orders.as_ref().and_then(|o| problem(m, None, o)) {
+            let (line, col) = places.item("encounters", k);
+            out.push(LevelError { line, col, message: format!("encounter '{}': {p}", clip(&e.id)) });
+        }
+    }
+    out
 }
 
 /// The level events (issue 31), against the match the level starts: its sides, figures, items,
@@ -70,22 +93,22 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
 /// its event's entry.
 fn check_events(checked: &CheckedLevel, places: &Places, data: &RuleData) -> Result<(), Vec<LevelError>> {
     let events = &checked.level.events;
-    if events.is_empty() {
+    if events.is_empty() && !checked.has_orders() {
         return Ok(());
     }
     let m = checked.build(data).map_err(|e| e.into_iter().map(|message| LevelError { line: 1, col: 1, message }).collect::<Vec<_>>())?;
     let problems = crate::rules::level_events::problems(&m, events);
-    if problems.is_empty() {
+    let mut out: Vec<LevelError> = order_problems(checked, &m, places);
+    out.extend(problems.into_iter().map(|(k, message)| {
+        let (line, col) = if k < events.len() { places.item("events", k) } else { places.key("events").unwrap_or((1, 1)) };
+        LevelError { line, col, message }
+    }));
+    if out.is_empty() {
         return Ok(());
     }
-    Err(problems
-        .into_iter()
-        .take(crate::data::MAX_ERRORS)
-        .map(|(k, message)| {
-            let (line, col) = if k < events.len() { places.item("events", k) } else { places.key("events").unwrap_or((1, 1)) };
-            LevelError { line, col, message }
-        })
-        .collect())
+    out.sort();
+    out.truncate(crate::data::MAX_ERRORS);
+    Err(out)
 }
 
 /// Each encounter that arrives later (`arrives: true`) is brought by a level event's `spawn`
@@ -183,12 +206,27 @@ impl CheckedLevel {
         if let Some(c) = &self.crawl {
             m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));
         }
-        if !self.level.events.is_empty() {
+        if !self.level.events.is_empty() || self.has_orders() {
             let mut story = crate::rules::story::Story::new(self.level.events.clone());
             story.waiting = waiting;
+            story.directed.orders = self.start_orders();
             m.story = Some(Box::new(story));
         }
         Ok(m)
+    }
+
+    /// Whether a character or an encounter has orders (issue 45).
+    pub fn has_orders(&self) -> bool {
+        !self.orders.is_empty() || self.level.encounters.iter().any(|e| e.orders.is_some())
+    }
+
+    /// The orders at the start (issue 45): each encounter's to its members, a character's own
+    /// over them.
+    pub fn start_orders(&self) -> BTreeMap<String, crate::rules::directives::Orders> {
+        let enc: Vec<(Vec<String>, Option<crate::rules::directives::Orders>)> =
+            self.level.encounters.iter().map(|e| (e.members.clone(), e.orders.clone())).collect();
+        let own: BTreeMap<String, crate::rules::directives::Orders> = self.orders.iter().map(|(id, (_, o))| (id.clone(), o.clone())).collect();
+        crate::rules::directives::at_start(&enc, &own)
     }
 }
 

@@ -144,6 +144,9 @@ pub struct CharacterEntry {
     /// R-EXP-11: `false`: he cannot open or close doors (an animal). Absent: he can.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opens_doors: Option<bool>,
+    /// Issue 45: what the AI is told to do with him (over his encounter's `orders`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orders: Option<crate::rules::directives::Orders>,
 }
 
 impl CharacterEntry {
@@ -184,7 +187,8 @@ impl CharacterEntry {
             sprite,
             behaviour,
             hero,
-            opens_doors
+            opens_doors,
+            orders
         )
     }
 }

@@ -98,6 +98,8 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
         *cursor = ev.len();
         return flow;
     }
+    // Issue 45: the orders' record (patrol legs, ambushes sprung, calls for help).
+    super::directives::update(m, ev);
     let mut firings = 0;
     loop {
         let from = (*cursor).min(ev.len());
@@ -215,6 +217,7 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
                 }
             }
         }
+        Action::Orders { encounter, to } => super::directives::switch(m, encounter, to.as_ref(), id, ev),
         Action::Spawn(encounter) => {
             spawn(m, encounter, id, ev);
             // R-EXP-24 (a): in Exploration Mode, arrivals who see or are seen by a hero start a
@@ -539,6 +542,9 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
                 Action::Stance { .. } if m.explore.is_none() => Some("stance needs a crawl (`mode: exploration`)".into()),
                 Action::Stance { encounter, .. } if !encounter_ok(encounter) => Some(format!("stance: unknown encounter '{}'", clip(encounter))),
                 Action::Spawn(_) if m.explore.is_none() => Some("spawn needs a crawl (`mode: exploration`)".into()),
+                Action::Orders { .. } if m.explore.is_none() => Some("orders needs a crawl (`mode: exploration`)".into()),
+                Action::Orders { encounter, .. } if !encounter_ok(encounter) => Some(format!("orders: unknown encounter '{}'", clip(encounter))),
+                Action::Orders { to: Some(o), .. } => super::directives::problem(m, None, o),
                 Action::Spawn(e) if !waiting.iter().any(|w| &w.encounter == e) => Some(if encounter_ok(e) {
                     format!("spawn: encounter '{}' is on the map from the start (mark it `arrives: true`)", clip(e))
                 } else {

@@ -10,6 +10,7 @@ pub mod conditions;
 pub mod de;
 pub mod defense;
 pub mod dice;
+pub mod directives;
 pub mod doo;
 pub mod driver;
 pub mod engine;

@@ -128,6 +128,7 @@ pub fn reset(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Event
 fn join(m: &mut Match, kind: ResetKind, ev: &mut Vec<Event>) {
     if kind == ResetKind::Normal {
         explore::join_crisis(m, ev);
+        super::directives::join_called(m, ev);
     }
 }
 

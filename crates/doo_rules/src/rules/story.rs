@@ -272,6 +272,12 @@ pub enum Action {
     /// is the level's (an alert one that sees a hero starts a crisis, R-EXP-24 (a)); during a
     /// crisis it waits outside it and joins when it sees or is seen by a participant (R-EXP-25).
     Spawn(String),
+    /// Issue 45: every member of the encounter gets these orders (`None`: none), from now on.
+    Orders {
+        encounter: String,
+        #[serde(default)]
+        to: Option<super::directives::Orders>,
+    },
 }
 
 /// The level's events and what has come of them (part of the match: saves and replays rebuild
@@ -288,6 +294,8 @@ pub struct Story {
     /// The `arrives: true` encounters not yet spawned, with their figures (off the map, outside
     /// `Match::fighters` until a `spawn` action appends them).
     pub waiting: Vec<Waiting>,
+    /// Issue 45: who has which orders, and what the rules keep of them.
+    pub directed: super::directives::Directed,
 }
 
 /// An encounter that arrives later (`arrives: true`): its id and its figures as the level built
@@ -301,7 +309,7 @@ pub struct Waiting {
 impl Story {
     pub fn new(defs: Vec<EventDef>) -> Self {
         let n = defs.len();
-        Story { defs: Arc::new(defs), fired: vec![0; n], held: vec![false; n], decided: None, waiting: Vec::new() }
+        Story { defs: Arc::new(defs), fired: vec![0; n], held: vec![false; n], decided: None, waiting: Vec::new(), directed: Default::default() }
     }
 
     /// Whether a figure with this id waits to arrive.
