@@ -26,15 +26,20 @@ pub(super) struct Choice {
     pub cut: bool,
 }
 
-/// The value of `m` to `side`: its figures' health against its enemies'.
-fn value(m: &Match, a: usize, la: &Lookahead) -> f64 {
+/// The value of `m` to `side`: its figures' health against its enemies' (and, while the action
+/// phase `turn` goes on, the AP they hold).
+fn value(m: &Match, a: usize, la: &Lookahead, turn: u32) -> f64 {
     let mut v = 0.0;
+    let phase_on = la.ap != 0.0 && m.clock.turn == turn;
     for (i, f) in m.fighters.iter().enumerate() {
         if m.is_dead(i) {
             continue;
         }
         let frac = f.hp.max(0) as f64 / f.max_hp.max(1) as f64;
-        let worth = if f.hp > 0 { la.alive + la.health * frac } else { la.alive * 0.25 };
+        let mut worth = if f.hp > 0 { la.alive + la.health * frac } else { la.alive * 0.25 };
+        if phase_on && f.hp > 0 {
+            worth += la.ap * f.ap.current as f64;
+        }
         if i == a || f.side == m.fighters[a].side {
             v += worth;
         } else if m.enemies(a, i) {
@@ -65,11 +70,16 @@ fn budget(m: &Match, a: usize, la: &Lookahead) -> usize {
 /// keeping an opportunity's plan (`super::next_command`).
 pub(super) type Policy<'p> = &'p dyn Fn(&Match, &AiConfig, &mut PlanCache) -> Option<(usize, Command)>;
 
-pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands: Vec<Vec<Command>>, start: Instant, policy: Policy) -> Option<Choice> {
+/// The last `tail` of `cands` (ending or passing the opportunity) are always weighed; the others
+/// up to `la.candidates`.
+pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, mut cands: Vec<Vec<Command>>, tail: usize, start: Instant, policy: Policy) -> Option<Choice> {
     if cands.len() < 2 {
         return None;
     }
-    let cands: Vec<Vec<Command>> = cands.into_iter().take(la.candidates.max(2)).collect();
+    let tail = tail.min(cands.len());
+    let extra = cands.split_off(cands.len() - tail);
+    cands.truncate(la.candidates.max(2));
+    cands.extend(extra);
     let budget = budget(m, a, la);
     let per = la.depth + 3;
     let rollouts = la.rollouts.min(budget / (per * cands.len()).max(1));
@@ -81,9 +91,12 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
     let mut future = cfg.clone();
     future.sides = m.fighters.iter().map(|f| (f.side.clone(), Difficulty::Normal)).collect();
     let mut book = (*cfg.book).clone();
-    book.normal = Thinking { lookahead: None, ..book.hard };
+    book.normal = if la.model_sharp { Thinking { lookahead: None, ..book.sharp } } else { Thinking { lookahead: None, ..book.hard } };
     future.book = std::sync::Arc::new(book);
     future.budget = Default::default();
+    if let Some(spots) = la.model_spots {
+        future.budget.max_spots = spots;
+    }
     let side = m.fighters[a].side.clone();
     let seed = mix(cfg.seed ^ (m.clock.turn as u64) << 40 ^ (m.clock.round as u64) << 24 ^ (a as u64) << 8 ^ 0x1F2E_3D4C);
     let mut totals = vec![0.0f64; cands.len()];
@@ -169,7 +182,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
                 Some(Some(_)) => -la.win,
                 _ => 0.0,
             };
-            sweep[k] = value(&sim, a, la) + end_bonus;
+            sweep[k] = value(&sim, a, la, m.clock.turn) + end_bonus;
         }
         for (t, v) in totals.iter_mut().zip(&sweep) {
             *t += v;

@@ -82,7 +82,7 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
         if let Some(la) = &th.lookahead {
             let mut cands = vec![vec![first.clone()]];
             cands.extend(a4::candidates(m, a).into_iter().filter(|c| *c != first).map(|c| vec![c]));
-            if let Some(ch) = lookahead::choose(m, a, cfg, la, cands, start, &policy) {
+            if let Some(ch) = lookahead::choose(m, a, cfg, la, cands, 0, start, &policy) {
                 return Decision { commands: ch.commands, spots: ch.simulated, cut: ch.cut };
             }
         }
@@ -95,7 +95,7 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
             if let Some(la) = &th.lookahead {
                 let mut cands = vec![vec![first.clone()]];
                 cands.extend(reaction_commands(m, a).into_iter().filter(|c| *c != first).map(|c| vec![c]));
-                if let Some(ch) = lookahead::choose(m, a, cfg, la, cands, start, &policy) {
+                if let Some(ch) = lookahead::choose(m, a, cfg, la, cands, 0, start, &policy) {
                     return Decision { commands: ch.commands, spots: ch.simulated, cut: ch.cut };
                 }
             }
@@ -131,11 +131,16 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
         cands.push(variants.remove(0));
     }
     if let Some(la) = &th.lookahead {
+        let ideas = cands.len();
         let end = vec![Command::End { actor: id.clone() }];
         if !cands.is_empty() && !cands.contains(&end) && engine::validate(m, &end[0]).is_ok() && m.fighters[a].opp.anything() {
             cands.push(end);
         }
-        if let Some(ch) = lookahead::choose(m, a, cfg, la, cands.clone(), start, &policy) {
+        let pass = vec![Command::Pass { actor: id.clone() }];
+        if la.pass && !cands.is_empty() && !cands.contains(&pass) && !m.fighters[a].opp.anything() && engine::validate(m, &pass[0]).is_ok() {
+            cands.push(pass);
+        }
+        if let Some(ch) = lookahead::choose(m, a, cfg, la, cands.clone(), cands.len() - ideas, start, &policy) {
             return Decision { commands: ch.commands, spots: spots + ch.simulated, cut: cut || ch.cut };
         }
     }
