@@ -167,4 +167,13 @@ pub struct Lookahead {
     /// rather than hard's own one-step weights.
     #[serde(default)]
     pub model_sharp: bool,
+    /// Looks ahead only when an enemy on the figure's floor is within this many spaces (None:
+    /// always); far from the fight the planner's approach is kept and the time saved.
+    #[serde(default)]
+    pub near: Option<u32>,
+    /// The deterministic budget of one decision, in work units (positions the model scores in
+    /// the futures, plus 8 per command played): no new sweep of the candidates starts once it
+    /// is spent (at least one sweep is played). None: `rollouts` sweeps.
+    #[serde(default)]
+    pub work: Option<usize>,
 }

@@ -19,6 +19,9 @@ use crate::rules::event::Event;
 use crate::rules::state::Match;
 use std::time::Instant;
 
+/// The work one command played in a future counts, beside the positions the model scored.
+const STEP_WORK: usize = 8;
+
 /// What the lookahead chose, and its cost.
 pub(super) struct Choice {
     pub commands: Vec<Command>,
@@ -66,9 +69,9 @@ fn budget(m: &Match, a: usize, la: &Lookahead) -> usize {
 
 /// Plays `cands` (each a list of commands, the planner's first choice first) ahead and returns
 /// the best; `None` when the budget allows no real look (the caller keeps its first choice).
-/// The policy that plays the futures: the next (sender, command) for the AI seats of a config,
+/// The policy that plays the futures: the next (sender, command, positions scored) for the AI seats of a config,
 /// keeping an opportunity's plan (`super::next_command`).
-pub(super) type Policy<'p> = &'p dyn Fn(&Match, &AiConfig, &mut PlanCache) -> Option<(usize, Command)>;
+pub(super) type Policy<'p> = &'p dyn Fn(&Match, &AiConfig, &mut PlanCache) -> Option<(usize, Command, usize)>;
 
 /// The last `tail` of `cands` (ending or passing the opportunity) are always weighed; the others
 /// up to `la.candidates`.
@@ -76,6 +79,16 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, mut ca
     if cands.len() < 2 {
         return None;
     }
+    // Near enough to an enemy for the choice to matter (la.near): far off, the planner's
+    // approach is kept and the time saved.
+    if let Some(near) = la.near {
+        let f = &m.fighters[a];
+        let close = (0..m.fighters.len()).any(|e| m.enemies(a, e) && !m.is_dead(e) && m.fighters[e].hp > 0 && m.fighters[e].pos.floor == f.pos.floor && m.fighters[e].pos.distance(f.pos) <= near);
+        if !close {
+            return None;
+        }
+    }
+    let _memo = super::value::SightMemo::start();
     let tail = tail.min(cands.len());
     let extra = cands.split_off(cands.len() - tail);
     cands.truncate(la.candidates.max(2));
@@ -102,6 +115,9 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, mut ca
     let mut totals = vec![0.0f64; cands.len()];
     let mut valid = vec![true; cands.len()];
     let mut simulated = 0;
+    // The deterministic measure of the thinking done: positions the model scored in the
+    // futures, plus STEP_WORK per command played (`la.work` caps it between sweeps).
+    let mut work = 0usize;
     let mut done = 0;
     let mut cut = false;
     let mut sweep = vec![0.0f64; cands.len()];
@@ -137,6 +153,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, mut ca
             };
             for (j, c) in cand.iter().enumerate() {
                 simulated += 1;
+                work += STEP_WORK;
                 reseed(&sim, &mut dice, a);
                 if driver::step(&mut sim, &mut dice, &mut over, c, &mut ev).is_err() {
                     if j == 0 {
@@ -161,8 +178,9 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, mut ca
                 {
                     break;
                 }
-                let Some((actor, command)) = policy(&sim, &future, &mut plan) else { break };
+                let Some((actor, command, spots)) = policy(&sim, &future, &mut plan) else { break };
                 simulated += 1;
+                work += spots + STEP_WORK;
                 reseed(&sim, &mut dice, actor);
                 if driver::step(&mut sim, &mut dice, &mut over, &command, &mut ev).is_err() {
                     plan = None;
@@ -188,6 +206,10 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, mut ca
             *t += v;
         }
         done += 1;
+        // Anytime in deterministic units: no new sweep once the work budget is spent.
+        if la.work.is_some_and(|w| work >= w) {
+            break;
+        }
     }
     if done == 0 || !valid[0] {
         return None;

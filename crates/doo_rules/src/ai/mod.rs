@@ -150,9 +150,9 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
     }
 }
 
-/// The futures' policy: `next_command` as (sender, command).
-fn policy(m: &Match, cfg: &AiConfig, plan: &mut PlanCache) -> Option<(usize, Command)> {
-    next_command(m, cfg, plan).map(|n| (n.actor, n.command))
+/// The futures' policy: `next_command` as (sender, command, positions scored to choose it).
+fn policy(m: &Match, cfg: &AiConfig, plan: &mut PlanCache) -> Option<(usize, Command, usize)> {
+    next_command(m, cfg, plan).map(|n| (n.actor, n.command, n.decision.map_or(0, |d| d.spots)))
 }
 
 /// Every answer open to `a` in a reaction window: declining, and each reaction it may take.

@@ -425,7 +425,7 @@ impl<'m> Scorer<'m> {
                 }
                 for &t in &self.enemies {
                     let d = m.fighters[t].pos.distance(s.pos);
-                    if d > sd.range || m.board.line_of_sight(s.pos, m.fighters[t].pos) == Sight::None {
+                    if d > sd.range || value::sight(m, s.pos, m.fighters[t].pos) == Sight::None {
                         continue;
                     }
                     let value = match &sd.effect {
