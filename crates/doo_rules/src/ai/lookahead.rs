@@ -1,14 +1,18 @@
-//! Hard's lookahead (issue 30): the best few plans the planner proposes (or, under A4 and in a
-//! reaction window, the acts open to the figure) are each played on a copy of the match through
-//! the one flow, then the game goes on for a few dozen commands with every side played by the
-//! model AI (hard's weights, one step deep), over several determinized dice streams (the same streams for every candidate, so
-//! luck cancels out). The candidate whose futures leave the side best off, on average, is
-//! chosen: focus fire, keeping Defense, drinking when hurt, reactions and attacks of opportunity
-//! are all judged by what they lead to under the real rules and odds.
+//! Hard's lookahead (issues 30 and 45): the best few plans the planner proposes (and ending
+//! the opportunity once it has acted; under A4 and in a reaction window, the acts open to the
+//! figure) are each played on a copy of the match through the one flow, then the game goes on,
+//! to the end of the action phase or for at most `depth` commands, with every side played by a
+//! one-step model (sharp's weights, or hard's without the lookahead; no slips), over several
+//! determinized dice streams (the same streams for every candidate, so luck cancels out). The
+//! candidate whose futures leave the side best off, on average, is chosen: focus fire, keeping
+//! Defense, drinking when hurt, reactions and attacks of opportunity are all judged by what
+//! they lead to under the real rules and odds.
 //!
-//! The work is counted in commands simulated, a deterministic limit (so `simulate` is the same
-//! on every machine); the window adds a wall-clock deadline and takes the best candidate found
-//! so far when it passes (anytime). The limits are data (`assets/ai/behaviours.ron`).
+//! The work is counted in positions the model scores and commands played, a deterministic
+//! limit (so `simulate` and the ladder are the same on every machine); the window adds a
+//! wall-clock deadline and takes the best candidate of the sweeps finished when it passes
+//! (anytime). Line of sight is remembered for the decision (`value::SightMemo`): it was most
+//! of a future's cost. The limits are data (`assets/ai/behaviours.ron`, docs/ai.md).
 
 use super::book::{Difficulty, Lookahead, Thinking};
 use super::config::{AiConfig, PlanCache};
@@ -67,15 +71,14 @@ fn budget(m: &Match, a: usize, la: &Lookahead) -> usize {
     la.phase_commands / figures
 }
 
-/// Plays `cands` (each a list of commands, the planner's first choice first) ahead and returns
-/// the best; `None` when the budget allows no real look (the caller keeps its first choice).
 /// The policy that plays the futures: the next (sender, command, positions scored) for the AI seats of a config,
 /// keeping an opportunity's plan (`super::next_command`).
 pub(super) type Policy<'p> = &'p dyn Fn(&Match, &AiConfig, &mut PlanCache) -> Option<(usize, Command, usize)>;
 
-/// The last `tail` of `cands` (ending or passing the opportunity) are always weighed; the others
-/// up to `la.candidates`.
-pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, mut cands: Vec<Vec<Command>>, tail: usize, start: Instant, policy: Policy) -> Option<Choice> {
+/// Plays `cands` (each a list of commands, the planner's first choice first) ahead and returns
+/// the best; `None` when the budget allows no real look (the caller keeps its first choice).
+/// `cands` come already cut to the candidates weighed (`la.candidates`, and ending or passing).
+pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands: Vec<Vec<Command>>, start: Instant, policy: Policy) -> Option<Choice> {
     if cands.len() < 2 {
         return None;
     }
@@ -83,16 +86,15 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, mut ca
     // approach is kept and the time saved.
     if let Some(near) = la.near {
         let f = &m.fighters[a];
-        let close = (0..m.fighters.len()).any(|e| m.enemies(a, e) && !m.is_dead(e) && m.fighters[e].hp > 0 && m.fighters[e].pos.floor == f.pos.floor && m.fighters[e].pos.distance(f.pos) <= near);
+        let close = (0..m.fighters.len()).any(|e| {
+            let o = &m.fighters[e];
+            m.enemies(a, e) && !m.is_dead(e) && o.hp > 0 && o.pos.floor == f.pos.floor && o.pos.distance(f.pos) <= near
+        });
         if !close {
             return None;
         }
     }
     let _memo = super::value::SightMemo::start();
-    let tail = tail.min(cands.len());
-    let extra = cands.split_off(cands.len() - tail);
-    cands.truncate(la.candidates.max(2));
-    cands.extend(extra);
     let budget = budget(m, a, la);
     let per = la.depth + 3;
     let rollouts = la.rollouts.min(budget / (per * cands.len()).max(1));
