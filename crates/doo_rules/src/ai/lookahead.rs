@@ -25,6 +25,9 @@ use std::time::Instant;
 
 /// The work one command played in a future counts, beside the positions the model scored.
 const STEP_WORK: usize = 8;
+/// Under A4 the model (`a4::decide`) scores no positions: a command counts as about what a
+/// DOO command and its decision do together.
+const A4_STEP_WORK: usize = 32;
 
 /// What the lookahead chose, and its cost.
 pub(super) struct Choice {
@@ -95,6 +98,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
         }
     }
     let _memo = super::value::SightMemo::start();
+    let step_work = if m.a4.is_some() { A4_STEP_WORK } else { STEP_WORK };
     let budget = budget(m, a, la);
     let per = la.depth + 3;
     let rollouts = la.rollouts.min(budget / (per * cands.len()).max(1));
@@ -155,7 +159,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
             };
             for (j, c) in cand.iter().enumerate() {
                 simulated += 1;
-                work += STEP_WORK;
+                work += step_work;
                 reseed(&sim, &mut dice, a);
                 if driver::step(&mut sim, &mut dice, &mut over, c, &mut ev).is_err() {
                     if j == 0 {
@@ -182,7 +186,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
                 }
                 let Some((actor, command, spots)) = policy(&sim, &future, &mut plan) else { break };
                 simulated += 1;
-                work += spots + STEP_WORK;
+                work += spots + step_work;
                 reseed(&sim, &mut dice, actor);
                 if driver::step(&mut sim, &mut dice, &mut over, &command, &mut ev).is_err() {
                     plan = None;
