@@ -45,6 +45,7 @@ fn main() {
     let mut worst_phase_ms: f64 = 0.0;
     let mut medians = Vec::new();
     let mut worst_by: Vec<(Difficulty, f64, u64)> = Vec::new();
+    let mut p99s: Vec<u64> = Vec::new();
     for (seed, diff) in [(1u64, Difficulty::Easy), (2, Difficulty::Normal), (3, Difficulty::Hard)] {
         let m = build_match(&data, &[rows.clone()], &chars, None, &Default::default()).expect("bench level");
         let mut hm = HeadlessMatch::new(m, doo_rules::rules::Dice::seeded(seed), false);
@@ -77,13 +78,15 @@ fn main() {
         mine.sort_unstable();
         let median = mine.get(mine.len() / 2).copied().unwrap_or(0);
         let p95 = mine.get(mine.len() * 95 / 100).copied().unwrap_or(0);
+        let p99 = mine.get(mine.len() * 99 / 100).copied().unwrap_or(0);
         let phase_ms: Vec<f64> = per_turn.values().map(|(us, _)| *us as f64 / 1000.0).collect();
         let worst = phase_ms.iter().cloned().fold(0.0, f64::max);
         worst_phase_ms = worst_phase_ms.max(worst);
         medians.push(median);
         worst_by.push((diff, worst, mine.last().copied().unwrap_or(0)));
+        p99s.push(p99);
         report.push(format!(
-            "{diff:?}: {} monster decisions; median {median} µs, p95 {p95} µs, max {} µs; thinking per action phase (ms): {:?}",
+            "{diff:?}: {} monster decisions; median {median} µs, p95 {p95} µs, p99 {p99} µs, max {} µs; thinking per action phase (ms): {:?}",
             mine.len(),
             mine.last().copied().unwrap_or(0),
             phase_ms.iter().map(|x| (x * 10.0).round() / 10.0).collect::<Vec<_>>()
@@ -106,7 +109,10 @@ fn main() {
         easy.1,
         hard.1 / easy.1.max(0.001)
     );
-    if worst_phase_ms > 100.0 || worst_median > 10_000 {
+    // Issue 45: hard's search stays within a decision's p99 of 50 ms (the window cuts at 25 ms).
+    let hard_p99 = p99s.get(2).copied().unwrap_or(0);
+    println!("hard's p99 decision: {:.1} ms beside easy's {:.1} ms (goal ≤ 50 ms)", hard_p99 as f64 / 1e3, p99s.first().copied().unwrap_or(0) as f64 / 1e3);
+    if worst_phase_ms > 100.0 || worst_median > 10_000 || hard_p99 > 50_000 {
         println!("GOAL MISSED");
         std::process::exit(1);
     }

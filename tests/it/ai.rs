@@ -304,3 +304,38 @@ fn weaker_difficulties_forget_their_attacks_more_under_every_ruleset() {
     let fight = doo_rules::ladder::play(&data, &l, &both(Difficulty::Hard), 7).unwrap();
     assert!(fight.winner.is_some() && fight.turns < doo_rules::ladder::MAX_TURNS, "{fight:?}");
 }
+
+#[test] // issue 45: sharp is normal's careful planner without its slips, the reference hard is measured against
+fn sharp_is_normal_without_slips() {
+    let book = doo_rules::ai::AiBook::builtin();
+    assert_eq!("sharp".parse::<Difficulty>(), Ok(Difficulty::Sharp));
+    assert_eq!(Difficulty::Sharp.name(), "sharp");
+    let (s, n) = (book.sharp, book.normal);
+    assert_eq!((s.noise, s.forget_action, s.forget_free_steps), (0.0, 0.0, 0.0), "sharp never slips");
+    assert!(s.lookahead.is_none(), "sharp thinks one step deep");
+    assert!(n.noise > 0.0 && n.forget_action > 0.0, "normal slips");
+    assert_eq!((s.focus, s.finish, s.exposure, s.answer, s.reacts, s.runs), (n.focus, n.finish, n.exposure, n.answer, n.reacts, n.runs), "normal's weights");
+    // and it plays through the one flow: no refused command, the game ends
+    let l = level("tutorial.ron");
+    let sides: Vec<String> = l.side_ids().map(String::from).collect();
+    let who = doo_rules::ladder::seating(&sides, &[0], Difficulty::Hard, Difficulty::Sharp);
+    let end = doo_rules::ladder::play(&RuleData::builtin(), &l, &who, 5).unwrap();
+    assert_eq!((end.refused, end.stuck), (0, false));
+    assert!(end.winner.is_some() || end.turns > doo_rules::ladder::MAX_TURNS, "{end:?}");
+}
+
+#[test] // issue 45: hard's search is deterministic for a seed (a count budget, the sight memo per decision), and anytime under a deadline
+fn hard_search_is_seeded_and_anytime() {
+    let data = RuleData::builtin();
+    let l = level("arena.ron");
+    let sides: Vec<String> = l.side_ids().map(String::from).collect();
+    let who = doo_rules::ladder::seating(&sides, &[1], Difficulty::Hard, Difficulty::Sharp);
+    let a = doo_rules::ladder::play(&data, &l, &who, 9).unwrap();
+    let b = doo_rules::ladder::play(&data, &l, &who, 9).unwrap();
+    assert_eq!((a.winner.clone(), a.turns, a.commands), (b.winner, b.turns, b.commands), "a seed is one game");
+    assert_eq!(a.refused, 0);
+    // A deadline of zero cuts every search at once: the planner's first choice, still legal.
+    let cut = doo_rules::ai::Budget { deadline: Some(std::time::Duration::ZERO), ..Default::default() };
+    let c = doo_rules::ladder::play_within(&data, &l, &who, 9, cut).unwrap();
+    assert_eq!((c.refused, c.stuck), (0, false), "{c:?}");
+}

@@ -23,7 +23,7 @@ pub enum HeadlessCmd {
         seed: u64,
         #[arg(long, default_value_t = 1)]
         games: u32,
-        /// easy, normal or hard, for every side not named in --side
+        /// easy, normal, hard or sharp (the reference tier), for every side not named in --side
         #[arg(long, default_value = "normal")]
         difficulty: doo_rules::ai::Difficulty,
         /// Per-side difficulty, e.g. --side heroes=hard --side monsters=easy
@@ -65,6 +65,13 @@ pub enum HeadlessCmd {
         /// Fail (exit 1) when the stronger difficulty wins less than this share of decided games.
         #[arg(long)]
         min_share: Option<f64>,
+        /// Cut every AI decision after this many milliseconds of wall clock, as the window does
+        /// (25); without it only the deterministic budget applies and a seed is one game.
+        #[arg(long)]
+        deadline_ms: Option<u64>,
+        /// The weaker difficulty plays idle (never attacks): the ceiling where the dice decide.
+        #[arg(long)]
+        idle: bool,
     },
     /// Campaigns without a window (docs/campaigns.md).
     Campaign {
@@ -160,8 +167,8 @@ pub fn run(cmd: HeadlessCmd) -> ExitCode {
         HeadlessCmd::Hero { action: HeroCmd::Show { file } } => cli::hero_show(&file),
         HeadlessCmd::Run { script, check } => cli::run(&script, check),
         HeadlessCmd::StressSave { dir, commands } => cli::stress_save(&dir, commands),
-        HeadlessCmd::Ladder { levels, pairs, games, seed, own_only, jobs, min_share } => match cli::rule_data() {
-            Ok(data) => crate::ladder::run(&data, &crate::ladder::LadderArgs { levels, pairs, games, seed, own_only, jobs, min_share }),
+        HeadlessCmd::Ladder { levels, pairs, games, seed, own_only, jobs, min_share, deadline_ms, idle } => match cli::rule_data() {
+            Ok(data) => crate::ladder::run(&data, &crate::ladder::LadderArgs { levels, pairs, games, seed, own_only, jobs, min_share, deadline_ms, idle }),
             Err(code) => code,
         },
         HeadlessCmd::Validate { files } => cli::validate(&files),

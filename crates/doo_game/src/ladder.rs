@@ -5,7 +5,7 @@
 
 use doo_rules::ai::Difficulty;
 use doo_rules::data::RuleData;
-use doo_rules::ladder::{Tally, pairing};
+use doo_rules::ladder::{Tally, pairing_within};
 use doo_rules::level_file::CheckedLevel;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +24,13 @@ pub struct LadderArgs {
     /// Exit 1 when the stronger difficulty's share of decided games (all rows together, per
     /// pairing) is below this.
     pub min_share: Option<f64>,
+    /// Every AI decision's wall-clock cut, in milliseconds (the window's is 25:
+    /// `Budget::INTERACTIVE`); None: the deterministic budget only, so a seed is the same game
+    /// on every machine. With a cut the table is what players meet, but may vary run to run.
+    pub deadline_ms: Option<u64>,
+    /// The weaker side plays idle: easy's planner that never attacks (`forget_action` 1), the
+    /// ceiling where the dice decide (rows are named `stronger:idle`).
+    pub idle: bool,
 }
 
 /// Parses `hard:normal`.
@@ -40,11 +47,11 @@ struct Row {
 }
 
 fn name(d: Difficulty) -> &'static str {
-    match d {
-        Difficulty::Easy => "easy",
-        Difficulty::Normal => "normal",
-        Difficulty::Hard => "hard",
-    }
+    d.name()
+}
+
+fn pair_name(p: (Difficulty, Difficulty), idle: bool) -> String {
+    if idle { format!("{}:idle", name(p.0)) } else { format!("{}:{}", name(p.0), name(p.1)) }
 }
 
 fn percentile(v: &mut [u64], q: f64) -> f64 {
@@ -57,6 +64,28 @@ fn percentile(v: &mut [u64], q: f64) -> f64 {
 
 /// Runs the ladder and prints its table.
 pub fn run(data: &RuleData, args: &LadderArgs) -> ExitCode {
+    let mut data = data.clone();
+    if args.idle {
+        // Only the weaker seats play idle: every pair's weaker difficulty takes easy's weights
+        // with every attack forgotten.
+        let mut book = (*data.ai).clone();
+        let idle = doo_rules::ai::Thinking { forget_action: 1.0, lookahead: None, ..book.easy };
+        for &(hi, lo) in &args.pairs {
+            if hi == lo {
+                eprintln!("--idle needs a weaker difficulty other than the stronger one");
+                return ExitCode::from(2);
+            }
+            match lo {
+                Difficulty::Easy => book.easy = idle,
+                Difficulty::Normal => book.normal = idle,
+                Difficulty::Hard => book.hard = idle,
+                Difficulty::Sharp => book.sharp = idle,
+            }
+        }
+        data.ai = std::sync::Arc::new(book);
+    }
+    let data = &data;
+    let budget = doo_rules::ai::Budget { deadline: args.deadline_ms.map(std::time::Duration::from_millis), ..Default::default() };
     let mut levels = args.levels.clone();
     if levels.is_empty() {
         levels = std::fs::read_dir("levels")
@@ -114,7 +143,7 @@ pub fn run(data: &RuleData, args: &LadderArgs) -> ExitCode {
                     let Some((ri, g, n)) = work.lock().map(|mut w| w.pop()).ok().flatten() else { break };
                     let row = &rows[ri];
                     // Seeds stay in step with the seatings: chunk starts are multiples of CHUNK (even).
-                    let t = pairing(data, &row.checked, row.pair.0, row.pair.1, n, args.seed.wrapping_add(g as u64 / 2));
+                    let t = pairing_within(data, &row.checked, row.pair.0, row.pair.1, n, args.seed.wrapping_add(g as u64 / 2), budget);
                     if let Ok(mut r) = results.lock() {
                         r.push((ri, g, t));
                     }
@@ -147,11 +176,10 @@ pub fn run(data: &RuleData, args: &LadderArgs) -> ExitCode {
         let mut us = t.strong_us.clone();
         let (med, p99, max) = (percentile(&mut us, 0.5), percentile(&mut us, 0.99), percentile(&mut us, 1.0));
         println!(
-            "| {} | {} | {}:{} | {} | {} | {} | {:.0} %{} | {} | {} | {:.2} / {:.2} / {:.2} |",
+            "| {} | {} | {} | {} | {} | {} | {:.0} %{} | {} | {} | {:.2} / {:.2} / {:.2} |",
             row.level,
             row.ruleset,
-            name(row.pair.0),
-            name(row.pair.1),
+            pair_name(row.pair, args.idle),
             t.strong_wins,
             t.weak_wins,
             t.draws,
@@ -172,9 +200,8 @@ pub fn run(data: &RuleData, args: &LadderArgs) -> ExitCode {
     for (p, t) in &total {
         let rows_behind = rows.iter().zip(tallies.iter()).filter(|(r, t)| r.pair == *p && !t.sides_not_ahead().is_empty()).count();
         println!(
-            "| **all** | | {}:{} | {} | {} | {} | **{:.1} %** | rows with a side not ahead: {} | {} | |",
-            name(p.0),
-            name(p.1),
+            "| **all** | | {} | {} | {} | {} | **{:.1} %** | rows with a side not ahead: {} | {} | |",
+            pair_name(*p, args.idle),
             t.strong_wins,
             t.weak_wins,
             t.draws,

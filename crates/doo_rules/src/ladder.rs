@@ -3,7 +3,7 @@
 //! `doo simulate` plays with the same seed. Pairings seat the stronger difficulty on each side in
 //! turn (sides swapped) and count, per level, ruleset and side, who won.
 
-use crate::ai::{AiConfig, Difficulty, PlanCache, next_command};
+use crate::ai::{AiConfig, Budget, Difficulty, PlanCache, next_command};
 use crate::data::RuleData;
 use crate::level_file::CheckedLevel;
 use crate::rules::{Command, Dice, driver};
@@ -35,8 +35,15 @@ pub struct GameEnd {
 /// Plays `level` (already set to its ruleset) with `sides` at their difficulties and `seed` for
 /// the dice and the AI's slips.
 pub fn play(data: &RuleData, level: &CheckedLevel, sides: &BTreeMap<String, Difficulty>, seed: u64) -> Result<GameEnd, String> {
+    play_within(data, level, sides, seed, Budget::default())
+}
+
+/// `play` with every AI seat thinking within `budget` (the window's is `Budget::INTERACTIVE`;
+/// a wall-clock deadline makes the AI's choices, so the game, depend on the machine's speed).
+pub fn play_within(data: &RuleData, level: &CheckedLevel, sides: &BTreeMap<String, Difficulty>, seed: u64, budget: Budget) -> Result<GameEnd, String> {
     let mut m = level.build(data).map_err(|e| e.join("; "))?;
-    let cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Difficulty::Normal, sides, seed, data.ai.clone());
+    let mut cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Difficulty::Normal, sides, seed, data.ai.clone());
+    cfg.budget = budget;
     let mut dice = Dice::seeded(seed);
     let mut ev = Vec::new();
     let mut over = !driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev);
@@ -152,6 +159,11 @@ impl Tally {
 /// Plays `games` games of `hi` against `lo` on `level` (sides swapped: the seatings take turns),
 /// seeds `seed`, `seed + 1`, …
 pub fn pairing(data: &RuleData, level: &CheckedLevel, hi: Difficulty, lo: Difficulty, games: u32, seed: u64) -> Result<Tally, String> {
+    pairing_within(data, level, hi, lo, games, seed, Budget::default())
+}
+
+/// `pairing` with every AI seat thinking within `budget` (`play_within`).
+pub fn pairing_within(data: &RuleData, level: &CheckedLevel, hi: Difficulty, lo: Difficulty, games: u32, seed: u64, budget: Budget) -> Result<Tally, String> {
     let sides: Vec<String> = level.side_ids().map(String::from).collect();
     let seats = seatings(sides.len());
     let mut t = Tally::default();
@@ -163,7 +175,7 @@ pub fn pairing(data: &RuleData, level: &CheckedLevel, hi: Difficulty, lo: Diffic
         let seat = &seats[g as usize % seats.len()];
         let game_seed = seed.wrapping_add((g / seats.len() as u32) as u64);
         let who = seating(&sides, seat, hi, lo);
-        let end = play(data, level, &who, game_seed)?;
+        let end = play_within(data, level, &who, game_seed, budget)?;
         for (side, us) in &end.decision_us {
             if who.get(side) == Some(&hi) { t.strong_us.push(*us) } else { t.weak_us.push(*us) }
         }

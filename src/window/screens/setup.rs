@@ -242,7 +242,7 @@ fn answer_setup(
                         (None, false) => (Some(Difficulty::Easy), false),
                         (Some(Difficulty::Easy), _) => (Some(Difficulty::Normal), false),
                         (Some(Difficulty::Normal), _) => (Some(Difficulty::Hard), false),
-                        (Some(Difficulty::Hard), _) => (None, true),
+                        (Some(Difficulty::Hard | Difficulty::Sharp), _) => (None, true),
                     };
                 }
             }

@@ -11,6 +11,9 @@ pub enum Difficulty {
     #[default]
     Normal,
     Hard,
+    /// The reference tier (issue 45): normal's one-step planner without its slips, a player who
+    /// never forgets to attack. Selectable in `doo ladder` and `doo simulate`, not in the menu.
+    Sharp,
 }
 
 impl std::str::FromStr for Difficulty {
@@ -20,7 +23,8 @@ impl std::str::FromStr for Difficulty {
             "easy" => Ok(Difficulty::Easy),
             "normal" => Ok(Difficulty::Normal),
             "hard" => Ok(Difficulty::Hard),
-            _ => Err(format!("unknown difficulty '{s}' (easy, normal, hard)")),
+            "sharp" => Ok(Difficulty::Sharp),
+            _ => Err(format!("unknown difficulty '{s}' (easy, normal, hard, sharp)")),
         }
     }
 }
@@ -35,6 +39,8 @@ pub struct AiBook {
     pub easy: Thinking,
     pub normal: Thinking,
     pub hard: Thinking,
+    /// The reference tier: one step deep, no slips, no lookahead.
+    pub sharp: Thinking,
 }
 
 /// How a monster template fights.
@@ -77,12 +83,25 @@ pub struct Thinking {
     pub lookahead: Option<Lookahead>,
 }
 
+impl Difficulty {
+    /// The name the command line and the files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Normal => "normal",
+            Difficulty::Hard => "hard",
+            Difficulty::Sharp => "sharp",
+        }
+    }
+}
+
 impl AiBook {
     pub fn thinking(&self, d: Difficulty) -> &Thinking {
         match d {
             Difficulty::Easy => &self.easy,
             Difficulty::Normal => &self.normal,
             Difficulty::Hard => &self.hard,
+            Difficulty::Sharp => &self.sharp,
         }
     }
 
@@ -132,4 +151,29 @@ pub struct Lookahead {
     /// answered) rather than after `depth` commands (`depth` stays the cap).
     #[serde(default)]
     pub to_phase_end: bool,
+    /// Positions the model planner scores per decision inside the futures (fewer: cheaper
+    /// futures, so more of them in the same time; None: the planner's own cap).
+    #[serde(default)]
+    pub model_spots: Option<usize>,
+    /// Value of each AP a figure still holds at the horizon while the action phase goes on
+    /// (AP kept for reactions and later rounds), its side's less its enemies'.
+    #[serde(default)]
+    pub ap: f64,
+    /// Also weighs passing (keeping the AP for a later round and the reactions) when the figure
+    /// has not acted yet in its opportunity.
+    #[serde(default)]
+    pub pass: bool,
+    /// The futures play every side with sharp's weights (one step, no answer term: cheaper)
+    /// rather than hard's own one-step weights.
+    #[serde(default)]
+    pub model_sharp: bool,
+    /// Looks ahead only when an enemy on the figure's floor is within this many spaces (None:
+    /// always); far from the fight the planner's approach is kept and the time saved.
+    #[serde(default)]
+    pub near: Option<u32>,
+    /// The deterministic budget of one decision, in work units (positions the model scores in
+    /// the futures, plus 8 per command played): no new sweep of the candidates starts once it
+    /// is spent (at least one sweep is played). None: `rollouts` sweeps.
+    #[serde(default)]
+    pub work: Option<usize>,
 }

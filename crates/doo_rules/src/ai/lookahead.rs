@@ -1,14 +1,18 @@
-//! Hard's lookahead (issue 30): the best few plans the planner proposes (or, under A4 and in a
-//! reaction window, the acts open to the figure) are each played on a copy of the match through
-//! the one flow, then the game goes on for a few dozen commands with every side played by the
-//! model AI (hard's weights, one step deep), over several determinized dice streams (the same streams for every candidate, so
-//! luck cancels out). The candidate whose futures leave the side best off, on average, is
-//! chosen: focus fire, keeping Defense, drinking when hurt, reactions and attacks of opportunity
-//! are all judged by what they lead to under the real rules and odds.
+//! Hard's lookahead (issues 30 and 45): the best few plans the planner proposes (and ending
+//! the opportunity once it has acted; under A4 and in a reaction window, the acts open to the
+//! figure) are each played on a copy of the match through the one flow, then the game goes on,
+//! to the end of the action phase or for at most `depth` commands, with every side played by a
+//! one-step model (sharp's weights, or hard's without the lookahead; no slips), over several
+//! determinized dice streams (the same streams for every candidate, so luck cancels out). The
+//! candidate whose futures leave the side best off, on average, is chosen: focus fire, keeping
+//! Defense, drinking when hurt, reactions and attacks of opportunity are all judged by what
+//! they lead to under the real rules and odds.
 //!
-//! The work is counted in commands simulated, a deterministic limit (so `simulate` is the same
-//! on every machine); the window adds a wall-clock deadline and takes the best candidate found
-//! so far when it passes (anytime). The limits are data (`assets/ai/behaviours.ron`).
+//! The work is counted in positions the model scores and commands played, a deterministic
+//! limit (so `simulate` and the ladder are the same on every machine); the window adds a
+//! wall-clock deadline and takes the best candidate of the sweeps finished when it passes
+//! (anytime). Line of sight is remembered for the decision (`value::SightMemo`): it was most
+//! of a future's cost. The limits are data (`assets/ai/behaviours.ron`, docs/ai.md).
 
 use super::book::{Difficulty, Lookahead, Thinking};
 use super::config::{AiConfig, PlanCache};
@@ -19,6 +23,12 @@ use crate::rules::event::Event;
 use crate::rules::state::Match;
 use std::time::Instant;
 
+/// The work one command played in a future counts, beside the positions the model scored.
+const STEP_WORK: usize = 8;
+/// Under A4 the model (`a4::decide`) scores no positions: a command counts as about what a
+/// DOO command and its decision do together.
+const A4_STEP_WORK: usize = 32;
+
 /// What the lookahead chose, and its cost.
 pub(super) struct Choice {
     pub commands: Vec<Command>,
@@ -26,15 +36,20 @@ pub(super) struct Choice {
     pub cut: bool,
 }
 
-/// The value of `m` to `side`: its figures' health against its enemies'.
-fn value(m: &Match, a: usize, la: &Lookahead) -> f64 {
+/// The value of `m` to `side`: its figures' health against its enemies' (and, while the action
+/// phase `turn` goes on, the AP they hold).
+fn value(m: &Match, a: usize, la: &Lookahead, turn: u32) -> f64 {
     let mut v = 0.0;
+    let phase_on = la.ap != 0.0 && m.clock.turn == turn;
     for (i, f) in m.fighters.iter().enumerate() {
         if m.is_dead(i) {
             continue;
         }
         let frac = f.hp.max(0) as f64 / f.max_hp.max(1) as f64;
-        let worth = if f.hp > 0 { la.alive + la.health * frac } else { la.alive * 0.25 };
+        let mut worth = if f.hp > 0 { la.alive + la.health * frac } else { la.alive * 0.25 };
+        if phase_on && f.hp > 0 {
+            worth += la.ap * f.ap.current as f64;
+        }
         if i == a || f.side == m.fighters[a].side {
             v += worth;
         } else if m.enemies(a, i) {
@@ -59,17 +74,31 @@ fn budget(m: &Match, a: usize, la: &Lookahead) -> usize {
     la.phase_commands / figures
 }
 
+/// The policy that plays the futures: the next (sender, command, positions scored) for the AI seats of a config,
+/// keeping an opportunity's plan (`super::next_command`).
+pub(super) type Policy<'p> = &'p dyn Fn(&Match, &AiConfig, &mut PlanCache) -> Option<(usize, Command, usize)>;
+
 /// Plays `cands` (each a list of commands, the planner's first choice first) ahead and returns
 /// the best; `None` when the budget allows no real look (the caller keeps its first choice).
-/// The policy that plays the futures: the next (sender, command) for the AI seats of a config,
-/// keeping an opportunity's plan (`super::next_command`).
-pub(super) type Policy<'p> = &'p dyn Fn(&Match, &AiConfig, &mut PlanCache) -> Option<(usize, Command)>;
-
+/// `cands` come already cut to the candidates weighed (`la.candidates`, and ending or passing).
 pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands: Vec<Vec<Command>>, start: Instant, policy: Policy) -> Option<Choice> {
     if cands.len() < 2 {
         return None;
     }
-    let cands: Vec<Vec<Command>> = cands.into_iter().take(la.candidates.max(2)).collect();
+    // Near enough to an enemy for the choice to matter (la.near): far off, the planner's
+    // approach is kept and the time saved.
+    if let Some(near) = la.near {
+        let f = &m.fighters[a];
+        let close = (0..m.fighters.len()).any(|e| {
+            let o = &m.fighters[e];
+            m.enemies(a, e) && !m.is_dead(e) && o.hp > 0 && o.pos.floor == f.pos.floor && o.pos.distance(f.pos) <= near
+        });
+        if !close {
+            return None;
+        }
+    }
+    let _memo = super::value::SightMemo::start();
+    let step_work = if m.a4.is_some() { A4_STEP_WORK } else { STEP_WORK };
     let budget = budget(m, a, la);
     let per = la.depth + 3;
     let rollouts = la.rollouts.min(budget / (per * cands.len()).max(1));
@@ -81,14 +110,20 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
     let mut future = cfg.clone();
     future.sides = m.fighters.iter().map(|f| (f.side.clone(), Difficulty::Normal)).collect();
     let mut book = (*cfg.book).clone();
-    book.normal = Thinking { lookahead: None, ..book.hard };
+    book.normal = if la.model_sharp { Thinking { lookahead: None, ..book.sharp } } else { Thinking { lookahead: None, ..book.hard } };
     future.book = std::sync::Arc::new(book);
     future.budget = Default::default();
+    if let Some(spots) = la.model_spots {
+        future.budget.max_spots = spots;
+    }
     let side = m.fighters[a].side.clone();
     let seed = mix(cfg.seed ^ (m.clock.turn as u64) << 40 ^ (m.clock.round as u64) << 24 ^ (a as u64) << 8 ^ 0x1F2E_3D4C);
     let mut totals = vec![0.0f64; cands.len()];
     let mut valid = vec![true; cands.len()];
     let mut simulated = 0;
+    // The deterministic measure of the thinking done: positions the model scored in the
+    // futures, plus STEP_WORK per command played (`la.work` caps it between sweeps).
+    let mut work = 0usize;
     let mut done = 0;
     let mut cut = false;
     let mut sweep = vec![0.0f64; cands.len()];
@@ -124,6 +159,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
             };
             for (j, c) in cand.iter().enumerate() {
                 simulated += 1;
+                work += step_work;
                 reseed(&sim, &mut dice, a);
                 if driver::step(&mut sim, &mut dice, &mut over, c, &mut ev).is_err() {
                     if j == 0 {
@@ -148,8 +184,9 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
                 {
                     break;
                 }
-                let Some((actor, command)) = policy(&sim, &future, &mut plan) else { break };
+                let Some((actor, command, spots)) = policy(&sim, &future, &mut plan) else { break };
                 simulated += 1;
+                work += spots + step_work;
                 reseed(&sim, &mut dice, actor);
                 if driver::step(&mut sim, &mut dice, &mut over, &command, &mut ev).is_err() {
                     plan = None;
@@ -169,12 +206,16 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
                 Some(Some(_)) => -la.win,
                 _ => 0.0,
             };
-            sweep[k] = value(&sim, a, la) + end_bonus;
+            sweep[k] = value(&sim, a, la, m.clock.turn) + end_bonus;
         }
         for (t, v) in totals.iter_mut().zip(&sweep) {
             *t += v;
         }
         done += 1;
+        // Anytime in deterministic units: no new sweep once the work budget is spent.
+        if la.work.is_some_and(|w| work >= w) {
+            break;
+        }
     }
     if done == 0 || !valid[0] {
         return None;

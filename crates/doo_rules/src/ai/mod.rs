@@ -6,7 +6,9 @@
 //! with the outcome odds of the dice model, and returns its first command; the next call plans
 //! again from the new state. Difficulties: easy (greedy, forgetful: ignores free steps and
 //! reactions, noisy), normal (evaluates every reachable position and action, weighs the Defense
-//! it gives up), hard (also weighs the enemies' answer next round).
+//! it gives up; slips now and then), hard (also weighs the enemies' answer next round and plays
+//! its best plans ahead, `lookahead`), and sharp, the reference tier (normal without its slips;
+//! docs/ai.md).
 
 pub mod a4;
 mod book;
@@ -83,6 +85,7 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
         if let Some(la) = &th.lookahead {
             let mut cands = vec![vec![first.clone()]];
             cands.extend(a4::candidates(m, a).into_iter().filter(|c| *c != first).map(|c| vec![c]));
+            cands.truncate(la.candidates.max(2));
             if let Some(ch) = lookahead::choose(m, a, cfg, la, cands, start, &policy) {
                 return Decision { commands: ch.commands, spots: ch.simulated, cut: ch.cut };
             }
@@ -96,6 +99,7 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
             if let Some(la) = &th.lookahead {
                 let mut cands = vec![vec![first.clone()]];
                 cands.extend(reaction_commands(m, a).into_iter().filter(|c| *c != first).map(|c| vec![c]));
+                cands.truncate(la.candidates.max(2));
                 if let Some(ch) = lookahead::choose(m, a, cfg, la, cands, start, &policy) {
                     return Decision { commands: ch.commands, spots: ch.simulated, cut: ch.cut };
                 }
@@ -132,9 +136,14 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
         cands.push(variants.remove(0));
     }
     if let Some(la) = &th.lookahead {
+        cands.truncate(la.candidates.max(2));
         let end = vec![Command::End { actor: id.clone() }];
         if !cands.is_empty() && !cands.contains(&end) && engine::validate(m, &end[0]).is_ok() && m.fighters[a].opp.anything() {
             cands.push(end);
+        }
+        let pass = vec![Command::Pass { actor: id.clone() }];
+        if la.pass && !cands.is_empty() && !cands.contains(&pass) && !m.fighters[a].opp.anything() && engine::validate(m, &pass[0]).is_ok() {
+            cands.push(pass);
         }
         if let Some(ch) = lookahead::choose(m, a, cfg, la, cands.clone(), start, &policy) {
             return Decision { commands: ch.commands, spots: spots + ch.simulated, cut: cut || ch.cut };
@@ -146,9 +155,9 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
     }
 }
 
-/// The futures' policy: `next_command` as (sender, command).
-fn policy(m: &Match, cfg: &AiConfig, plan: &mut PlanCache) -> Option<(usize, Command)> {
-    next_command(m, cfg, plan).map(|n| (n.actor, n.command))
+/// The futures' policy: `next_command` as (sender, command, positions scored to choose it).
+fn policy(m: &Match, cfg: &AiConfig, plan: &mut PlanCache) -> Option<(usize, Command, usize)> {
+    next_command(m, cfg, plan).map(|n| (n.actor, n.command, n.decision.map_or(0, |d| d.spots)))
 }
 
 /// Every answer open to `a` in a reaction window: declining, and each reaction it may take.

@@ -442,7 +442,7 @@ impl<'m> Scorer<'m> {
                         continue;
                     }
                     let d = m.fighters[t].pos.distance(s.pos);
-                    if d > sd.range || m.board.line_of_sight(s.pos, m.fighters[t].pos) == Sight::None {
+                    if d > sd.range || value::sight(m, s.pos, m.fighters[t].pos) == Sight::None {
                         continue;
                     }
                     let value = match &sd.effect {

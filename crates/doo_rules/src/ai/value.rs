@@ -5,10 +5,55 @@
 use super::odds;
 use crate::rules::attack::{attacker_parts, range_part, weapon_deficit};
 use crate::rules::equipment::Wielded;
-use crate::rules::grid::Pos;
+use crate::rules::grid::{Pos, Sight};
 use crate::rules::profile::ActionEffect;
 use crate::rules::state::Match;
 use crate::rules::turn::sum;
+
+thread_local! {
+    /// Line of sight between two spaces, remembered while a lookahead plays its futures
+    /// (`SightMemo`): the same questions come back in every rollout and candidate, and the
+    /// geometry is most of a future's cost.
+    static SIGHT_MEMO: std::cell::RefCell<Option<std::collections::HashMap<(Pos, Pos), Sight>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Line of sight as the AI weighs it (memoized inside a lookahead). A door opened inside a
+/// future is not seen by the memo: only the AI's estimate is affected, never the rules (every
+/// command is still validated by the engine), and the memo lives for one decision, so a seed
+/// stays one game.
+pub(super) fn sight(m: &Match, from: Pos, to: Pos) -> Sight {
+    SIGHT_MEMO.with(|c| match c.borrow_mut().as_mut() {
+        Some(map) => *map.entry((from, to)).or_insert_with(|| m.board.line_of_sight(from, to)),
+        None => m.board.line_of_sight(from, to),
+    })
+}
+
+/// While alive, `sight` remembers its answers (the outermost guard clears them on drop).
+pub(super) struct SightMemo {
+    outer: bool,
+}
+
+impl SightMemo {
+    pub(super) fn start() -> Self {
+        let outer = SIGHT_MEMO.with(|c| {
+            let mut c = c.borrow_mut();
+            let fresh = c.is_none();
+            if fresh {
+                *c = Some(std::collections::HashMap::new());
+            }
+            fresh
+        });
+        SightMemo { outer }
+    }
+}
+
+impl Drop for SightMemo {
+    fn drop(&mut self) {
+        if self.outer {
+            SIGHT_MEMO.with(|c| *c.borrow_mut() = None);
+        }
+    }
+}
 
 /// Everything about attacks by `a` on `t` that depends on neither figure's space: dice ranks,
 /// the attacker's own adjustments, the defender's check, damage and armor.
@@ -78,7 +123,7 @@ impl AttackContext {
             return None;
         }
         // the same parts as the rules' `attack_parts_from` (R-ATK-5, R-ATK-12: line of sight)
-        Some(range_part(m, self.attacker, at, self.target, t_at) + m.board.line_of_sight(at, t_at).attack_adjustment()?)
+        Some(range_part(m, self.attacker, at, self.target, t_at) + sight(m, at, t_at).attack_adjustment()?)
     }
 
     pub(super) fn hit(&self, placement: i32, atk_adj: i32, def_delta: i32) -> f64 {
