@@ -146,6 +146,10 @@ enum Cmd {
         /// Play the level under this profile or ruleset instead of its own (`--profile A4`)
         #[arg(long)]
         profile: Option<String>,
+        /// End the match as a draw when this turn is over and nobody has won (default: the
+        /// level's own `turn_limit`, if any); every client plays under it too
+        #[arg(long)]
+        turn_limit: Option<u32>,
         /// Give up after this many seconds
         #[arg(long, default_value_t = 3600)]
         timeout: u64,
@@ -272,10 +276,11 @@ fn main() -> ExitCode {
                 ..Default::default()
             },
         ),
-        Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, resume, hand_over, profile, timeout }) => {
+        Some(Cmd::Host { level, port, bind, seed, seats, difficulty, autosave, resume, hand_over, profile, turn_limit, timeout }) => {
             doo_app::net::cli::host(&doo_app::net::cli::HostArgs {
                 level: level.unwrap_or_default(),
                 profile,
+                turn_limit,
                 resume,
                 hand_over: hand_over.map(std::time::Duration::from_secs),
                 addr: std::net::SocketAddr::new(bind, port),

@@ -255,6 +255,9 @@ fn host_thread(
         let host = HostArgs {
             level: args.level.clone(),
             profile: None,
+            // `doo simulate`'s and the ladder's cap, as a rule the clients play too: a
+            // stalemate (seed 30 on the arena) ends as a draw (issue 44).
+            turn_limit: Some(doo_rules::ladder::MAX_TURNS),
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             seed: args.seed + k as u64,
             seats: Vec::new(),

@@ -23,6 +23,9 @@ pub struct HostArgs {
     pub level: PathBuf,
     /// Play the level under this profile or ruleset instead of its own (sent in the welcome).
     pub profile: Option<String>,
+    /// End the match as a draw when this turn is over and nobody has won, instead of the
+    /// level's own limit (sent in the welcome; `rules::victory::turn_limit`).
+    pub turn_limit: Option<u32>,
     pub addr: SocketAddr,
     pub seed: u64,
     /// side → "remote" or "ai" (every side not named: remote).
@@ -63,6 +66,11 @@ pub(super) fn final_hash(app: &App) -> String {
 
 fn winner(app: &App) -> Option<String> {
     app.world().get_resource::<crate::game::log::MatchOutcome>().and_then(|o| o.0.as_ref()).and_then(|o| o.winner.clone())
+}
+
+/// Why the match ended (a goal, G-15, the turn limit's draw), when it is over.
+fn reason(app: &App) -> Option<String> {
+    app.world().get_resource::<crate::game::log::MatchOutcome>().and_then(|o| o.0.as_ref()).map(|o| o.reason.clone())
 }
 
 /// The level, the match and its header a host starts from: the level file, or a save (the
@@ -122,6 +130,7 @@ pub fn host_app(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<(Ap
     let name = start.level_path.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
     let mut net = NetHost::new(name, text, start.seed, start.seats.clone(), ai.clone());
     net.profile = start.level.level.profile.clone();
+    net.turn_limit = start.level.level.turn_limit;
     net.hand_over_after = args.hand_over;
     net.difficulty = args.difficulty;
     app.insert_resource(net);
@@ -153,6 +162,12 @@ fn fresh(args: &HostArgs, data: &doo_rules::data::RuleData) -> Result<Start, Str
             return Err(format!("--profile {p}: unknown (known: {}, {})", data.profiles.profiles.keys().cloned().collect::<Vec<_>>().join(", "), data.a4.name));
         }
         level.level.profile = Some(p.clone());
+    }
+    if args.turn_limit.is_some() {
+        if let Some(p) = doo_rules::level_file::turn_limit_problem(args.turn_limit) {
+            return Err(format!("--turn-limit: {p}"));
+        }
+        level.level.turn_limit = args.turn_limit;
     }
     for (side, kind) in &args.seats {
         if !level.side_ids().any(|s| s == side) || !matches!(kind.as_str(), "remote" | "ai") {
@@ -223,6 +238,7 @@ fn run_host(mut app: App, timeout: Duration) -> ExitCode {
         "type": "summary",
         "role": "host",
         "winner": winner(&app),
+        "reason": reason(&app),
         "commands": record.commands.len(),
         "checkpoints": record.checkpoints.len(),
         "final_hash": final_hash(&app),
@@ -310,6 +326,7 @@ pub fn join(addr: &str, name: &str, ai: Option<Difficulty>, matches: usize, time
         "name": c.name,
         "sides": c.yours,
         "winner": winner(&app),
+        "reason": reason(&app),
         "commands": record.commands.len(),
         "checkpoints_compared": c.compared,
         "checkpoints_matched": c.matched,

@@ -249,7 +249,7 @@ fn say_hello(mut client: ResMut<NetClient>, state: Res<State<ClientState>>, mut 
 fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetClient>) {
     for msg in from.read() {
         match msg {
-            HostMsg::Welcome { level_name, level_text, profile, seed, seats, yours, commands: log } => {
+            HostMsg::Welcome { level_name, level_text, profile, turn_limit, seed, seats, yours, commands: log } => {
                 // Welcomed again on the same connection: the host's next match (a campaign's
                 // next level); nothing of this one is in flight any more.
                 // A save holds at most `caps::COMMANDS` commands; a longer log is refused before
@@ -273,7 +273,7 @@ fn read_host_messages(mut from: MessageReader<HostMsg>, mut client: ResMut<NetCl
                 client.compared = 0;
                 client.matched = 0;
                 let data = client.data.clone();
-                match build(&data, level_name, level_text, profile.as_deref(), *seed, seats) {
+                match build(&data, level_name, level_text, profile.as_deref(), *turn_limit, *seed, seats) {
                     Ok((welcomed, behaviours)) => {
                         client.seed = *seed;
                         client.behaviours = behaviours;
@@ -405,7 +405,15 @@ fn send_own_commands(
 /// the save header this client records under; the level's AI behaviours.
 type Built = (Welcomed, std::collections::BTreeMap<String, String>);
 
-fn build(data: &RuleData, name: &str, text: &str, profile: Option<&str>, seed: u64, seats: &[super::protocol::Seat]) -> Result<Built, String> {
+fn build(
+    data: &RuleData,
+    name: &str,
+    text: &str,
+    profile: Option<&str>,
+    turn_limit: Option<u32>,
+    seed: u64,
+    seats: &[super::protocol::Seat],
+) -> Result<Built, String> {
     let root = std::env::current_dir().unwrap_or_default();
     let file = format!("host's {}", doo_rules::rules::story::clip(name));
     let mut level = doo_rules::level_file::check(&file, text, data, &root)
@@ -416,6 +424,14 @@ fn build(data: &RuleData, name: &str, text: &str, profile: Option<&str>, seed: u
             return Err(format!("the host plays under rules '{}', not known here", doo_rules::rules::story::clip(p)));
         }
         level.level.profile = Some(p.to_string());
+    }
+    // The host's turn limit, when not the file's: the match is a draw at its end here too
+    // (it is part of the state the checkpoints hash).
+    if turn_limit.is_some() {
+        if let Some(p) = doo_rules::level_file::turn_limit_problem(turn_limit) {
+            return Err(format!("the host's {p}"));
+        }
+        level.level.turn_limit = turn_limit;
     }
     let m = level.build(data).map_err(|e| e.join("; "))?;
     let mut header = doo_rules::save::header_of(file, text, &level, seed, seats_of(seats), false);

@@ -36,6 +36,9 @@ pub struct NetHost {
     pub level_text: String,
     /// The rules the match is played under when not the level file's (picked in the window).
     pub profile: Option<String>,
+    /// The match's turn limit (the level's, or the host's `--turn-limit`): at its end the match
+    /// is a draw, on every peer (sent in the welcome).
+    pub turn_limit: Option<u32>,
     pub seed: u64,
     pub seats: Vec<Seat>,
     pub peers: BTreeMap<Entity, Peer>,
@@ -84,6 +87,7 @@ impl NetHost {
             level_name,
             level_text,
             profile: None,
+            turn_limit: None,
             seed,
             seats,
             peers: BTreeMap::new(),
@@ -347,6 +351,7 @@ fn welcome(host: &mut NetHost, record: &mut MatchRecord, autosave: Option<&crate
         level_name: host.level_name.clone(),
         level_text: host.level_text.clone(),
         profile: host.profile.clone(),
+        turn_limit: host.turn_limit,
         seed: host.seed,
         seats: host.seats.clone(),
         yours: sides.clone(),
@@ -368,6 +373,8 @@ impl NetHost {
     /// and AI. `welcome_everyone` then sends it to every client.
     pub fn next_match(&mut self, level_name: String, level_text: String, profile: Option<String>, seed: u64, seats: Vec<Seat>, ai: doo_rules::ai::AiConfig) {
         self.profile = profile;
+        // The next level's own limit, if any (its text carries it).
+        self.turn_limit = None;
         self.level_name = level_name;
         self.level_text = level_text;
         self.seed = seed;

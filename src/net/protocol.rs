@@ -12,12 +12,15 @@ use doo_rules::rules::Command;
 use doo_rules::save::Checkpoint;
 use serde::{Deserialize, Serialize};
 
-/// Changed whenever a message changes (the transport refuses a peer with another one).
+/// The transport's protocol id (a peer with another one cannot connect at all). Kept while the
+/// hello and the refusals (`Refused`, `Closed`) keep their shape, so that a client of another
+/// `VERSION` is still told why it is refused.
 pub const PROTOCOL_ID: u64 = 0x446f_4f_3332_0003;
 /// The version a hello carries (a client of another version is told so, and refused). 4: the
 /// checkpoints compared host against client take save version 2's state hash (issue 44); a
-/// version-3 client hashes the old way and would only report desyncs.
-pub const VERSION: u32 = 4;
+/// version-3 client hashes the old way and would only report desyncs. 5: the welcome carries
+/// the match's turn limit (issue 44); a version-4 client could not read it.
+pub const VERSION: u32 = 5;
 /// A player's name: 1 to 24 characters.
 pub const MAX_NAME: usize = 24;
 /// Messages one client may send per second (more are dropped, the first refused and logged: a flood).
@@ -46,8 +49,19 @@ pub enum ClientMsg {
 pub enum HostMsg {
     /// The match as the client must rebuild it: the level's text, its file name, the rules it
     /// is played under when the host picked others than the file's (a profile or A4), the seed,
-    /// who sits where, the client's own sides, and every command played so far.
-    Welcome { level_name: String, level_text: String, profile: Option<String>, seed: u64, seats: Vec<Seat>, yours: Vec<String>, commands: Vec<WireCommand> },
+    /// who sits where, the client's own sides, and every command played so far; the turn
+    /// limit the match is played under (`None`: the level file's own, if any), at whose end it
+    /// is a draw on every peer.
+    Welcome {
+        level_name: String,
+        level_text: String,
+        profile: Option<String>,
+        turn_limit: Option<u32>,
+        seed: u64,
+        seats: Vec<Seat>,
+        yours: Vec<String>,
+        commands: Vec<WireCommand>,
+    },
     /// The host closes this connection for good (the name is now played from another
     /// connection, or the hello was refused): the client does not connect again by itself.
     Closed(String),

@@ -171,6 +171,26 @@ fn an_unanswered_seat_goes_to_the_ai() {
     assert_same_end(&[&h, &a], &offline_hash("levels/arena.ron", 3));
 }
 
+#[test] // issue 44 (a match option, no rule id): the host's turn limit reaches its clients: a stalemate (arena, seed 30) is drawn when turn 3 is over in every process, with the same final state and every checkpoint matched
+fn a_hosts_turn_limit_draws_the_match_on_every_peer() {
+    let mut host = Proc::start(&["host", "levels/arena.ron", "--port", "0", "--bind", "127.0.0.1", "--seed", "30", "--turn-limit", "3", "--timeout", "240"]);
+    let port = host.port();
+    let (mut a, mut b) = (join(port, "alice"), join(port, "bob"));
+    let (h, a, b) = (host.summary(240), a.summary(240), b.summary(240));
+    for s in [&h, &a, &b] {
+        assert_eq!(s["winner"], Value::Null, "a draw: {s}");
+        assert_eq!(s["reason"], "the turn limit (3 turns) is reached: a draw", "{s}");
+        assert_eq!(s["desyncs"], serde_json::json!([]), "{s}");
+        assert_eq!(s["final_hash"], h["final_hash"], "every process ends in the host's state: {s}");
+        assert_eq!(s["commands"], h["commands"], "{s}");
+    }
+    for s in [&a, &b] {
+        // A checkpoint at the start of turns 1 to 3 and at the end.
+        assert!(s["checkpoints_compared"].as_u64() >= Some(4), "{s}");
+        assert_eq!(s["checkpoints_compared"], s["checkpoints_matched"], "{s}");
+    }
+}
+
 /// Waits until the autosave holds at least `n` commands.
 fn wait_for_commands(autosave: &Path, n: usize, secs: u64) {
     let t = Instant::now();

@@ -398,6 +398,7 @@ pub fn build_match(
         heroes: characters.iter().filter(|c| c.hero).map(|c| c.id.clone()).collect(),
         cp_objects: Default::default(),
         story: None,
+        turn_limit: None,
     })
 }
 

@@ -30,7 +30,11 @@ pub struct Origin {
 impl Origin {
     /// The match a save starts from: its level built under the save's rules, its dice.
     pub fn of_save(data: &RuleData, save: &Save, level: &CheckedLevel) -> Result<Origin, String> {
-        let m = level.build(data).map_err(|e| e.join("; "))?;
+        let mut m = level.build(data).map_err(|e| e.join("; "))?;
+        // The turn limit the match was played under (its host's, when not the level's).
+        if save.turn_limit.is_some() {
+            m.turn_limit = save.turn_limit;
+        }
         let mut dice = Dice::seeded(save.seed);
         dice.force(save.forced_dice.iter().copied());
         Ok(Origin { m, dice, mid_phase: false, version: save.version })

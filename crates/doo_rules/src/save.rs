@@ -63,6 +63,11 @@ pub struct Save {
     /// under it.
     #[serde(default)]
     pub profile: Option<String>,
+    /// The turn limit the match was played under when it had one (the level's `turn_limit`, or
+    /// the one its host set, e.g. the network bench's): at its end the match is a draw
+    /// (`rules::victory::turn_limit`). A loaded save replays under it. Absent: the level's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u32>,
     /// Seed of the dice (and of the AI's noise).
     pub seed: u64,
     /// Faces forced before the dice's own (scripts and tests).
@@ -168,6 +173,9 @@ impl Save {
         }
         if self.profile.as_deref().is_some_and(|p| crate::data::id_problem(p).is_some()) {
             out.push(("profile", format!("the profile name is not an id of at most {} characters", crate::data::MAX_ID_CHARS)));
+        }
+        if let Some(p) = crate::level_file::turn_limit_problem(self.turn_limit) {
+            out.push(("turn_limit", p));
         }
         if self.forced_dice.len() > caps::FORCED_DICE {
             out.push(("forced_dice", format!("{} forced faces; the most is {}", self.forced_dice.len(), caps::FORCED_DICE)));
@@ -347,6 +355,9 @@ pub fn level_of(save: &Save, save_file: &str, save_text: Option<&str>, data: &Ru
         }
         checked.level.profile = Some(p.clone());
     }
+    if save.turn_limit.is_some() {
+        checked.level.turn_limit = save.turn_limit;
+    }
     Ok((path, checked))
 }
 
@@ -367,6 +378,7 @@ pub fn header_of(file: String, text: &str, level: &CheckedLevel, seed: u64, seat
         level_name: level.level.name.clone(),
         level_hash: level_hash(text),
         profile: level.level.profile.clone(),
+        turn_limit: level.level.turn_limit,
         seed,
         forced_dice: Vec::new(),
         seats,
@@ -411,7 +423,8 @@ pub fn state_hash_of(version: u32, m: &Match, dice: &Dice) -> String {
 /// the pending attack, the goals, the dice's position, the heroes and their CP objects; a
 /// crawl's state but its book (level data) and the explorers' `seen` (version 1's own map: the
 /// per-side maps `fog` hold what each side has seen); A4's figures and steps; the level events'
-/// firings and the encounters waiting to arrive. Each optional part is preceded by a tag.
+/// firings and the encounters waiting to arrive; the turn limit, when there is one. Each
+/// optional part is preceded by a tag.
 /// About 20 times faster than version 1's.
 pub fn state_hash_v2(m: &Match, dice: &Dice) -> String {
     let mut out = HashOut::default();
@@ -430,6 +443,11 @@ pub fn state_hash_v2(m: &Match, dice: &Dice) -> String {
     // Issue 45: the orders' record, only in levels that give orders (older hashes stay).
     if let Some(d) = m.story.as_deref().map(|s| &s.directed).filter(|d| !d.is_empty()) {
         out.feed(d);
+    }
+    // A turn limit (issue 44) is hashed only when the match has one, so the hashes of every
+    // version-2 save written before it still verify; two peers that disagree on it differ.
+    if let Some(n) = m.turn_limit {
+        out.feed(&("turn_limit", n));
     }
     out.finish()
 }

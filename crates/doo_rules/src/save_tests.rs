@@ -17,6 +17,7 @@ fn the_summary_names_level_turn_players_and_date() {
         level_name: "Ambush".into(),
         level_hash: "0".repeat(64),
         profile: None,
+        turn_limit: None,
         seed: 1,
         forced_dice: vec![],
         seats: vec![

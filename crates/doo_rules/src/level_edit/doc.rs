@@ -78,6 +78,7 @@ pub fn new_level(w: usize, h: usize) -> Level {
         briefing: String::new(),
         profile: None,
         options: Default::default(),
+        turn_limit: None,
         legend: Default::default(),
         floors: vec![vec!["#".repeat(w); h]],
         floor_names: vec![],

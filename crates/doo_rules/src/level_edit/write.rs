@@ -53,6 +53,7 @@ fn fields(l: &Level) -> Vec<(&'static str, Option<Val>)> {
         ("briefing", (!l.briefing.is_empty()).then(|| inline(&l.briefing))),
         ("profile", l.profile.as_ref().map(inline)),
         ("options", (l.options != Default::default()).then(|| inline(&l.options))),
+        ("turn_limit", l.turn_limit.as_ref().map(inline)),
         ("mode", (l.mode != Default::default()).then(|| inline(&l.mode))),
         ("camp", (!l.camp).then(|| inline(&l.camp))),
         ("minute", (l.minute != 0).then(|| inline(&l.minute))),

@@ -146,6 +146,16 @@ fn check_header(level: &Level, data: &RuleData, f: &mut Found) {
             f.key("profile", format!("unknown profile '{}' (known: {known})", clip(p)));
         }
     }
+    if let Some(p) = turn_limit_problem(level.turn_limit) {
+        f.key("turn_limit", p);
+    }
+}
+
+/// What is wrong with a turn limit (a level's, a save's or a host's): it is 1 to
+/// `MAX_TURN_LIMIT` turns.
+pub fn turn_limit_problem(limit: Option<u32>) -> Option<String> {
+    let max = super::format::MAX_TURN_LIMIT;
+    limit.filter(|n| !(1..=max).contains(n)).map(|n| format!("a turn limit of {n}: give 1 to {max} turns"))
 }
 
 /// A crawl's doors, keys, chests, items, traps and encounters, and a goal for its explorers.
@@ -202,6 +212,7 @@ impl CheckedLevel {
         // Explicit links override the default "same space, next floor".
         m.board.links = self.level.stairs.iter().map(|s| (s.from, s.to)).collect();
         m.goals = self.goals();
+        m.turn_limit = self.level.turn_limit;
         let waiting = self.crawl.as_ref().map(|c| crate::rules::level_events::hold_back(&mut m, &c.arriving())).unwrap_or_default();
         if let Some(c) = &self.crawl {
             m.explore = Some(Box::new(crate::level_crawl::build(c, &m, data.exploration.clone())));

@@ -205,6 +205,10 @@ pub struct Level {
     pub profile: Option<String>,
     #[serde(default)]
     pub options: OptionOverrides,
+    /// The turn after which the match is over, a draw, if no side has won by then
+    /// (`rules::victory::turn_limit`): 1 to `MAX_TURN_LIMIT` turns; absent, none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u32>,
     /// Extra or replaced map characters.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::rules::de::unique_keys")]
     pub legend: BTreeMap<char, TileSpec>,
@@ -269,6 +273,9 @@ pub struct Level {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<crate::rules::story::EventDef>,
 }
+
+/// The longest turn limit a level, a save or a host may set (`Level::turn_limit`).
+pub const MAX_TURN_LIMIT: u32 = 100_000;
 
 fn is_zero(v: &u32) -> bool {
     *v == 0

@@ -115,6 +115,9 @@ pub struct Match {
     /// The level's events and what has come of them (issue 31, `level_events`); `None` for a
     /// level without events.
     pub story: Option<Box<super::story::Story>>,
+    /// The turn after which the match is a draw if no side has won (the level's `turn_limit`, or
+    /// a match option: a save's, a network host's); `None`: no limit. `victory::turn_limit`.
+    pub turn_limit: Option<u32>,
 }
 
 impl Match {

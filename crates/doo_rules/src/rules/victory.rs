@@ -49,9 +49,25 @@ pub fn goal_problems(m: &Match) -> Vec<String> {
     out
 }
 
-/// The first of the match's goals that is met now. `turn_ended`: the action phase of the
-/// current turn has just ended (a SurviveTurns goal counts that turn as survived).
+/// The first of the match's goals that is met now, else its turn limit's draw (`turn_limit`).
+/// `turn_ended`: the action phase of the current turn has just ended (a SurviveTurns goal counts
+/// that turn as survived).
 pub fn goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
+    a_goal_met(m, turn_ended).or_else(|| turn_limit(m, turn_ended))
+}
+
+/// The match's turn limit (`Match::turn_limit`: a level's `turn_limit`, or a match option such as
+/// the network bench's) reached with no goal met: a draw, nobody wins. Reached once the action
+/// phase of the limit's turn has ended (or any later turn has begun), as `doo simulate` and the
+/// ladder stop a game after turn `ladder::MAX_TURNS`. Part of the match's state, so every peer
+/// that replays the same commands ends the match at the same command.
+pub fn turn_limit(m: &Match, turn_ended: bool) -> Option<Outcome> {
+    let n = m.turn_limit?;
+    let reached = m.clock.turn > n || turn_ended && m.clock.turn >= n;
+    reached.then(|| Outcome { winner: None, goal: None, reason: format!("the turn limit ({n} turns) is reached: a draw") })
+}
+
+fn a_goal_met(m: &Match, turn_ended: bool) -> Option<Outcome> {
     // A level event's `win` or `lose` (issue 31) comes first.
     if let Some((winner, id, reason)) = m.story.as_deref().and_then(|s| s.decided.clone()) {
         return Some(Outcome { winner, goal: Some(Goal::Event(id)), reason });
@@ -194,6 +210,27 @@ mod tests {
         assert!(matches!(&ev[..], [Event::CrisisOver { winner: Some(w), goal: Some(Goal::SurviveTurns(2)), .. }] if w == "heroes"), "{ev:?}");
         m.clock.turn = 1;
         assert_eq!(goal_met(&m, true), None, "turn 1 ending is not enough");
+    }
+
+    #[test] // issue 44 (a match option, no rule id): the turn limit ends the match as a draw once its turn's action phase is over; a goal met at the same moment wins instead
+    fn the_turn_limit_is_a_draw_when_its_turn_ends() {
+        let mut m = duel(vec![]);
+        m.clock.turn = 3;
+        let mut ev = Vec::new();
+        assert_eq!(settle(&m, Flow::PhaseEnded, &mut ev), Flow::PhaseEnded, "no limit: the fight goes on");
+        m.turn_limit = Some(3);
+        assert_eq!(settle(&m, Flow::AwaitCommand, &mut ev), Flow::AwaitCommand, "turn 3 is not over yet");
+        assert!(ev.is_empty());
+        assert_eq!(settle(&m, Flow::PhaseEnded, &mut ev), Flow::CrisisEnded);
+        assert!(matches!(&ev[..], [Event::CrisisOver { winner: None, goal: None, reason }] if reason.contains("turn limit (3 turns)")), "{ev:?}");
+        m.clock.turn = 2;
+        assert_eq!(goal_met(&m, true), None, "turn 2 ending is not enough");
+        m.clock.turn = 4;
+        assert_eq!(goal_met(&m, false).map(|o| o.winner), Some(None), "past the limit: a draw");
+        // A side's goal met as the limit's turn ends is a win, not a draw.
+        m.goals = vec![goal("heroes", Goal::SurviveTurns(3))];
+        m.clock.turn = 3;
+        assert_eq!(goal_met(&m, true).and_then(|o| o.winner), Some("heroes".to_string()));
     }
 
     #[test] // G-15, R-TURN-17: the last enemy down ends the crisis at once, mid-phase, not when the phase ends

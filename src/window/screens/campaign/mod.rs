@@ -161,6 +161,7 @@ fn save_progress(run: &CampaignRun) {
         level_name: run.checked.campaign.name.clone(),
         level_hash: doo_rules::data::level_hash(&text),
         profile: None,
+        turn_limit: None,
         seed: run.progress.seed,
         forced_dice: Vec::new(),
         seats: vec![doo_rules::save::Seat {
