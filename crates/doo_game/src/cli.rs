@@ -167,9 +167,10 @@ pub fn stress_save(dir: &std::path::Path, commands: usize) -> ExitCode {
         Err(code) => return code,
     };
     let (_, save) = doo_rules::stress::greedy_save(&data, commands);
-    let written = std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(dir.join("level.ron"), doo_rules::stress::greedy_level()))
-        .and_then(|()| std::fs::write(dir.join("save.ron"), save.to_text()));
+    use doo_rules::data::{make_dir, write_atomic};
+    let written = make_dir(dir)
+        .and_then(|()| write_atomic(&dir.join("level.ron"), &doo_rules::stress::greedy_level()))
+        .and_then(|()| write_atomic(&dir.join("save.ron"), &save.to_text()));
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

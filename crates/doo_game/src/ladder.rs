@@ -50,6 +50,31 @@ fn name(d: Difficulty) -> &'static str {
     d.name()
 }
 
+/// A row of the ladder's table: the level, the pairing's tally, the stronger's decision times.
+fn row_line(row: &Row, t: &Tally, idle: bool) -> String {
+    let per_side: Vec<String> = t.sides.iter().map(|(s, (ws, gs, ww, gw))| format!("{s} {ws}/{gs} vs {ww}/{gw}")).collect();
+    let behind = t.sides_not_ahead();
+    let mark = if behind.is_empty() { "" } else { " ✗" };
+    let mut us = t.strong_us.clone();
+    let (med, p99, max) = (percentile(&mut us, 0.5), percentile(&mut us, 0.99), percentile(&mut us, 1.0));
+    format!(
+        "| {} | {} | {} | {} | {} | {} | {:.0} %{} | {} | {} | {:.2} / {:.2} / {:.2} |",
+        row.level,
+        row.ruleset,
+        pair_name(row.pair, idle),
+        t.strong_wins,
+        t.weak_wins,
+        t.draws,
+        t.share() * 100.0,
+        mark,
+        per_side.join(", "),
+        t.refused,
+        med,
+        p99,
+        max
+    )
+}
+
 fn pair_name(p: (Difficulty, Difficulty), idle: bool) -> String {
     if idle { format!("{}:idle", name(p.0)) } else { format!("{}:{}", name(p.0), name(p.1)) }
 }
@@ -169,28 +194,9 @@ pub fn run(data: &RuleData, args: &LadderArgs) -> ExitCode {
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut total: Vec<((Difficulty, Difficulty), Tally)> = Vec::new();
     let mut failed = false;
+    let idle = args.idle;
     for (row, t) in rows.iter().zip(tallies.iter_mut()) {
-        let per_side: Vec<String> = t.sides.iter().map(|(s, (ws, gs, ww, gw))| format!("{s} {ws}/{gs} vs {ww}/{gw}")).collect();
-        let behind = t.sides_not_ahead();
-        let mark = if behind.is_empty() { "" } else { " ✗" };
-        let mut us = t.strong_us.clone();
-        let (med, p99, max) = (percentile(&mut us, 0.5), percentile(&mut us, 0.99), percentile(&mut us, 1.0));
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {:.0} %{} | {} | {} | {:.2} / {:.2} / {:.2} |",
-            row.level,
-            row.ruleset,
-            pair_name(row.pair, args.idle),
-            t.strong_wins,
-            t.weak_wins,
-            t.draws,
-            t.share() * 100.0,
-            mark,
-            per_side.join(", "),
-            t.refused,
-            med,
-            p99,
-            max
-        );
+        println!("{}", row_line(row, t, idle));
         failed |= t.refused > 0 || t.stuck > 0;
         match total.iter_mut().find(|(p, _)| *p == row.pair) {
             Some((_, all)) => all.add(t),

@@ -181,6 +181,9 @@ pub const LEVELS_DIR: &str = "levels";
 
 /// Caps on what a script may hold (docs/scripts.md, "Caps").
 pub mod caps;
+mod values;
+pub use values::matches_fields;
+use values::value_eq;
 
 impl Script {
     /// Every cap and range this script breaks, each with the field it is under.
@@ -515,20 +518,6 @@ pub fn final_state(m: &Match) -> Value {
         "opportunity": m.clock.current.map(|i| m.fighters[i].id.clone()),
         "characters": chars,
     })
-}
-
-/// Does `actual` contain every field of `expected` with equal values (numbers compared as numbers)?
-pub fn matches_fields(actual: &Value, expected: &BTreeMap<String, Value>) -> bool {
-    expected.iter().all(|(k, v)| actual.get(k).is_some_and(|a| value_eq(a, v)))
-}
-
-fn value_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| value_eq(p, q)),
-        (Value::Object(x), Value::Object(y)) => y.iter().all(|(k, v)| x.get(k).is_some_and(|w| value_eq(w, v))),
-        _ => a == b,
-    }
 }
 
 /// Checks a run's output lines against the script's expectations; returns the mismatches.

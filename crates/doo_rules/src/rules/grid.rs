@@ -5,6 +5,10 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
+#[cfg(test)]
+use super::clip::segment_enters_square;
+use super::clip::{Clip, clip_to_square};
+
 /// A space: column `x`, row `y` (row 0 is the first map row), map level `floor`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Pos {
@@ -423,48 +427,6 @@ impl Board {
         }
         true
     }
-
-    /// The former `segment_clear_skip` (the whole bounding box scanned): the test oracle.
-    #[cfg(test)]
-    fn segment_clear_skip_oracle(&self, a: (f64, f64), b: (f64, f64), floor: u8, skip: Option<(i32, i32)>) -> bool {
-        let (x0, x1) = (a.0.min(b.0).floor() as i32 - 1, a.0.max(b.0).ceil() as i32);
-        let (y0, y1) = (a.1.min(b.1).floor() as i32 - 1, a.1.max(b.1).ceil() as i32);
-        let blocks = |x: i32, y: i32| skip != Some((x, y)) && self.tile(Pos::on(x, y, floor)).is_none_or(Tile::blocks_sight);
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                if !blocks(x, y) {
-                    continue;
-                }
-                match clip_to_square(a, b, x as f64, y as f64) {
-                    Some(Clip::Inside) => return false,
-                    Some(Clip::Edge(dx, dy)) if blocks(x + dx, y + dy) => return false,
-                    _ => {}
-                }
-            }
-        }
-        true
-    }
-
-    /// The former `sees_space` (every segment scanning its whole bounding box): the test oracle.
-    #[cfg(test)]
-    pub(crate) fn sees_space_oracle(&self, from: Pos, to: Pos) -> bool {
-        if from.floor != to.floor {
-            return false;
-        }
-        if from.distance(to) <= 1 {
-            return true;
-        }
-        let c = |p: Pos| (p.x as f64 + 0.5, p.y as f64 + 0.5);
-        let points = |p: Pos| {
-            let (x, y) = (p.x as f64, p.y as f64);
-            [(x + 0.5, y + 0.5), (x, y), (x + 1.0, y), (x, y + 1.0), (x + 1.0, y + 1.0), (x + 0.5, y), (x + 0.5, y + 1.0), (x, y + 0.5), (x + 1.0, y + 0.5)]
-        };
-        let skip = Some((to.x, to.y));
-        if self.segment_clear_skip_oracle(c(from), c(to), from.floor, skip) {
-            return true;
-        }
-        points(from).iter().any(|&p| points(to).iter().any(|&q| self.segment_clear_skip_oracle(p, q, from.floor, skip)))
-    }
 }
 
 /// R-EXP-19 / G-04 at scale: one floor's sight-blocking spaces counted in a summed-area table
@@ -592,48 +554,6 @@ impl SightMap {
         });
         v
     }
-}
-
-enum Clip {
-    /// A piece of positive length lies strictly inside the square.
-    Inside,
-    /// A piece runs along the edge towards the neighbour (dx, dy).
-    Edge(i32, i32),
-}
-
-/// Liang–Barsky clip of segment a→b to the closed unit square at (sx, sy).
-fn clip_to_square(a: (f64, f64), b: (f64, f64), sx: f64, sy: f64) -> Option<Clip> {
-    const EPS: f64 = 1e-9;
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for (p, q) in [(-dx, a.0 - sx), (dx, sx + 1.0 - a.0), (-dy, a.1 - sy), (dy, sy + 1.0 - a.1)] {
-        if p.abs() < EPS {
-            if q < -EPS {
-                return None;
-            }
-        } else {
-            let r = q / p;
-            if p < 0.0 { t0 = t0.max(r) } else { t1 = t1.min(r) }
-        }
-    }
-    if t1 - t0 <= EPS {
-        return None;
-    }
-    let tm = (t0 + t1) / 2.0;
-    let (mx, my) = (a.0 + dx * tm, a.1 + dy * tm);
-    let inside_x = mx > sx + EPS && mx < sx + 1.0 - EPS;
-    let inside_y = my > sy + EPS && my < sy + 1.0 - EPS;
-    match (inside_x, inside_y) {
-        (true, true) => Some(Clip::Inside),
-        (true, false) => Some(Clip::Edge(0, if my <= sy + EPS { -1 } else { 1 })),
-        (false, true) => Some(Clip::Edge(if mx <= sx + EPS { -1 } else { 1 }, 0)),
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-fn segment_enters_square(a: (f64, f64), b: (f64, f64), sx: f64, sy: f64) -> bool {
-    matches!(clip_to_square(a, b, sx, sy), Some(Clip::Inside))
 }
 
 /// R-ATK-12 line-of-sight grades.

@@ -156,3 +156,46 @@ fn kept_counts_follow_the_board() {
     assert_eq!(answers(&walled), (false, false));
     assert_eq!(answers(&b), (true, true));
 }
+
+/// The test oracles: the former line-of-sight code, kept to check the fast one against.
+impl Board {
+    /// The former `segment_clear_skip` (the whole bounding box scanned): the test oracle.
+    fn segment_clear_skip_oracle(&self, a: (f64, f64), b: (f64, f64), floor: u8, skip: Option<(i32, i32)>) -> bool {
+        let (x0, x1) = (a.0.min(b.0).floor() as i32 - 1, a.0.max(b.0).ceil() as i32);
+        let (y0, y1) = (a.1.min(b.1).floor() as i32 - 1, a.1.max(b.1).ceil() as i32);
+        let blocks = |x: i32, y: i32| skip != Some((x, y)) && self.tile(Pos::on(x, y, floor)).is_none_or(Tile::blocks_sight);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if !blocks(x, y) {
+                    continue;
+                }
+                match clip_to_square(a, b, x as f64, y as f64) {
+                    Some(Clip::Inside) => return false,
+                    Some(Clip::Edge(dx, dy)) if blocks(x + dx, y + dy) => return false,
+                    _ => {}
+                }
+            }
+        }
+        true
+    }
+
+    /// The former `sees_space` (every segment scanning its whole bounding box): the test oracle.
+    pub(crate) fn sees_space_oracle(&self, from: Pos, to: Pos) -> bool {
+        if from.floor != to.floor {
+            return false;
+        }
+        if from.distance(to) <= 1 {
+            return true;
+        }
+        let c = |p: Pos| (p.x as f64 + 0.5, p.y as f64 + 0.5);
+        let points = |p: Pos| {
+            let (x, y) = (p.x as f64, p.y as f64);
+            [(x + 0.5, y + 0.5), (x, y), (x + 1.0, y), (x, y + 1.0), (x + 1.0, y + 1.0), (x + 0.5, y), (x + 0.5, y + 1.0), (x, y + 0.5), (x + 1.0, y + 0.5)]
+        };
+        let skip = Some((to.x, to.y));
+        if self.segment_clear_skip_oracle(c(from), c(to), from.floor, skip) {
+            return true;
+        }
+        points(from).iter().any(|&p| points(to).iter().any(|&q| self.segment_clear_skip_oracle(p, q, from.floor, skip)))
+    }
+}

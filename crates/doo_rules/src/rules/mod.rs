@@ -3,8 +3,10 @@
 
 pub mod a4;
 pub mod actions;
+pub mod area;
 pub mod attack;
 pub mod checks;
+pub(crate) mod clip;
 pub mod command;
 pub mod conditions;
 pub mod de;
@@ -26,6 +28,7 @@ pub mod heroes;
 pub mod level_events;
 pub mod movement;
 pub mod offer;
+pub mod orders;
 pub mod plan;
 pub mod preview;
 pub mod profile;

@@ -2,6 +2,7 @@
 //! keeps of them (`Story`). What they do is `level_events`; this file only names them, so the
 //! match's state can hold them without depending on the code that runs them.
 
+pub use super::area::{Area, clip};
 use super::grid::Pos;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -111,34 +112,6 @@ pub enum Who {
     Side(String),
     /// This figure (its id).
     Figure(String),
-}
-
-/// A rectangle between two corners, on the first corner's floor (both corners included).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Area {
-    pub from: Pos,
-    pub to: Pos,
-}
-
-impl Area {
-    /// The spaces of the area, counted (saturating).
-    pub fn size(&self) -> usize {
-        let w = (i64::from(self.from.x) - i64::from(self.to.x)).unsigned_abs() + 1;
-        let h = (i64::from(self.from.y) - i64::from(self.to.y)).unsigned_abs() + 1;
-        usize::try_from(w.saturating_mul(h)).unwrap_or(usize::MAX)
-    }
-    pub fn contains(&self, p: Pos) -> bool {
-        p.floor == self.from.floor
-            && (self.from.x.min(self.to.x)..=self.from.x.max(self.to.x)).contains(&p.x)
-            && (self.from.y.min(self.to.y)..=self.from.y.max(self.to.y)).contains(&p.y)
-    }
-    /// The spaces of the area (at most `cap`).
-    pub fn spaces(&self, cap: usize) -> Vec<Pos> {
-        let (x0, x1) = (self.from.x.min(self.to.x), self.from.x.max(self.to.x));
-        let (y0, y1) = (self.from.y.min(self.to.y), self.from.y.max(self.to.y));
-        (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| Pos::on(x, y, self.from.floor))).take(cap).collect()
-    }
 }
 
 /// When an event fires. A trigger that reads the match (`enters`, `turn`, `minute`) fires when
@@ -276,7 +249,7 @@ pub enum Action {
     Orders {
         encounter: String,
         #[serde(default)]
-        to: Option<super::directives::Orders>,
+        to: Option<super::orders::Orders>,
     },
 }
 
@@ -295,7 +268,7 @@ pub struct Story {
     /// `Match::fighters` until a `spawn` action appends them).
     pub waiting: Vec<Waiting>,
     /// Issue 45: who has which orders, and what the rules keep of them.
-    pub directed: super::directives::Directed,
+    pub directed: super::orders::Directed,
 }
 
 /// An encounter that arrives later (`arrives: true`): its id and its figures as the level built
@@ -316,16 +289,4 @@ impl Story {
     pub fn waits(&self, id: &str) -> bool {
         self.waiting.iter().any(|w| w.figures.iter().any(|f| f.id == id))
     }
-}
-
-/// A value from an untrusted file (a level, a script), shortened for a message: its first 40
-/// characters, control characters shown as '?', '…' when cut (a 100 000-character id is shown by
-/// its start).
-pub fn clip(s: &str) -> String {
-    const SHOWN: usize = 40;
-    let mut out: String = s.chars().take(SHOWN).map(|c| if c.is_control() { '?' } else { c }).collect();
-    if s.chars().nth(SHOWN).is_some() {
-        out.push('…');
-    }
-    out
 }
