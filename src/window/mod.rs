@@ -34,7 +34,8 @@ pub fn run(level: Option<PathBuf>) -> ExitCode {
 /// frame's schedules run on one thread each: the game's systems are light, and waking worker
 /// threads every frame costs more than it saves while a software renderer wants those cores
 /// (issue 15's frame time: about 1.3× a bare tilemap with the multi-threaded executors, about
-/// 1.2× with these). `DOO_EXECUTOR=multi` or `single` overrides the choice.
+/// 1.2× with these). The same holds without a display (the headless UI walks).
+/// `DOO_EXECUTOR=multi` or `single` overrides the choice.
 fn pick_executors(app: &mut App) {
     use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -281,9 +282,10 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
     if let Some(p) = &app.world().resource::<WindowOptions>().edit_path.clone() {
         app.insert_resource(screens::editor::EditStart(p.clone()));
     }
-    if display == Display::Window {
-        pick_executors(&mut app);
-    }
+    // Headless too: the UI walks and the display-less tests are CPU-bound, and on two cores
+    // waking worker threads at every frame took a fifth of a walk's time (perf: task switches,
+    // futexes, the executor's ticks).
+    pick_executors(&mut app);
     Ok(app)
 }
 

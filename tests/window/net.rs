@@ -364,7 +364,6 @@ fn net_bench_exits_non_zero_when_it_misses_its_goal() {
 /// "nobody has joined yet"); the address to give a friend is never 0.0.0.0 (this computer's
 /// network address when it listens on every address, else only the port is told).
 #[test]
-#[cfg(feature = "window")]
 fn the_host_banner_names_who_dropped_and_never_shows_0_0_0_0() {
     use doo_app::net::host::{NetHost, Peer};
     use doo_app::net::protocol::{Seat, SeatKind};
@@ -430,7 +429,6 @@ fn fresh_dir(tag: &str) -> PathBuf {
 /// `--listen`; Hank's heroes wait for him; Bob (an in-process client, his seat played by his AI)
 /// is told whom the match waits for.
 #[test]
-#[cfg(feature = "window")]
 fn clients_of_a_window_host_wait_for_the_host_by_name() {
     let dir = fresh_dir("hank");
     let port = free_port();
@@ -485,7 +483,6 @@ fn end_hash(save: &Path, secs: u64) -> Option<String> {
 /// neither `--host` nor `--listen`): it listens there again, Bob rejoins by himself, and the
 /// match ends alike in both, every checkpoint compared.
 #[test]
-#[cfg(feature = "window")]
 fn a_killed_host_window_hosts_again_from_its_autosave() {
     let dir = fresh_dir("window-kill");
     let port = free_port();
@@ -522,7 +519,6 @@ fn a_killed_host_window_hosts_again_from_its_autosave() {
 /// app without a display (`headless_ui_app`), its Start button's message sent; it stops before
 /// the match begins (no autosave written outside the test's folders).
 #[test]
-#[cfg(feature = "window")]
 fn the_host_screen_chooses_where_the_match_listens() {
     use bevy::prelude::{NextState, State};
     use doo_app::window::screens::Screen;

@@ -78,8 +78,8 @@ pub fn walk_focused(dir: &Path, args: &[&str], headless: bool, focus: &str) -> V
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("{args:?}: no report ({e}):\n{tail}"))).expect("the report is JSON");
     assert_eq!(v["failures"], serde_json::json!([]), "{args:?}: presses the game did not receive");
     eprintln!(
-        "{args:?}: {} states, {} buttons pressed of {} seen ({} shown disabled), {} keys, {} steps",
-        v["states"], v["buttons_pressed"], v["buttons_seen"], v["buttons_disabled"], v["keys_pressed"], v["steps"]
+        "{args:?}: {} states, {} buttons pressed of {} seen ({} shown disabled), {} keys, {} steps (the last new press at step {})",
+        v["states"], v["buttons_pressed"], v["buttons_seen"], v["buttons_disabled"], v["keys_pressed"], v["steps"], v["last_new"]
     );
     v
 }

@@ -524,13 +524,11 @@ fn e2e_a_campaign_level_is_played_and_recorded() {
     let _ = std::fs::remove_dir_all(&saves);
     let log = dir.join("campaign.jsonl");
     let stderr = dir.join("campaign.stderr");
-    let mut child = launch(
-        &["play", "--campaign", "campaigns/drowned_crown.ron", "--watch", "--seed", "11", "--frames", "200000"],
-        &log,
-        &stderr,
-        &dir.join("settings.ron"),
-        Some(&saves),
-    );
+    // No animation and so no AI pace: the level is about the flow, not the looks (CI time).
+    let settings = dir.join("settings.ron");
+    std::fs::write(&settings, "(animation_speed: 0.0)").unwrap();
+    let mut child =
+        launch(&["play", "--campaign", "campaigns/drowned_crown.ron", "--watch", "--seed", "11", "--frames", "200000"], &log, &stderr, &settings, Some(&saves));
     let win = game_window();
     std::thread::sleep(std::time::Duration::from_secs(3));
     let enter = |what: &str| press(&win, "Return", what, 1500);
@@ -731,8 +729,10 @@ fn e2e_a4_picked_in_the_menu_is_played_to_the_end() {
     let at = |n: &str| names.iter().position(|x| x == n).unwrap_or_else(|| panic!("{n} is listed"));
     let presses = (at(&data.a4.name) + names.len() - at(&now)) % names.len();
     assert!(presses > 0, "{level} is not already an A4 level");
-    let mut child =
-        launch(&["play", level, "--menu", "--watch", "--seed", "4", "--frames", "400000"], &log, &stderr, &dir.join("a4-settings.ron"), Some(&saves));
+    // No animation and so no AI pace: the match is about the flow, not the looks (CI time).
+    let settings = dir.join("a4-settings.ron");
+    std::fs::write(&settings, "(animation_speed: 0.0)").unwrap();
+    let mut child = launch(&["play", level, "--menu", "--watch", "--seed", "4", "--frames", "400000"], &log, &stderr, &settings, Some(&saves));
     let win = game_window();
     std::thread::sleep(std::time::Duration::from_secs(3));
     let key = |k: &str, what: &str| press(&win, k, what, 1200);
@@ -860,16 +860,41 @@ fn e2e_a4_hot_seat_click_is_a_five_foot_step() {
 /// the campaign and the replay viewer is clicked with xdotool (real X events through winit and
 /// Bevy's UI input) and every bound key pressed in every state reached; the game must receive
 /// each one and exit cleanly (a panic fails the run). The same walk runs headless in ui_walk.rs.
+/// Three tests (the menu; the editor and the viewer; the campaign and a prompt), so that
+/// `.ci/run` runs them beside the other window tests.
 #[test]
 #[ignore = "needs a display and xdotool: .ci/run runs it under Xvfb"]
 fn e2e_ui_walk_presses_every_button_in_the_window() {
+    window_walk(&["menu"]);
+}
+
+/// The walk in the real window from the level editor and the replay viewer (their own panels).
+#[test]
+#[ignore = "needs a display and xdotool: .ci/run runs it under Xvfb"]
+fn e2e_ui_walk_in_the_window_editor_and_viewer() {
+    window_walk(&["editor", "viewer"]);
+}
+
+/// The walk in the real window from the campaign and an A4 attack-of-opportunity save.
+#[test]
+#[ignore = "needs a display and xdotool: .ci/run runs it under Xvfb"]
+fn e2e_ui_walk_in_the_window_campaign_and_prompt() {
+    window_walk(&["campaign", "prompt"]);
+}
+
+/// The window walks from the starts named: from the main menu everything; from the campaign,
+/// the viewer and an A4 attack-of-opportunity save, their own panels (the menu walk presses the
+/// rest).
+fn window_walk(tags: &[&str]) {
     require_display();
     require_xdotool();
-    // From the main menu everything; from the campaign, the viewer and an A4 attack-of-opportunity
-    // save, their own panels (the menu walk has pressed the rest).
     let dir = super::ui_walk::scratch("window-prompts");
-    let (_, aoo) = super::ui_walk::prompt_starts(&dir).into_iter().find(|(k, _)| *k == "a4_aoo").expect("an A4 AoO save");
-    let aoo = aoo.to_str().unwrap().to_string();
+    let aoo = if tags.contains(&"prompt") {
+        let (_, aoo) = super::ui_walk::prompt_starts(&dir).into_iter().find(|(k, _)| *k == "a4_aoo").expect("an A4 AoO save");
+        aoo.to_str().unwrap().to_string()
+    } else {
+        String::new()
+    };
     let editor_dir = super::ui_walk::scratch("window-editor");
     let editor_args = super::ui_walk::editor_args(&editor_dir);
     let starts: [(&str, Vec<&str>, &str); 5] = [
@@ -880,7 +905,7 @@ fn e2e_ui_walk_presses_every_button_in_the_window() {
         ("prompt", vec!["play", "--resume", &aoo, "--seed", "1"], "Reaction prompt"),
     ];
     let mut total = (0, 0, 0);
-    for (tag, args, focus) in starts {
+    for (tag, args, focus) in starts.into_iter().filter(|(t, _, _)| tags.contains(t)) {
         let walk_dir = match tag {
             "prompt" => dir.join("a4_aoo"),
             "editor" => editor_dir.clone(),
@@ -905,7 +930,7 @@ fn e2e_ui_walk_presses_every_button_in_the_window() {
         total.2 += v["keys_pressed"].as_u64().unwrap_or(0);
         let _ = std::fs::copy(walk_dir.join("walk.json"), artifacts("ui-walk").join(format!("ui-walk-{tag}.json")));
     }
-    eprintln!("real window: {} states, {} buttons pressed, {} keys pressed", total.0, total.1, total.2);
+    eprintln!("real window ({}): {} states, {} buttons pressed, {} keys pressed", tags.join(", "), total.0, total.1, total.2);
 }
 
 /// Issue 27 in the real window: a save taken at every kind of pending window (`pending.rs`:
@@ -1428,7 +1453,7 @@ fn e2e_a_network_match_in_two_windows() {
     require_xdotool();
     let dir = artifacts("net");
     let settings = dir.join("net-settings.ron");
-    std::fs::write(&settings, "(reaction_prompts: false)").unwrap();
+    std::fs::write(&settings, "(reaction_prompts: false, animation_speed: 0.0)").unwrap();
     let (hlog, herr, csaves, hsaves) = (dir.join("net-host.jsonl"), dir.join("net-host.stderr"), dir.join("net-client-saves"), dir.join("net-host-saves"));
     let (clog, cerr) = (dir.join("net-client.jsonl"), dir.join("net-client.stderr"));
     for d in [&csaves, &hsaves] {
@@ -1594,7 +1619,7 @@ fn e2e_a_campaign_hosted_over_the_network_plays_two_levels() {
     require_xdotool();
     let dir = artifacts("net");
     let settings = dir.join("net-campaign-settings.ron");
-    std::fs::write(&settings, "(reaction_prompts: false)").unwrap();
+    std::fs::write(&settings, "(reaction_prompts: false, animation_speed: 0.0)").unwrap();
     let (hlog, herr, saves) = (dir.join("net-campaign-host.jsonl"), dir.join("net-campaign-host.stderr"), dir.join("net-campaign-saves"));
     let _ = std::fs::remove_dir_all(&saves);
     let before = game_windows();
@@ -1796,7 +1821,7 @@ fn e2e_a_killed_host_window_hosts_again_on_continue() {
     require_xdotool();
     let dir = artifacts("net");
     let settings = dir.join("net-again-settings.ron");
-    std::fs::write(&settings, "(reaction_prompts: false)").unwrap();
+    std::fs::write(&settings, "(reaction_prompts: false, animation_speed: 0.0)").unwrap();
     let (hlog, herr, saves) = (dir.join("net-again-host.jsonl"), dir.join("net-again-host.stderr"), dir.join("net-again-saves"));
     let (alog, aerr) = (dir.join("net-again-second.jsonl"), dir.join("net-again-second.stderr"));
     let _ = std::fs::remove_dir_all(&saves);

@@ -144,7 +144,9 @@ fn settle_pending(walk: &mut UiWalk, received: &[String], typed: &[KeyCode], arr
                 }
                 walk.last_edge = Some((walk.state_at_press.clone(), key.clone()));
                 walk.last_press = Some(key.clone());
-                walk.pressed.insert(key, label);
+                if walk.pressed.insert(key, label).is_none() {
+                    walk.last_new = walk.steps;
+                }
                 walk.idle = 0;
                 if let Some(s) = setting.filter(|s| report::persisted(s).is_some()) {
                     walk.persist_check = Some((s, walk.frame + 3));
@@ -161,7 +163,9 @@ fn settle_pending(walk: &mut UiWalk, received: &[String], typed: &[KeyCode], arr
         }
         Some(Pending::Key { key, code, frames }) => {
             if typed.contains(&code) {
-                walk.keys.insert(key);
+                if walk.keys.insert(key) {
+                    walk.last_new = walk.steps;
+                }
                 walk.idle = 0;
             } else if frames < arrive {
                 walk.pending = Some(Pending::Key { key, code, frames: frames + 1 });

@@ -16,6 +16,7 @@ impl UiWalk {
             "keys_pressed": self.keys.len(),
             "focus": self.focus,
             "steps": self.steps,
+            "last_new": self.last_new,
             "moves": self.moves,
             "failures": self.failures,
             "play_again_checked": self.play_again_checked,

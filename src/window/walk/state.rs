@@ -121,6 +121,9 @@ pub struct UiWalk {
     /// Presses the game never received, and other faults.
     pub failures: Vec<String>,
     pub steps: u32,
+    /// The step of the last press of something not pressed before (a button or a key): how
+    /// much of a walk found work (the report says it beside `steps`).
+    pub last_new: u32,
     pub finished: bool,
     pub(super) idle: u32,
     pub(super) frame: u32,
@@ -195,6 +198,7 @@ impl UiWalk {
             persisted: BTreeMap::new(),
             failures: Vec::new(),
             steps: 0,
+            last_new: 0,
             finished: false,
             idle: 0,
             frame: 0,
