@@ -42,7 +42,7 @@ fn main() {
         }
     }
     let recorded = doo_rules::save::state_hash(&m, &dice);
-    let origin = doo_rules::replay::Origin { m: level.build(&data).expect("match"), dice: Dice::seeded(seed), mid_phase: false };
+    let origin = doo_rules::replay::Origin::new(level.build(&data).expect("match"), Dice::seeded(seed));
     // Replay, alternating the headless app and the replay in plain Rust.
     let (mut app_t, mut replay_t) = (Vec::new(), Vec::new());
     for _ in 0..7 {

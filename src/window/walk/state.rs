@@ -255,14 +255,19 @@ impl UiWalk {
 
     /// Something is left to do in `state`: a button seen there not pressed, or a key.
     pub(super) fn has_work(&self, state: &str) -> bool {
+        // `DOO_WALK_NO_KEYS`: a walk of one panel's buttons (a prompt that goes with its first
+        // answer: its keys are walked by a walk of their own) leaves the keys out, and so ends
+        // when the buttons are done rather than wandering until its step cap.
+        let no_keys = std::env::var_os("DOO_WALK_NO_KEYS").is_some();
         let buttons = self
             .state_buttons
             .get(state)
             .is_some_and(|b| b.iter().any(|k| self.in_focus(k) && !self.pressed.contains_key(k) && self.tries.get(k).is_none_or(|n| *n < 3)));
-        let keys = self
-            .state_keys
-            .get(state)
-            .is_some_and(|at| KEYS.iter().map(|(_, n)| *n).chain(CTRL_KEYS.iter().map(|(_, n)| *n)).any(|n| !self.keys.contains(&format!("{at}|{n}"))));
+        let keys = !no_keys
+            && self
+                .state_keys
+                .get(state)
+                .is_some_and(|at| KEYS.iter().map(|(_, n)| *n).chain(CTRL_KEYS.iter().map(|(_, n)| *n)).any(|n| !self.keys.contains(&format!("{at}|{n}"))));
         (buttons || keys) && self.stale.get(state).is_none_or(|n| *n < 8)
     }
 
