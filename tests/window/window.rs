@@ -1621,7 +1621,15 @@ fn e2e_a_remote_players_reaction_prompt_is_answered_in_his_window() {
             std::thread::sleep(std::time::Duration::from_secs(9));
             continue;
         }
-        press(&win, "Return", "End (Bob's red figure)", 500);
+        // Return ends the turn of Bob's red figure, and only then: a press queued while the
+        // game lags would otherwise land on the prompt when it opens and answer it at once.
+        let ls = lines();
+        let last = ls.iter().rev().find(|v| v["event"] == "opportunity" || v["event"] == "opportunity_ended" || prompted(v));
+        if last.is_some_and(|v| v["event"] == "opportunity" && v["actor"].as_str().is_some_and(|a| monsters.iter().any(|m| m == a))) {
+            press(&win, "Return", "End (Bob's red figure)", 500);
+        } else {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
     }
     let all = lines();
     let _ = client.kill();
