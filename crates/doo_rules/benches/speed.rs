@@ -483,6 +483,7 @@ fn main() {
             victory: lv.goals(),
             commands: game.clone(),
             expect: None,
+            ai: None,
         };
         let text = ron::ser::to_string_pretty(&script, Default::default()).expect("script");
         std::fs::write(&path, text).expect("write the replay script");
