@@ -49,7 +49,8 @@ fn median<T>(n: usize, mut f: impl FnMut() -> T) -> Duration {
 }
 
 /// The CPU time this thread has had so far (Linux's `/proc/thread-self/schedstat`); zero
-/// elsewhere. On a shared machine it says what a run cost better than the wall clock.
+/// elsewhere. The kernel brings it up to date at its ticks only, so one run's difference is
+/// coarse; over many runs back to back the sum is exact to a tick.
 fn thread_cpu() -> Duration {
     std::fs::read_to_string("/proc/thread-self/schedstat")
         .ok()
@@ -57,18 +58,20 @@ fn thread_cpu() -> Duration {
         .map_or(Duration::ZERO, Duration::from_nanos)
 }
 
-/// The medians of `n` timed runs of `f`: wall time and the thread's CPU time.
+/// The median wall time of `n` timed runs of `f`, and their mean CPU time (`thread_cpu`): on a
+/// shared machine it says what a run costs better than the wall clock.
 fn median_cpu<T>(n: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
-    let (mut wall, mut cpu): (Vec<Duration>, Vec<Duration>) = (0..n)
+    let start = thread_cpu();
+    let mut wall: Vec<Duration> = (0..n)
         .map(|_| {
-            let (s, c) = (Instant::now(), thread_cpu());
+            let s = Instant::now();
             black_box(f());
-            (s.elapsed(), thread_cpu().saturating_sub(c))
+            s.elapsed()
         })
-        .unzip();
+        .collect();
+    let cpu = thread_cpu().saturating_sub(start) / n as u32;
     wall.sort();
-    cpu.sort();
-    (wall[n / 2], cpu[n / 2])
+    (wall[n / 2], cpu)
 }
 
 /// The process's peak resident memory so far (VmHWM, Linux), in KB; 0 elsewhere.
@@ -341,7 +344,7 @@ fn replay(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, miss
     });
     let sample = doo_rules::replay::Replay::run(&origins[0], &commands[0].1);
     eprintln!(
-        "CPU time: replay {}, bare driver loop {}; bare driver loop {}; one state hash {} (version 1's: {}); {} checkpoints, {} log entries; AI choosing them {}",
+        "mean CPU time: replay {}, bare driver loop {}; bare driver loop {}; one state hash {} (version 1's: {}); {} checkpoints, {} log entries; AI choosing them {}",
         ms(replay_cpu),
         ms(bare_cpu),
         ms(bare),
