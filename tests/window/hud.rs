@@ -113,7 +113,7 @@ fn the_log_names_every_part_of_a_damage_total() {
             margin: 3,
             outcome: "solid_hit".into(),
             raw_damage: raw,
-            damage_parts: parts.into_iter().map(|(w, v)| (w.to_string(), v)).collect(),
+            damage_parts: parts.into_iter().map(|(w, v)| (w.to_string().into(), v)).collect(),
             reduction: armor,
             damage,
             target_hp: 11 - damage,

@@ -48,6 +48,32 @@ fn median<T>(n: usize, mut f: impl FnMut() -> T) -> Duration {
     t[n / 2]
 }
 
+/// The CPU time this thread has had so far (Linux's `/proc/thread-self/schedstat`); zero
+/// elsewhere. The kernel brings it up to date at its ticks only, so one run's difference is
+/// coarse; over many runs back to back the sum is exact to a tick.
+fn thread_cpu() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map_or(Duration::ZERO, Duration::from_nanos)
+}
+
+/// The median wall time of `n` timed runs of `f`, and their mean CPU time (`thread_cpu`): on a
+/// shared machine it says what a run costs better than the wall clock.
+fn median_cpu<T>(n: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
+    let start = thread_cpu();
+    let mut wall: Vec<Duration> = (0..n)
+        .map(|_| {
+            let s = Instant::now();
+            black_box(f());
+            s.elapsed()
+        })
+        .collect();
+    let cpu = thread_cpu().saturating_sub(start) / n as u32;
+    wall.sort();
+    (wall[n / 2], cpu)
+}
+
 /// The process's peak resident memory so far (VmHWM, Linux), in KB; 0 elsewhere.
 fn vm_hwm_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
@@ -290,12 +316,12 @@ fn replay(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, miss
     // The one replay every save takes (`doo_rules::replay`: the driver, with the log and the
     // checkpoints the game records), from the match as built.
     let origins: Vec<_> = commands.iter().map(|(seed, _)| doo_rules::replay::Origin::new(level.build(data).expect("match"), Dice::seeded(*seed))).collect();
-    let replay = median(runs, || {
+    let (replay, replay_cpu) = median_cpu(runs, || {
         for (o, (_, game)) in origins.iter().zip(&commands) {
             std::hint::black_box(doo_rules::replay::Replay::run(o, game));
         }
     });
-    let bare = median(runs, || {
+    let (bare, bare_cpu) = median_cpu(runs, || {
         for (o, (_, game)) in origins.iter().zip(&commands) {
             let (mut m, mut dice, mut over, mut ev) = (o.m.clone(), o.dice.clone(), false, Vec::new());
             driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev);
@@ -318,7 +344,9 @@ fn replay(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, miss
     });
     let sample = doo_rules::replay::Replay::run(&origins[0], &commands[0].1);
     eprintln!(
-        "bare driver loop {}; one state hash {} (version 1's: {}); {} checkpoints, {} log entries; AI choosing them {}",
+        "mean CPU time: replay {}, bare driver loop {}; bare driver loop {}; one state hash {} (version 1's: {}); {} checkpoints, {} log entries; AI choosing them {}",
+        ms(replay_cpu),
+        ms(bare_cpu),
         ms(bare),
         ms(hashes),
         ms(hashes_v1),

@@ -264,14 +264,20 @@ impl Replay {
 
     /// Takes the events out of `ev` (left empty, its buffer kept) into the log.
     fn log_events(&mut self, index: Option<usize>, ev: &mut Vec<Event>) {
-        for event in ev.drain(..) {
-            if let Event::CrisisOver { winner, goal, reason } = &event {
+        for event in ev.iter() {
+            if let Event::CrisisOver { winner, goal, reason } = event {
                 self.outcome = Some(Outcome { winner: winner.clone(), goal: goal.clone(), reason: reason.clone() });
             }
-            if self.keep == Keep::Log {
-                let seen_by = driver::seen_by(&self.m, &event);
-                self.log.push(LogEntry::Event { index, event, seen_by });
-            }
+        }
+        if self.keep == Keep::Log {
+            // One `extend` (issue 44): each event moved once, into the log's own buffer.
+            let m = &self.m;
+            self.log.extend(ev.drain(..).map(|event| {
+                let seen_by = driver::seen_by(m, &event);
+                LogEntry::Event { index, event, seen_by }
+            }));
+        } else {
+            ev.clear();
         }
     }
 

@@ -251,7 +251,7 @@ fn reaction_words(id: &str) -> String {
 
 /// Issue 43: a damage total with every part named ("5 rolled + 2 solid hit = 7 - armor 1"); a
 /// part of 0 is a rule that applied ("; solid hit: at least 2"). Without parts: the total.
-fn damage_sum(raw: i32, parts: &[(String, i32)], armor: i32) -> String {
+fn damage_sum(raw: i32, parts: &[(doo_rules::rules::event::Text, i32)], armor: i32) -> String {
     let (sum, notes): (Vec<_>, Vec<_>) = parts.iter().partition(|p| p.1 != 0 || p.0 == "rolled");
     let mut s = String::new();
     if sum.is_empty() {

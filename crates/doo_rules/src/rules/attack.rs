@@ -6,7 +6,7 @@ use super::command::CriticalChoice;
 use super::defense::{defense_parts, helpless, posture_attack};
 use super::dice::Dice;
 use super::equipment::{Stat, Wielded};
-use super::event::Event;
+use super::event::{Event, Text};
 use super::fighter::{AdjTarget, ConditionInstance, Duration, Fighter, TempAdjustment};
 use super::profile::{ArmorBypass, Posture, Rank, Scope};
 use super::roll::{Parts, log_roll, log_roll_parts, stat_check, sum};
@@ -91,9 +91,9 @@ pub fn attacker_parts(m: &Match, a: usize) -> Parts {
     if w.check_stat() == Stat::Brawn {
         parts.push(("armor_brawn_deficit".into(), -(m.equipment.armor_deficit(f) as i32))); // R-GEAR-6
     }
-    parts.extend(m.conditions.active(f, adv).map(|c| (c.id.clone(), c.attack)));
+    parts.extend(m.conditions.active(f, adv).map(|c| (c.id.clone().into(), c.attack)));
     parts.push(("posture".into(), posture_attack(f.posture, &w, adv, &m.rules.limits.prone)));
-    parts.extend(f.adjustments.iter().filter(|x| x.target == AdjTarget::Attack).map(|x| (x.source.clone(), x.value)));
+    parts.extend(f.adjustments.iter().filter(|x| x.target == AdjTarget::Attack).map(|x| (x.source.clone().into(), x.value)));
     parts
 }
 
@@ -115,10 +115,10 @@ pub fn weapon_deficit(m: &Match, a: usize) -> u32 {
 }
 
 /// G-13: a character who can no longer act drops to 0 AP and loses his free steps at once.
-fn lose_ability_to_act(f: &mut Fighter, why: &str, ev: &mut Vec<Event>) {
+fn lose_ability_to_act(f: &mut Fighter, why: &'static str, ev: &mut Vec<Event>) {
     if f.ap.current > 0 {
         f.ap.current = 0;
-        ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: format!("{why} (G-13)") });
+        ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: format!("{why} (G-13)").into() });
     }
     if f.free_steps.available {
         f.free_steps.lose(super::fighter::FreeStepsLoss::UnableToAct);
@@ -128,14 +128,14 @@ fn lose_ability_to_act(f: &mut Fighter, why: &str, ev: &mut Vec<Event>) {
 
 /// Changes HP and applies what follows: incapacitation (prone, no AP, no free steps, bleeding),
 /// death, and the HP cap (R-DMG-4, R-INJ-1, R-INJ-3, R-INJ-8, G-13, G-14, G-23).
-pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: &str, ev: &mut Vec<Event>) {
+pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: impl Into<Text>, ev: &mut Vec<Event>) {
     let f = &mut m.fighters[i];
     let from = f.hp;
     f.hp = (f.hp + delta).min(f.max_hp);
     if f.hp == from {
         return;
     }
-    ev.push(Event::HpChanged { actor: f.id.clone(), from, to: f.hp, reason: reason.to_string() });
+    ev.push(Event::HpChanged { actor: f.id.clone(), from, to: f.hp, reason: reason.into() });
     if f.hp <= 0 && from > 0 {
         // R-INJ-3: incapacitated and dying: falls prone, loses AP and free steps, bleeds.
         lose_ability_to_act(f, "incapacitated", ev);
@@ -168,7 +168,7 @@ pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: &str, ev: &mut Vec
 
 /// Damage of `a`'s ready weapon: the die (exploding per `damage_explodes`, R-DMG-1), or the
 /// unarmed Brawn die halved rounding up (R-ATK-11).
-fn roll_weapon_damage(m: &Match, a: usize, dice: &mut Dice, ev: &mut Vec<Event>, purpose: &str) -> i32 {
+fn roll_weapon_damage(m: &Match, a: usize, dice: &mut Dice, ev: &mut Vec<Event>, purpose: &'static str) -> i32 {
     let f = &m.fighters[a];
     let explode = m.rules.options.damage_explodes;
     let (n, rank, explode, halve, bonus) = match m.equipment.wielded(f) {
@@ -223,13 +223,13 @@ pub struct Resolution {
     pub kind: String,
     pub raw: i32,
     /// The parts of `raw`, each named (the log tells them).
-    pub parts: Vec<(String, i32)>,
+    pub parts: Parts,
     pub reduction: i32,
     pub dealt: i32,
 }
 
 /// Reports a resolved attack, then applies its damage and the stunning-blow check (R-DMG-4, R-INJ-4).
-pub fn report_and_damage(m: &mut Match, dice: &mut Dice, a: usize, t: usize, r: &Resolution, reason: &str, ev: &mut Vec<Event>) {
+pub fn report_and_damage(m: &mut Match, dice: &mut Dice, a: usize, t: usize, r: &Resolution, reason: impl Into<Text>, ev: &mut Vec<Event>) {
     ev.push(Event::AttackResolved {
         actor: m.fighters[a].id.clone(),
         target: m.fighters[t].id.clone(),
@@ -256,9 +256,9 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
     // Step 4: Attack check (R-ATK-5).
     let stat = m.equipment.wielded(&m.fighters[a]).check_stat();
     let mut parts = attack_parts(m, a, t);
-    parts.push((p.with.clone(), p.attack_adj));
+    parts.push((p.with.clone().into(), p.attack_adj));
     let roll = stat_check(m, dice, stat_rank(m, a, stat), sum(&parts));
-    let total = log_roll_parts(ev, dice, &m.fighters[a].id.clone(), "attack", roll, parts);
+    let total = log_roll_parts(ev, dice, &m.fighters[a].id, "attack", roll, parts);
     // Step 5: hit on a tie; the category by margin (R-ATK-6, R-ATK-7).
     let margin = total - cr;
     let kind = outcome(m, margin);
@@ -276,20 +276,20 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         // Step 6 / §15: raw damage with its adjustments summed first (R-DMG-1), then armor (R-DMG-2).
         // Issue 43: every part of the total is named for the log (`damage_parts`).
         let max = die_maximum(m, a);
-        let tb = m.tables.clone();
+        let tb = &m.tables;
         dparts = match (kind.as_str(), brawn_weapon) {
             ("critical_hit", true) => vec![("die_maximum".into(), max), ("critical_hit".into(), tb.critical_hit_brawn_bonus)], // R-DMG-3
-            ("legendary_hit", true) => vec![(format!("die_maximum_x{}", tb.legendary_hit_brawn_multiplier), tb.legendary_hit_brawn_multiplier * max)],
+            ("legendary_hit", true) => vec![(format!("die_maximum_x{}", tb.legendary_hit_brawn_multiplier).into(), tb.legendary_hit_brawn_multiplier * max)],
             ("legendary_hit", false) => vec![("die_maximum".into(), max)],
             (k, b) => {
-                let mut v = vec![("rolled".to_string(), roll_weapon_damage(m, a, dice, ev, "damage"))];
+                let mut v: Parts = vec![("rolled".into(), roll_weapon_damage(m, a, dice, ev, "damage"))];
                 if k == "solid_hit" && b {
                     v.push(("solid_hit".into(), tb.solid_hit_brawn_damage));
                 }
                 v
             }
         };
-        dparts.push((p.with.clone(), p.damage_adj));
+        dparts.push((p.with.clone().into(), p.damage_adj));
         dparts.push(("below_the_weapon's_brawn".into(), -(weapon_deficit(m, a) as i32)));
         dparts.retain(|d| d.1 != 0 || d.0 == "rolled");
         raw = dparts.iter().map(|d| d.1).sum();
@@ -302,7 +302,7 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         dealt = (raw - reduction).max(0); // R-DMG-2: never below 0
         if kind == "solid_hit" && !brawn_weapon && dealt < m.tables.solid_hit_finesse_minimum {
             dealt = m.tables.solid_hit_finesse_minimum;
-            dparts.push((format!("solid_hit:_at_least_{dealt}"), 0));
+            dparts.push((format!("solid_hit:_at_least_{dealt}").into(), 0));
         }
         if kind == "solid_hit" && m.rules.options.crit_outcomes_adv {
             let v = m.tables.solid_hit_stumble_defense;

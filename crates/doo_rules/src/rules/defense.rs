@@ -39,17 +39,17 @@ pub fn defense_parts(m: &Match, d: usize, melee: bool, shield_doubled: bool) -> 
     let shield_bonus = shield.map_or(0, |s| s.defense * if shield_doubled { 2 } else { 1 });
     let shield_deficit = shield.map_or(0, |s| s.brawn.saturating_sub(f.stats.brawn) as i32);
     let mut parts = vec![
-        ("skill".to_string(), skill),
-        ("shield".to_string(), shield_bonus),
-        ("shield_brawn_deficit".to_string(), -shield_deficit),
-        ("posture".to_string(), posture_defense(f.posture, melee, adv, &m.rules.limits.prone)),
+        ("skill".into(), skill),
+        ("shield".into(), shield_bonus),
+        ("shield_brawn_deficit".into(), -shield_deficit),
+        ("posture".into(), posture_defense(f.posture, melee, adv, &m.rules.limits.prone)),
     ];
-    parts.extend(m.conditions.active(f, adv).map(|c| (c.id.clone(), c.defense)));
+    parts.extend(m.conditions.active(f, adv).map(|c| (c.id.clone().into(), c.defense)));
     parts.extend(
         f.adjustments
             .iter()
             .filter(|a| a.target == AdjTarget::Defense && (a.scope == super::profile::Scope::All || melee))
-            .map(|a| (a.source.clone(), a.value)),
+            .map(|a| (a.source.clone().into(), a.value)),
     );
     parts
 }

@@ -5,6 +5,7 @@ use super::profile::OddDice;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
+use smallvec::SmallVec;
 use std::collections::VecDeque;
 
 /// The only source of randomness in a match: forced faces first, then the seeded RNG.
@@ -32,10 +33,18 @@ pub struct LargeDie {
 /// One die of a roll, with every value it counted (more than one when it exploded).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DieThrow {
-    pub faces: Vec<u32>,
+    /// The faces shown, the first and those it exploded into: two kept inline (issue 44),
+    /// serialized as a list (as a `Vec` is).
+    #[serde(serialize_with = "faces_list")]
+    pub faces: SmallVec<[u32; 2]>,
     /// With emulated odd dice (R-DICE-4): the faces of the common die actually thrown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub thrown: Option<Vec<u32>>,
+}
+
+/// A die's faces as the list they are (`DieThrow::faces`).
+fn faces_list<S: serde::Serializer>(faces: &SmallVec<[u32; 2]>, s: S) -> Result<S::Ok, S::Error> {
+    faces.as_slice().serialize(s)
 }
 
 impl DieThrow {
@@ -147,7 +156,7 @@ impl Dice {
         let mut dice = Vec::with_capacity(n as usize);
         for _ in 0..n {
             // The thrown faces are kept only for emulated dice (issue 44: no allocation else).
-            let (mut faces, mut thrown) = (Vec::with_capacity(2), Vec::new());
+            let (mut faces, mut thrown) = (SmallVec::new(), Vec::new());
             loop {
                 let (value, face, explodes) = self.die(rank);
                 faces.push(value);
@@ -193,7 +202,7 @@ mod tests {
         d.force([3, 6, 6, 2]);
         let r = d.roll(2, 6, true, 1);
         assert_eq!(r.total, 18);
-        assert_eq!(r.dice[1].faces, vec![6, 6, 2]);
+        assert_eq!(r.dice[1].faces.to_vec(), vec![6, 6, 2]);
     }
 
     #[test] // R-DICE-7: d1 gives 1 and never explodes
@@ -218,7 +227,7 @@ mod tests {
         let mut d = Dice::seeded(4);
         d.force([1, 5, 3]);
         let r = d.roll(2, 1, true, 0);
-        assert_eq!((r.total, r.dice[0].faces.clone(), r.dice[1].faces.clone()), (2, vec![1], vec![1]), "a d1 shows 1 and never explodes");
+        assert_eq!((r.total, r.dice[0].faces.to_vec(), r.dice[1].faces.to_vec()), (2, vec![1], vec![1]), "a d1 shows 1 and never explodes");
         assert_eq!(d.rejected_forced, vec![(5, 1)], "the 5 does not fit a d1");
         assert_eq!(d.forced_remaining(), 1, "each d1 throw used up one forced face");
         assert_eq!(d.throw(6), 3, "the next throw gets the next face");
@@ -259,14 +268,14 @@ mod tests {
         assert_eq!(seen[6], 0);
         d.force([6]);
         let r = d.roll(1, 5, true, 0);
-        assert_eq!((r.dice[0].faces.clone(), r.dice[0].thrown.clone()), (vec![3], Some(vec![6])), "a thrown 6 counts 3 and does not explode");
+        assert_eq!((r.dice[0].faces.to_vec(), r.dice[0].thrown.clone()), (vec![3], Some(vec![6])), "a thrown 6 counts 3 and does not explode");
         d.force([5, 6]);
         let r = d.roll(1, 5, true, 0);
-        assert_eq!((r.dice[0].faces.clone(), r.dice[0].thrown.clone()), (vec![5, 3], Some(vec![5, 6])), "a thrown 5 explodes");
+        assert_eq!((r.dice[0].faces.to_vec(), r.dice[0].thrown.clone()), (vec![5, 3], Some(vec![5, 6])), "a thrown 5 explodes");
         d.force([5, 4]);
-        assert_eq!(d.roll(1, 3, true, 0).dice[0].faces, vec![3, 2], "d3 from d6: 5→3 explodes, 4→2");
+        assert_eq!(d.roll(1, 3, true, 0).dice[0].faces.to_vec(), vec![3, 2], "d3 from d6: 5→3 explodes, 4→2");
         d.force([4, 3]);
-        assert_eq!(d.roll(1, 2, true, 0).dice[0].faces, vec![2, 1], "d2 from d6: 4→2 explodes, 3→1");
+        assert_eq!(d.roll(1, 2, true, 0).dice[0].faces.to_vec(), vec![2, 1], "d2 from d6: 4→2 explodes, 3→1");
         assert_eq!(d.forced_remaining(), 0);
     }
 

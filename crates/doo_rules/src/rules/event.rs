@@ -6,18 +6,22 @@ use super::grid::Pos;
 use super::profile::Posture;
 use serde::Serialize;
 
+/// An event's fixed text (a purpose, a reason, a name), mostly a constant of the rules: no
+/// allocation for those (issue 44), and serialized as the string it holds.
+pub type Text = std::borrow::Cow<'static, str>;
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// Dice thrown: what for, whose, the roll (rank, each die's faces, adjustment, total).
     Dice {
         actor: String,
-        purpose: String,
+        purpose: Text,
         #[serde(flatten)]
         roll: Roll,
         /// Where the adjustment comes from: `[("skill", 1), ("panic_attack", -2), …]`.
         #[serde(skip_serializing_if = "Vec::is_empty")]
-        parts: Vec<(String, i32)>,
+        parts: Vec<(Text, i32)>,
     },
     /// A forced face that did not fit its die (it was skipped).
     ForcedFaceRejected {
@@ -25,12 +29,12 @@ pub enum Event {
         rank: u32,
     },
     Phase {
-        phase: String,
+        phase: Text,
         turn: u32,
     },
     ResetStep {
         step: u32,
-        name: String,
+        name: Text,
     },
     Round {
         round: u32,
@@ -44,13 +48,13 @@ pub enum Event {
     TieBroken {
         between: Vec<String>,
         winner: String,
-        by: String,
+        by: Text,
     },
     ApSet {
         actor: String,
         ap: u32,
         ap_start: u32,
-        reason: String,
+        reason: Text,
     },
     ApSpent {
         actor: String,
@@ -73,7 +77,7 @@ pub enum Event {
     },
     FreeStepsLost {
         actor: String,
-        reason: String,
+        reason: Text,
     },
     Moved {
         actor: String,
@@ -147,7 +151,7 @@ pub enum Event {
         /// What the raw damage is made of, every adjustment named (issue 43): `[("rolled", 5),
         /// ("solid_hit", 2)]`; a part of 0 is a rule that applied ("solid hit: at least 2").
         #[serde(skip_serializing_if = "Vec::is_empty")]
-        damage_parts: Vec<(String, i32)>,
+        damage_parts: Vec<(Text, i32)>,
         reduction: i32,
         damage: i32,
         target_hp: i32,
@@ -169,7 +173,7 @@ pub enum Event {
         actor: String,
         from: i32,
         to: i32,
-        reason: String,
+        reason: Text,
     },
     PoolChanged {
         actor: String,

@@ -115,7 +115,7 @@ pub fn upkeep_until(
     stop: &mut dyn FnMut(&mut Match, &mut Dice, &mut Vec<Event>) -> bool,
 ) -> bool {
     let adv = m.rules.options.conditions_adv;
-    let step = |ev: &mut Vec<Event>, step: u32, name: &str| {
+    let step = |ev: &mut Vec<Event>, step: u32, name: &'static str| {
         if announce {
             ev.push(Event::ResetStep { step, name: name.into() });
         }
@@ -173,7 +173,7 @@ pub fn upkeep_until(
             let f = &m.fighters[i];
             let rank = f.stats.brawn.max(f.stats.nerve);
             let roll = stat_check(m, dice, rank, 0);
-            let total = log_roll(ev, dice, &f.id.clone(), &format!("remove_{}", c.id), roll);
+            let total = log_roll(ev, dice, &f.id, format!("remove_{}", c.id), roll);
             if total >= cr.unwrap_or(0) {
                 let id = m.fighters[i].id.clone();
                 m.fighters[i].conditions.remove(k);
@@ -291,14 +291,21 @@ pub fn waiting(m: &Match, i: usize) -> bool {
 
 /// R-TURN-9/10, G-06/G-07: the next opportunity this round, if anyone is waiting.
 pub fn next_in_order(m: &Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<usize> {
-    let ap_of = |i: usize| match m.rules.options.order_mode {
-        OrderMode::Dynamic => m.effective_ap(i),
-        OrderMode::Snapshot => m.clock.round_start_ap.get(i).copied().unwrap_or(0),
-    };
-    // The waiting characters with the most AP, in level order, in one pass (issue 44).
+    // The waiting characters with the most AP, in level order, in one pass (issue 44); each
+    // one's effective AP asked once (`waiting`, then the dynamic order's AP).
     let (mut tied, mut top_ap) = (Vec::new(), 0);
-    for i in (0..m.fighters.len()).filter(|&i| waiting(m, i)) {
-        let ap = ap_of(i);
+    for i in 0..m.fighters.len() {
+        if m.fighters[i].turn.round != RoundStatus::Waiting || m.is_dead(i) {
+            continue;
+        }
+        let effective = m.effective_ap(i);
+        if effective < 1 {
+            continue;
+        }
+        let ap = match m.rules.options.order_mode {
+            OrderMode::Dynamic => effective,
+            OrderMode::Snapshot => m.clock.round_start_ap.get(i).copied().unwrap_or(0),
+        };
         if tied.is_empty() || ap > top_ap {
             tied.clear();
             top_ap = ap;
@@ -315,28 +322,36 @@ pub fn next_in_order(m: &Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<
     }
     // R-TURN-10: higher current Finesse (G-39), then Finesse check roll-offs, re-rolling ties.
     let fin = |i: usize| m.equipment.finesse_rank(&m.fighters[i]);
-    let best = tied.iter().map(|&i| fin(i)).max().unwrap_or(0);
-    let mut group: Vec<usize> = tied.iter().copied().filter(|&i| fin(i) == best).collect();
+    let ranks: Vec<u32> = tied.iter().map(|&i| fin(i)).collect();
+    let best = ranks.iter().copied().max().unwrap_or(0);
+    let mut group: Vec<(usize, u32)> = tied.iter().zip(&ranks).filter(|t| *t.1 == best).map(|(&i, &r)| (i, r)).collect();
     let names = |g: &[usize]| g.iter().map(|&i| m.fighters[i].id.clone()).collect::<Vec<_>>();
     if group.len() == 1 {
-        ev.push(Event::TieBroken { between: names(&tied), winner: m.fighters[group[0]].id.clone(), by: "finesse".into() });
-        return Some(group[0]);
+        ev.push(Event::TieBroken { between: names(&tied), winner: m.fighters[group[0].0].id.clone(), by: "finesse".into() });
+        return Some(group[0].0);
     }
     let all = names(&tied);
+    // Each round of the roll-off keeps, in place, those who rolled the highest total.
+    let mut totals = Vec::with_capacity(group.len());
     for _ in 0..64 {
-        let mut totals = Vec::new();
-        for &i in &group {
-            let roll = stat_check(m, dice, fin(i), 0);
-            totals.push((i, log_roll(ev, dice, &m.fighters[i].id, "order_roll_off", roll)));
+        totals.clear();
+        for &(i, rank) in &group {
+            let roll = stat_check(m, dice, rank, 0);
+            totals.push(log_roll(ev, dice, &m.fighters[i].id, "order_roll_off", roll));
         }
-        let hi = totals.iter().map(|t| t.1).max().unwrap_or(0);
-        group = totals.into_iter().filter(|t| t.1 == hi).map(|t| t.0).collect();
+        let hi = totals.iter().copied().max().unwrap_or(0);
+        let mut k = 0;
+        group.retain(|_| {
+            k += 1;
+            totals[k - 1] == hi
+        });
         if group.len() == 1 {
             break;
         }
     }
-    ev.push(Event::TieBroken { between: all, winner: m.fighters[group[0]].id.clone(), by: "roll_off".into() });
-    Some(group[0])
+    let winner = group[0].0;
+    ev.push(Event::TieBroken { between: all, winner: m.fighters[winner].id.clone(), by: "roll_off".into() });
+    Some(winner)
 }
 
 /// R-TURN-15: every character has 0 AP (or cannot act) or passed in this round.

@@ -172,7 +172,7 @@ pub fn target_number_at(m: &Match, a4: &A4, a: usize, at: Pos, t: usize) -> Opti
             b.tn.melee
         }
     };
-    parts.push((if melee { "melee".into() } else { format!("range {d}") }, base));
+    parts.push((if melee { "melee".into() } else { format!("range {d}").into() }, base));
     match sight {
         Sight::Partial => parts.push(("partial sight".into(), b.tn.partial_sight)),
         Sight::Minimal => parts.push(("minimal sight".into(), b.tn.minimal_sight)),

@@ -86,7 +86,7 @@ fn hit_or_miss(m: &mut Match, a4: &A4, dice: &mut Dice, a: usize, t: usize, tota
     let b = &a4.book;
     let (aid, tid) = (m.fighters[a].id.clone(), m.fighters[t].id.clone());
     let margin = total - tn;
-    let mut parts: Vec<(String, i32)> = Vec::new();
+    let mut parts: crate::rules::roll::Parts = Vec::new();
     let (outcome, raw, soak, dealt) = match b.band(margin).filter(|_| margin >= 0) {
         Some(band) => {
             let (n, sides, bonus) = weapon_damage(m, a);
@@ -95,7 +95,7 @@ fn hit_or_miss(m: &mut Match, a4: &A4, dice: &mut Dice, a: usize, t: usize, tota
             // A4-6.6: the band's bonus, named in the log (issue 43).
             parts.push(("rolled".into(), rolled));
             if band.bonus != 0 {
-                parts.push((band.name.clone(), band.bonus));
+                parts.push((band.name.clone().into(), band.bonus));
             }
             let raw = rolled + band.bonus;
             let s = soak(m, a4, t);

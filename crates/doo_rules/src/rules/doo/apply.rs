@@ -282,7 +282,7 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
                     // G-25: the potion's die explodes exactly when damage dice do.
                     let r = dice.roll(h.0, h.1, m.rules.options.damage_explodes, 0);
                     let v = log_roll(ev, dice, &m.fighters[a].id.clone(), "healing", r);
-                    attack::change_hp(m, a, v, &id, ev);
+                    attack::change_hp(m, a, v, id.clone(), ev);
                     // Magical healing stops bleeding (R-INJ-7).
                     healing::stop_bleeding(&mut m.fighters[a], "magical healing", ev);
                 }

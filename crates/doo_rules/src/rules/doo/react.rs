@@ -80,9 +80,9 @@ pub(super) fn reflex_contest(m: &Match, d: usize, a: usize, row: &ReactionRow, d
         ReflexDice::ShieldVsWeapon => (weapon_roll(a), (m.fighters[d].stats.brawn, m.fighters[d].skill("shields").adjustment())),
     };
     let r = stat_check(m, dice, att.0, att.1);
-    let at = log_roll(ev, dice, &m.fighters[a].id, &format!("{}_opposed", row.id), r);
+    let at = log_roll(ev, dice, &m.fighters[a].id, format!("{}_opposed", row.id), r);
     let r = stat_check(m, dice, def.0, def.1);
-    let dt = log_roll(ev, dice, &m.fighters[d].id, &row.id, r);
+    let dt = log_roll(ev, dice, &m.fighters[d].id, row.id.clone(), r);
     let won = dt >= at;
     ev.push(Event::ReflexOutcome { actor: m.fighters[d].id.clone(), reflex: row.id.clone(), success: won, attacker_total: at, defender_total: dt });
     won
@@ -165,7 +165,8 @@ pub fn close_stale(m: &mut Match, cmd: &Command, dice: &mut Dice, ev: &mut Vec<E
             | Command::Take { .. }
     );
     if let Some(c) = m.clock.current {
-        if opportunity_cmd && m.index(cmd.actor()).is_some_and(|a| a != c) && m.fighters[c].opp.anything() {
+        // the cheap test first (issue 44: the actor's id is looked up only when it matters)
+        if opportunity_cmd && m.fighters[c].opp.anything() && m.index(cmd.actor()).is_some_and(|a| a != c) {
             close_opportunity(m, false, ev);
             moved = true;
         }

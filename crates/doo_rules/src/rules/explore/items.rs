@@ -125,7 +125,7 @@ pub fn use_item(m: &mut Match, a: usize, at: Pos, item: &str, r: CrisisRules, di
         // A4-G-31: under A4 dice never explode.
         let roll = dice.roll(h.0, h.1, r.items_explode, 0);
         let v = log_roll(ev, dice, &m.fighters[a].id.clone(), "healing", roll);
-        change_hp(m, t, v, item, ev);
+        change_hp(m, t, v, item.to_string(), ev);
         stop_bleeding(&mut m.fighters[t], "magical healing", ev);
     }
     None
@@ -163,7 +163,7 @@ pub(super) fn skill_check(m: &Match, dice: &mut Dice, i: usize, skill: &str, sta
     let rank = stat_rank(m, i, stat);
     let adj = m.fighters[i].skill(skill).adjustment();
     let roll = stat_check(m, dice, rank, adj);
-    log_roll(ev, dice, &m.fighters[i].id.clone(), purpose, roll)
+    log_roll(ev, dice, &m.fighters[i].id, purpose.to_string(), roll)
 }
 
 /// R-EXP-16: a trap springs on `victim`: a Dodge check against its effect CR, else damage

@@ -279,7 +279,7 @@ pub fn assisted_check(m: &Match, dice: &mut Dice, i: usize, skill: &str, stat: S
     let rank = stat_rank(m, i, stat);
     let adj = m.fighters[i].skill(skill).adjustment() + bonus;
     let roll = stat_check(m, dice, rank, adj);
-    log_roll(ev, dice, &m.fighters[i].id.clone(), purpose, roll)
+    log_roll(ev, dice, &m.fighters[i].id, purpose.to_string(), roll)
 }
 
 /// R-EXP-21, R-HEAL-1: a bleeding character at `at`, at distance ≤ 1 (G-24; himself included).

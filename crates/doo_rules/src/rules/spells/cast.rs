@@ -32,15 +32,15 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
         let adj = f.loadout.shield.as_deref().and_then(|x| m.equipment.shield(x)).map_or(0, |x| x.spell);
         parts.push(("shield".into(), adj));
     }
-    parts.extend(m.conditions.active(f, m.rules.options.conditions_adv).map(|c| (c.id.clone(), c.attack)));
+    parts.extend(m.conditions.active(f, m.rules.options.conditions_adv).map(|c| (c.id.clone().into(), c.attack)));
     match &s.effect {
         SpellEffect::Heal { amount, cr } => {
             let roll = stat_check(m, dice, stat, sum(&parts));
-            let total = log_roll_parts(ev, dice, &f.id.clone(), &format!("cast_{}", s.id), roll, parts);
+            let total = log_roll_parts(ev, dice, &f.id.clone(), format!("cast_{}", s.id), roll, parts);
             if total >= *cr {
                 let r = dice.roll(amount.0, amount.1, m.rules.options.damage_explodes, 0);
                 let v = log_roll(ev, dice, &m.fighters[a].id.clone(), "healing", r);
-                change_hp(m, t, v, &s.id, ev);
+                change_hp(m, t, v, s.id.clone(), ev);
                 let tf = &mut m.fighters[t];
                 // R-INJ-7: any healing spell stabilizes.
                 super::super::healing::stop_bleeding(tf, "magical healing", ev);
@@ -49,7 +49,7 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
         SpellEffect::Bolt { .. } | SpellEffect::Inflict { .. } => {
             let cr = defense_step(m, dice, t, false, false, ev);
             let roll = stat_check(m, dice, stat, sum(&parts));
-            let total = log_roll_parts(ev, dice, &m.fighters[a].id.clone(), &format!("cast_{}", s.id), roll, parts);
+            let total = log_roll_parts(ev, dice, &m.fighters[a].id.clone(), format!("cast_{}", s.id), roll, parts);
             let margin = total - cr;
             let kind = super::super::attack::outcome(m, margin);
             let (mut raw, mut reduction, mut dealt, mut parts) = (0, 0, 0, Vec::new());
@@ -63,13 +63,13 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
                             let r = dice.roll(damage.0, damage.1, m.rules.options.damage_explodes, 0);
                             log_roll(ev, dice, &m.fighters[a].id.clone(), "damage", r)
                         };
-                        parts.push((if kind == "legendary_hit" { "die_maximum" } else { "rolled" }.to_string(), raw));
+                        parts.push((if kind == "legendary_hit" { "die_maximum" } else { "rolled" }.into(), raw));
                         let armor = m.fighters[t].loadout.armor.as_deref().and_then(|x| m.equipment.armor(x)).map_or(0, |x| x.reduction);
                         reduction = if matches!(kind.as_str(), "critical_hit" | "legendary_hit") { 0 } else { armor };
                         dealt = (raw - reduction).max(0);
                         if kind == "solid_hit" && dealt < m.tables.solid_hit_finesse_minimum {
                             dealt = m.tables.solid_hit_finesse_minimum;
-                            parts.push((format!("solid_hit:_at_least_{dealt}"), 0));
+                            parts.push((format!("solid_hit:_at_least_{dealt}").into(), 0));
                         }
                     }
                     SpellEffect::Inflict { condition, duration } => {
@@ -82,7 +82,7 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
                     SpellEffect::Heal { .. } => {}
                 }
             }
-            report_and_damage(m, dice, a, t, &Resolution { cr, total, kind, raw, parts, reduction, dealt }, &s.id, ev);
+            report_and_damage(m, dice, a, t, &Resolution { cr, total, kind, raw, parts, reduction, dealt }, s.id.clone(), ev);
         }
     }
 }
