@@ -8,7 +8,9 @@
 //! question, so open ground costs O(1) per space; the search marks a bitmap sized to the floor.
 //! A viewer whose whole floor is already revealed for his side (and, for the explorers,
 //! `seen`), or marked by the side's viewers searched before him, cannot add anything and is not
-//! searched. Results are those of the plain search.
+//! searched; nor is one whose see-through spaces joined to his (and the blockers around them:
+//! a flood fill, no line of sight) are all so covered, as a monster's room already seen when
+//! a door opens far away. Results are those of the plain search.
 
 use super::super::event::Event;
 use super::super::grid::{Board, Pos, SightMap, Tile};
@@ -267,7 +269,7 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
                 marks.len() - 1
             }
         };
-        if marks[mk].open == 0 {
+        if marks[mk].open == 0 || !could_add(&m.board, m.fighters[i].pos, &marks[mk].bits, &|at| covered(b + at)) {
             continue;
         }
         let k = match maps.iter().position(|s| s.floor() == floor) {
@@ -296,6 +298,46 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
         sight.extend(f.bits.iter().enumerate().filter(|(_, s)| **s).map(|(k, _)| b + k));
     }
     x.reveal_spaces(side, &sight, n, legacy)
+}
+
+/// False when a viewer at `from` can mark nothing new (issue 44): every space the search of
+/// [`visible_with`] could reach from him (the see-through spaces joined to his, with the
+/// blockers around them; a superset of what he sees, sight or not) is `covered` already or
+/// `marked` by the side's viewers before him (indices on his floor, row-major). A flood fill,
+/// no line of sight: it stops at the first space that could still be new.
+fn could_add(b: &Board, from: Pos, marked: &[bool], covered: &dyn Fn(usize) -> bool) -> bool {
+    let (w, h) = floor_size(b, from.floor);
+    let tiles: &[Tile] = b.floors.get(from.floor as usize).map_or(&[], |f| &f.tiles[..]);
+    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
+    let at = |x: i32, y: i32| (y * w + x) as usize;
+    let mut queued = vec![false; (w * h) as usize];
+    if on(from.x, from.y) {
+        queued[at(from.x, from.y)] = true;
+    }
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(p) = queue.pop_front() {
+        if on(p.x, p.y) {
+            let k = at(p.x, p.y);
+            if !marked.get(k).copied().unwrap_or(false) && !covered(k) {
+                return true;
+            }
+            if p != from && tiles.get(k).is_none_or(|t| t.blocks_sight()) {
+                continue; // the search sees a wall or closed door, never through it
+            }
+        } else if p != from {
+            continue;
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (qx, qy) = (p.x + dx, p.y + dy);
+                if on(qx, qy) && !queued[at(qx, qy)] {
+                    queued[at(qx, qy)] = true;
+                    queue.push_back(Pos::on(qx, qy, p.floor));
+                }
+            }
+        }
+    }
+    false
 }
 
 /// [`reveal_by`], for the tests beside the oracle.
