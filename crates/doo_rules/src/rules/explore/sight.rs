@@ -84,7 +84,7 @@ fn lit_in(m: &Match, x: &Explore, i: usize, p: Pos, map: Option<&SightMap>) -> b
 pub fn visible(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
     let map = SightMap::new(&m.board, m.fighters[i].pos.floor);
     let mut out = Vec::new();
-    visible_with(m, x, i, &map, &mut |p, _| out.push(p));
+    visible_with(m, x, i, &map, None, &mut |p, _| out.push(p));
     out
 }
 
@@ -95,7 +95,11 @@ fn floor_size(b: &Board, floor: u8) -> (i32, i32) {
 
 /// [`visible`]: each space seen is handed to `hit` with its index on its floor (row-major), in
 /// the order of the search. `map` counts the viewer's floor of `m.board`.
-fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, hit: &mut dyn FnMut(Pos, usize)) {
+/// With `done` (issue 44: a reveal), a space `done` says a hit adds nothing to is not tried
+/// when trying it could change nothing else either: a wall or closed door (the search never
+/// goes through one), or a space whose neighbours are all queued already. Such spaces may then
+/// be left out of the hits; every other hit is the same.
+fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, done: Option<&dyn Fn(usize) -> bool>, hit: &mut dyn FnMut(Pos, usize)) {
     let from = m.fighters[i].pos;
     let b = &m.board;
     let (w, h) = floor_size(b, from.floor);
@@ -109,10 +113,16 @@ fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, hit: &mut dyn 
     }
     let mut queue = std::collections::VecDeque::from([from]);
     while let Some(p) = queue.pop_front() {
+        let k = if on(p.x, p.y) { at(p.x, p.y) } else { usize::MAX };
+        if p != from && done.is_some_and(|d| d(k)) {
+            let all_queued = || (-1..=1).all(|dy| (-1..=1).all(|dx| !on(p.x + dx, p.y + dy) || queued[at(p.x + dx, p.y + dy)]));
+            if tiles.get(k).is_none_or(|t| t.blocks_sight()) || all_queued() {
+                continue; // seen or not, it adds nothing and queues nothing
+            }
+        }
         if !map.sees_space(b, from, p) {
             continue;
         }
-        let k = if on(p.x, p.y) { at(p.x, p.y) } else { usize::MAX };
         if lit_in(m, x, i, p, Some(map)) {
             hit(p, k);
         }
@@ -280,7 +290,10 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
             }
         };
         let FloorMarks { bits, open, .. } = &mut marks[mk];
-        visible_with(m, xr, i, &maps[k], &mut |_, at| {
+        let done = |at: usize| bits.get(at).copied().unwrap_or(false) || covered(b + at);
+        let mut fresh = Vec::new();
+        visible_with(m, xr, i, &maps[k], Some(&done), &mut |_, at| fresh.push(at));
+        for at in fresh {
             if let Some(s) = bits.get_mut(at)
                 && !*s
             {
@@ -289,7 +302,7 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
                     *open -= 1;
                 }
             }
-        });
+        }
     }
     marks.sort_by_key(|f| f.floor);
     let mut sight = Vec::new();
@@ -482,7 +495,7 @@ pub fn view_of(m: &Match, x: &Explore, side: &str) -> SideView {
                 maps.len() - 1
             }
         };
-        visible_with(m, x, i, &maps[k], &mut |_, at| {
+        visible_with(m, x, i, &maps[k], None, &mut |_, at| {
             if let Some(v) = visible.get_mut(base.wrapping_add(at)).filter(|_| at != usize::MAX) {
                 *v = true;
             }
