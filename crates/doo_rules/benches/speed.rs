@@ -220,7 +220,9 @@ fn doors(data: &RuleData, root: &std::path::Path, table: &mut Vec<String>, misse
         let mut dice = Dice::seeded(5);
         start(&mut m, &mut dice);
         let cmd = Command::Door { actor: "hero".into(), at: Pos::new(4, 2), open: true };
-        let mut runs: Vec<Duration> = (0..5)
+        // `DOO_BENCH_DOOR_RUNS` sets the timed door openings (many, to profile them).
+        let n = std::env::var("DOO_BENCH_DOOR_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
+        let mut runs: Vec<Duration> = (0..n)
             .map(|_| {
                 let (mut m, mut dice, mut ev) = (m.clone(), dice.clone(), Vec::new());
                 let t = Instant::now();

@@ -199,3 +199,20 @@ impl Board {
         points(from).iter().any(|&p| points(to).iter().any(|&q| self.segment_clear_skip_oracle(p, q, from.floor, skip)))
     }
 }
+
+#[test] // issue 44: the walk's own rounding is the library's `floor` / `ceil` cast to i32
+fn rounding_is_the_library_rounding() {
+    let edges = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1e-9, -1e-9, 2.999_999_9, -2.999_999_9, 1023.000_001, -1.000_001, 3e9, -3e9, 2147483647.5, -2147483648.5];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut more = Vec::new();
+    for _ in 0..20_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        more.push((seed % 4_000_000) as f64 / 1000.0 - 2000.0);
+    }
+    for v in edges.into_iter().chain(more).chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY]) {
+        assert_eq!(floor_i32(v), v.floor() as i32, "floor of {v}");
+        assert_eq!(ceil_i32(v), v.ceil() as i32, "ceil of {v}");
+    }
+}

@@ -8,7 +8,9 @@
 //! question, so open ground costs O(1) per space; the search marks a bitmap sized to the floor.
 //! A viewer whose whole floor is already revealed for his side (and, for the explorers,
 //! `seen`), or marked by the side's viewers searched before him, cannot add anything and is not
-//! searched. Results are those of the plain search.
+//! searched; nor is one whose see-through spaces joined to his (and the blockers around them:
+//! a flood fill, no line of sight) are all so covered, as a monster's room already seen when
+//! a door opens far away. Results are those of the plain search.
 
 use super::super::event::Event;
 use super::super::grid::{Board, Pos, SightMap, Tile};
@@ -82,7 +84,7 @@ fn lit_in(m: &Match, x: &Explore, i: usize, p: Pos, map: Option<&SightMap>) -> b
 pub fn visible(m: &Match, x: &Explore, i: usize) -> Vec<Pos> {
     let map = SightMap::new(&m.board, m.fighters[i].pos.floor);
     let mut out = Vec::new();
-    visible_with(m, x, i, &map, &mut |p, _| out.push(p));
+    visible_with(m, x, i, &map, None, &mut |p, _| out.push(p));
     out
 }
 
@@ -93,7 +95,11 @@ fn floor_size(b: &Board, floor: u8) -> (i32, i32) {
 
 /// [`visible`]: each space seen is handed to `hit` with its index on its floor (row-major), in
 /// the order of the search. `map` counts the viewer's floor of `m.board`.
-fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, hit: &mut dyn FnMut(Pos, usize)) {
+/// With `done` (issue 44: a reveal), a space `done` says a hit adds nothing to is not tried
+/// when trying it could change nothing else either: a wall or closed door (the search never
+/// goes through one), or a space whose neighbours are all queued already. Such spaces may then
+/// be left out of the hits; every other hit is the same.
+fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, done: Option<&dyn Fn(usize) -> bool>, hit: &mut dyn FnMut(Pos, usize)) {
     let from = m.fighters[i].pos;
     let b = &m.board;
     let (w, h) = floor_size(b, from.floor);
@@ -107,10 +113,16 @@ fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, hit: &mut dyn 
     }
     let mut queue = std::collections::VecDeque::from([from]);
     while let Some(p) = queue.pop_front() {
+        let k = if on(p.x, p.y) { at(p.x, p.y) } else { usize::MAX };
+        if p != from && done.is_some_and(|d| d(k)) {
+            let all_queued = || (-1..=1).all(|dy| (-1..=1).all(|dx| !on(p.x + dx, p.y + dy) || queued[at(p.x + dx, p.y + dy)]));
+            if tiles.get(k).is_none_or(|t| t.blocks_sight()) || all_queued() {
+                continue; // seen or not, it adds nothing and queues nothing
+            }
+        }
         if !map.sees_space(b, from, p) {
             continue;
         }
-        let k = if on(p.x, p.y) { at(p.x, p.y) } else { usize::MAX };
         if lit_in(m, x, i, p, Some(map)) {
             hit(p, k);
         }
@@ -267,7 +279,7 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
                 marks.len() - 1
             }
         };
-        if marks[mk].open == 0 {
+        if marks[mk].open == 0 || !could_add(&m.board, m.fighters[i].pos, &marks[mk].bits, &|at| covered(b + at)) {
             continue;
         }
         let k = match maps.iter().position(|s| s.floor() == floor) {
@@ -278,7 +290,10 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
             }
         };
         let FloorMarks { bits, open, .. } = &mut marks[mk];
-        visible_with(m, xr, i, &maps[k], &mut |_, at| {
+        let done = |at: usize| bits.get(at).copied().unwrap_or(false) || covered(b + at);
+        let mut fresh = Vec::new();
+        visible_with(m, xr, i, &maps[k], Some(&done), &mut |_, at| fresh.push(at));
+        for at in fresh {
             if let Some(s) = bits.get_mut(at)
                 && !*s
             {
@@ -287,7 +302,7 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
                     *open -= 1;
                 }
             }
-        });
+        }
     }
     marks.sort_by_key(|f| f.floor);
     let mut sight = Vec::new();
@@ -296,6 +311,46 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
         sight.extend(f.bits.iter().enumerate().filter(|(_, s)| **s).map(|(k, _)| b + k));
     }
     x.reveal_spaces(side, &sight, n, legacy)
+}
+
+/// False when a viewer at `from` can mark nothing new (issue 44): every space the search of
+/// [`visible_with`] could reach from him (the see-through spaces joined to his, with the
+/// blockers around them; a superset of what he sees, sight or not) is `covered` already or
+/// `marked` by the side's viewers before him (indices on his floor, row-major). A flood fill,
+/// no line of sight: it stops at the first space that could still be new.
+fn could_add(b: &Board, from: Pos, marked: &[bool], covered: &dyn Fn(usize) -> bool) -> bool {
+    let (w, h) = floor_size(b, from.floor);
+    let tiles: &[Tile] = b.floors.get(from.floor as usize).map_or(&[], |f| &f.tiles[..]);
+    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
+    let at = |x: i32, y: i32| (y * w + x) as usize;
+    let mut queued = vec![false; (w * h) as usize];
+    if on(from.x, from.y) {
+        queued[at(from.x, from.y)] = true;
+    }
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(p) = queue.pop_front() {
+        if on(p.x, p.y) {
+            let k = at(p.x, p.y);
+            if !marked.get(k).copied().unwrap_or(false) && !covered(k) {
+                return true;
+            }
+            if p != from && tiles.get(k).is_none_or(|t| t.blocks_sight()) {
+                continue; // the search sees a wall or closed door, never through it
+            }
+        } else if p != from {
+            continue;
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (qx, qy) = (p.x + dx, p.y + dy);
+                if on(qx, qy) && !queued[at(qx, qy)] {
+                    queued[at(qx, qy)] = true;
+                    queue.push_back(Pos::on(qx, qy, p.floor));
+                }
+            }
+        }
+    }
+    false
 }
 
 /// [`reveal_by`], for the tests beside the oracle.
@@ -440,7 +495,7 @@ pub fn view_of(m: &Match, x: &Explore, side: &str) -> SideView {
                 maps.len() - 1
             }
         };
-        visible_with(m, x, i, &maps[k], &mut |_, at| {
+        visible_with(m, x, i, &maps[k], None, &mut |_, at| {
             if let Some(v) = visible.get_mut(base.wrapping_add(at)).filter(|_| at != usize::MAX) {
                 *v = true;
             }
