@@ -70,7 +70,7 @@ fn fraction(m: &Match, i: usize) -> f64 {
     m.fighters[i].hp as f64 / m.fighters[i].max_hp.max(1) as f64
 }
 
-/// R-EXP-8: a bruised hero (hurt, not yet below half: then a potion is used on him) below the
+/// R-EXP-8, R-INJ-1: a bruised hero (hurt, not below half: then a potion is used on him) below the
 /// book's `hand_below` who holds no healing item is handed one by a hero next to him who is
 /// not wounded and less hurt than he; the most hurt first.
 pub(super) fn hand(m: &Match, x: &Explore, p: &Party) -> Option<Command> {
