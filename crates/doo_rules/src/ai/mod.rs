@@ -19,6 +19,8 @@ pub mod odds;
 mod opportunity;
 mod orders;
 mod party;
+#[cfg(test)]
+mod party_tests;
 mod paths;
 mod search;
 mod value;

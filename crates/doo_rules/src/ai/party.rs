@@ -39,7 +39,7 @@ fn mean_heal(m: &Match, item: &str) -> f64 {
 
 /// R-CHK-7, C-34: what helper `g` is expected to add to `h`'s check of `task` at `at` (the
 /// rules' `assist_bonus` over the helper's roll: the instigator's skill, the helper's stat).
-fn assist_gain(m: &Match, x: &Explore, h: usize, g: usize, task: Task, at: Pos) -> f64 {
+pub(super) fn assist_gain(m: &Match, x: &Explore, h: usize, g: usize, task: Task, at: Pos) -> f64 {
     let Some((skill, stat, _)) = task_skill(m, x, h, task, at) else { return 0.0 };
     let cr = stat_rank(m, h, stat) as i32;
     let adj = m.fighters[g].skill(&skill).adjustment();
@@ -148,7 +148,7 @@ pub(super) fn sort_loot(m: &Match, x: &Explore, p: &Party, leader: usize) -> Opt
 /// whose missing HP its carried healing covers least; a key to the leader (he opens the doors)
 /// or else the best lock-picker; a weapon to whoever is best with it; armor or a shield to one
 /// without; anything else to whoever then carries the fewest items (the first on a tie).
-fn share_out(m: &Match, x: &Explore, members: &[usize], items: &[String], leader: usize) -> Vec<Share> {
+pub(super) fn share_out(m: &Match, x: &Explore, members: &[usize], items: &[String], leader: usize) -> Vec<Share> {
     let e = &m.equipment;
     let mut carried: Vec<Vec<String>> = members.iter().map(|&t| m.fighters[t].loadout.items.clone()).collect();
     let mut out = Vec::new();
