@@ -61,7 +61,15 @@ fn fingerprint(root: &Path, data: &RuleData, level: &str, seed: u64) -> String {
     // they are off here, so the AI plays as it did when the table was recorded.
     let mut book = (*data.ai).clone();
     book.party = ai::Party { assist: vec![], hand_below: 0.0, sort_min_items: 0, ..Default::default() };
-    let cfg = AiConfig::for_level(level.side_ids(), &level.behaviours, &level.level.victory, Default::default(), &Default::default(), seed, std::sync::Arc::new(book));
+    let cfg = AiConfig::for_level(
+        level.side_ids(),
+        &level.behaviours,
+        &level.level.victory,
+        Default::default(),
+        &Default::default(),
+        seed,
+        std::sync::Arc::new(book),
+    );
     let origin = Origin { m: level.build(data).unwrap(), dice: Dice::seeded(seed), mid_phase: false, version: 1 };
     let mut r = Replay::start(&origin);
     let mut h = blake3::Hasher::new();

@@ -15,7 +15,7 @@ use crate::rules::checks::assist_bonus;
 use crate::rules::command::{Command, MAX_PATH};
 use crate::rules::engine;
 use crate::rules::explore::orders::{sorters, task_skill};
-use crate::rules::explore::{Acted, Explore, Share, Task};
+use crate::rules::explore::{Acted, Explore, Share, Task, side_view};
 use crate::rules::grid::Pos;
 use crate::rules::state::Match;
 
@@ -121,10 +121,13 @@ pub(super) fn sort_loot(m: &Match, x: &Explore, p: &Party, leader: usize) -> Opt
             }
             continue;
         }
-        // Free heroes who can reach a space next to the chest this turn walk up.
-        let spot = |q: Pos| q.distance(chest.pos) == 1 && m.board.walkable(q) && m.occupant(q).is_none() && x.chest_at(q).is_none();
+        // Free heroes who can reach a space next to the chest this turn walk up, over spaces
+        // their side has seen, around known traps (R-EXP-16, R-EXP-19).
+        let view = side_view(m, &m.fighters[leader].side);
+        let safe = |q: Pos| m.board.walkable(q) && m.board.index(q).is_some_and(|k| view.revealed[k]) && !view.traps.contains(&q) && x.chest_at(q).is_none();
+        let spot = |q: Pos| q.distance(chest.pos) == 1 && safe(q) && m.occupant(q).is_none();
         for h in (0..m.fighters.len()).filter(|&h| able(h) && x.acted[h] == Acted::No && m.fighters[h].pos.distance(chest.pos) > 1) {
-            let passable = |q: Pos| m.board.walkable(q) && x.chest_at(q).is_none() && m.occupant(q).is_none_or(|o| x.is_explorer(m, o));
+            let passable = |q: Pos| safe(q) && m.occupant(q).is_none_or(|o| x.is_explorer(m, o));
             let Some(path) = route(m, m.fighters[h].pos, &passable, &spot) else { continue };
             let whole = |c: &Command| matches!(c, Command::Walk { path: went, .. } if went.len() == path.len());
             if let Some(cmd) = walk_prefix(m, x, h, &path).filter(whole) {
