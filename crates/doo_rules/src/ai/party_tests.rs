@@ -22,7 +22,7 @@ fn the_share_out_is_sensible() {
 
 #[test] // R-CHK-7: meeting the instigator's stat value adds +1, so a helper's expected bonus is positive and grows with his skill
 fn an_assist_is_worth_more_from_a_skilled_helper() {
-    let mut m = crate::testkit::crawl(&["#####", "#..L#", "#####"], &[("h", "heroes", (2, 1)), ("g", "heroes", (1, 1)), ("o", "monsters", (3, 1))]);
+    let mut m = crate::testkit::crawl(&["######", "#..L.#", "######"], &[("h", "heroes", (2, 1)), ("g", "heroes", (1, 1)), ("o", "monsters", (4, 1))]);
     let x = m.explore.take().expect("a crawl");
     let at = Pos::new(3, 1);
     let untrained = assist_gain(&m, &x, 0, 1, Task::PickLock, at);
