@@ -1,5 +1,6 @@
 //! The AI's weights as data (`assets/ai/behaviours.ron`): monster behaviours and difficulties.
 
+use crate::rules::explore::Task;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -41,6 +42,36 @@ pub struct AiBook {
     pub hard: Thinking,
     /// The reference tier: one step deep, no slips, no lookahead.
     pub sharp: Thinking,
+    /// How the party plays the crawl's orders (assist, hand, sort loot; `ai/party.rs`).
+    #[serde(default)]
+    pub party: Party,
+}
+
+/// The party's crawl orders (issue 45; `ai/party.rs`, docs/ai.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Party {
+    /// Tasks whose check a free hero next to the one ordering it assists (R-CHK-7, R-EXP-12,
+    /// R-EXP-13): `pick_lock`, `force`, `disarm` …
+    pub assist: Vec<Task>,
+    /// An assist is ordered only when its expected bonus (under the ruleset's `assist` option,
+    /// C-34) is at least this.
+    pub assist_gain: f64,
+    /// A hero below this fraction of his maximum HP (and at or above half: below, a potion is
+    /// used on him) who holds no healing item is handed one by a less hurt hero next to him
+    /// who is not wounded (R-EXP-8). 0: never.
+    pub hand_below: f64,
+    /// An open chest next to the leader is sorted and shared out (R-EXP-15) rather than taken
+    /// item by item when it holds at least `sort_min_items` items and at least
+    /// `sort_min_heroes` heroes can take part; 0 items: never.
+    pub sort_min_items: usize,
+    pub sort_min_heroes: usize,
+}
+
+impl Default for Party {
+    fn default() -> Self {
+        Party { assist: vec![Task::PickLock, Task::Force], assist_gain: 0.1, hand_below: 1.0, sort_min_items: 2, sort_min_heroes: 2 }
+    }
 }
 
 /// How a monster template fights.

@@ -6,6 +6,8 @@
 //! Only what the side has seen is used (`explore::side_view`); every order is validated.
 
 use super::config::AiConfig;
+use super::party::{self, potion_of};
+use super::paths::{route, walk_prefix};
 use crate::rules::command::Command;
 use crate::rules::engine;
 use crate::rules::explore::{self, Acted, Explore, Task};
@@ -43,10 +45,21 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
     if let Some(c) = give_potions(m, x, &hurt) {
         return c;
     }
+    // The party's crawl orders (`party.rs`): a potion handed to the hurt, a chest's loot sorted
+    // and shared out, a lock's check assisted.
+    let p = &cfg.book.party;
+    if let Some(c) = party::hand(m, x, p).or_else(|| party::sort_loot(m, x, p, leader)) {
+        return c;
+    }
     if let Some(c) = take_loot(m, x, leader) {
         return c;
     }
-    if x.acted[leader] == Acted::Done {
+    if let Some(c) = party::assist(m, x, p) {
+        return c;
+    }
+    // R-EXP-20: a handed item goes to whoever stands in the receiver's space at the end of the
+    // turn, so the party stays put meanwhile (the giver's action is spent anyway).
+    if x.acted[leader] == Acted::Done || x.tasks.iter().any(|t| t.1 == Task::Hand) {
         return Command::EndTurn { actor: lid };
     }
     go_on(m, x, cfg, leader, &hurt)
@@ -65,11 +78,6 @@ fn gather(m: &Match, x: &Explore, leader: usize) -> Option<Command> {
         }
     }
     None
-}
-
-/// A healing item hero `i` carries.
-fn potion_of(m: &Match, i: usize) -> Option<String> {
-    m.fighters[i].loadout.items.iter().find(|it| m.equipment.item(it).is_some_and(|x| x.heals.is_some())).cloned()
 }
 
 /// A hurt hero gets a potion from a hero next to him who has not acted.
@@ -94,7 +102,7 @@ fn take_loot(m: &Match, x: &Explore, leader: usize) -> Option<Command> {
     for dy in -1..=1 {
         for dx in -1..=1 {
             let p = Pos::on(here.x + dx, here.y + dy, here.floor);
-            if let Some(c) = x.chest_at(p).filter(|&c| x.chests[c].open) {
+            if let Some(c) = x.chest_at(p).filter(|&c| x.chests[c].open && !x.orders.sorting.iter().any(|s| s.chest == c)) {
                 if let Some(item) = x.chests[c].items.first() {
                     let cmd = Command::Take { actor: lid.clone(), at: p, item: item.clone() };
                     if ok(m, &cmd) {
@@ -263,41 +271,6 @@ fn frontier(m: &Match, revealed: &[bool], hidden_doors: &[Pos]) -> Vec<Pos> {
     out
 }
 
-/// A shortest path (spaces entered) from `from` to a space where `goal` holds, through
-/// `passable` spaces (doors count as passable: they are opened on the way).
-fn route(m: &Match, from: Pos, passable: &dyn Fn(Pos) -> bool, goal: &dyn Fn(Pos) -> bool) -> Option<Vec<Pos>> {
-    let succ = |p: &Pos| -> Vec<(Pos, u32)> {
-        let mut out = Vec::with_capacity(8);
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let q = Pos::on(p.x + dx, p.y + dy, p.floor);
-                if (dx, dy) == (0, 0) || !passable(q) {
-                    continue;
-                }
-                // Doors: straight in only; no corner cutting (G-01).
-                let door = matches!(m.board.tile(q), Some(Tile::DoorClosed | Tile::DoorLocked));
-                if door && dx != 0 && dy != 0 {
-                    continue;
-                }
-                if dx != 0 && dy != 0 {
-                    let a = m.board.tile(Pos::on(q.x, p.y, p.floor)).is_none_or(|t| t.blocks_corner());
-                    let b = m.board.tile(Pos::on(p.x, q.y, p.floor)).is_none_or(|t| t.blocks_corner());
-                    if a && b {
-                        continue;
-                    }
-                }
-                out.push((q, m.board.path_cost(&[q]) + if door { 2 } else { 0 }));
-            }
-        }
-        out
-    };
-    if goal(from) {
-        return Some(Vec::new());
-    }
-    let (path, _) = pathfinding::directed::dijkstra::dijkstra(&from, succ, |p| goal(*p))?;
-    Some(path.into_iter().skip(1).collect())
-}
-
 /// The order that follows `path` this turn: walk its open part, open (or unlock) the door in
 /// the way, pick or force a lock, open a chest at the end.
 fn act_on_path(m: &Match, x: &Explore, a: usize, path: &[Pos], targets: &[Pos]) -> Option<Command> {
@@ -343,38 +316,6 @@ fn act_on_path(m: &Match, x: &Explore, a: usize, path: &[Pos], targets: &[Pos]) 
         _ => {}
     }
     walk_prefix(m, x, a, path)
-}
-
-/// Walks as much of `path` as the move allows, stopping before a door.
-fn walk_prefix(m: &Match, x: &Explore, a: usize, path: &[Pos]) -> Option<Command> {
-    let left = match x.acted[a] {
-        Acted::No => x.book.move_spaces,
-        Acted::Moving(u) => x.book.move_spaces.saturating_sub(u),
-        Acted::Done => 0,
-    };
-    let mut take = Vec::new();
-    let mut cost = 0;
-    for &p in path {
-        if matches!(m.board.tile(p), Some(Tile::DoorClosed | Tile::DoorLocked)) {
-            break;
-        }
-        let c = m.board.path_cost(&[p]);
-        if cost + c > left {
-            break;
-        }
-        cost += c;
-        take.push(p);
-    }
-    // Never end on a figure: shorten until legal.
-    let group = x.groups.iter().any(|g| g.first() == Some(&a) && g.len() > 1);
-    while !take.is_empty() {
-        let c = Command::Walk { actor: m.fighters[a].id.clone(), path: take.clone(), group };
-        if ok(m, &c) {
-            return Some(c);
-        }
-        take.pop();
-    }
-    None
 }
 
 /// For tests and tools: every space the AI's side has revealed, by floor.

@@ -18,11 +18,15 @@ mod lookahead;
 pub mod odds;
 mod opportunity;
 mod orders;
+mod party;
+#[cfg(test)]
+mod party_tests;
+mod paths;
 mod search;
 mod value;
 
 pub use book::Lookahead;
-pub use book::{AiBook, Behaviour, Difficulty, Thinking};
+pub use book::{AiBook, Behaviour, Difficulty, Party, Thinking};
 pub use config::{AiConfig, PlanCache};
 pub use opportunity::Budget;
 pub use value::{Forecast, forecast, spell_forecast};

@@ -44,7 +44,7 @@ pub(super) fn check_usable(m: &Match, x: &Explore, a: usize, skill: &str) -> Rul
 
 /// The skill and stat `a`'s task at `at` rolls, and the object its CP are counted on (R-CP-9):
 /// `None` for a task without a check one may assist.
-pub(super) fn task_skill(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> Option<(String, Stat, String)> {
+pub fn task_skill(m: &Match, x: &Explore, a: usize, task: Task, at: Pos) -> Option<(String, Stat, String)> {
     let s = &x.book.skills;
     match task {
         Task::PickLock => Some((s.disable.clone(), Stat::Savvy, format!("lock@{at}"))),
@@ -128,7 +128,7 @@ pub fn check_hand(m: &Match, x: &Explore, a: usize, to: &str, item: &str) -> Rul
 
 /// R-EXP-15: who sorts the chest at `at`: the heroes within 1 of it able to act, not busy,
 /// who have not acted this turn.
-pub(super) fn sorters(m: &Match, x: &Explore, at: Pos) -> Vec<usize> {
+pub fn sorters(m: &Match, x: &Explore, at: Pos) -> Vec<usize> {
     (0..m.fighters.len())
         .filter(|&i| x.is_explorer(m, i) && !m.is_dead(i) && m.standing(i) && m.fighters[i].hp > 0)
         .filter(|&i| m.fighters[i].pos.distance(at) <= 1 && x.acted[i] == Acted::No && !x.busy.contains_key(&i) && sorting_of(x, i).is_none())
