@@ -586,6 +586,15 @@ fn skip_until_over(log: &Path, win: &str, secs: u64) -> bool {
     false
 }
 
+/// The pixels of a square 0.6 of a space wide around the centre of space (x, y), of one
+/// integer size for every space (the centres fall between pixels).
+fn space_square(img: &Image, at: (f64, f64, f64), x: usize, y: usize) -> Vec<[u8; 3]> {
+    let side = (at.2 * 0.6).round() as usize;
+    let (cx, cy) = centre(at, x, y);
+    let (x0, y0) = ((cx - side as f64 / 2.0).round() as usize, (cy - side as f64 / 2.0).round() as usize);
+    (y0..y0 + side).flat_map(|y| (x0..x0 + side).map(move |x| (x, y))).map(|(x, y)| img.px[y * img.w + x]).collect()
+}
+
 /// Mean absolute difference of two equally sized pixel lists, per channel (0–255).
 fn pixel_difference(a: &[[u8; 3]], b: &[[u8; 3]]) -> f64 {
     assert_eq!(a.len(), b.len(), "squares of the same size");
@@ -623,13 +632,7 @@ fn figures_show_death_the_grouped_bar_fits_at_2x_and_the_keyboard_plays() {
     let settled = |shot: &Path| {
         let Some(at) = layout(&log) else { return false };
         let img = decode(shot);
-        let side = (at.2 * 0.6).round() as usize;
-        let look = |x: usize, y: usize| {
-            let (cx, cy) = centre(at, x, y);
-            let (x0, y0) = ((cx - side as f64 / 2.0).round() as usize, (cy - side as f64 / 2.0).round() as usize);
-            (y0..y0 + side).flat_map(|y| (x0..x0 + side).map(move |x| (x, y))).map(|(x, y)| img.px[y * img.w + x]).collect::<Vec<_>>()
-        };
-        pixel_difference(&look(8, 2), &look(8, 4)) < 6.0
+        pixel_difference(&space_square(&img, at, 8, 2), &space_square(&img, at, 8, 4)) < 6.0
     };
     let mut shot_ok = false;
     for attempt in 0..5 {
@@ -687,13 +690,7 @@ fn figures_show_death_the_grouped_bar_fits_at_2x_and_the_keyboard_plays() {
     // The figures: Grub (8,2) and Nix (8,4) alive, Snag (10,2) dead, all on the same floor tile.
     let at = layout(&log).unwrap_or_else(|| panic!("no layout line:\n{text}"));
     let img = decode(&shot);
-    // Squares of one integer size (the centres fall between pixels).
-    let side = (at.2 * 0.6).round() as usize;
-    let look = |x: usize, y: usize| {
-        let (cx, cy) = centre(at, x, y);
-        let (x0, y0) = ((cx - side as f64 / 2.0).round() as usize, (cy - side as f64 / 2.0).round() as usize);
-        (y0..y0 + side).flat_map(|y| (x0..x0 + side).map(move |x| (x, y))).map(|(x, y)| img.px[y * img.w + x]).collect::<Vec<_>>()
-    };
+    let look = |x: usize, y: usize| space_square(&img, at, x, y);
     let (grub, nix, snag) = (look(8, 2), look(8, 4), look(10, 2));
     let alike = pixel_difference(&grub, &nix);
     let dead = pixel_difference(&grub, &snag);

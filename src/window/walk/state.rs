@@ -124,6 +124,10 @@ pub struct UiWalk {
     /// The step of the last press of something not pressed before (a button or a key): how
     /// much of a walk found work (the report says it beside `steps`).
     pub last_new: u32,
+    /// `DOO_WALK_NO_KEYS`: a walk of one panel's buttons (a prompt that goes with its first
+    /// answer: its keys are walked by a walk of their own) presses no key, and so ends when the
+    /// buttons are done rather than wandering until its step cap.
+    pub no_keys: bool,
     pub finished: bool,
     pub(super) idle: u32,
     pub(super) frame: u32,
@@ -199,6 +203,7 @@ impl UiWalk {
             failures: Vec::new(),
             steps: 0,
             last_new: 0,
+            no_keys: std::env::var_os("DOO_WALK_NO_KEYS").is_some(),
             finished: false,
             idle: 0,
             frame: 0,
@@ -255,15 +260,11 @@ impl UiWalk {
 
     /// Something is left to do in `state`: a button seen there not pressed, or a key.
     pub(super) fn has_work(&self, state: &str) -> bool {
-        // `DOO_WALK_NO_KEYS`: a walk of one panel's buttons (a prompt that goes with its first
-        // answer: its keys are walked by a walk of their own) leaves the keys out, and so ends
-        // when the buttons are done rather than wandering until its step cap.
-        let no_keys = std::env::var_os("DOO_WALK_NO_KEYS").is_some();
         let buttons = self
             .state_buttons
             .get(state)
             .is_some_and(|b| b.iter().any(|k| self.in_focus(k) && !self.pressed.contains_key(k) && self.tries.get(k).is_none_or(|n| *n < 3)));
-        let keys = !no_keys
+        let keys = !self.no_keys
             && self
                 .state_keys
                 .get(state)
