@@ -102,21 +102,11 @@ fn floor_size(b: &Board, floor: u8) -> (i32, i32) {
 fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, done: Option<&dyn Fn(usize) -> bool>, hit: &mut dyn FnMut(Pos, usize)) {
     let from = m.fighters[i].pos;
     let b = &m.board;
-    let (w, h) = floor_size(b, from.floor);
-    let tiles: &[Tile] = b.floors.get(from.floor as usize).map_or(&[], |f| &f.tiles[..]);
-    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
-    let at = |x: i32, y: i32| (y * w + x) as usize;
-    // Spaces queued once: a bitmap of the floor (the viewer's own space may lie off it).
-    let mut queued = vec![false; (w * h) as usize];
-    if on(from.x, from.y) {
-        queued[at(from.x, from.y)] = true;
-    }
-    let mut queue = std::collections::VecDeque::from([from]);
-    while let Some(p) = queue.pop_front() {
-        let k = if on(p.x, p.y) { at(p.x, p.y) } else { usize::MAX };
+    let mut fill = Fill::from(b, from);
+    while let Some(p) = fill.queue.pop_front() {
+        let k = fill.index(p).unwrap_or(usize::MAX);
         if p != from && done.is_some_and(|d| d(k)) {
-            let all_queued = || (-1..=1).all(|dy| (-1..=1).all(|dx| !on(p.x + dx, p.y + dy) || queued[at(p.x + dx, p.y + dy)]));
-            if tiles.get(k).is_none_or(|t| t.blocks_sight()) || all_queued() {
+            if fill.blocks(k) || fill.all_queued_around(p) {
                 continue; // seen or not, it adds nothing and queues nothing
             }
         }
@@ -126,18 +116,10 @@ fn visible_with(m: &Match, x: &Explore, i: usize, map: &SightMap, done: Option<&
         if lit_in(m, x, i, p, Some(map)) {
             hit(p, k);
         }
-        if p != from && tiles.get(k).is_none_or(|t| t.blocks_sight()) {
+        if p != from && fill.blocks(k) {
             continue; // a wall or closed door is seen, not seen through
         }
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let (qx, qy) = (p.x + dx, p.y + dy);
-                if on(qx, qy) && !queued[at(qx, qy)] {
-                    queued[at(qx, qy)] = true;
-                    queue.push_back(Pos::on(qx, qy, p.floor));
-                }
-            }
-        }
+        fill.queue_around(p);
         // (The former cap of 2^20 spaces queued cannot be reached: a floor has at most 2^20.)
     }
 }
@@ -319,38 +301,77 @@ fn reveal_by_with(m: &Match, x: &mut Explore, side: &str, who: &[usize], legacy:
 /// `marked` by the side's viewers before him (indices on his floor, row-major). A flood fill,
 /// no line of sight: it stops at the first space that could still be new.
 fn could_add(b: &Board, from: Pos, marked: &[bool], covered: &dyn Fn(usize) -> bool) -> bool {
-    let (w, h) = floor_size(b, from.floor);
-    let tiles: &[Tile] = b.floors.get(from.floor as usize).map_or(&[], |f| &f.tiles[..]);
-    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h;
-    let at = |x: i32, y: i32| (y * w + x) as usize;
-    let mut queued = vec![false; (w * h) as usize];
-    if on(from.x, from.y) {
-        queued[at(from.x, from.y)] = true;
-    }
-    let mut queue = std::collections::VecDeque::from([from]);
-    while let Some(p) = queue.pop_front() {
-        if on(p.x, p.y) {
-            let k = at(p.x, p.y);
+    let mut fill = Fill::from(b, from);
+    while let Some(p) = fill.queue.pop_front() {
+        if let Some(k) = fill.index(p) {
             if !marked.get(k).copied().unwrap_or(false) && !covered(k) {
                 return true;
             }
-            if p != from && tiles.get(k).is_none_or(|t| t.blocks_sight()) {
+            if p != from && fill.blocks(k) {
                 continue; // the search sees a wall or closed door, never through it
             }
         } else if p != from {
             continue;
         }
+        fill.queue_around(p);
+    }
+    false
+}
+
+/// The breadth-first walk over a viewer's floor that [`visible_with`] and [`could_add`] share:
+/// its size and tiles, the spaces queued once (a bitmap of the floor; the viewer's own space may
+/// lie off it), the queue.
+struct Fill<'a> {
+    w: i32,
+    h: i32,
+    tiles: &'a [Tile],
+    queued: Vec<bool>,
+    queue: std::collections::VecDeque<Pos>,
+}
+
+impl<'a> Fill<'a> {
+    fn from(b: &'a Board, from: Pos) -> Self {
+        let (w, h) = floor_size(b, from.floor);
+        let tiles: &[Tile] = b.floors.get(from.floor as usize).map_or(&[], |f| &f.tiles[..]);
+        let mut fill = Fill { w, h, tiles, queued: vec![false; (w * h) as usize], queue: std::collections::VecDeque::from([from]) };
+        if let Some(k) = fill.index(from) {
+            fill.queued[k] = true;
+        }
+        fill
+    }
+
+    /// The index of (x, y) on the floor, row-major; none off it.
+    fn at(&self, x: i32, y: i32) -> Option<usize> {
+        (x >= 0 && y >= 0 && x < self.w && y < self.h).then(|| (y * self.w + x) as usize)
+    }
+
+    fn index(&self, p: Pos) -> Option<usize> {
+        self.at(p.x, p.y)
+    }
+
+    /// Space `k` stops sight (a wall, a closed door; off the floor too).
+    fn blocks(&self, k: usize) -> bool {
+        self.tiles.get(k).is_none_or(|t| t.blocks_sight())
+    }
+
+    /// Every space around `p` on the floor is queued already.
+    fn all_queued_around(&self, p: Pos) -> bool {
+        (-1..=1).all(|dy| (-1..=1).all(|dx| self.at(p.x + dx, p.y + dy).is_none_or(|k| self.queued[k])))
+    }
+
+    /// Queues the spaces around `p` not queued yet.
+    fn queue_around(&mut self, p: Pos) {
         for dy in -1..=1 {
             for dx in -1..=1 {
-                let (qx, qy) = (p.x + dx, p.y + dy);
-                if on(qx, qy) && !queued[at(qx, qy)] {
-                    queued[at(qx, qy)] = true;
-                    queue.push_back(Pos::on(qx, qy, p.floor));
+                if let Some(k) = self.at(p.x + dx, p.y + dy) {
+                    if !self.queued[k] {
+                        self.queued[k] = true;
+                        self.queue.push_back(Pos::on(p.x + dx, p.y + dy, p.floor));
+                    }
                 }
             }
         }
     }
-    false
 }
 
 /// [`reveal_by`], for the tests beside the oracle.
