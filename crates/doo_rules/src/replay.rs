@@ -153,10 +153,7 @@ pub struct Replay {
     pub dice: Dice,
     /// The crisis is over (every later command is refused, R-TURN-17).
     pub over: bool,
-    /// Every command pushed, refused ones too (a save keeps them: the game answered them).
-    /// Empty under `Keep::Checkpoints`: `played` counts them.
-    pub commands: Vec<Command>,
-    /// Commands pushed.
+    /// Commands pushed (each kept once, in its verdict in the log: [`Replay::commands`]).
     pub played: usize,
     pub checkpoints: Vec<Checkpoint>,
     /// Empty under `Keep::Checkpoints`.
@@ -195,7 +192,6 @@ impl Replay {
             m,
             dice,
             over,
-            commands: Vec::new(),
             played: 0,
             checkpoints: Vec::new(),
             log: Vec::new(),
@@ -224,7 +220,6 @@ impl Replay {
             // About ten log entries a command (its verdict and its events); the reservation is
             // capped, the log grows past it as it must (commands come from untrusted saves).
             r.log.reserve(commands.len().saturating_mul(10).min(1 << 16));
-            r.commands.reserve(commands.len());
         }
         for c in commands {
             let _ = r.push(c);
@@ -253,7 +248,6 @@ impl Replay {
             }
         }
         if self.keep == Keep::Log {
-            self.commands.push(cmd.clone());
             self.log.push(LogEntry::Verdict { index, command: cmd.clone(), result: result.clone() });
         }
         self.log_events(Some(index), &mut ev);
@@ -288,6 +282,16 @@ impl Replay {
                 self.refused_since_checkpoint = false;
             }
         }
+    }
+
+    /// Every command pushed, refused ones too (a save keeps them: the game answered them), as
+    /// their verdicts in the log keep them (issue 44: each command kept once). None under
+    /// `Keep::Checkpoints`: `played` counts them.
+    pub fn commands(&self) -> impl Iterator<Item = &Command> {
+        self.log.iter().filter_map(|e| match e {
+            LogEntry::Verdict { command, .. } => Some(command),
+            LogEntry::Event { .. } => None,
+        })
     }
 
     /// The state hash now, of the version the checkpoints take.
@@ -362,8 +366,8 @@ pub fn upgraded(origin: Origin, mut r: Replay, save: &Save) -> (Origin, Replay, 
         return (origin, r, save);
     }
     let origin = Origin { version: save::VERSION, ..origin };
-    let commands = if r.keep == Keep::Log { &r.commands[..] } else { &save.commands[..r.played.min(save.commands.len())] };
-    let again = Replay::run_keeping(&origin, commands, Keep::Checkpoints);
+    // The replay is the save's (`open`): its commands are the save's first `played`.
+    let again = Replay::run_keeping(&origin, &save.commands[..r.played.min(save.commands.len())], Keep::Checkpoints);
     r.checkpoints = again.checkpoints;
     r.refusals = again.refusals;
     r.version = save::VERSION;

@@ -124,9 +124,9 @@ fn play(seed: u64, picks: &[usize]) -> usize {
         for e in new {
             match e {
                 Event::Initiative { turn, .. } => r = *turn,
-                Event::SlotsUsed { actor, slots, .. } if slots.iter().any(|s| s == "standard") => *standard.entry((r, actor.clone())).or_default() += 1,
-                Event::ReflexDeclared { actor, reflex, .. } if reflex == acts::OPPORTUNITY => *aoo.entry((r, actor.clone())).or_default() += 1,
-                Event::Opportunity { actor, .. } => *turns.entry((r, actor.clone())).or_default() += 1,
+                Event::SlotsUsed { actor, slots, .. } if slots.iter().any(|s| s == "standard") => *standard.entry((r, actor.to_string())).or_default() += 1,
+                Event::ReflexDeclared { actor, reflex, .. } if reflex == acts::OPPORTUNITY => *aoo.entry((r, actor.to_string())).or_default() += 1,
+                Event::Opportunity { actor, .. } => *turns.entry((r, actor.to_string())).or_default() += 1,
                 _ => {}
             }
         }

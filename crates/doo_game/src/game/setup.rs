@@ -99,7 +99,7 @@ pub fn restore_match(world: &mut World, r: Restored) {
 /// the match replaces itself (undo), so the board and the camera stay.
 pub fn restore_replay(world: &mut World, origin: std::sync::Arc<Origin>, r: Replay, save: &Save, same_board: bool) {
     let mut record = super::record::MatchRecord::new(save.clone());
-    record.commands = r.commands;
+    record.commands = r.commands().cloned().collect();
     record.checkpoints = r.checkpoints;
     record.origin = Some(origin);
     let restored = Restored {

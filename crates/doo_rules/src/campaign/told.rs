@@ -173,7 +173,7 @@ mod tests {
         let blow = |m: &mut crate::rules::state::Match, t: usize, dmg: i32, ev: &mut Vec<Event>| {
             let hp = m.fighters[t].hp;
             ev.push(Event::AttackResolved {
-                actor: gid.clone(),
+                actor: gid.as_str().into(),
                 target: m.fighters[t].id.clone(),
                 defense_cr: 6,
                 attack_total: 12,

@@ -118,11 +118,11 @@ pub fn weapon_deficit(m: &Match, a: usize) -> u32 {
 fn lose_ability_to_act(f: &mut Fighter, why: &'static str, ev: &mut Vec<Event>) {
     if f.ap.current > 0 {
         f.ap.current = 0;
-        ev.push(Event::ApSet { actor: f.id.clone(), ap: 0, ap_start: f.ap.start, reason: format!("{why} (G-13)").into() });
+        ev.push(Event::ApSet { actor: f.id.as_str().into(), ap: 0, ap_start: f.ap.start, reason: format!("{why} (G-13)").into() });
     }
     if f.free_steps.available {
         f.free_steps.lose(super::fighter::FreeStepsLoss::UnableToAct);
-        ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: why.into() });
+        ev.push(Event::FreeStepsLost { actor: f.id.as_str().into(), reason: why.into() });
     }
 }
 
@@ -135,25 +135,25 @@ pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: impl Into<Text>, e
     if f.hp == from {
         return;
     }
-    ev.push(Event::HpChanged { actor: f.id.clone(), from, to: f.hp, reason: reason.into() });
+    ev.push(Event::HpChanged { actor: f.id.as_str().into(), from, to: f.hp, reason: reason.into() });
     if f.hp <= 0 && from > 0 {
         // R-INJ-3: incapacitated and dying: falls prone, loses AP and free steps, bleeds.
         lose_ability_to_act(f, "incapacitated", ev);
         if f.posture != Posture::Prone {
-            ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: Posture::Prone });
+            ev.push(Event::PostureChanged { actor: f.id.as_str().into(), from: f.posture, to: Posture::Prone });
             f.posture = Posture::Prone;
         }
         for (id, dur) in [("incapacitated", Duration::Permanent), ("bleeding", Duration::Persistent)] {
             if !f.has_condition(id) {
                 let c = ConditionInstance { id: id.into(), duration: dur, removal_cr: None };
-                ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c.clone() });
+                ev.push(Event::ConditionAdded { actor: f.id.as_str().into(), condition: c.clone() });
                 f.conditions.push(c);
             }
         }
     }
     if f.hp > 0 && from <= 0 {
         f.conditions.retain(|c| c.id != "incapacitated");
-        ev.push(Event::ConditionRemoved { actor: f.id.clone(), condition: "incapacitated".into(), reason: "healed".into() });
+        ev.push(Event::ConditionRemoved { actor: f.id.as_str().into(), condition: "incapacitated".into(), reason: "healed".into() });
     }
     if f.hp <= 0 && f.mook && f.hp > -f.max_hp {
         // G-14: minor monsters die at 0 HP and are removed.
@@ -161,7 +161,7 @@ pub fn change_hp(m: &mut Match, i: usize, delta: i32, reason: impl Into<Text>, e
     }
     if f.hp <= -f.max_hp && from > -f.max_hp {
         // R-INJ-8: out of play.
-        ev.push(Event::Died { actor: f.id.clone() });
+        ev.push(Event::Died { actor: f.id.as_str().into() });
         f.ap.current = 0;
     }
 }
@@ -200,7 +200,7 @@ fn armor_of(m: &Match, t: usize) -> i32 {
 
 fn add_temp(m: &mut Match, i: usize, source: &str, value: i32, ev: &mut Vec<Event>) {
     let adj = TempAdjustment { source: source.into(), target: AdjTarget::Defense, value, scope: Scope::All };
-    ev.push(Event::AdjustmentAdded { actor: m.fighters[i].id.clone(), adjustment: adj.clone() });
+    ev.push(Event::AdjustmentAdded { actor: m.fighters[i].id.as_str().into(), adjustment: adj.clone() });
     m.fighters[i].adjustments.push(adj);
 }
 
@@ -231,7 +231,7 @@ pub struct Resolution {
 /// Reports a resolved attack, then applies its damage and the stunning-blow check (R-DMG-4, R-INJ-4).
 pub fn report_and_damage(m: &mut Match, dice: &mut Dice, a: usize, t: usize, r: &Resolution, reason: impl Into<Text>, ev: &mut Vec<Event>) {
     ev.push(Event::AttackResolved {
-        actor: m.fighters[a].id.clone(),
+        actor: m.fighters[a].id.as_str().into(),
         target: m.fighters[t].id.clone(),
         defense_cr: r.cr,
         attack_total: r.total,
@@ -321,20 +321,20 @@ pub fn resolve(m: &mut Match, dice: &mut Dice, p: &mut PendingAttack, ev: &mut V
         "critical_miss" => {
             let f = &mut m.fighters[a];
             if let Some(w) = f.loadout.weapon.take() {
-                ev.push(Event::WeaponDropped { actor: f.id.clone(), weapon: w.clone(), at: f.pos });
+                ev.push(Event::WeaponDropped { actor: f.id.as_str().into(), weapon: w.clone(), at: f.pos });
                 f.loadout.dropped.push((w, f.pos));
             } else if f.posture != Posture::Prone {
-                ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: Posture::Prone });
+                ev.push(Event::PostureChanged { actor: f.id.as_str().into(), from: f.posture, to: Posture::Prone });
                 f.posture = Posture::Prone;
                 if f.free_steps.available {
                     f.free_steps.lose(super::fighter::FreeStepsLoss::LeftStanding);
-                    ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: "tripped".into() });
+                    ev.push(Event::FreeStepsLost { actor: f.id.as_str().into(), reason: "tripped".into() });
                 }
             }
         }
         "disastrous_miss" => {
             if let Some(w) = m.fighters[a].loadout.weapon.take() {
-                ev.push(Event::WeaponBroken { actor: m.fighters[a].id.clone(), weapon: w });
+                ev.push(Event::WeaponBroken { actor: m.fighters[a].id.as_str().into(), weapon: w });
             } else if m.can_act(t) {
                 // R-DMG-5 / G-21: the defender's weapon damage with his adjustments; the attacker's armor applies.
                 let roll = roll_weapon_damage(m, t, dice, ev, "disastrous_miss_damage") - weapon_deficit(m, t) as i32;
@@ -359,27 +359,27 @@ fn critical_effect(m: &mut Match, t: usize, c: CriticalChoice, legendary: bool, 
             let cond = ConditionInstance { id: "blinded".into(), duration: dur, removal_cr: None };
             f.conditions.retain(|x| x.id != "blinded");
             f.conditions.push(cond.clone());
-            ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: cond });
+            ev.push(Event::ConditionAdded { actor: f.id.as_str().into(), condition: cond });
         }
         CriticalChoice::Disarm => {
             if let Some(w) = f.loadout.weapon.take() {
-                ev.push(Event::WeaponDropped { actor: f.id.clone(), weapon: w.clone(), at: f.pos });
+                ev.push(Event::WeaponDropped { actor: f.id.as_str().into(), weapon: w.clone(), at: f.pos });
                 f.loadout.dropped.push((w, f.pos));
             }
         }
         CriticalChoice::Trip => {
             if f.posture != Posture::Prone {
-                ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: Posture::Prone });
+                ev.push(Event::PostureChanged { actor: f.id.as_str().into(), from: f.posture, to: Posture::Prone });
                 f.posture = Posture::Prone;
                 if f.free_steps.available {
                     f.free_steps.lose(super::fighter::FreeStepsLoss::LeftStanding);
-                    ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: "tripped".into() });
+                    ev.push(Event::FreeStepsLost { actor: f.id.as_str().into(), reason: "tripped".into() });
                 }
             }
         }
         CriticalChoice::BreakWeapon => {
             if let Some(w) = f.loadout.weapon.take() {
-                ev.push(Event::WeaponBroken { actor: f.id.clone(), weapon: w });
+                ev.push(Event::WeaponBroken { actor: f.id.as_str().into(), weapon: w });
             }
         }
         CriticalChoice::Damage => {}
@@ -400,7 +400,7 @@ pub fn stun_check(m: &mut Match, dice: &mut Dice, t: usize, dealt: i32, ev: &mut
         let c = ConditionInstance { id: "stunned".into(), duration: Duration::Persistent, removal_cr: Some(dealt) };
         f.conditions.retain(|c| c.id != "stunned"); // R-COND-5: refresh, no stacking
         f.conditions.push(c.clone());
-        ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c });
+        ev.push(Event::ConditionAdded { actor: f.id.as_str().into(), condition: c });
         lose_ability_to_act(f, "stunned", ev);
     }
 }

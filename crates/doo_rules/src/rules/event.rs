@@ -10,12 +10,17 @@ use serde::Serialize;
 /// allocation for those (issue 44), and serialized as the string it holds.
 pub type Text = std::borrow::Cow<'static, str>;
 
+/// A figure's id in an event (whose event it is, who tied): kept inline up to 23 bytes (every
+/// figure's id in practice), else shared, so that an event costs no allocation for it and a log
+/// holding thousands of events thousands fewer (issue 44); serialized as the string it holds.
+pub type Id = smol_str::SmolStr;
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// Dice thrown: what for, whose, the roll (rank, each die's faces, adjustment, total).
     Dice {
-        actor: String,
+        actor: Id,
         purpose: Text,
         #[serde(flatten)]
         roll: Roll,
@@ -41,73 +46,73 @@ pub enum Event {
         turn: u32,
     },
     Opportunity {
-        actor: String,
+        actor: Id,
         ap: u32,
     },
     /// R-TURN-10 / G-06: who won a tie for the next opportunity, and how.
     TieBroken {
-        between: Vec<String>,
-        winner: String,
+        between: Vec<Id>,
+        winner: Id,
         by: Text,
     },
     ApSet {
-        actor: String,
+        actor: Id,
         ap: u32,
         ap_start: u32,
         reason: Text,
     },
     ApSpent {
-        actor: String,
+        actor: Id,
         amount: u32,
         ap: u32,
         for_what: String,
     },
     OnlyMode {
-        actor: String,
+        actor: Id,
         action: String,
     },
     FreeStepsGranted {
-        actor: String,
+        actor: Id,
         allowance: u32,
     },
     FreeStepsUsed {
-        actor: String,
+        actor: Id,
         spaces: u32,
         forfeited: u32,
     },
     FreeStepsLost {
-        actor: String,
+        actor: Id,
         reason: Text,
     },
     Moved {
-        actor: String,
+        actor: Id,
         movement: String,
         from: Pos,
         to: Pos,
         path: Vec<Pos>,
     },
     PostureChanged {
-        actor: String,
+        actor: Id,
         from: Posture,
         to: Posture,
     },
     ActionTaken {
-        actor: String,
+        actor: Id,
         action: String,
         target: Option<String>,
     },
     AdjustmentAdded {
-        actor: String,
+        actor: Id,
         #[serde(flatten)]
         adjustment: TempAdjustment,
     },
     AdjustmentRemoved {
-        actor: String,
+        actor: Id,
         #[serde(flatten)]
         adjustment: TempAdjustment,
     },
     AttackDeclared {
-        actor: String,
+        actor: Id,
         target: String,
         action: String,
         melee: bool,
@@ -119,29 +124,29 @@ pub enum Event {
         options: Vec<String>,
     },
     ReflexDeclared {
-        actor: String,
+        actor: Id,
         reflex: String,
         attacker: String,
     },
     ReflexOutcome {
-        actor: String,
+        actor: Id,
         reflex: String,
         success: bool,
         attacker_total: i32,
         defender_total: i32,
     },
     AttackBlocked {
-        actor: String,
+        actor: Id,
         target: String,
         by: String,
     },
     AttackCancelled {
-        actor: String,
+        actor: Id,
         target: String,
         reason: String,
     },
     AttackResolved {
-        actor: String,
+        actor: Id,
         target: String,
         defense_cr: i32,
         attack_total: i32,
@@ -162,61 +167,61 @@ pub enum Event {
         options: Vec<String>,
     },
     ResponseDeclared {
-        actor: String,
+        actor: Id,
         response: String,
         attacker: String,
     },
     ReactionDeclined {
-        actor: String,
+        actor: Id,
     },
     HpChanged {
-        actor: String,
+        actor: Id,
         from: i32,
         to: i32,
         reason: Text,
     },
     PoolChanged {
-        actor: String,
+        actor: Id,
         pool: Pool,
         from: i32,
         to: i32,
         reason: String,
     },
     RecoveryChoice {
-        actor: String,
+        actor: Id,
         pool: Pool,
     },
     ConditionAdded {
-        actor: String,
+        actor: Id,
         #[serde(flatten)]
         condition: ConditionInstance,
     },
     ConditionRemoved {
-        actor: String,
+        actor: Id,
         condition: String,
         reason: String,
     },
     ItemUsed {
-        actor: String,
+        actor: Id,
         item: String,
     },
     /// Critical Miss with a weapon in hand (G-19): it lies on the attacker's space.
     WeaponDropped {
-        actor: String,
+        actor: Id,
         weapon: String,
         at: Pos,
     },
     /// Disastrous Miss with a weapon in hand (G-19).
     WeaponBroken {
-        actor: String,
+        actor: Id,
         weapon: String,
     },
     /// HP at or below −max HP, or a mook at 0 (R-INJ-8, G-14).
     Died {
-        actor: String,
+        actor: Id,
     },
     OpportunityEnded {
-        actor: String,
+        actor: Id,
         passed: bool,
         ap: u32,
     },
@@ -258,7 +263,7 @@ pub enum Event {
     },
     /// A4-2.1: an A4 act taken and the slots it used (`standard`, `move`, `minor`).
     SlotsUsed {
-        actor: String,
+        actor: Id,
         act: String,
         slots: Vec<String>,
         counted: u32,
@@ -275,27 +280,27 @@ pub enum Event {
     },
     /// A door opened, closed, unlocked (R-EXP-11..13).
     DoorChanged {
-        actor: String,
+        actor: Id,
         at: Pos,
         state: String,
     },
     /// A task's check and its margin against the CR (R-CHK-5): what character points read
     /// (R-CP-9, G-79). `object` names the lock, trap, feature or patient.
     TaskCheck {
-        actor: String,
+        actor: Id,
         check: String,
         object: String,
         margin: i32,
     },
     /// A one-turn task was ordered; it takes effect at the end of the turn (R-EXP-20).
     TaskOrdered {
-        actor: String,
+        actor: Id,
         task: super::explore::state::Task,
         at: Pos,
     },
     /// A task took effect (R-EXP-20 step 1).
     TaskDone {
-        actor: String,
+        actor: Id,
         task: super::explore::state::Task,
         at: Pos,
         success: bool,
@@ -303,54 +308,54 @@ pub enum Event {
     },
     /// A hidden feature was found (R-EXP-14): `secret_door` or `trap`.
     FeatureFound {
-        actor: String,
+        actor: Id,
         what: String,
         at: Pos,
     },
     TrapSprung {
-        actor: String,
+        actor: Id,
         trap: String,
         at: Pos,
     },
     ChestOpened {
-        actor: String,
+        actor: Id,
         at: Pos,
         items: Vec<String>,
     },
     ItemTaken {
-        actor: String,
+        actor: Id,
         item: String,
         at: Pos,
     },
     ItemDropped {
-        actor: String,
+        actor: Id,
         item: String,
         at: Pos,
     },
     Waited {
-        actor: String,
+        actor: Id,
     },
     /// A non-hostile NPC (`actor`) answers the hero (`to`) who spoke to him (R-CP-16).
     Says {
-        actor: String,
+        actor: Id,
         to: String,
         text: String,
     },
     /// R-CHK-7: a helper's check added `bonus` to the check of `helped`.
     Assisted {
-        actor: String,
+        actor: Id,
         helped: String,
         bonus: i32,
     },
     /// R-EXP-8: an item handed to another hero.
     ItemHanded {
-        actor: String,
+        actor: Id,
         to: String,
         item: String,
     },
     /// R-CP-16: a hero traded with a non-hostile NPC: he `gave` these items and `got` one.
     Traded {
-        actor: String,
+        actor: Id,
         with: String,
         gave: Vec<String>,
         got: String,

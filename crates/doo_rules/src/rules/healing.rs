@@ -11,7 +11,7 @@ use super::fighter::{ConditionInstance, Duration, Fighter};
 pub fn stop_bleeding(f: &mut Fighter, reason: &str, ev: &mut Vec<Event>) {
     if f.has_condition("bleeding") {
         f.conditions.retain(|c| c.id != "bleeding");
-        ev.push(Event::ConditionRemoved { actor: f.id.clone(), condition: "bleeding".into(), reason: reason.into() });
+        ev.push(Event::ConditionRemoved { actor: f.id.as_str().into(), condition: "bleeding".into(), reason: reason.into() });
     }
 }
 
@@ -20,7 +20,7 @@ pub fn stop_bleeding(f: &mut Fighter, reason: &str, ev: &mut Vec<Event>) {
 pub fn rebleed(f: &mut Fighter, before: i32, ev: &mut Vec<Event>) {
     if before <= 0 && f.hp < before && f.hp > -f.max_hp && !f.has_condition("bleeding") {
         let c = ConditionInstance { id: "bleeding".into(), duration: Duration::Persistent, removal_cr: None };
-        ev.push(Event::ConditionAdded { actor: f.id.clone(), condition: c.clone() });
+        ev.push(Event::ConditionAdded { actor: f.id.as_str().into(), condition: c.clone() });
         f.conditions.push(c);
     }
 }

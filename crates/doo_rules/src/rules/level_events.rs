@@ -416,7 +416,7 @@ fn set_door(m: &mut Match, at: Pos, state: DoorState, id: &str, ev: &mut Vec<Eve
         DoorState::Closed => "closed",
         DoorState::Locked => "locked",
     };
-    ev.push(Event::DoorChanged { actor: String::new(), at, state: word.into() });
+    ev.push(Event::DoorChanged { actor: Default::default(), at, state: word.into() });
 }
 
 /// Why `how` names no row an `acted(what: ...)` can be done with (`None`: it does).

@@ -20,7 +20,7 @@ pub fn log_roll_parts(ev: &mut Vec<Event>, dice: &mut Dice, actor: &str, purpose
     let t = roll.total;
     let mut parts = parts;
     parts.retain(|p| p.1 != 0);
-    ev.push(Event::Dice { actor: actor.to_string(), purpose: purpose.into(), roll, parts });
+    ev.push(Event::Dice { actor: actor.into(), purpose: purpose.into(), roll, parts });
     t
 }
 

@@ -141,12 +141,12 @@ pub fn upkeep_until(
     step(ev, 2, "remove temporary conditions and adjustments");
     for f in m.fighters.iter_mut() {
         for a in std::mem::take(&mut f.adjustments) {
-            ev.push(Event::AdjustmentRemoved { actor: f.id.clone(), adjustment: a });
+            ev.push(Event::AdjustmentRemoved { actor: f.id.as_str().into(), adjustment: a });
         }
         let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut f.conditions).into_iter().partition(|c| c.duration == Duration::Temporary);
         f.conditions = kept;
         for c in gone {
-            ev.push(Event::ConditionRemoved { actor: f.id.clone(), condition: c.id, reason: "temporary".into() });
+            ev.push(Event::ConditionRemoved { actor: f.id.as_str().into(), condition: c.id, reason: "temporary".into() });
         }
     }
 
@@ -177,7 +177,7 @@ pub fn upkeep_until(
             if total >= cr.unwrap_or(0) {
                 let id = m.fighters[i].id.clone();
                 m.fighters[i].conditions.remove(k);
-                ev.push(Event::ConditionRemoved { actor: id, condition: c.id, reason: "recovery check".into() });
+                ev.push(Event::ConditionRemoved { actor: id.into(), condition: c.id, reason: "recovery check".into() });
             } else {
                 k += 1;
             }
@@ -205,7 +205,7 @@ pub fn upkeep_until(
         let from = *cur;
         *cur = (*cur + points).min(max).max(from);
         if *cur != from {
-            ev.push(Event::PoolChanged { actor: f.id.clone(), pool, from, to: *cur, reason: "reset step 4".into() });
+            ev.push(Event::PoolChanged { actor: f.id.as_str().into(), pool, from, to: *cur, reason: "reset step 4".into() });
         }
     }
     false
@@ -236,7 +236,7 @@ fn reset_step_5(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Ev
         f.ap.start = ap;
         f.turn = TurnRecord::default();
         f.opp = OpportunityRecord::default();
-        ev.push(Event::ApSet { actor: f.id.clone(), ap, ap_start: ap, reason: if surprised { "surprised".into() } else { "reset step 5".into() } });
+        ev.push(Event::ApSet { actor: f.id.as_str().into(), ap, ap_start: ap, reason: if surprised { "surprised".into() } else { "reset step 5".into() } });
         f.free_steps.available = able && f.posture == Posture::Standing;
         f.free_steps.lost = match (able, f.posture == Posture::Standing) {
             (true, true) => None,
@@ -244,7 +244,7 @@ fn reset_step_5(m: &mut Match, dice: &mut Dice, kind: ResetKind, ev: &mut Vec<Ev
             (true, false) => Some(super::fighter::FreeStepsLoss::NotStandingAtReset),
         };
         if f.free_steps.available {
-            ev.push(Event::FreeStepsGranted { actor: f.id.clone(), allowance: f.free_steps.allowance });
+            ev.push(Event::FreeStepsGranted { actor: f.id.as_str().into(), allowance: f.free_steps.allowance });
         }
         if kind == ResetKind::Opening {
             f.surprised = false;
@@ -325,9 +325,9 @@ pub fn next_in_order(m: &Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<
     let ranks: Vec<u32> = tied.iter().map(|&i| fin(i)).collect();
     let best = ranks.iter().copied().max().unwrap_or(0);
     let mut group: Vec<(usize, u32)> = tied.iter().zip(&ranks).filter(|t| *t.1 == best).map(|(&i, &r)| (i, r)).collect();
-    let names = |g: &[usize]| g.iter().map(|&i| m.fighters[i].id.clone()).collect::<Vec<_>>();
+    let names = |g: &[usize]| g.iter().map(|&i| m.fighters[i].id.as_str().into()).collect::<Vec<_>>();
     if group.len() == 1 {
-        ev.push(Event::TieBroken { between: names(&tied), winner: m.fighters[group[0].0].id.clone(), by: "finesse".into() });
+        ev.push(Event::TieBroken { between: names(&tied), winner: m.fighters[group[0].0].id.as_str().into(), by: "finesse".into() });
         return Some(group[0].0);
     }
     let all = names(&tied);
@@ -350,7 +350,7 @@ pub fn next_in_order(m: &Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Option<
         }
     }
     let winner = group[0].0;
-    ev.push(Event::TieBroken { between: all, winner: m.fighters[winner].id.clone(), by: "roll_off".into() });
+    ev.push(Event::TieBroken { between: all, winner: m.fighters[winner].id.as_str().into(), by: "roll_off".into() });
     Some(winner)
 }
 
@@ -365,7 +365,7 @@ pub fn close_opportunity(m: &mut Match, passed: bool, ev: &mut Vec<Event>) {
         let f = &mut m.fighters[i];
         // G-08: free steps alone count as acting.
         f.turn.round = if passed && !f.opp.anything() { RoundStatus::Passed } else { RoundStatus::Acted };
-        ev.push(Event::OpportunityEnded { actor: f.id.clone(), passed: f.turn.round == RoundStatus::Passed, ap: f.ap.current });
+        ev.push(Event::OpportunityEnded { actor: f.id.as_str().into(), passed: f.turn.round == RoundStatus::Passed, ap: f.ap.current });
         m.clock.last_closed = Some(i);
     }
 }
@@ -383,7 +383,7 @@ pub fn advance(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
             m.clock.current = Some(i);
             let f = &mut m.fighters[i];
             f.opp = OpportunityRecord::default();
-            ev.push(Event::Opportunity { actor: f.id.clone(), ap: f.ap.current });
+            ev.push(Event::Opportunity { actor: f.id.as_str().into(), ap: f.ap.current });
             return Flow::AwaitCommand;
         }
         // R-TURN-14: the round is over.

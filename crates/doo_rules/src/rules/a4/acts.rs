@@ -92,7 +92,7 @@ fn apply_act(m: &mut Match, a4: &mut A4, a: usize, act: &RoundAct, dice: &mut Di
     }
     if !matches!(act, RoundAct::EndTurn | RoundAct::Delay { .. } | RoundAct::Speak { .. }) {
         ev.push(Event::SlotsUsed {
-            actor: m.fighters[a].id.clone(),
+            actor: m.fighters[a].id.as_str().into(),
             act: row.id.clone(),
             slots: slots.iter().map(|s| s.name().to_string()).collect(),
             counted: a4.figs[a].counted,
@@ -199,7 +199,7 @@ fn act_move(m: &mut Match, a4: &mut A4, a: usize, act: &RoundAct, row: &ActRow, 
             a4.figs[a].stepped = true;
             let from = m.fighters[a].pos;
             m.fighters[a].pos = *to;
-            ev.push(Event::Moved { actor: m.fighters[a].id.clone(), movement: "step".into(), from, to: *to, path: vec![*to] });
+            ev.push(Event::Moved { actor: m.fighters[a].id.as_str().into(), movement: "step".into(), from, to: *to, path: vec![*to] });
             // R-EXP-19: sight is tested after every space entered, in a crisis too.
             explore::reveal_path(m, a, &[], ev);
             // A4-G-18: a five-foot step into a holder's reach or range fires its hold too.

@@ -153,7 +153,7 @@ pub fn advance(m: &mut Match, a4: &mut A4, ev: &mut Vec<Event>) -> Flow {
             r.full_defense = None;
             r.moving_defense = None;
             r.charged = false;
-            ev.push(Event::Opportunity { actor: m.fighters[i].id.clone(), ap: 0 });
+            ev.push(Event::Opportunity { actor: m.fighters[i].id.as_str().into(), ap: 0 });
             Flow::AwaitCommand
         }
         None => {
@@ -171,6 +171,6 @@ pub fn end_turn(m: &mut Match, a4: &A4, c: usize, ev: &mut Vec<Event>) {
         m.clock.current = None;
         m.clock.last_closed = Some(c);
         let r = &a4.figs[c];
-        ev.push(Event::OpportunityEnded { actor: m.fighters[c].id.clone(), passed: !r.acted() && r.hold.is_none(), ap: 0 });
+        ev.push(Event::OpportunityEnded { actor: m.fighters[c].id.as_str().into(), passed: !r.acted() && r.hold.is_none(), ap: 0 });
     }
 }

@@ -36,7 +36,7 @@ pub(super) fn shot_provokes(m: &Match, a4: &A4, a: usize, p: Provokes) -> bool {
 pub(super) fn set_posture(m: &mut Match, a: usize, to: Posture, ev: &mut Vec<Event>) {
     let f = &mut m.fighters[a];
     if f.posture != to {
-        ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to });
+        ev.push(Event::PostureChanged { actor: f.id.as_str().into(), from: f.posture, to });
         f.posture = to;
     }
 }
@@ -69,7 +69,7 @@ pub(super) fn answer(m: &mut Match, a4: &mut A4, a: usize, reflex: Option<&Strin
         (Some(Task::OfferAoo { mover, .. }), Some(_)) => {
             a4.tasks.pop_front();
             a4.figs[a].aoo += 1;
-            ev.push(Event::ReflexDeclared { actor: aid, reflex: OPPORTUNITY.into(), attacker: m.fighters[mover].id.clone() });
+            ev.push(Event::ReflexDeclared { actor: aid.into(), reflex: OPPORTUNITY.into(), attacker: m.fighters[mover].id.clone() });
             a4.tasks.push_front(Task::Attack(AttackSpec {
                 attacker: a,
                 defender: mover,
@@ -82,7 +82,7 @@ pub(super) fn answer(m: &mut Match, a4: &mut A4, a: usize, reflex: Option<&Strin
         }
         (Some(Task::OfferAoo { .. }), None) => {
             a4.tasks.pop_front();
-            ev.push(Event::ReactionDeclined { actor: aid });
+            ev.push(Event::ReactionDeclined { actor: aid.into() });
         }
         (Some(Task::OfferHeld { mover, .. }), Some(_)) => {
             a4.tasks.pop_front();
@@ -91,8 +91,8 @@ pub(super) fn answer(m: &mut Match, a4: &mut A4, a: usize, reflex: Option<&Strin
             r.standard = true;
             r.counted += 1;
             let counted = r.counted;
-            ev.push(Event::ReflexDeclared { actor: aid.clone(), reflex: HELD.into(), attacker: m.fighters[mover].id.clone() });
-            ev.push(Event::SlotsUsed { actor: aid, act: "held_action".into(), slots: vec!["standard".into()], counted });
+            ev.push(Event::ReflexDeclared { actor: aid.as_str().into(), reflex: HELD.into(), attacker: m.fighters[mover].id.clone() });
+            ev.push(Event::SlotsUsed { actor: aid.into(), act: "held_action".into(), slots: vec!["standard".into()], counted });
             a4.tasks.push_front(Task::Attack(AttackSpec {
                 attacker: a,
                 defender: mover,
@@ -113,10 +113,10 @@ pub(super) fn answer(m: &mut Match, a4: &mut A4, a: usize, reflex: Option<&Strin
         }
         (Some(Task::OfferHeld { .. }), None) => {
             a4.tasks.pop_front();
-            ev.push(Event::ReactionDeclined { actor: aid });
+            ev.push(Event::ReactionDeclined { actor: aid.into() });
         }
         (Some(Task::Attack(mut spec)), Some(_)) => {
-            ev.push(Event::ReflexDeclared { actor: aid.clone(), reflex: REACTIVE.into(), attacker: m.fighters[spec.attacker].id.clone() });
+            ev.push(Event::ReflexDeclared { actor: aid.as_str().into(), reflex: REACTIVE.into(), attacker: m.fighters[spec.attacker].id.clone() });
             // A4-G-21: thrown with the pool offered, before this defence's own cost counts
             let pool = reactive_pool(m, a4, a, spec.attacker).unwrap_or(Pool { dice: 1, pips: 0 });
             let roll = dice.roll(pool.dice.max(0) as u32, b.pools.die, false, pool.pips);
@@ -134,7 +134,7 @@ pub(super) fn answer(m: &mut Match, a4: &mut A4, a: usize, reflex: Option<&Strin
             }
         }
         (Some(Task::Attack(_)), None) => {
-            ev.push(Event::ReactionDeclined { actor: aid });
+            ev.push(Event::ReactionDeclined { actor: aid.into() });
         }
         _ => {}
     }
@@ -166,7 +166,7 @@ pub fn run_tasks(m: &mut Match, a4: &mut A4, dice: &mut Dice, ev: &mut Vec<Event
                 }
                 if target_number(m, a4, a, t).is_none() {
                     ev.push(Event::AttackCancelled {
-                        actor: m.fighters[a].id.clone(),
+                        actor: m.fighters[a].id.as_str().into(),
                         target: m.fighters[t].id.clone(),
                         reason: "out of reach, range or sight (A4-3.1)".into(),
                     });
@@ -176,7 +176,7 @@ pub fn run_tasks(m: &mut Match, a4: &mut A4, dice: &mut Dice, ev: &mut Vec<Event
                 if !spec.asked {
                     spec.asked = true;
                     ev.push(Event::AttackDeclared {
-                        actor: m.fighters[a].id.clone(),
+                        actor: m.fighters[a].id.as_str().into(),
                         target: m.fighters[t].id.clone(),
                         action: spec.why.clone(),
                         melee: m.equipment.wielded(&m.fighters[a]).is_melee(),
@@ -304,6 +304,6 @@ pub fn holders(m: &Match, a4: &A4, mover: usize) -> Vec<usize> {
 
 fn moved(m: &Match, a: usize, from: Pos, walked: &[Pos], kind: &str, ev: &mut Vec<Event>) {
     if let Some(&to) = walked.last() {
-        ev.push(Event::Moved { actor: m.fighters[a].id.clone(), movement: kind.into(), from, to, path: walked.to_vec() });
+        ev.push(Event::Moved { actor: m.fighters[a].id.as_str().into(), movement: kind.into(), from, to, path: walked.to_vec() });
     }
 }

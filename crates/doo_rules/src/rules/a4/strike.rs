@@ -110,7 +110,7 @@ fn hit_or_miss(m: &mut Match, a4: &A4, dice: &mut Dice, a: usize, t: usize, tota
         healing::rebleed(&mut m.fighters[t], before, ev);
     }
     ev.push(Event::AttackResolved {
-        actor: aid,
+        actor: aid.into(),
         target: tid,
         defense_cr: tn,
         attack_total: total,

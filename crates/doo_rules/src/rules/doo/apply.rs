@@ -29,7 +29,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
     match plan {
         Plan::Recovery { a, pool } => {
             m.fighters[a].recovery = Some(pool);
-            ev.push(Event::RecoveryChoice { actor: m.fighters[a].id.clone(), pool });
+            ev.push(Event::RecoveryChoice { actor: m.fighters[a].id.as_str().into(), pool });
         }
         Plan::FreeSteps { a, path } => free_steps(m, a, &path, ev),
         Plan::Move { a, plan } => movement(m, a, &plan, dice, ev),
@@ -46,7 +46,7 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
             }
         }
         Plan::Decline { a } => {
-            ev.push(Event::ReactionDeclined { actor: m.fighters[a].id.clone() });
+            ev.push(Event::ReactionDeclined { actor: m.fighters[a].id.as_str().into() });
             continue_after_decline(m, dice, ev);
         }
         // Not the DoO crisis's: `ruleset` hands them to Exploration Mode and A4.
@@ -63,8 +63,8 @@ fn free_steps(m: &mut Match, a: usize, path: &[Pos], ev: &mut Vec<Event>) {
     f.pos = *path.last().unwrap_or(&from);
     f.opp.free_steps = true;
     f.free_steps.lose(FreeStepsLoss::Used); // R-FS-3: the rest is forfeited
-    ev.push(Event::FreeStepsUsed { actor: f.id.clone(), spaces: path.len() as u32, forfeited: f.free_steps.allowance.saturating_sub(path.len() as u32) });
-    ev.push(Event::Moved { actor: f.id.clone(), movement: "free_steps".into(), from, to: f.pos, path: path.to_vec() });
+    ev.push(Event::FreeStepsUsed { actor: f.id.as_str().into(), spaces: path.len() as u32, forfeited: f.free_steps.allowance.saturating_sub(path.len() as u32) });
+    ev.push(Event::Moved { actor: f.id.as_str().into(), movement: "free_steps".into(), from, to: f.pos, path: path.to_vec() });
     // R-EXP-19: sight is tested after every space entered, in a crisis too.
     explore::reveal_path(m, a, path, ev);
 }
@@ -101,7 +101,7 @@ fn movement(m: &mut Match, a: usize, plan: &MovePlan, dice: &mut Dice, ev: &mut 
     if plan.dest != from {
         f.pos = plan.dest;
         ev.push(Event::Moved {
-            actor: f.id.clone(),
+            actor: f.id.as_str().into(),
             movement: plan.row.id.clone(),
             from,
             to: plan.dest,
@@ -112,7 +112,7 @@ fn movement(m: &mut Match, a: usize, plan: &MovePlan, dice: &mut Dice, ev: &mut 
     }
     let f = &mut m.fighters[a];
     if let Some(p) = plan.posture {
-        ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: p });
+        ev.push(Event::PostureChanged { actor: f.id.as_str().into(), from: f.posture, to: p });
         f.posture = p;
     }
     let defense = if plan.row.defense_flat != 0
@@ -141,7 +141,7 @@ fn action(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev: &mut 
         let f = &mut m.fighters[a];
         f.turn.did_anything = true;
         f.opp.action = Some(plan.row.id.clone());
-        ev.push(Event::ActionTaken { actor: f.id.clone(), action: plan.row.id.clone(), target: plan.target.map(|t| m.fighters[t].id.clone()) });
+        ev.push(Event::ActionTaken { actor: f.id.as_str().into(), action: plan.row.id.clone(), target: plan.target.map(|t| m.fighters[t].id.clone()) });
     }
     // R-AP-6: the action's own Defense adjustment applies at declaration.
     let own = TempAdjustment { source: plan.row.id.clone(), target: AdjTarget::Defense, value: plan.row.defense, scope: plan.row.defense_scope };
@@ -179,7 +179,7 @@ fn action(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev: &mut 
         critical: plan.critical,
         resumes: None,
     };
-    let (actor, target) = (m.fighters[a].id.clone(), m.fighters[t].id.clone());
+    let (actor, target) = (m.fighters[a].id.as_str().into(), m.fighters[t].id.clone());
     ev.push(Event::AttackDeclared { actor, target, action: plan.row.id.clone(), melee: plan.melee, reaction: false });
     m.clock.last_attack = Some(LastAttack { attacker: a, defender: t, with: plan.row.id.clone(), melee: plan.melee });
     open_reflex_window(m, p, dice, ev);
@@ -195,7 +195,7 @@ fn reaction_attack(
     resumes: Option<Box<PendingAttack>>,
     ev: &mut Vec<Event>,
 ) -> PendingAttack {
-    let (actor, target) = (m.fighters[a].id.clone(), m.fighters[defender].id.clone());
+    let (actor, target) = (m.fighters[a].id.as_str().into(), m.fighters[defender].id.clone());
     ev.push(Event::AttackDeclared { actor, target, action: row.id.clone(), melee: true, reaction: true });
     PendingAttack {
         attacker: a,
@@ -218,12 +218,12 @@ fn reaction_attack(
 fn reflex(m: &mut Match, a: usize, row: &ReactionRow, mut p: PendingAttack, dice: &mut Dice, ev: &mut Vec<Event>) {
     p.window = None;
     react_pay(m, a, row, ev);
-    ev.push(Event::ReflexDeclared { actor: m.fighters[a].id.clone(), reflex: row.id.clone(), attacker: m.fighters[p.attacker].id.clone() });
+    ev.push(Event::ReflexDeclared { actor: m.fighters[a].id.as_str().into(), reflex: row.id.clone(), attacker: m.fighters[p.attacker].id.clone() });
     let won = reflex_contest(m, a, p.attacker, row, dice, ev);
     match (won, row.effect) {
         (true, ReactionEffect::Parry) => {
             // R-REACT-5: blocked completely; the attacker's AP and penalties stay.
-            ev.push(Event::AttackBlocked { actor: m.fighters[p.attacker].id.clone(), target: m.fighters[a].id.clone(), by: row.id.clone() });
+            ev.push(Event::AttackBlocked { actor: m.fighters[p.attacker].id.as_str().into(), target: m.fighters[a].id.clone(), by: row.id.clone() });
             open_response_window(m, p, dice, ev);
         }
         (true, ReactionEffect::Counterattack) => {
@@ -241,7 +241,7 @@ fn reflex(m: &mut Match, a: usize, row: &ReactionRow, mut p: PendingAttack, dice
 /// A response to the attack `p` just resolved (R-REACT-8, R-REACT-9: −1 per HP sustained).
 fn respond(m: &mut Match, a: usize, row: &ReactionRow, p: PendingAttack, dice: &mut Dice, ev: &mut Vec<Event>) {
     react_pay(m, a, row, ev);
-    ev.push(Event::ResponseDeclared { actor: m.fighters[a].id.clone(), response: row.id.clone(), attacker: m.fighters[p.attacker].id.clone() });
+    ev.push(Event::ResponseDeclared { actor: m.fighters[a].id.as_str().into(), response: row.id.clone(), attacker: m.fighters[p.attacker].id.clone() });
     let riposte = reaction_attack(m, a, p.attacker, row, row.attack - p.damage_dealt, None, ev);
     resolve_and_finish(m, riposte, dice, ev);
 }
@@ -252,7 +252,7 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
         ActionEffect::Flop => {
             let f = &mut m.fighters[a];
             if let Some(p) = plan.posture {
-                ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: p });
+                ev.push(Event::PostureChanged { actor: f.id.as_str().into(), from: f.posture, to: p });
                 f.posture = p;
             }
         }
@@ -265,12 +265,12 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
             };
             let from = *cur;
             *cur = (*cur + *amount as i32).min(max).max(from);
-            ev.push(Event::PoolChanged { actor: f.id.clone(), pool, from, to: *cur, reason: plan.row.id.clone() });
+            ev.push(Event::PoolChanged { actor: f.id.as_str().into(), pool, from, to: *cur, reason: plan.row.id.clone() });
         }
         ActionEffect::UseItem => {
             let Some(id) = plan.item.clone() else { return };
             let item = m.equipment.item(&id).cloned();
-            ev.push(Event::ItemUsed { actor: m.fighters[a].id.clone(), item: id.clone() });
+            ev.push(Event::ItemUsed { actor: m.fighters[a].id.as_str().into(), item: id.clone() });
             if let Some(item) = item {
                 if item.consumable {
                     let items = &mut m.fighters[a].loadout.items;
@@ -297,7 +297,7 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
             let total = log_roll(ev, dice, &f.id.clone(), "first_aid", roll);
             // R-CP-9 (G-79): first aid is a task check for character points, once per patient.
             ev.push(Event::TaskCheck {
-                actor: m.fighters[a].id.clone(),
+                actor: m.fighters[a].id.as_str().into(),
                 check: "first_aid".into(),
                 object: format!("patient:{}", m.fighters[t].id),
                 margin: total - cr,
@@ -311,17 +311,17 @@ fn apply_effect(m: &mut Match, a: usize, plan: &ActionPlan, dice: &mut Dice, ev:
             let tf = &mut m.fighters[t];
             match &plan.guide {
                 Some(Guide::Sit) | None => {
-                    ev.push(Event::PostureChanged { actor: tf.id.clone(), from: tf.posture, to: Posture::Sitting });
+                    ev.push(Event::PostureChanged { actor: tf.id.as_str().into(), from: tf.posture, to: Posture::Sitting });
                     tf.posture = Posture::Sitting;
                 }
                 Some(Guide::LieDown) => {
-                    ev.push(Event::PostureChanged { actor: tf.id.clone(), from: tf.posture, to: Posture::Prone });
+                    ev.push(Event::PostureChanged { actor: tf.id.as_str().into(), from: tf.posture, to: Posture::Prone });
                     tf.posture = Posture::Prone;
                 }
                 Some(Guide::Step(p)) => {
                     let from = tf.pos;
                     tf.pos = *p;
-                    ev.push(Event::Moved { actor: tf.id.clone(), movement: "guided_step".into(), from, to: *p, path: vec![*p] });
+                    ev.push(Event::Moved { actor: tf.id.as_str().into(), movement: "guided_step".into(), from, to: *p, path: vec![*p] });
                     explore::reveal_path(m, t, &[], ev); // R-EXP-19
                 }
             }

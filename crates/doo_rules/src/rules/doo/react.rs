@@ -21,7 +21,7 @@ pub(super) fn add_adjustment(m: &mut Match, i: usize, adj: TempAdjustment, ev: &
     if adj.value == 0 {
         return;
     }
-    ev.push(Event::AdjustmentAdded { actor: m.fighters[i].id.clone(), adjustment: adj.clone() });
+    ev.push(Event::AdjustmentAdded { actor: m.fighters[i].id.as_str().into(), adjustment: adj.clone() });
     m.fighters[i].adjustments.push(adj);
 }
 
@@ -39,7 +39,7 @@ pub(super) fn check_free_steps_kept(m: &mut Match, i: usize, ev: &mut Vec<Event>
         return;
     };
     f.free_steps.lose(why);
-    ev.push(Event::FreeStepsLost { actor: f.id.clone(), reason: reason.into() });
+    ev.push(Event::FreeStepsLost { actor: f.id.as_str().into(), reason: reason.into() });
 }
 
 /// Pays `price` for `what`, with its events (R-AP-1, R-ONLY-1).
@@ -47,9 +47,9 @@ pub(super) fn spend(m: &mut Match, i: usize, price: Price, counts: bool, what: &
     let f = &mut m.fighters[i];
     let amount = pay(f, price, counts);
     if price.only {
-        ev.push(Event::OnlyMode { actor: f.id.clone(), action: what.to_string() });
+        ev.push(Event::OnlyMode { actor: f.id.as_str().into(), action: what.to_string() });
     }
-    ev.push(Event::ApSpent { actor: f.id.clone(), amount, ap: f.ap.current, for_what: what.to_string() });
+    ev.push(Event::ApSpent { actor: f.id.as_str().into(), amount, ap: f.ap.current, for_what: what.to_string() });
 }
 
 pub(super) fn react_pay(m: &mut Match, a: usize, row: &ReactionRow, ev: &mut Vec<Event>) {
@@ -84,7 +84,7 @@ pub(super) fn reflex_contest(m: &Match, d: usize, a: usize, row: &ReactionRow, d
     let r = stat_check(m, dice, def.0, def.1);
     let dt = log_roll(ev, dice, &m.fighters[d].id, row.id.clone(), r);
     let won = dt >= at;
-    ev.push(Event::ReflexOutcome { actor: m.fighters[d].id.clone(), reflex: row.id.clone(), success: won, attacker_total: at, defender_total: dt });
+    ev.push(Event::ReflexOutcome { actor: m.fighters[d].id.as_str().into(), reflex: row.id.clone(), success: won, attacker_total: at, defender_total: dt });
     won
 }
 
@@ -127,7 +127,7 @@ fn finish(m: &mut Match, p: PendingAttack, dice: &mut Dice, ev: &mut Vec<Event>)
             resolve_and_finish(m, *orig, dice, ev);
         } else {
             ev.push(Event::AttackCancelled {
-                actor: m.fighters[orig.attacker].id.clone(),
+                actor: m.fighters[orig.attacker].id.as_str().into(),
                 target: m.fighters[orig.defender].id.clone(),
                 reason: "the counterattack left the attacker unable to act (G-48)".into(),
             });
@@ -188,7 +188,7 @@ pub fn close_window_unless_answered(m: &mut Match, cmd: &Command, dice: &mut Dic
         if answers {
             return;
         }
-        ev.push(Event::ReactionDeclined { actor: m.fighters[p.defender].id.clone() });
+        ev.push(Event::ReactionDeclined { actor: m.fighters[p.defender].id.as_str().into() });
         continue_after_decline(m, dice, ev);
     }
 }

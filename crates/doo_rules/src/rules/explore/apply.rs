@@ -35,7 +35,7 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
         Command::Recovery { pool, .. } => {
             // R-EXP-20 step 5, R-MANA-2: the standing choice, no order (nothing else changes).
             m.fighters[a].recovery = Some(*pool);
-            ev.push(Event::RecoveryChoice { actor: id, pool: *pool });
+            ev.push(Event::RecoveryChoice { actor: id.into(), pool: *pool });
             return Flow::Exploring;
         }
         Command::Walk { path, group, .. } => walk(m, x, a, path, *group, r, dice, ev),
@@ -46,7 +46,7 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
         Command::Task { task: Task::Bind, at, .. } => {
             // R-EXP-21: healer and patient busy 3 turns per HP it can restore.
             if let Some(p) = m.occupant(*at) {
-                ev.push(Event::TaskOrdered { actor: id, task: Task::Bind, at: *at });
+                ev.push(Event::TaskOrdered { actor: id.into(), task: Task::Bind, at: *at });
                 start_binding(m, x, a, p, ev);
             }
             None
@@ -54,7 +54,7 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
         Command::Task { task, at, .. } => {
             x.acted[a] = Acted::Done;
             x.tasks.push((a, *task, *at, None));
-            ev.push(Event::TaskOrdered { actor: id, task: *task, at: *at });
+            ev.push(Event::TaskOrdered { actor: id.into(), task: *task, at: *at });
             None
         }
         Command::Take { at, item, .. } => {
@@ -70,7 +70,7 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
             if let Some(h) = m.index(helped) {
                 x.acted[a] = Acted::Done;
                 x.orders.assists.insert(h, a);
-                ev.push(Event::TaskOrdered { actor: id, task: Task::Assist, at: m.fighters[h].pos });
+                ev.push(Event::TaskOrdered { actor: id.into(), task: Task::Assist, at: m.fighters[h].pos });
             }
             None
         }
@@ -80,7 +80,7 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
             x.acted[a] = Acted::Done;
             x.tasks.push((a, Task::Search, at, None));
             x.orders.search_spaces.insert(a, spaces.clone());
-            ev.push(Event::TaskOrdered { actor: id, task: Task::Search, at });
+            ev.push(Event::TaskOrdered { actor: id.into(), task: Task::Search, at });
             None
         }
         Command::Hand { to, item, .. } => {
@@ -88,7 +88,7 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
             let at = m.index(to).map_or(m.fighters[a].pos, |t| m.fighters[t].pos);
             x.acted[a] = Acted::Done;
             x.tasks.push((a, Task::Hand, at, Some(item.clone())));
-            ev.push(Event::TaskOrdered { actor: id, task: Task::Hand, at });
+            ev.push(Event::TaskOrdered { actor: id.into(), task: Task::Hand, at });
             None
         }
         Command::Trade { with, trade, .. } => {
@@ -96,11 +96,11 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
             let at = m.index(with).map_or(m.fighters[a].pos, |n| m.fighters[n].pos);
             x.acted[a] = Acted::Done;
             x.tasks.push((a, Task::Trade, at, Some(trade.to_string())));
-            ev.push(Event::TaskOrdered { actor: id, task: Task::Trade, at });
+            ev.push(Event::TaskOrdered { actor: id.into(), task: Task::Trade, at });
             None
         }
         Command::SortLoot { at, share, .. } => {
-            ev.push(Event::TaskOrdered { actor: id, task: Task::SortLoot, at: *at });
+            ev.push(Event::TaskOrdered { actor: id.into(), task: Task::SortLoot, at: *at });
             orders::start_sorting(m, x, *at, share, ev);
             None
         }
@@ -108,7 +108,7 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
             let at = target.as_deref().and_then(|t| m.index(t)).map_or(m.fighters[a].pos, |t| m.fighters[t].pos);
             x.acted[a] = Acted::Done;
             x.tasks.push((a, Task::UseItem, at, Some(item.clone())));
-            ev.push(Event::TaskOrdered { actor: id, task: Task::UseItem, at });
+            ev.push(Event::TaskOrdered { actor: id.into(), task: Task::UseItem, at });
             None
         }
         Command::Climb { .. } => {
@@ -134,7 +134,7 @@ pub fn order(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: CrisisR
         }
         Command::Wait { .. } => {
             x.acted[a] = Acted::Done;
-            ev.push(Event::Waited { actor: id });
+            ev.push(Event::Waited { actor: id.into() });
             None
         }
         Command::EndTurn { .. } => return end_turn(m, x, r, dice, ev),
@@ -205,7 +205,7 @@ pub fn in_crisis(m: &mut Match, x: &mut Explore, a: usize, cmd: &Command, r: Cri
         f.turn.did_anything = true;
         f.opp.action = Some(what.to_string());
         m.clock.last_closed = None;
-        ev.push(Event::ApSpent { actor: f.id.clone(), amount, ap: f.ap.current, for_what: what.to_string() });
+        ev.push(Event::ApSpent { actor: f.id.as_str().into(), amount, ap: f.ap.current, for_what: what.to_string() });
     };
     match cmd {
         Command::Door { at, open, .. } => {
@@ -276,7 +276,7 @@ fn lengthy_task(m: &mut Match, x: &mut Explore, a: usize, task: Task, at: Pos, r
         _ => 1,
     };
     x.crisis_tasks.insert(a, (task, at, done, turn));
-    ev.push(Event::TaskOrdered { actor: m.fighters[a].id.clone(), task, at });
+    ev.push(Event::TaskOrdered { actor: m.fighters[a].id.as_str().into(), task, at });
     ev.push(Event::Note { text: format!("{}: turn {done} of 3 at the task (R-EXP-10).", m.fighters[a].name) });
     if done >= 3 {
         x.crisis_tasks.remove(&a);
@@ -293,9 +293,9 @@ fn pay_only(m: &mut Match, a: usize, what: &str, ev: &mut Vec<Event>) {
     f.opp.action = Some(what.to_string());
     m.clock.last_closed = None;
     if price.only {
-        ev.push(Event::OnlyMode { actor: f.id.clone(), action: what.to_string() });
+        ev.push(Event::OnlyMode { actor: f.id.as_str().into(), action: what.to_string() });
     }
-    ev.push(Event::ApSpent { actor: f.id.clone(), amount, ap: f.ap.current, for_what: what.to_string() });
+    ev.push(Event::ApSpent { actor: f.id.as_str().into(), amount, ap: f.ap.current, for_what: what.to_string() });
 }
 
 /// R-EXP-4: leaves his group; with a leader, joins the end of the leader's group.
@@ -400,7 +400,7 @@ fn walk(m: &mut Match, x: &mut Explore, a: usize, path: &[Pos], group: bool, r: 
     for (k, &i) in members.iter().enumerate() {
         if !moved[k].is_empty() {
             ev.push(Event::Moved {
-                actor: m.fighters[i].id.clone(),
+                actor: m.fighters[i].id.as_str().into(),
                 movement: "explore".into(),
                 from: starts[k],
                 to: m.fighters[i].pos,
@@ -454,7 +454,7 @@ fn holder(m: &Match, a: usize, p: Pos) -> String {
 fn stand_up(m: &mut Match, i: usize, ev: &mut Vec<Event>) {
     let f = &mut m.fighters[i];
     if f.posture != Posture::Standing {
-        ev.push(Event::PostureChanged { actor: f.id.clone(), from: f.posture, to: Posture::Standing });
+        ev.push(Event::PostureChanged { actor: f.id.as_str().into(), from: f.posture, to: Posture::Standing });
         f.posture = Posture::Standing;
     }
 }
@@ -523,12 +523,12 @@ fn climb(m: &mut Match, x: &mut Explore, a: usize, ev: &mut Vec<Event>) {
         members.iter().copied().filter(|&i| x.acted[i] == Acted::No && m.standing(i) && m.fighters[i].hp > 0 && near(m.fighters[i].pos)).collect();
     let behind: Vec<usize> = members.iter().copied().filter(|i| !climbing.contains(i)).collect();
     m.fighters[a].pos = dest;
-    ev.push(Event::Moved { actor: m.fighters[a].id.clone(), movement: "climb".into(), from, to: dest, path: vec![dest] });
+    ev.push(Event::Moved { actor: m.fighters[a].id.as_str().into(), movement: "climb".into(), from, to: dest, path: vec![dest] });
     for &i in &climbing {
         if let Some(p) = arrival(m, x, dest) {
             let old = m.fighters[i].pos;
             m.fighters[i].pos = p;
-            ev.push(Event::Moved { actor: m.fighters[i].id.clone(), movement: "climb".into(), from: old, to: p, path: vec![p] });
+            ev.push(Event::Moved { actor: m.fighters[i].id.as_str().into(), movement: "climb".into(), from: old, to: p, path: vec![p] });
         }
     }
     x.acted[a] = Acted::Done;

@@ -174,8 +174,8 @@ fn surprise(m: &Match, x: &Explore, dice: &mut Dice, encounters: &[usize], attac
             Awareness::Ambush => {
                 let (Some(s), Some(h)) = (pick(m, members, &sneak, Stat::Finesse, true), pick(m, &heroes, &alert, Stat::Savvy, false)) else { continue };
                 let o = opposed(dice, check_adj(m, h, &alert, Stat::Savvy), check_adj(m, s, &sneak, Stat::Finesse));
-                ev.push(Event::Dice { actor: m.fighters[h].id.clone(), purpose: "alertness".into(), roll: o.target, parts: vec![] });
-                ev.push(Event::Dice { actor: m.fighters[s].id.clone(), purpose: "sneak".into(), roll: o.instigator, parts: vec![] });
+                ev.push(Event::Dice { actor: m.fighters[h].id.as_str().into(), purpose: "alertness".into(), roll: o.target, parts: vec![] });
+                ev.push(Event::Dice { actor: m.fighters[s].id.as_str().into(), purpose: "sneak".into(), roll: o.instigator, parts: vec![] });
                 if o.instigator_wins {
                     surprised.extend(heroes.iter().copied());
                     ev.push(Event::Note { text: format!("Ambush: the heroes are surprised by {eid} (R-EXP-26).") });
@@ -190,8 +190,8 @@ fn surprise(m: &Match, x: &Explore, dice: &mut Dice, encounters: &[usize], attac
                 }
                 let (Some(s), Some(w)) = (pick(m, &spotters, &sneak, Stat::Finesse, true), pick(m, members, &alert, Stat::Savvy, false)) else { continue };
                 let o = opposed(dice, check_adj(m, w, &alert, Stat::Savvy), check_adj(m, s, &sneak, Stat::Finesse));
-                ev.push(Event::Dice { actor: m.fighters[w].id.clone(), purpose: "alertness".into(), roll: o.target, parts: vec![] });
-                ev.push(Event::Dice { actor: m.fighters[s].id.clone(), purpose: "sneak".into(), roll: o.instigator, parts: vec![] });
+                ev.push(Event::Dice { actor: m.fighters[w].id.as_str().into(), purpose: "alertness".into(), roll: o.target, parts: vec![] });
+                ev.push(Event::Dice { actor: m.fighters[s].id.as_str().into(), purpose: "sneak".into(), roll: o.instigator, parts: vec![] });
                 if o.instigator_wins {
                     surprised.extend(members.iter().copied());
                     ev.push(Event::Note { text: format!("{eid} is caught unaware (R-EXP-26).") });

@@ -23,17 +23,17 @@ pub fn door(m: &mut Match, x: &mut Explore, a: usize, at: Pos, open: bool, r: Cr
     let id = m.fighters[a].id.clone();
     if !open {
         m.board.set_tile(at, Tile::DoorClosed);
-        ev.push(Event::DoorChanged { actor: id, at, state: "closed".into() });
+        ev.push(Event::DoorChanged { actor: id.into(), at, state: "closed".into() });
         return None;
     }
     if m.board.tile(at) == Some(Tile::DoorLocked) {
         if let Some(d) = x.doors.iter_mut().find(|d| d.pos == at) {
             d.lock = None;
         }
-        ev.push(Event::DoorChanged { actor: id.clone(), at, state: "unlocked".into() });
+        ev.push(Event::DoorChanged { actor: id.as_str().into(), at, state: "unlocked".into() });
     }
     m.board.set_tile(at, Tile::DoorOpen);
-    ev.push(Event::DoorChanged { actor: id, at, state: "open".into() });
+    ev.push(Event::DoorChanged { actor: id.into(), at, state: "open".into() });
     let sprang = x.trap_at(at, TrapOn::Door);
     if let Some(t) = sprang {
         spring(m, x, t, a, r, dice, ev);
@@ -59,7 +59,7 @@ pub fn open_chest_at(m: &mut Match, x: &mut Explore, a: usize, at: Pos, r: Crisi
 pub(super) fn open_chest(m: &Match, x: &mut Explore, a: usize, c: usize, ev: &mut Vec<Event>) {
     x.chests[c].open = true;
     x.chests[c].lock = None;
-    ev.push(Event::ChestOpened { actor: m.fighters[a].id.clone(), at: x.chests[c].pos, items: x.chests[c].items.clone() });
+    ev.push(Event::ChestOpened { actor: m.fighters[a].id.as_str().into(), at: x.chests[c].pos, items: x.chests[c].items.clone() });
 }
 
 /// Takes `item` from the open chest or the floor at `at` (R-EXP-15).
@@ -81,7 +81,7 @@ pub fn take(m: &mut Match, x: &mut Explore, a: usize, at: Pos, item: &str, ev: &
         }
         None => m.fighters[a].loadout.items.push(item.to_string()),
     }
-    ev.push(Event::ItemTaken { actor: m.fighters[a].id.clone(), item: item.to_string(), at });
+    ev.push(Event::ItemTaken { actor: m.fighters[a].id.as_str().into(), item: item.to_string(), at });
 }
 
 /// Drops a carried item into one's space (R-EXP-15, A4-3.17); in a crawl it lies there.
@@ -102,7 +102,7 @@ pub fn drop_item(m: &mut Match, x: Option<&mut Explore>, a: usize, item: &str, e
         f.loadout.shield = None;
     }
     let at = f.pos;
-    ev.push(Event::ItemDropped { actor: f.id.clone(), item: item.to_string(), at });
+    ev.push(Event::ItemDropped { actor: f.id.as_str().into(), item: item.to_string(), at });
     if let Some(x) = x {
         if let Some((_, left)) = held.then(|| x.burning.remove(&a)).flatten() {
             x.more.lit.push((at, item.to_string(), left));
@@ -120,7 +120,7 @@ pub fn use_item(m: &mut Match, a: usize, at: Pos, item: &str, r: CrisisRules, di
     if it.consumable {
         m.fighters[a].loadout.items.remove(k);
     }
-    ev.push(Event::ItemUsed { actor: m.fighters[a].id.clone(), item: item.to_string() });
+    ev.push(Event::ItemUsed { actor: m.fighters[a].id.as_str().into(), item: item.to_string() });
     if let Some(h) = it.heals {
         // A4-G-31: under A4 dice never explode.
         let roll = dice.roll(h.0, h.1, r.items_explode, 0);
@@ -147,7 +147,7 @@ pub(super) fn unlock(m: &mut Match, x: &mut Explore, at: Pos, ev: &mut Vec<Event
         if let Some(d) = x.doors.iter_mut().find(|d| d.pos == at) {
             d.lock = None;
         }
-        ev.push(Event::DoorChanged { actor: actor.to_string(), at, state: "unlocked".into() });
+        ev.push(Event::DoorChanged { actor: actor.into(), at, state: "unlocked".into() });
     } else if let Some(c) = x.chest_at(at) {
         x.chests[c].lock = None;
     }
@@ -155,7 +155,7 @@ pub(super) fn unlock(m: &mut Match, x: &mut Explore, at: Pos, ev: &mut Vec<Event
 
 /// Records a task check's margin for character points (R-CP-9).
 pub(super) fn task_check(ev: &mut Vec<Event>, actor: &str, check: &str, object: String, margin: i32) {
-    ev.push(Event::TaskCheck { actor: actor.to_string(), check: check.to_string(), object, margin });
+    ev.push(Event::TaskCheck { actor: actor.into(), check: check.to_string(), object, margin });
 }
 
 /// A skill check of a character: the skill's stat die, the skill's adjustment (untrained −2).
@@ -171,7 +171,7 @@ pub(super) fn skill_check(m: &Match, dice: &mut Dice, i: usize, skill: &str, sta
 pub fn spring(m: &mut Match, x: &mut Explore, t: usize, victim: usize, r: CrisisRules, dice: &mut Dice, ev: &mut Vec<Event>) {
     let trap = x.traps[t].clone();
     let dodge = x.book.skills.dodge.clone();
-    ev.push(Event::TrapSprung { actor: m.fighters[victim].id.clone(), trap: trap.id.clone(), at: trap.pos });
+    ev.push(Event::TrapSprung { actor: m.fighters[victim].id.as_str().into(), trap: trap.id.clone(), at: trap.pos });
     let total = skill_check(m, dice, victim, &dodge, Stat::Finesse, ev, "dodge_trap");
     if total < trap.effect_cr {
         let explode = m.rules.options.damage_explodes;
@@ -191,7 +191,7 @@ pub fn spring(m: &mut Match, x: &mut Explore, t: usize, victim: usize, r: Crisis
             if !m.fighters[victim].has_condition(c) && m.conditions.get(c).is_some() {
                 let duration = m.conditions.get(c).map(|r| r.duration).unwrap_or(Duration::Temporary);
                 let inst = ConditionInstance { id: c.clone(), duration, removal_cr: None };
-                ev.push(Event::ConditionAdded { actor: m.fighters[victim].id.clone(), condition: inst.clone() });
+                ev.push(Event::ConditionAdded { actor: m.fighters[victim].id.as_str().into(), condition: inst.clone() });
                 m.fighters[victim].conditions.push(inst);
             }
         }

@@ -97,7 +97,7 @@ pub fn trade_over(m: &mut Match, x: &mut Explore, a: usize, at: Pos, k: usize, e
     let with = n.map(|n| m.fighters[n].id.clone()).unwrap_or_default();
     if let Err(v) = check_trade(m, x, a, &with, k) {
         let text = format!("{} cannot trade: {}", m.fighters[a].name, v.reason);
-        ev.push(Event::TaskDone { actor: m.fighters[a].id.clone(), task: Task::Trade, at, success: false, text });
+        ev.push(Event::TaskDone { actor: m.fighters[a].id.as_str().into(), task: Task::Trade, at, success: false, text });
         return;
     }
     let (Some(n), Some(e)) = (n, n.and_then(|n| x.encounter_of[n])) else { return };
@@ -111,6 +111,6 @@ pub fn trade_over(m: &mut Match, x: &mut Explore, a: usize, at: Pos, k: usize, e
     m.fighters[a].loadout.items.push(t.gives.clone());
     x.more.traded.insert((e, k));
     let text = format!("{} gives {} to {} for {}.", m.fighters[a].name, items_text(m, x, &t.wants), m.fighters[n].name, item_name(m, x, &t.gives));
-    ev.push(Event::TaskDone { actor: m.fighters[a].id.clone(), task: Task::Trade, at, success: true, text });
-    ev.push(Event::Traded { actor: m.fighters[a].id.clone(), with: m.fighters[n].id.clone(), gave: t.wants.clone(), got: t.gives.clone() });
+    ev.push(Event::TaskDone { actor: m.fighters[a].id.as_str().into(), task: Task::Trade, at, success: true, text });
+    ev.push(Event::Traded { actor: m.fighters[a].id.as_str().into(), with: m.fighters[n].id.clone(), gave: t.wants.clone(), got: t.gives.clone() });
 }

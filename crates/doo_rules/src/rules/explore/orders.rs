@@ -213,14 +213,14 @@ pub fn advance_sorting(m: &mut Match, x: &mut Explore, ev: &mut Vec<Event>) {
             if let Some(k) = x.chests[s.chest].items.iter().position(|i| *i == line.item) {
                 x.chests[s.chest].items.remove(k);
                 m.fighters[t].loadout.items.push(line.item.clone());
-                ev.push(Event::ItemTaken { actor: line.to.clone(), item: line.item.clone(), at });
+                ev.push(Event::ItemTaken { actor: line.to.as_str().into(), item: line.item.clone(), at });
             } else if let Some(g) = s.members.iter().copied().find(|&g| g != t && carried(m, g, &line.item)) {
                 give(m, g, t, &line.item, ev);
             }
         }
         let lead = s.members[0];
         let text = format!("The loot of the chest at {at} is shared out.");
-        ev.push(Event::TaskDone { actor: m.fighters[lead].id.clone(), task: Task::SortLoot, at, success: true, text });
+        ev.push(Event::TaskDone { actor: m.fighters[lead].id.as_str().into(), task: Task::SortLoot, at, success: true, text });
     }
 }
 
@@ -237,7 +237,7 @@ fn give(m: &mut Match, a: usize, t: usize, item: &str, ev: &mut Vec<Event>) {
     let Some(k) = m.fighters[a].loadout.items.iter().position(|i| i == item) else { return };
     m.fighters[a].loadout.items.remove(k);
     m.fighters[t].loadout.items.push(item.to_string());
-    ev.push(Event::ItemHanded { actor: m.fighters[a].id.clone(), to: m.fighters[t].id.clone(), item: item.to_string() });
+    ev.push(Event::ItemHanded { actor: m.fighters[a].id.as_str().into(), to: m.fighters[t].id.clone(), item: item.to_string() });
 }
 
 /// R-EXP-8, R-EXP-20 step 1: the item passes to the hero at `at` if he is still next to the
@@ -251,7 +251,7 @@ pub fn hand_over(m: &mut Match, x: &Explore, a: usize, at: Pos, item: &str, ev: 
         }
         _ => (false, format!("{} cannot hand over the {}: nobody to take it is next to him.", m.fighters[a].name, item.replace('_', " "))),
     };
-    ev.push(Event::TaskDone { actor: m.fighters[a].id.clone(), task: Task::Hand, at, success: ok, text });
+    ev.push(Event::TaskDone { actor: m.fighters[a].id.as_str().into(), task: Task::Hand, at, success: ok, text });
 }
 
 /// R-CHK-7, G-60: the helper of `a`'s task rolls the instigator's skill with his own stat and
@@ -268,9 +268,9 @@ pub fn assist_roll(m: &Match, x: &mut Explore, a: usize, task: Task, at: Pos, di
     let roll = stat_check(m, dice, stat_rank(m, h, stat), m.fighters[h].skill(&skill).adjustment());
     let hid = m.fighters[h].id.clone();
     let total = log_roll(ev, dice, &hid, "assist", roll);
-    ev.push(Event::TaskCheck { actor: hid.clone(), check: "assist".into(), object, margin: total - cr });
+    ev.push(Event::TaskCheck { actor: hid.as_str().into(), check: "assist".into(), object, margin: total - cr });
     let bonus = assist_bonus(m.rules.options.assist, total, cr);
-    ev.push(Event::Assisted { actor: hid, helped: m.fighters[a].id.clone(), bonus });
+    ev.push(Event::Assisted { actor: hid.into(), helped: m.fighters[a].id.clone(), bonus });
     bonus
 }
 
@@ -303,14 +303,14 @@ pub fn stabilize(m: &mut Match, a: usize, at: Pos, bonus: i32, dice: &mut Dice, 
     let Some(cr) = first_aid_cr(injury(&m.fighters[p]), p == a) else { return };
     let total = assisted_check(m, dice, a, "healing", Stat::Savvy, bonus, ev, "first_aid");
     let id = m.fighters[a].id.clone();
-    ev.push(Event::TaskCheck { actor: id.clone(), check: "first_aid".into(), object: format!("patient:{}", m.fighters[p].id), margin: total - cr });
+    ev.push(Event::TaskCheck { actor: id.as_str().into(), check: "first_aid".into(), object: format!("patient:{}", m.fighters[p].id), margin: total - cr });
     let (ok, text) = if total >= cr {
         stop_bleeding(&mut m.fighters[p], "first aid", ev);
         (true, format!("{} stabilizes {}.", m.fighters[a].name, m.fighters[p].name))
     } else {
         (false, format!("{} fails to stop {}'s bleeding and may try again (R-HEAL-4).", m.fighters[a].name, m.fighters[p].name))
     };
-    ev.push(Event::TaskDone { actor: id, task: Task::Stabilize, at, success: ok, text });
+    ev.push(Event::TaskDone { actor: id.into(), task: Task::Stabilize, at, success: ok, text });
 }
 
 /// R-EXP-8: the level asks for a check at `at`; he is within 1 of it and may use its skill.
@@ -331,8 +331,8 @@ pub fn level_check(m: &Match, x: &Explore, a: usize, at: Pos, bonus: i32, dice: 
     let Some(c) = x.orders.checks.iter().find(|c| c.pos == at).cloned() else { return };
     let total = assisted_check(m, dice, a, &c.skill, c.stat, bonus, ev, "check");
     let id = m.fighters[a].id.clone();
-    ev.push(Event::TaskCheck { actor: id.clone(), check: c.skill.clone(), object: format!("check:{}", c.id), margin: total - c.cr });
+    ev.push(Event::TaskCheck { actor: id.as_str().into(), check: c.skill.clone(), object: format!("check:{}", c.id), margin: total - c.cr });
     let ok = total >= c.cr;
     let text = if ok { format!("{} {}", c.text, c.success) } else { format!("{} {} makes nothing of it.", c.text, m.fighters[a].name) };
-    ev.push(Event::TaskDone { actor: id, task: Task::Check, at, success: ok, text });
+    ev.push(Event::TaskDone { actor: id.into(), task: Task::Check, at, success: ok, text });
 }

@@ -91,13 +91,13 @@ fn speak(m: &mut Match, x: &mut Explore, a: usize, at: Pos, ev: &mut Vec<Event>)
     };
     done(ev, m, a, Task::Speak, at, line.is_some(), text);
     if let Some(l) = line {
-        ev.push(Event::Says { actor: m.fighters[n].id.clone(), to: m.fighters[a].id.clone(), text: l });
+        ev.push(Event::Says { actor: m.fighters[n].id.as_str().into(), to: m.fighters[a].id.clone(), text: l });
     }
 }
 
 /// The `TaskDone` event of a task.
 fn done(ev: &mut Vec<Event>, m: &Match, a: usize, task: Task, at: Pos, success: bool, text: String) {
-    ev.push(Event::TaskDone { actor: m.fighters[a].id.clone(), task, at, success, text });
+    ev.push(Event::TaskDone { actor: m.fighters[a].id.as_str().into(), task, at, success, text });
 }
 
 /// R-EXP-14: the spaces searched are marked; a check per hidden door and trap among them.
@@ -118,7 +118,7 @@ fn search(m: &mut Match, x: &mut Explore, a: usize, at: Pos, bonus: i32, dice: &
         if total >= book.find_cr {
             x.doors.iter_mut().filter(|d| d.pos == p).for_each(|d| d.hidden = false);
             found.push(format!("a secret door at {p}"));
-            ev.push(Event::FeatureFound { actor: m.fighters[a].id.clone(), what: "secret_door".into(), at: p });
+            ev.push(Event::FeatureFound { actor: m.fighters[a].id.as_str().into(), what: "secret_door".into(), at: p });
         }
     }
     for t in hidden_traps {
@@ -129,7 +129,7 @@ fn search(m: &mut Match, x: &mut Explore, a: usize, at: Pos, bonus: i32, dice: &
         if total >= cr {
             x.traps[t].hidden = false;
             found.push(format!("a trap at {p}"));
-            ev.push(Event::FeatureFound { actor: m.fighters[a].id.clone(), what: "trap".into(), at: p });
+            ev.push(Event::FeatureFound { actor: m.fighters[a].id.as_str().into(), what: "trap".into(), at: p });
         }
     }
     let text = if found.is_empty() {
@@ -181,7 +181,7 @@ fn force(m: &mut Match, x: &mut Explore, a: usize, at: Pos, bonus: i32, r: Crisi
     unlock(m, x, at, ev, &id);
     if m.board.tile(at) == Some(Tile::DoorClosed) {
         m.board.set_tile(at, Tile::DoorOpen);
-        ev.push(Event::DoorChanged { actor: id.clone(), at, state: "open".into() });
+        ev.push(Event::DoorChanged { actor: id.as_str().into(), at, state: "open".into() });
     } else if let Some(c) = x.chest_at(at) {
         open_chest(m, x, a, c, ev);
     }
@@ -337,7 +337,7 @@ pub(super) fn advance_busy(m: &mut Match, x: &mut Explore, dice: &mut Dice, ev: 
             (false, format!("{}'s binding of {}'s wounds does no good (R-HEAL-5: one check only).", m.fighters[h].name, m.fighters[p].name))
         };
         let at = m.fighters[p].pos;
-        ev.push(Event::TaskDone { actor: m.fighters[h].id.clone(), task: Task::Bind, at, success: ok, text });
+        ev.push(Event::TaskDone { actor: m.fighters[h].id.as_str().into(), task: Task::Bind, at, success: ok, text });
     }
 }
 

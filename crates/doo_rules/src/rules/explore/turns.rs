@@ -145,7 +145,7 @@ pub(super) fn camp(m: &mut Match, x: &mut Explore, dice: &mut Dice, ev: &mut Vec
         f.mp = f.max_mp;
         f.fp = f.max_fp;
         for c in std::mem::take(&mut f.conditions) {
-            ev.push(Event::ConditionRemoved { actor: f.id.clone(), condition: c.id, reason: "camp".into() });
+            ev.push(Event::ConditionRemoved { actor: f.id.as_str().into(), condition: c.id, reason: "camp".into() });
         }
     }
     for &p in &heroes {

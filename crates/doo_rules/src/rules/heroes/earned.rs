@@ -49,8 +49,8 @@ pub fn cp_of_event(e: &Event, heroes: &BTreeSet<String>, objects: &mut BTreeSet<
                 return out;
             }
             let what = category(*margin, true);
-            if heroes.contains(actor) {
-                out.push(CpLine { hero: actor.clone(), cp, rule: "R-CP-9".into(), why: format!("{what} on {}", name(target)) });
+            if heroes.contains(actor.as_str()) {
+                out.push(CpLine { hero: actor.to_string(), cp, rule: "R-CP-9".into(), why: format!("{what} on {}", name(target)) });
             }
             if heroes.contains(target) && target != actor {
                 out.push(CpLine { hero: target.clone(), cp, rule: "R-CP-9".into(), why: format!("suffered {what} from {}", name(actor)) });
@@ -58,10 +58,10 @@ pub fn cp_of_event(e: &Event, heroes: &BTreeSet<String>, objects: &mut BTreeSet<
         }
         Event::TaskCheck { actor, check, object, margin } => {
             let cp = cp_of_margin(*margin);
-            if cp == 0 || !heroes.contains(actor) || !objects.insert((actor.clone(), object.clone())) {
+            if cp == 0 || !heroes.contains(actor.as_str()) || !objects.insert((actor.to_string(), object.clone())) {
                 return out;
             }
-            out.push(CpLine { hero: actor.clone(), cp, rule: "R-CP-9".into(), why: format!("{} ({})", category(*margin, false), check.replace('_', " ")) });
+            out.push(CpLine { hero: actor.to_string(), cp, rule: "R-CP-9".into(), why: format!("{} ({})", category(*margin, false), check.replace('_', " ")) });
         }
         _ => {}
     }

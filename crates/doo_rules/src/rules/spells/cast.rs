@@ -22,7 +22,7 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
         };
         let from = *cur;
         *cur -= s.cost;
-        ev.push(Event::PoolChanged { actor: f.id.clone(), pool, from, to: *cur, reason: s.id.clone() });
+        ev.push(Event::PoolChanged { actor: f.id.as_str().into(), pool, from, to: *cur, reason: s.id.clone() });
     }
     let f = &m.fighters[a];
     let stat = if pool == Pool::Faith { f.stats.nerve } else { f.stats.savvy };
@@ -77,7 +77,7 @@ pub fn cast(m: &mut Match, a: usize, id: &str, t: usize, dice: &mut Dice, ev: &m
                         let c = ConditionInstance { id: condition.clone(), duration: *duration, removal_cr: None };
                         tf.conditions.retain(|x| x.id != *condition); // R-COND-5: refresh, no stacking
                         tf.conditions.push(c.clone());
-                        ev.push(Event::ConditionAdded { actor: tf.id.clone(), condition: c });
+                        ev.push(Event::ConditionAdded { actor: tf.id.as_str().into(), condition: c });
                     }
                     SpellEffect::Heal { .. } => {}
                 }
