@@ -110,25 +110,37 @@ struct Wake {
     rounds: u8,
 }
 
+/// Whether an app is updated this round: not, for its `IDLE` update (or every round without
+/// `skip_idle`), or for work (its thread's next round then follows without rest).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Due {
+    Skip,
+    Idle,
+    Work,
+}
+
 impl Wake {
     fn new() -> Wake {
         Wake { last: Instant::now(), rounds: AFTER_WORK }
     }
 
-    /// Whether `app` is updated this round (always without `skip_idle`).
-    fn due(&mut self, pacing: &Pacing, app: &App) -> bool {
+    fn due(&mut self, pacing: &Pacing, app: &App) -> Due {
         if !pacing.skip_idle {
-            return true;
+            return Due::Idle;
         }
         if has_work(app.world()) {
             self.rounds = AFTER_WORK;
         }
         let now = Instant::now();
-        let due = self.rounds > 0 || now.duration_since(self.last) >= IDLE;
-        if due {
-            self.last = now;
-            self.rounds = self.rounds.saturating_sub(1);
-        }
+        let due = if self.rounds > 0 {
+            self.rounds -= 1;
+            Due::Work
+        } else if now.duration_since(self.last) >= IDLE {
+            Due::Idle
+        } else {
+            return Due::Skip;
+        };
+        self.last = now;
         due
     }
 }
@@ -160,9 +172,15 @@ impl Pacing {
         (0..n).step_by(per).map(|a| a..(a + per).min(n)).collect()
     }
 
-    /// The rest of a round begun at `began`: what is left of its frame, at least `MIN_REST` (a
-    /// thread late on a loaded machine does not run frame after frame to catch up).
-    fn rest(&self, began: Instant) {
+    /// The rest after a round begun at `began`: what is left of its frame, at least `MIN_REST` (a
+    /// thread late on a loaded machine does not run frame after frame to catch up). With idle
+    /// apps skipped and no frame, none after a round in which an app had work (`worked`): its
+    /// next frame at once. On a loaded machine each rest of a thread costs it a wait for the
+    /// scheduler (10–20 ms beside a build), and a command takes an app several frames.
+    fn rest(&self, began: Instant, worked: bool) {
+        if self.skip_idle && self.frame.is_zero() && worked {
+            return;
+        }
         std::thread::sleep(self.frame.saturating_sub(began.elapsed()).max(MIN_REST));
     }
 }
@@ -344,11 +362,14 @@ fn host_thread(
     let (mut rounds, mut frames) = (0u64, 0u64);
     while !stop.load(std::sync::atomic::Ordering::Relaxed) && t0.elapsed() < args.timeout {
         let began = Instant::now();
-        let mut all = true;
+        let (mut all, mut worked) = (true, false);
         for (app, _, ended, done, _, wake) in apps.iter_mut().filter(|a| !a.3) {
-            if !wake.due(&args.pacing, app) {
-                all = false;
-                continue;
+            match wake.due(&args.pacing, app) {
+                Due::Skip => {
+                    all = false;
+                    continue;
+                }
+                due => worked |= due == Due::Work,
             }
             app.update();
             frames += 1;
@@ -364,7 +385,7 @@ fn host_thread(
         if all {
             break;
         }
-        args.pacing.rest(began);
+        args.pacing.rest(began, worked);
     }
     let secs = t0.elapsed().as_secs_f64();
     let apps = apps
@@ -585,11 +606,14 @@ fn client_thread(
     };
     while t0.elapsed() < timeout {
         let began = Instant::now();
-        let mut all = true;
+        let (mut all, mut worked) = (true, false);
         for (_, app, finished, wake) in apps.iter_mut().filter(|a| !a.2) {
-            if !wake.due(&pacing, app) {
-                all = false;
-                continue;
+            match wake.due(&pacing, app) {
+                Due::Skip => {
+                    all = false;
+                    continue;
+                }
+                due => worked |= due == Due::Work,
             }
             app.update();
             frames += 1;
@@ -600,7 +624,7 @@ fn client_thread(
         if all {
             break;
         }
-        pacing.rest(began);
+        pacing.rest(began, worked);
     }
     let secs = t0.elapsed().as_secs_f64();
     let apps = apps
