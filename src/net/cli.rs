@@ -49,17 +49,10 @@ fn line(v: serde_json::Value) {
     println!("{v}");
 }
 
-/// A headless app with the network plugin. Every schedule runs on the app's own thread: the
-/// fixed-step ones that replicon and the clock add (`FixedUpdate`, `FixedPostUpdate`) and the
-/// client's state transitions would hand their systems to the task pool, waking its threads
-/// many times a second in each of the network bench's 150 apps (issue 44).
 pub(super) fn new_app() -> App {
     let mut app = crate::headless::headless_app();
     app.add_plugins(super::plugin);
     app.finish();
-    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
-        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::default());
-    }
     app
 }
 
