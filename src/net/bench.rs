@@ -78,11 +78,14 @@ pub fn missed_goals(o: &Outcome, p99_goal: Duration) -> Vec<String> {
 /// `--update-idle`): `per_thread` apps updated in turn by each thread (0: every app of the
 /// process in one thread), a round of them every `frame` (with at least `MIN_REST` between two
 /// rounds), in each round only the apps with work (`Wake`). The default: every app of a process
-/// in one thread, 1 ms of rest between two rounds, idle apps skipped. Issue 32's bench updated
-/// every app every round (`skip_idle` false): 100 idle clients' frames took most of the two
-/// processes' 1.4 cores, and beside a build its round trip's p99 was 435–462 ms (issue 44). An
-/// app a thread (each peer as in a process of its own) was measured too: on a loaded machine
-/// its 150 threads waited for the scheduler more than one thread each process did (README).
+/// in one thread, idle apps skipped, the next round at once after one with work, else after
+/// 1 ms of rest. Issue 32's bench updated every app every round, 1 ms of rest between two
+/// (`skip_idle` false, `--update-idle`). An idle app's frame is cheap: most of the processes'
+/// CPU is each command's work (the host's check and play, both clients' replay, the AI's
+/// decision), and skipping idle frames cut the host process's by about a fifth (issue 44,
+/// README). An app a thread (each peer as in a process of its own) was measured too: on a
+/// loaded machine its 150 threads waited for the scheduler more than one thread each process
+/// did (README).
 #[derive(Clone, Copy, Debug)]
 pub struct Pacing {
     pub per_thread: usize,
