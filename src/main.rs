@@ -196,6 +196,11 @@ enum Cmd {
         /// between two rounds; 0: a round, 1 ms of rest, the next).
         #[arg(long, default_value_t = doo_app::net::bench::FRAME.as_secs_f64() * 1000.0)]
         frame_ms: f64,
+        /// Update every app every round, idle or not (issue 32's pacing; by default an app is
+        /// updated when a packet waits for it, its match has commands to play or its AI may
+        /// play, and every 50 ms).
+        #[arg(long)]
+        update_idle: bool,
     },
     #[command(flatten)]
     Headless(doo::commands::HeadlessCmd),
@@ -292,7 +297,7 @@ fn main() -> ExitCode {
             })
         }
         Some(Cmd::Join { addr, name, ai, matches, timeout }) => doo_app::net::cli::join(&addr, &name, ai, matches, std::time::Duration::from_secs(timeout)),
-        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms, apps_per_thread, frame_ms }) => {
+        Some(Cmd::NetBench { matches, level, seed, clients_for, timeout, p99_goal_ms, apps_per_thread, frame_ms, update_idle }) => {
             doo_app::net::bench::run(&doo_app::net::bench::BenchArgs {
                 matches,
                 level,
@@ -303,6 +308,7 @@ fn main() -> ExitCode {
                 pacing: doo_app::net::bench::Pacing {
                     per_thread: apps_per_thread,
                     frame: std::time::Duration::from_secs_f64(frame_ms.max(0.0).min(1000.0) / 1000.0),
+                    skip_idle: !update_idle,
                 },
             })
         }

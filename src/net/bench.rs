@@ -1,8 +1,9 @@
 //! The network bench (issue 32), `doo net-bench --matches 50`: one host process runs that many
 //! matches at once on 127.0.0.1 (one host app each, as `doo host` runs one), and a second
 //! process (this one again, `--clients-for`) plays every seat of every match with the AI, two
-//! clients per match; each process's apps updated in turn (`Pacing`: threads and frames, issue 44). Measured: the commands the host played a second, the host process's CPU
-//! and memory, and each command's round trip as a client sees it (from sending it to the host's
+//! clients per match; each process's apps updated in turn, each only when it has work (`Pacing`:
+//! threads, frames, idle apps skipped; issue 44). Measured: the commands the host played a
+//! second, the host process's CPU and memory, and each command's round trip as a client sees it (from sending it to the host's
 //! `Played` of it), median and 99th percentile; and every checkpoint of every client compared
 //! with its host's (the desyncs are counted; each client's final state hash must be its host's).
 //! Prints Markdown rows for the README and one JSON summary line; exits 1 when it misses one of
@@ -12,7 +13,10 @@
 use super::cli::{HostArgs, final_hash, host_app, new_app};
 use super::client::NetClient;
 use super::host::NetHost;
+use super::transport::WatchSocket;
+use crate::game::components::MatchState;
 use crate::game::flow::FlowStatus;
+use crate::game::pipeline::{CheckedCommand, CommandQueue};
 use crate::game::record::MatchRecord;
 use bevy::prelude::*;
 use serde_json::json;
@@ -70,22 +74,93 @@ pub fn missed_goals(o: &Outcome, p99_goal: Duration) -> Vec<String> {
     out
 }
 
-/// How the bench's two processes run their apps (`--apps-per-thread`, `--frame-ms`): `per_thread`
-/// apps updated in turn by each thread (0: every app of the process in one thread), a round of
-/// them every `frame` (with at least `MIN_REST` between two rounds). The default is issue 32's
-/// bench: every app in turn, 1 ms of rest, again. An app a thread (each peer as in a process of
-/// its own) was measured too (issue 44): on a loaded machine its 150 threads wait for the
-/// scheduler more than one thread each process does, and its p99 was the worse (README).
+/// How the bench's two processes run their apps (`--apps-per-thread`, `--frame-ms`,
+/// `--update-idle`): `per_thread` apps updated in turn by each thread (0: every app of the
+/// process in one thread), a round of them every `frame` (with at least `MIN_REST` between two
+/// rounds), in each round only the apps with work (`Wake`). The default: every app of a process
+/// in one thread, idle apps skipped, the next round at once after one with work, else after
+/// 1 ms of rest. Issue 32's bench updated every app every round, 1 ms of rest between two
+/// (`skip_idle` false, `--update-idle`). An idle app's frame is cheap: most of the processes'
+/// CPU is each command's work (the host's check and play, both clients' replay, the AI's
+/// decision), and skipping idle frames cut the host process's by about a fifth (issue 44,
+/// README). An app a thread (each peer as in a process of its own) was measured too: on a
+/// loaded machine its 150 threads waited for the scheduler more than one thread each process
+/// did (README).
 #[derive(Clone, Copy, Debug)]
 pub struct Pacing {
     pub per_thread: usize,
     pub frame: Duration,
+    /// Update an app only when it has work, or every `IDLE` (false: every app every round).
+    pub skip_idle: bool,
 }
 
 impl Default for Pacing {
     fn default() -> Self {
-        Pacing { per_thread: 0, frame: FRAME }
+        Pacing { per_thread: 0, frame: FRAME, skip_idle: true }
     }
+}
+
+/// An app with nothing to do is still updated this often: its netcode's keep-alives (four a
+/// second), a reconnection's timer, the bench's own end-of-match checks.
+const IDLE: Duration = Duration::from_millis(50);
+/// The rounds an app is updated from one in which it had work: that one and the next (a frame
+/// publishes what the last one played: the record, a checkpoint, the messages to send).
+const AFTER_WORK: u8 = 2;
+
+/// When an app was last updated, and for how many more rounds it is (`Pacing::skip_idle`).
+struct Wake {
+    last: Instant,
+    rounds: u8,
+}
+
+/// Whether an app is updated this round: not, for its `IDLE` update (or every round without
+/// `skip_idle`), or for work (its thread's next round then follows without rest).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Due {
+    Skip,
+    Idle,
+    Work,
+}
+
+impl Wake {
+    fn new() -> Wake {
+        Wake { last: Instant::now(), rounds: AFTER_WORK }
+    }
+
+    fn due(&mut self, pacing: &Pacing, app: &App) -> Due {
+        if !pacing.skip_idle {
+            return Due::Idle;
+        }
+        if has_work(app.world()) {
+            self.rounds = AFTER_WORK;
+        }
+        let now = Instant::now();
+        let due = if self.rounds > 0 {
+            self.rounds -= 1;
+            Due::Work
+        } else if now.duration_since(self.last) >= IDLE {
+            Due::Idle
+        } else {
+            return Due::Skip;
+        };
+        self.last = now;
+        due
+    }
+}
+
+/// Whether an app has work now: a packet waits on its socket, its match has commands to play
+/// (one a frame), or its client's AI may send one (its seat decides, its pace kept).
+fn has_work(w: &World) -> bool {
+    if w.get_resource::<WatchSocket>().is_none_or(WatchSocket::readable) {
+        return true;
+    }
+    let Some(state) = w.get_resource_ref::<MatchState>() else { return false };
+    let status = w.resource::<FlowStatus>();
+    if !crate::game::record::settled(status, w.resource::<CommandQueue>(), w.resource::<CheckedCommand>()) {
+        return true;
+    }
+    let commands = w.get_resource::<MatchRecord>().map_or(0, |r| r.commands.len());
+    !status.over && w.get_resource::<NetClient>().is_some_and(|c| c.ai_may_play(commands, state.last_changed()))
 }
 
 /// The bench's frame by default: none (a round, then `MIN_REST`, then the next).
@@ -100,9 +175,15 @@ impl Pacing {
         (0..n).step_by(per).map(|a| a..(a + per).min(n)).collect()
     }
 
-    /// The rest of a round begun at `began`: what is left of its frame, at least `MIN_REST` (a
-    /// thread late on a loaded machine does not run frame after frame to catch up).
-    fn rest(&self, began: Instant) {
+    /// The rest after a round begun at `began`: what is left of its frame, at least `MIN_REST` (a
+    /// thread late on a loaded machine does not run frame after frame to catch up). With idle
+    /// apps skipped and no frame, none after a round in which an app had work (`worked`): its
+    /// next frame at once. On a loaded machine each rest of a thread costs it a wait for the
+    /// scheduler (10–20 ms beside a build), and a command takes an app several frames.
+    fn rest(&self, began: Instant, worked: bool) {
+        if self.skip_idle && self.frame.is_zero() && worked {
+            return;
+        }
         std::thread::sleep(self.frame.saturating_sub(began.elapsed()).max(MIN_REST));
     }
 }
@@ -208,6 +289,7 @@ fn hosts(args: &BenchArgs) -> ExitCode {
         let child = Command::new(exe)
             .args(["net-bench", "--clients-for", &ports.join(","), "--timeout", &args.timeout.as_secs().to_string()])
             .args(["--apps-per-thread", &args.pacing.per_thread.to_string(), "--frame-ms", &format!("{}", args.pacing.frame.as_secs_f64() * 1000.0)])
+            .args((!args.pacing.skip_idle).then_some("--update-idle"))
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn();
@@ -250,7 +332,7 @@ fn host_thread(
     stop: &std::sync::atomic::AtomicBool,
     ports: std::sync::mpsc::Sender<Result<(usize, u16), String>>,
 ) -> ThreadDone<HostDone> {
-    let mut apps: Vec<(App, u16, Option<Instant>, bool, u64)> = Vec::new();
+    let mut apps: Vec<(App, u16, Option<Instant>, bool, u64, Wake)> = Vec::new();
     for k in group {
         let host = HostArgs {
             level: args.level.clone(),
@@ -270,7 +352,7 @@ fn host_thread(
         match host_app(&host, data) {
             Ok((app, addr)) => {
                 let _ = ports.send(Ok((k, addr.port())));
-                apps.push((app, addr.port(), None, false, host.seed));
+                apps.push((app, addr.port(), None, false, host.seed, Wake::new()));
             }
             Err(e) => {
                 let _ = ports.send(Err(e));
@@ -283,8 +365,15 @@ fn host_thread(
     let (mut rounds, mut frames) = (0u64, 0u64);
     while !stop.load(std::sync::atomic::Ordering::Relaxed) && t0.elapsed() < args.timeout {
         let began = Instant::now();
-        let mut all = true;
-        for (app, _, ended, done, _) in apps.iter_mut().filter(|a| !a.3) {
+        let (mut all, mut worked) = (true, false);
+        for (app, _, ended, done, _, wake) in apps.iter_mut().filter(|a| !a.3) {
+            match wake.due(&args.pacing, app) {
+                Due::Skip => {
+                    all = false;
+                    continue;
+                }
+                due => worked |= due == Due::Work,
+            }
             app.update();
             frames += 1;
             if ended.is_none() && app.world().resource::<FlowStatus>().over {
@@ -299,12 +388,12 @@ fn host_thread(
         if all {
             break;
         }
-        args.pacing.rest(began);
+        args.pacing.rest(began, worked);
     }
     let secs = t0.elapsed().as_secs_f64();
     let apps = apps
         .iter()
-        .map(|(app, port, ended, _, seed)| HostDone {
+        .map(|(app, port, ended, _, seed, _)| HostDone {
             port: *port,
             seed: *seed,
             ended: ended.is_some(),
@@ -320,10 +409,10 @@ fn host_thread(
 /// line (`out`); the exit code its goals give.
 #[allow(clippy::too_many_arguments)]
 fn report(args: &BenchArgs, base_kb: u64, wall: Duration, cpu: Duration, rss: u64, peak: u64, out: &str, threads: Vec<ThreadDone<HostDone>>) -> ExitCode {
-    // Between two frames of one app (a round of its thread), averaged over the threads.
+    // Between two rounds of a thread's apps, averaged over the threads.
     let round_ms = |rounds: u64, secs: f64| secs * 1000.0 / rounds.max(1) as f64;
     let host_round = threads.iter().map(|t| round_ms(t.rounds, t.secs)).sum::<f64>() / threads.len().max(1) as f64;
-    let rounds: u64 = threads.iter().map(|t| t.frames).sum();
+    let host_frames: u64 = threads.iter().map(|t| t.frames).sum();
     let apps: Vec<HostDone> = threads.into_iter().flat_map(|t| t.apps).collect();
     let theirs: serde_json::Value = out.lines().rev().find_map(|l| serde_json::from_str(l).ok()).unwrap_or_default();
     let commands: usize = apps.iter().map(|a| a.commands).sum();
@@ -354,16 +443,20 @@ fn report(args: &BenchArgs, base_kb: u64, wall: Duration, cpu: Duration, rss: u6
     } else {
         format!("{pacing}, a round every {:.0} ms", args.pacing.frame.as_secs_f64() * 1000.0)
     };
+    let frame = if args.pacing.skip_idle { format!("{frame}, idle apps skipped") } else { format!("{frame}, every app every round") };
+    let client_frames = theirs["frames"].as_u64().unwrap_or(0);
     println!("| what | figure | baseline, same run | goal |");
     println!("|---|---|---|---|");
     println!(
-        "| {n} matches at once on one host process ({}; {} AI clients in a second process) | {over} of {n} ended; {commands} commands in {secs:.1} s: {:.0} commands/s | {rounds} host frames ({frame}: {host_round:.1} ms between an app's frames) | every match ends |",
+        "| {n} matches at once on one host process ({}; {} AI clients in a second process) | {over} of {n} ended; {commands} commands in {secs:.1} s: {:.0} commands/s | {host_frames} host frames, {client_frames} client frames: {:.0} and {:.0} a second an app ({frame}) | every match ends |",
         args.level.display(),
         2 * n,
         commands as f64 / secs,
+        host_frames as f64 / secs / n.max(1) as f64,
+        client_frames as f64 / secs / (2 * n).max(1) as f64,
     );
     println!(
-        "| a command's round trip, client → host → client ({} commands) | median {:.1} ms, p99 {:.1} ms, max {:.1} ms | between an app's frames: a host's {host_round:.1} ms, a client's {:.1} ms; {} commands refused, sent again | p99 ≤ {} ms |",
+        "| a command's round trip, client → host → client ({} commands) | median {:.1} ms, p99 {:.1} ms, max {:.1} ms | a round of a thread's apps: the host's {host_round:.1} ms, the clients' {:.1} ms; {} commands refused, sent again | p99 ≤ {} ms |",
         rtt.len(),
         median as f64 / 1000.0,
         p99 as f64 / 1000.0,
@@ -389,7 +482,8 @@ fn report(args: &BenchArgs, base_kb: u64, wall: Duration, cpu: Duration, rss: u6
         "{}",
         json!({"type": "summary", "matches": n, "ended": over, "commands": commands, "secs": secs, "cpu_secs": cpu.as_secs_f64(), "clients_cpu_secs": theirs["cpu_secs"], "rss_kb": rss, "peak_kb": peak,
             "rtt_median_us": median, "rtt_p99_us": p99, "rtt_max_us": rtt.last().copied().unwrap_or(0), "host_round_ms": host_round, "client_round_ms": theirs["round_ms"], "refused": theirs["refused"],
-            "apps_per_thread": args.pacing.per_thread, "frame_ms": args.pacing.frame.as_secs_f64() * 1000.0, "rtt_p99_goal_ms": args.p99_goal.as_millis() as u64, "rtt_samples": rtt.len(), "desyncs": desyncs, "unequal_finals": unequal})
+            "host_frames": host_frames, "client_frames": client_frames,
+            "apps_per_thread": args.pacing.per_thread, "frame_ms": args.pacing.frame.as_secs_f64() * 1000.0, "skip_idle": args.pacing.skip_idle, "rtt_p99_goal_ms": args.p99_goal.as_millis() as u64, "rtt_samples": rtt.len(), "desyncs": desyncs, "unequal_finals": unequal})
     );
     let outcome = Outcome { matches: n, ended: over, rtt_samples: rtt.len(), rtt_p99: Duration::from_micros(p99), desyncs, unequal_finals: unequal };
     let missed = missed_goals(&outcome, args.p99_goal);
@@ -459,6 +553,7 @@ fn clients(ports: &[u16], timeout: Duration, pacing: Pacing) -> ExitCode {
         }
     };
     let round_ms = threads.iter().map(|t| t.secs * 1000.0 / t.rounds.max(1) as f64).sum::<f64>() / threads.len().max(1) as f64;
+    let frames: u64 = threads.iter().map(|t| t.frames).sum();
     let mut finals: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut by_port: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
     let (mut rtt, mut desyncs, mut compared, mut matched, mut refused) = (Vec::new(), 0, 0, 0, 0);
@@ -473,7 +568,7 @@ fn clients(ports: &[u16], timeout: Duration, pacing: Pacing) -> ExitCode {
     }
     println!(
         "{}",
-        json!({"rtt_us": rtt, "desyncs": desyncs, "compared": compared, "matched": matched, "finals": finals, "round_ms": round_ms, "refused": refused, "rtt_us_by_port": by_port,
+        json!({"rtt_us": rtt, "desyncs": desyncs, "compared": compared, "matched": matched, "finals": finals, "round_ms": round_ms, "frames": frames, "refused": refused, "rtt_us_by_port": by_port,
         "cpu_secs": cpu_time().unwrap_or_default().saturating_sub(cpu0).as_secs_f64()})
     );
     ExitCode::SUCCESS
@@ -488,7 +583,7 @@ fn client_thread(
     pacing: Pacing,
     ready: &std::sync::Barrier,
 ) -> Result<ThreadDone<ClientDone>, String> {
-    let mut apps: Vec<(u16, App, bool)> = Vec::new();
+    let mut apps: Vec<(u16, App, bool, Wake)> = Vec::new();
     let mut failed = None;
     for &(port, name) in seats {
         let mut app = new_app();
@@ -497,7 +592,7 @@ fn client_thread(
             failed = Some(e);
             break;
         }
-        apps.push((port, app, false));
+        apps.push((port, app, false, Wake::new()));
     }
     // Every thread reaches the barrier, one that failed too (the others would wait for it).
     ready.wait();
@@ -514,8 +609,15 @@ fn client_thread(
     };
     while t0.elapsed() < timeout {
         let began = Instant::now();
-        let mut all = true;
-        for (_, app, finished) in apps.iter_mut().filter(|a| !a.2) {
+        let (mut all, mut worked) = (true, false);
+        for (_, app, finished, wake) in apps.iter_mut().filter(|a| !a.2) {
+            match wake.due(&pacing, app) {
+                Due::Skip => {
+                    all = false;
+                    continue;
+                }
+                due => worked |= due == Due::Work,
+            }
             app.update();
             frames += 1;
             *finished = done(app);
@@ -525,12 +627,12 @@ fn client_thread(
         if all {
             break;
         }
-        pacing.rest(began);
+        pacing.rest(began, worked);
     }
     let secs = t0.elapsed().as_secs_f64();
     let apps = apps
         .iter()
-        .map(|(port, app, _)| {
+        .map(|(port, app, _, _)| {
             let c = app.world().resource::<NetClient>();
             ClientDone {
                 port: *port,

@@ -102,6 +102,11 @@ pub struct NetClient {
     pub rtt_us: Vec<u64>,
     /// When this client was made (a connection that never came is told after a while).
     pub created: Instant,
+    /// When its AI last sent a command (at most one every `AI_PACE`).
+    ai_sent: Option<Instant>,
+    /// The match (its `MatchState`'s last change) in which none of this client's seats decides:
+    /// its AI has nothing to do until the match changes (issue 44: it is not asked every frame).
+    ai_idle: Option<bevy::ecs::change_detection::Tick>,
 }
 
 /// Round trips kept (the first ones: a bench's match has far fewer).
@@ -151,6 +156,8 @@ impl NetClient {
             sent_when: None,
             rtt_us: Vec::new(),
             created: Instant::now(),
+            ai_sent: None,
+            ai_idle: None,
         }
     }
 
@@ -172,6 +179,20 @@ impl NetClient {
         &self.host_log
     }
 
+    /// Whether this client's AI may send a command now, in a match of `commands` commands last
+    /// changed at `changed` (settled, not over): every host command played here, none in
+    /// flight, its pace kept, and not known that none of its seats decides. The network bench
+    /// updates an app with nothing to read only for this (`bench::Wake`).
+    pub fn ai_may_play(&self, commands: usize, changed: bevy::ecs::change_detection::Tick) -> bool {
+        self.ai.is_some()
+            && self.started
+            && commands >= self.received
+            && self.sent_at != Some(commands)
+            && self.in_flight.is_none()
+            && self.ai_sent.is_none_or(|t| t.elapsed() >= AI_PACE)
+            && self.ai_idle != Some(changed)
+    }
+
     /// A command of this client's seats was sent: it waits for the host's answer.
     fn sent(&mut self, at: usize, command: doo_rules::rules::Command) {
         self.sent_at = Some(at);
@@ -187,7 +208,17 @@ impl NetClient {
         let log = std::mem::take(&mut self.log);
         let desyncs = std::mem::take(&mut self.desyncs);
         let in_flight = self.in_flight.take();
-        *self = NetClient { log, desyncs, in_flight, addr: self.addr, ever_connected: self.ever_connected, lost: self.lost, window: self.window, ..fresh };
+        *self = NetClient {
+            log,
+            desyncs,
+            in_flight,
+            addr: self.addr,
+            ever_connected: self.ever_connected,
+            lost: self.lost,
+            window: self.window,
+            ai_sent: self.ai_sent,
+            ..fresh
+        };
     }
 }
 
@@ -455,19 +486,12 @@ fn play_own_seats(
     checked: Res<CheckedCommand>,
     record: Option<Res<MatchRecord>>,
     mut plan: Local<doo_rules::ai::PlanCache>,
-    mut last: Local<Option<std::time::Instant>>,
     mut out: MessageWriter<ClientMsg>,
 ) {
     let (Some(state), Some(record)) = (state, record) else { return };
     let Some(difficulty) = client.ai else { return };
-    if !client.started || status.over || !crate::game::record::settled(&status, &queue, &checked) || record.commands.len() < client.received {
-        return;
-    }
-    if client.sent_at == Some(record.commands.len()) || client.in_flight.is_some() {
-        return;
-    }
-    // Under the host's flood limit: at most one command every `AI_PACE`.
-    if last.is_some_and(|t: std::time::Instant| t.elapsed() < AI_PACE) {
+    // Under the host's flood limit: at most one command every `AI_PACE` (`ai_may_play`).
+    if status.over || !crate::game::record::settled(&status, &queue, &checked) || !client.ai_may_play(record.commands.len(), state.last_changed()) {
         return;
     }
     let m = &state.0;
@@ -475,11 +499,12 @@ fn play_own_seats(
     let sides: Vec<&str> = client.yours.iter().map(String::as_str).collect();
     let cfg = doo_rules::ai::AiConfig::for_level(sides, &client.behaviours, &m.goals, difficulty, &per_side, client.seed, client.data.ai.clone());
     if doo_rules::ai::who_decides(m, &cfg).is_none() {
+        client.ai_idle = Some(state.last_changed());
         return;
     }
     let Some(next) = doo_rules::ai::next_command(m, &cfg, &mut plan) else { return };
     client.sent(record.commands.len(), next.command.clone());
-    *last = Some(std::time::Instant::now());
+    client.ai_sent = Some(Instant::now());
     out.write(ClientMsg::Play(super::protocol::WireCommand(next.command)));
 }
 

@@ -11,6 +11,26 @@ use bevy_replicon_renet::{RenetClient, RenetServer};
 use std::net::{SocketAddr, UdpSocket};
 use std::time::SystemTime;
 
+/// A second handle on the app's UDP socket (the transport's own, duplicated), so that a loop
+/// running many apps (the network bench's pacing, issue 44) can tell whether a packet waits for
+/// one before it updates it. Removed with the transport (`hang_up`, `stop_listening`): the
+/// socket closes with both handles.
+#[derive(Resource, Debug)]
+pub struct WatchSocket(UdpSocket);
+
+impl WatchSocket {
+    fn of(socket: &UdpSocket) -> Option<WatchSocket> {
+        socket.try_clone().ok().map(WatchSocket)
+    }
+
+    /// A datagram waits to be read (or the socket has an error for the transport to read).
+    pub fn readable(&self) -> bool {
+        let mut b = [0u8; 1];
+        // The transport set the socket non-blocking: an empty one answers `WouldBlock`.
+        !matches!(self.0.peek(&mut b), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock)
+    }
+}
+
 fn now() -> std::time::Duration {
     SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default()
 }
@@ -48,10 +68,12 @@ pub fn listen(world: &mut World, addr: SocketAddr) -> Result<SocketAddr, String>
         public_addresses: vec![local],
         authentication: ServerAuthentication::Unsecure,
     };
+    let watch = WatchSocket::of(&socket);
     let transport = NetcodeServerTransport::new(config, socket).map_err(|e| e.to_string())?;
     let server = RenetServer::new(connection(world));
     world.insert_resource(server);
     world.insert_resource(transport);
+    set_watch(world, watch);
     Ok(local)
 }
 
@@ -60,6 +82,7 @@ pub fn connect(world: &mut World, addr: SocketAddr, id: u64) -> Result<(), Strin
     let bind: SocketAddr = if addr.is_ipv4() { "0.0.0.0:0".parse().unwrap_or(addr) } else { "[::]:0".parse().unwrap_or(addr) };
     let socket = UdpSocket::bind(bind).map_err(|e| format!("cannot open a socket: {e}"))?;
     let auth = ClientAuthentication::Unsecure { client_id: id, protocol_id: PROTOCOL_ID, server_addr: addr, user_data: None };
+    let watch = WatchSocket::of(&socket);
     let transport = NetcodeClientTransport::new(now(), auth, socket).map_err(|e| e.to_string())?;
     let client = RenetClient::new(connection(world));
     // A new client, not a changed one (a reconnection): the transport starts connecting when
@@ -68,7 +91,18 @@ pub fn connect(world: &mut World, addr: SocketAddr, id: u64) -> Result<(), Strin
     world.remove_resource::<NetcodeClientTransport>();
     world.insert_resource(client);
     world.insert_resource(transport);
+    set_watch(world, watch);
     Ok(())
+}
+
+/// The new socket's watch in place of the last one's (none when it could not be duplicated).
+fn set_watch(world: &mut World, watch: Option<WatchSocket>) {
+    match watch {
+        Some(w) => world.insert_resource(w),
+        None => {
+            world.remove_resource::<WatchSocket>();
+        }
+    }
 }
 
 /// How long since the host was last heard from (its netcode sends a keep-alive every quarter
@@ -84,6 +118,7 @@ pub fn hang_up(world: &mut World) {
     }
     world.remove_resource::<RenetClient>();
     world.remove_resource::<NetcodeClientTransport>();
+    world.remove_resource::<WatchSocket>();
 }
 
 /// The host stops: every client is told, the socket closed.
@@ -91,6 +126,7 @@ pub fn stop_listening(world: &mut World) {
     if let (Some(mut t), Some(mut server)) = (world.remove_resource::<NetcodeServerTransport>(), world.remove_resource::<RenetServer>()) {
         t.disconnect_all(&mut server);
     }
+    world.remove_resource::<WatchSocket>();
 }
 
 /// A client id unlikely to be anyone else's: the time and the process.
