@@ -219,4 +219,9 @@ pub struct Lookahead {
     /// from where the free steps reach (no movement: AP kept for reactions).
     #[serde(default)]
     pub shapes: bool,
+    /// A roomy board: below `crowd` able figures, a decision's `work` grows as crowd / figures,
+    /// at most this many times (a duel's futures are short: more of them, less luck in the
+    /// choice). None: `work` as it stands.
+    #[serde(default)]
+    pub roomy: Option<f64>,
 }

@@ -141,6 +141,13 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
     let mut done = 0;
     let mut cut = false;
     let mut sweep = vec![0.0f64; cands.len()];
+    let work_cap = la.work.map(|w| match (la.crowd, la.roomy) {
+        (Some(crowd), Some(roomy)) => {
+            let board = (0..m.fighters.len()).filter(|&i| !m.is_dead(i) && m.fighters[i].hp > 0).count().max(1);
+            if board < crowd { (w as f64 * roomy.min(crowd as f64 / board as f64)) as usize } else { w }
+        }
+        _ => w,
+    });
     'sweeps: for r in 0..rollouts {
         for (k, cand) in cands.iter().enumerate() {
             // Anytime: past the deadline, only the sweeps every candidate finished count.
@@ -227,7 +234,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
         }
         done += 1;
         // Anytime in deterministic units: no new sweep once the work budget is spent.
-        if la.work.is_some_and(|w| work >= w) {
+        if work_cap.is_some_and(|w| work >= w) {
             break;
         }
     }
