@@ -157,7 +157,8 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
         if la.shapes && !cands.is_empty() {
             // The first plan's action with no movement (the AP kept for reactions), then
             // keeping away; each once.
-            let first_action = cands[0].last().filter(|c| !matches!(c, Command::Move { .. } | Command::FreeSteps { .. } | Command::End { .. } | Command::Pass { .. }));
+            let first_action =
+                cands[0].last().filter(|c| !matches!(c, Command::Move { .. } | Command::FreeSteps { .. } | Command::End { .. } | Command::Pass { .. }));
             let mut extra: Vec<Vec<Command>> = Vec::new();
             if let Some(act) = first_action {
                 if let Some(c) = plans.iter().filter(|p| p.movement.is_none() && p.action.as_ref() == Some(act)).find_map(|p| valid_commands(m, a, p)) {
