@@ -207,4 +207,21 @@ pub struct Lookahead {
     /// is spent (at least one sweep is played). None: `rollouts` sweeps.
     #[serde(default)]
     pub work: Option<usize>,
+    /// A crowded board: beyond this many able figures on it, a decision's share of
+    /// `phase_commands` shrinks as (crowd / figures)², since each command a future plays
+    /// weighs every figure and the side's phase holds one decision per figure (a 30-monster
+    /// side stays within its phase's time; fights up to `crowd` figures are unchanged). None:
+    /// no shrinking.
+    #[serde(default)]
+    pub crowd: Option<usize>,
+    /// Also weighs the moves a one-step planner never proposes (issue 45): keeping away from
+    /// the enemies (by free steps alone, and with a movement), and the first plan's action
+    /// from where the free steps reach (no movement: AP kept for reactions).
+    #[serde(default)]
+    pub shapes: bool,
+    /// A roomy board: below `crowd` able figures, a decision's `work` grows as crowd / figures,
+    /// at most this many times (a duel's futures are short: more of them, less luck in the
+    /// choice). None: `work` as it stands.
+    #[serde(default)]
+    pub roomy: Option<f64>,
 }

@@ -67,11 +67,37 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-/// The commands budget of one decision of `a`: the phase's share of the side's able figures.
+/// The commands budget of one decision of `a`: the phase's share of the side's able figures,
+/// shrunk as (crowd / figures)² on a board of more than `la.crowd` able figures (each command
+/// of a future then weighs them all: the phase's cost stays bounded).
 fn budget(m: &Match, a: usize, la: &Lookahead) -> usize {
     let side = &m.fighters[a].side;
-    let figures = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == *side && !m.is_dead(i) && m.fighters[i].hp > 0).count().max(1);
-    la.phase_commands / figures
+    let able = |i: usize| !m.is_dead(i) && m.fighters[i].hp > 0;
+    let figures = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == *side && able(i)).count().max(1);
+    let share = la.phase_commands / figures;
+    let board = (0..m.fighters.len()).filter(|&i| able(i)).count();
+    match la.crowd {
+        Some(crowd) if board > crowd => share * crowd * crowd / (board * board),
+        _ => share,
+    }
+}
+
+/// Whether `a`'s decision can look ahead at all: near enough to an enemy for the choice to
+/// matter (`la.near`: far off, the planner's approach is kept and the time saved), and a
+/// budget for at least one sweep of two candidates. When not, the caller builds no more than
+/// its first choice (on a crowded board that is most of the time saved).
+pub(super) fn looks(m: &Match, a: usize, la: &Lookahead) -> bool {
+    if let Some(near) = la.near {
+        let f = &m.fighters[a];
+        let close = (0..m.fighters.len()).any(|e| {
+            let o = &m.fighters[e];
+            m.enemies(a, e) && !m.is_dead(e) && o.hp > 0 && o.pos.floor == f.pos.floor && o.pos.distance(f.pos) <= near
+        });
+        if !close {
+            return false;
+        }
+    }
+    budget(m, a, la) / (la.depth + 3) >= 2 && la.rollouts > 0
 }
 
 /// The policy that plays the futures: the next (sender, command, positions scored) for the AI seats of a config,
@@ -82,20 +108,8 @@ pub(super) type Policy<'p> = &'p dyn Fn(&Match, &AiConfig, &mut PlanCache) -> Op
 /// the best; `None` when the budget allows no real look (the caller keeps its first choice).
 /// `cands` come already cut to the candidates weighed (`la.candidates`, and ending or passing).
 pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands: Vec<Vec<Command>>, start: Instant, policy: Policy) -> Option<Choice> {
-    if cands.len() < 2 {
+    if cands.len() < 2 || !looks(m, a, la) {
         return None;
-    }
-    // Near enough to an enemy for the choice to matter (la.near): far off, the planner's
-    // approach is kept and the time saved.
-    if let Some(near) = la.near {
-        let f = &m.fighters[a];
-        let close = (0..m.fighters.len()).any(|e| {
-            let o = &m.fighters[e];
-            m.enemies(a, e) && !m.is_dead(e) && o.hp > 0 && o.pos.floor == f.pos.floor && o.pos.distance(f.pos) <= near
-        });
-        if !close {
-            return None;
-        }
     }
     let _memo = super::value::SightMemo::start();
     let step_work = if m.a4.is_some() { A4_STEP_WORK } else { STEP_WORK };
@@ -127,6 +141,13 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
     let mut done = 0;
     let mut cut = false;
     let mut sweep = vec![0.0f64; cands.len()];
+    let work_cap = la.work.map(|w| match (la.crowd, la.roomy) {
+        (Some(crowd), Some(roomy)) => {
+            let board = (0..m.fighters.len()).filter(|&i| !m.is_dead(i) && m.fighters[i].hp > 0).count().max(1);
+            if board < crowd { (w as f64 * roomy.min(crowd as f64 / board as f64)) as usize } else { w }
+        }
+        _ => w,
+    });
     'sweeps: for r in 0..rollouts {
         for (k, cand) in cands.iter().enumerate() {
             // Anytime: past the deadline, only the sweeps every candidate finished count.
@@ -213,7 +234,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
         }
         done += 1;
         // Anytime in deterministic units: no new sweep once the work budget is spent.
-        if la.work.is_some_and(|w| work >= w) {
+        if work_cap.is_some_and(|w| work >= w) {
             break;
         }
     }

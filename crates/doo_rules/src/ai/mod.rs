@@ -78,9 +78,18 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
         return Decision { commands: vec![explore::decide(m, a, cfg)], spots: 0, cut: false };
     }
     let start = std::time::Instant::now();
+    // Line of sight is remembered for the whole decision (the board does not change while it
+    // is made: the same answers, far fewer walks; the lookahead's futures share it).
+    let _memo = value::SightMemo::start();
     let diff = cfg.controls(m, a).unwrap_or_default();
     let mut th = *cfg.book.thinking(diff);
     if m.a4.is_none() && !th.lookahead.is_some_and(|la| la.doo_profiles) {
+        th.lookahead = None;
+    }
+    // A decision that cannot look ahead (far from the enemies, or a crowded board's budget
+    // short of one sweep) takes the planner's first choice, as the lookahead would: its other
+    // candidates are not built (the same choice, less time).
+    if th.lookahead.is_some_and(|la| !lookahead::looks(m, a, &la)) {
         th.lookahead = None;
     }
     let id = m.fighters[a].id.clone();
@@ -144,6 +153,26 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
         let end = vec![Command::End { actor: id.clone() }];
         if !cands.is_empty() && !cands.contains(&end) && engine::validate(m, &end[0]).is_ok() && m.fighters[a].opp.anything() {
             cands.push(end);
+        }
+        if la.shapes && !cands.is_empty() {
+            // The first plan's action with no movement (the AP kept for reactions), then
+            // keeping away; each once.
+            let first_action =
+                cands[0].last().filter(|c| !matches!(c, Command::Move { .. } | Command::FreeSteps { .. } | Command::End { .. } | Command::Pass { .. }));
+            let mut extra: Vec<Vec<Command>> = Vec::new();
+            if let Some(act) = first_action {
+                if let Some(c) = plans.iter().filter(|p| p.movement.is_none() && p.action.as_ref() == Some(act)).find_map(|p| valid_commands(m, a, p)) {
+                    extra.push(c);
+                }
+            }
+            if m.fighters[a].opp.action.is_none() {
+                extra.extend(opportunity::keep_away_plans(m, a, &brief).iter().filter_map(|p| valid_commands(m, a, p)));
+            }
+            for c in extra {
+                if !cands.contains(&c) {
+                    cands.push(c);
+                }
+            }
         }
         let pass = vec![Command::Pass { actor: id.clone() }];
         if la.pass && !cands.is_empty() && !cands.contains(&pass) && !m.fighters[a].opp.anything() && engine::validate(m, &pass[0]).is_ok() {

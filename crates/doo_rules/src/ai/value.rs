@@ -270,8 +270,12 @@ impl Outlook {
             .map(|e| {
                 let steps = strike_steps(m, e);
                 let pos = m.fighters[e].pos;
+                // A melee enemy cannot reach an ally beyond its steps: no attack to weigh (the
+                // same value as `reach_value`'s, without building the attack for every ally).
+                let melee = !matches!(m.equipment.wielded(&m.fighters[e]), Wielded::Ranged(_));
                 let best_other = (0..m.fighters.len())
                     .filter(|&x| x != a && !m.enemies(a, x) && !m.is_dead(x) && m.fighters[x].hp > 0)
+                    .filter(|&x| !melee || (m.fighters[x].pos.floor == pos.floor && pos.distance(m.fighters[x].pos) <= steps + 1))
                     .map(|x| {
                         let ctx = AttackContext::new(m, e, x);
                         reach_value(m, &ctx, pos, steps, m.fighters[x].pos, 0)
