@@ -10,6 +10,7 @@ pub mod bench;
 pub mod cli;
 pub mod client;
 pub mod host;
+pub mod pacing;
 pub mod protocol;
 pub mod transport;
 

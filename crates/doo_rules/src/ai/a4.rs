@@ -45,7 +45,7 @@ pub fn decide(m: &Match, a: usize, cfg: &AiConfig) -> Command {
     // A weaker difficulty loses track of the fight for a whole turn now and then: it still
     // moves, but makes no attack or charge (the same slip as under the DOO profiles).
     let th = cfg.book.thinking(cfg.controls(m, a).unwrap_or_default());
-    let forgets = th.forget_action > 0.0 && super::opportunity::turn_noise(cfg.seed, m, a) < th.forget_action;
+    let forgets = th.forget_action > 0.0 && super::noise::turn_noise(cfg.seed, m, a) < th.forget_action;
     turn(m, a, forgets).unwrap_or(end)
 }
 

@@ -15,6 +15,7 @@ mod book;
 mod config;
 pub mod explore;
 mod lookahead;
+mod noise;
 pub mod odds;
 mod opportunity;
 mod orders;

@@ -63,7 +63,11 @@ fn free_steps(m: &mut Match, a: usize, path: &[Pos], ev: &mut Vec<Event>) {
     f.pos = *path.last().unwrap_or(&from);
     f.opp.free_steps = true;
     f.free_steps.lose(FreeStepsLoss::Used); // R-FS-3: the rest is forfeited
-    ev.push(Event::FreeStepsUsed { actor: f.id.as_str().into(), spaces: path.len() as u32, forfeited: f.free_steps.allowance.saturating_sub(path.len() as u32) });
+    ev.push(Event::FreeStepsUsed {
+        actor: f.id.as_str().into(),
+        spaces: path.len() as u32,
+        forfeited: f.free_steps.allowance.saturating_sub(path.len() as u32),
+    });
     ev.push(Event::Moved { actor: f.id.as_str().into(), movement: "free_steps".into(), from, to: f.pos, path: path.to_vec() });
     // R-EXP-19: sight is tested after every space entered, in a crisis too.
     explore::reveal_path(m, a, path, ev);
