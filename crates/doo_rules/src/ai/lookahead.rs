@@ -75,11 +75,17 @@ fn budget(m: &Match, a: usize, la: &Lookahead) -> usize {
     let able = |i: usize| !m.is_dead(i) && m.fighters[i].hp > 0;
     let figures = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == *side && able(i)).count().max(1);
     let share = la.phase_commands / figures;
-    let board = (0..m.fighters.len()).filter(|&i| able(i)).count();
+    let board = board_figures(m);
     match la.crowd {
-        Some(crowd) if board > crowd => share * crowd * crowd / (board * board),
+        // In floating point: a behaviours file's `crowd` is not capped, and its square could overflow.
+        Some(crowd) if board > crowd => (share as f64 * (crowd as f64 / board as f64).powi(2)) as usize,
         _ => share,
     }
+}
+
+/// The able figures on the board, every side's (what `crowd` and `roomy` compare).
+fn board_figures(m: &Match) -> usize {
+    (0..m.fighters.len()).filter(|&i| !m.is_dead(i) && m.fighters[i].hp > 0).count()
 }
 
 /// Whether `a`'s decision can look ahead at all: near enough to an enemy for the choice to
@@ -143,7 +149,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
     let mut sweep = vec![0.0f64; cands.len()];
     let work_cap = la.work.map(|w| match (la.crowd, la.roomy) {
         (Some(crowd), Some(roomy)) => {
-            let board = (0..m.fighters.len()).filter(|&i| !m.is_dead(i) && m.fighters[i].hp > 0).count().max(1);
+            let board = board_figures(m).max(1);
             if board < crowd { (w as f64 * roomy.min(crowd as f64 / board as f64)) as usize } else { w }
         }
         _ => w,
