@@ -28,7 +28,7 @@ pub mod recovery;
 mod state;
 
 use files::{heroes, level_files, monsters, new_path, open_file};
-pub use state::{EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, PlayTest, Tool, profile_name};
+pub use state::{EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, MapView, PlayTest, Tool, profile_name};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_button_action::<EditAct>()
@@ -90,6 +90,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         behaviours,
         files: level_files(),
         generation: 0,
+        events_from: 0,
     };
     ed.changed(data);
     *cursor = first_figure(&mut ed);
@@ -105,6 +106,7 @@ fn apply_acts(
     data: Res<GameData>,
     mut next: ResMut<NextState<Screen>>,
     mut commands: Commands,
+    mut view: ResMut<MapView>,
 ) {
     let Some(mut ed) = editor else {
         acts.clear();
@@ -160,6 +162,7 @@ fn apply_acts(
                 }
                 let (x, y) = clamp(cursor.0 + dx, cursor.1 + dy);
                 *cursor = EditorCursor(x, y);
+                view.follow = true;
                 // The keyboard's cursor onto a door, chest, trap or light shows it in the
                 // feature inspector (its keys then set it up).
                 if !ed.doc.features(x, y).is_empty() {
@@ -226,6 +229,16 @@ fn apply_acts(
             EditAct::Type(_) | EditAct::EventAdd => edited = text_act(ed, act, *cursor),
             EditAct::EventRemove(_) | EditAct::EventWhen(_) | EditAct::EventThen(_) => edited = event_act(ed, act),
             EditAct::Feature(k) => edited = feature_edit(ed, k as usize),
+            EditAct::Zoom(d) => {
+                view.zoom_by(d);
+                ed.status = format!("Map view: {} (mouse wheel zooms, middle button drags; Ctrl+0 fits).", view.label());
+            }
+            EditAct::Pan(dx, dy) => view.pan_by(dx, dy),
+            EditAct::EventPage(d) => {
+                let n = ed.doc.level.events.len();
+                let from = ed.events_from as i64 + d as i64 * panels::EVENTS_LISTED as i64;
+                ed.events_from = from.clamp(0, n.saturating_sub(1) as i64) as usize;
+            }
             EditAct::FigSide
             | EditAct::FigBehaviour
             | EditAct::FigStance
@@ -386,6 +399,8 @@ fn side_act(ed: &mut Editor, act: EditAct) -> bool {
 fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
     if let EditAct::Type(f) = act {
         let now = match f {
+            // A new level's name is a placeholder: what is typed replaces it (issue 46).
+            Field::Name if ed.doc.level.name == new_level(1, 1).name => String::new(),
             Field::Name => ed.doc.level.name.clone(),
             Field::Briefing => ed.doc.level.briefing.clone(),
             Field::Event(k) => ed.doc.event_message(k as usize),

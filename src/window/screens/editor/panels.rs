@@ -21,8 +21,8 @@ const FILE_PX: f32 = 150.0;
 
 /// Problems listed at the bottom (the rest are counted; all are on the map).
 const LISTED: usize = 4;
-/// Events listed in the side panel (the rest are counted).
-const EVENTS_LISTED: usize = 2;
+/// Events listed in the side panel at a time (its pages, Home and End, reach every event).
+pub const EVENTS_LISTED: usize = 3;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (draw_panels, show_cursor_line).chain().in_set(EditorSystems::Draw));
@@ -50,7 +50,7 @@ fn view_key(ed: &Editor) -> String {
         ed.doc.can_redo(),
         ed.clip.is_some(),
         ed.doc.dirty(),
-    ) + &format!("|{:?}|{}", ed.asking, ed.recovery.is_some())
+    ) + &format!("|{:?}|{}|{}", ed.asking, ed.recovery.is_some(), ed.events_from)
 }
 
 /// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
@@ -169,6 +169,10 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
             spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
             spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.clip.is_some());
+            b.spawn(Node { width: Val::Px(10.0), ..default() });
+            spawn_bar(b, "Zoom - [Ctrl+-]", EditAct::Zoom(-1), true);
+            spawn_bar(b, "Fit [Ctrl+0]", EditAct::Zoom(0), true);
+            spawn_bar(b, "Zoom + [Ctrl+=]", EditAct::Zoom(1), true);
         });
 }
 
@@ -309,11 +313,14 @@ fn features(b: &mut ChildSpawnerCommands, ed: &Editor) {
     }
 }
 
-/// The level's events (the first few), each with its story line to type and a remove button.
+/// The level's events, a page at a time (Home and End turn the pages), each with its story
+/// line to type, its trigger and deed, and a remove button.
 fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
     let n = ed.doc.level.events.len();
-    heading(b, format!("Events ({n})"));
-    for k in 0..n.min(EVENTS_LISTED) {
+    let from = ed.events_from.min(n.saturating_sub(1));
+    let to = (from + EVENTS_LISTED).min(n);
+    heading(b, if n > EVENTS_LISTED { format!("Events ({}-{} of {n})", from + 1, to) } else { format!("Events ({n})") });
+    for k in from..to {
         b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, ..default() }).with_children(|r| {
             // One list drawn by one piece of code: its rows' buttons go by one name each (the UI
             // walk presses one of them, as it does one rules reference entry).
@@ -326,7 +333,8 @@ fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
     }
     b.spawn(row()).with_children(|r| {
         if n > EVENTS_LISTED {
-            r.spawn(text(format!("+{} more ", n - EVENTS_LISTED), 12.0, palette::DIM));
+            spawn_bar(r, "< [Home]", EditAct::EventPage(-1), from > 0);
+            spawn_bar(r, "> [End]", EditAct::EventPage(1), to < n);
         }
         spawn_bar(r, "New event on selection [Y]", EditAct::EventAdd, n < doo_rules::rules::story::MAX_EVENTS);
     });

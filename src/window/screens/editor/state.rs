@@ -103,6 +103,57 @@ pub enum EditAct {
     Recover(bool),
     /// The k-th button of the feature inspector (the features on the space inspected).
     Feature(u8),
+    /// Zoom the map in (1) or out (-1) a step; 0 fits the whole floor between the panels.
+    Zoom(i8),
+    /// Move the view over the map by this many screen pixels (right and down positive).
+    Pan(i32, i32),
+    /// The events panel's page: the next (1) or earlier (-1) events.
+    EventPage(i8),
+}
+
+/// How the map is framed (issue 46): `zoom` steps of 1.25× from the view that fits the floor
+/// between the panels, the view's centre moved by `pan` (world pixels from the map's centre).
+/// `scale` is the board camera's scale as last framed (world pixels a screen pixel); `pivot`,
+/// a world point kept under the pointer by the next zoom (the mouse wheel); `follow`, the
+/// keyboard's cursor brought into view.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct MapView {
+    pub zoom: i8,
+    pub pan: Vec2,
+    pub scale: f32,
+    pub pivot: Option<Vec2>,
+    pub follow: bool,
+}
+
+impl Default for MapView {
+    fn default() -> Self {
+        MapView { zoom: 0, pan: Vec2::ZERO, scale: 1.0, pivot: None, follow: false }
+    }
+}
+
+impl MapView {
+    /// The closest and the farthest zoom steps (1.25^8 ≈ 6× in, 1.25^-4 ≈ 0.4× out).
+    pub const IN: i8 = 8;
+    pub const OUT: i8 = -4;
+
+    /// A step in (`d` > 0) or out; 0 fits the floor again (and centres it).
+    pub fn zoom_by(&mut self, d: i8) {
+        if d == 0 {
+            *self = MapView { scale: self.scale, ..default() };
+        } else {
+            self.zoom = (self.zoom + d.signum()).clamp(Self::OUT, Self::IN);
+        }
+    }
+
+    /// The view moved by (dx, dy) screen pixels (right and down).
+    pub fn pan_by(&mut self, dx: i32, dy: i32) {
+        self.pan += Vec2::new(dx as f32, -(dy as f32)) * self.scale;
+    }
+
+    /// How far the view is from the fitted one, for the panels ("fit", "2.4×").
+    pub fn label(&self) -> String {
+        if self.zoom == 0 && self.pan == Vec2::ZERO { "fit".into() } else { format!("{:.1}x", 1.25f32.powi(self.zoom as i32)) }
+    }
 }
 
 /// The level being edited and the editor around it. It stays while a play-test runs, so the
@@ -137,6 +188,8 @@ pub struct Editor {
     pub files: Vec<PathBuf>,
     /// Changed when the map must be drawn again.
     pub generation: u64,
+    /// The first event the events panel lists (its pages).
+    pub events_from: usize,
 }
 
 /// The space under the keyboard cursor (apart from `Editor`: moving it redraws no panel).
