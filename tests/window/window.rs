@@ -1421,6 +1421,9 @@ fn e2e_the_feature_inspector_locks_a_door_and_hides_its_key_in_a_chest() {
     std::thread::sleep(std::time::Duration::from_millis(600));
     let _ = xdotool(&["click", "1"]);
     std::thread::sleep(std::time::Duration::from_millis(500));
+    // Its name typed (issue 46: what is typed replaces the placeholder "New level"); saved.
+    let _ = xdotool(&["mousemove", "--window", &win, "5", "5"]);
+    keys(&["n", "v", "a", "u", "l", "t", "Return"]);
     keys(&["ctrl+s"]);
     std::thread::sleep(std::time::Duration::from_millis(500));
     let alive = child.try_wait().map(|s| s.is_none()).unwrap_or(false);
@@ -1430,6 +1433,7 @@ fn e2e_the_feature_inspector_locks_a_door_and_hides_its_key_in_a_chest() {
     assert!(alive, "the game kept running:\n{err}");
     let saved = std::fs::read_to_string(&made).unwrap_or_default();
     let level: doo_rules::level_file::Level = doo_rules::data::parse_ron("vault.ron", &saved).unwrap_or_else(|e| panic!("{e}\n{saved}\n{err}"));
+    assert_eq!(level.name, "vault", "the name typed replaced the placeholder:\n{saved}");
     assert_eq!(level.floors[0][3], "#.....L....#####", "{saved}");
     assert_eq!(level.keys.len(), 1, "{saved}");
     let key = level.keys[0].id.clone();
