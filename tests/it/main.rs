@@ -12,6 +12,7 @@ mod combat;
 mod combat_properties;
 mod common;
 mod conditions_healing;
+mod event_form;
 mod harness;
 mod hostile;
 mod intents;

@@ -88,18 +88,17 @@ pub const EDITOR_KEYS: &[(KeyCode, &str)] = &[
 ];
 
 /// The level editor's Ctrl shortcuts beyond `CTRL_KEYS`.
-pub const EDITOR_CTRL_KEYS: &[(KeyCode, &str)] =
-    &[
-        (KeyCode::KeyY, "ctrl+y"),
-        (KeyCode::KeyC, "ctrl+c"),
-        (KeyCode::KeyV, "ctrl+v"),
-        (KeyCode::KeyN, "ctrl+n"),
-        (KeyCode::KeyO, "ctrl+o"),
-        (KeyCode::Equal, "ctrl+equal"),
-        (KeyCode::Minus, "ctrl+minus"),
-        (KeyCode::Digit0, "ctrl+0"),
-        (KeyCode::ArrowRight, "ctrl+Right"),
-    ];
+pub const EDITOR_CTRL_KEYS: &[(KeyCode, &str)] = &[
+    (KeyCode::KeyY, "ctrl+y"),
+    (KeyCode::KeyC, "ctrl+c"),
+    (KeyCode::KeyV, "ctrl+v"),
+    (KeyCode::KeyN, "ctrl+n"),
+    (KeyCode::KeyO, "ctrl+o"),
+    (KeyCode::Equal, "ctrl+equal"),
+    (KeyCode::Minus, "ctrl+minus"),
+    (KeyCode::Digit0, "ctrl+0"),
+    (KeyCode::ArrowRight, "ctrl+Right"),
+];
 
 /// A walk in progress.
 #[derive(Resource, Debug)]

@@ -2,10 +2,12 @@
 //! edits (`doc`), writing it back as a person would, comments kept (`write`, over `scan`, the
 //! text's layout), and its problems placed on the map (`problems`). The window's editor screen
 //! draws these and sends the edits. Leaving a level with unsaved edits, and its recovery copy,
-//! is `leave`; a stroke of the pointer on the map is `Stroke`.
+//! is `leave`; a stroke of the pointer on the map is `Stroke`; an event as a form of rows
+//! (`event_form`, issue 46).
 
 mod brush;
 mod doc;
+mod event_form;
 mod event_kinds;
 mod events;
 mod features;
@@ -17,6 +19,7 @@ mod sides;
 mod write;
 
 pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Pasted, Rect, Stroke, TILES, new_level};
+pub use event_form::{Row, RowKind};
 pub use features::{FeatureEdit, FeatureView, LOOT};
 pub use problems::{Problem, problems};
 pub use sides::SURVIVE_TURNS;

@@ -10,9 +10,9 @@ use super::panels::{BOTTOM_PX, LEFT_PX, RIGHT_PX, TOP_PX};
 use super::state::{EditAct, Editor, EditorCursor, EditorSystems, MapView};
 use crate::window::GameData;
 use crate::window::board::{Art, BoardCamera, TILE_PX, palette as board_palette, tile_index};
-use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
 use crate::window::screens::Screen;
 use crate::window::theme::prelude::*;
+use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use doo_rules::level_file::TileSpec;
@@ -84,7 +84,15 @@ fn mark(commands: &mut Commands, at: Vec3, size: f32, color: Color, label: &str,
 /// A figure as the board draws him (issue 46: letters alone could not tell Sister Ade from a
 /// skeleton): his side's base in the side's colour, the figure art his sprite, template, name,
 /// weapon or spells choose (`assets/art/figures.ron`), and a badge of his name's first letter.
-fn figure(commands: &mut Commands, art: &Art, data: &doo_rules::data::RuleData, c: &doo_rules::level_file::CharacterEntry, side: usize, color: Color, at: Vec3) {
+fn figure(
+    commands: &mut Commands,
+    art: &Art,
+    data: &doo_rules::data::RuleData,
+    c: &doo_rules::level_file::CharacterEntry,
+    side: usize,
+    color: Color,
+    at: Vec3,
+) {
     let book = &data.figures;
     let by_name = c.name.as_ref().map(|n| n.to_lowercase().replace(' ', "_"));
     let kind = [c.sprite.as_deref(), c.template.as_deref(), by_name.as_deref()].into_iter().flatten().find(|k| book.index(k).is_some());
@@ -113,7 +121,14 @@ fn figure(commands: &mut Commands, art: &Art, data: &doo_rules::data::RuleData, 
 }
 
 /// The floor in view, drawn again whenever the level changes.
-fn draw_map(mut commands: Commands, editor: Option<Res<Editor>>, art: Option<Res<Art>>, data: Res<GameData>, old: Query<Entity, With<MapPart>>, mut drawn: Local<u64>) {
+fn draw_map(
+    mut commands: Commands,
+    editor: Option<Res<Editor>>,
+    art: Option<Res<Art>>,
+    data: Res<GameData>,
+    old: Query<Entity, With<MapPart>>,
+    mut drawn: Local<u64>,
+) {
     let (Some(ed), Some(art)) = (editor, art) else { return };
     if *drawn == ed.generation && !old.is_empty() {
         return;
