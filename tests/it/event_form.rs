@@ -182,7 +182,7 @@ fn the_form_lists_every_field_of_the_bell() {
             "when|area|(9, 3)-(9, 3)",
             "when|who|side heroes",
             "when|repeats|once",
-            "when|after event|none",
+            "when|waits for|none",
             "then 1|action|story line",
             "then 1|text|The bell rings out over the chapel! A do...",
             "then 1||up",

@@ -1,7 +1,8 @@
 //! Issue 46 in the real window: the level editor's map zoomed in (Ctrl+=, the mouse wheel),
 //! moved (the middle button dragged) and fitted again (Ctrl+0); its figures drawn with the
 //! game's art; the events panel's pages (End, Home) reaching every one of the Bell Chapel's
-//! seven events. Each step is checked on the screen after it.
+//! seven events; the event form opened (F4) and closed (Esc). Each step is checked on the
+//! screen after it.
 
 use super::window::{Image, artifacts, decode, game_window, grab, launch, pixel_difference, press, require_display, require_xdotool, xdotool};
 
@@ -86,6 +87,11 @@ fn e2e_the_editor_zooms_pans_and_pages_every_event() {
     let third = shot("view-events-3.png");
     keys(&["Home", "Home"]);
     let back = shot("view-events-back.png");
+    // F4: the first listed event's form over the map (the Bell Chapel's "nave"); Esc closes it.
+    keys(&["F4"]);
+    let form = shot("view-event-form.png");
+    keys(&["Escape"]);
+    let closed = shot("view-event-form-closed.png");
     let alive = child.try_wait().map(|s| s.is_none()).unwrap_or(false);
     let _ = child.kill();
     let _ = child.wait();
@@ -102,4 +108,8 @@ fn e2e_the_editor_zooms_pans_and_pages_every_event() {
     assert!(p12 > 0.3 && p23 > 0.3, "End turns the events panel's page (differences {p12:.2}, {p23:.2})");
     assert!(p1b < 0.05, "Home turns back to the first page (difference {p1b:.3})");
     assert!(pixel_difference(&map(&fit), &map(&first)) < 2.0, "the map is fitted again");
+    let (d_form, d_closed) = (pixel_difference(&map(&back), &map(&form)), pixel_difference(&map(&back), &map(&closed)));
+    println!("event form: opened {d_form:.1}, closed {d_closed:.2}");
+    assert!(d_form > 8.0, "F4 opens the event form over the map (difference {d_form:.2})");
+    assert!(d_closed < 2.0, "Esc closes it (difference {d_closed:.2})");
 }

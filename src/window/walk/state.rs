@@ -85,6 +85,7 @@ pub const EDITOR_KEYS: &[(KeyCode, &str)] = &[
     (KeyCode::KeyP, "p"),
     (KeyCode::F7, "F7"),
     (KeyCode::End, "End"),
+    (KeyCode::F4, "F4"),
 ];
 
 /// The level editor's Ctrl shortcuts beyond `CTRL_KEYS`.

@@ -43,6 +43,8 @@ pub struct Row {
     pub label: String,
     pub value: String,
     pub kind: RowKind,
+    /// The action the row belongs to (`None`: the trigger, or the row that adds one).
+    pub action: Option<usize>,
 }
 
 /// What a row changes.
@@ -245,7 +247,11 @@ fn step_kind<T: Clone>(kinds: &[T], now: &T, dir: i8) -> Option<T> {
 }
 
 fn row(part: &str, label: &str, value: String, kind: RowKind, t: Target) -> (Row, Target) {
-    (Row { part: part.into(), label: label.into(), value, kind }, t)
+    let action = match t {
+        Target::Kind(a) | Target::Field(a, _) | Target::Up(a) | Target::Remove(a) => Some(a),
+        _ => None,
+    };
+    (Row { part: part.into(), label: label.into(), value, kind, action }, t)
 }
 
 fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
@@ -334,7 +340,7 @@ impl Doc {
         let Some(e) = self.level.events.get(k) else { return vec![] };
         let mut v = trigger_rows(&e.when);
         v.push(row("when", "repeats", if e.repeat { "each time".into() } else { "once".into() }, RowKind::Toggle, Target::Repeat));
-        v.push(row("when", "after event", e.after.clone().unwrap_or_else(|| "none".into()), RowKind::Choice, Target::After));
+        v.push(row("when", "waits for", e.after.clone().unwrap_or_else(|| "none".into()), RowKind::Choice, Target::After));
         for (a, act) in e.then.iter().enumerate() {
             v.extend(action_rows(a, act));
         }

@@ -3,7 +3,7 @@
 //! (Shift grows a selection), Space or Enter paints; Ctrl+Z/Y undo and redo, Ctrl+C/V copy
 //! and paste, Ctrl+S saves, Ctrl+N and Ctrl+O start or open a level, F5 play-tests, Esc goes
 //! back; Ctrl+= and Ctrl+- zoom the map, Ctrl+0 fits it, Ctrl+arrows move the view; Home and
-//! End turn the events panel's pages. While the name or briefing is typed, the keys are the text's.
+//! End turn the events panel's pages, F4 opens (or closes) the form of the first event listed. While the name or briefing is typed, the keys are the text's.
 
 use super::state::{EditAct, Editor, EditorSystems, Field, Tool};
 use crate::window::GameData;
@@ -64,7 +64,8 @@ pub const FEATURE_KEYS: [(KeyCode, &str); 10] = [
 ];
 
 /// Keys with an action of their own (with Ctrl held, or not).
-const PLAIN: [(KeyCode, EditAct); 27] = [
+const PLAIN: [(KeyCode, EditAct); 28] = [
+    (KeyCode::F4, EditAct::EventForm(u8::MAX)),
     (KeyCode::Home, EditAct::EventPage(-1)),
     (KeyCode::End, EditAct::EventPage(1)),
     (KeyCode::KeyW, EditAct::FigArrival),
@@ -217,7 +218,8 @@ fn type_text(
     let cap = match field {
         Field::Name => MAX_NAME,
         Field::Briefing => MAX_BRIEFING,
-        Field::Event(_) => doo_rules::rules::story::MAX_TEXT,
+        Field::Event(_) | Field::Action(..) => doo_rules::rules::story::MAX_TEXT,
+        Field::EventId(_) => 64,
     };
     let mut done = None;
     for e in keys.read() {

@@ -19,6 +19,7 @@ use doo_rules::level_edit::leave::{Answer, Leave, must_ask};
 use doo_rules::level_edit::{Brush, Doc, Rect, new_level};
 use std::path::Path;
 
+mod event_panel;
 mod files;
 mod keys;
 mod map;
@@ -91,6 +92,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         files: level_files(),
         generation: 0,
         events_from: 0,
+        event_open: None,
     };
     ed.changed(data);
     *cursor = first_figure(&mut ed);
@@ -227,13 +229,30 @@ fn apply_acts(
             EditAct::Control(k) => edited = ed.doc.cycle_control(k as usize),
             EditAct::Goal(_) | EditAct::AddSide => edited = side_act(ed, act),
             EditAct::Type(_) | EditAct::EventAdd => edited = text_act(ed, act, *cursor),
-            EditAct::EventRemove(_) | EditAct::EventWhen(_) | EditAct::EventThen(_) => edited = event_act(ed, act),
+            EditAct::EventRemove(k) => edited = ed.doc.remove_event(k as usize),
             EditAct::Feature(k) => edited = feature_edit(ed, k as usize),
             EditAct::Zoom(d) => {
                 view.zoom_by(d);
                 ed.status = format!("Map view: {} (mouse wheel zooms, middle button drags; Ctrl+0 fits).", view.label());
             }
             EditAct::Pan(dx, dy) => view.pan_by(dx, dy),
+            EditAct::EventForm(k) => {
+                let k = if k == u8::MAX { ed.events_from } else { k as usize };
+                ed.event_open = if ed.event_open == Some(k) || k >= ed.doc.level.events.len() { None } else { Some(k) };
+                ed.generation += 1;
+            }
+            EditAct::EventField(row, d) => {
+                let Some(k) = ed.event_open else { continue };
+                let rows = ed.doc.event_form(k);
+                match rows.get(row as usize) {
+                    Some(r) if r.kind == doo_rules::level_edit::RowKind::Text => {
+                        let a = r.action.unwrap_or(0);
+                        ed.typing = Some((Field::Action(k as u8, a as u8), ed.doc.action_text(k, a).unwrap_or_default()));
+                    }
+                    Some(_) => edited = ed.doc.event_step(k, row as usize, d, ed.area(*cursor)),
+                    None => {}
+                }
+            }
             EditAct::EventPage(d) => {
                 let n = ed.doc.level.events.len();
                 let from = ed.events_from as i64 + d as i64 * panels::EVENTS_LISTED as i64;
@@ -260,6 +279,9 @@ fn apply_acts(
 fn back(ed: &mut Editor, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData, next: &mut NextState<Screen>, commands: &mut Commands) {
     if ed.typing.is_some() {
         ed.typing = None;
+    } else if ed.event_open.is_some() {
+        ed.event_open = None;
+        ed.generation += 1;
     } else if ed.opening {
         ed.opening = false;
     } else if ed.anchor.is_some() {
@@ -364,20 +386,6 @@ fn recover(ed: &mut Editor, yes: bool, cursor: &mut EditorCursor, data: &doo_rul
     ed.status = format!("Recovered the unsaved edits of {}: Ctrl+S saves them, Ctrl+Z shows the file as it was saved.", path.display());
 }
 
-/// An event removed, or its trigger or deed cycled.
-fn event_act(ed: &mut Editor, act: EditAct) -> bool {
-    let edited = match act {
-        EditAct::EventRemove(k) => ed.doc.remove_event(k as usize),
-        EditAct::EventWhen(k) => ed.doc.cycle_trigger(k as usize),
-        EditAct::EventThen(k) => ed.doc.cycle_deed(k as usize),
-        _ => false,
-    };
-    if let EditAct::EventWhen(k) | EditAct::EventThen(k) = act {
-        ed.status = ed.doc.event_line(k as usize);
-    }
-    edited
-}
-
 /// A side's goal cycled, or a new side.
 fn side_act(ed: &mut Editor, act: EditAct) -> bool {
     if let EditAct::Goal(k) = act {
@@ -404,6 +412,8 @@ fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
             Field::Name => ed.doc.level.name.clone(),
             Field::Briefing => ed.doc.level.briefing.clone(),
             Field::Event(k) => ed.doc.event_message(k as usize),
+            Field::Action(k, a) => ed.doc.action_text(k as usize, a as usize).unwrap_or_default(),
+            Field::EventId(k) => ed.doc.level.events.get(k as usize).map_or(String::new(), |e| e.id.clone()),
         };
         ed.typing = Some((f, now));
         return false;

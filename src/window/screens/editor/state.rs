@@ -44,6 +44,10 @@ pub enum Field {
     Briefing,
     /// The story line of the k-th level event.
     Event(u8),
+    /// The text of the k-th event's a-th action (a story line), from the event form.
+    Action(u8, u8),
+    /// The k-th event's id (renamed wherever it is named).
+    EventId(u8),
 }
 
 /// Everything the editor does: from a button, a key or the pointer on the map.
@@ -91,10 +95,6 @@ pub enum EditAct {
     /// A level event on the selection: a story line when the first side enters it.
     EventAdd,
     EventRemove(u8),
-    /// The k-th event's trigger, cycled.
-    EventWhen(u8),
-    /// What the k-th event does besides its story line, cycled.
-    EventThen(u8),
     /// The figure arrives later: on the level's next event (`spawn`), or from the start.
     FigArrival,
     /// The answer to "unsaved edits: Save / Discard / Cancel" (issue 42).
@@ -109,6 +109,11 @@ pub enum EditAct {
     Pan(i32, i32),
     /// The events panel's page: the next (1) or earlier (-1) events.
     EventPage(i8),
+    /// The k-th event's form opened (closed when it is open); `u8::MAX`: the first event the
+    /// events panel lists (F4).
+    EventForm(u8),
+    /// The open event form's row stepped forward (1) or back (-1).
+    EventField(u8, i8),
 }
 
 /// How the map is framed (issue 46): `zoom` steps of 1.25× from the view that fits the floor
@@ -190,6 +195,8 @@ pub struct Editor {
     pub generation: u64,
     /// The first event the events panel lists (its pages).
     pub events_from: usize,
+    /// The event whose form is open over the map (issue 46).
+    pub event_open: Option<usize>,
 }
 
 /// The space under the keyboard cursor (apart from `Editor`: moving it redraws no panel).
@@ -270,6 +277,9 @@ impl Editor {
         if self.selected.is_some_and(|k| k >= self.doc.level.characters.len()) {
             self.selected = None;
         }
+        if self.event_open.is_some_and(|k| k >= self.doc.level.events.len()) {
+            self.event_open = None;
+        }
         if self.inspected.is_some_and(|(x, y)| self.doc.features(x, y).is_empty()) {
             self.inspected = None;
         }
@@ -282,6 +292,15 @@ impl Editor {
             Field::Name => self.doc.set_name(buf.trim()),
             Field::Briefing => self.doc.set_briefing(buf.trim()),
             Field::Event(k) => self.doc.set_event_message(k as usize, buf.trim()),
+            Field::Action(k, a) => self.doc.set_action_text(k as usize, a as usize, buf.trim()),
+            Field::EventId(k) => {
+                let ok = self.doc.rename_event(k as usize, buf.trim());
+                if !ok && self.doc.level.events.get(k as usize).is_some_and(|e| e.id != buf.trim()) {
+                    self.status = format!("Not renamed: '{}' is taken or not a plain id (letters, digits, _ and -).", buf.trim());
+                    return;
+                }
+                ok
+            }
         };
         if changed {
             self.changed(data);
