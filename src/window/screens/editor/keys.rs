@@ -3,7 +3,8 @@
 //! (Shift grows a selection), Space or Enter paints; Ctrl+Z/Y undo and redo, Ctrl+C/V copy
 //! and paste, Ctrl+S saves, Ctrl+N and Ctrl+O start or open a level, F5 play-tests, Esc goes
 //! back; Ctrl+= and Ctrl+- zoom the map, Ctrl+0 fits it, Ctrl+arrows move the view; Home and
-//! End turn the events panel's pages, F4 opens (or closes) the form of the first event listed. While the name or briefing is typed, the keys are the text's.
+//! End turn the events panel's pages, F4 opens (or closes) the form of the first event listed;
+//! Z turns the fill on and off, Ctrl+G groups the figures selected into one encounter. While the name or briefing is typed, the keys are the text's.
 
 use super::state::{EditAct, Editor, EditorSystems, Field, Tool};
 use crate::window::GameData;
@@ -64,7 +65,8 @@ pub const FEATURE_KEYS: [(KeyCode, &str); 10] = [
 ];
 
 /// Keys with an action of their own (with Ctrl held, or not).
-const PLAIN: [(KeyCode, EditAct); 28] = [
+const PLAIN: [(KeyCode, EditAct); 29] = [
+    (KeyCode::KeyZ, EditAct::Fill),
     (KeyCode::F4, EditAct::EventForm(u8::MAX)),
     (KeyCode::Home, EditAct::EventPage(-1)),
     (KeyCode::End, EditAct::EventPage(1)),
@@ -95,7 +97,8 @@ const PLAIN: [(KeyCode, EditAct); 28] = [
     (KeyCode::Delete, EditAct::FigRemove),
 ];
 
-const CTRL: [(KeyCode, EditAct); 11] = [
+const CTRL: [(KeyCode, EditAct); 12] = [
+    (KeyCode::KeyG, EditAct::Group),
     (KeyCode::Minus, EditAct::Zoom(-1)),
     (KeyCode::Equal, EditAct::Zoom(1)),
     (KeyCode::NumpadAdd, EditAct::Zoom(1)),

@@ -93,6 +93,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         generation: 0,
         events_from: 0,
         event_open: None,
+        fill: false,
     };
     ed.changed(data);
     *cursor = first_figure(&mut ed);
@@ -236,6 +237,22 @@ fn apply_acts(
                 ed.status = format!("Map view: {} (mouse wheel zooms, middle button drags; Ctrl+0 fits).", view.label());
             }
             EditAct::Pan(dx, dy) => view.pan_by(dx, dy),
+            EditAct::Fill => {
+                ed.fill = !ed.fill;
+                ed.status = if ed.fill {
+                    "Fill on: a map brush clicked on one space fills the spaces joined to it that hold the same character (Z turns it off).".into()
+                } else {
+                    "Fill off: map brushes paint the space or the rectangle.".into()
+                };
+            }
+            EditAct::Group => match ed.doc.group_encounter(ed.area(*cursor)) {
+                Some(g) => {
+                    ed.status = g.line();
+                    ed.anchor = None;
+                    edited = true;
+                }
+                None => ed.status = "Select two or more figures of one side (drag, or Shift+arrows), then Ctrl+G makes them one encounter.".into(),
+            },
             EditAct::EventForm(k) => {
                 let k = if k == u8::MAX { ed.events_from } else { k as usize };
                 ed.event_open = if ed.event_open == Some(k) || k >= ed.doc.level.events.len() { None } else { Some(k) };
@@ -542,6 +559,13 @@ fn paint(ed: &mut Editor, area: Rect) -> bool {
         return false;
     };
     let crawl_before = ed.doc.level.mode;
+    // Fill (Z): a map character clicked on one space pours over the spaces joined to it that
+    // hold the same character (issue 46).
+    if let (true, Brush::Tile(c), true) = (ed.fill, &brush, area.x0 == area.x1 && area.y0 == area.y1) {
+        let done = ed.doc.flood_fill(area.x0, area.y0, *c);
+        ed.status = if done { format!("Filled with {} from ({}, {}).", ed.tool_name(ed.tool), area.x0, area.y0) } else { "Nothing to fill: the space holds that already.".into() };
+        return done;
+    }
     let done = ed.doc.paint(area, &brush);
     if done {
         ed.status = format!("Painted {} over {} x {}.", ed.tool_name(ed.tool), area.x1 - area.x0 + 1, area.y1 - area.y0 + 1);

@@ -50,7 +50,7 @@ fn view_key(ed: &Editor) -> String {
         ed.doc.can_redo(),
         ed.clip.is_some(),
         ed.doc.dirty(),
-    ) + &format!("|{:?}|{}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open)
+    ) + &format!("|{:?}|{}|{}|{:?}|{}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill)
 }
 
 /// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
@@ -211,6 +211,13 @@ fn brushes(p: &mut ChildSpawnerCommands, ed: &Editor) {
                 tool_button(r, ed, format!("{} [{key}]", ed.tool_name(tool)), tool);
             }
         });
+        b.spawn(row()).with_children(|r| {
+            let mut e = r.spawn(bar_button(if ed.fill { "fill: on [Z]" } else { "fill: off [Z]" }, EditAct::Fill, true));
+            if ed.fill {
+                e.insert(Selected);
+            }
+            spawn_bar(r, "group [Ctrl+G]", EditAct::Group, true);
+        });
         b.spawn(text("Drag or Shift+arrows: a rectangle. Space paints. Right click inspects.", 12.0, palette::DIM));
     });
 }
@@ -337,12 +344,12 @@ fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
             // One list drawn by one piece of code: its rows' buttons go by one name each (the UI
             // walk presses one of them, as it does one rules reference entry).
             r.spawn(bar_button("x", EditAct::EventRemove(k as u8), true)).insert(ActionName("EventRemove(an event)".into()));
-            let line: String = ed.doc.event_line(k).chars().take(24).collect();
+            let line: String = ed.doc.event_line(k).chars().take(20).collect();
             r.spawn(bar_button(line, EditAct::Type(Field::Event(k as u8)), true)).insert(ActionName("Type(Event(an event))".into()));
             let open = ed.event_open == Some(k);
             let label = match (open, k == from) {
                 (true, _) => "close",
-                (false, true) => "edit [F4]",
+                (false, true) => "edit F4",
                 (false, false) => "edit",
             };
             let mut e = r.spawn(bar_button(label, EditAct::EventForm(k as u8), true));

@@ -114,6 +114,10 @@ pub enum EditAct {
     EventForm(u8),
     /// The open event form's row stepped forward (1) or back (-1).
     EventField(u8, i8),
+    /// Fill on or off: a map brush clicked on one space fills the spaces joined to it.
+    Fill,
+    /// The figures of one side in the selection made one encounter.
+    Group,
 }
 
 /// How the map is framed (issue 46): `zoom` steps of 1.25× from the view that fits the floor
@@ -197,6 +201,8 @@ pub struct Editor {
     pub events_from: usize,
     /// The event whose form is open over the map (issue 46).
     pub event_open: Option<usize>,
+    /// Map brushes fill the spaces joined to the one clicked (issue 46).
+    pub fill: bool,
 }
 
 /// The space under the keyboard cursor (apart from `Editor`: moving it redraws no panel).
