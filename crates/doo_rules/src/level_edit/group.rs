@@ -31,11 +31,31 @@ impl Grouped {
     }
 }
 
+/// The encounters `gone` removed from the level with every action naming them (a `spawn`, a
+/// stance, orders; a crisis alerts the rest); an event left with no action gets an empty story
+/// line (a level event does something).
+pub(super) fn drop_encounters(l: &mut crate::level_file::Level, gone: &[String]) {
+    if gone.is_empty() {
+        return;
+    }
+    l.encounters.retain(|e| !gone.contains(&e.id));
+    for e in l.events.iter_mut() {
+        e.then.retain(|a| !matches!(a, Action::Spawn(x) | Action::Stance { encounter: x, .. } | Action::Orders { encounter: x, .. } if gone.contains(x)));
+        for a in e.then.iter_mut() {
+            if let Action::StartCrisis { encounters, .. } = a {
+                encounters.retain(|x| !gone.contains(x));
+            }
+        }
+        if e.then.is_empty() {
+            e.then.push(Action::Message(String::new()));
+        }
+    }
+}
+
 impl Doc {
     /// The figures of one side in `area` (on the floor in view) made one encounter: the first
     /// one's (a figure has his own until grouped). The encounters they leave that are left
-    /// empty are removed, and so are the `spawn` actions that brought them (an event left with
-    /// no action gets an empty story line). `None` when fewer than two figures with ids stand
+    /// empty are removed, and so are the actions that name them (`drop_encounters`). `None` when fewer than two figures with ids stand
     /// there, or they are of different sides.
     pub fn group_encounter(&mut self, area: Rect) -> Option<Grouped> {
         let f = self.floor;
@@ -67,13 +87,7 @@ impl Doc {
                 }
             }
             let members = t.members.clone();
-            l.encounters.retain(|e| !left.contains(&e.id));
-            for e in l.events.iter_mut() {
-                e.then.retain(|a| !matches!(a, Action::Spawn(x) if left.contains(x)));
-                if e.then.is_empty() {
-                    e.then.push(Action::Message(String::new()));
-                }
-            }
+            drop_encounters(l, &left);
             out = Some(Grouped { encounter: target, members, removed: left });
         });
         out

@@ -1,16 +1,18 @@
-//! The event form over the editor's map (issue 46): the open event's id (renamed wherever it
+//! The event and figure forms over the editor's map (issue 46). The event form: the open event's id (renamed wherever it
 //! is named), its trigger with every field, whether it repeats and which event it waits for,
 //! then each action with every field, moved up or removed, and a row to add one. Each row is
 //! stepped through what the level holds (`doo_rules::level_edit::event_form`): `<` and `>`
 //! for a choice, `-` and `+` for a number, the value itself for a switch, "= selection" for an
-//! area (the map's selection), the text to type a story line. Esc closes it.
+//! area (the map's selection), the text to type a story line. The figure form: every field
+//! of the selected figure (`doo_rules::level_edit::figure_form`), with the same rows. Esc
+//! closes either.
 
 use super::panels::{LEFT_PX, TOP_PX};
 use super::state::{EditAct, Editor, Field};
 use crate::window::screens::Screen;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
-use doo_rules::level_edit::RowKind;
+use doo_rules::level_edit::{Row, RowKind};
 
 /// The form's width in logical pixels (it lies over the map's left part).
 const FORM_PX: f32 = 460.0;
@@ -19,11 +21,55 @@ fn button(p: &mut ChildSpawnerCommands, label: impl Into<String>, act: EditAct, 
     p.spawn(bar_button(label, act, true)).insert(ActionName(name.into()));
 }
 
-/// The open event's form, when one is open.
-pub(super) fn event_form(commands: &mut Commands, ed: &Editor) {
-    let Some(k) = ed.event_open else { return };
-    let Some(e) = ed.doc.level.events.get(k) else { return };
-    let node = Node {
+/// The rows of a form, each with the buttons its kind takes; `act(row, dir)` is the button's act.
+fn rows_ui(b: &mut ChildSpawnerCommands, rows: &[Row], act: impl Fn(u8, i8) -> EditAct) {
+    let mut i = 0;
+    while i < rows.len() {
+        let row = &rows[i];
+        let r8 = i as u8;
+        b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(3.0), ..default() }).with_children(|line| {
+            // The part ("when", "then 2") on its first row only.
+            let part = if i > 0 && rows[i - 1].part == row.part { String::new() } else { row.part.clone() };
+            line.spawn((text(part, 12.0, palette::GOLD), Node { width: Val::Px(46.0), flex_shrink: 0.0, ..default() }));
+            if !row.label.is_empty() {
+                line.spawn((text(format!("{}:", row.label), 13.0, palette::TEXT), Node { width: Val::Px(86.0), flex_shrink: 0.0, ..default() }));
+            }
+            let (back, on) = ("EventField(a row, back)", "EventField(a row, on)");
+            match row.kind {
+                RowKind::Choice => {
+                    button(line, "<", act(r8, -1), back);
+                    button(line, row.value.clone(), act(r8, 1), on);
+                    button(line, ">", act(r8, 1), on);
+                }
+                RowKind::Number => {
+                    button(line, "-", act(r8, -1), back);
+                    line.spawn(text(row.value.clone(), 13.0, palette::TEXT));
+                    button(line, "+", act(r8, 1), on);
+                }
+                RowKind::Area => {
+                    line.spawn(text(row.value.clone(), 13.0, palette::TEXT));
+                    button(line, "= selection", act(r8, 1), on);
+                }
+                RowKind::Toggle | RowKind::Text | RowKind::Add => button(line, row.value.clone(), act(r8, 1), on),
+                RowKind::Shown => {
+                    line.spawn(text(format!("{} (kept as the file has it)", row.value), 12.0, palette::DIM));
+                }
+                RowKind::Up | RowKind::Remove => {
+                    // An action's (or an item's) up and remove side by side.
+                    while let Some(r) = rows.get(i).filter(|r| matches!(r.kind, RowKind::Up | RowKind::Remove)) {
+                        button(line, r.value.clone(), act(i as u8, 1), on);
+                        i += 1;
+                    }
+                    i -= 1;
+                }
+            }
+        });
+        i += 1;
+    }
+}
+
+fn form_node() -> Node {
+    Node {
         position_type: PositionType::Absolute,
         left: Val::Px(LEFT_PX + 6.0),
         top: Val::Px(TOP_PX + 6.0),
@@ -32,60 +78,53 @@ pub(super) fn event_form(commands: &mut Commands, ed: &Editor) {
         padding: UiRect::all(Val::Px(8.0)),
         row_gap: Val::Px(1.0),
         ..default()
-    };
+    }
+}
+
+/// The open event's form, when one is open.
+pub(super) fn event_form(commands: &mut Commands, ed: &Editor) {
+    let Some(k) = ed.event_open else { return };
+    let Some(e) = ed.doc.level.events.get(k) else { return };
     let rows = ed.doc.event_form(k);
     commands
-        .spawn((Name::new("Event form"), super::panels::EditorRoot, DespawnOnExit(Screen::Editor), panel_in(node, palette::PANEL_SOLID), GlobalZIndex(20)))
+        .spawn((
+            Name::new("Event form"),
+            super::panels::EditorRoot,
+            DespawnOnExit(Screen::Editor),
+            panel_in(form_node(), palette::PANEL_SOLID),
+            GlobalZIndex(20),
+        ))
         .with_children(|b| {
             b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(4.0), ..default() }).with_children(|r| {
                 r.spawn(text(format!("Event {} of {}: {}", k + 1, ed.doc.level.events.len(), e.id), 15.0, palette::GOLD));
                 button(r, "rename", EditAct::Type(Field::EventId(k as u8)), "Type(EventId(the event))");
                 button(r, "Close [Esc]", EditAct::EventForm(k as u8), "EventForm(close)");
             });
-            let mut i = 0;
-            while i < rows.len() {
-                let row = &rows[i];
-                let r8 = i as u8;
-                b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(3.0), ..default() }).with_children(|line| {
-                    // The part ("when", "then 2") on its first row only.
-                    let part = if i > 0 && rows[i - 1].part == row.part { String::new() } else { row.part.clone() };
-                    line.spawn((text(part, 12.0, palette::GOLD), Node { width: Val::Px(46.0), flex_shrink: 0.0, ..default() }));
-                    if !row.label.is_empty() {
-                        line.spawn((text(format!("{}:", row.label), 13.0, palette::TEXT), Node { width: Val::Px(86.0), flex_shrink: 0.0, ..default() }));
-                    }
-                    match row.kind {
-                        RowKind::Choice => {
-                            button(line, "<", EditAct::EventField(r8, -1), "EventField(a row, back)");
-                            button(line, row.value.clone(), EditAct::EventField(r8, 1), "EventField(a row, on)");
-                            button(line, ">", EditAct::EventField(r8, 1), "EventField(a row, on)");
-                        }
-                        RowKind::Number => {
-                            button(line, "-", EditAct::EventField(r8, -1), "EventField(a row, back)");
-                            line.spawn(text(row.value.clone(), 13.0, palette::TEXT));
-                            button(line, "+", EditAct::EventField(r8, 1), "EventField(a row, on)");
-                        }
-                        RowKind::Toggle => button(line, row.value.clone(), EditAct::EventField(r8, 1), "EventField(a row, on)"),
-                        RowKind::Area => {
-                            line.spawn(text(row.value.clone(), 13.0, palette::TEXT));
-                            button(line, "= selection", EditAct::EventField(r8, 1), "EventField(a row, on)");
-                        }
-                        RowKind::Text => button(line, row.value.clone(), EditAct::EventField(r8, 1), "EventField(a row, on)"),
-                        RowKind::Shown => {
-                            line.spawn(text(format!("{} (kept as the file has it)", row.value), 12.0, palette::DIM));
-                        }
-                        RowKind::Up | RowKind::Remove => {
-                            // An action's up and remove side by side.
-                            while let Some(r) = rows.get(i).filter(|r| matches!(r.kind, RowKind::Up | RowKind::Remove)) {
-                                button(line, r.value.clone(), EditAct::EventField(i as u8, 1), "EventField(a row, on)");
-                                i += 1;
-                            }
-                            i -= 1;
-                        }
-                        RowKind::Add => button(line, row.value.clone(), EditAct::EventField(r8, 1), "EventField(a row, on)"),
-                    }
-                });
-                i += 1;
-            }
+            rows_ui(b, &rows, EditAct::EventField);
             b.spawn(text("Areas take the map's selection (drag, or Shift+arrows). Values come from the level.", 11.0, palette::DIM));
+        });
+}
+
+/// The selected figure's form (every field, issue 46), when it is open.
+pub(super) fn figure_form(commands: &mut Commands, ed: &Editor) {
+    let Some(k) = ed.figure_open else { return };
+    let Some(c) = ed.doc.level.characters.get(k) else { return };
+    let rows = ed.doc.figure_form(k);
+    let name = c.name.clone().or(c.id.clone()).or(c.template.clone()).unwrap_or_default();
+    commands
+        .spawn((
+            Name::new("Figure form"),
+            super::panels::EditorRoot,
+            DespawnOnExit(Screen::Editor),
+            panel_in(form_node(), palette::PANEL_SOLID),
+            GlobalZIndex(20),
+        ))
+        .with_children(|b| {
+            b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(4.0), ..default() }).with_children(|r| {
+                r.spawn(text(format!("Figure: {name}"), 15.0, palette::GOLD));
+                button(r, "Close [Esc]", EditAct::FigureForm, "FigureForm(close)");
+            });
+            rows_ui(b, &rows, EditAct::FigureField);
+            b.spawn(text("Gear, items and conditions are the game's own; the rules name what they refuse on the problems line.", 11.0, palette::DIM));
         });
 }

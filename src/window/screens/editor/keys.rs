@@ -4,7 +4,8 @@
 //! and paste, Ctrl+S saves, Ctrl+N and Ctrl+O start or open a level, F5 play-tests, Esc goes
 //! back; Ctrl+= and Ctrl+- zoom the map, Ctrl+0 fits it, Ctrl+arrows move the view; Home and
 //! End turn the events panel's pages, F4 opens (or closes) the form of the first event listed;
-//! Z turns the fill on and off, Ctrl+G groups the figures selected into one encounter. While the name or briefing is typed, the keys are the text's.
+//! Z turns the fill on and off, Ctrl+G groups the figures selected into one encounter, Ctrl+P
+//! shows every field of the selected figure. While the name or briefing is typed, the keys are the text's.
 
 use super::state::{EditAct, Editor, EditorSystems, Field, Tool};
 use crate::window::GameData;
@@ -97,7 +98,8 @@ const PLAIN: [(KeyCode, EditAct); 29] = [
     (KeyCode::Delete, EditAct::FigRemove),
 ];
 
-const CTRL: [(KeyCode, EditAct); 12] = [
+const CTRL: [(KeyCode, EditAct); 13] = [
+    (KeyCode::KeyP, EditAct::FigureForm),
     (KeyCode::KeyG, EditAct::Group),
     (KeyCode::Minus, EditAct::Zoom(-1)),
     (KeyCode::Equal, EditAct::Zoom(1)),
@@ -223,6 +225,7 @@ fn type_text(
         Field::Briefing => MAX_BRIEFING,
         Field::Event(_) | Field::Action(..) => doo_rules::rules::story::MAX_TEXT,
         Field::EventId(_) => 64,
+        Field::Figure(..) => doo_rules::rules::story::MAX_TEXT,
     };
     let mut done = None;
     for e in keys.read() {

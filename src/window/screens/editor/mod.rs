@@ -72,6 +72,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
     };
     let mut behaviours: Vec<String> = data.ai.behaviours.keys().cloned().collect();
     behaviours.sort();
+    let figure_lists = doo_rules::level_edit::FigureLists::new(data, &monsters(root), &behaviours);
     let mut ed = Editor {
         doc,
         path,
@@ -94,6 +95,8 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         events_from: 0,
         event_open: None,
         fill: false,
+        figure_open: None,
+        figure_lists,
     };
     ed.changed(data);
     *cursor = first_figure(&mut ed);
@@ -245,6 +248,32 @@ fn apply_acts(
                     "Fill off: map brushes paint the space or the rectangle.".into()
                 };
             }
+            EditAct::FigureForm => {
+                ed.figure_open = match (ed.figure_open, ed.selected) {
+                    (Some(_), _) | (None, None) => None,
+                    (None, Some(k)) => Some(k),
+                };
+                if ed.figure_open.is_some() {
+                    ed.event_open = None;
+                } else if ed.selected.is_none() {
+                    ed.status = "Select a figure first (Q, then Space on it, or a right click): Ctrl+P shows all its fields.".into();
+                }
+                ed.generation += 1;
+            }
+            EditAct::FigureField(row, d) => {
+                let Some(k) = ed.figure_open else { continue };
+                match ed.doc.figure_form(k).get(row as usize) {
+                    Some(r) if r.kind == doo_rules::level_edit::RowKind::Text => {
+                        ed.typing = Some((Field::Figure(k as u16, row), ed.doc.figure_text(k, row as usize)));
+                    }
+                    Some(_) => {
+                        let lists = std::mem::take(&mut ed.figure_lists);
+                        edited = ed.doc.figure_step(k, row as usize, d, &lists);
+                        ed.figure_lists = lists;
+                    }
+                    None => {}
+                }
+            }
             EditAct::Group => match ed.doc.group_encounter(ed.area(*cursor)) {
                 Some(g) => {
                     ed.status = g.line();
@@ -256,6 +285,9 @@ fn apply_acts(
             EditAct::EventForm(k) => {
                 let k = if k == u8::MAX { ed.events_from } else { k as usize };
                 ed.event_open = if ed.event_open == Some(k) || k >= ed.doc.level.events.len() { None } else { Some(k) };
+                if ed.event_open.is_some() {
+                    ed.figure_open = None;
+                }
                 ed.generation += 1;
             }
             EditAct::EventField(row, d) => {
@@ -272,7 +304,7 @@ fn apply_acts(
             }
             EditAct::EventPage(d) => {
                 let n = ed.doc.level.events.len();
-                let from = ed.events_from as i64 + d as i64 * panels::EVENTS_LISTED as i64;
+                let from = ed.events_from as i64 + d as i64 * panels::events_listed(ed) as i64;
                 ed.events_from = from.clamp(0, n.saturating_sub(1) as i64) as usize;
             }
             EditAct::FigSide
@@ -296,8 +328,9 @@ fn apply_acts(
 fn back(ed: &mut Editor, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData, next: &mut NextState<Screen>, commands: &mut Commands) {
     if ed.typing.is_some() {
         ed.typing = None;
-    } else if ed.event_open.is_some() {
+    } else if ed.event_open.is_some() || ed.figure_open.is_some() {
         ed.event_open = None;
+        ed.figure_open = None;
         ed.generation += 1;
     } else if ed.opening {
         ed.opening = false;
@@ -431,6 +464,7 @@ fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
             Field::Event(k) => ed.doc.event_message(k as usize),
             Field::Action(k, a) => ed.doc.action_text(k as usize, a as usize).unwrap_or_default(),
             Field::EventId(k) => ed.doc.level.events.get(k as usize).map_or(String::new(), |e| e.id.clone()),
+            Field::Figure(k, row) => ed.doc.figure_text(k as usize, row as usize),
         };
         ed.typing = Some((f, now));
         return false;
@@ -498,7 +532,7 @@ fn figure_edit(ed: &mut Editor, act: EditAct, data: &doo_rules::data::RuleData) 
         return false;
     };
     match act {
-        EditAct::FigSide => ed.doc.cycle_side(k),
+        EditAct::FigSide => ed.doc.next_side(k),
         EditAct::FigBehaviour => {
             let b = ed.behaviours.clone();
             ed.doc.cycle_behaviour(k, &b)
@@ -563,7 +597,11 @@ fn paint(ed: &mut Editor, area: Rect) -> bool {
     // hold the same character (issue 46).
     if let (true, Brush::Tile(c), true) = (ed.fill, &brush, area.x0 == area.x1 && area.y0 == area.y1) {
         let done = ed.doc.flood_fill(area.x0, area.y0, *c);
-        ed.status = if done { format!("Filled with {} from ({}, {}).", ed.tool_name(ed.tool), area.x0, area.y0) } else { "Nothing to fill: the space holds that already.".into() };
+        ed.status = if done {
+            format!("Filled with {} from ({}, {}).", ed.tool_name(ed.tool), area.x0, area.y0)
+        } else {
+            "Nothing to fill: the space holds that already.".into()
+        };
         return done;
     }
     let done = ed.doc.paint(area, &brush);

@@ -21,8 +21,11 @@ const FILE_PX: f32 = 150.0;
 
 /// Problems listed at the bottom (the rest are counted; all are on the map).
 const LISTED: usize = 4;
-/// Events listed in the side panel at a time (its pages, Home and End, reach every event).
-pub const EVENTS_LISTED: usize = 3;
+/// Events listed in the side panel at a time (its pages, Home and End, reach every event):
+/// two while an inspector takes the panel's room above them, else three.
+pub fn events_listed(ed: &Editor) -> usize {
+    if ed.selected.is_some() || ed.inspected.is_some() { 2 } else { 3 }
+}
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (draw_panels, show_cursor_line).chain().in_set(EditorSystems::Draw));
@@ -50,7 +53,7 @@ fn view_key(ed: &Editor) -> String {
         ed.doc.can_redo(),
         ed.clip.is_some(),
         ed.doc.dirty(),
-    ) + &format!("|{:?}|{}|{}|{:?}|{}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill)
+    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open)
 }
 
 /// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
@@ -108,6 +111,7 @@ fn draw_panels(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query
         open_list(&mut commands, &ed);
     }
     super::event_panel::event_form(&mut commands, &ed);
+    super::event_panel::figure_form(&mut commands, &ed);
     question(&mut commands, &ed);
 }
 
@@ -300,6 +304,10 @@ fn inspector(b: &mut ChildSpawnerCommands, ed: &Editor) {
         spawn_bar(r, format!("HP {hp}: - [[]"), EditAct::FigHp(-1), true);
         spawn_bar(r, "HP + []]", EditAct::FigHp(1), c.hp.is_some());
         spawn_bar(r, "Remove [Del]", EditAct::FigRemove, true);
+        let mut all = r.spawn(bar_button("All fields [Ctrl+P]", EditAct::FigureForm, true));
+        if ed.figure_open.is_some() {
+            all.insert(Selected);
+        }
         let can = !l.events.is_empty();
         spawn_bar(r, format!("Arrives: {} [W]", ed.doc.arrival(k)), EditAct::FigArrival, can);
     });
@@ -326,14 +334,15 @@ fn features(b: &mut ChildSpawnerCommands, ed: &Editor) {
 /// remove button.
 fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
     let n = ed.doc.level.events.len();
+    let listed = events_listed(ed);
     let from = ed.events_from.min(n.saturating_sub(1));
-    let to = (from + EVENTS_LISTED).min(n);
+    let to = (from + listed).min(n);
     // The heading, the pages and a new event on one line: the events below it are never
     // pushed out of the panel by them.
     b.spawn(row()).with_children(|r| {
-        let title = if n > EVENTS_LISTED { format!("Events {}-{}/{n}", from + 1, to) } else { format!("Events ({n})") };
+        let title = if n > listed { format!("Events {}-{}/{n}", from + 1, to) } else { format!("Events ({n})") };
         r.spawn((text(title, 14.0, palette::GOLD), Node { margin: UiRect::new(Val::ZERO, Val::Px(3.0), Val::Px(6.0), Val::ZERO), ..default() }));
-        if n > EVENTS_LISTED {
+        if n > listed {
             spawn_bar(r, "< Home", EditAct::EventPage(-1), from > 0);
             spawn_bar(r, "> End", EditAct::EventPage(1), to < n);
         }
@@ -383,6 +392,10 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
                         format!("Typing the story line of {}", ed.doc.level.events.get(*k as usize).map_or("", |e| e.id.as_str()))
                     }
                     Field::EventId(k) => format!("Renaming the event {}", ed.doc.level.events.get(*k as usize).map_or("", |e| e.id.as_str())),
+                    Field::Figure(k, row) => {
+                        let label = ed.doc.figure_form(*k as usize).get(*row as usize).map_or(String::new(), |r| r.label.clone());
+                        format!("Typing the figure's {label}")
+                    }
                 };
                 b.spawn(text(format!("{what} (Enter keeps it, Esc leaves it as it was):"), 14.0, palette::GOLD));
                 b.spawn(text(format!("{buf}_"), 14.0, palette::TEXT));

@@ -48,6 +48,8 @@ pub enum Field {
     Action(u8, u8),
     /// The k-th event's id (renamed wherever it is named).
     EventId(u8),
+    /// A typed row (name, id, what it says) of the k-th figure's form.
+    Figure(u16, u8),
 }
 
 /// Everything the editor does: from a button, a key or the pointer on the map.
@@ -118,6 +120,10 @@ pub enum EditAct {
     Fill,
     /// The figures of one side in the selection made one encounter.
     Group,
+    /// The selected figure's form (every field) opened, or closed.
+    FigureForm,
+    /// The open figure form's row stepped forward (1) or back (-1).
+    FigureField(u8, i8),
 }
 
 /// How the map is framed (issue 46): `zoom` steps of 1.25× from the view that fits the floor
@@ -203,6 +209,10 @@ pub struct Editor {
     pub event_open: Option<usize>,
     /// Map brushes fill the spaces joined to the one clicked (issue 46).
     pub fill: bool,
+    /// The figure whose form is open over the map (issue 46).
+    pub figure_open: Option<usize>,
+    /// What the figure form's fields are chosen from.
+    pub figure_lists: doo_rules::level_edit::FigureLists,
 }
 
 /// The space under the keyboard cursor (apart from `Editor`: moving it redraws no panel).
@@ -286,6 +296,9 @@ impl Editor {
         if self.event_open.is_some_and(|k| k >= self.doc.level.events.len()) {
             self.event_open = None;
         }
+        if self.figure_open.is_some_and(|k| k >= self.doc.level.characters.len()) {
+            self.figure_open = None;
+        }
         if self.inspected.is_some_and(|(x, y)| self.doc.features(x, y).is_empty()) {
             self.inspected = None;
         }
@@ -299,6 +312,14 @@ impl Editor {
             Field::Briefing => self.doc.set_briefing(buf.trim()),
             Field::Event(k) => self.doc.set_event_message(k as usize, buf.trim()),
             Field::Action(k, a) => self.doc.set_action_text(k as usize, a as usize, buf.trim()),
+            Field::Figure(k, row) => {
+                let ok = self.doc.set_figure_text(k as usize, row as usize, buf.trim());
+                if !ok && self.doc.figure_text(k as usize, row as usize) != buf.trim() {
+                    self.status = format!("Not changed: '{}' is taken or not a plain id (letters, digits, _ and -).", buf.trim());
+                    return;
+                }
+                ok
+            }
             Field::EventId(k) => {
                 let ok = self.doc.rename_event(k as usize, buf.trim());
                 if !ok && self.doc.level.events.get(k as usize).is_some_and(|e| e.id != buf.trim()) {

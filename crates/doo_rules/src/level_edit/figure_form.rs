@@ -1,0 +1,333 @@
+//! A figure as a form (issue 46): every field a designer sets on a level's character, one row
+//! each, with the event form's rows (`event_form::Row`): its id (renamed everywhere it is
+//! named: encounters, events, goals), name, monster template, side, AI behaviour, hero, weapon,
+//! shield, armor, each carried item and each condition (stepped through the game's lists,
+//! removed, added), and his encounter's non-hostility and what it says (R-CP-16). What has no
+//! list to choose from (skills, trades, orders) is shown and kept as the file has it.
+
+use super::doc::{Doc, encounter_of};
+use super::event_form::{Row, RowKind};
+use crate::data::RuleData;
+use crate::level::ConditionEntry;
+use crate::rules::goal::Goal;
+use crate::rules::story::{Action, Trigger, Who};
+
+/// Items and conditions one figure may be given in the editor.
+pub const MAX_FORM_ITEMS: usize = 32;
+
+/// What a figure's fields are chosen from: the game's equipment, items, conditions, the monster
+/// templates and the AI's behaviours.
+#[derive(Clone, Debug, Default)]
+pub struct FigureLists {
+    pub templates: Vec<String>,
+    pub behaviours: Vec<String>,
+    pub weapons: Vec<String>,
+    pub shields: Vec<String>,
+    pub armor: Vec<String>,
+    pub items: Vec<String>,
+    pub conditions: Vec<String>,
+}
+
+impl FigureLists {
+    pub fn new(data: &RuleData, templates: &[String], behaviours: &[String]) -> Self {
+        let e = &data.equipment;
+        FigureLists {
+            templates: templates.to_vec(),
+            behaviours: behaviours.to_vec(),
+            weapons: e.melee.iter().map(|w| w.id.clone()).chain(e.ranged.iter().map(|w| w.id.clone())).collect(),
+            shields: e.shields.iter().map(|s| s.id.clone()).collect(),
+            armor: e.armor.iter().map(|a| a.id.clone()).collect(),
+            items: e.items.iter().map(|i| i.id.clone()).collect(),
+            conditions: data.conditions.conditions.iter().map(|c| c.id.clone()).collect(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum T {
+    Name,
+    Id,
+    Template,
+    Side,
+    Behaviour,
+    Hero,
+    Weapon,
+    Shield,
+    Armor,
+    Item(usize),
+    RemoveItem(usize),
+    AddItem,
+    Condition(usize),
+    RemoveCondition(usize),
+    AddCondition,
+    NonHostile,
+    Says,
+    Shown,
+}
+
+fn r(label: &str, value: String, kind: RowKind, t: T) -> (Row, T) {
+    (Row { part: "figure".into(), label: label.into(), value, kind, action: None }, t)
+}
+
+fn or_none(v: &Option<String>, none: &str) -> String {
+    v.clone().unwrap_or_else(|| none.into())
+}
+
+/// `now` stepped through `None` and then `list` (round).
+fn step_opt(list: &[String], now: &Option<String>, dir: i8) -> Option<String> {
+    let all: Vec<Option<String>> = std::iter::once(None).chain(list.iter().cloned().map(Some)).collect();
+    let i = all.iter().position(|x| x == now).unwrap_or(0) as i64;
+    all[(i + dir.signum() as i64).rem_euclid(all.len() as i64) as usize].clone()
+}
+
+fn step_in(list: &[String], now: &str, dir: i8) -> Option<String> {
+    if list.is_empty() {
+        return None;
+    }
+    let n = list.len() as i64;
+    let i = list.iter().position(|x| x == now).map_or(0, |i| (i as i64 + dir.signum() as i64).rem_euclid(n));
+    Some(list[i as usize].clone())
+}
+
+fn cond_id(c: &ConditionEntry) -> Option<&str> {
+    match c {
+        ConditionEntry::Id(id) => Some(id),
+        ConditionEntry::Full(_) => None,
+    }
+}
+
+impl Doc {
+    fn figure_rows(&self, k: usize) -> Vec<(Row, T)> {
+        let Some(c) = self.level.characters.get(k) else { return vec![] };
+        let l = &self.level;
+        let gear = if c.template.is_some() { "the template's" } else { "none" };
+        let mut v = vec![
+            r("id", or_none(&c.id, "(none)"), RowKind::Text, T::Id),
+            r("name", or_none(&c.name, "(the template's)"), RowKind::Text, T::Name),
+            // A figure made from a template keeps one (his stats are its); one written out in
+            // full (a hero) has none to step.
+            match &c.template {
+                Some(t) => r("template", t.clone(), RowKind::Choice, T::Template),
+                None => r("template", "none (written out in full)".into(), RowKind::Shown, T::Shown),
+            },
+            r("side", or_none(&c.side, "(none)"), RowKind::Choice, T::Side),
+            r("behaviour", or_none(&c.behaviour, "its own"), RowKind::Choice, T::Behaviour),
+            r("hero", if c.hero == Some(true) { "yes".into() } else { "no".into() }, RowKind::Toggle, T::Hero),
+            r("weapon", or_none(&c.weapon, gear), RowKind::Choice, T::Weapon),
+            r("shield", or_none(&c.shield, gear), RowKind::Choice, T::Shield),
+            r("armor", or_none(&c.armor, gear), RowKind::Choice, T::Armor),
+        ];
+        for (i, item) in c.items.iter().flatten().enumerate() {
+            v.push(r(&format!("item {}", i + 1), item.clone(), RowKind::Choice, T::Item(i)));
+            v.push(r("", "remove".into(), RowKind::Remove, T::RemoveItem(i)));
+        }
+        if c.items.as_ref().map_or(0, Vec::len) < MAX_FORM_ITEMS {
+            v.push(r("", "+ item".into(), RowKind::Add, T::AddItem));
+        }
+        for (i, cond) in c.conditions.iter().flatten().enumerate() {
+            match cond_id(cond) {
+                Some(id) => v.push(r(&format!("condition {}", i + 1), id.to_string(), RowKind::Choice, T::Condition(i))),
+                None => v.push(r(&format!("condition {}", i + 1), super::write::compact(cond), RowKind::Shown, T::Shown)),
+            }
+            v.push(r("", "remove".into(), RowKind::Remove, T::RemoveCondition(i)));
+        }
+        if c.conditions.as_ref().map_or(0, Vec::len) < MAX_FORM_ITEMS {
+            v.push(r("", "+ condition".into(), RowKind::Add, T::AddCondition));
+        }
+        if let Some(sk) = &c.skills {
+            let s: Vec<String> = sk.iter().map(|(k, v)| format!("{k} {}", super::write::compact(v))).collect();
+            v.push(r("skills", s.join(", "), RowKind::Shown, T::Shown));
+        }
+        let enc = c.id.as_ref().and_then(|id| l.encounters.iter().find(|e| e.members.contains(id)));
+        if c.template.is_some() {
+            v.push(r("non-hostile", if enc.is_some_and(|e| e.non_hostile) { "yes".into() } else { "no".into() }, RowKind::Toggle, T::NonHostile));
+            v.push(r("says", enc.and_then(|e| e.says.clone()).unwrap_or_else(|| "(nothing)".into()), RowKind::Text, T::Says));
+            if let Some(e) = enc.filter(|e| !e.trades.is_empty()) {
+                v.push(r("trades", format!("{} line(s)", e.trades.len()), RowKind::Shown, T::Shown));
+            }
+        }
+        if let Some(o) = &c.orders {
+            v.push(r("orders", super::write::compact(o), RowKind::Shown, T::Shown));
+        }
+        v
+    }
+
+    /// The k-th figure as the form's rows, in order.
+    pub fn figure_form(&self, k: usize) -> Vec<Row> {
+        self.figure_rows(k).into_iter().map(|(row, _)| row).collect()
+    }
+
+    /// The k-th figure's `row` stepped forward (`dir` 1) or back (-1) through `lists`, switched,
+    /// removed or added. True when the level changed. Text rows are typed: `set_figure_text`.
+    pub fn figure_step(&mut self, k: usize, row: usize, dir: i8, lists: &FigureLists) -> bool {
+        let Some((_, t)) = self.figure_rows(k).get(row).cloned() else { return false };
+        if t == T::Side {
+            return self.next_side(k);
+        }
+        self.edit(|l, _| {
+            let c = &mut l.characters[k];
+            match t {
+                T::Template => {
+                    if let Some(t) = c.template.as_mut()
+                        && let Some(n) = step_in(&lists.templates, t, dir)
+                    {
+                        *t = n;
+                    }
+                }
+                T::Behaviour => c.behaviour = step_opt(&lists.behaviours, &c.behaviour, dir),
+                T::Hero => c.hero = if c.hero == Some(true) { None } else { Some(true) },
+                T::Weapon => c.weapon = step_opt(&lists.weapons, &c.weapon, dir),
+                T::Shield => c.shield = step_opt(&lists.shields, &c.shield, dir),
+                T::Armor => c.armor = step_opt(&lists.armor, &c.armor, dir),
+                T::Item(i) => {
+                    if let Some(it) = c.items.as_mut().and_then(|v| v.get_mut(i))
+                        && let Some(n) = step_in(&lists.items, it, dir)
+                    {
+                        *it = n;
+                    }
+                }
+                T::RemoveItem(i) => {
+                    if let Some(v) = c.items.as_mut().filter(|v| i < v.len()) {
+                        v.remove(i);
+                    }
+                    if c.items.as_ref().is_some_and(Vec::is_empty) {
+                        c.items = None;
+                    }
+                }
+                T::AddItem => c.items.get_or_insert_with(Vec::new).push(lists.items.first().cloned().unwrap_or_else(|| "potion_of_healing".into())),
+                T::Condition(i) => {
+                    if let Some(ConditionEntry::Id(id)) = c.conditions.as_mut().and_then(|v| v.get_mut(i))
+                        && let Some(n) = step_in(&lists.conditions, id, dir)
+                    {
+                        *id = n;
+                    }
+                }
+                T::RemoveCondition(i) => {
+                    if let Some(v) = c.conditions.as_mut().filter(|v| i < v.len()) {
+                        v.remove(i);
+                    }
+                    if c.conditions.as_ref().is_some_and(Vec::is_empty) {
+                        c.conditions = None;
+                    }
+                }
+                T::AddCondition => {
+                    if let Some(first) = lists.conditions.first() {
+                        c.conditions.get_or_insert_with(Vec::new).push(ConditionEntry::Id(first.clone()));
+                    }
+                }
+                T::NonHostile => {
+                    if let Some(id) = c.id.clone() {
+                        let e = encounter_of(l, &id);
+                        l.encounters[e].non_hostile = !l.encounters[e].non_hostile;
+                    }
+                }
+                T::Side | T::Name | T::Id | T::Says | T::Shown => {}
+            }
+        })
+    }
+
+    /// The figure on the next side. A figure that joins an exploring side leaves his encounter
+    /// (explorers are in none: R-EXP-24); one emptied so is removed, with what names it.
+    pub fn next_side(&mut self, k: usize) -> bool {
+        let sides: Vec<String> = self.level.sides.iter().map(|s| s.id.clone()).collect();
+        if sides.is_empty() || k >= self.level.characters.len() {
+            return false;
+        }
+        let explorers: Vec<String> = if self.level.explorers.is_empty() { sides.iter().take(1).cloned().collect() } else { self.level.explorers.clone() };
+        self.edit(|l, _| {
+            let c = &mut l.characters[k];
+            let now = c.side.clone().unwrap_or_default();
+            let i = sides.iter().position(|s| *s == now).map_or(0, |i| (i + 1) % sides.len());
+            c.side = Some(sides[i].clone());
+            let (Some(id), true) = (c.id.clone(), explorers.contains(&sides[i])) else { return };
+            let mut emptied = vec![];
+            for e in l.encounters.iter_mut() {
+                let before = e.members.len();
+                e.members.retain(|m| *m != id);
+                if before > 0 && e.members.is_empty() {
+                    emptied.push(e.id.clone());
+                }
+            }
+            super::group::drop_encounters(l, &emptied);
+        })
+    }
+
+    /// The text of a figure's row typed: its name, its id (renamed everywhere it is named:
+    /// encounters, events, goals; refused when taken or not a plain id), or what its
+    /// encounter says. True when the level changed.
+    pub fn set_figure_text(&mut self, k: usize, row: usize, text: &str) -> bool {
+        let Some((_, t)) = self.figure_rows(k).get(row).cloned() else { return false };
+        let text = text.trim().to_string();
+        match t {
+            T::Name => self.edit(|l, _| l.characters[k].name = (!text.is_empty()).then(|| text.chars().take(80).collect())),
+            T::Says => self.edit(|l, _| {
+                if let Some(id) = l.characters[k].id.clone() {
+                    let e = encounter_of(l, &id);
+                    l.encounters[e].says = (!text.is_empty()).then(|| text.chars().take(crate::rules::story::MAX_TEXT).collect());
+                }
+            }),
+            T::Id => self.rename_figure(k, &text),
+            _ => false,
+        }
+    }
+
+    /// The current text of a figure's typed row.
+    pub fn figure_text(&self, k: usize, row: usize) -> String {
+        let Some((r, t)) = self.figure_rows(k).get(row).cloned() else { return String::new() };
+        let c = &self.level.characters[k];
+        match t {
+            T::Name => c.name.clone().unwrap_or_default(),
+            T::Id => c.id.clone().unwrap_or_default(),
+            T::Says => {
+                if r.value == "(nothing)" {
+                    String::new()
+                } else {
+                    r.value
+                }
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// The k-th figure's id, renamed everywhere it is named: his encounter's members, the
+    /// events' figures (who, give, take), the goals that name him.
+    pub fn rename_figure(&mut self, k: usize, id: &str) -> bool {
+        let plain = !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let Some(c) = self.level.characters.get(k) else { return false };
+        if !plain || self.level.characters.iter().enumerate().any(|(j, c)| j != k && c.id.as_deref() == Some(id)) {
+            return false;
+        }
+        let old = c.id.clone();
+        self.edit(|l, _| {
+            l.characters[k].id = Some(id.to_string());
+            let Some(old) = old else { return };
+            let swap = |s: &mut String| {
+                if *s == old {
+                    *s = id.to_string();
+                }
+            };
+            for e in l.encounters.iter_mut() {
+                e.members.iter_mut().for_each(swap);
+            }
+            for e in l.events.iter_mut() {
+                if let Trigger::Enters { who: Who::Figure(f), .. }
+                | Trigger::Falls { who: Who::Figure(f) }
+                | Trigger::Acted { who: Who::Figure(f), .. }
+                | Trigger::Offered { who: Who::Figure(f), .. } = &mut e.when
+                {
+                    swap(f);
+                }
+                for a in e.then.iter_mut() {
+                    if let Action::Give { figure, .. } | Action::Take { figure, .. } = a {
+                        swap(figure);
+                    }
+                }
+            }
+            for v in l.victory.iter_mut() {
+                if let Goal::Defeat(f) = &mut v.goal {
+                    swap(f);
+                }
+            }
+        })
+    }
+}
