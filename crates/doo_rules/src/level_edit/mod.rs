@@ -11,6 +11,7 @@ mod events;
 mod features;
 pub mod leave;
 mod paint;
+mod pretty;
 mod problems;
 pub mod scan;
 mod sides;

@@ -63,8 +63,35 @@ pub(super) fn clear_where(l: &mut Level, here: impl Fn(&Pos) -> bool, touches: i
     l.dark.retain(|a| !touches(Rect::new((a.from.x, a.from.y), (a.to.x, a.to.y)), a.from.floor));
 }
 
+/// A figure without a template, without the values it has when they are not given (a medium
+/// size, no skills, standing able to open doors …): written, such a field only says its default.
+fn without_defaults(c: &mut CharacterEntry) {
+    if c.template.is_some() {
+        return;
+    }
+    fn drop_if<T: PartialEq>(v: &mut Option<T>, d: T) {
+        if v.as_ref() == Some(&d) {
+            *v = None;
+        }
+    }
+    drop_if(&mut c.size, Default::default());
+    drop_if(&mut c.caster, Default::default());
+    drop_if(&mut c.skills, Default::default());
+    drop_if(&mut c.abilities, vec![]);
+    drop_if(&mut c.items, vec![]);
+    drop_if(&mut c.spells, vec![]);
+    drop_if(&mut c.conditions, vec![]);
+    drop_if(&mut c.ap_roll_bonus, 0);
+    for (v, d) in
+        [(&mut c.two_handed, false), (&mut c.surprised, false), (&mut c.mook, false), (&mut c.hero, false), (&mut c.opens_doors, true), (&mut c.loaded, true)]
+    {
+        drop_if(v, d);
+    }
+}
+
 pub(super) fn place_figure(l: &mut Level, f: usize, x: i32, y: i32, entry: &CharacterEntry) {
     let mut c = entry.clone();
+    without_defaults(&mut c);
     let taken: Vec<String> = l.characters.iter().filter_map(|c| c.id.clone()).collect();
     let base = c.id.clone().or(c.template.clone()).unwrap_or_else(|| "figure".into());
     c.id = Some(unique(&base, &taken));
