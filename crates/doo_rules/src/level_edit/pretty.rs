@@ -42,7 +42,7 @@ fn opening(text: &str, a: usize) -> Option<usize> {
 impl Defaults {
     /// `v` in RON on one line, without the fields that say only their default.
     pub fn strip<T: Serialize + DeserializeOwned + PartialEq>(&mut self, v: &T) -> String {
-        let text = super::write::compact(v);
+        let text = compact(v);
         self.rebuild(v, &text, 0, text.len(), "")
     }
 
@@ -75,6 +75,12 @@ impl Defaults {
         self.known.insert(key, same);
         same
     }
+}
+
+/// One value in RON on one line, `Some` left out (the level reader takes values implicitly).
+pub fn compact<T: Serialize>(v: &T) -> String {
+    let cfg = ron::ser::PrettyConfig::new().compact_arrays(true).compact_structs(true).compact_maps(true).escape_strings(false).new_line("\n".to_string());
+    crate::data::ron_options().to_string_pretty(v, cfg).unwrap_or_default()
 }
 
 fn width(s: &str) -> usize {

@@ -5,6 +5,7 @@
 //! an unchanged field, list element or map row keeps its lines; only what changed is written
 //! anew (with the comments before it).
 
+pub use super::pretty::compact;
 use super::pretty::{Defaults, layout, merge_entry};
 use super::scan::{self, Item};
 use crate::level_file::Level;
@@ -19,12 +20,6 @@ enum Val {
     Inline(String),
     Lines(Vec<String>),
     Floors(Vec<Vec<String>>),
-}
-
-/// One value in RON on one line, `Some` left out (the level reader takes values implicitly).
-pub fn compact<T: Serialize>(v: &T) -> String {
-    let cfg = ron::ser::PrettyConfig::new().compact_arrays(true).compact_structs(true).compact_maps(true).escape_strings(false).new_line("\n".to_string());
-    crate::data::ron_options().to_string_pretty(v, cfg).unwrap_or_default()
 }
 
 fn lines<T: Serialize + DeserializeOwned + PartialEq>(v: &[T], d: &mut Defaults) -> Option<Val> {
