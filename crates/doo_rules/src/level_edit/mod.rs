@@ -6,6 +6,7 @@
 
 mod brush;
 mod doc;
+mod doors;
 mod event_kinds;
 mod events;
 mod features;
@@ -13,6 +14,7 @@ pub mod leave;
 mod paint;
 mod pretty;
 mod problems;
+mod resize;
 pub mod scan;
 mod sides;
 mod write;
@@ -20,5 +22,6 @@ mod write;
 pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Pasted, Rect, Stroke, TILES, new_level};
 pub use features::{FeatureEdit, FeatureView, LOOT};
 pub use problems::{Problem, problems};
+pub use resize::Resized;
 pub use sides::SURVIVE_TURNS;
 pub use write::{compact, write, write_new};

@@ -183,3 +183,32 @@ pub(super) fn paint_level(l: &mut Level, f: usize, area: Rect, brush: &Brush) {
         }
     }
 }
+
+/// Everything of the level that has a place: what it is, in words, and where.
+pub(super) fn placed(l: &Level) -> Vec<(String, Pos)> {
+    let mut out: Vec<(String, Pos)> = Vec::new();
+    for c in &l.characters {
+        if let Some(p) = c.pos {
+            out.push((format!("figure '{}'", c.id.clone().or_else(|| c.template.clone()).unwrap_or_else(|| "figure".into())), p));
+        }
+    }
+    out.extend(l.chests.iter().map(|c| (format!("chest '{}'", c.id), c.pos)));
+    out.extend(l.traps.iter().map(|t| (format!("trap '{}'", t.id), t.pos)));
+    out.extend(l.items.iter().map(|i| (format!("item '{}'", i.item), i.pos)));
+    out.extend(l.lights.iter().filter_map(|li| Some((format!("light '{}'", li.item), li.pos?))));
+    out.extend(l.doors.iter().map(|d| ("a door's lock or secret".to_string(), d.pos)));
+    out.extend(l.checks.iter().map(|c| (format!("check '{}'", c.id), c.pos)));
+    for v in &l.victory {
+        if let Goal::ReachExit(e) = &v.goal {
+            out.extend(e.iter().map(|p| (format!("an exit of '{}'", v.side), *p)));
+        }
+    }
+    out.extend(l.dark.iter().map(|a| (format!("the dark area to {}", a.to), a.from)));
+    out
+}
+
+/// What `before` had that `after` lost.
+pub(super) fn lost(before: &Level, after: &Level) -> Vec<(String, Pos)> {
+    let now = placed(after);
+    placed(before).into_iter().filter(|t| !now.contains(t)).collect()
+}
