@@ -174,3 +174,31 @@ fn every_shipped_level_edited_reads_back_and_keeps_the_rest() {
         }
     }
 }
+
+/// Issue 46: the writer's new work (defaults learnt per kind of field, entries broken, what is
+/// merged read back before it is kept) stays within the editor's second on every file of the
+/// hostile corpus (issue 15's files), a stroke painted and the level written and checked.
+#[test]
+fn the_writer_stays_fast_on_the_hostile_corpus() {
+    let data = RuleData::load(&root()).unwrap();
+    let mut slowest = (std::time::Duration::ZERO, String::new());
+    for e in std::fs::read_dir(root().join("tests/hostile")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.display().to_string();
+        let Ok(text) = doo_rules::data::read_text(&p, doo_rules::data::MAX_FILE_BYTES) else { continue };
+        let start = std::time::Instant::now();
+        let Ok(mut doc) = Doc::from_text(&name, &text) else { continue };
+        doc.paint(Rect::new((0, 0), (2, 2)), &Brush::Room);
+        let out = doc.text();
+        if doc.dirty() {
+            assert_eq!(parse(&name, &out), doc.level, "{name}");
+        }
+        let _ = doo_rules::level_edit::problems(&name, &out, &doc.level, &data, &root());
+        let took = start.elapsed();
+        if took > slowest.0 {
+            slowest = (took, name);
+        }
+    }
+    eprintln!("slowest: {slowest:?}");
+    assert!(slowest.0 < std::time::Duration::from_secs(1), "{slowest:?}");
+}
