@@ -72,6 +72,23 @@ fn one_field_of_a_multi_line_figure_changed_is_one_line_of_the_file() {
     }
 }
 
+/// Issue 46: an event of the Bell Chapel written over several lines, its story line typed
+/// again in the editor: one line of the file changes (the action after it keeps its
+/// `Some("heroes")` as written).
+#[test]
+fn a_multi_line_events_message_retyped_is_one_line_of_the_file() {
+    let file = "levels/the_bell_chapel.ron";
+    let text = read(file);
+    let mut doc = Doc::from_text(file, &text).unwrap();
+    let bell = doc.level.events.iter().position(|e| e.id == "bell").unwrap();
+    assert!(doc.set_event_message(bell, "The bell tolls."));
+    let saved = doc.text();
+    assert_eq!(parse(file, &saved), doc.level);
+    let (added, gone) = diff(&text, &saved);
+    assert_eq!((added.len(), gone.len()), (1, 1), "+{added:#?} -{gone:#?}");
+    assert_eq!(added[0].trim(), "message(\"The bell tolls.\"),");
+}
+
 /// Issue 46: a hero put down in the editor (a campaign hero's entry, 17 skills and all) is
 /// written one field per line, no line over 100 characters, without `size: medium` or any
 /// other value he has anyway; it reads back as placed.

@@ -180,7 +180,7 @@ pub fn merge_entry(text: &str, a: usize, b: usize, old: &str, new: &str) -> Opti
         match n {
             Some(v) => {
                 let (va, vb) = it.value;
-                let nested = text[va..vb].contains('\n').then(|| merge_entry(text, va, vb, o?, v)).flatten();
+                let nested = text[va..vb].contains('\n').then(|| merge_entry(text, va, vb, o?, v).or_else(|| merge_list(text, va, vb, o?, v))).flatten();
                 let with = nested.unwrap_or_else(|| layout(v, column(text, va), &indent_at(text, it.start), 1));
                 edits.push((va, vb, with));
             }
@@ -212,6 +212,35 @@ pub fn merge_entry(text: &str, a: usize, b: usize, old: &str, new: &str) -> Opti
     let mut s = text[a..b].to_string();
     for (x, y, with) in edits.into_iter().rev() {
         s.replace_range(x - a..y - a, &with);
+    }
+    Some(s)
+}
+
+/// A list its author wrote over several lines (an event's `then`), with as many elements as
+/// before: each element that changed is rewritten where it stands (field by field when it is a
+/// record written over several lines), the others keep their text. `None`: another shape.
+fn merge_list(text: &str, a: usize, b: usize, old: &str, new: &str) -> Option<String> {
+    if text.as_bytes().get(a) != Some(&b'[') || !old.starts_with('[') || !new.starts_with('[') {
+        return None;
+    }
+    let (items, close) = scan::items(text, a)?;
+    let (olds, _) = scan::items(old, 0)?;
+    let (news, _) = scan::items(new, 0)?;
+    if close + 1 != b || items.len() != olds.len() || olds.len() != news.len() {
+        return None;
+    }
+    let mut s = text[a..b].to_string();
+    for ((it, o), n) in items.iter().zip(&olds).zip(&news).rev() {
+        let (o, n) = (&old[o.start..o.value.1], &new[n.start..n.value.1]);
+        if o == n {
+            continue;
+        }
+        let (va, vb) = (it.start, it.value.1);
+        let with = match text[va..vb].contains('\n') {
+            true => merge_entry(text, va, vb, o, n).unwrap_or_else(|| layout(n, column(text, va), &indent_at(text, va), 1)),
+            false => layout(n, column(text, va), &indent_at(text, va), 1),
+        };
+        s.replace_range(va - a..vb - a, &with);
     }
     Some(s)
 }
