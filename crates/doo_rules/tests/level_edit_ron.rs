@@ -189,6 +189,27 @@ fn every_shipped_level_edited_reads_back_and_keeps_the_rest() {
             let long_after = saved.lines().filter(|l| l.chars().count() > 100).count();
             assert!(long_after <= long_before, "{name} #{i}: no new line over 100 characters: {added:#?}");
         }
+        // Each event's story line retyped, each figure's side changed: read back, merged (never
+        // written anew: every comment of the file is kept).
+        let comments: Vec<&str> = text.lines().filter_map(|l| l.find("//").map(|k| l[k..].trim())).collect();
+        let edits = doc.level.events.len() + doc.level.characters.len();
+        for k in 0..edits {
+            let mut doc = Doc::from_text(&name, &text).unwrap();
+            let edited = match k.checked_sub(doc.level.events.len()) {
+                None => doc.set_event_message(k, "Retyped."),
+                Some(i) => doc.cycle_side(i),
+            };
+            if !edited {
+                continue;
+            }
+            let saved = doc.text();
+            assert_eq!(parse(&name, &saved), doc.level, "{name} edit {k}");
+            for c in &comments {
+                assert!(saved.contains(c), "{name} edit {k}: the comment `{c}` is kept");
+            }
+            let (added, gone) = diff(&text, &saved);
+            assert!(gone.len() <= 2, "{name} edit {k}: +{added:#?} -{gone:#?}");
+        }
     }
 }
 
