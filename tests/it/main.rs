@@ -12,6 +12,8 @@ mod combat;
 mod combat_properties;
 mod common;
 mod conditions_healing;
+mod editor_tools;
+mod event_form;
 mod harness;
 mod hostile;
 mod intents;

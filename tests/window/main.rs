@@ -8,6 +8,7 @@
 
 #[path = "../it/common.rs"]
 mod common;
+mod editor_view;
 mod hud;
 mod net;
 #[path = "../it/pending.rs"]

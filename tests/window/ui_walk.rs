@@ -31,10 +31,10 @@ pub fn walk_in(dir: &Path, args: &[&str], headless: bool) -> Value {
 /// The menu walk's work: everything but the level editor's own panel, which its own walk
 /// presses (`the_editor_walk_presses_every_editor_button`); the menu walk opens the editor and
 /// leaves it.
-pub const MENU_FOCUS: &str = "!Level editor,!Open a level";
+pub const MENU_FOCUS: &str = "!Level editor,!Open a level,!Event form";
 
 /// The editor walk's work: the editor, its Open list and its question about unsaved edits.
-pub const EDITOR_FOCUS: &str = "Level editor,Open a level,Unsaved edits,Main menu|Go(Editor)";
+pub const EDITOR_FOCUS: &str = "Level editor,Open a level,Unsaved edits,Event form,Main menu|Go(Editor)";
 
 /// The editor walk's start: the Bell Chapel (events, a crawl, comments) in the walk's copy.
 pub fn editor_args(dir: &Path) -> Vec<String> {
@@ -166,6 +166,10 @@ fn the_editor_walk_presses_every_editor_button() {
         "EventAdd",
         "EventRemove(an event)",
         "Type(Event(an event))",
+        // Issue 46: the event form, its rows stepped both ways.
+        "EventForm(an event)",
+        "Event form|EventField(a row, on)",
+        "Event form|EventField(a row, back)",
         "PlayTest",
         "Tool(Room)",
         "Tool(Tile(0))",

@@ -11,14 +11,14 @@ use std::process::Command;
 
 const NEEDS: &str = "needs a display and xdotool: .ci/run runs it under Xvfb";
 
-fn require_display() {
+pub(crate) fn require_display() {
     assert!(
         std::env::var_os("DISPLAY").is_some(),
         "no DISPLAY: this test {NEEDS} (WGPU_BACKEND=vulkan xvfb-run -a -s \"-screen 0 1280x720x24\" cargo test --test it window:: -- --ignored)"
     );
 }
 
-fn require_xdotool() {
+pub(crate) fn require_xdotool() {
     let ok = Command::new("xdotool").arg("version").output().is_ok_and(|o| o.status.success());
     assert!(ok, "no xdotool: this test {NEEDS} (apt-get install xdotool)");
 }
@@ -31,15 +31,15 @@ fn backend() -> String {
 // Pixels
 
 /// An RGB image.
-struct Image {
-    w: usize,
-    h: usize,
-    px: Vec<[u8; 3]>,
+pub(crate) struct Image {
+    pub(crate) w: usize,
+    pub(crate) h: usize,
+    pub(crate) px: Vec<[u8; 3]>,
 }
 
 type Rgb = [f64; 3];
 
-fn decode(path: &Path) -> Image {
+pub(crate) fn decode(path: &Path) -> Image {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut dec = png::Decoder::new(std::io::BufReader::new(file));
     dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
@@ -178,7 +178,7 @@ fn level_rows(path: &str) -> Vec<String> {
     l.floors[0].clone()
 }
 
-fn artifacts(tag: &str) -> PathBuf {
+pub(crate) fn artifacts(tag: &str) -> PathBuf {
     let dir = std::env::var("DOO_ARTIFACTS").map(PathBuf::from).unwrap_or_else(|_| std::env::temp_dir().join(format!("doo-{tag}-{}", std::process::id())));
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -288,7 +288,7 @@ fn start_logged(level: &str, seed: &str, log: &Path, stderr: &Path, settings: &P
 
 /// The game with `args`, its match log in `log` (removed first, `--log` added), stderr in
 /// `stderr`, settings in `settings` and, when given, its saves under `saves`.
-fn launch(args: &[&str], log: &Path, stderr: &Path, settings: &Path, saves: Option<&Path>) -> std::process::Child {
+pub(crate) fn launch(args: &[&str], log: &Path, stderr: &Path, settings: &Path, saves: Option<&Path>) -> std::process::Child {
     let _ = std::fs::remove_file(log);
     let mut c = Command::new(crate::common::doo_bin());
     c.args(args).arg("--log").arg(log).current_dir(crate::common::root()).env("WGPU_BACKEND", backend()).env("DOO_SETTINGS", settings);
@@ -299,14 +299,14 @@ fn launch(args: &[&str], log: &Path, stderr: &Path, settings: &Path, saves: Opti
 }
 
 /// Presses `key` in window `win` (focused first), then waits `pause_ms` for the game to take it.
-fn press(win: &str, key: &str, what: &str, pause_ms: u64) {
+pub(crate) fn press(win: &str, key: &str, what: &str, pause_ms: u64) {
     let _ = xdotool(&["windowfocus", "--sync", win]);
     assert!(xdotool(&["key", "--window", win, key]), "xdotool could not press {key} ({what})");
     std::thread::sleep(std::time::Duration::from_millis(pause_ms));
 }
 
 /// The game's window id (xdotool waits for it); empty when there is none.
-fn game_window() -> String {
+pub(crate) fn game_window() -> String {
     Command::new("xdotool")
         .args(["search", "--sync", "--name", "Dungeons of Olde"])
         .output()
@@ -314,13 +314,13 @@ fn game_window() -> String {
         .unwrap_or_default()
 }
 
-fn xdotool(args: &[&str]) -> bool {
+pub(crate) fn xdotool(args: &[&str]) -> bool {
     Command::new("xdotool").args(args).status().is_ok_and(|s| s.success())
 }
 
 /// A screenshot of the window `win` (ImageMagick's `import`), tried up to three times: on a
 /// loaded machine `import` now and then fails to read a window that is redrawing.
-fn grab(win: &str, path: &Path) -> bool {
+pub(crate) fn grab(win: &str, path: &Path) -> bool {
     (0..3).any(|i| {
         if i > 0 {
             std::thread::sleep(std::time::Duration::from_millis(300));
@@ -596,7 +596,7 @@ fn space_square(img: &Image, at: (f64, f64, f64), x: usize, y: usize) -> Vec<[u8
 }
 
 /// Mean absolute difference of two equally sized pixel lists, per channel (0–255).
-fn pixel_difference(a: &[[u8; 3]], b: &[[u8; 3]]) -> f64 {
+pub(crate) fn pixel_difference(a: &[[u8; 3]], b: &[[u8; 3]]) -> f64 {
     assert_eq!(a.len(), b.len(), "squares of the same size");
     let sum: u64 = a.iter().zip(b).map(|(p, q)| (0..3).map(|k| (p[k] as i64 - q[k] as i64).unsigned_abs()).sum::<u64>()).sum();
     sum as f64 / (3 * a.len().max(1)) as f64
@@ -1421,6 +1421,9 @@ fn e2e_the_feature_inspector_locks_a_door_and_hides_its_key_in_a_chest() {
     std::thread::sleep(std::time::Duration::from_millis(600));
     let _ = xdotool(&["click", "1"]);
     std::thread::sleep(std::time::Duration::from_millis(500));
+    // Its name typed (issue 46: what is typed replaces the placeholder "New level"); saved.
+    let _ = xdotool(&["mousemove", "--window", &win, "5", "5"]);
+    keys(&["n", "v", "a", "u", "l", "t", "Return"]);
     keys(&["ctrl+s"]);
     std::thread::sleep(std::time::Duration::from_millis(500));
     let alive = child.try_wait().map(|s| s.is_none()).unwrap_or(false);
@@ -1430,6 +1433,7 @@ fn e2e_the_feature_inspector_locks_a_door_and_hides_its_key_in_a_chest() {
     assert!(alive, "the game kept running:\n{err}");
     let saved = std::fs::read_to_string(&made).unwrap_or_default();
     let level: doo_rules::level_file::Level = doo_rules::data::parse_ron("vault.ron", &saved).unwrap_or_else(|e| panic!("{e}\n{saved}\n{err}"));
+    assert_eq!(level.name, "vault", "the name typed replaced the placeholder:\n{saved}");
     assert_eq!(level.floors[0][3], "#.....L....#####", "{saved}");
     assert_eq!(level.keys.len(), 1, "{saved}");
     let key = level.keys[0].id.clone();

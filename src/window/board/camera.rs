@@ -98,11 +98,16 @@ pub fn board_area(window: &Window, ui_scale: f32) -> Rect {
     Rect { min, max }
 }
 
-/// Clips the board camera to the board area during a match (the whole window otherwise), so
+/// Clips the board camera to the board area during a match (the whole window otherwise, but
+/// for the level editor, which clips it to its map's area), so
 /// nothing of the board is drawn under the bars or over the log; follows window resizes and
 /// the UI scale.
 fn clip_board(windows: Query<&Window>, ui: Res<UiScale>, screen: Option<Res<State<Screen>>>, mut cam: Query<&mut Camera, With<BoardCamera>>) {
     let (Ok(w), Ok(mut cam)) = (windows.single(), cam.single_mut()) else { return };
+    // The level editor clips the camera to its own map area (its `frame_map`).
+    if screen.as_ref().is_some_and(|s| *s.get() == Screen::Editor) {
+        return;
+    }
     let in_match = screen.is_some_and(|s| *s.get() == Screen::Match);
     let want = in_match.then(|| {
         let area = board_area(w, ui.0);

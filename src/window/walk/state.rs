@@ -84,11 +84,22 @@ pub const EDITOR_KEYS: &[(KeyCode, &str)] = &[
     (KeyCode::KeyO, "o"),
     (KeyCode::KeyP, "p"),
     (KeyCode::F7, "F7"),
+    (KeyCode::End, "End"),
+    (KeyCode::F4, "F4"),
 ];
 
 /// The level editor's Ctrl shortcuts beyond `CTRL_KEYS`.
-pub const EDITOR_CTRL_KEYS: &[(KeyCode, &str)] =
-    &[(KeyCode::KeyY, "ctrl+y"), (KeyCode::KeyC, "ctrl+c"), (KeyCode::KeyV, "ctrl+v"), (KeyCode::KeyN, "ctrl+n"), (KeyCode::KeyO, "ctrl+o")];
+pub const EDITOR_CTRL_KEYS: &[(KeyCode, &str)] = &[
+    (KeyCode::KeyY, "ctrl+y"),
+    (KeyCode::KeyC, "ctrl+c"),
+    (KeyCode::KeyV, "ctrl+v"),
+    (KeyCode::KeyN, "ctrl+n"),
+    (KeyCode::KeyO, "ctrl+o"),
+    (KeyCode::Equal, "ctrl+equal"),
+    (KeyCode::Minus, "ctrl+minus"),
+    (KeyCode::Digit0, "ctrl+0"),
+    (KeyCode::ArrowRight, "ctrl+Right"),
+];
 
 /// A walk in progress.
 #[derive(Resource, Debug)]

@@ -2,7 +2,9 @@
 //! and `-` pick the map characters, letters the other brushes; the arrows move the cursor
 //! (Shift grows a selection), Space or Enter paints; Ctrl+Z/Y undo and redo, Ctrl+C/V copy
 //! and paste, Ctrl+S saves, Ctrl+N and Ctrl+O start or open a level, F5 play-tests, Esc goes
-//! back. While the name or briefing is typed, the keys are the text's.
+//! back; Ctrl+= and Ctrl+- zoom the map, Ctrl+0 fits it, Ctrl+arrows move the view; Home and
+//! End turn the events panel's pages, F4 opens (or closes) the form of the first event listed;
+//! Z turns the fill on and off, Ctrl+G groups the figures selected into one encounter. While the name or briefing is typed, the keys are the text's.
 
 use super::state::{EditAct, Editor, EditorSystems, Field, Tool};
 use crate::window::GameData;
@@ -63,7 +65,11 @@ pub const FEATURE_KEYS: [(KeyCode, &str); 10] = [
 ];
 
 /// Keys with an action of their own (with Ctrl held, or not).
-const PLAIN: [(KeyCode, EditAct); 25] = [
+const PLAIN: [(KeyCode, EditAct); 29] = [
+    (KeyCode::KeyZ, EditAct::Fill),
+    (KeyCode::F4, EditAct::EventForm(u8::MAX)),
+    (KeyCode::Home, EditAct::EventPage(-1)),
+    (KeyCode::End, EditAct::EventPage(1)),
     (KeyCode::KeyW, EditAct::FigArrival),
     (KeyCode::KeyY, EditAct::EventAdd),
     (KeyCode::Space, EditAct::Apply),
@@ -91,7 +97,12 @@ const PLAIN: [(KeyCode, EditAct); 25] = [
     (KeyCode::Delete, EditAct::FigRemove),
 ];
 
-const CTRL: [(KeyCode, EditAct); 7] = [
+const CTRL: [(KeyCode, EditAct); 12] = [
+    (KeyCode::KeyG, EditAct::Group),
+    (KeyCode::Minus, EditAct::Zoom(-1)),
+    (KeyCode::Equal, EditAct::Zoom(1)),
+    (KeyCode::NumpadAdd, EditAct::Zoom(1)),
+    (KeyCode::Digit0, EditAct::Zoom(0)),
     (KeyCode::KeyZ, EditAct::Undo),
     (KeyCode::KeyY, EditAct::Redo),
     (KeyCode::KeyC, EditAct::Copy),
@@ -154,6 +165,12 @@ pub fn act_of(k: KeyCode, shift: bool, ctrl: bool, opening: bool, repeat: bool) 
         return (k == KeyCode::Escape).then_some(EditAct::Back);
     }
     if ctrl {
+        // Ctrl+arrows move the view over the map (a quarter of a screen of 512 pixels).
+        for (key, dx, dy) in [(KeyCode::ArrowLeft, -128, 0), (KeyCode::ArrowRight, 128, 0), (KeyCode::ArrowUp, 0, -128), (KeyCode::ArrowDown, 0, 128)] {
+            if k == key {
+                return Some(EditAct::Pan(dx, dy));
+            }
+        }
         // Ctrl+Shift+Z redoes too.
         return CTRL.iter().find(|(key, _)| *key == k).map(|(_, act)| if *act == EditAct::Undo && shift { EditAct::Redo } else { *act });
     }
@@ -204,7 +221,8 @@ fn type_text(
     let cap = match field {
         Field::Name => MAX_NAME,
         Field::Briefing => MAX_BRIEFING,
-        Field::Event(_) => doo_rules::rules::story::MAX_TEXT,
+        Field::Event(_) | Field::Action(..) => doo_rules::rules::story::MAX_TEXT,
+        Field::EventId(_) => 64,
     };
     let mut done = None;
     for e in keys.read() {

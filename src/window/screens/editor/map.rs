@@ -1,14 +1,18 @@
-//! The editor's map: the floor in view drawn with the game's tile art, what stands and lies on
-//! it as marks (figures in their side's colour with a letter, chests, traps, items, lights,
-//! exits, dark spaces), each problem as a red mark on its space, the cursor and the selection.
-//! The pointer on the map: hovering moves the cursor, a click or a drag paints, a right click
-//! inspects. The board camera frames the map between the panels.
+//! The editor's map: the floor in view drawn with the game's tile art, its figures with the
+//! game's figure art on their side's base (a letter badge names each), what lies on it as marks
+//! (chests, traps, items, lights, exits, dark spaces), each problem as a red mark on its space,
+//! the cursor and the selection. The pointer on the map: hovering moves the cursor, a click or
+//! a drag paints, a right click inspects, the wheel zooms about the pointer and the middle
+//! button drags the view (issue 46). The board camera frames the map between the panels, as
+//! `MapView` says.
 
 use super::panels::{BOTTOM_PX, LEFT_PX, RIGHT_PX, TOP_PX};
-use super::state::{EditAct, Editor, EditorCursor, EditorSystems};
+use super::state::{EditAct, Editor, EditorCursor, EditorSystems, MapView};
+use crate::window::GameData;
 use crate::window::board::{Art, BoardCamera, TILE_PX, palette as board_palette, tile_index};
 use crate::window::screens::Screen;
 use crate::window::theme::prelude::*;
+use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use doo_rules::level_file::TileSpec;
@@ -17,6 +21,7 @@ use doo_rules::rules::grid::{Board, Tile};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<EditorCursor>()
         .init_resource::<Drag>()
+        .init_resource::<MapView>()
         .add_systems(OnExit(Screen::Editor), clear_map)
         .add_systems(Update, point_at_map.in_set(EditorSystems::Input))
         .add_systems(Update, (draw_map, frame_map, draw_cursor).chain().in_set(EditorSystems::Draw));
@@ -76,8 +81,54 @@ fn mark(commands: &mut Commands, at: Vec3, size: f32, color: Color, label: &str,
     }
 }
 
+/// A figure as the board draws him (issue 46: letters alone could not tell Sister Ade from a
+/// skeleton): his side's base in the side's colour, the figure art his sprite, template, name,
+/// weapon or spells choose (`assets/art/figures.ron`), and a badge of his name's first letter.
+fn figure(
+    commands: &mut Commands,
+    art: &Art,
+    data: &doo_rules::data::RuleData,
+    c: &doo_rules::level_file::CharacterEntry,
+    side: usize,
+    color: Color,
+    at: Vec3,
+) {
+    let book = &data.figures;
+    let by_name = c.name.as_ref().map(|n| n.to_lowercase().replace(' ', "_"));
+    let kind = [c.sprite.as_deref(), c.template.as_deref(), by_name.as_deref()].into_iter().flatten().find(|k| book.index(k).is_some());
+    let kind = book.pick(kind, c.weapon_skill.as_deref(), c.caster.unwrap_or_default());
+    let mut base = Sprite::from_atlas_image(art.tokens.clone(), TextureAtlas { layout: art.tokens_layout.clone(), index: side.min(5) });
+    base.custom_size = Some(Vec2::splat(TILE_PX));
+    base.color = color;
+    commands.spawn((MapPart, base, Transform::from_translation(at.with_z(3.0))));
+    let art_sprite = Sprite {
+        image: art.figures.clone(),
+        texture_atlas: Some(TextureAtlas { layout: art.figures_layout.clone(), index: kind }),
+        custom_size: Some(Vec2::splat(TILE_PX * 0.96)),
+        ..default()
+    };
+    commands.spawn((MapPart, art_sprite, Transform::from_translation(at.with_z(3.2) + Vec3::Y * TILE_PX * 0.06)));
+    let name = c.name.clone().or(c.template.clone()).or(c.id.clone()).unwrap_or_default();
+    let letter: String = name.chars().next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+    commands.spawn((
+        MapPart,
+        Text2d::new(letter),
+        TextFont { font_size: bevy::text::FontSize::Px(10.0), ..default() },
+        TextColor(Color::WHITE),
+        bevy::sprite::Anchor::BOTTOM_RIGHT,
+        Transform::from_translation(at.with_z(3.5) + Vec3::new(TILE_PX * 0.48, -TILE_PX * 0.44, 0.0)),
+    ));
+}
+
 /// The floor in view, drawn again whenever the level changes.
-fn draw_map(mut commands: Commands, editor: Option<Res<Editor>>, art: Option<Res<Art>>, old: Query<Entity, With<MapPart>>, mut drawn: Local<u64>) {
+fn draw_map(
+    mut commands: Commands,
+    editor: Option<Res<Editor>>,
+    art: Option<Res<Art>>,
+    data: Res<GameData>,
+    old: Query<Entity, With<MapPart>>,
+    mut drawn: Local<u64>,
+) {
     let (Some(ed), Some(art)) = (editor, art) else { return };
     if *drawn == ed.generation && !old.is_empty() {
         return;
@@ -151,13 +202,11 @@ fn draw_map(mut commands: Commands, editor: Option<Res<Editor>>, art: Option<Res
         let Some(p) = c.pos.filter(|p| here(p)) else { continue };
         let side = c.side.as_deref().and_then(|s| sides.iter().position(|x| *x == s)).unwrap_or(0);
         let color = colours.get(side).copied().unwrap_or(board_palette::SIDES[side % board_palette::SIDES.len()]);
-        let name = c.name.clone().or(c.template.clone()).or(c.id.clone()).unwrap_or_default();
-        let letter: String = name.chars().next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
-        let size = if ed.selected == Some(k) { 28.0 } else { 22.0 };
+        let at = world_at(p.x, p.y, w, h);
         if ed.selected == Some(k) {
-            mark(&mut commands, world_at(p.x, p.y, w, h), 30.0, Color::WHITE, "", 2.5);
+            mark(&mut commands, at, TILE_PX + 2.0, Color::WHITE, "", 2.5);
         }
-        mark(&mut commands, world_at(p.x, p.y, w, h), size, color, &letter, 3.0);
+        figure(&mut commands, &art, &data.0, c, side, color, at);
     }
     // The spaces each level event watches: a violet tint, its id in the first space.
     for (id, r) in ed.doc.event_areas() {
@@ -181,21 +230,63 @@ fn draw_map(mut commands: Commands, editor: Option<Res<Editor>>, art: Option<Res
     }
 }
 
-/// The board camera frames the map in the space between the panels.
-fn frame_map(editor: Option<Res<Editor>>, windows: Query<&Window>, ui: Res<UiScale>, mut cam: Query<&mut Transform, With<BoardCamera>>) {
+/// The board camera frames the map in the space between the panels: fitted to it, then
+/// zoomed and moved as `MapView` says (a zoom by the wheel keeps the space under the pointer
+/// where it is; the keyboard's cursor is kept in view). Another level opened is fitted again.
+fn frame_map(
+    editor: Option<Res<Editor>>,
+    windows: Query<&Window>,
+    ui: Res<UiScale>,
+    cursor: Res<EditorCursor>,
+    mut view: ResMut<MapView>,
+    mut cams: Query<(&mut Camera, &mut Transform), With<BoardCamera>>,
+    mut path: Local<std::path::PathBuf>,
+) {
     let (Some(ed), Ok(window)) = (editor, windows.single()) else { return };
+    if *path != ed.path {
+        path.clone_from(&ed.path);
+        *view = MapView::default();
+    }
     let (w, h) = ed.doc.size();
-    let win = Vec2::new(window.width(), window.height());
     let s = ui.0;
-    let area = Vec2::new(win.x - (LEFT_PX + RIGHT_PX) * s, win.y - (TOP_PX + BOTTOM_PX) * s).max(Vec2::splat(100.0));
-    let scale = ((w as f32 * TILE_PX + 16.0) / area.x).max((h as f32 * TILE_PX + 16.0) / area.y).clamp(0.2, 2.0);
-    // The map's centre (the origin) at the centre of the area between the panels.
-    let d = Vec2::new((LEFT_PX - RIGHT_PX) * s / 2.0, (BOTTOM_PX - TOP_PX) * s / 2.0);
-    let want = Transform::from_xyz(-d.x * scale, -d.y * scale, 100.0).with_scale(Vec3::splat(scale));
-    for mut t in &mut cam {
-        if *t != want {
-            *t = want;
-        }
+    let k = window.scale_factor();
+    let phys = UVec2::new(window.physical_width(), window.physical_height()).max(UVec2::ONE);
+    // The area between the panels, in physical pixels: the camera draws there only, so a map
+    // zoomed in is never drawn under the panels.
+    let pos = (Vec2::new(LEFT_PX, TOP_PX) * s * k).round().as_uvec2().min(phys - UVec2::ONE);
+    let size = (Vec2::new(window.width() - (LEFT_PX + RIGHT_PX) * s, window.height() - (TOP_PX + BOTTOM_PX) * s) * k).round().max(Vec2::ONE).as_uvec2();
+    let size = size.min(phys - pos).max(UVec2::ONE);
+    let area = size.as_vec2() / k;
+    let fit = ((w as f32 * TILE_PX + 16.0) / area.x).max((h as f32 * TILE_PX + 16.0) / area.y).clamp(0.1, 4.0);
+    let scale = fit / 1.25f32.powi(view.zoom as i32);
+    let Ok((mut cam, mut t)) = cams.single_mut() else { return };
+    if cam.viewport.as_ref().is_none_or(|v| v.physical_position != pos || v.physical_size != size) {
+        cam.viewport = Some(bevy::camera::Viewport { physical_position: pos, physical_size: size, ..default() });
+    }
+    // The area's centre shows the world point `pan` (the map's centre is the origin).
+    let mut pan = view.pan;
+    if let Some(p) = view.pivot
+        && t.scale.x > 0.0
+    {
+        // The camera's centre C' = P - (P - C) * s' / s keeps P on the same pixel.
+        let c = t.translation.truncate();
+        pan = p - (p - c) * (scale / t.scale.x);
+    }
+    if view.follow {
+        let q = world_at(cursor.0, cursor.1, w, h).truncate();
+        let room = (area * scale / 2.0 - Vec2::splat(TILE_PX)).max(Vec2::ZERO);
+        pan = pan.clamp(q - room, q + room);
+    }
+    // The map is never lost: its centre stays within half the map of the view's.
+    let bound = Vec2::new(w as f32, h as f32) * TILE_PX / 2.0;
+    let pan = pan.clamp(-bound, bound);
+    let now = MapView { pan, scale, pivot: None, follow: false, ..*view };
+    if *view != now {
+        *view = now;
+    }
+    let want = pan.extend(100.0);
+    if t.translation != want || t.scale.x != scale {
+        *t = Transform::from_translation(want).with_scale(Vec3::splat(scale));
     }
 }
 
@@ -240,14 +331,41 @@ fn point_at_map(
     mut drag: ResMut<Drag>,
     mut acts: MessageWriter<EditAct>,
     mut hovered: Local<Option<(i32, i32)>>,
+    mut wheel: MessageReader<MouseWheel>,
+    mut view: ResMut<MapView>,
+    mut grabbed: Local<Option<Vec2>>,
 ) {
-    let Some(ed) = editor else { return };
+    let Some(ed) = editor else {
+        wheel.clear();
+        return;
+    };
     if ed.typing.is_some() || ed.opening {
         drag.0.cancel();
+        wheel.clear();
         return;
     }
     let (Ok(window), Ok((cam, cam_t))) = (windows.single(), cams.single()) else { return };
-    let Some(world) = window.cursor_position().and_then(|p| cam.viewport_to_world_2d(cam_t, p).ok()) else { return };
+    let pointer = window.cursor_position();
+    let Some(world) = pointer.and_then(|p| cam.viewport_to_world_2d(cam_t, p).ok()) else {
+        wheel.clear();
+        return;
+    };
+    // The wheel zooms about the pointer; the middle button drags the view (issue 46).
+    let turned: f32 = wheel.read().map(|m| if m.unit == MouseScrollUnit::Line { m.y } else { m.y / 40.0 }).sum();
+    if turned != 0.0 && !over_ui.0 {
+        view.pivot = Some(world);
+        acts.write(EditAct::Zoom(if turned > 0.0 { 1 } else { -1 }));
+    }
+    match (mouse.pressed(MouseButton::Middle), pointer, *grabbed) {
+        (true, Some(p), Some(from)) if p != from => {
+            let d = p - from;
+            acts.write(EditAct::Pan(-d.x.round() as i32, -d.y.round() as i32));
+            *grabbed = Some(p);
+        }
+        (true, Some(p), None) if !over_ui.0 => *grabbed = Some(p),
+        (false, _, _) => *grabbed = None,
+        _ => {}
+    }
     let (w, h) = ed.doc.size();
     let x = (world.x / TILE_PX + (w as f32 - 1.0) / 2.0).round() as i32;
     let y = ((h as f32 - 1.0) / 2.0 - world.y / TILE_PX).round() as i32;

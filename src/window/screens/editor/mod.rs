@@ -19,6 +19,7 @@ use doo_rules::level_edit::leave::{Answer, Leave, must_ask};
 use doo_rules::level_edit::{Brush, Doc, Rect, new_level};
 use std::path::Path;
 
+mod event_panel;
 mod files;
 mod keys;
 mod map;
@@ -28,7 +29,7 @@ pub mod recovery;
 mod state;
 
 use files::{heroes, level_files, monsters, new_path, open_file};
-pub use state::{EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, PlayTest, Tool, profile_name};
+pub use state::{EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, MapView, PlayTest, Tool, profile_name};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_button_action::<EditAct>()
@@ -90,6 +91,9 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         behaviours,
         files: level_files(),
         generation: 0,
+        events_from: 0,
+        event_open: None,
+        fill: false,
     };
     ed.changed(data);
     *cursor = first_figure(&mut ed);
@@ -105,6 +109,7 @@ fn apply_acts(
     data: Res<GameData>,
     mut next: ResMut<NextState<Screen>>,
     mut commands: Commands,
+    mut view: ResMut<MapView>,
 ) {
     let Some(mut ed) = editor else {
         acts.clear();
@@ -160,6 +165,7 @@ fn apply_acts(
                 }
                 let (x, y) = clamp(cursor.0 + dx, cursor.1 + dy);
                 *cursor = EditorCursor(x, y);
+                view.follow = true;
                 // The keyboard's cursor onto a door, chest, trap or light shows it in the
                 // feature inspector (its keys then set it up).
                 if !ed.doc.features(x, y).is_empty() {
@@ -224,8 +230,51 @@ fn apply_acts(
             EditAct::Control(k) => edited = ed.doc.cycle_control(k as usize),
             EditAct::Goal(_) | EditAct::AddSide => edited = side_act(ed, act),
             EditAct::Type(_) | EditAct::EventAdd => edited = text_act(ed, act, *cursor),
-            EditAct::EventRemove(_) | EditAct::EventWhen(_) | EditAct::EventThen(_) => edited = event_act(ed, act),
+            EditAct::EventRemove(k) => edited = ed.doc.remove_event(k as usize),
             EditAct::Feature(k) => edited = feature_edit(ed, k as usize),
+            EditAct::Zoom(d) => {
+                view.zoom_by(d);
+                ed.status = format!("Map view: {} (mouse wheel zooms, middle button drags; Ctrl+0 fits).", view.label());
+            }
+            EditAct::Pan(dx, dy) => view.pan_by(dx, dy),
+            EditAct::Fill => {
+                ed.fill = !ed.fill;
+                ed.status = if ed.fill {
+                    "Fill on: a map brush clicked on one space fills the spaces joined to it that hold the same character (Z turns it off).".into()
+                } else {
+                    "Fill off: map brushes paint the space or the rectangle.".into()
+                };
+            }
+            EditAct::Group => match ed.doc.group_encounter(ed.area(*cursor)) {
+                Some(g) => {
+                    ed.status = g.line();
+                    ed.anchor = None;
+                    edited = true;
+                }
+                None => ed.status = "Select two or more figures of one side (drag, or Shift+arrows), then Ctrl+G makes them one encounter.".into(),
+            },
+            EditAct::EventForm(k) => {
+                let k = if k == u8::MAX { ed.events_from } else { k as usize };
+                ed.event_open = if ed.event_open == Some(k) || k >= ed.doc.level.events.len() { None } else { Some(k) };
+                ed.generation += 1;
+            }
+            EditAct::EventField(row, d) => {
+                let Some(k) = ed.event_open else { continue };
+                let rows = ed.doc.event_form(k);
+                match rows.get(row as usize) {
+                    Some(r) if r.kind == doo_rules::level_edit::RowKind::Text => {
+                        let a = r.action.unwrap_or(0);
+                        ed.typing = Some((Field::Action(k as u8, a as u8), ed.doc.action_text(k, a).unwrap_or_default()));
+                    }
+                    Some(_) => edited = ed.doc.event_step(k, row as usize, d, ed.area(*cursor)),
+                    None => {}
+                }
+            }
+            EditAct::EventPage(d) => {
+                let n = ed.doc.level.events.len();
+                let from = ed.events_from as i64 + d as i64 * panels::EVENTS_LISTED as i64;
+                ed.events_from = from.clamp(0, n.saturating_sub(1) as i64) as usize;
+            }
             EditAct::FigSide
             | EditAct::FigBehaviour
             | EditAct::FigStance
@@ -247,6 +296,9 @@ fn apply_acts(
 fn back(ed: &mut Editor, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData, next: &mut NextState<Screen>, commands: &mut Commands) {
     if ed.typing.is_some() {
         ed.typing = None;
+    } else if ed.event_open.is_some() {
+        ed.event_open = None;
+        ed.generation += 1;
     } else if ed.opening {
         ed.opening = false;
     } else if ed.anchor.is_some() {
@@ -351,20 +403,6 @@ fn recover(ed: &mut Editor, yes: bool, cursor: &mut EditorCursor, data: &doo_rul
     ed.status = format!("Recovered the unsaved edits of {}: Ctrl+S saves them, Ctrl+Z shows the file as it was saved.", path.display());
 }
 
-/// An event removed, or its trigger or deed cycled.
-fn event_act(ed: &mut Editor, act: EditAct) -> bool {
-    let edited = match act {
-        EditAct::EventRemove(k) => ed.doc.remove_event(k as usize),
-        EditAct::EventWhen(k) => ed.doc.cycle_trigger(k as usize),
-        EditAct::EventThen(k) => ed.doc.cycle_deed(k as usize),
-        _ => false,
-    };
-    if let EditAct::EventWhen(k) | EditAct::EventThen(k) = act {
-        ed.status = ed.doc.event_line(k as usize);
-    }
-    edited
-}
-
 /// A side's goal cycled, or a new side.
 fn side_act(ed: &mut Editor, act: EditAct) -> bool {
     if let EditAct::Goal(k) = act {
@@ -386,9 +424,13 @@ fn side_act(ed: &mut Editor, act: EditAct) -> bool {
 fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
     if let EditAct::Type(f) = act {
         let now = match f {
+            // A new level's name is a placeholder: what is typed replaces it (issue 46).
+            Field::Name if ed.doc.level.name == new_level(1, 1).name => String::new(),
             Field::Name => ed.doc.level.name.clone(),
             Field::Briefing => ed.doc.level.briefing.clone(),
             Field::Event(k) => ed.doc.event_message(k as usize),
+            Field::Action(k, a) => ed.doc.action_text(k as usize, a as usize).unwrap_or_default(),
+            Field::EventId(k) => ed.doc.level.events.get(k as usize).map_or(String::new(), |e| e.id.clone()),
         };
         ed.typing = Some((f, now));
         return false;
@@ -517,6 +559,13 @@ fn paint(ed: &mut Editor, area: Rect) -> bool {
         return false;
     };
     let crawl_before = ed.doc.level.mode;
+    // Fill (Z): a map character clicked on one space pours over the spaces joined to it that
+    // hold the same character (issue 46).
+    if let (true, Brush::Tile(c), true) = (ed.fill, &brush, area.x0 == area.x1 && area.y0 == area.y1) {
+        let done = ed.doc.flood_fill(area.x0, area.y0, *c);
+        ed.status = if done { format!("Filled with {} from ({}, {}).", ed.tool_name(ed.tool), area.x0, area.y0) } else { "Nothing to fill: the space holds that already.".into() };
+        return done;
+    }
     let done = ed.doc.paint(area, &brush);
     if done {
         ed.status = format!("Painted {} over {} x {}.", ed.tool_name(ed.tool), area.x1 - area.x0 + 1, area.y1 - area.y0 + 1);

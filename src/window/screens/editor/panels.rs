@@ -21,15 +21,15 @@ const FILE_PX: f32 = 150.0;
 
 /// Problems listed at the bottom (the rest are counted; all are on the map).
 const LISTED: usize = 4;
-/// Events listed in the side panel (the rest are counted).
-const EVENTS_LISTED: usize = 2;
+/// Events listed in the side panel at a time (its pages, Home and End, reach every event).
+pub const EVENTS_LISTED: usize = 3;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (draw_panels, show_cursor_line).chain().in_set(EditorSystems::Draw));
 }
 
 #[derive(Component)]
-struct EditorRoot;
+pub(super) struct EditorRoot;
 
 #[derive(Component)]
 struct CursorLine;
@@ -50,7 +50,7 @@ fn view_key(ed: &Editor) -> String {
         ed.doc.can_redo(),
         ed.clip.is_some(),
         ed.doc.dirty(),
-    ) + &format!("|{:?}|{}", ed.asking, ed.recovery.is_some())
+    ) + &format!("|{:?}|{}|{}|{:?}|{}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill)
 }
 
 /// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
@@ -107,6 +107,7 @@ fn draw_panels(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query
     if ed.opening {
         open_list(&mut commands, &ed);
     }
+    super::event_panel::event_form(&mut commands, &ed);
     question(&mut commands, &ed);
 }
 
@@ -169,6 +170,10 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
             spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
             spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.clip.is_some());
+            b.spawn(Node { width: Val::Px(10.0), ..default() });
+            spawn_bar(b, "Zoom - [Ctrl+-]", EditAct::Zoom(-1), true);
+            spawn_bar(b, "Fit [Ctrl+0]", EditAct::Zoom(0), true);
+            spawn_bar(b, "Zoom + [Ctrl+=]", EditAct::Zoom(1), true);
         });
 }
 
@@ -205,6 +210,13 @@ fn brushes(p: &mut ChildSpawnerCommands, ed: &Editor) {
                 };
                 tool_button(r, ed, format!("{} [{key}]", ed.tool_name(tool)), tool);
             }
+        });
+        b.spawn(row()).with_children(|r| {
+            let mut e = r.spawn(bar_button(if ed.fill { "fill: on [Z]" } else { "fill: off [Z]" }, EditAct::Fill, true));
+            if ed.fill {
+                e.insert(Selected);
+            }
+            spawn_bar(r, "group [Ctrl+G]", EditAct::Group, true);
         });
         b.spawn(text("Drag or Shift+arrows: a rectangle. Space paints. Right click inspects.", 12.0, palette::DIM));
     });
@@ -309,27 +321,44 @@ fn features(b: &mut ChildSpawnerCommands, ed: &Editor) {
     }
 }
 
-/// The level's events (the first few), each with its story line to type and a remove button.
+/// The level's events, a page at a time (Home and End turn the pages), each with its story
+/// line to type, its form (every field of its trigger and actions: `event_panel`) and a
+/// remove button.
 fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
     let n = ed.doc.level.events.len();
-    heading(b, format!("Events ({n})"));
-    for k in 0..n.min(EVENTS_LISTED) {
+    let from = ed.events_from.min(n.saturating_sub(1));
+    let to = (from + EVENTS_LISTED).min(n);
+    // The heading, the pages and a new event on one line: the events below it are never
+    // pushed out of the panel by them.
+    b.spawn(row()).with_children(|r| {
+        let title = if n > EVENTS_LISTED { format!("Events {}-{}/{n}", from + 1, to) } else { format!("Events ({n})") };
+        r.spawn((text(title, 14.0, palette::GOLD), Node { margin: UiRect::new(Val::ZERO, Val::Px(3.0), Val::Px(6.0), Val::ZERO), ..default() }));
+        if n > EVENTS_LISTED {
+            spawn_bar(r, "< Home", EditAct::EventPage(-1), from > 0);
+            spawn_bar(r, "> End", EditAct::EventPage(1), to < n);
+        }
+        spawn_bar(r, "New [Y]", EditAct::EventAdd, n < doo_rules::rules::story::MAX_EVENTS);
+    });
+    for k in from..to {
         b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, ..default() }).with_children(|r| {
             // One list drawn by one piece of code: its rows' buttons go by one name each (the UI
             // walk presses one of them, as it does one rules reference entry).
             r.spawn(bar_button("x", EditAct::EventRemove(k as u8), true)).insert(ActionName("EventRemove(an event)".into()));
             let line: String = ed.doc.event_line(k).chars().take(20).collect();
             r.spawn(bar_button(line, EditAct::Type(Field::Event(k as u8)), true)).insert(ActionName("Type(Event(an event))".into()));
-            r.spawn(bar_button("when", EditAct::EventWhen(k as u8), true)).insert(ActionName("EventWhen(an event)".into()));
-            r.spawn(bar_button("then", EditAct::EventThen(k as u8), true)).insert(ActionName("EventThen(an event)".into()));
+            let open = ed.event_open == Some(k);
+            let label = match (open, k == from) {
+                (true, _) => "close",
+                (false, true) => "edit F4",
+                (false, false) => "edit",
+            };
+            let mut e = r.spawn(bar_button(label, EditAct::EventForm(k as u8), true));
+            e.insert(ActionName("EventForm(an event)".into()));
+            if open {
+                e.insert(Selected);
+            }
         });
     }
-    b.spawn(row()).with_children(|r| {
-        if n > EVENTS_LISTED {
-            r.spawn(text(format!("+{} more ", n - EVENTS_LISTED), 12.0, palette::DIM));
-        }
-        spawn_bar(r, "New event on selection [Y]", EditAct::EventAdd, n < doo_rules::rules::story::MAX_EVENTS);
-    });
 }
 
 /// What happened, what is under the cursor and the problems; at the right, the level's file
@@ -350,7 +379,10 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
                 let what = match field {
                     Field::Name => "Typing the level's name".to_string(),
                     Field::Briefing => "Typing the briefing".to_string(),
-                    Field::Event(k) => format!("Typing the story line of {}", ed.doc.level.events.get(*k as usize).map_or("", |e| e.id.as_str())),
+                    Field::Event(k) | Field::Action(k, _) => {
+                        format!("Typing the story line of {}", ed.doc.level.events.get(*k as usize).map_or("", |e| e.id.as_str()))
+                    }
+                    Field::EventId(k) => format!("Renaming the event {}", ed.doc.level.events.get(*k as usize).map_or("", |e| e.id.as_str())),
                 };
                 b.spawn(text(format!("{what} (Enter keeps it, Esc leaves it as it was):"), 14.0, palette::GOLD));
                 b.spawn(text(format!("{buf}_"), 14.0, palette::TEXT));

@@ -44,6 +44,10 @@ pub enum Field {
     Briefing,
     /// The story line of the k-th level event.
     Event(u8),
+    /// The text of the k-th event's a-th action (a story line), from the event form.
+    Action(u8, u8),
+    /// The k-th event's id (renamed wherever it is named).
+    EventId(u8),
 }
 
 /// Everything the editor does: from a button, a key or the pointer on the map.
@@ -91,10 +95,6 @@ pub enum EditAct {
     /// A level event on the selection: a story line when the first side enters it.
     EventAdd,
     EventRemove(u8),
-    /// The k-th event's trigger, cycled.
-    EventWhen(u8),
-    /// What the k-th event does besides its story line, cycled.
-    EventThen(u8),
     /// The figure arrives later: on the level's next event (`spawn`), or from the start.
     FigArrival,
     /// The answer to "unsaved edits: Save / Discard / Cancel" (issue 42).
@@ -103,6 +103,66 @@ pub enum EditAct {
     Recover(bool),
     /// The k-th button of the feature inspector (the features on the space inspected).
     Feature(u8),
+    /// Zoom the map in (1) or out (-1) a step; 0 fits the whole floor between the panels.
+    Zoom(i8),
+    /// Move the view over the map by this many screen pixels (right and down positive).
+    Pan(i32, i32),
+    /// The events panel's page: the next (1) or earlier (-1) events.
+    EventPage(i8),
+    /// The k-th event's form opened (closed when it is open); `u8::MAX`: the first event the
+    /// events panel lists (F4).
+    EventForm(u8),
+    /// The open event form's row stepped forward (1) or back (-1).
+    EventField(u8, i8),
+    /// Fill on or off: a map brush clicked on one space fills the spaces joined to it.
+    Fill,
+    /// The figures of one side in the selection made one encounter.
+    Group,
+}
+
+/// How the map is framed (issue 46): `zoom` steps of 1.25× from the view that fits the floor
+/// between the panels, the view's centre moved by `pan` (world pixels from the map's centre).
+/// `scale` is the board camera's scale as last framed (world pixels a screen pixel); `pivot`,
+/// a world point kept under the pointer by the next zoom (the mouse wheel); `follow`, the
+/// keyboard's cursor brought into view.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct MapView {
+    pub zoom: i8,
+    pub pan: Vec2,
+    pub scale: f32,
+    pub pivot: Option<Vec2>,
+    pub follow: bool,
+}
+
+impl Default for MapView {
+    fn default() -> Self {
+        MapView { zoom: 0, pan: Vec2::ZERO, scale: 1.0, pivot: None, follow: false }
+    }
+}
+
+impl MapView {
+    /// The closest and the farthest zoom steps (1.25^8 ≈ 6× in, 1.25^-4 ≈ 0.4× out).
+    pub const IN: i8 = 8;
+    pub const OUT: i8 = -4;
+
+    /// A step in (`d` > 0) or out; 0 fits the floor again (and centres it).
+    pub fn zoom_by(&mut self, d: i8) {
+        if d == 0 {
+            *self = MapView { scale: self.scale, ..default() };
+        } else {
+            self.zoom = (self.zoom + d.signum()).clamp(Self::OUT, Self::IN);
+        }
+    }
+
+    /// The view moved by (dx, dy) screen pixels (right and down).
+    pub fn pan_by(&mut self, dx: i32, dy: i32) {
+        self.pan += Vec2::new(dx as f32, -(dy as f32)) * self.scale;
+    }
+
+    /// How far the view is from the fitted one, for the panels ("fit", "2.4×").
+    pub fn label(&self) -> String {
+        if self.zoom == 0 && self.pan == Vec2::ZERO { "fit".into() } else { format!("{:.1}x", 1.25f32.powi(self.zoom as i32)) }
+    }
 }
 
 /// The level being edited and the editor around it. It stays while a play-test runs, so the
@@ -137,6 +197,12 @@ pub struct Editor {
     pub files: Vec<PathBuf>,
     /// Changed when the map must be drawn again.
     pub generation: u64,
+    /// The first event the events panel lists (its pages).
+    pub events_from: usize,
+    /// The event whose form is open over the map (issue 46).
+    pub event_open: Option<usize>,
+    /// Map brushes fill the spaces joined to the one clicked (issue 46).
+    pub fill: bool,
 }
 
 /// The space under the keyboard cursor (apart from `Editor`: moving it redraws no panel).
@@ -217,6 +283,9 @@ impl Editor {
         if self.selected.is_some_and(|k| k >= self.doc.level.characters.len()) {
             self.selected = None;
         }
+        if self.event_open.is_some_and(|k| k >= self.doc.level.events.len()) {
+            self.event_open = None;
+        }
         if self.inspected.is_some_and(|(x, y)| self.doc.features(x, y).is_empty()) {
             self.inspected = None;
         }
@@ -229,6 +298,15 @@ impl Editor {
             Field::Name => self.doc.set_name(buf.trim()),
             Field::Briefing => self.doc.set_briefing(buf.trim()),
             Field::Event(k) => self.doc.set_event_message(k as usize, buf.trim()),
+            Field::Action(k, a) => self.doc.set_action_text(k as usize, a as usize, buf.trim()),
+            Field::EventId(k) => {
+                let ok = self.doc.rename_event(k as usize, buf.trim());
+                if !ok && self.doc.level.events.get(k as usize).is_some_and(|e| e.id != buf.trim()) {
+                    self.status = format!("Not renamed: '{}' is taken or not a plain id (letters, digits, _ and -).", buf.trim());
+                    return;
+                }
+                ok
+            }
         };
         if changed {
             self.changed(data);

@@ -1,0 +1,109 @@
+//! Two of the editor's tools (issue 46): figures grouped into one encounter with the mouse (the
+//! figures in the selection join the first one's encounter: they wake, arrive and are told
+//! orders together), and the flood fill (a map character poured over the connected spaces
+//! that hold the same character as the one clicked).
+
+use super::brush::Rect;
+use super::doc::{Doc, encounter_of};
+use crate::rules::story::Action;
+
+/// Spaces one flood fill changes at most (a whole 1 024 × 1 024 floor).
+pub const MAX_FILL: usize = 1 << 20;
+
+/// What `group_encounter` did, in words for the status line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grouped {
+    /// The encounter they are now in.
+    pub encounter: String,
+    /// Its members.
+    pub members: Vec<String>,
+    /// The encounters emptied by it, and removed (their `spawn` actions with them).
+    pub removed: Vec<String>,
+}
+
+impl Grouped {
+    pub fn line(&self) -> String {
+        let mut s = format!("Encounter {}: {} together.", self.encounter, self.members.join(", "));
+        if !self.removed.is_empty() {
+            s += &format!(" Emptied and removed: {}.", self.removed.join(", "));
+        }
+        s
+    }
+}
+
+impl Doc {
+    /// The figures of one side in `area` (on the floor in view) made one encounter: the first
+    /// one's (a figure has his own until grouped). The encounters they leave that are left
+    /// empty are removed, and so are the `spawn` actions that brought them (an event left with
+    /// no action gets an empty story line). `None` when fewer than two figures with ids stand
+    /// there, or they are of different sides.
+    pub fn group_encounter(&mut self, area: Rect) -> Option<Grouped> {
+        let f = self.floor;
+        let l = &self.level;
+        let inside = |c: &crate::level_file::CharacterEntry| {
+            c.pos.is_some_and(|p| p.floor as usize == f && p.x >= area.x0 && p.x <= area.x1 && p.y >= area.y0 && p.y <= area.y1)
+        };
+        let picked: Vec<(String, Option<String>)> = l.characters.iter().filter(|c| inside(c)).filter_map(|c| Some((c.id.clone()?, c.side.clone()))).collect();
+        if picked.len() < 2 || picked.iter().any(|(_, s)| *s != picked[0].1) {
+            return None;
+        }
+        let ids: Vec<String> = picked.into_iter().map(|(id, _)| id).collect();
+        let mut out = None;
+        self.edit(|l, _| {
+            let k = encounter_of(l, &ids[0]);
+            let target = l.encounters[k].id.clone();
+            let mut left = vec![];
+            for e in l.encounters.iter_mut().filter(|e| e.id != target) {
+                let before = e.members.len();
+                e.members.retain(|m| !ids.contains(m));
+                if before > 0 && e.members.is_empty() {
+                    left.push(e.id.clone());
+                }
+            }
+            let t = l.encounters.iter_mut().find(|e| e.id == target).expect("the first figure's encounter");
+            for id in &ids {
+                if !t.members.contains(id) {
+                    t.members.push(id.clone());
+                }
+            }
+            let members = t.members.clone();
+            l.encounters.retain(|e| !left.contains(&e.id));
+            for e in l.events.iter_mut() {
+                e.then.retain(|a| !matches!(a, Action::Spawn(x) if left.contains(x)));
+                if e.then.is_empty() {
+                    e.then.push(Action::Message(String::new()));
+                }
+            }
+            out = Some(Grouped { encounter: target, members, removed: left });
+        });
+        out
+    }
+
+    /// The map character `c` poured from (x, y) over every space joined to it (up, down, left,
+    /// right) that holds the same character, on the floor in view; at most `MAX_FILL` spaces.
+    /// True when the map changed.
+    pub fn flood_fill(&mut self, x: i32, y: i32, c: char) -> bool {
+        let Some(from) = self.tile(x, y) else { return false };
+        if from == c {
+            return false;
+        }
+        let (w, h) = self.size();
+        let mut rows: Vec<Vec<char>> = self.level.floors[self.floor].iter().map(|r| r.chars().collect()).collect();
+        let mut stack = vec![(x, y)];
+        let mut done = 0;
+        while let Some((x, y)) = stack.pop() {
+            if x < 0 || y < 0 || x as usize >= w || y as usize >= h || done >= MAX_FILL {
+                continue;
+            }
+            let cell = rows.get_mut(y as usize).and_then(|r| r.get_mut(x as usize));
+            match cell {
+                Some(ch) if *ch == from => *ch = c,
+                _ => continue,
+            }
+            done += 1;
+            stack.extend([(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]);
+        }
+        let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+        self.edit(|l, f| l.floors[f] = rows)
+    }
+}

@@ -1,0 +1,91 @@
+//! The event form over the editor's map (issue 46): the open event's id (renamed wherever it
+//! is named), its trigger with every field, whether it repeats and which event it waits for,
+//! then each action with every field, moved up or removed, and a row to add one. Each row is
+//! stepped through what the level holds (`doo_rules::level_edit::event_form`): `<` and `>`
+//! for a choice, `-` and `+` for a number, the value itself for a switch, "= selection" for an
+//! area (the map's selection), the text to type a story line. Esc closes it.
+
+use super::panels::{LEFT_PX, TOP_PX};
+use super::state::{EditAct, Editor, Field};
+use crate::window::screens::Screen;
+use crate::window::theme::prelude::*;
+use bevy::prelude::*;
+use doo_rules::level_edit::RowKind;
+
+/// The form's width in logical pixels (it lies over the map's left part).
+const FORM_PX: f32 = 460.0;
+
+fn button(p: &mut ChildSpawnerCommands, label: impl Into<String>, act: EditAct, name: &str) {
+    p.spawn(bar_button(label, act, true)).insert(ActionName(name.into()));
+}
+
+/// The open event's form, when one is open.
+pub(super) fn event_form(commands: &mut Commands, ed: &Editor) {
+    let Some(k) = ed.event_open else { return };
+    let Some(e) = ed.doc.level.events.get(k) else { return };
+    let node = Node {
+        position_type: PositionType::Absolute,
+        left: Val::Px(LEFT_PX + 6.0),
+        top: Val::Px(TOP_PX + 6.0),
+        width: Val::Px(FORM_PX),
+        flex_direction: FlexDirection::Column,
+        padding: UiRect::all(Val::Px(8.0)),
+        row_gap: Val::Px(1.0),
+        ..default()
+    };
+    let rows = ed.doc.event_form(k);
+    commands
+        .spawn((Name::new("Event form"), super::panels::EditorRoot, DespawnOnExit(Screen::Editor), panel_in(node, palette::PANEL_SOLID), GlobalZIndex(20)))
+        .with_children(|b| {
+            b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(4.0), ..default() }).with_children(|r| {
+                r.spawn(text(format!("Event {} of {}: {}", k + 1, ed.doc.level.events.len(), e.id), 15.0, palette::GOLD));
+                button(r, "rename", EditAct::Type(Field::EventId(k as u8)), "Type(EventId(the event))");
+                button(r, "Close [Esc]", EditAct::EventForm(k as u8), "EventForm(close)");
+            });
+            let mut i = 0;
+            while i < rows.len() {
+                let row = &rows[i];
+                let r8 = i as u8;
+                b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(3.0), ..default() }).with_children(|line| {
+                    // The part ("when", "then 2") on its first row only.
+                    let part = if i > 0 && rows[i - 1].part == row.part { String::new() } else { row.part.clone() };
+                    line.spawn((text(part, 12.0, palette::GOLD), Node { width: Val::Px(46.0), flex_shrink: 0.0, ..default() }));
+                    if !row.label.is_empty() {
+                        line.spawn((text(format!("{}:", row.label), 13.0, palette::TEXT), Node { width: Val::Px(86.0), flex_shrink: 0.0, ..default() }));
+                    }
+                    match row.kind {
+                        RowKind::Choice => {
+                            button(line, "<", EditAct::EventField(r8, -1), "EventField(a row, back)");
+                            button(line, row.value.clone(), EditAct::EventField(r8, 1), "EventField(a row, on)");
+                            button(line, ">", EditAct::EventField(r8, 1), "EventField(a row, on)");
+                        }
+                        RowKind::Number => {
+                            button(line, "-", EditAct::EventField(r8, -1), "EventField(a row, back)");
+                            line.spawn(text(row.value.clone(), 13.0, palette::TEXT));
+                            button(line, "+", EditAct::EventField(r8, 1), "EventField(a row, on)");
+                        }
+                        RowKind::Toggle => button(line, row.value.clone(), EditAct::EventField(r8, 1), "EventField(a row, on)"),
+                        RowKind::Area => {
+                            line.spawn(text(row.value.clone(), 13.0, palette::TEXT));
+                            button(line, "= selection", EditAct::EventField(r8, 1), "EventField(a row, on)");
+                        }
+                        RowKind::Text => button(line, row.value.clone(), EditAct::EventField(r8, 1), "EventField(a row, on)"),
+                        RowKind::Shown => {
+                            line.spawn(text(format!("{} (kept as the file has it)", row.value), 12.0, palette::DIM));
+                        }
+                        RowKind::Up | RowKind::Remove => {
+                            // An action's up and remove side by side.
+                            while let Some(r) = rows.get(i).filter(|r| matches!(r.kind, RowKind::Up | RowKind::Remove)) {
+                                button(line, r.value.clone(), EditAct::EventField(i as u8, 1), "EventField(a row, on)");
+                                i += 1;
+                            }
+                            i -= 1;
+                        }
+                        RowKind::Add => button(line, row.value.clone(), EditAct::EventField(r8, 1), "EventField(a row, on)"),
+                    }
+                });
+                i += 1;
+            }
+            b.spawn(text("Areas take the map's selection (drag, or Shift+arrows). Values come from the level.", 11.0, palette::DIM));
+        });
+}
