@@ -5,7 +5,7 @@
 
 pub use super::brush::{Brush, Rect, Stroke};
 use super::brush::{at, pos, unique};
-use super::paint::{clear_where, is_dark, is_exit, paint_level, place_figure, remove_figures, set_tile};
+use super::paint::{clear_where, is_dark, is_exit, lost, paint_level, place_figure, remove_figures, set_tile};
 use crate::data::LoadError;
 use crate::level_crawl::{EncounterDef, LevelMode};
 use crate::level_file::{CharacterEntry, Control, Level, MAX_MAP_SIDE, SideDef};
@@ -59,6 +59,8 @@ pub struct Doc {
     saved: Level,
     /// The area of each event whose trigger was cycled away from `enters` (it comes back with it).
     pub(super) areas: std::collections::BTreeMap<String, crate::rules::story::Area>,
+    /// What resizes took off the map since the last save (`dropped` names what is still gone).
+    pub(super) cut: Vec<(String, Pos)>,
 }
 
 /// Undo steps kept for a level this size: `MAX_UNDO`, fewer for a huge level (each step is a
@@ -130,7 +132,7 @@ fn next<T: PartialEq + Clone>(list: &[T], now: &T) -> T {
 
 impl Doc {
     pub fn new(level: Level) -> Doc {
-        Doc { saved: level.clone(), level, source: None, floor: 0, undo: vec![], redo: vec![], areas: Default::default() }
+        Doc { saved: level.clone(), level, source: None, floor: 0, undo: vec![], redo: vec![], areas: Default::default(), cut: vec![] }
     }
 
     /// A level file's text, parsed (not checked: a level with problems can be edited).
@@ -150,6 +152,12 @@ impl Doc {
     pub fn mark_saved(&mut self, text: String) {
         self.saved = self.level.clone();
         self.source = Some((text, self.level.clone()));
+        self.cut.clear();
+    }
+
+    /// The level as last saved (or read).
+    pub(super) fn saved(&self) -> &Level {
+        &self.saved
     }
 
     pub fn dirty(&self) -> bool {
@@ -381,7 +389,8 @@ impl Doc {
     pub fn resize(&mut self, w: usize, h: usize) -> bool {
         let w = w.clamp(MIN_SIDE, MAX_MAP_SIDE as usize);
         let h = h.clamp(MIN_SIDE, MAX_MAP_SIDE as usize);
-        self.edit(|l, _| {
+        let before = self.level.clone();
+        let done = self.edit(|l, _| {
             if l.floors.is_empty() {
                 l.floors.push(vec![]);
             }
@@ -395,7 +404,11 @@ impl Doc {
             }
             let inside = |p: &Pos| p.x >= 0 && p.y >= 0 && (p.x as usize) < w && (p.y as usize) < h;
             clear_where(l, |p| !inside(p), |r, _| r.x0 < 0 || r.y0 < 0 || r.x1 as i64 >= w as i64 || r.y1 as i64 >= h as i64);
-        })
+        });
+        if done {
+            self.cut.extend(lost(&before, &self.level));
+        }
+        done
     }
 
     /// Another floor above the others, the same size, all rock.

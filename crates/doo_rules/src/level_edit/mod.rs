@@ -7,6 +7,7 @@
 
 mod brush;
 mod doc;
+mod doors;
 mod event_form;
 mod event_kinds;
 mod events;
@@ -15,7 +16,9 @@ mod figure_form;
 mod group;
 pub mod leave;
 mod paint;
+mod pretty;
 mod problems;
+mod resize;
 pub mod scan;
 mod sides;
 mod write;
@@ -26,5 +29,6 @@ pub use features::{FeatureEdit, FeatureView, LOOT};
 pub use figure_form::{FigureLists, MAX_FORM_ITEMS};
 pub use group::{Grouped, MAX_FILL};
 pub use problems::{Problem, problems};
+pub use resize::Resized;
 pub use sides::SURVIVE_TURNS;
 pub use write::{compact, write, write_new};

@@ -63,8 +63,35 @@ pub(super) fn clear_where(l: &mut Level, here: impl Fn(&Pos) -> bool, touches: i
     l.dark.retain(|a| !touches(Rect::new((a.from.x, a.from.y), (a.to.x, a.to.y)), a.from.floor));
 }
 
+/// A figure without a template, without the values it has when they are not given (a medium
+/// size, no skills, standing able to open doors …): written, such a field only says its default.
+fn without_defaults(c: &mut CharacterEntry) {
+    if c.template.is_some() {
+        return;
+    }
+    fn drop_if<T: PartialEq>(v: &mut Option<T>, d: T) {
+        if v.as_ref() == Some(&d) {
+            *v = None;
+        }
+    }
+    drop_if(&mut c.size, Default::default());
+    drop_if(&mut c.caster, Default::default());
+    drop_if(&mut c.skills, Default::default());
+    drop_if(&mut c.abilities, vec![]);
+    drop_if(&mut c.items, vec![]);
+    drop_if(&mut c.spells, vec![]);
+    drop_if(&mut c.conditions, vec![]);
+    drop_if(&mut c.ap_roll_bonus, 0);
+    for (v, d) in
+        [(&mut c.two_handed, false), (&mut c.surprised, false), (&mut c.mook, false), (&mut c.hero, false), (&mut c.opens_doors, true), (&mut c.loaded, true)]
+    {
+        drop_if(v, d);
+    }
+}
+
 pub(super) fn place_figure(l: &mut Level, f: usize, x: i32, y: i32, entry: &CharacterEntry) {
     let mut c = entry.clone();
+    without_defaults(&mut c);
     let taken: Vec<String> = l.characters.iter().filter_map(|c| c.id.clone()).collect();
     let base = c.id.clone().or(c.template.clone()).unwrap_or_else(|| "figure".into());
     c.id = Some(unique(&base, &taken));
@@ -155,4 +182,33 @@ pub(super) fn paint_level(l: &mut Level, f: usize, area: Rect, brush: &Brush) {
             }
         }
     }
+}
+
+/// Everything of the level that has a place: what it is, in words, and where.
+pub(super) fn placed(l: &Level) -> Vec<(String, Pos)> {
+    let mut out: Vec<(String, Pos)> = Vec::new();
+    for c in &l.characters {
+        if let Some(p) = c.pos {
+            out.push((format!("figure '{}'", c.id.clone().or_else(|| c.template.clone()).unwrap_or_else(|| "figure".into())), p));
+        }
+    }
+    out.extend(l.chests.iter().map(|c| (format!("chest '{}'", c.id), c.pos)));
+    out.extend(l.traps.iter().map(|t| (format!("trap '{}'", t.id), t.pos)));
+    out.extend(l.items.iter().map(|i| (format!("item '{}'", i.item), i.pos)));
+    out.extend(l.lights.iter().filter_map(|li| Some((format!("light '{}'", li.item), li.pos?))));
+    out.extend(l.doors.iter().map(|d| ("a door's lock or secret".to_string(), d.pos)));
+    out.extend(l.checks.iter().map(|c| (format!("check '{}'", c.id), c.pos)));
+    for v in &l.victory {
+        if let Goal::ReachExit(e) = &v.goal {
+            out.extend(e.iter().map(|p| (format!("an exit of '{}'", v.side), *p)));
+        }
+    }
+    out.extend(l.dark.iter().map(|a| (format!("the dark area to {}", a.to), a.from)));
+    out
+}
+
+/// What `before` had that `after` lost.
+pub(super) fn lost(before: &Level, after: &Level) -> Vec<(String, Pos)> {
+    let now = placed(after);
+    placed(before).into_iter().filter(|t| !now.contains(t)).collect()
 }

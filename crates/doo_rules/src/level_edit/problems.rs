@@ -17,24 +17,39 @@ pub struct Problem {
     pub col: usize,
     pub message: String,
     pub at: Option<(usize, i32, i32)>,
+    /// Not a problem `doo validate` reports: the level validates and plays, but the editor
+    /// points it out (a door in the open, doors in a block, what a resize took off the map).
+    pub warning: bool,
 }
 
-/// What `doo validate` says of `text` (and whether the match builds), each problem placed.
+/// What `doo validate` says of `text` (and whether the match builds), each problem placed;
+/// then the doors it lets pass that stand in the open or in a block (`warning`, at the door's
+/// map character).
 pub fn problems(file: &str, text: &str, level: &Level, data: &RuleData, root: &Path) -> Vec<Problem> {
     let errs = match crate::level_file::check(file, text, data, root) {
         Ok(checked) => match checked.build(data) {
-            Ok(_) => return vec![],
+            Ok(_) => vec![],
             Err(e) => e.into_iter().map(|message| crate::level_file::LevelError { line: 1, col: 1, message }).collect(),
         },
         Err(e) => e,
     };
+    let doors = super::doors::door_problems(level);
+    if errs.is_empty() && doors.is_empty() {
+        return vec![];
+    }
     let places = Layout::of(text, level);
-    errs.into_iter()
+    let mut out: Vec<Problem> = errs
+        .into_iter()
         .map(|e| {
             let at = places.as_ref().and_then(|p| p.space(e.line, e.col)).or_else(|| named_space(&e.message));
-            Problem { line: e.line, col: e.col, message: e.message, at }
+            Problem { line: e.line, col: e.col, message: e.message, at, warning: false }
         })
-        .collect()
+        .collect();
+    for (f, x, y, message) in doors {
+        let (line, col) = places.as_ref().and_then(|p| p.cell(f, x, y)).unwrap_or((1, 1));
+        out.push(Problem { line, col, message, at: Some((f, x, y)), warning: true });
+    }
+    out
 }
 
 /// The first `(x, y)` or `(x, y, floor)` a message names.
@@ -105,6 +120,11 @@ impl Layout {
             }
         }
         Some(out)
+    }
+
+    /// The line and column of a map character.
+    fn cell(&self, f: usize, x: i32, y: i32) -> Option<(usize, usize)> {
+        self.rows.iter().find(|r| r.1 == f && r.2 == y).map(|r| (r.0, r.3 + x as usize))
     }
 
     fn space(&self, line: usize, col: usize) -> Option<(usize, i32, i32)> {

@@ -5,9 +5,12 @@
 //! an unchanged field, list element or map row keeps its lines; only what changed is written
 //! anew (with the comments before it).
 
+pub use super::pretty::compact;
+use super::pretty::{Defaults, layout, merge_entry};
 use super::scan::{self, Item};
 use crate::level_file::Level;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 const IND: &str = "    ";
 
@@ -19,25 +22,8 @@ enum Val {
     Floors(Vec<Vec<String>>),
 }
 
-/// One value in RON on one line, `Some` left out (the level reader takes values implicitly).
-pub fn compact<T: Serialize>(v: &T) -> String {
-    let cfg = ron::ser::PrettyConfig::new().compact_arrays(true).compact_structs(true).compact_maps(true).escape_strings(false).new_line("\n".to_string());
-    crate::data::ron_options().to_string_pretty(v, cfg).unwrap_or_default()
-}
-
-/// `text` (a struct on one line) without the fields that say only their default.
-fn strip(text: String, defaults: &[(&str, &str)]) -> String {
-    let Some((items, _)) = scan::items(&text, 0) else { return text };
-    let kept: Vec<String> = items
-        .iter()
-        .filter(|i| !defaults.iter().any(|(k, d)| i.key.as_deref() == Some(*k) && &text[i.value.0..i.value.1] == *d))
-        .map(|i| text[i.start..i.value.1].to_string())
-        .collect();
-    format!("({})", kept.join(", "))
-}
-
-fn lines<T: Serialize>(v: &[T], defaults: &[(&str, &str)]) -> Option<Val> {
-    (!v.is_empty()).then(|| Val::Lines(v.iter().map(|e| strip(compact(e), defaults)).collect()))
+fn lines<T: Serialize + DeserializeOwned + PartialEq>(v: &[T], d: &mut Defaults) -> Option<Val> {
+    (!v.is_empty()).then(|| Val::Lines(v.iter().map(|e| d.strip(e)).collect()))
 }
 
 fn inline<T: Serialize>(v: &T) -> Val {
@@ -45,7 +31,7 @@ fn inline<T: Serialize>(v: &T) -> Val {
 }
 
 /// The level's fields in the order a person reads them; `None`: left at its default.
-fn fields(l: &Level) -> Vec<(&'static str, Option<Val>)> {
+fn fields(l: &Level, d: &mut Defaults) -> Vec<(&'static str, Option<Val>)> {
     let nonempty = |v: &[String]| (!v.is_empty()).then(|| inline(&v));
     vec![
         ("version", Some(inline(&l.version))),
@@ -60,22 +46,22 @@ fn fields(l: &Level) -> Vec<(&'static str, Option<Val>)> {
         ("legend", (!l.legend.is_empty()).then(|| inline(&l.legend))),
         ("floors", Some(Val::Floors(l.floors.clone()))),
         ("floor_names", nonempty(&l.floor_names)),
-        ("stairs", lines(&l.stairs, &[])),
-        ("sides", lines(&l.sides, &[("name", "None"), ("control", "human"), ("player", "None")])),
+        ("stairs", lines(&l.stairs, d)),
+        ("sides", lines(&l.sides, d)),
         ("explorers", nonempty(&l.explorers)),
         ("non_hostile", nonempty(&l.non_hostile)),
-        ("characters", Some(lines(&l.characters, &[]).unwrap_or(Val::Inline("[]".into())))),
-        ("encounters", lines(&l.encounters, &[("awareness", "unaware")])),
-        ("doors", lines(&l.doors, &[("secret", "false")])),
-        ("keys", lines(&l.keys, &[])),
-        ("chests", lines(&l.chests, &[("items", "[]")])),
-        ("items", lines(&l.items, &[])),
-        ("traps", lines(&l.traps, &[("on", "space"), ("hidden", "true"), ("rearms", "false")])),
-        ("lights", lines(&l.lights, &[])),
-        ("dark", lines(&l.dark, &[])),
-        ("checks", lines(&l.checks, &[])),
-        ("victory", lines(&l.victory, &[])),
-        ("events", lines(&l.events, &[])),
+        ("characters", Some(lines(&l.characters, d).unwrap_or(Val::Inline("[]".into())))),
+        ("encounters", lines(&l.encounters, d)),
+        ("doors", lines(&l.doors, d)),
+        ("keys", lines(&l.keys, d)),
+        ("chests", lines(&l.chests, d)),
+        ("items", lines(&l.items, d)),
+        ("traps", lines(&l.traps, d)),
+        ("lights", lines(&l.lights, d)),
+        ("dark", lines(&l.dark, d)),
+        ("checks", lines(&l.checks, d)),
+        ("victory", lines(&l.victory, d)),
+        ("events", lines(&l.events, d)),
     ]
 }
 
@@ -98,11 +84,12 @@ fn floor_rows(rows: &[String], ind: &str) -> String {
 /// A field written anew, at `ind`, with its line end.
 fn field_text(key: &str, v: &Val, ind: &str) -> String {
     match v {
-        Val::Inline(s) => format!("{ind}{key}: {s},\n"),
+        Val::Inline(s) => format!("{ind}{key}: {},\n", layout(s, ind.chars().count() + key.len() + 2, ind, 1)),
         Val::Lines(items) => {
             let mut s = format!("{ind}{key}: [\n");
+            let inner = format!("{ind}{IND}");
             for e in items {
-                s.push_str(&format!("{ind}{IND}{e},\n"));
+                s.push_str(&format!("{inner}{},\n", layout(e, inner.chars().count(), &inner, 1)));
             }
             s.push_str(&format!("{ind}],\n"));
             s
@@ -123,7 +110,7 @@ fn field_text(key: &str, v: &Val, ind: &str) -> String {
 /// The level as a new file: a comment line, then the fields.
 pub fn write_new(level: &Level) -> String {
     let mut s = String::from("// Made in the level editor (doo edit). docs/levels.md describes every field.\nLevel(\n");
-    for (key, v) in fields(level) {
+    for (key, v) in fields(level, &mut Defaults::default()) {
         if let Some(v) = v {
             s.push_str(&field_text(key, &v, IND));
         }
@@ -140,7 +127,9 @@ pub fn write(level: &Level, source: Option<(&str, &Level)>) -> String {
     if level == original {
         return text.to_string();
     }
-    merge(level, text, original).unwrap_or_else(|| write_new(level))
+    // What is merged must read back as the level (else it is written anew).
+    let same = |t: &String| crate::data::parse_ron::<Level>("", t).is_ok_and(|l| &l == level);
+    merge(level, text, original).filter(same).unwrap_or_else(|| write_new(level))
 }
 
 fn line_indent(text: &str, at: usize) -> String {
@@ -167,8 +156,9 @@ fn merge(level: &Level, text: &str, original: &Level) -> Option<String> {
     if items.iter().any(|i| i.key.is_none() || !text[i.lead..i.tail].ends_with('\n')) {
         return None;
     }
-    let new = fields(level);
-    let old: std::collections::BTreeMap<&str, Option<Val>> = fields(original).into_iter().collect();
+    let mut d = Defaults::default();
+    let new = fields(level, &mut d);
+    let old: std::collections::BTreeMap<&str, Option<Val>> = fields(original, &mut d).into_iter().collect();
     let known: Vec<&str> = new.iter().map(|(k, _)| *k).collect();
     if items.iter().any(|i| !known.contains(&i.key.as_deref().unwrap_or(""))) {
         return None;
@@ -282,13 +272,23 @@ fn merged_value(text: &str, it: &Item, now: &Val, was: Option<&Val>) -> Option<S
                         }
                         s.push('\n');
                     }
-                    // Changed in its place: the comments before it stay.
+                    // Changed in its place: the comments before it stay; one its author wrote
+                    // over several lines keeps them, only its changed fields rewritten.
                     None if k < old.len() && !used[k] => {
                         used[k] = true;
                         s.push_str(lead_of(k));
-                        s.push_str(&format!("{e},\n"));
+                        let (a, b) = (elems[k].start, elems[k].value.1);
+                        let ind = line_indent(text, a);
+                        let in_place = text[a..b].contains('\n').then(|| merge_entry(text, a, b, &old[k], e)).flatten();
+                        s.push_str(&in_place.unwrap_or_else(|| layout(e, ind.chars().count(), &ind, 1)));
+                        s.push(',');
+                        if let Some((a, b)) = elems[k].comment {
+                            s.push(' ');
+                            s.push_str(&text[a..b]);
+                        }
+                        s.push('\n');
                     }
-                    None => s.push_str(&format!("{ind}{e},\n")),
+                    None => s.push_str(&format!("{ind}{},\n", layout(e, ind.chars().count(), &ind, 1))),
                 }
             }
             // Comments after the last element, then the closing bracket's line.
