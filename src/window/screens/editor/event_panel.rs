@@ -8,11 +8,34 @@
 //! closes either.
 
 use super::panels::{LEFT_PX, TOP_PX};
-use super::state::{EditAct, Editor, Field};
+use super::state::{EditAct, Editor, EditorSystems, Field};
 use crate::window::screens::Screen;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 use doo_rules::level_edit::{Row, RowKind};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, draw_forms.in_set(EditorSystems::Draw));
+}
+
+/// A part of a form (drawn again when the form or the level changes).
+#[derive(Component)]
+struct FormRoot;
+
+/// The open form, drawn again whenever what it shows changes.
+fn draw_forms(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query<Entity, With<FormRoot>>, mut shown: Local<String>) {
+    let Some(ed) = editor else { return };
+    let key = format!("{:?}|{:?}|{}|{:?}", ed.event_open, ed.figure_open, ed.generation, ed.typing.is_some());
+    if *shown == key {
+        return;
+    }
+    *shown = key;
+    for e in &roots {
+        commands.entity(e).despawn();
+    }
+    event_form(&mut commands, &ed);
+    figure_form(&mut commands, &ed);
+}
 
 /// The form's width in logical pixels (it lies over the map's left part).
 const FORM_PX: f32 = 460.0;
@@ -82,18 +105,12 @@ fn form_node() -> Node {
 }
 
 /// The open event's form, when one is open.
-pub(super) fn event_form(commands: &mut Commands, ed: &Editor) {
+fn event_form(commands: &mut Commands, ed: &Editor) {
     let Some(k) = ed.event_open else { return };
     let Some(e) = ed.doc.level.events.get(k) else { return };
     let rows = ed.doc.event_form(k);
     commands
-        .spawn((
-            Name::new("Event form"),
-            super::panels::EditorRoot,
-            DespawnOnExit(Screen::Editor),
-            panel_in(form_node(), palette::PANEL_SOLID),
-            GlobalZIndex(20),
-        ))
+        .spawn((Name::new("Event form"), FormRoot, DespawnOnExit(Screen::Editor), panel_in(form_node(), palette::PANEL_SOLID), GlobalZIndex(20)))
         .with_children(|b| {
             b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(4.0), ..default() }).with_children(|r| {
                 r.spawn(text(format!("Event {} of {}: {}", k + 1, ed.doc.level.events.len(), e.id), 15.0, palette::GOLD));
@@ -106,19 +123,13 @@ pub(super) fn event_form(commands: &mut Commands, ed: &Editor) {
 }
 
 /// The selected figure's form (every field, issue 46), when it is open.
-pub(super) fn figure_form(commands: &mut Commands, ed: &Editor) {
+fn figure_form(commands: &mut Commands, ed: &Editor) {
     let Some(k) = ed.figure_open else { return };
     let Some(c) = ed.doc.level.characters.get(k) else { return };
     let rows = ed.doc.figure_form(k);
     let name = c.name.clone().or(c.id.clone()).or(c.template.clone()).unwrap_or_default();
     commands
-        .spawn((
-            Name::new("Figure form"),
-            super::panels::EditorRoot,
-            DespawnOnExit(Screen::Editor),
-            panel_in(form_node(), palette::PANEL_SOLID),
-            GlobalZIndex(20),
-        ))
+        .spawn((Name::new("Figure form"), FormRoot, DespawnOnExit(Screen::Editor), panel_in(form_node(), palette::PANEL_SOLID), GlobalZIndex(20)))
         .with_children(|b| {
             b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(4.0), ..default() }).with_children(|r| {
                 r.spawn(text(format!("Figure: {name}"), 15.0, palette::GOLD));

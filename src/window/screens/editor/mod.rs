@@ -19,6 +19,7 @@ use doo_rules::level_edit::leave::{Answer, Leave, must_ask};
 use doo_rules::level_edit::{Brush, Doc, Rect, new_level};
 use std::path::Path;
 
+mod acts;
 mod event_panel;
 mod files;
 mod keys;
@@ -36,7 +37,7 @@ pub(super) fn plugin(app: &mut App) {
         .configure_sets(Update, (EditorSystems::Input, EditorSystems::Apply, EditorSystems::Draw).chain().run_if(in_state(Screen::Editor)))
         .add_systems(OnEnter(Screen::Editor), open_editor)
         .add_systems(Update, apply_acts.in_set(EditorSystems::Apply))
-        .add_plugins((keys::plugin, map::plugin, panels::plugin, playtest::plugin, recovery::plugin));
+        .add_plugins((keys::plugin, map::plugin, panels::plugin, event_panel::plugin, playtest::plugin, recovery::plugin));
 }
 
 /// Entering the editor: back from a play-test, the editor is as it was; else the level `doo
@@ -218,16 +219,9 @@ fn apply_acts(
             }
             EditAct::Answer(a) => answer(ed, a, &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::Recover(yes) => recover(ed, yes, &mut cursor, &data.0),
-            EditAct::Width(d) => edited = ed.doc.resize((w as i32 + d as i32).max(0) as usize, h),
-            EditAct::Height(d) => edited = ed.doc.resize(w, (h as i32 + d as i32).max(0) as usize),
+            EditAct::Width(_) | EditAct::Height(_) => edited = acts::resize_act(ed, act),
             EditAct::AddFloor => edited = ed.doc.add_floor(),
-            EditAct::Floor(d) => {
-                let n = ed.doc.level.floors.len() as i32;
-                ed.doc.floor = (ed.doc.floor as i32 + d as i32).clamp(0, (n - 1).max(0)) as usize;
-                ed.selected = None;
-                ed.inspected = None;
-                ed.generation += 1;
-            }
+            EditAct::Floor(d) => acts::floor_act(ed, d),
             EditAct::Profile => edited = ed.doc.cycle_profile(),
             EditAct::Mode => edited = ed.doc.toggle_mode(),
             EditAct::Control(k) => edited = ed.doc.cycle_control(k as usize),
@@ -235,78 +229,15 @@ fn apply_acts(
             EditAct::Type(_) | EditAct::EventAdd => edited = text_act(ed, act, *cursor),
             EditAct::EventRemove(k) => edited = ed.doc.remove_event(k as usize),
             EditAct::Feature(k) => edited = feature_edit(ed, k as usize),
-            EditAct::Zoom(d) => {
-                view.zoom_by(d);
-                ed.status = format!("Map view: {} (mouse wheel zooms, middle button drags; Ctrl+0 fits).", view.label());
-            }
-            EditAct::Pan(dx, dy) => view.pan_by(dx, dy),
-            EditAct::Fill => {
-                ed.fill = !ed.fill;
-                ed.status = if ed.fill {
-                    "Fill on: a map brush clicked on one space fills the spaces joined to it that hold the same character (Z turns it off).".into()
-                } else {
-                    "Fill off: map brushes paint the space or the rectangle.".into()
-                };
-            }
-            EditAct::FigureForm => {
-                ed.figure_open = match (ed.figure_open, ed.selected) {
-                    (Some(_), _) | (None, None) => None,
-                    (None, Some(k)) => Some(k),
-                };
-                if ed.figure_open.is_some() {
-                    ed.event_open = None;
-                } else if ed.selected.is_none() {
-                    ed.status = "Select a figure first (Q, then Space on it, or a right click): Ctrl+P shows all its fields.".into();
-                }
-                ed.generation += 1;
-            }
-            EditAct::FigureField(row, d) => {
-                let Some(k) = ed.figure_open else { continue };
-                match ed.doc.figure_form(k).get(row as usize) {
-                    Some(r) if r.kind == doo_rules::level_edit::RowKind::Text => {
-                        ed.typing = Some((Field::Figure(k as u16, row), ed.doc.figure_text(k, row as usize)));
-                    }
-                    Some(_) => {
-                        let lists = std::mem::take(&mut ed.figure_lists);
-                        edited = ed.doc.figure_step(k, row as usize, d, &lists);
-                        ed.figure_lists = lists;
-                    }
-                    None => {}
-                }
-            }
-            EditAct::Group => match ed.doc.group_encounter(ed.area(*cursor)) {
-                Some(g) => {
-                    ed.status = g.line();
-                    ed.anchor = None;
-                    edited = true;
-                }
-                None => ed.status = "Select two or more figures of one side (drag, or Shift+arrows), then Ctrl+G makes them one encounter.".into(),
-            },
-            EditAct::EventForm(k) => {
-                let k = if k == u8::MAX { ed.events_from } else { k as usize };
-                ed.event_open = if ed.event_open == Some(k) || k >= ed.doc.level.events.len() { None } else { Some(k) };
-                if ed.event_open.is_some() {
-                    ed.figure_open = None;
-                }
-                ed.generation += 1;
-            }
-            EditAct::EventField(row, d) => {
-                let Some(k) = ed.event_open else { continue };
-                let rows = ed.doc.event_form(k);
-                match rows.get(row as usize) {
-                    Some(r) if r.kind == doo_rules::level_edit::RowKind::Text => {
-                        let a = r.action.unwrap_or(0);
-                        ed.typing = Some((Field::Action(k as u8, a as u8), ed.doc.action_text(k, a).unwrap_or_default()));
-                    }
-                    Some(_) => edited = ed.doc.event_step(k, row as usize, d, ed.area(*cursor)),
-                    None => {}
-                }
-            }
-            EditAct::EventPage(d) => {
-                let n = ed.doc.level.events.len();
-                let from = ed.events_from as i64 + d as i64 * panels::events_listed(ed) as i64;
-                ed.events_from = from.clamp(0, n.saturating_sub(1) as i64) as usize;
-            }
+            EditAct::Zoom(_)
+            | EditAct::Pan(..)
+            | EditAct::Fill
+            | EditAct::FigureForm
+            | EditAct::FigureField(..)
+            | EditAct::Group
+            | EditAct::EventForm(_)
+            | EditAct::EventField(..)
+            | EditAct::EventPage(_) => edited = acts::form_act(ed, act, *cursor, &mut view),
             EditAct::FigSide
             | EditAct::FigBehaviour
             | EditAct::FigStance
@@ -630,7 +561,7 @@ fn save(ed: &mut Editor) {
         Ok(()) => {
             ed.doc.mark_saved(text);
             recovery::forget();
-            let n = ed.problems.len();
+            let n = ed.blocking();
             ed.status =
                 if n == 0 { format!("Saved {}: no problems.", ed.path.display()) } else { format!("Saved {} with {n} problem(s) left.", ed.path.display()) };
         }

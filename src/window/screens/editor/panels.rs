@@ -32,7 +32,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 #[derive(Component)]
-pub(super) struct EditorRoot;
+struct EditorRoot;
 
 #[derive(Component)]
 struct CursorLine;
@@ -110,8 +110,6 @@ fn draw_panels(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query
     if ed.opening {
         open_list(&mut commands, &ed);
     }
-    super::event_panel::event_form(&mut commands, &ed);
-    super::event_panel::figure_form(&mut commands, &ed);
     question(&mut commands, &ed);
 }
 
@@ -403,15 +401,21 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
             }
             b.spawn(text(ed.status.clone(), 14.0, palette::GOLD));
             b.spawn((CursorLine, text("", 13.0, palette::TEXT)));
-            let n = ed.problems.len();
+            let (n, blocking) = (ed.problems.len(), ed.blocking());
             if n == 0 {
                 b.spawn(text("No problems: `doo validate` passes this level, and it can be play-tested.", 13.0, palette::GOOD));
                 return;
             }
-            b.spawn(text(format!("{n} problem(s), each marked ! on the map (a level with problems can still be saved):"), 13.0, palette::BAD));
+            let head = if blocking == 0 {
+                format!("`doo validate` passes this level; {n} warning(s), each marked ! on the map (it can be play-tested):")
+            } else {
+                format!("{blocking} problem(s) and {} warning(s), each marked ! on the map (a level with problems can still be saved):", n - blocking)
+            };
+            b.spawn(text(head, 13.0, if blocking == 0 { palette::GOLD } else { palette::BAD }));
             for pr in ed.problems.iter().take(LISTED) {
                 let at = pr.at.map_or(String::new(), |(f, x, y)| if f == 0 { format!(" at ({x}, {y})") } else { format!(" at ({x}, {y}) floor {f}") });
-                b.spawn(text(format!("line {}:{}{at}: {}", pr.line, pr.col, pr.message), 12.0, palette::BAD));
+                let kind = if pr.warning { "warning: " } else { "" };
+                b.spawn(text(format!("line {}:{}{at}: {kind}{}", pr.line, pr.col, pr.message), 12.0, if pr.warning { palette::GOLD } else { palette::BAD }));
             }
             if n > LISTED {
                 b.spawn(text(format!("... and {} more", n - LISTED), 12.0, palette::DIM));
@@ -420,7 +424,7 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
         row.spawn(Node { width: Val::Px(FILE_PX), flex_shrink: 0.0, flex_direction: FlexDirection::Column, align_items: AlignItems::Stretch, ..default() })
             .with_children(|b| {
                 spawn_bar(b, "Save [Ctrl+S]", EditAct::Save, true);
-                spawn_bar(b, "Play-test [F5]", EditAct::PlayTest, ed.problems.is_empty());
+                spawn_bar(b, "Play-test [F5]", EditAct::PlayTest, ed.blocking() == 0);
                 spawn_bar(b, "New [Ctrl+N]", EditAct::New, true);
                 spawn_bar(b, "Open [Ctrl+O]", EditAct::Open, true);
                 spawn_bar(b, "Back [Esc]", EditAct::Back, true);

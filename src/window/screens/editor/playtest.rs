@@ -32,8 +32,8 @@ pub fn playtest_path() -> std::path::PathBuf {
 pub fn start_playtest(world: &mut World) {
     let data = world.resource::<GameData>().0.clone();
     let Some(mut ed) = world.get_resource_mut::<Editor>() else { return };
-    if !ed.problems.is_empty() {
-        ed.status = format!("Play-test needs a level without problems: {} left (listed below, marked ! on the map).", ed.problems.len());
+    if ed.blocking() > 0 {
+        ed.status = format!("Play-test needs a level without problems: {} left (listed below, marked ! on the map).", ed.blocking());
         return;
     }
     let text = ed.doc.text();

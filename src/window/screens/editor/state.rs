@@ -289,6 +289,8 @@ impl Editor {
         let text = self.doc.text();
         let file = self.path.display().to_string();
         self.problems = doo_rules::level_edit::problems(&file, &text, &self.doc.level, data, &self.root());
+        // What a resize took off the map, until undone or saved (warnings: the level plays).
+        self.problems.extend(self.doc.dropped());
         self.generation += 1;
         if self.selected.is_some_and(|k| k >= self.doc.level.characters.len()) {
             self.selected = None;
@@ -333,6 +335,11 @@ impl Editor {
             self.changed(data);
         }
         self.status = "Typed.".into();
+    }
+
+    /// The problems `doo validate` reports (a warning does not stop a play-test).
+    pub fn blocking(&self) -> usize {
+        self.problems.iter().filter(|p| !p.warning).count()
     }
 
     /// The level's file name, as the panels and questions name it.

@@ -1,0 +1,110 @@
+//! The editor's view, tools and forms acts (issue 46): zoom and pan, the fill and grouping
+//! tools, the event and figure forms opened and their rows stepped, the events panel's pages.
+//! `apply_acts` (mod.rs) hands them here.
+
+use super::panels;
+use super::state::{EditAct, Editor, EditorCursor, Field, MapView};
+
+/// One of the acts above made; true when the level changed.
+pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view: &mut MapView) -> bool {
+    let mut edited = false;
+    match act {
+        EditAct::Zoom(d) => {
+            view.zoom_by(d);
+            ed.status = format!("Map view: {} (mouse wheel zooms, middle button drags; Ctrl+0 fits).", view.label());
+        }
+        EditAct::Pan(dx, dy) => view.pan_by(dx, dy),
+        EditAct::Fill => {
+            ed.fill = !ed.fill;
+            ed.status = if ed.fill {
+                "Fill on: a map brush clicked on one space fills the spaces joined to it that hold the same character (Z turns it off).".into()
+            } else {
+                "Fill off: map brushes paint the space or the rectangle.".into()
+            };
+        }
+        EditAct::FigureForm => {
+            ed.figure_open = match (ed.figure_open, ed.selected) {
+                (Some(_), _) | (None, None) => None,
+                (None, Some(k)) => Some(k),
+            };
+            if ed.figure_open.is_some() {
+                ed.event_open = None;
+            } else if ed.selected.is_none() {
+                ed.status = "Select a figure first (Q, then Space on it, or a right click): Ctrl+P shows all its fields.".into();
+            }
+            ed.generation += 1;
+        }
+        EditAct::FigureField(row, d) => {
+            let Some(k) = ed.figure_open else { return false };
+            match ed.doc.figure_form(k).get(row as usize) {
+                Some(r) if r.kind == doo_rules::level_edit::RowKind::Text => {
+                    ed.typing = Some((Field::Figure(k as u16, row), ed.doc.figure_text(k, row as usize)));
+                }
+                Some(_) => {
+                    let lists = std::mem::take(&mut ed.figure_lists);
+                    edited = ed.doc.figure_step(k, row as usize, d, &lists);
+                    ed.figure_lists = lists;
+                }
+                None => {}
+            }
+        }
+        EditAct::Group => match ed.doc.group_encounter(ed.area(cursor)) {
+            Some(g) => {
+                ed.status = g.line();
+                ed.anchor = None;
+                edited = true;
+            }
+            None => ed.status = "Select two or more figures of one side (drag, or Shift+arrows), then Ctrl+G makes them one encounter.".into(),
+        },
+        EditAct::EventForm(k) => {
+            let k = if k == u8::MAX { ed.events_from } else { k as usize };
+            ed.event_open = if ed.event_open == Some(k) || k >= ed.doc.level.events.len() { None } else { Some(k) };
+            if ed.event_open.is_some() {
+                ed.figure_open = None;
+            }
+            ed.generation += 1;
+        }
+        EditAct::EventField(row, d) => {
+            let Some(k) = ed.event_open else { return false };
+            let rows = ed.doc.event_form(k);
+            match rows.get(row as usize) {
+                Some(r) if r.kind == doo_rules::level_edit::RowKind::Text => {
+                    let a = r.action.unwrap_or(0);
+                    ed.typing = Some((Field::Action(k as u8, a as u8), ed.doc.action_text(k, a).unwrap_or_default()));
+                }
+                Some(_) => edited = ed.doc.event_step(k, row as usize, d, ed.area(cursor)),
+                None => {}
+            }
+        }
+        EditAct::EventPage(d) => {
+            let n = ed.doc.level.events.len();
+            let from = ed.events_from as i64 + d as i64 * panels::events_listed(ed) as i64;
+            ed.events_from = from.clamp(0, n.saturating_sub(1) as i64) as usize;
+        }
+        _ => {}
+    }
+    edited
+}
+
+/// The map a space wider or narrower, taller or shorter; what a smaller map takes off it is
+/// named (and listed as warnings until undone or saved).
+pub(super) fn resize_act(ed: &mut Editor, act: EditAct) -> bool {
+    let (w, h) = ed.doc.size();
+    let (nw, nh) = match act {
+        EditAct::Width(d) => ((w as i32 + d as i32).max(0) as usize, h),
+        EditAct::Height(d) => (w, (h as i32 + d as i32).max(0) as usize),
+        _ => return false,
+    };
+    let r = ed.doc.resize_told(nw, nh);
+    ed.status = r.line();
+    r.edited
+}
+
+/// Another floor in view (PageUp, PageDown).
+pub(super) fn floor_act(ed: &mut Editor, d: i8) {
+    let n = ed.doc.level.floors.len() as i32;
+    ed.doc.floor = (ed.doc.floor as i32 + d as i32).clamp(0, (n - 1).max(0)) as usize;
+    ed.selected = None;
+    ed.inspected = None;
+    ed.generation += 1;
+}
