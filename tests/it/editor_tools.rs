@@ -136,3 +136,21 @@ fn every_row_of_the_figure_form_steps_to_a_level_validate_accepts() {
     let text = doc.text();
     assert_eq!(problems("bell.ron", &text, &doc.level, &data, &root()), vec![], "{text}");
 }
+
+/// Issue 46 (ids renamed everywhere at once), issue 45's `bodyguard`: the chief renamed in the
+/// figure form, the orc's orders guard him by his new id, and the level still validates.
+#[test]
+fn a_figure_renamed_is_renamed_in_the_orders_that_guard_him() {
+    use doo_rules::rules::orders::Orders;
+    let data = RuleData::load(&root()).unwrap();
+    let text = std::fs::read_to_string(root().join("tests/levels/orders/bodyguard.ron")).unwrap();
+    let level: doo_rules::level_file::Level = doo_rules::data::parse_ron("bodyguard.ron", &text).unwrap();
+    let mut doc = Doc::new(level);
+    let k = doc.level.characters.iter().position(|c| c.id.as_deref() == Some("chief")).unwrap();
+    let id_row = doc.figure_form(k).iter().position(|r| r.label == "id").unwrap();
+    assert!(doc.set_figure_text(k, id_row, "warlord"));
+    let orc = doc.level.characters.iter().find(|c| c.id.as_deref() == Some("orc")).unwrap();
+    assert_eq!(orc.orders, Some(Orders::Bodyguard { figure: "warlord".into() }));
+    let text = doc.text();
+    assert_eq!(problems("bodyguard.ron", &text, &doc.level, &data, &root()), vec![], "{text}");
+}

@@ -58,6 +58,8 @@ enum Target {
     TriggerNumber,
     TriggerDeed,
     TriggerOffer,
+    /// A value shown, not stepped.
+    Shown,
     Repeat,
     After,
     Kind(usize),
@@ -138,7 +140,7 @@ fn lists(l: &Level) -> Lists {
 
 /// The value after (`dir` 1) or before (-1) `now` in `list`, round; the first when `now` is
 /// not in it; `None` for an empty list.
-fn step<T: PartialEq + Clone>(list: &[T], now: &T, dir: i8) -> Option<T> {
+pub(super) fn step<T: PartialEq + Clone>(list: &[T], now: &T, dir: i8) -> Option<T> {
     let n = list.len() as i64;
     if n == 0 {
         return None;
@@ -279,7 +281,7 @@ fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
         Trigger::Acted { what, who: w, how } => {
             v.extend([row("when", "does", snake(what), RowKind::Choice, Target::TriggerDeed), who(w)]);
             if let Some(h) = how {
-                v.push(row("when", "how", h.clone(), RowKind::Shown, Target::TriggerDeed));
+                v.push(row("when", "how", h.clone(), RowKind::Shown, Target::Shown));
             }
         }
         Trigger::Offered { what, who: w } => v.extend([row("when", "offered", snake(what), RowKind::Choice, Target::TriggerOffer), who(w)]),
@@ -430,6 +432,7 @@ impl Doc {
                         *what = o;
                     }
                 }
+                Target::Shown => {}
                 Target::Repeat => e.repeat = !e.repeat,
                 Target::After => {
                     let others: Vec<Option<String>> = std::iter::once(None).chain(ls.events.iter().filter(|x| **x != id).map(|x| Some(x.clone()))).collect();

@@ -81,12 +81,7 @@ fn step_opt(list: &[String], now: &Option<String>, dir: i8) -> Option<String> {
 }
 
 fn step_in(list: &[String], now: &str, dir: i8) -> Option<String> {
-    if list.is_empty() {
-        return None;
-    }
-    let n = list.len() as i64;
-    let i = list.iter().position(|x| x == now).map_or(0, |i| (i as i64 + dir.signum() as i64).rem_euclid(n));
-    Some(list[i as usize].clone())
+    super::event_form::step(list, &now.to_string(), dir)
 }
 
 fn cond_id(c: &ConditionEntry) -> Option<&str> {
@@ -290,7 +285,7 @@ impl Doc {
     }
 
     /// The k-th figure's id, renamed everywhere it is named: his encounter's members, the
-    /// events' figures (who, give, take), the goals that name him.
+    /// events' figures (who, give, take), the goals that name him, the bodyguards' orders.
     pub fn rename_figure(&mut self, k: usize, id: &str) -> bool {
         let plain = !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         let Some(c) = self.level.characters.get(k) else { return false };
@@ -328,6 +323,11 @@ impl Doc {
                     swap(f);
                 }
             }
+            super::group::each_orders(l, |o| {
+                if let Some(crate::rules::orders::Orders::Bodyguard { figure }) = o {
+                    swap(figure);
+                }
+            });
         })
     }
 }

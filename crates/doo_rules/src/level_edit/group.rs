@@ -5,7 +5,23 @@
 
 use super::brush::Rect;
 use super::doc::{Doc, encounter_of};
+use crate::level_file::Level;
+use crate::rules::orders::Orders;
 use crate::rules::story::Action;
+
+/// Every `orders` the level holds (a figure's, an encounter's, an `orders` action's), each
+/// passed to `f`.
+pub(super) fn each_orders(l: &mut Level, mut f: impl FnMut(&mut Option<Orders>)) {
+    l.characters.iter_mut().for_each(|c| f(&mut c.orders));
+    l.encounters.iter_mut().for_each(|e| f(&mut e.orders));
+    for e in l.events.iter_mut() {
+        for a in e.then.iter_mut() {
+            if let Action::Orders { to, .. } = a {
+                f(to);
+            }
+        }
+    }
+}
 
 /// Spaces one flood fill changes at most (a whole 1 024 × 1 024 floor).
 pub const MAX_FILL: usize = 1 << 20;
@@ -32,13 +48,19 @@ impl Grouped {
 }
 
 /// The encounters `gone` removed from the level with every action naming them (a `spawn`, a
-/// stance, orders; a crisis alerts the rest); an event left with no action gets an empty story
-/// line (a level event does something).
-pub(super) fn drop_encounters(l: &mut crate::level_file::Level, gone: &[String]) {
+/// stance, orders; a crisis alerts the rest) and every call for help to them (those orders
+/// cleared); an event left with no action gets an empty story line (a level event does
+/// something).
+pub(super) fn drop_encounters(l: &mut Level, gone: &[String]) {
     if gone.is_empty() {
         return;
     }
     l.encounters.retain(|e| !gone.contains(&e.id));
+    each_orders(l, |o| {
+        if matches!(o, Some(Orders::CallForHelp { encounter }) if gone.contains(encounter)) {
+            *o = None;
+        }
+    });
     for e in l.events.iter_mut() {
         e.then.retain(|a| !matches!(a, Action::Spawn(x) | Action::Stance { encounter: x, .. } | Action::Orders { encounter: x, .. } if gone.contains(x)));
         for a in e.then.iter_mut() {
