@@ -26,6 +26,10 @@ pub struct FigureLists {
     pub armor: Vec<String>,
     pub items: Vec<String>,
     pub conditions: Vec<String>,
+    /// The figure's full HP, MP and FP (the window sets them for the figure in the form, from
+    /// the level as built): an unset pool steps down from it, and none steps above it. `None`:
+    /// not known; an unset pool is then not stepped, a set one has no upper bound.
+    pub full: Option<[i32; 3]>,
 }
 
 impl FigureLists {
@@ -39,6 +43,7 @@ impl FigureLists {
             armor: e.armor.iter().map(|a| a.id.clone()).collect(),
             items: e.items.iter().map(|i| i.id.clone()).collect(),
             conditions: data.conditions.conditions.iter().map(|c| c.id.clone()).collect(),
+            full: None,
         }
     }
 }
@@ -54,6 +59,8 @@ enum T {
     Weapon,
     Shield,
     Armor,
+    /// HP (0), MP (1), FP (2) at the start: unset is full.
+    Pool(usize),
     Item(usize),
     RemoveItem(usize),
     AddItem,
@@ -84,6 +91,32 @@ fn step_in(list: &[String], now: &str, dir: i8) -> Option<String> {
     super::event_form::step(list, &now.to_string(), dir)
 }
 
+/// The least HP, MP, FP a step sets (HP as `add_hp`: at least 1).
+const POOL_MIN: [i32; 3] = [1, 0, 0];
+/// The largest (and, negated, the least) pool a typed value sets.
+const MAX_POOL: i32 = 9999;
+
+fn pool(c: &mut crate::level_file::CharacterEntry, i: usize) -> &mut Option<i32> {
+    match i {
+        0 => &mut c.hp,
+        1 => &mut c.mp,
+        _ => &mut c.fp,
+    }
+}
+
+/// A pool stepped `dir`: unset is `full`; back at `full` it is unset again.
+fn step_pool(now: Option<i32>, dir: i8, full: Option<i32>, min: i32) -> Option<i32> {
+    let d = i32::from(dir.signum());
+    match (now, full) {
+        (None, None) => None,
+        (Some(n), None) => Some((n + d).max(min)),
+        (n, Some(f)) => {
+            let v = (n.unwrap_or(f) + d).clamp(min, f.max(min));
+            (v != f).then_some(v)
+        }
+    }
+}
+
 fn cond_id(c: &ConditionEntry) -> Option<&str> {
     match c {
         ConditionEntry::Id(id) => Some(id),
@@ -112,6 +145,9 @@ impl Doc {
             r("shield", or_none(&c.shield, gear), RowKind::Choice, T::Shield),
             r("armor", or_none(&c.armor, gear), RowKind::Choice, T::Armor),
         ];
+        for (i, (label, now)) in [("HP", c.hp), ("MP", c.mp), ("FP", c.fp)].into_iter().enumerate() {
+            v.push(r(label, now.map_or_else(|| "full".into(), |n| n.to_string()), RowKind::Number, T::Pool(i)));
+        }
         for (i, item) in c.items.iter().flatten().enumerate() {
             v.push(r(&format!("item {}", i + 1), item.clone(), RowKind::Choice, T::Item(i)));
             v.push(r("", "remove".into(), RowKind::Remove, T::RemoveItem(i)));
@@ -174,6 +210,11 @@ impl Doc {
                 T::Weapon => c.weapon = step_opt(&lists.weapons, &c.weapon, dir),
                 T::Shield => c.shield = step_opt(&lists.shields, &c.shield, dir),
                 T::Armor => c.armor = step_opt(&lists.armor, &c.armor, dir),
+                T::Pool(i) => {
+                    let full = lists.full.map(|f| f[i]);
+                    let p = pool(c, i);
+                    *p = step_pool(*p, dir, full, POOL_MIN[i]);
+                }
                 T::Item(i) => {
                     if let Some(it) = c.items.as_mut().and_then(|v| v.get_mut(i))
                         && let Some(n) = step_in(&lists.items, it, dir)
@@ -262,6 +303,16 @@ impl Doc {
                 }
             }),
             T::Id => self.rename_figure(k, &text),
+            T::Pool(i) => {
+                let v = match text.as_str() {
+                    "" | "full" => None,
+                    n => match n.parse::<i32>() {
+                        Ok(n) => Some(n.clamp(-MAX_POOL, MAX_POOL)),
+                        Err(_) => return false,
+                    },
+                };
+                self.edit(|l, _| *pool(&mut l.characters[k], i) = v)
+            }
             _ => false,
         }
     }
@@ -273,6 +324,7 @@ impl Doc {
         match t {
             T::Name => c.name.clone().unwrap_or_default(),
             T::Id => c.id.clone().unwrap_or_default(),
+            T::Pool(i) => [c.hp, c.mp, c.fp][i].map(|n| n.to_string()).unwrap_or_default(),
             T::Says => {
                 if r.value == "(nothing)" {
                     String::new()

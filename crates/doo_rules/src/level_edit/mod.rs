@@ -13,13 +13,16 @@ mod event_kinds;
 mod events;
 mod features;
 mod figure_form;
+mod find;
 mod group;
 pub mod leave;
 mod paint;
 mod pretty;
 mod problems;
+mod rename;
 mod resize;
 pub mod scan;
+mod shapes;
 mod sides;
 mod write;
 
@@ -27,8 +30,11 @@ pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Pasted, 
 pub use event_form::{Row, RowKind};
 pub use features::{FeatureEdit, FeatureView, LOOT};
 pub use figure_form::{FigureLists, MAX_FORM_ITEMS};
+pub use find::{Found, IdKind, MAX_FOUND};
 pub use group::{Grouped, MAX_FILL};
 pub use problems::{Problem, problems};
+pub use rename::plain_id;
 pub use resize::Resized;
+pub use shapes::line_cells;
 pub use sides::SURVIVE_TURNS;
 pub use write::{compact, write, write_new};
