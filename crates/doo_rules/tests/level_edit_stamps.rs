@@ -1,0 +1,196 @@
+//! The editor's tools that move what stands on the map (issue 46, "Tools"): stamps copied and
+//! put down (ids made unique, clipped to the map), a selection turned and flipped with what
+//! stands on it (refused when, turned, it no longer fits), and mirror painting (the opposing
+//! side across one axis when the sides are swapped). On the hand-written level of
+//! level_edit_tools.rs: the saved text reads back as edited, keeps its comments, has no
+//! problem, and each tool is one undo step.
+
+use doo_rules::data::{RuleData, parse_ron};
+use doo_rules::level_edit::{Brush, Doc, Mirror, Rect, Turn, new_level, problems};
+use doo_rules::level_file::{CharacterEntry, Level};
+use doo_rules::rules::story::{Action, Trigger};
+use std::path::{Path, PathBuf};
+
+const LEVEL: &str = include_str!("level_edit_tools.ron");
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn doc() -> Doc {
+    Doc::from_text("tools.ron", LEVEL).unwrap()
+}
+
+fn saved(doc: &Doc) -> Level {
+    let text = doc.text();
+    let level: Level = parse_ron("tools.ron", &text).unwrap_or_else(|e| panic!("reads back: {e}\n{text}"));
+    assert_eq!(level, doc.level, "{text}");
+    for c in ["// Tools test", "// y 1   the heroes' room", "// The goblin chief and his guard."] {
+        assert!(text.contains(c), "the comment {c:?} is kept:\n{text}");
+    }
+    let data = RuleData::load(&root()).unwrap();
+    let found = problems("tools.ron", &text, &level, &data, &root());
+    assert!(found.is_empty(), "{found:#?}\n{text}");
+    level
+}
+
+fn at(l: &Level, id: &str) -> Option<(i32, i32)> {
+    l.characters.iter().find(|c| c.id.as_deref() == Some(id)).and_then(|c| c.pos).map(|p| (p.x, p.y))
+}
+
+#[test]
+fn a_stamp_of_a_figure_and_his_encounter_is_put_down_with_ids_of_its_own() {
+    let mut d = doc();
+    let s = d.stamp(Rect::new((6, 1), (11, 2)));
+    assert_eq!((s.w, s.h, s.figures.len(), s.encounters.len()), (6, 2, 1, 1));
+    // Over the lower room: the hunter standing there goes, and his encounter with the spawn
+    // that named it.
+    let p = d.paste_stamp(6, 5, &s);
+    assert!(p.edited);
+    assert_eq!(p.removed, vec![("hunter".to_string(), 9, 6)]);
+    let l = saved(&d);
+    assert_eq!(at(&l, "gob_2"), Some((10, 6)));
+    assert_eq!(at(&l, "gob"), Some((10, 2)), "the first stays");
+    let e = l.encounters.iter().find(|e| e.members == ["gob_2"]).expect("his encounter copied");
+    assert_eq!(e.id, "pair_2");
+    assert!(!l.encounters.iter().any(|e| e.id == "den"));
+    assert!(!l.events[1].then.iter().any(|a| matches!(a, Action::Spawn(_))));
+    assert!(d.undo());
+    assert_eq!(d.text(), LEVEL);
+}
+
+#[test]
+fn a_stamp_carries_doors_locks_chests_traps_and_items() {
+    let mut d = doc();
+    let s = d.stamp(Rect::new((1, 3), (4, 6)));
+    assert_eq!((s.doors.len(), s.chests.len(), s.traps.len(), s.items.len()), (1, 1, 1, 1));
+    assert!(d.paste_stamp(7, 3, &s).edited);
+    let l = saved(&d);
+    assert_eq!(&l.floors[0][3..7], &["#....#......#", "##L#S###L#S##", "#....#......#", "#....#......#"]);
+    let door = l.doors.iter().find(|d| (d.pos.x, d.pos.y) == (8, 4)).expect("the lock pasted with its door");
+    assert_eq!(door.lock.as_ref().unwrap().key.as_deref(), Some("brass_key"));
+    let chest = l.chests.iter().find(|c| (c.pos.x, c.pos.y) == (10, 6)).unwrap();
+    assert_eq!(chest.id, "box_2");
+    let trap = l.traps.iter().find(|t| (t.pos.x, t.pos.y) == (9, 5)).unwrap();
+    assert_eq!(trap.id, "pit_2");
+    assert!(l.items.iter().any(|i| (i.pos.x, i.pos.y) == (7, 3) && i.item == "brass_key"));
+    assert_eq!(at(&l, "hunter"), None, "pasted over");
+    assert!(d.undo());
+    assert_eq!(d.text(), LEVEL);
+}
+
+#[test]
+fn a_stamp_at_the_maps_edge_is_cut_to_the_map() {
+    let mut d = doc();
+    let s = d.stamp(Rect::new((-3, -3), (2, 2)));
+    assert_eq!((s.w, s.h), (3, 3), "the selection cut to the map");
+    assert!(d.stamp(Rect::new((20, 20), (22, 22))).is_empty());
+    let before = d.level.floors[0].clone();
+    // Its top-left corner off the map: only its bottom-right space (floor) lands, at (0, 0).
+    assert!(d.paste_stamp(-2, -2, &s).edited);
+    assert_eq!(d.level.floors[0][0], ".############");
+    assert!(d.undo());
+    assert!(d.paste_stamp(11, 6, &d.stamp(Rect::new((1, 1), (4, 2)))).edited);
+    let l = d.level.clone();
+    assert_eq!(l.floors[0].len(), before.len());
+    assert_eq!(l.floors[0][6], "#....#.......", "two columns on the map");
+    assert_eq!(l.floors[0][7], "###########..", "two rows on the map");
+    assert_eq!(at(&l, "ed_2"), Some((11, 6)));
+    assert!(!d.paste_stamp(40, 40, &s).edited);
+}
+
+#[test]
+fn a_selection_flipped_and_turned_takes_what_stands_on_it() {
+    let mut d = doc();
+    assert_eq!(d.turn_selection(Rect::new((6, 1), (11, 3)), Turn::FlipH), Ok(Rect::new((6, 1), (11, 3))));
+    let l = saved(&d);
+    assert_eq!((at(&l, "gob"), at(&l, "orc")), (Some((7, 2)), Some((6, 3))));
+    assert!(matches!(&l.events[0].when, Trigger::Enters { area, .. } if (area.from.x, area.to.x) == (6, 11)));
+    assert!(d.undo());
+    // A quarter turn clockwise of 3 x 2 spaces: 2 x 3 from the same corner; the key lying in
+    // the space it now covers goes, the spaces it left are rock.
+    assert_eq!(d.turn_selection(Rect::new((1, 1), (3, 2)), Turn::Cw), Ok(Rect::new((1, 1), (2, 3))));
+    // (The key gone, `doo validate` says so: the level reads back as edited.)
+    let l: Level = parse_ron("tools.ron", &d.text()).unwrap();
+    assert_eq!(l, d.level);
+    assert_eq!((at(&l, "ed"), at(&l, "dara")), (Some((2, 1)), Some((1, 2))));
+    assert_eq!(&l.floors[0][1..4], &["#..#.#......#", "#..#.+......#", "#....#......#"]);
+    assert!(l.items.is_empty());
+    assert_eq!(d.turn_selection(Rect::new((1, 1), (2, 3)), Turn::Ccw), Ok(Rect::new((1, 1), (3, 2))));
+    let l = d.level.clone();
+    assert_eq!((at(&l, "ed"), at(&l, "dara")), (Some((1, 1)), Some((2, 2))));
+    assert!(d.undo() && d.undo());
+    assert_eq!(d.text(), LEVEL);
+    // Flipped top to bottom with the locked door and its lock.
+    assert!(d.turn_selection(Rect::new((1, 3), (4, 5)), Turn::FlipV).is_ok());
+    let l = d.level.clone();
+    assert_eq!((l.doors[0].pos.x, l.doors[0].pos.y), (2, 4));
+    assert_eq!((l.items[0].pos.x, l.items[0].pos.y, l.traps[0].pos.y), (1, 5, 3));
+}
+
+#[test]
+fn a_turned_selection_that_no_longer_fits_is_refused_with_a_message() {
+    let mut d = doc();
+    let e = d.turn_selection(Rect::new((1, 5), (4, 6)), Turn::Cw).unwrap_err();
+    assert!(e.contains("off the map") && e.contains("2 x 4"), "{e}");
+    assert!(d.turn_selection(Rect::new((30, 30), (31, 31)), Turn::Ccw).is_err());
+    assert!(!d.can_undo() && !d.dirty());
+    // At the map's edge, square: it fits.
+    assert!(d.turn_selection(Rect::new((10, 5), (12, 7)), Turn::Cw).is_ok());
+}
+
+fn hero() -> Brush {
+    Brush::Figure(Box::new(CharacterEntry { template: Some("goblin".into()), id: Some("scout".into()), side: Some("heroes".into()), hero: Some(true), ..Default::default() }))
+}
+
+#[test]
+fn mirror_painting_paints_the_mirrored_spaces_in_one_step() {
+    let mut d = Doc::new(new_level(9, 5));
+    assert!(d.paint(Rect::new((0, 0), (8, 4)), &Brush::Room));
+    assert!(d.paint_mirrored(Rect::one(1, 1), &Brush::Tile('O'), Mirror::Horizontal, true));
+    assert_eq!(d.level.floors[0][1], "#O.....O#");
+    assert!(d.paint_mirrored(Rect::new((2, 1), (3, 1)), &Brush::Tile('~'), Mirror::Both, true));
+    assert_eq!(d.level.floors[0][1], "#O~~.~~O#");
+    assert_eq!(d.level.floors[0][3], "#.~~.~~.#");
+    assert!(d.undo());
+    assert_eq!(d.level.floors[0][3], "#.......#");
+    // On the middle line, a space is its own mirror.
+    assert!(d.paint_mirrored(Rect::one(4, 2), &Brush::Tile('O'), Mirror::Both, true));
+    assert_eq!(d.level.floors[0][2], "#...O...#");
+    let text = d.text();
+    assert_eq!(parse_ron::<Level>("new.ron", &text).unwrap(), d.level);
+}
+
+#[test]
+fn a_figure_mirrored_goes_to_the_other_side_when_sides_are_swapped() {
+    let mut d = Doc::new(new_level(9, 5));
+    d.paint(Rect::new((0, 0), (8, 4)), &Brush::Room);
+    assert!(d.paint_mirrored(Rect::one(1, 1), &hero(), Mirror::Both, true));
+    let sides: Vec<(Option<String>, (i32, i32), Option<bool>)> =
+        d.level.characters.iter().map(|c| (c.side.clone(), c.pos.map(|p| (p.x, p.y)).unwrap(), c.hero)).collect();
+    let s = |x: &str| Some(x.to_string());
+    assert_eq!(
+        sides,
+        vec![(s("heroes"), (1, 1), Some(true)), (s("monsters"), (7, 1), None), (s("monsters"), (1, 3), None), (s("heroes"), (7, 3), Some(true))]
+    );
+    let ids: Vec<String> = d.level.characters.iter().filter_map(|c| c.id.clone()).collect();
+    assert_eq!(ids, ["scout", "scout_2", "scout_3", "scout_4"]);
+    assert!(d.undo());
+    assert!(d.level.characters.is_empty(), "one undo step");
+    // Sides kept.
+    assert!(d.paint_mirrored(Rect::one(1, 1), &hero(), Mirror::Horizontal, false));
+    assert!(d.level.characters.iter().all(|c| c.side.as_deref() == Some("heroes") && c.hero == Some(true)));
+    // Erased mirrored.
+    assert!(d.paint_mirrored(Rect::one(7, 1), &Brush::Erase, Mirror::Horizontal, false));
+    assert!(d.level.characters.is_empty());
+}
+
+#[test]
+fn mirror_painting_keeps_the_files_layout() {
+    let mut d = doc();
+    assert!(d.paint_mirrored(Rect::one(7, 1), &Brush::Tile('~'), Mirror::Vertical, true));
+    let l = saved(&d);
+    assert_eq!((l.floors[0][1].as_str(), l.floors[0][6].as_str()), ("#....#.~....#", "#....#.~....#"));
+    assert!(d.undo());
+    assert_eq!(d.text(), LEVEL);
+}
