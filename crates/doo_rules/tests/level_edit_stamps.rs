@@ -140,7 +140,13 @@ fn a_turned_selection_that_no_longer_fits_is_refused_with_a_message() {
 }
 
 fn hero() -> Brush {
-    Brush::Figure(Box::new(CharacterEntry { template: Some("goblin".into()), id: Some("scout".into()), side: Some("heroes".into()), hero: Some(true), ..Default::default() }))
+    Brush::Figure(Box::new(CharacterEntry {
+        template: Some("goblin".into()),
+        id: Some("scout".into()),
+        side: Some("heroes".into()),
+        hero: Some(true),
+        ..Default::default()
+    }))
 }
 
 #[test]
@@ -169,10 +175,7 @@ fn a_figure_mirrored_goes_to_the_other_side_when_sides_are_swapped() {
     let sides: Vec<(Option<String>, (i32, i32), Option<bool>)> =
         d.level.characters.iter().map(|c| (c.side.clone(), c.pos.map(|p| (p.x, p.y)).unwrap(), c.hero)).collect();
     let s = |x: &str| Some(x.to_string());
-    assert_eq!(
-        sides,
-        vec![(s("heroes"), (1, 1), Some(true)), (s("monsters"), (7, 1), None), (s("monsters"), (1, 3), None), (s("heroes"), (7, 3), Some(true))]
-    );
+    assert_eq!(sides, vec![(s("heroes"), (1, 1), Some(true)), (s("monsters"), (7, 1), None), (s("monsters"), (1, 3), None), (s("heroes"), (7, 3), Some(true))]);
     let ids: Vec<String> = d.level.characters.iter().filter_map(|c| c.id.clone()).collect();
     assert_eq!(ids, ["scout", "scout_2", "scout_3", "scout_4"]);
     assert!(d.undo());

@@ -202,11 +202,7 @@ fn find_by_id_lists_exact_then_prefix_then_contains_with_their_spaces() {
     assert_eq!(found, vec!["figure gob at (10, 2)"]);
     let found: Vec<(IdKind, String)> = d.find_ids("P").into_iter().map(|f| (f.kind, f.id)).collect();
     // Exact: the encounter "p"? none; prefix: pair, pit; contains: the rest, in the level's order.
-    assert_eq!(
-        found,
-        vec![(IdKind::Trap, "pit".into()), (IdKind::Encounter, "pair".into())],
-        "prefix first (traps before encounters in the level's order)"
-    );
+    assert_eq!(found, vec![(IdKind::Trap, "pit".into()), (IdKind::Encounter, "pair".into())], "prefix first (traps before encounters in the level's order)");
     let key = d.find_ids("brass");
     assert_eq!(key[0].kind, IdKind::Key);
     assert_eq!(key[0].at.map(|p| (p.x, p.y)), Some((1, 3)), "where the key lies");

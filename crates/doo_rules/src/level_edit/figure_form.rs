@@ -1,9 +1,10 @@
 //! A figure as a form (issue 46): every field a designer sets on a level's character, one row
 //! each, with the event form's rows (`event_form::Row`): its id (renamed everywhere it is
 //! named: encounters, events, goals), name, monster template, side, AI behaviour, hero, weapon,
-//! shield, armor, each carried item and each condition (stepped through the game's lists,
-//! removed, added), and his encounter's non-hostility and what it says (R-CP-16). What has no
-//! list to choose from (skills, trades, orders) is shown and kept as the file has it.
+//! shield, armor, his starting HP, MP and FP (stepped within his full pools, or typed), each
+//! carried item and each condition (stepped through the game's lists, removed, added), and his
+//! encounter's non-hostility and what it says (R-CP-16). What has no list to choose from
+//! (skills, trades, orders) is shown and kept as the file has it.
 
 use super::doc::{Doc, encounter_of};
 use super::event_form::{Row, RowKind};
@@ -337,7 +338,8 @@ impl Doc {
     }
 
     /// The k-th figure's id, renamed everywhere it is named: his encounter's members, the
-    /// events' figures (who, give, take), the goals that name him, the bodyguards' orders.
+    /// events' figures (who, give, take), the goals that name him, the bodyguards' orders, the
+    /// lights he holds. (`rename_id` does the same by id, and says why when it refuses.)
     pub fn rename_figure(&mut self, k: usize, id: &str) -> bool {
         let plain = !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         let Some(c) = self.level.characters.get(k) else { return false };
@@ -356,6 +358,7 @@ impl Doc {
             for e in l.encounters.iter_mut() {
                 e.members.iter_mut().for_each(swap);
             }
+            l.lights.iter_mut().filter_map(|li| li.held_by.as_mut()).for_each(swap);
             for e in l.events.iter_mut() {
                 if let Trigger::Enters { who: Who::Figure(f), .. }
                 | Trigger::Falls { who: Who::Figure(f) }

@@ -3,7 +3,9 @@
 //! text's layout), and its problems placed on the map (`problems`). The window's editor screen
 //! draws these and sends the edits. Leaving a level with unsaved edits, and its recovery copy,
 //! is `leave`; a stroke of the pointer on the map is `Stroke`; an event as a form of rows
-//! (`event_form`, issue 46).
+//! (`event_form`, issue 46). The tools of issue 46: rectangles and lines (`shapes`), stamps
+//! (`stamp`), mirror painting (`mirror`), a selection turned or flipped (`rotate`), find by id
+//! (`find`) and ids renamed everywhere at once (`rename`).
 
 mod brush;
 mod doc;
@@ -25,8 +27,8 @@ mod resize;
 mod rotate;
 pub mod scan;
 mod shapes;
-mod stamp;
 mod sides;
+mod stamp;
 mod write;
 
 pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Pasted, Rect, Stroke, TILES, new_level};
@@ -41,6 +43,6 @@ pub use rename::plain_id;
 pub use resize::Resized;
 pub use rotate::Turn;
 pub use shapes::line_cells;
-pub use stamp::Stamp;
 pub use sides::SURVIVE_TURNS;
+pub use stamp::Stamp;
 pub use write::{compact, write, write_new};

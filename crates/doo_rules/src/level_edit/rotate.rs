@@ -152,8 +152,7 @@ impl Doc {
         self.edit(|l, f| {
             // The spaces the turned selection covers anew lose what stood there.
             if now != area {
-                let new_part =
-                    if now.y1 > area.y1 { Rect { y0: area.y1 + 1, ..now } } else { Rect { x0: area.x1 + 1, ..now } };
+                let new_part = if now.y1 > area.y1 { Rect { y0: area.y1 + 1, ..now } } else { Rect { x0: area.x1 + 1, ..now } };
                 super::stamp::clear_area(l, f, new_part);
             }
             for (x, y) in area.cells().filter(|&(x, y)| !now.contains(x, y)) {

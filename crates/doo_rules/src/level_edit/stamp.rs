@@ -7,7 +7,7 @@
 use super::brush::{Rect, pos, unique};
 use super::doc::{Doc, Pasted};
 use super::paint::{clear_where, place_figure, set_tile};
-use crate::level_crawl::{AreaDef, ChestDef, CheckDef, DoorDef, EncounterDef, ItemDef, LevelMode, LightDef, TrapDef};
+use crate::level_crawl::{AreaDef, CheckDef, ChestDef, DoorDef, EncounterDef, ItemDef, LevelMode, LightDef, TrapDef};
 use crate::level_file::{CharacterEntry, Level};
 use crate::rules::goal::Goal;
 use crate::rules::grid::Pos;
@@ -52,12 +52,8 @@ fn shift(p: Pos, dx: i32, dy: i32, f: usize) -> Pos {
 pub(super) fn cut(l: &Level, f: usize, area: Rect, rows: Vec<Vec<char>>) -> Stamp {
     let inside = |p: &Pos| p.floor as usize == f && area.contains(p.x, p.y);
     let rel = |p: Pos| shift(p, -area.x0, -area.y0, 0);
-    let figures: Vec<CharacterEntry> = l
-        .characters
-        .iter()
-        .filter(|c| c.pos.as_ref().is_some_and(inside))
-        .map(|c| CharacterEntry { pos: c.pos.map(rel), ..c.clone() })
-        .collect();
+    let figures: Vec<CharacterEntry> =
+        l.characters.iter().filter(|c| c.pos.as_ref().is_some_and(inside)).map(|c| CharacterEntry { pos: c.pos.map(rel), ..c.clone() }).collect();
     let ids: Vec<&str> = figures.iter().filter_map(|c| c.id.as_deref()).collect();
     let encounters = l
         .encounters
