@@ -8,6 +8,8 @@
 use doo_rules::data::{RuleData, parse_ron};
 use doo_rules::level_edit::{Brush, Doc, Mirror, Rect, Turn, new_level, problems};
 use doo_rules::level_file::{CharacterEntry, Level};
+use doo_rules::rules::grid::Pos;
+use doo_rules::rules::orders::Orders;
 use doo_rules::rules::story::{Action, Trigger};
 use std::path::{Path, PathBuf};
 
@@ -57,6 +59,30 @@ fn a_stamp_of_a_figure_and_his_encounter_is_put_down_with_ids_of_its_own() {
     assert!(!l.events[1].then.iter().any(|a| matches!(a, Action::Spawn(_))));
     assert!(d.undo());
     assert_eq!(d.text(), LEVEL);
+}
+
+#[test]
+fn a_stamps_figures_keep_their_orders_among_themselves() {
+    let mut d = doc();
+    let s = d.stamp(Rect::new((10, 2), (11, 3)));
+    assert!(d.paste_stamp(7, 5, &s).edited);
+    let l = saved(&d);
+    assert_eq!((at(&l, "gob_2"), at(&l, "orc_2")), (Some((7, 5)), Some((8, 6))));
+    let orc2 = l.characters.iter().find(|c| c.id.as_deref() == Some("orc_2")).unwrap();
+    assert_eq!(orc2.orders, Some(Orders::Bodyguard { figure: "gob_2".into() }), "the copy guards the copy");
+    let e = l.encounters.iter().find(|e| e.id == "pair_2").unwrap();
+    assert_eq!(e.members, ["gob_2", "orc_2"]);
+    // A place in the copy moves with it; one outside stays.
+    let mut d = doc();
+    d.level.characters[3].orders = Some(Orders::Hold { at: Pos::new(10, 2) });
+    d.level.encounters[1].orders = Some(Orders::Patrol { route: vec![Pos::new(9, 5), Pos::new(11, 3)] });
+    let s = d.stamp(Rect::new((9, 3), (11, 6)));
+    assert!(d.paste_stamp(1, 1, &s).edited);
+    let l = d.level.clone();
+    let orc2 = l.characters.iter().find(|c| c.id.as_deref() == Some("orc_2")).unwrap();
+    assert_eq!((orc2.pos, orc2.orders.clone()), (Some(Pos::new(3, 1)), Some(Orders::Hold { at: Pos::new(10, 2) })));
+    let den2 = l.encounters.iter().find(|e| e.id == "den_2").unwrap();
+    assert_eq!(den2.orders, Some(Orders::Patrol { route: vec![Pos::new(1, 3), Pos::new(3, 1)] }));
 }
 
 #[test]

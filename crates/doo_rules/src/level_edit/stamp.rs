@@ -11,11 +11,14 @@ use crate::level_crawl::{AreaDef, CheckDef, ChestDef, DoorDef, EncounterDef, Ite
 use crate::level_file::{CharacterEntry, Level};
 use crate::rules::goal::Goal;
 use crate::rules::grid::Pos;
+use crate::rules::orders::Orders;
 use crate::rules::victory::Victory;
 
 /// A copied selection: every place in it counted from its top-left corner (floor 0).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Stamp {
+    /// The top-left space of the selection copied (its orders' places are counted from it).
+    pub origin: Pos,
     /// Width and height.
     pub w: i32,
     pub h: i32,
@@ -79,6 +82,7 @@ pub(super) fn cut(l: &Level, f: usize, area: Rect, rows: Vec<Vec<char>>) -> Stam
         })
         .collect();
     Stamp {
+        origin: pos(area.x0, area.y0, f),
         w: area.x1 - area.x0 + 1,
         h: area.y1 - area.y0 + 1,
         rows,
@@ -136,13 +140,25 @@ fn put_figures(l: &mut Level, f: usize, at: &dyn Fn(Pos) -> Option<Pos>, s: &Sta
         }
     }
     let new_id = |old: &str| renamed.iter().find(|(o, _)| o == old).map(|(_, n)| n.clone());
+    let mut encounters: Vec<(String, String)> = Vec::new();
     for e in &s.encounters {
         let members: Vec<String> = e.members.iter().filter_map(|m| new_id(m)).collect();
         if members.is_empty() {
             continue;
         }
         let taken: Vec<String> = l.encounters.iter().map(|e| e.id.clone()).collect();
-        l.encounters.push(EncounterDef { id: unique(&e.id, &taken), members, ..e.clone() });
+        let id = unique(&e.id, &taken);
+        encounters.push((e.id.clone(), id.clone()));
+        l.encounters.push(EncounterDef { id, members, ..e.clone() });
+    }
+    // Their orders follow them: places in the selection copied, the figures and encounters
+    // copied with them.
+    let fix = Refs { s, at, figures: &renamed, encounters: &encounters };
+    for c in l.characters.iter_mut().filter(|c| c.id.as_ref().is_some_and(|id| renamed.iter().any(|(_, n)| n == id))) {
+        fix.orders(&mut c.orders);
+    }
+    for e in l.encounters.iter_mut().filter(|e| encounters.iter().any(|(_, n)| *n == e.id)) {
+        fix.orders(&mut e.orders);
     }
     for li in s.lights.iter().filter(|li| li.held_by.is_some()) {
         if let Some(h) = li.held_by.as_deref().and_then(new_id) {
@@ -150,6 +166,48 @@ fn put_figures(l: &mut Level, f: usize, at: &dyn Fn(Pos) -> Option<Pos>, s: &Sta
         }
     }
     renamed
+}
+
+/// What a pasted figure's or encounter's orders name, moved with the paste.
+struct Refs<'a> {
+    s: &'a Stamp,
+    at: &'a dyn Fn(Pos) -> Option<Pos>,
+    figures: &'a [(String, String)],
+    encounters: &'a [(String, String)],
+}
+
+impl Refs<'_> {
+    /// A place of the selection copied, where the paste put it (`None`: elsewhere, or cut off).
+    fn place(&self, p: Pos) -> Option<Pos> {
+        let o = self.s.origin;
+        let inside = p.floor == o.floor && Rect { x0: o.x, y0: o.y, x1: o.x + self.s.w - 1, y1: o.y + self.s.h - 1 }.contains(p.x, p.y);
+        if inside { (self.at)(pos(p.x - o.x, p.y - o.y, 0)) } else { None }
+    }
+
+    fn orders(&self, o: &mut Option<Orders>) {
+        let moved = |p: &mut Pos| {
+            if let Some(q) = self.place(*p) {
+                *p = q;
+            }
+        };
+        let new = |list: &[(String, String)], id: &mut String| {
+            if let Some((_, n)) = list.iter().find(|(old, _)| old == id) {
+                *id = n.clone();
+            }
+        };
+        match o {
+            Some(Orders::Guard { area }) => {
+                if let (Some(a), Some(b)) = (self.place(area.from), self.place(area.to)) {
+                    (area.from, area.to) = (a, b);
+                }
+            }
+            Some(Orders::Patrol { route }) => route.iter_mut().for_each(moved),
+            Some(Orders::Hold { at }) | Some(Orders::Flee { to: at, .. }) => moved(at),
+            Some(Orders::Bodyguard { figure }) => new(self.figures, figure),
+            Some(Orders::CallForHelp { encounter }) => new(self.encounters, encounter),
+            _ => {}
+        }
+    }
 }
 
 /// The stamp's features put down where `at` places them (fresh ids).
