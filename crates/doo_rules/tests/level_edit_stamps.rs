@@ -83,6 +83,7 @@ fn a_stamps_figures_keep_their_orders_among_themselves() {
     assert_eq!((orc2.pos, orc2.orders.clone()), (Some(Pos::new(3, 1)), Some(Orders::Hold { at: Pos::new(10, 2) })));
     let den2 = l.encounters.iter().find(|e| e.id == "den_2").unwrap();
     assert_eq!(den2.orders, Some(Orders::Patrol { route: vec![Pos::new(1, 3), Pos::new(3, 1)] }));
+    assert!(!den2.arrives, "a copy is on the map from the start: no event spawns it");
 }
 
 #[test]

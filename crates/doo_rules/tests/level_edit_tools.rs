@@ -4,7 +4,7 @@
 //! keeps the file's comments, still has no problem, and the tool is one undo step.
 
 use doo_rules::data::{RuleData, parse_ron};
-use doo_rules::level_edit::{Doc, FigureLists, IdKind, Rect, line_cells, problems};
+use doo_rules::level_edit::{Doc, FigureLists, IdKind, Mirror, Rect, line_cells, problems};
 use doo_rules::level_file::Level;
 use doo_rules::rules::goal::Goal;
 use doo_rules::rules::orders::{Orders, Prey};
@@ -120,26 +120,32 @@ fn a_rename_to_an_id_in_use_is_refused_with_a_message_naming_it() {
 fn a_rectangle_outline_or_filled_and_a_line_are_painted_in_one_undo_step() {
     let mut d = doc();
     // The goblins' room: an outline of pillars, clipped where it would leave the map.
-    assert!(d.paint_rect(Rect::new((7, 1), (14, 3)), '~', false));
+    assert!(d.paint_rect(Rect::new((7, 1), (14, 3)), '~', false, Mirror::Off));
     let l = saved(&d);
     assert_eq!(&l.floors[0][1..4], &["#....#.~~~~~~", "#....+.~....#", "#....#.~~~~~~"]);
     assert!(d.undo());
     assert_eq!(d.text(), LEVEL);
-    assert!(d.paint_rect(Rect::new((6, 1), (8, 3)), '~', true));
+    assert!(d.paint_rect(Rect::new((6, 1), (8, 3)), '~', true, Mirror::Off));
     let l = saved(&d);
     assert_eq!(&l.floors[0][1..4], &["#....#~~~...#", "#....+~~~...#", "#....#~~~...#"]);
     assert!(d.undo());
     // Off the map: nothing.
-    assert!(!d.paint_rect(Rect::new((20, 20), (30, 30)), '.', true));
+    assert!(!d.paint_rect(Rect::new((20, 20), (30, 30)), '.', true, Mirror::Off));
     // A line of difficult ground, diagonal and shallow.
-    assert!(d.paint_line((6, 1), (11, 3), '~'));
+    assert!(d.paint_line((6, 1), (11, 3), '~', Mirror::Off));
     let l = saved(&d);
     assert_eq!(&l.floors[0][1..4], &["#....#~~....#", "#....+..~~..#", "#....#....~~#"]);
     assert!(d.undo());
     assert_eq!(d.text(), LEVEL);
     assert!(!d.can_undo());
+    // Mirrored top to bottom: the lower room gets the line too, in the same undo step.
+    assert!(d.paint_line((6, 1), (8, 1), '~', Mirror::Vertical));
+    let l = saved(&d);
+    assert_eq!((l.floors[0][1].as_str(), l.floors[0][6].as_str()), ("#....#~~~...#", "#....#~~~...#"));
+    assert!(d.undo());
+    assert!(!d.can_undo());
     // A locked door painted over loses its lock with it.
-    assert!(d.paint_line((1, 4), (3, 4), '#'));
+    assert!(d.paint_line((1, 4), (3, 4), '#', Mirror::Off));
     assert!(d.level.doors.is_empty());
 }
 

@@ -4,6 +4,7 @@
 
 use super::brush::{Brush, Rect};
 use super::doc::Doc;
+use super::mirror::Mirror;
 use super::paint::paint_level;
 
 /// The spaces of the line from `a` to `b`, both included (Bresenham: each step one space
@@ -34,10 +35,17 @@ pub fn line_cells(a: (i32, i32), b: (i32, i32)) -> Vec<(i32, i32)> {
 }
 
 impl Doc {
-    /// The spaces of `cells` on the map, painted `ch`, one undo step. True when the map changed.
-    fn paint_cells(&mut self, cells: &[(i32, i32)], ch: char) -> bool {
+    /// The spaces of `cells` on the map, and their mirrors, painted `ch`, one undo step. True
+    /// when the map changed.
+    fn paint_cells(&mut self, cells: &[(i32, i32)], ch: char, mirror: Mirror) -> bool {
         let (w, h) = self.size();
-        let cells: Vec<(i32, i32)> = cells.iter().copied().filter(|&(x, y)| x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h).collect();
+        let on_map = |&(x, y): &(i32, i32)| x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h;
+        let mut cells: Vec<(i32, i32)> = cells.iter().copied().filter(on_map).collect();
+        if mirror != Mirror::Off {
+            let mirrored: Vec<(i32, i32)> =
+                cells.iter().flat_map(|&(x, y)| mirror.areas(Rect::one(x, y), w as i32, h as i32).into_iter().skip(1).map(|(r, _)| (r.x0, r.y0))).collect();
+            cells.extend(mirrored);
+        }
         if cells.is_empty() {
             return false;
         }
@@ -50,8 +58,9 @@ impl Doc {
     }
 
     /// The rectangle between two corners painted with the map character `ch`: the whole of it
-    /// (`filled`), or its outline. Clipped to the map; one undo step; true when the map changed.
-    pub fn paint_rect(&mut self, area: Rect, ch: char, filled: bool) -> bool {
+    /// (`filled`), or its outline, and its mirrors (`mirror`, as `paint_mirrored`). Clipped to
+    /// the map; one undo step; true when the map changed.
+    pub fn paint_rect(&mut self, area: Rect, ch: char, filled: bool, mirror: Mirror) -> bool {
         let (w, h) = self.size();
         // Only the spaces on the map are walked (a rectangle may be given far larger).
         let clip = Rect { x0: area.x0.max(0), y0: area.y0.max(0), x1: area.x1.min(w as i32 - 1), y1: area.y1.min(h as i32 - 1) };
@@ -59,18 +68,18 @@ impl Doc {
             return false;
         }
         let cells: Vec<(i32, i32)> = clip.cells().filter(|&(x, y)| filled || area.border(x, y)).collect();
-        self.paint_cells(&cells, ch)
+        self.paint_cells(&cells, ch, mirror)
     }
 
-    /// The line from `a` to `b` painted with the map character `ch` (Bresenham), clipped to the
-    /// map; one undo step; true when the map changed.
-    pub fn paint_line(&mut self, a: (i32, i32), b: (i32, i32), ch: char) -> bool {
+    /// The line from `a` to `b` painted with the map character `ch` (Bresenham), and its
+    /// mirrors (`mirror`), clipped to the map; one undo step; true when the map changed.
+    pub fn paint_line(&mut self, a: (i32, i32), b: (i32, i32), ch: char, mirror: Mirror) -> bool {
         // A line longer than the largest map's diagonal is never drawn whole.
         let side = i64::from(crate::level_file::MAX_MAP_SIDE);
         let far = |v: i32| i64::from(v).abs() > 4 * side;
         if far(a.0) || far(a.1) || far(b.0) || far(b.1) {
             return false;
         }
-        self.paint_cells(&line_cells(a, b), ch)
+        self.paint_cells(&line_cells(a, b), ch, mirror)
     }
 }

@@ -149,7 +149,9 @@ fn put_figures(l: &mut Level, f: usize, at: &dyn Fn(Pos) -> Option<Pos>, s: &Sta
         let taken: Vec<String> = l.encounters.iter().map(|e| e.id.clone()).collect();
         let id = unique(&e.id, &taken);
         encounters.push((e.id.clone(), id.clone()));
-        l.encounters.push(EncounterDef { id, members, ..e.clone() });
+        // A copy of an encounter that arrives later is on the map from the start (no event
+        // spawns it: one `spawn` brings one encounter).
+        l.encounters.push(EncounterDef { id, members, arrives: false, ..e.clone() });
     }
     // Their orders follow them: places in the selection copied, the figures and encounters
     // copied with them.
@@ -298,7 +300,8 @@ impl Doc {
     /// The stamp put down with its top-left corner at (x, y) on the floor in view, one undo
     /// step: what was in the spaces it covers (on the map) goes, the stamp's map characters and
     /// everything it holds come, figures, encounters, chests, traps and checks with ids of their
-    /// own (`orc` pasted again is `orc_2`); what falls off the map is left out. The figures
+    /// own (`orc` pasted again is `orc_2`), a pasted encounter on the map from the start (even when
+    /// the one copied arrives later); what falls off the map is left out. The figures
     /// taken off the map by it are told, as `paste_told` tells them.
     pub fn paste_stamp(&mut self, x: i32, y: i32, stamp: &Stamp) -> Pasted {
         let size = self.size();
