@@ -1,7 +1,8 @@
 //! Issue 46 in the real window: the level editor's map zoomed in (Ctrl+=, the mouse wheel),
 //! moved (the middle button dragged) and fitted again (Ctrl+0); its figures drawn with the
 //! game's art; the events panel's pages (End, Home) reaching every one of the Bell Chapel's
-//! seven events; the event form opened (F4) and closed (Esc). Each step is checked on the
+//! seven events; the event form opened (F4) and closed (Esc); an outline drawn and undone, an id
+//! found, renamed and its figure stamped beside it. Each step is checked on the
 //! screen after it.
 
 use super::window::{Image, artifacts, decode, game_window, grab, launch, pixel_difference, press, require_display, require_xdotool, xdotool};
@@ -13,7 +14,7 @@ fn rect(img: &Image, (x0, y0): (usize, usize), (x1, y1): (usize, usize)) -> Vec<
 }
 
 /// The editor's map area in a 1280 × 720 window (between its panels: 196 px at the left, 300
-/// at the right, 44 at the top, 132 at the bottom), a little inside it.
+/// at the right, 58 at the top, 132 at the bottom), a little inside it.
 fn map(img: &Image) -> Vec<[u8; 3]> {
     rect(img, (210, 60), (970, 580))
 }
@@ -112,4 +113,78 @@ fn e2e_the_editor_zooms_pans_and_pages_every_event() {
     println!("event form: opened {d_form:.1}, closed {d_closed:.2}");
     assert!(d_form > 8.0, "F4 opens the event form over the map (difference {d_form:.2})");
     assert!(d_closed < 2.0, "Esc closes it (difference {d_closed:.2})");
+}
+
+/// The map's pixels of the editor's first screenshot and another differ (mean per channel).
+fn map_moved(a: &Image, b: &Image) -> f64 {
+    pixel_difference(&map(a), &map(b))
+}
+
+#[test]
+#[ignore = "needs a display and xdotool: .ci/run runs it under Xvfb"]
+fn e2e_the_editor_draws_outlines_finds_renames_and_stamps() {
+    require_display();
+    require_xdotool();
+    let dir = artifacts("editor-tools");
+    let level = dir.join("crypt.ron");
+    std::fs::copy(crate::common::root().join("levels/crypt.ron"), &level).expect("copy the crypt");
+    let (log, stderr) = (dir.join("tools.jsonl"), dir.join("tools.stderr"));
+    let mut child = launch(&["edit", level.to_str().unwrap(), "--frames", "200000"], &log, &stderr, &dir.join("settings.ron"), Some(&dir.join("saves")));
+    let win = game_window();
+    sleep(3000);
+    let _ = xdotool(&["mousemove", "--window", &win, "5", "5"]);
+    let shot = |name: &str| {
+        sleep(700);
+        let p = dir.join(name);
+        assert!(grab(&win, &p), "a screenshot of the editor ({name})");
+        decode(&p)
+    };
+    let keys = |ks: &[&str]| {
+        for k in ks {
+            press(&win, k, "the editor", 150);
+        }
+    };
+    let typed = |t: &str| {
+        assert!(xdotool(&["type", "--window", &win, "--delay", "80", t]), "xdotool types {t}");
+        sleep(300);
+    };
+    let before = shot("tools-before.png");
+    // The wall brush, a 3 × 3 selection, Ctrl+R: its outline drawn in wall; Ctrl+Z takes it back.
+    keys(&["2", "shift+Right", "shift+Right", "shift+Down", "shift+Down", "ctrl+r"]);
+    let outlined = shot("tools-outline.png");
+    keys(&["ctrl+z"]);
+    let undone = shot("tools-outline-undone.png");
+    // Find the skeleton skel_1 (Ctrl+F, typed, Enter), rename it (Ctrl+E: the id typed onto).
+    keys(&["ctrl+f"]);
+    typed("skel_1");
+    keys(&["Return"]);
+    let found = shot("tools-found.png");
+    keys(&["ctrl+e"]);
+    typed("_x");
+    keys(&["Return"]);
+    // The skeleton's space copied (Ctrl+C) and put down one space to the right (Ctrl+V).
+    keys(&["ctrl+c", "Right", "ctrl+v"]);
+    let stamped = shot("tools-stamped.png");
+    keys(&["ctrl+s"]);
+    sleep(800);
+    let alive = child.try_wait().map(|s| s.is_none()).unwrap_or(false);
+    let _ = child.kill();
+    let _ = child.wait();
+    let err = std::fs::read_to_string(&stderr).unwrap_or_default();
+    assert!(alive, "the editor kept running:\n{err}");
+    let (d_out, d_undo, d_found, d_stamp) = (map_moved(&before, &outlined), map_moved(&before, &undone), map_moved(&undone, &found), map_moved(&found, &stamped));
+    println!("map differences: outline {d_out:.2}, undone {d_undo:.3}, found {d_found:.2}, stamped {d_stamp:.2}; shots in {}", dir.display());
+    assert!(d_out > 0.3, "Ctrl+R draws the selection's outline on the map (difference {d_out:.3})");
+    // Only the cursor, moved by the selection, differs once the outline is undone.
+    assert!(d_undo < d_out / 2.5, "Ctrl+Z takes the outline back (difference {d_undo:.3}, drawn {d_out:.3})");
+    assert!(d_found > 0.05, "Find moves the cursor to the skeleton (difference {d_found:.3})");
+    assert!(d_stamp > 0.3, "Ctrl+V puts a copy of the skeleton down (difference {d_stamp:.3})");
+    let saved = std::fs::read_to_string(&level).expect("the level saved");
+    let shipped = std::fs::read_to_string(crate::common::root().join("levels/crypt.ron")).unwrap();
+    assert!(saved.contains("id: \"skel_1_x\""), "skel_1 renamed skel_1_x:\n{saved}");
+    assert!(!saved.contains("\"skel_1\""), "no skel_1 left:\n{saved}");
+    let skeletons = |t: &str| t.matches("template: \"skeleton\"").count();
+    assert_eq!(skeletons(&saved), skeletons(&shipped) + 1, "the stamp put a second skeleton down:\n{saved}");
+    let data = doo_rules::data::RuleData::load(&crate::common::root()).unwrap();
+    assert!(doo_rules::level_file::check("crypt.ron", &saved, &data, &crate::common::root()).is_ok(), "the saved level is valid:\n{saved}");
 }

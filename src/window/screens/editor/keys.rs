@@ -5,7 +5,10 @@
 //! back; Ctrl+= and Ctrl+- zoom the map, Ctrl+0 fits it, Ctrl+arrows move the view; Home and
 //! End turn the events panel's pages, F4 opens (or closes) the form of the first event listed;
 //! Z turns the fill on and off, Ctrl+G groups the figures selected into one encounter, Ctrl+P
-//! shows every field of the selected figure. While the name or briefing is typed, the keys are the text's.
+//! shows every field of the selected figure; Ctrl+R draws the selection's outline and Ctrl+L a
+//! line to the cursor in the map character, Ctrl+M turns the mirror (Ctrl+Shift+M: mirrored
+//! figures change sides), Ctrl+T turns the selection (Shift: the other way), Ctrl+H flips it
+//! (Shift: top to bottom), Ctrl+F finds an id and Ctrl+E renames it. While the name or briefing is typed, the keys are the text's.
 
 use super::state::{EditAct, Editor, EditorSystems, Field, Tool};
 use crate::window::GameData;
@@ -98,7 +101,14 @@ const PLAIN: [(KeyCode, EditAct); 29] = [
     (KeyCode::Delete, EditAct::FigRemove),
 ];
 
-const CTRL: [(KeyCode, EditAct); 13] = [
+const CTRL: [(KeyCode, EditAct); 20] = [
+    (KeyCode::KeyR, EditAct::Outline),
+    (KeyCode::KeyL, EditAct::Line),
+    (KeyCode::KeyM, EditAct::MirrorMode),
+    (KeyCode::KeyT, EditAct::Turn(0)),
+    (KeyCode::KeyH, EditAct::Turn(2)),
+    (KeyCode::KeyF, EditAct::Find),
+    (KeyCode::KeyE, EditAct::Rename),
     (KeyCode::KeyP, EditAct::FigureForm),
     (KeyCode::KeyG, EditAct::Group),
     (KeyCode::Minus, EditAct::Zoom(-1)),
@@ -173,8 +183,14 @@ pub fn act_of(k: KeyCode, shift: bool, ctrl: bool, opening: bool, repeat: bool) 
                 return Some(EditAct::Pan(dx, dy));
             }
         }
-        // Ctrl+Shift+Z redoes too.
-        return CTRL.iter().find(|(key, _)| *key == k).map(|(_, act)| if *act == EditAct::Undo && shift { EditAct::Redo } else { *act });
+        // With Shift: Ctrl+Shift+Z redoes, Ctrl+Shift+T turns anticlockwise, Ctrl+Shift+H flips
+        // top to bottom, Ctrl+Shift+M sets whether mirrored figures change sides.
+        return CTRL.iter().find(|(key, _)| *key == k).map(|(_, act)| match (*act, shift) {
+            (EditAct::Undo, true) => EditAct::Redo,
+            (EditAct::Turn(t), true) => EditAct::Turn(t + 1),
+            (EditAct::MirrorMode, true) => EditAct::MirrorSides,
+            (act, _) => act,
+        });
     }
     for (key, dx, dy) in [(KeyCode::ArrowLeft, -1, 0), (KeyCode::ArrowRight, 1, 0), (KeyCode::ArrowUp, 0, -1), (KeyCode::ArrowDown, 0, 1)] {
         if k == key {
@@ -226,6 +242,7 @@ fn type_text(
         Field::Event(_) | Field::Action(..) => doo_rules::rules::story::MAX_TEXT,
         Field::EventId(_) => 64,
         Field::Figure(..) => doo_rules::rules::story::MAX_TEXT,
+        Field::Find | Field::Rename => 64,
     };
     let mut done = None;
     for e in keys.read() {

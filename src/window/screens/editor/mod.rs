@@ -28,6 +28,7 @@ mod panels;
 pub mod playtest;
 pub mod recovery;
 mod state;
+pub mod tools;
 
 use files::{heroes, level_files, monsters, new_path, open_file};
 pub use state::{EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, MapView, PlayTest, Tool, profile_name};
@@ -36,9 +37,13 @@ pub(super) fn plugin(app: &mut App) {
     app.add_button_action::<EditAct>()
         .configure_sets(Update, (EditorSystems::Input, EditorSystems::Apply, EditorSystems::Draw).chain().run_if(in_state(Screen::Editor)))
         .add_systems(OnEnter(Screen::Editor), open_editor)
-        .add_systems(Update, apply_acts.in_set(EditorSystems::Apply))
-        .add_plugins((keys::plugin, map::plugin, panels::plugin, event_panel::plugin, playtest::plugin, recovery::plugin));
+        .add_systems(Update, apply_acts.in_set(EditorSystems::Apply).in_set(ApplyActs))
+        .add_plugins((keys::plugin, map::plugin, panels::plugin, event_panel::plugin, playtest::plugin, recovery::plugin, tools::plugin));
 }
+
+/// `apply_acts`: what follows an act's edit (Find's jump, the figure form's pools) runs after it.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ApplyActs;
 
 /// Entering the editor: back from a play-test, the editor is as it was; else the level `doo
 /// edit` named, or a new level.
@@ -79,7 +84,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         path,
         tool: Tool::Room,
         anchor: None,
-        clip: None,
+        tools: Default::default(),
         problems: vec![],
         status,
         selected: None,
@@ -190,25 +195,15 @@ fn apply_acts(
                 edited = ed.doc.redo();
                 ed.status = if edited { "Redone.".into() } else { "Nothing to redo.".into() };
             }
-            EditAct::Copy => {
-                let area = ed.area(*cursor);
-                let clip = ed.doc.copy(area);
-                ed.status = format!(
-                    "Copied {} x {} spaces and {} figure(s): Ctrl+V pastes at the cursor.",
-                    area.x1 - area.x0 + 1,
-                    area.y1 - area.y0 + 1,
-                    clip.figures.len()
-                );
-                ed.clip = Some(clip);
-            }
-            EditAct::Paste => match ed.clip.clone() {
-                Some(clip) => {
-                    let pasted = ed.doc.paste_told(cursor.0, cursor.1, &clip);
-                    edited = pasted.edited;
-                    ed.status = pasted.line();
-                }
-                None => ed.status = "Nothing copied yet: select spaces (Shift+arrows or drag) and press Ctrl+C.".into(),
-            },
+            EditAct::Copy
+            | EditAct::Paste
+            | EditAct::Outline
+            | EditAct::Line
+            | EditAct::MirrorMode
+            | EditAct::MirrorSides
+            | EditAct::Turn(_)
+            | EditAct::Find
+            | EditAct::Rename => edited = tools::tool_act(ed, act, *cursor),
             EditAct::Save => save(ed),
             EditAct::PlayTest => leave_or_ask(ed, Leave::PlayTest, &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::Back => back(ed, &mut cursor, &data.0, &mut next, &mut commands),
@@ -396,6 +391,7 @@ fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
             Field::Action(k, a) => ed.doc.action_text(k as usize, a as usize).unwrap_or_default(),
             Field::EventId(k) => ed.doc.level.events.get(k as usize).map_or(String::new(), |e| e.id.clone()),
             Field::Figure(k, row) => ed.doc.figure_text(k as usize, row as usize),
+            Field::Find | Field::Rename => String::new(),
         };
         ed.typing = Some((f, now));
         return false;
@@ -535,7 +531,11 @@ fn paint(ed: &mut Editor, area: Rect) -> bool {
         };
         return done;
     }
-    let done = ed.doc.paint(area, &brush);
+    let done = if ed.tools.mirror == doo_rules::level_edit::Mirror::Off {
+        ed.doc.paint(area, &brush)
+    } else {
+        ed.doc.paint_mirrored(area, &brush, ed.tools.mirror, ed.tools.swap_sides)
+    };
     if done {
         ed.status = format!("Painted {} over {} x {}.", ed.tool_name(ed.tool), area.x1 - area.x0 + 1, area.y1 - area.y0 + 1);
         if matches!(brush, Brush::Figure(_)) {

@@ -12,7 +12,7 @@ use doo_rules::level_edit::TILES;
 use doo_rules::level_file::Control;
 
 /// The panels' sizes in logical pixels (the map is framed between them).
-pub const TOP_PX: f32 = 44.0;
+pub const TOP_PX: f32 = 58.0;
 pub const LEFT_PX: f32 = 196.0;
 pub const RIGHT_PX: f32 = 300.0;
 pub const BOTTOM_PX: f32 = 132.0;
@@ -51,9 +51,9 @@ fn view_key(ed: &Editor) -> String {
         ed.generation,
         ed.doc.can_undo(),
         ed.doc.can_redo(),
-        ed.clip.is_some(),
+        ed.tools.stamp.is_some(),
         ed.doc.dirty(),
-    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open)
+    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open) + &format!("|{:?}|{}", ed.tools.mirror, ed.tools.swap_sides)
 }
 
 /// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
@@ -165,17 +165,38 @@ fn question(commands: &mut Commands, ed: &Editor) {
 fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
     let file = ed.path.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
     let star = if ed.doc.dirty() { " *" } else { "" };
-    p.spawn(panel(Node { height: Val::Px(TOP_PX), flex_shrink: 0.0, padding: UiRect::horizontal(Val::Px(8.0)), column_gap: Val::Px(2.0), ..row() }))
-        .with_children(|b| {
-            b.spawn((text(format!("Level editor: {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
-            spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
-            spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
-            spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
-            spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.clip.is_some());
-            b.spawn(Node { width: Val::Px(10.0), ..default() });
-            spawn_bar(b, "Zoom - [Ctrl+-]", EditAct::Zoom(-1), true);
-            spawn_bar(b, "Fit [Ctrl+0]", EditAct::Zoom(0), true);
-            spawn_bar(b, "Zoom + [Ctrl+=]", EditAct::Zoom(1), true);
+    let bar = Node { flex_shrink: 0.0, column_gap: Val::Px(2.0), ..row() };
+    p.spawn(panel(Node { height: Val::Px(TOP_PX), flex_shrink: 0.0, padding: UiRect::horizontal(Val::Px(8.0)), flex_direction: FlexDirection::Column, ..default() }))
+        .with_children(|c| {
+            c.spawn(bar.clone()).with_children(|b| {
+                b.spawn((text(format!("Editing {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
+                spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
+                spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
+                spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
+                spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.tools.stamp.is_some());
+                b.spawn(Node { width: Val::Px(8.0), ..default() });
+                spawn_bar(b, "Zoom - [Ctrl+-]", EditAct::Zoom(-1), true);
+                spawn_bar(b, "Fit [Ctrl+0]", EditAct::Zoom(0), true);
+                spawn_bar(b, "Zoom + [Ctrl+=]", EditAct::Zoom(1), true);
+                b.spawn(Node { width: Val::Px(8.0), ..default() });
+                spawn_bar(b, "Find [Ctrl+F]", EditAct::Find, true);
+                spawn_bar(b, "Rename [Ctrl+E]", EditAct::Rename, true);
+            });
+            // The shape tools (issue 46): they draw the map character of the brush.
+            c.spawn(bar).with_children(|b| {
+                spawn_bar(b, "Outline [Ctrl+R]", EditAct::Outline, true);
+                spawn_bar(b, "Line [Ctrl+L]", EditAct::Line, true);
+                let mut e = b.spawn(bar_button(format!("Mirror: {} [Ctrl+M]", ed.tools.mirror.word()), EditAct::MirrorMode, true));
+                if ed.tools.mirror != doo_rules::level_edit::Mirror::Off {
+                    e.insert(Selected);
+                }
+                let sides = if ed.tools.swap_sides { "Sides: swap [Ctrl+Shift+M]" } else { "Sides: same [Ctrl+Shift+M]" };
+                spawn_bar(b, sides, EditAct::MirrorSides, true);
+                spawn_bar(b, "Turn [Ctrl+T]", EditAct::Turn(0), true);
+                spawn_bar(b, "Turn back [Ctrl+Shift+T]", EditAct::Turn(1), true);
+                spawn_bar(b, "Flip [Ctrl+H]", EditAct::Turn(2), true);
+                spawn_bar(b, "Flip up [Ctrl+Shift+H]", EditAct::Turn(3), true);
+            });
         });
 }
 
@@ -394,6 +415,8 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
                         let label = ed.doc.figure_form(*k as usize).get(*row as usize).map_or(String::new(), |r| r.label.clone());
                         format!("Typing the figure's {label}")
                     }
+                    Field::Find => "Find an id (Enter shows it, Enter again the next)".to_string(),
+                    Field::Rename => "The new id (renamed wherever the level names it)".to_string(),
                 };
                 b.spawn(text(format!("{what} (Enter keeps it, Esc leaves it as it was):"), 14.0, palette::GOLD));
                 b.spawn(text(format!("{buf}_"), 14.0, palette::TEXT));

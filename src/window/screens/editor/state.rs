@@ -5,7 +5,7 @@
 use crate::window::session::MatchSetup;
 use bevy::prelude::*;
 use doo_rules::level_edit::leave::{Answer, Leave};
-use doo_rules::level_edit::{Brush, Clip, Doc, PROFILES, Problem, Rect, TILES};
+use doo_rules::level_edit::{Brush, Doc, PROFILES, Problem, Rect, TILES};
 use doo_rules::level_file::CharacterEntry;
 use std::path::PathBuf;
 
@@ -50,6 +50,10 @@ pub enum Field {
     EventId(u8),
     /// A typed row (name, id, what it says) of the k-th figure's form.
     Figure(u16, u8),
+    /// Find: an id, or part of one.
+    Find,
+    /// The new id of what Find shows (else the selected figure).
+    Rename,
 }
 
 /// Everything the editor does: from a button, a key or the pointer on the map.
@@ -124,6 +128,20 @@ pub enum EditAct {
     FigureForm,
     /// The open figure form's row stepped forward (1) or back (-1).
     FigureField(u8, i8),
+    /// The selection's outline drawn with the map character of the brush.
+    Outline,
+    /// A line from the selection's first corner to the cursor, with the map character.
+    Line,
+    /// The mirror's next mode (off, left to right, top to bottom, both).
+    MirrorMode,
+    /// Mirrored figures join the opposing side, or keep theirs.
+    MirrorSides,
+    /// The selection turned or flipped: `tools::TURNS[k]`.
+    Turn(u8),
+    /// Find an id (typed).
+    Find,
+    /// Rename what Find shows, or the selected figure (typed).
+    Rename,
 }
 
 /// How the map is framed (issue 46): `zoom` steps of 1.25× from the view that fits the floor
@@ -181,7 +199,8 @@ pub struct Editor {
     pub tool: Tool,
     /// The selection's other corner (Shift+arrows, or a drag).
     pub anchor: Option<(i32, i32)>,
-    pub clip: Option<Clip>,
+    /// The shape, stamp, mirror, find and rename tools (issue 46).
+    pub tools: super::tools::ToolState,
     pub problems: Vec<Problem>,
     pub status: String,
     /// The figure in the inspector.
@@ -321,6 +340,16 @@ impl Editor {
                     return;
                 }
                 ok
+            }
+            Field::Find => {
+                super::tools::commit_find(self, buf.trim());
+                return;
+            }
+            Field::Rename => {
+                if super::tools::commit_rename(self, buf.trim()) {
+                    self.changed(data);
+                }
+                return;
             }
             Field::EventId(k) => {
                 let ok = self.doc.rename_event(k as usize, buf.trim());

@@ -1,0 +1,243 @@
+//! The editor's shape, stamp, mirror, turn, find and rename tools (issue 46, "Tools"): the
+//! window's side of `doo_rules::level_edit`'s `paint_rect`, `paint_line`, `stamp` /
+//! `paste_stamp`, `paint_mirrored`, `turn_selection`, `find_ids` and `rename_id`. Also keeps
+//! the figure form's full HP, MP and FP (the level as built) for the figure in the form.
+
+use super::state::{EditAct, Editor, EditorCursor, EditorSystems, Field, MapView};
+use crate::window::GameData;
+use bevy::prelude::*;
+use doo_rules::level_edit::{Found, IdKind, Mirror, TILES, Turn};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, (jump_to_found, fill_full_pools).in_set(EditorSystems::Apply).after(super::ApplyActs));
+}
+
+/// The map's tools as the window keeps them: the mirror, whether a mirrored figure changes
+/// sides, what Find found (and which one is shown), the copied stamp.
+#[derive(Debug, Default)]
+pub struct ToolState {
+    pub mirror: Mirror,
+    pub swap_sides: bool,
+    pub found: Vec<Found>,
+    pub found_at: usize,
+    /// The text last found (Enter on it again shows the next).
+    pub query: String,
+    /// A space Find asks the cursor to go to.
+    pub jump: Option<doo_rules::rules::Pos>,
+    pub stamp: Option<doo_rules::level_edit::Stamp>,
+}
+
+/// The turns' order in `EditAct::Turn`.
+pub const TURNS: [(Turn, &str); 4] = [(Turn::Cw, "clockwise"), (Turn::Ccw, "anticlockwise"), (Turn::FlipH, "left to right"), (Turn::FlipV, "top to bottom")];
+
+/// The map character the brush holds (shapes draw map characters only).
+fn tile_char(ed: &Editor) -> Option<char> {
+    match ed.tool {
+        super::state::Tool::Tile(k) => TILES.get(k as usize).map(|t| t.0),
+        _ => None,
+    }
+}
+
+/// One of the acts above made; true when the level changed.
+pub(super) fn tool_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
+    let area = ed.area(cursor);
+    match act {
+        EditAct::Outline | EditAct::Line => {
+            let Some(ch) = tile_char(ed) else {
+                ed.status = "Shapes draw a map character: pick one first (1 to 9, 0, -), then Ctrl+R (outline) or Ctrl+L (line).".into();
+                return false;
+            };
+            let mirror = ed.tools.mirror;
+            let done = if act == EditAct::Outline {
+                ed.doc.paint_rect(area, ch, false, mirror)
+            } else {
+                ed.doc.paint_line(ed.anchor.unwrap_or((cursor.0, cursor.1)), (cursor.0, cursor.1), ch, mirror)
+            };
+            let what = if act == EditAct::Outline { "the selection's outline" } else { "a line from the selection's first corner to the cursor" };
+            ed.status = if done { format!("Drew {what} in {}.", ed.tool_name(ed.tool)) } else { "Nothing to draw: those spaces hold that already.".into() };
+            ed.anchor = None;
+            done
+        }
+        EditAct::MirrorMode => {
+            ed.tools.mirror = ed.tools.mirror.next();
+            ed.status = format!(
+                "Mirror: {}. A paint, an erase or a figure put down is also done in the mirrored spaces{}.",
+                ed.tools.mirror.word(),
+                if ed.tools.swap_sides { "; a mirrored figure joins the opposing side" } else { "" }
+            );
+            ed.generation += 1;
+            false
+        }
+        EditAct::MirrorSides => {
+            ed.tools.swap_sides = !ed.tools.swap_sides;
+            ed.status = if ed.tools.swap_sides {
+                "Mirrored figures join the opposing side (across both lines: their own side).".into()
+            } else {
+                "Mirrored figures keep their side.".into()
+            };
+            ed.generation += 1;
+            false
+        }
+        EditAct::Turn(k) => {
+            let Some((t, word)) = TURNS.get(k as usize) else { return false };
+            match ed.doc.turn_selection(area, *t) {
+                Ok(r) => {
+                    ed.anchor = Some((r.x0, r.y0));
+                    ed.status = format!("Turned the selection {word}: what stands on it went with it (Ctrl+Z undoes).");
+                    true
+                }
+                Err(e) => {
+                    ed.status = e;
+                    false
+                }
+            }
+        }
+        EditAct::Find => {
+            ed.typing = Some((Field::Find, ed.tools.query.clone()));
+            ed.status = "Find: type an id or part of one, Enter shows it (Enter again: the next).".into();
+            false
+        }
+        EditAct::Rename => {
+            match rename_target(ed) {
+                Some((_, id)) => {
+                    ed.typing = Some((Field::Rename, id.clone()));
+                    ed.status = format!("Rename {id}: type the new id, Enter renames it everywhere it is named.");
+                }
+                None => ed.status = "Rename: find an id first (Ctrl+F) or select a figure, then Ctrl+E.".into(),
+            }
+            false
+        }
+        EditAct::Copy => {
+            let stamp = ed.doc.stamp(area);
+            let n = |k: usize, what: &str| if k == 0 { String::new() } else { format!(", {k} {what}") };
+            ed.status = format!(
+                "Copied {} x {} spaces{}{}{}{}{}: Ctrl+V puts them down at the cursor.",
+                area.x1 - area.x0 + 1,
+                area.y1 - area.y0 + 1,
+                n(stamp.figures.len(), "figure(s)"),
+                n(stamp.chests.len(), "chest(s)"),
+                n(stamp.traps.len(), "trap(s)"),
+                n(stamp.items.len(), "item(s)"),
+                n(stamp.lights.len(), "light(s)")
+            );
+            ed.tools.stamp = Some(stamp);
+            false
+        }
+        EditAct::Paste => match ed.tools.stamp.take() {
+            Some(stamp) => {
+                let pasted = ed.doc.paste_stamp(cursor.0, cursor.1, &stamp);
+                ed.tools.stamp = Some(stamp);
+                ed.status = pasted.line();
+                pasted.edited
+            }
+            None => {
+                ed.status = "Nothing copied yet: select spaces (Shift+arrows or drag) and press Ctrl+C.".into();
+                false
+            }
+        },
+        _ => false,
+    }
+}
+
+/// What Ctrl+E renames: the id Find shows, else the selected figure.
+fn rename_target(ed: &Editor) -> Option<(IdKind, String)> {
+    if let Some(f) = ed.tools.found.get(ed.tools.found_at) {
+        return Some((f.kind, f.id.clone()));
+    }
+    let c = ed.doc.level.characters.get(ed.selected?)?;
+    Some((IdKind::Figure, c.id.clone()?))
+}
+
+/// Find's text typed: the ids that match, the first (or, the same text again, the next) shown.
+pub fn commit_find(ed: &mut Editor, text: &str) {
+    let again = text == ed.tools.query && !ed.tools.found.is_empty();
+    if again {
+        ed.tools.found_at = (ed.tools.found_at + 1) % ed.tools.found.len();
+    } else {
+        ed.tools.query = text.to_string();
+        ed.tools.found = ed.doc.find_ids(text);
+        ed.tools.found_at = 0;
+    }
+    let n = ed.tools.found.len();
+    match ed.tools.found.get(ed.tools.found_at) {
+        Some(f) => {
+            ed.tools.jump = f.at;
+            let rest: Vec<String> = ed.tools.found.iter().skip(ed.tools.found_at + 1).take(3).map(|f| f.id.clone()).collect();
+            ed.status = format!(
+                "Found {} of {n}: {}{}. Ctrl+F, Enter: the next; Ctrl+E renames it.",
+                ed.tools.found_at + 1,
+                f.line(),
+                if rest.is_empty() { String::new() } else { format!(" (then {})", rest.join(", ")) }
+            );
+        }
+        None => ed.status = format!("No id in the level holds '{text}'."),
+    }
+}
+
+/// The new id typed for Ctrl+E: renamed wherever the level names it, or why not.
+pub fn commit_rename(ed: &mut Editor, new: &str) -> bool {
+    let Some((kind, old)) = rename_target(ed) else { return false };
+    match ed.doc.rename_id(kind, &old, new) {
+        Ok(true) => {
+            ed.status = format!("Renamed {} {old} to {new} everywhere it is named.", kind.word());
+            // Find's list names the old id: found again under the new one.
+            ed.tools.query = new.to_string();
+            ed.tools.found = ed.doc.find_ids(new);
+            ed.tools.found_at = 0;
+            true
+        }
+        Ok(false) => {
+            ed.status = "Not renamed: that is its id already.".into();
+            false
+        }
+        Err(e) => {
+            ed.status = format!("Not renamed: {e}");
+            false
+        }
+    }
+}
+
+/// The cursor (and the floor in view) goes to the space Find showed.
+fn jump_to_found(editor: Option<ResMut<Editor>>, mut cursor: ResMut<EditorCursor>, mut view: ResMut<MapView>) {
+    let Some(mut ed) = editor else { return };
+    if ed.tools.jump.is_none() {
+        return;
+    }
+    let Some(p) = ed.tools.jump.take() else { return };
+    if ed.doc.floor != p.floor as usize && (p.floor as usize) < ed.doc.level.floors.len().max(1) {
+        ed.doc.floor = p.floor as usize;
+        ed.selected = None;
+        ed.inspected = None;
+    }
+    ed.anchor = None;
+    ed.generation += 1;
+    *cursor = EditorCursor(p.x, p.y);
+    // What stands there is shown in the inspectors (a figure found is selected); Find's line stays.
+    let said = std::mem::take(&mut ed.status);
+    ed.inspect(p.x, p.y);
+    ed.status = said;
+    view.follow = true;
+}
+
+/// The figure form's full HP, MP and FP: the figure as the level builds it (not known when it
+/// does not build).
+fn fill_full_pools(editor: Option<ResMut<Editor>>, data: Res<GameData>, mut done: Local<Option<(usize, u64)>>) {
+    let Some(mut ed) = editor else { return };
+    let Some(k) = ed.figure_open else {
+        *done = None;
+        return;
+    };
+    if *done == Some((k, ed.generation)) {
+        return;
+    }
+    *done = Some((k, ed.generation));
+    let id = ed.doc.level.characters.get(k).and_then(|c| c.id.clone());
+    let text = ed.doc.text();
+    let full = doo_rules::level_file::check("level", &text, &data.0, &ed.root())
+        .ok()
+        .and_then(|c| c.build(&data.0).ok())
+        .and_then(|m| m.fighters.iter().find(|f| Some(&f.id) == id.as_ref()).map(|f| [f.max_hp, f.max_mp, f.max_fp]));
+    if ed.figure_lists.full != full {
+        ed.bypass_change_detection().figure_lists.full = full;
+    }
+}
