@@ -31,7 +31,7 @@ mod state;
 pub mod tools;
 
 use files::{heroes, level_files, monsters, new_path, open_file};
-pub use state::{EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, MapView, PlayTest, Tool, profile_name};
+pub use state::{ApplyActs, EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, MapView, PlayTest, Tool, profile_name};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_button_action::<EditAct>()
@@ -40,10 +40,6 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, apply_acts.in_set(EditorSystems::Apply).in_set(ApplyActs))
         .add_plugins((keys::plugin, map::plugin, panels::plugin, event_panel::plugin, playtest::plugin, recovery::plugin, tools::plugin));
 }
-
-/// `apply_acts`: what follows an act's edit (Find's jump, the figure form's pools) runs after it.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ApplyActs;
 
 /// Entering the editor: back from a play-test, the editor is as it was; else the level `doo
 /// edit` named, or a new level.

@@ -5,9 +5,13 @@
 use crate::window::session::MatchSetup;
 use bevy::prelude::*;
 use doo_rules::level_edit::leave::{Answer, Leave};
-use doo_rules::level_edit::{Brush, Doc, PROFILES, Problem, Rect, TILES};
+use doo_rules::level_edit::{Brush, Doc, Found, IdKind, Mirror, PROFILES, Problem, Rect, TILES};
 use doo_rules::level_file::CharacterEntry;
 use std::path::PathBuf;
+
+/// `apply_acts`: what follows an act's edit (Find's jump, the figure form's pools) runs after it.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ApplyActs;
 
 /// The editor's frame: keys and pointer become `EditAct`s, they are applied, then drawn.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -200,7 +204,7 @@ pub struct Editor {
     /// The selection's other corner (Shift+arrows, or a drag).
     pub anchor: Option<(i32, i32)>,
     /// The shape, stamp, mirror, find and rename tools (issue 46).
-    pub tools: super::tools::ToolState,
+    pub tools: ToolState,
     pub problems: Vec<Problem>,
     pub status: String,
     /// The figure in the inspector.
@@ -342,11 +346,11 @@ impl Editor {
                 ok
             }
             Field::Find => {
-                super::tools::commit_find(self, buf.trim());
+                commit_find(self, buf.trim());
                 return;
             }
             Field::Rename => {
-                if super::tools::commit_rename(self, buf.trim()) {
+                if commit_rename(self, buf.trim()) {
                     self.changed(data);
                 }
                 return;
@@ -404,4 +408,77 @@ pub fn profile_name(ed: &Editor) -> String {
 #[derive(Resource)]
 pub struct PlayTest {
     pub before: Option<MatchSetup>,
+}
+
+/// The map's tools as the window keeps them: the mirror, whether a mirrored figure changes
+/// sides, what Find found (and which one is shown), the copied stamp.
+#[derive(Debug, Default)]
+pub struct ToolState {
+    pub mirror: Mirror,
+    pub swap_sides: bool,
+    pub found: Vec<Found>,
+    pub found_at: usize,
+    /// The text last found (Enter on it again shows the next).
+    pub query: String,
+    /// A space Find asks the cursor to go to.
+    pub jump: Option<doo_rules::rules::Pos>,
+    pub stamp: Option<doo_rules::level_edit::Stamp>,
+}
+
+/// What Ctrl+E renames: the id Find shows, else the selected figure.
+pub fn rename_target(ed: &Editor) -> Option<(IdKind, String)> {
+    if let Some(f) = ed.tools.found.get(ed.tools.found_at) {
+        return Some((f.kind, f.id.clone()));
+    }
+    let c = ed.doc.level.characters.get(ed.selected?)?;
+    Some((IdKind::Figure, c.id.clone()?))
+}
+
+/// Find's text typed: the ids that match, the first (or, the same text again, the next) shown.
+pub fn commit_find(ed: &mut Editor, text: &str) {
+    let again = text == ed.tools.query && !ed.tools.found.is_empty();
+    if again {
+        ed.tools.found_at = (ed.tools.found_at + 1) % ed.tools.found.len();
+    } else {
+        ed.tools.query = text.to_string();
+        ed.tools.found = ed.doc.find_ids(text);
+        ed.tools.found_at = 0;
+    }
+    let n = ed.tools.found.len();
+    match ed.tools.found.get(ed.tools.found_at) {
+        Some(f) => {
+            ed.tools.jump = f.at;
+            let rest: Vec<String> = ed.tools.found.iter().skip(ed.tools.found_at + 1).take(3).map(|f| f.id.clone()).collect();
+            ed.status = format!(
+                "Found {} of {n}: {}{}. Ctrl+F, Enter: the next; Ctrl+E renames it.",
+                ed.tools.found_at + 1,
+                f.line(),
+                if rest.is_empty() { String::new() } else { format!(" (then {})", rest.join(", ")) }
+            );
+        }
+        None => ed.status = format!("No id in the level holds '{text}'."),
+    }
+}
+
+/// The new id typed for Ctrl+E: renamed wherever the level names it, or why not.
+pub fn commit_rename(ed: &mut Editor, new: &str) -> bool {
+    let Some((kind, old)) = rename_target(ed) else { return false };
+    match ed.doc.rename_id(kind, &old, new) {
+        Ok(true) => {
+            ed.status = format!("Renamed {} {old} to {new} everywhere it is named.", kind.word());
+            // Find's list names the old id: found again under the new one.
+            ed.tools.query = new.to_string();
+            ed.tools.found = ed.doc.find_ids(new);
+            ed.tools.found_at = 0;
+            true
+        }
+        Ok(false) => {
+            ed.status = "Not renamed: that is its id already.".into();
+            false
+        }
+        Err(e) => {
+            ed.status = format!("Not renamed: {e}");
+            false
+        }
+    }
 }

@@ -3,28 +3,13 @@
 //! `paste_stamp`, `paint_mirrored`, `turn_selection`, `find_ids` and `rename_id`. Also keeps
 //! the figure form's full HP, MP and FP (the level as built) for the figure in the form.
 
-use super::state::{EditAct, Editor, EditorCursor, EditorSystems, Field, MapView};
+use super::state::{ApplyActs, EditAct, Editor, EditorCursor, EditorSystems, Field, MapView, rename_target};
 use crate::window::GameData;
 use bevy::prelude::*;
-use doo_rules::level_edit::{Found, IdKind, Mirror, TILES, Turn};
+use doo_rules::level_edit::{TILES, Turn};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (jump_to_found, fill_full_pools).in_set(EditorSystems::Apply).after(super::ApplyActs));
-}
-
-/// The map's tools as the window keeps them: the mirror, whether a mirrored figure changes
-/// sides, what Find found (and which one is shown), the copied stamp.
-#[derive(Debug, Default)]
-pub struct ToolState {
-    pub mirror: Mirror,
-    pub swap_sides: bool,
-    pub found: Vec<Found>,
-    pub found_at: usize,
-    /// The text last found (Enter on it again shows the next).
-    pub query: String,
-    /// A space Find asks the cursor to go to.
-    pub jump: Option<doo_rules::rules::Pos>,
-    pub stamp: Option<doo_rules::level_edit::Stamp>,
+    app.add_systems(Update, (jump_to_found, fill_full_pools).in_set(EditorSystems::Apply).after(ApplyActs));
 }
 
 /// The turns' order in `EditAct::Turn`.
@@ -136,64 +121,6 @@ pub(super) fn tool_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> b
             }
         },
         _ => false,
-    }
-}
-
-/// What Ctrl+E renames: the id Find shows, else the selected figure.
-fn rename_target(ed: &Editor) -> Option<(IdKind, String)> {
-    if let Some(f) = ed.tools.found.get(ed.tools.found_at) {
-        return Some((f.kind, f.id.clone()));
-    }
-    let c = ed.doc.level.characters.get(ed.selected?)?;
-    Some((IdKind::Figure, c.id.clone()?))
-}
-
-/// Find's text typed: the ids that match, the first (or, the same text again, the next) shown.
-pub fn commit_find(ed: &mut Editor, text: &str) {
-    let again = text == ed.tools.query && !ed.tools.found.is_empty();
-    if again {
-        ed.tools.found_at = (ed.tools.found_at + 1) % ed.tools.found.len();
-    } else {
-        ed.tools.query = text.to_string();
-        ed.tools.found = ed.doc.find_ids(text);
-        ed.tools.found_at = 0;
-    }
-    let n = ed.tools.found.len();
-    match ed.tools.found.get(ed.tools.found_at) {
-        Some(f) => {
-            ed.tools.jump = f.at;
-            let rest: Vec<String> = ed.tools.found.iter().skip(ed.tools.found_at + 1).take(3).map(|f| f.id.clone()).collect();
-            ed.status = format!(
-                "Found {} of {n}: {}{}. Ctrl+F, Enter: the next; Ctrl+E renames it.",
-                ed.tools.found_at + 1,
-                f.line(),
-                if rest.is_empty() { String::new() } else { format!(" (then {})", rest.join(", ")) }
-            );
-        }
-        None => ed.status = format!("No id in the level holds '{text}'."),
-    }
-}
-
-/// The new id typed for Ctrl+E: renamed wherever the level names it, or why not.
-pub fn commit_rename(ed: &mut Editor, new: &str) -> bool {
-    let Some((kind, old)) = rename_target(ed) else { return false };
-    match ed.doc.rename_id(kind, &old, new) {
-        Ok(true) => {
-            ed.status = format!("Renamed {} {old} to {new} everywhere it is named.", kind.word());
-            // Find's list names the old id: found again under the new one.
-            ed.tools.query = new.to_string();
-            ed.tools.found = ed.doc.find_ids(new);
-            ed.tools.found_at = 0;
-            true
-        }
-        Ok(false) => {
-            ed.status = "Not renamed: that is its id already.".into();
-            false
-        }
-        Err(e) => {
-            ed.status = format!("Not renamed: {e}");
-            false
-        }
     }
 }
 
