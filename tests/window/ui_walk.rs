@@ -181,6 +181,7 @@ fn the_editor_walk_presses_every_editor_button() {
         "Turn(3)",
         "Find",
         "Rename",
+        "Sight",
         "PlayTest",
         "Tool(Room)",
         "Tool(Tile(0))",

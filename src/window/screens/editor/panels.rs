@@ -53,7 +53,7 @@ fn view_key(ed: &Editor) -> String {
         ed.doc.can_redo(),
         ed.tools.stamp.is_some(),
         ed.doc.dirty(),
-    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open) + &format!("|{:?}|{}", ed.tools.mirror, ed.tools.swap_sides)
+    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open) + &format!("|{:?}|{}|{}", ed.tools.mirror, ed.tools.swap_sides, ed.tools.sight)
 }
 
 /// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
@@ -196,6 +196,7 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
                 spawn_bar(b, "Turn back [Ctrl+Shift+T]", EditAct::Turn(1), true);
                 spawn_bar(b, "Flip [Ctrl+H]", EditAct::Turn(2), true);
                 spawn_bar(b, "Flip up [Ctrl+Shift+H]", EditAct::Turn(3), true);
+
             });
         });
 }
@@ -240,8 +241,12 @@ fn brushes(p: &mut ChildSpawnerCommands, ed: &Editor) {
                 e.insert(Selected);
             }
             spawn_bar(r, "group [Ctrl+G]", EditAct::Group, true);
+            let mut e = r.spawn(bar_button(if ed.tools.sight { "sight: on [Ctrl+I]" } else { "sight [Ctrl+I]" }, EditAct::Sight, true));
+            if ed.tools.sight {
+                e.insert(Selected);
+            }
         });
-        b.spawn(text("Drag or Shift+arrows: a rectangle. Space paints. Right click inspects.", 12.0, palette::DIM));
+        b.spawn(text("Right click inspects.", 12.0, palette::DIM));
     });
 }
 

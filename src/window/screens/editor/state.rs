@@ -146,6 +146,8 @@ pub enum EditAct {
     Find,
     /// Rename what Find shows, or the selected figure (typed).
     Rename,
+    /// The sight preview from the cursor on or off.
+    Sight,
 }
 
 /// How the map is framed (issue 46): `zoom` steps of 1.25× from the view that fits the floor
@@ -423,6 +425,8 @@ pub struct ToolState {
     /// A space Find asks the cursor to go to.
     pub jump: Option<doo_rules::rules::Pos>,
     pub stamp: Option<doo_rules::level_edit::Stamp>,
+    /// The sight preview follows the cursor: the spaces a figure there would not see are dimmed.
+    pub sight: bool,
 }
 
 /// What Ctrl+E renames: the id Find shows, else the selected figure.

@@ -9,7 +9,9 @@ use bevy::prelude::*;
 use doo_rules::level_edit::{TILES, Turn};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (jump_to_found, fill_full_pools).in_set(EditorSystems::Apply).after(ApplyActs));
+    app.add_systems(Update, (jump_to_found, fill_full_pools).in_set(EditorSystems::Apply).after(ApplyActs))
+        .add_systems(Update, draw_sight.in_set(EditorSystems::Draw))
+        .add_systems(OnExit(crate::window::screens::Screen::Editor), clear_sight);
 }
 
 /// The turns' order in `EditAct::Turn`.
@@ -92,6 +94,16 @@ pub(super) fn tool_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> b
             }
             false
         }
+        EditAct::Sight => {
+            ed.tools.sight = !ed.tools.sight;
+            ed.status = if ed.tools.sight {
+                "Sight preview: the spaces a hero standing on the cursor would not see are dimmed (the rules' sight: walls, doors, dark and lights). Ctrl+I turns it off.".into()
+            } else {
+                "Sight preview off.".into()
+            };
+            ed.generation += 1;
+            false
+        }
         EditAct::Copy => {
             let stamp = ed.doc.stamp(area);
             let n = |k: usize, what: &str| if k == 0 { String::new() } else { format!(", {k} {what}") };
@@ -166,5 +178,78 @@ fn fill_full_pools(editor: Option<ResMut<Editor>>, data: Res<GameData>, mut done
         .and_then(|m| m.fighters.iter().find(|f| Some(&f.id) == id.as_ref()).map(|f| [f.max_hp, f.max_mp, f.max_fp]));
     if ed.figure_lists.full != full {
         ed.bypass_change_detection().figure_lists.full = full;
+    }
+}
+
+/// A dimmed space of the sight preview.
+#[derive(Component)]
+struct SightPart;
+
+fn clear_sight(mut commands: Commands, parts: Query<Entity, With<SightPart>>) {
+    for e in &parts {
+        commands.entity(e).despawn();
+    }
+}
+
+/// The sight preview (Ctrl+I): the spaces of the floor in view a figure on the cursor would not
+/// see, dimmed; drawn again when the cursor moves or the level changes (the level built again
+/// only when it changed).
+fn draw_sight(
+    mut commands: Commands,
+    editor: Option<ResMut<Editor>>,
+    cursor: Res<EditorCursor>,
+    data: Res<GameData>,
+    old: Query<Entity, With<SightPart>>,
+    mut last: Local<Option<(EditorCursor, u64, usize)>>,
+    mut built: Local<Option<(u64, Option<doo_rules::rules::Match>)>>,
+) {
+    let Some(mut ed) = editor else { return };
+    let now = (*cursor, ed.generation, ed.doc.floor);
+    if !ed.tools.sight {
+        if last.is_some() {
+            *last = None;
+            for e in &old {
+                commands.entity(e).despawn();
+            }
+        }
+        return;
+    }
+    if *last == Some(now) {
+        return;
+    }
+    *last = Some(now);
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    if built.as_ref().is_none_or(|(g, _)| *g != ed.generation) {
+        let text = ed.doc.text();
+        let m = doo_rules::level_file::check("level", &text, &data.0, &ed.root()).ok().and_then(|c| c.build(&data.0).ok());
+        *built = Some((ed.generation, m));
+    }
+    let Some((_, Some(m))) = built.as_ref() else {
+        ed.bypass_change_detection().status = "Sight preview: the level does not build yet (see the problems).".into();
+        return;
+    };
+    let at = doo_rules::rules::Pos::on(cursor.0, cursor.1, ed.doc.floor as u8);
+    let seen = match doo_rules::level_edit::sight_preview(m, at) {
+        Ok(s) => s,
+        Err(e) => {
+            ed.bypass_change_detection().status = format!("Sight preview: {e}");
+            return;
+        }
+    };
+    let (w, h) = ed.doc.size();
+    let mut lit = vec![false; w * h];
+    for p in seen.iter().filter(|p| p.x >= 0 && p.y >= 0 && (p.x as usize) < w && (p.y as usize) < h) {
+        lit[p.y as usize * w + p.x as usize] = true;
+    }
+    let tile = crate::window::board::TILE_PX;
+    for y in 0..h {
+        for x in 0..w {
+            if !lit[y * w + x] {
+                let at = Vec3::new((x as f32 - (w as f32 - 1.0) / 2.0) * tile, ((h as f32 - 1.0) / 2.0 - y as f32) * tile, 5.5);
+                commands.spawn((SightPart, Sprite::from_color(Color::srgba(0.0, 0.0, 0.04, 0.72), Vec2::splat(tile)), Transform::from_translation(at)));
+            }
+        }
     }
 }
