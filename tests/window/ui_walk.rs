@@ -182,6 +182,7 @@ fn the_editor_walk_presses_every_editor_button() {
         "Find",
         "Rename",
         "Sight",
+        "Stairs",
         "PlayTest",
         "Tool(Room)",
         "Tool(Tile(0))",

@@ -29,6 +29,7 @@ pub mod scan;
 mod shapes;
 mod sight;
 mod sides;
+mod stairs;
 mod stamp;
 mod write;
 
@@ -46,5 +47,6 @@ pub use rotate::Turn;
 pub use shapes::line_cells;
 pub use sight::{MAX_PREVIEW_SPACES, sight_preview};
 pub use sides::SURVIVE_TURNS;
+pub use stairs::is_stairs;
 pub use stamp::Stamp;
 pub use write::{compact, write, write_new};

@@ -8,7 +8,7 @@
 //! shows every field of the selected figure; Ctrl+R draws the selection's outline and Ctrl+L a
 //! line to the cursor in the map character, Ctrl+M turns the mirror (Ctrl+Shift+M: mirrored
 //! figures change sides), Ctrl+T turns the selection (Shift: the other way), Ctrl+H flips it
-//! (Shift: top to bottom), Ctrl+F finds an id and Ctrl+E renames it, Ctrl+I shows what a figure at the cursor sees. While the name or briefing is typed, the keys are the text's.
+//! (Shift: top to bottom), Ctrl+F finds an id and Ctrl+E renames it, Ctrl+I shows what a figure at the cursor sees, Ctrl+K links stairs (one end, then the other). While the name or briefing is typed, the keys are the text's.
 
 use super::state::{EditAct, Editor, EditorSystems, Field, Tool};
 use crate::window::GameData;
@@ -101,7 +101,8 @@ const PLAIN: [(KeyCode, EditAct); 29] = [
     (KeyCode::Delete, EditAct::FigRemove),
 ];
 
-const CTRL: [(KeyCode, EditAct); 21] = [
+const CTRL: [(KeyCode, EditAct); 22] = [
+    (KeyCode::KeyK, EditAct::Stairs),
     (KeyCode::KeyI, EditAct::Sight),
     (KeyCode::KeyR, EditAct::Outline),
     (KeyCode::KeyL, EditAct::Line),

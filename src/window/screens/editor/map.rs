@@ -208,6 +208,14 @@ fn draw_map(
         }
         figure(&mut commands, &art, &data.0, c, side, color, at);
     }
+    // Stairs links: where each end here leads ("F2 5,5"); the end marked for a link (Ctrl+K).
+    for (here, there) in ed.doc.stairs_links_here().into_iter().take(1024) {
+        let label = format!("F{} {},{}", there.floor as usize + 1, there.x, there.y);
+        mark(&mut commands, world_at(here.x, here.y, w, h) + Vec3::new(0.0, -11.0, 0.0), 4.0, Color::NONE, &label, 4.0);
+    }
+    if let Some(p) = ed.tools.stairs_from.filter(|p| here(p)) {
+        mark(&mut commands, world_at(p.x, p.y, w, h), TILE_PX, Color::srgba(1.0, 0.85, 0.2, 0.45), "", 1.3);
+    }
     // The spaces each level event watches: a violet tint, its id in the first space.
     for (id, r) in ed.doc.event_areas() {
         for (x, y) in r.cells().take(64 * 64) {

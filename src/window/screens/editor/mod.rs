@@ -200,7 +200,8 @@ fn apply_acts(
             | EditAct::Turn(_)
             | EditAct::Find
             | EditAct::Rename
-            | EditAct::Sight => edited = tools::tool_act(ed, act, *cursor),
+            | EditAct::Sight
+            | EditAct::Stairs => edited = tools::tool_act(ed, act, *cursor),
             EditAct::Save => save(ed),
             EditAct::PlayTest => leave_or_ask(ed, Leave::PlayTest, &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::Back => back(ed, &mut cursor, &data.0, &mut next, &mut commands),

@@ -53,7 +53,7 @@ fn view_key(ed: &Editor) -> String {
         ed.doc.can_redo(),
         ed.tools.stamp.is_some(),
         ed.doc.dirty(),
-    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open) + &format!("|{:?}|{}|{}", ed.tools.mirror, ed.tools.swap_sides, ed.tools.sight)
+    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open) + &format!("|{:?}|{}|{}|{:?}", ed.tools.mirror, ed.tools.swap_sides, ed.tools.sight, ed.tools.stairs_from)
 }
 
 /// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
@@ -295,6 +295,10 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(r, "Up [PgUp]", EditAct::Floor(1), ed.doc.floor + 1 < n);
             spawn_bar(r, "Down [PgDn]", EditAct::Floor(-1), ed.doc.floor > 0);
             spawn_bar(r, "+ Floor [F6]", EditAct::AddFloor, true);
+            let mut e = r.spawn(bar_button(if ed.tools.stairs_from.is_some() { "Link stairs: pick the other end [Ctrl+K]" } else { "Link stairs [Ctrl+K]" }, EditAct::Stairs, true));
+            if ed.tools.stairs_from.is_some() {
+                e.insert(Selected);
+            }
         });
         inspector(b, ed);
         features(b, ed);

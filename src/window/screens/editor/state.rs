@@ -148,6 +148,8 @@ pub enum EditAct {
     Rename,
     /// The sight preview from the cursor on or off.
     Sight,
+    /// Stairs: this end marked (the cursor's), or linked to the end marked before.
+    Stairs,
 }
 
 /// How the map is framed (issue 46): `zoom` steps of 1.25× from the view that fits the floor
@@ -427,6 +429,8 @@ pub struct ToolState {
     pub stamp: Option<doo_rules::level_edit::Stamp>,
     /// The sight preview follows the cursor: the spaces a figure there would not see are dimmed.
     pub sight: bool,
+    /// The stairs end marked for a link (Ctrl+K), waiting for the other end.
+    pub stairs_from: Option<doo_rules::rules::Pos>,
 }
 
 /// What Ctrl+E renames: the id Find shows, else the selected figure.

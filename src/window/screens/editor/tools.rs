@@ -104,6 +104,39 @@ pub(super) fn tool_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> b
             ed.generation += 1;
             false
         }
+        EditAct::Stairs => {
+            let here = doo_rules::rules::Pos::on(cursor.0, cursor.1, ed.doc.floor as u8);
+            ed.generation += 1;
+            match ed.tools.stairs_from.take() {
+                None if doo_rules::level_edit::is_stairs(&ed.doc.level, here) => {
+                    ed.tools.stairs_from = Some(here);
+                    ed.status = format!(
+                        "Stairs ({}, {}) marked: go to the other end (PageUp/PageDown for another floor) and press Ctrl+K on it (on the same stairs again: cancel).",
+                        here.x, here.y
+                    );
+                    false
+                }
+                None => {
+                    ed.status = "Put the cursor on stairs (> or <) and press Ctrl+K, then on the stairs they lead to.".into();
+                    false
+                }
+                Some(from) if from == here => {
+                    ed.status = "Stairs link cancelled.".into();
+                    false
+                }
+                Some(from) => match ed.doc.link_stairs(from, here) {
+                    Ok(said) => {
+                        ed.status = said;
+                        true
+                    }
+                    Err(e) => {
+                        ed.tools.stairs_from = Some(from);
+                        ed.status = e;
+                        false
+                    }
+                },
+            }
+        }
         EditAct::Copy => {
             let stamp = ed.doc.stamp(area);
             let n = |k: usize, what: &str| if k == 0 { String::new() } else { format!(", {k} {what}") };
