@@ -32,6 +32,7 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
             } else if ed.selected.is_none() {
                 ed.status = "Select a figure first (Q, then Space on it, or a right click): Ctrl+P shows all its fields.".into();
             }
+            ed.remember_open();
             ed.generation += 1;
         }
         EditAct::FigureField(row, d) => {
@@ -62,6 +63,7 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
             if ed.event_open.is_some() {
                 ed.figure_open = None;
             }
+            ed.remember_open();
             ed.generation += 1;
         }
         EditAct::EventField(row, d) => {

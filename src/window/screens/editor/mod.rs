@@ -99,6 +99,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         fill: false,
         figure_open: None,
         figure_lists,
+        open_ids: (None, None),
     };
     ed.changed(data);
     *cursor = first_figure(&mut ed);

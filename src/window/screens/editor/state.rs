@@ -238,6 +238,9 @@ pub struct Editor {
     pub fill: bool,
     /// The figure whose form is open over the map (issue 46).
     pub figure_open: Option<usize>,
+    /// The ids the open forms showed (and the list's length then): `changed` keeps each form on
+    /// its own figure or event.
+    pub open_ids: (Option<(Option<String>, usize)>, Option<(Option<String>, usize)>),
     /// What the figure form's fields are chosen from.
     pub figure_lists: doo_rules::level_edit::FigureLists,
 }
@@ -322,12 +325,13 @@ impl Editor {
         if self.selected.is_some_and(|k| k >= self.doc.level.characters.len()) {
             self.selected = None;
         }
-        if self.event_open.is_some_and(|k| k >= self.doc.level.events.len()) {
-            self.event_open = None;
-        }
-        if self.figure_open.is_some_and(|k| k >= self.doc.level.characters.len()) {
-            self.figure_open = None;
-        }
+        // A form stays on what it shows: the figure or event moved up the list when one before it
+        // went; closed when it went itself (not another's form in its place).
+        let ids: Vec<Option<String>> = self.doc.level.characters.iter().map(|c| c.id.clone()).collect();
+        self.figure_open = follow(self.figure_open, &self.open_ids.0, &ids);
+        let ids: Vec<Option<String>> = self.doc.level.events.iter().map(|e| Some(e.id.clone())).collect();
+        self.event_open = follow(self.event_open, &self.open_ids.1, &ids);
+        self.remember_open();
         if self.inspected.is_some_and(|(x, y)| self.doc.features(x, y).is_empty()) {
             self.inspected = None;
         }
@@ -372,6 +376,13 @@ impl Editor {
             self.changed(data);
         }
         self.status = "Typed.".into();
+    }
+
+    /// What the open forms show (their ids, and how many there were), for `changed` to follow.
+    pub fn remember_open(&mut self) {
+        let fig = self.figure_open.and_then(|k| Some((self.doc.level.characters.get(k)?.id.clone(), self.doc.level.characters.len())));
+        let ev = self.event_open.and_then(|k| Some((Some(self.doc.level.events.get(k)?.id.clone()), self.doc.level.events.len())));
+        self.open_ids = (fig, ev);
     }
 
     /// The problems `doo validate` reports (a warning does not stop a play-test).
@@ -488,5 +499,43 @@ pub fn commit_rename(ed: &mut Editor, new: &str) -> bool {
             ed.status = format!("Not renamed: {e}");
             false
         }
+    }
+}
+
+/// The form's index after an edit: where its id is now; the same place when the list kept its
+/// length (the id was renamed); none when its entry went.
+fn follow(open: Option<usize>, was: &Option<(Option<String>, usize)>, ids: &[Option<String>]) -> Option<usize> {
+    let k = open?;
+    let Some((id, len)) = was else { return (k < ids.len()).then_some(k) };
+    if ids.get(k) == Some(id) {
+        return Some(k);
+    }
+    if let Some(j) = id.as_ref().and_then(|_| ids.iter().position(|i| i == id)) {
+        return Some(j);
+    }
+    (ids.len() == *len && k < ids.len()).then_some(k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::follow;
+
+    fn ids(v: &[&str]) -> Vec<Option<String>> {
+        v.iter().map(|s| Some(s.to_string())).collect()
+    }
+
+    /// Issue 46: a form follows its own figure or event when the list changes under it.
+    #[test]
+    fn a_form_follows_its_entry_and_closes_when_it_goes() {
+        let was = Some((Some("b".to_string()), 3));
+        // "a" removed: "b" moved up to 0.
+        assert_eq!(follow(Some(1), &was, &ids(&["b", "c"])), Some(0));
+        // "b" removed: the form closes rather than show "c".
+        assert_eq!(follow(Some(1), &was, &ids(&["a", "c"])), None);
+        // "b" renamed "bee" (same length): the form stays.
+        assert_eq!(follow(Some(1), &was, &ids(&["a", "bee", "c"])), Some(1));
+        // Nothing changed.
+        assert_eq!(follow(Some(1), &was, &ids(&["a", "b", "c"])), Some(1));
+        assert_eq!(follow(None, &was, &ids(&["a", "b"])), None);
     }
 }
