@@ -8,6 +8,8 @@
 
 use super::brush::{Rect, pos};
 use super::doc::Doc;
+use super::event_cond::C;
+use super::event_more::{Lists, M, lists};
 use crate::level_crawl::LevelMode;
 use crate::level_file::Level;
 use crate::rules::grid::Pos;
@@ -67,6 +69,10 @@ enum Target {
     Up(usize),
     Remove(usize),
     Add,
+    /// Issue 46: a field of a new trigger (`None`) or action, or the event's `times`.
+    More(Option<usize>, M),
+    /// Issue 46: a field of the event's condition.
+    Cond(C),
 }
 
 /// An action's fields.
@@ -84,58 +90,6 @@ enum F {
     Hostile,
     Encounters,
     Shown,
-}
-
-/// What the level holds, to choose from.
-struct Lists {
-    sides: Vec<String>,
-    figures: Vec<String>,
-    doors: Vec<Pos>,
-    items: Vec<String>,
-    encounters: Vec<String>,
-    arriving: Vec<String>,
-    events: Vec<String>,
-}
-
-fn push_new(v: &mut Vec<String>, s: &str) {
-    if !v.iter().any(|x| x == s) {
-        v.push(s.to_string());
-    }
-}
-
-fn lists(l: &Level) -> Lists {
-    let mut items = vec![];
-    for i in &l.items {
-        push_new(&mut items, &i.item);
-    }
-    for c in &l.chests {
-        c.items.iter().for_each(|i| push_new(&mut items, i));
-    }
-    for c in &l.characters {
-        c.items.iter().flatten().for_each(|i| push_new(&mut items, i));
-    }
-    l.keys.iter().for_each(|k| push_new(&mut items, &k.id));
-    push_new(&mut items, "potion_of_healing");
-    let doors = l
-        .floors
-        .iter()
-        .enumerate()
-        .flat_map(|(f, rows)| {
-            rows.iter().enumerate().flat_map(move |(y, r)| {
-                r.chars().enumerate().filter(|(_, c)| matches!(c, '+' | '/' | 'L' | 'S')).map(move |(x, _)| Pos::on(x as i32, y as i32, f as u8))
-            })
-        })
-        .take(256)
-        .collect();
-    Lists {
-        sides: l.sides.iter().map(|s| s.id.clone()).collect(),
-        figures: l.characters.iter().filter_map(|c| c.id.clone()).collect(),
-        doors,
-        items,
-        encounters: l.encounters.iter().map(|e| e.id.clone()).collect(),
-        arriving: l.encounters.iter().filter(|e| e.arrives).map(|e| e.id.clone()).collect(),
-        events: l.events.iter().map(|e| e.id.clone()).collect(),
-    }
 }
 
 /// The value after (`dir` 1) or before (-1) `now` in `list`, round; the first when `now` is
@@ -199,6 +153,7 @@ fn trigger_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Trigger> {
     v.push(Trigger::CrisisEnds);
     v.push(Trigger::Acted { what: Deed::Move, who: Who::Any, how: None });
     v.push(Trigger::Offered { what: Offer::Reflex, who: Who::Any });
+    v.extend(super::event_more::trigger_kinds(l, ls));
     v
 }
 
@@ -231,6 +186,7 @@ fn action_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Action> {
     if let Some(e) = ls.encounters.first() {
         v.push(Action::Orders { encounter: e.clone(), to: None });
     }
+    v.extend(super::event_more::action_kinds(ls, area));
     v
 }
 
@@ -250,7 +206,7 @@ fn step_kind<T: Clone>(kinds: &[T], now: &T, dir: i8) -> Option<T> {
 
 fn row(part: &str, label: &str, value: String, kind: RowKind, t: Target) -> (Row, Target) {
     let action = match t {
-        Target::Kind(a) | Target::Field(a, _) | Target::Up(a) | Target::Remove(a) => Some(a),
+        Target::Kind(a) | Target::Field(a, _) | Target::Up(a) | Target::Remove(a) | Target::More(Some(a), _) => Some(a),
         _ => None,
     };
     (Row { part: part.into(), label: label.into(), value, kind, action }, t)
@@ -268,6 +224,7 @@ fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
         Trigger::CrisisEnds => "a crisis ends",
         Trigger::Acted { .. } => "a figure acts",
         Trigger::Offered { .. } => "a reaction is offered",
+        t => super::event_more::trigger_name(t),
     };
     let mut v = vec![row("when", "trigger", kind.into(), RowKind::Choice, Target::TriggerKind)];
     let who = |w: &Who| row("when", "who", who_text(w), RowKind::Choice, Target::Who);
@@ -285,7 +242,10 @@ fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
             }
         }
         Trigger::Offered { what, who: w } => v.extend([row("when", "offered", snake(what), RowKind::Choice, Target::TriggerOffer), who(w)]),
+        Trigger::RoundEnds => {}
+        Trigger::Sighted { who: w, .. } | Trigger::TrapSprung { who: w, .. } | Trigger::HpAtMost { who: w, .. } => v.push(who(w)),
     }
+    v.extend(super::event_more::trigger_rows(when).into_iter().map(|(l, val, kind, m)| row("when", l, val, kind, Target::More(None, m))));
     v
 }
 
@@ -304,6 +264,7 @@ fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
         Action::Stance { .. } => "an encounter's stance",
         Action::Spawn(_) => "an encounter arrives",
         Action::Orders { .. } => "an encounter's orders",
+        other => super::event_more::action_name(other),
     };
     let f = |label: &str, value: String, kind: RowKind, field: F| row(p, label, value, kind, Target::Field(a, field));
     let mut v = vec![row(p, "action", kind.into(), RowKind::Choice, Target::Kind(a))];
@@ -331,6 +292,7 @@ fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
             f("encounter", encounter.clone(), RowKind::Choice, F::Encounter),
             f("orders", to.as_ref().map_or("none".into(), snake), RowKind::Shown, F::Shown),
         ]),
+        other => v.extend(super::event_more::action_rows(other).into_iter().map(|(l, val, kind, m)| row(p, l, val, kind, Target::More(Some(a), m)))),
     }
     v.push(row(p, "", "up".into(), RowKind::Up, Target::Up(a)));
     v.push(row(p, "", "remove".into(), RowKind::Remove, Target::Remove(a)));
@@ -343,6 +305,9 @@ impl Doc {
         let mut v = trigger_rows(&e.when);
         v.push(row("when", "repeats", if e.repeat { "each time".into() } else { "once".into() }, RowKind::Toggle, Target::Repeat));
         v.push(row("when", "waits for", e.after.clone().unwrap_or_else(|| "none".into()), RowKind::Choice, Target::After));
+        let (l, val, kind, m) = super::event_more::times_row(e);
+        v.push(row("when", l, val, kind, Target::More(None, m)));
+        v.extend(super::event_cond::rows(e.only_if.as_ref()).into_iter().map(|(l, val, kind, c)| row("if", l, val, kind, Target::Cond(c))));
         for (a, act) in e.then.iter().enumerate() {
             v.extend(action_rows(a, act));
         }
@@ -378,6 +343,11 @@ impl Doc {
         let who_list: Vec<Who> =
             std::iter::once(Who::Any).chain(ls.sides.iter().map(|s| Who::Side(s.clone()))).chain(ls.figures.iter().map(|s| Who::Figure(s.clone()))).collect();
         self.edit(|l, _| {
+            match t {
+                Target::More(a, m) => return super::event_more::step(l, k, a, m, dir, &ls, sel),
+                Target::Cond(c) => return super::event_cond::step(l, k, c, dir, &ls),
+                _ => {}
+            }
             let e = &mut l.events[k];
             match t {
                 Target::TriggerKind => {
@@ -386,7 +356,13 @@ impl Doc {
                     }
                 }
                 Target::Who => {
-                    if let Trigger::Enters { who, .. } | Trigger::Falls { who } | Trigger::Acted { who, .. } | Trigger::Offered { who, .. } = &mut e.when
+                    if let Trigger::Enters { who, .. }
+                    | Trigger::Falls { who }
+                    | Trigger::Acted { who, .. }
+                    | Trigger::Offered { who, .. }
+                    | Trigger::Sighted { who, .. }
+                    | Trigger::TrapSprung { who, .. }
+                    | Trigger::HpAtMost { who, .. } = &mut e.when
                         && let Some(w) = step(&who_list, who, dir)
                     {
                         *who = w;
@@ -432,7 +408,7 @@ impl Doc {
                         *what = o;
                     }
                 }
-                Target::Shown => {}
+                Target::Shown | Target::More(..) | Target::Cond(_) => {}
                 Target::Repeat => e.repeat = !e.repeat,
                 Target::After => {
                     let others: Vec<Option<String>> = std::iter::once(None).chain(ls.events.iter().filter(|x| **x != id).map(|x| Some(x.clone()))).collect();
@@ -442,7 +418,8 @@ impl Doc {
                 }
                 Target::Kind(a) => {
                     if let Some(next) = e.then.get(a).and_then(|now| step_kind(&action_kinds(&level, &ls, area), now, dir)) {
-                        e.then[a] = next;
+                        e.then[a] = next.clone();
+                        super::event_more::chosen(l, &next);
                     }
                 }
                 Target::Field(a, field) => {

@@ -8,7 +8,9 @@
 mod brush;
 mod doc;
 mod doors;
+mod event_cond;
 mod event_form;
+mod event_more;
 mod event_kinds;
 mod events;
 mod features;

@@ -18,6 +18,8 @@ pub mod driver;
 pub mod engine;
 pub mod equipment;
 pub mod event;
+pub mod event_checks;
+pub mod event_logic;
 pub mod explore;
 pub mod fighter;
 pub mod free_steps;
