@@ -3,7 +3,7 @@
 //! with its own `not`. A condition the file nests deeper than that is shown and kept as the
 //! file has it (its one row removes it whole).
 
-use super::event_form::RowKind;
+use super::form_row::RowKind;
 use super::event_more::{Lists, first_var, who_list};
 use crate::level_file::Level;
 use crate::rules::grid::Pos;
@@ -130,7 +130,7 @@ fn kinds(ls: &Lists, me: &str) -> Vec<Cond> {
 }
 
 fn step_in<T: PartialEq + Clone>(list: &[T], now: &mut T, dir: i8) {
-    if let Some(n) = super::event_form::step(list, now, dir) {
+    if let Some(n) = super::form_row::step(list, now, dir) {
         *now = n;
     }
 }

@@ -7,7 +7,7 @@
 //! `counter` (at 0).
 
 use super::doc::Doc;
-use super::event_form::RowKind;
+use super::form_row::RowKind;
 use crate::level_crawl::LevelMode;
 use crate::level_file::Level;
 use crate::rules::grid::Pos;
@@ -204,7 +204,7 @@ pub(super) fn times_row(e: &EventDef) -> MoreRow {
 }
 
 fn step_in<T: PartialEq + Clone>(list: &[T], now: &mut T, dir: i8) {
-    if let Some(n) = super::event_form::step(list, now, dir) {
+    if let Some(n) = super::form_row::step(list, now, dir) {
         *now = n;
     }
 }

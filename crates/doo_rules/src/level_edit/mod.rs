@@ -14,6 +14,7 @@ mod event_more;
 mod event_kinds;
 mod events;
 mod features;
+mod form_row;
 mod figure_form;
 mod group;
 pub mod leave;

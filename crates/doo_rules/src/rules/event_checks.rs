@@ -4,7 +4,7 @@
 
 use super::grid::{Pos, Tile};
 use super::event_logic;
-use super::level_events::work;
+use super::story::Work;
 use super::state::Match;
 use super::story::{Action, Area, Deed, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_REVEAL_AREA, MAX_TEXT, Trigger, Waiting, Who, clip};
 
@@ -170,4 +170,41 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
         }
     }
     out
+}
+
+/// The most work event `d`'s actions can do in match `m` (issue 44): the spaces its reveals
+/// cover times the sides each reveals to, the figures its spawns bring and its spawns, its
+/// gives and its doors. Counted from the match alone, so replays agree.
+pub fn work(m: &Match, d: &EventDef) -> Work {
+    work_of(m, &d.then, 1)
+}
+
+/// The most work of the actions `list` (issue 46: a `one_of` counts the most of each of its
+/// branches' counts).
+fn work_of(m: &Match, list: &[Action], depth: usize) -> Work {
+    let mut w = Work::default();
+    let spaces = m.board.spaces();
+    if depth > super::story::MAX_ACTION_DEPTH {
+        return w;
+    }
+    for a in list {
+        match a {
+            Action::Reveal { area, side } => {
+                if let Some(x) = m.explore.as_deref() {
+                    let sides = if side.is_some() { 1 } else { x.explorers.len().max(1) };
+                    w.revealed = w.revealed.saturating_add(area.size().min(spaces).saturating_mul(sides));
+                }
+            }
+            Action::Spawn(e) => {
+                let waiting = m.story.as_deref().and_then(|s| s.waiting.iter().find(|w| &w.encounter == e));
+                w.spawned = w.spawned.saturating_add(waiting.map_or(0, |w| w.figures.len()));
+                w.spawns += 1;
+            }
+            Action::Give { .. } => w.given += 1,
+            Action::Door { .. } => w.doors += 1,
+            Action::OneOf(b) => w = w.plus(b.iter().map(|b| work_of(m, b, depth + 1)).fold(Work::default(), Work::most)),
+            _ => {}
+        }
+    }
+    w
 }
