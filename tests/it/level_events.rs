@@ -22,6 +22,10 @@ fn trigger_name(t: &Trigger) -> &'static str {
         Trigger::CrisisEnds => "crisis_ends",
         Trigger::Acted { .. } => "acted",
         Trigger::Offered { .. } => "offered",
+        Trigger::RoundEnds => "round_ends",
+        Trigger::Sighted { .. } => "sighted",
+        Trigger::TrapSprung { .. } => "trap_sprung",
+        Trigger::HpAtMost { .. } => "hp_at_most",
     }
 }
 
@@ -38,6 +42,11 @@ fn action_name(a: &Action) -> &'static str {
         Action::Stance { .. } => "stance",
         Action::Spawn(_) => "spawn",
         Action::Orders { .. } => "orders",
+        Action::Tile { .. } => "tile",
+        Action::SetVar { .. } => "set_var",
+        Action::AddVar { .. } => "add_var",
+        Action::AwardCp { .. } => "award_cp",
+        Action::OneOf(_) => "one_of",
     }
 }
 
@@ -50,10 +59,12 @@ fn level(rel: &str) -> doo_rules::level_file::CheckedLevel {
 fn every_trigger_and_action_has_a_script() {
     let root = crate::common::root();
     let mut used: Vec<&str> = Vec::new();
-    for l in ["tests/levels/events/hall.ron", "tests/levels/events/duel.ron", "tests/levels/events/arrivals.ron", "tests/levels/events/lesson.ron"] {
-        for e in &level(l).level.events {
+    let levels = ["hall", "duel", "arrivals", "lesson", "bells", "snares"];
+    for l in levels.map(|l| format!("tests/levels/events/{l}.ron")) {
+        for e in &level(&l).level.events {
             used.push(trigger_name(&e.when));
-            used.extend(e.then.iter().map(action_name));
+            // issue 46: the actions inside a `one_of` count
+            used.extend(doo_rules::rules::event_logic::flat(&e.then, 64).into_iter().map(action_name));
         }
     }
     let mut comments = String::new();
@@ -82,6 +93,16 @@ fn every_trigger_and_action_has_a_script() {
         "lose",
         "stance",
         "spawn",
+        // issue 46
+        "round_ends",
+        "sighted",
+        "trap_sprung",
+        "hp_at_most",
+        "tile",
+        "set_var",
+        "add_var",
+        "award_cp",
+        "one_of",
     ];
     for name in all {
         assert!(used.contains(&name), "no test level uses `{name}`");
