@@ -3,8 +3,8 @@
 //! with its own `not`. A condition the file nests deeper than that is shown and kept as the
 //! file has it (its one row removes it whole).
 
-use super::form_row::RowKind;
 use super::event_more::{Lists, first_var, who_list};
+use super::form_row::RowKind;
 use crate::level_file::Level;
 use crate::rules::grid::Pos;
 use crate::rules::story::{Cond, DoorState, MAX_COND_NODES, Who};
@@ -87,7 +87,9 @@ pub(super) fn rows(c: Option<&Cond>) -> Vec<CondRow> {
         v.push(("if", kind.into(), RowKind::Choice, C::Kind(i)));
         v.push(("not", if *not { "not".into() } else { "-".into() }, RowKind::Toggle, C::Not(i)));
         match c {
-            Cond::Door { at: p, state } => v.extend([("door", at(p), RowKind::Choice, C::Door(i)), ("state", super::write::compact(state), RowKind::Choice, C::State(i))]),
+            Cond::Door { at: p, state } => {
+                v.extend([("door", at(p), RowKind::Choice, C::Door(i)), ("state", super::write::compact(state), RowKind::Choice, C::State(i))])
+            }
             Cond::Holds { who, item } => {
                 let w = match who {
                     Who::Any => "anyone".into(),

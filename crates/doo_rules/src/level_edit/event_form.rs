@@ -15,8 +15,8 @@ use crate::level_file::Level;
 use crate::rules::grid::Pos;
 use crate::rules::story::{Action, Area, Deed, DoorState, MAX_ACTIONS, MAX_TEXT, Offer, Trigger, Who};
 
-pub use super::form_row::{Row, RowKind};
 pub(super) use super::form_row::step;
+pub use super::form_row::{Row, RowKind};
 
 /// What a row changes.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -279,7 +279,8 @@ impl Doc {
     /// not a plain id or the level has `MAX_VARS` already.
     pub fn set_var(&mut self, name: &str, value: i32) -> bool {
         let name = name.trim();
-        let plain = !name.is_empty() && name.len() <= crate::rules::story::MAX_VAR_NAME && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let plain =
+            !name.is_empty() && name.len() <= crate::rules::story::MAX_VAR_NAME && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         if !plain || (!self.level.vars.contains_key(name) && self.level.vars.len() >= crate::rules::story::MAX_VARS) {
             return false;
         }

@@ -48,4 +48,3 @@ pub(crate) fn step<T: PartialEq + Clone>(list: &[T], now: &T, dir: i8) -> Option
     };
     Some(list[i as usize].clone())
 }
-

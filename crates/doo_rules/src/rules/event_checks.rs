@@ -2,10 +2,10 @@
 //! every name they use resolves, every space is on the map, and the caps (a level file is
 //! untrusted input). Each problem names its event; `validate` puts it at the event's entry.
 
-use super::grid::{Pos, Tile};
 use super::event_logic;
-use super::story::Work;
+use super::grid::{Pos, Tile};
 use super::state::Match;
+use super::story::Work;
 use super::story::{Action, Area, Deed, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_REVEAL_AREA, MAX_TEXT, Trigger, Waiting, Who, clip};
 
 /// Why `how` names no row an `acted(what: ...)` can be done with (`None`: it does).
@@ -154,7 +154,13 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
                     format!("spawn: unknown encounter '{}'", clip(e))
                 }),
                 Action::Spawn(e)
-                    if defs[..k].iter().chain(std::iter::once(d)).flat_map(|o| event_logic::flat(&o.then, MAX_ACTIONS)).filter(|a| **a == Action::Spawn(e.clone())).count() > 1 =>
+                    if defs[..k]
+                        .iter()
+                        .chain(std::iter::once(d))
+                        .flat_map(|o| event_logic::flat(&o.then, MAX_ACTIONS))
+                        .filter(|a| **a == Action::Spawn(e.clone()))
+                        .count()
+                        > 1 =>
                 {
                     Some(format!("spawn: encounter '{}' is spawned by more than one action (it arrives once)", clip(e)))
                 }

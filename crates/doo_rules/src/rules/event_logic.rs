@@ -98,9 +98,8 @@ pub fn act(m: &mut Match, id: &str, a: &Action, ev: &mut Vec<Event>) -> bool {
         Action::AddVar { name, by } => set_var(m, name, |v| v.saturating_add(*by), id, ev),
         Action::AwardCp { who, cp } => {
             let cp = (*cp).min(MAX_CP_AWARD);
-            let heroes: Vec<usize> = (0..m.fighters.len())
-                .filter(|&i| who_matches(m, who, i) && m.heroes.contains(&m.fighters[i].id) && !m.is_dead(i))
-                .collect();
+            let heroes: Vec<usize> =
+                (0..m.fighters.len()).filter(|&i| who_matches(m, who, i) && m.heroes.contains(&m.fighters[i].id) && !m.is_dead(i)).collect();
             for i in heroes {
                 // R-CP-10: CP the level's own objectives give; told as they are earned (R-CP-9's
                 // `cp_earned`), so a campaign's level end counts them.
@@ -180,7 +179,8 @@ pub fn actions_problem(d: &EventDef) -> Option<String> {
 /// The problem of one action of issue 46 (`None`: none, or not one of them).
 pub fn action_problem(m: &Match, a: &Action, who_bad: &dyn Fn(&Who) -> Option<String>) -> Option<String> {
     let vars = m.story.as_deref().map(|s| &s.vars);
-    let var_bad = |name: &str| (!vars.is_some_and(|v| v.contains_key(name))).then(|| format!("unknown variable '{}' (declare it in the level's `vars`)", clip(name)));
+    let var_bad =
+        |name: &str| (!vars.is_some_and(|v| v.contains_key(name))).then(|| format!("unknown variable '{}' (declare it in the level's `vars`)", clip(name)));
     match a {
         Action::Tile { at, .. } => match m.board.tile(*at) {
             None => Some(format!("tile: the space {at} is not on the map")),
@@ -216,25 +216,31 @@ pub fn trigger_problem(m: &Match, t: &Trigger, who_bad: &dyn Fn(&Who) -> Option<
 pub fn cond_problem(m: &Match, defs: &[EventDef], c: &Cond, who_bad: &dyn Fn(&Who) -> Option<String>, item_ok: &dyn Fn(&str) -> bool) -> Option<String> {
     let mut nodes = 0usize;
     let mut first: Option<String> = None;
+    let leaf_problem = |c: &Cond| leaf_problem_of(m, defs, c, who_bad, item_ok);
     walk(c, 1, &mut nodes, &mut |c, depth| {
-        if depth > MAX_COND_DEPTH {
-            return Some(format!("only_if: conditions are nested at most {MAX_COND_DEPTH} deep (all, any, not)"));
-        }
-        match c {
-            Cond::Door { at, .. } if !is_door(m.board.tile(*at)) => Some(format!("only_if: no door at {at}")),
-            Cond::Holds { who, item } => who_bad(who).or_else(|| (!item_ok(item)).then(|| format!("only_if: unknown item '{}'", clip(item)))),
-            Cond::Var { name, .. } if !m.story.as_deref().is_some_and(|s| s.vars.contains_key(name)) => {
-                Some(format!("only_if: unknown variable '{}' (declare it in the level's `vars`)", clip(name)))
-            }
-            Cond::Fired(id) if !defs.iter().any(|d| &d.id == id) => Some(format!("only_if: fired: no event '{}' in the level", clip(id))),
-            _ => None,
-        }
-        .map(|p| first.get_or_insert(p).clone())
+        let problem = if depth > MAX_COND_DEPTH {
+            Some(format!("only_if: conditions are nested at most {MAX_COND_DEPTH} deep (all, any, not)"))
+        } else {
+            leaf_problem(c)
+        };
+        problem.map(|p| first.get_or_insert(p).clone())
     });
     if nodes > MAX_COND_NODES {
         return Some(format!("only_if: at most {MAX_COND_NODES} clauses (all, any and not counted) in a condition (this one has more)"));
     }
     first
+}
+
+fn leaf_problem_of(m: &Match, defs: &[EventDef], c: &Cond, who_bad: &dyn Fn(&Who) -> Option<String>, item_ok: &dyn Fn(&str) -> bool) -> Option<String> {
+    match c {
+        Cond::Door { at, .. } if !is_door(m.board.tile(*at)) => Some(format!("only_if: no door at {at}")),
+        Cond::Holds { who, item } => who_bad(who).or_else(|| (!item_ok(item)).then(|| format!("only_if: unknown item '{}'", clip(item)))),
+        Cond::Var { name, .. } if !m.story.as_deref().is_some_and(|s| s.vars.contains_key(name)) => {
+            Some(format!("only_if: unknown variable '{}' (declare it in the level's `vars`)", clip(name)))
+        }
+        Cond::Fired(id) if !defs.iter().any(|d| &d.id == id) => Some(format!("only_if: fired: no event '{}' in the level", clip(id))),
+        _ => None,
+    }
 }
 
 /// Visits `c` and its clauses, depth first, stopping at the first problem `f` finds or past

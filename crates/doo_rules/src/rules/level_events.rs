@@ -14,12 +14,12 @@
 
 use super::dice::Dice;
 use super::event::Event;
+pub use super::event_checks::{problems, work};
 use super::grid::{Board, Pos, Tile};
 use super::state::{Match, Window};
 pub use super::story::{Action, Area, Deed, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Offer, Story, Trigger, Waiting, Who};
 pub use super::story::{MAX_CARRIED, MAX_DOORS, MAX_GIVEN, MAX_REVEAL_AREA, MAX_REVEALED, MAX_SPAWNED, MAX_SPAWNS, Work};
 use super::turn::Flow;
-pub use super::event_checks::{problems, work};
 
 use super::event_logic::who_matches;
 

@@ -451,7 +451,15 @@ pub struct Waiting {
 impl Story {
     pub fn new(defs: Vec<EventDef>) -> Self {
         let n = defs.len();
-        Story { defs: Arc::new(defs), fired: vec![0; n], held: vec![false; n], decided: None, waiting: Vec::new(), directed: Default::default(), vars: Default::default() }
+        Story {
+            defs: Arc::new(defs),
+            fired: vec![0; n],
+            held: vec![false; n],
+            decided: None,
+            waiting: Vec::new(),
+            directed: Default::default(),
+            vars: Default::default(),
+        }
     }
 
     /// Whether a figure with this id waits to arrive.
