@@ -31,16 +31,122 @@ fn started(text: &str, seed: u64) -> (Match, Dice, Vec<Event>) {
     (m, dice, ev)
 }
 
-#[test]
-fn debug_bells() {
-    let (mut m, mut dice, mut ev) = started(&bells(), 1);
-    for _ in 0..3 {
-        for who in ["lunk", "goblin"] {
-            let _ = driver::submit(&mut m, &mut dice, &Command::End { actor: who.into() }, &mut ev);
+/// Both figures end their opportunities for `turns` turns, whoever's opportunity it is.
+fn pass_turns(m: &mut Match, dice: &mut Dice, ev: &mut Vec<Event>, turns: u32) {
+    let until = m.clock.turn + turns;
+    for _ in 0..64 {
+        if m.clock.turn >= until {
+            return;
+        }
+        let ids: Vec<String> = m.fighters.iter().map(|f| f.id.clone()).collect();
+        if !ids.into_iter().any(|id| driver::submit(m, dice, &Command::End { actor: id }, ev).is_ok()) {
+            return;
         }
     }
-    for e in &ev {
-        eprintln!("{}", serde_json::to_string(e).unwrap());
+}
+
+fn stories(ev: &[Event]) -> Vec<String> {
+    ev.iter().filter_map(|e| if let Event::Story { id, text } = e { Some(format!("{id}: {text}")) } else { None }).collect()
+}
+
+fn var(m: &Match, name: &str) -> i32 {
+    m.story.as_deref().and_then(|s| s.vars.get(name).copied()).expect("declared")
+}
+
+#[test] // issue 46: a one_of is drawn from the match's dice: the same seed draws the same branch (and state hash), other seeds other branches
+fn one_of_is_drawn_the_same_from_the_same_seed() {
+    let mut drawn = std::collections::BTreeSet::new();
+    for seed in 1..=12u64 {
+        let play = || {
+            let (mut m, mut dice, mut ev) = started(&bells(), seed);
+            pass_turns(&mut m, &mut dice, &mut ev, 2);
+            assert_eq!(m.clock.turn, 3, "seed {seed}");
+            (stories(&ev), doo_rules::save::state_hash(&m, &dice), var(&m, "bells"))
+        };
+        let (a, b) = (play(), play());
+        assert_eq!(a, b, "seed {seed}: the same draw, the same state");
+        let fate: Vec<&String> = a.0.iter().filter(|s| s.starts_with("fate:")).collect();
+        assert!(fate.len() <= 1, "one branch at most: {fate:?}");
+        // The third branch is empty: no story line.
+        drawn.insert(fate.first().map(|s| s.to_string()).unwrap_or_default());
+        if a.0.iter().any(|s| s == "fate: A bell cracks.") {
+            assert_eq!(a.2, 0, "the second branch's set_var");
+        }
     }
-    panic!();
+    assert_eq!(drawn.len(), 3, "every branch is drawn by some seed: {drawn:?}");
+}
+
+#[test] // issue 46: the level's variables are part of the match's state hash (saves and replays compare them)
+fn variables_are_in_the_state_hash() {
+    let (mut m, dice, _) = started(&bells(), 1);
+    let before = doo_rules::save::state_hash(&m, &dice);
+    m.story.as_deref_mut().unwrap().vars.insert("bells".into(), 7);
+    assert_ne!(doo_rules::save::state_hash(&m, &dice), before);
+}
+
+#[test] // issue 46: add_var saturates at i32's bounds (a level's numbers are untrusted), repeated
+fn add_var_saturates() {
+    let text = std::fs::read_to_string(root().join("tests/hostile/109_level_event_var_extremes.ron")).unwrap();
+    let (mut m, mut dice, mut ev) = started(&text, 2);
+    pass_turns(&mut m, &mut dice, &mut ev, 3);
+    assert!(m.clock.turn >= 3);
+    assert_eq!((var(&m, "hi"), var(&m, "lo")), (i32::MAX, i32::MIN));
+    // No hero in the level: award_cp gives nobody CP (R-CP-10 is a hero's).
+    assert!(!ev.iter().any(|e| matches!(e, Event::CpEarned { .. })));
+}
+
+#[test] // issue 46: a condition is read as its event is about to fire: false, it does not fire; `times` caps the firings
+fn conditions_and_times() {
+    let (mut m, mut dice, mut ev) = started(&bells(), 3);
+    pass_turns(&mut m, &mut dice, &mut ev, 5);
+    let s = stories(&ev);
+    assert!(!s.iter().any(|s| s.starts_with("never:")), "its door is shut: {s:?}");
+    assert_eq!(s.iter().filter(|s| s.starts_with("toll:")).count(), 3, "times: 3");
+    assert!(s.iter().any(|s| s.starts_with("gate:")), "{s:?}");
+    assert_eq!(s.iter().filter(|s| s.starts_with("second:")).count(), 1, "{s:?}");
+    assert_eq!(m.board.tile(doo_rules::rules::grid::Pos::new(5, 1)), Some(doo_rules::rules::grid::Tile::Pit));
+}
+
+/// The first problem `validate` finds in the bells level with `from` replaced by `to`.
+fn problem(from: &str, to: &str) -> String {
+    let text = bells();
+    assert!(text.contains(from), "{from}");
+    match check(&text.replacen(from, to, 1)) {
+        Ok(_) => panic!("accepted: {to}"),
+        Err(e) => e[0].message.clone(),
+    }
+}
+
+#[test] // issue 46: an unresolved name in a condition or a new action or trigger is a problem naming it
+fn unresolved_names_are_named() {
+    let cases = [
+        (r#"var(name: "bells", at_least: 2, at_most: 3)"#, r#"var(name: "gongs", at_least: 2)"#, "unknown variable 'gongs'"),
+        (r#"fired("seen"),"#, r#"fired("unseen"),"#, "fired: no event 'unseen'"),
+        ("door(at: (4, 2), state: open)),", "door(at: (3, 2), state: open)),", "only_if: no door at (3, 2)"),
+        (r#"holds(who: figure("lunk")"#, r#"holds(who: figure("lank")"#, "unknown figure 'lank'"),
+        (r#"item: "potion_of_healing"), fired"#, r#"item: "potion_of_wishing"), fired"#, "unknown item 'potion_of_wishing'"),
+        (r#"add_var(name: "bells", by: 1), message("A bell"#, r#"add_var(name: "bell", by: 1), message("A bell"#, "unknown variable 'bell'"),
+        (r#"set_var(name: "bells", to: 0)"#, r#"set_var(name: "b", to: 0)"#, "unknown variable 'b'"),
+        ("tile(at: (5, 1), to: pit)", "tile(at: (4, 2), to: pit)", "tile: the space (4, 2) is a door"),
+        ("tile(at: (5, 1), to: pit)", "tile(at: (50, 1), to: pit)", "is not on the map"),
+        (r#"by: "heroes")"#, r#"by: "elves")"#, "sighted: unknown side 'elves'"),
+        (r#"hp_at_most(who: figure("lunk")"#, r#"hp_at_most(who: figure("lank")"#, "unknown figure 'lank'"),
+        (r#"award_cp(who: side("heroes"), cp: 2)"#, r#"award_cp(who: side("heroes"), cp: 0)"#, "award_cp: 1 to 10 CP"),
+        (r#"award_cp(who: side("heroes")"#, r#"award_cp(who: side("elves")"#, "unknown side 'elves'"),
+        ("times: 3,", "times: 0,", "times: at least 1"),
+        (r#"vars: {"bells": 0},"#, r#"vars: {"bells": 0, "no good": 1},"#, "variable 'no good': a name is 1 to 64"),
+    ];
+    for (from, to, want) in cases {
+        let got = problem(from, to);
+        assert!(got.contains(want), "{to}: {got}");
+    }
+}
+
+#[test] // issue 46: the test level's events are valid, and its RON reads back as written
+fn the_bells_level_is_valid() {
+    let l = check(&bells()).expect("valid");
+    assert_eq!(l.level.vars.get("bells"), Some(&0));
+    let again: doo_rules::level_file::Level = doo_rules::data::parse_ron("t", &doo_rules::level_edit::write_new(&l.level)).expect("written RON reads");
+    assert_eq!(again.events, l.level.events);
+    assert_eq!(again.vars, l.level.vars);
 }
