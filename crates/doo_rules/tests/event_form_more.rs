@@ -225,3 +225,21 @@ fn every_row_of_the_bells_events_steps_to_a_valid_level() {
     }
     assert!(steps > 60, "{steps} steps");
 }
+
+/// Issue 46: a figure renamed is renamed in the new triggers (`hp_at_most`), conditions
+/// (`holds`) and actions (`award_cp`, inside a `one_of` too) that name him.
+#[test]
+fn a_figure_renamed_is_renamed_in_conditions_and_new_events() {
+    let mut level = bells();
+    let extra: EventDef = parse_ron("e", r#"(id: "extra", when: turn(4), then: [one_of([[award_cp(who: figure("lunk"), cp: 1)], []])])"#).unwrap();
+    level.events.push(extra);
+    let k = level.characters.iter().position(|c| c.id.as_deref() == Some("lunk")).unwrap();
+    let mut doc = Doc::new(level);
+    assert!(doc.rename_figure(k, "lunk_the_bold"));
+    let text = doc.text();
+    assert!(!text.contains("\"lunk\""), "{text}");
+    assert_eq!(text.matches("figure(\"lunk_the_bold\")").count(), 3, "hp_at_most, holds, award_cp: {text}");
+    let data = RuleData::load(&root()).unwrap();
+    let back: Level = parse_ron("bells.ron", &text).unwrap();
+    assert_eq!(problems("bells.ron", &text, &back, &data, &root()), vec![]);
+}

@@ -141,6 +141,55 @@ pub struct EventDef {
 }
 
 impl EventDef {
+    /// Calls `f` on every figure id the event names: its trigger's `who`, its condition's,
+    /// its actions' (those nested in a `one_of` too). A rename, a campaign's check.
+    pub fn each_figure(&mut self, f: &mut dyn FnMut(&mut String)) {
+        fn who(w: &mut Who, f: &mut dyn FnMut(&mut String)) {
+            if let Who::Figure(id) = w {
+                f(id);
+            }
+        }
+        fn cond(c: &mut Cond, f: &mut dyn FnMut(&mut String)) {
+            match c {
+                Cond::All(v) | Cond::Any(v) => v.iter_mut().for_each(|c| cond(c, f)),
+                Cond::Not(c) => cond(c, f),
+                Cond::Holds { who: w, .. } => who(w, f),
+                _ => {}
+            }
+        }
+        fn acts(list: &mut [Action], f: &mut dyn FnMut(&mut String)) {
+            for a in list {
+                match a {
+                    Action::Give { figure, .. } | Action::Take { figure, .. } => f(figure),
+                    Action::AwardCp { who: w, .. } => who(w, f),
+                    Action::OneOf(b) => b.iter_mut().for_each(|b| acts(b, f)),
+                    _ => {}
+                }
+            }
+        }
+        match &mut self.when {
+            Trigger::Enters { who: w, .. }
+            | Trigger::Falls { who: w }
+            | Trigger::Acted { who: w, .. }
+            | Trigger::Offered { who: w, .. }
+            | Trigger::Sighted { who: w, .. }
+            | Trigger::TrapSprung { who: w, .. }
+            | Trigger::HpAtMost { who: w, .. } => who(w, f),
+            _ => {}
+        }
+        if let Some(c) = &mut self.only_if {
+            cond(c, f);
+        }
+        acts(&mut self.then, f);
+    }
+
+    /// Every figure id the event names (`each_figure`).
+    pub fn figures(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.clone().each_figure(&mut |id| out.push(id.clone()));
+        out
+    }
+
     /// Whether it may fire again, having fired `fired` times.
     pub fn may_fire(&self, fired: u32) -> bool {
         match self.times {
