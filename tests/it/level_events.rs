@@ -47,6 +47,7 @@ fn action_name(a: &Action) -> &'static str {
         Action::AddVar { .. } => "add_var",
         Action::AwardCp { .. } => "award_cp",
         Action::OneOf(_) => "one_of",
+        Action::Choice { .. } => "choice",
     }
 }
 
@@ -59,7 +60,7 @@ fn level(rel: &str) -> doo_rules::level_file::CheckedLevel {
 fn every_trigger_and_action_has_a_script() {
     let root = crate::common::root();
     let mut used: Vec<&str> = Vec::new();
-    let levels = ["hall", "duel", "arrivals", "lesson", "bells", "snares"];
+    let levels = ["hall", "duel", "arrivals", "lesson", "bells", "snares", "choice"];
     for l in levels.map(|l| format!("tests/levels/events/{l}.ron")) {
         for e in &level(&l).level.events {
             used.push(trigger_name(&e.when));
@@ -103,6 +104,7 @@ fn every_trigger_and_action_has_a_script() {
         "add_var",
         "award_cp",
         "one_of",
+        "choice",
     ];
     for name in all {
         assert!(used.contains(&name), "no test level uses `{name}`");
@@ -125,7 +127,8 @@ fn level_events_fire_the_same_in_the_plain_flow_and_the_app() {
         assert!(plain.winner.is_some(), "seed {seed}: {plain:?}");
     }
     // Figures that arrive mid-match (`spawn`) play the same through the app's entities.
-    for rel in ["tests/levels/events/arrivals.ron", "levels/the_bell_chapel.ron"] {
+    // Issue 46: a level event's choice, answered by the AI of the side it asks.
+    for rel in ["tests/levels/events/arrivals.ron", "levels/the_bell_chapel.ron", "tests/levels/events/choice.ron"] {
         let l = level(rel);
         for seed in [1u64, 2] {
             let who: BTreeMap<String, Difficulty> = l.side_ids().map(|s| (s.to_string(), Difficulty::Normal)).collect();

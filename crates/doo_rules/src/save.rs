@@ -444,6 +444,10 @@ pub fn state_hash_v2(m: &Match, dice: &Dice) -> String {
     if let Some(d) = m.story.as_deref().map(|s| &s.directed).filter(|d| !d.is_empty()) {
         out.feed(d);
     }
+    // Issue 46: a choice waiting for its answer, only while one waits (older hashes stay).
+    if let Some(p) = m.story.as_deref().and_then(|s| s.pending.as_ref()) {
+        out.feed(&("choice", p));
+    }
     // Issue 46: the level's variables, only in levels that declare some (older hashes stay).
     if let Some(v) = m.story.as_deref().map(|s| &s.vars).filter(|v| !v.is_empty()) {
         out.feed(&("vars", v));

@@ -102,6 +102,7 @@ impl Doc {
                 Action::AddVar { .. } => "add to a variable",
                 Action::AwardCp { .. } => "award CP",
                 Action::OneOf(_) => "one of",
+                Action::Choice { .. } => "a choice",
             })
             .collect();
         format!("{}: {when}: {}", e.id, what.join(", "))

@@ -142,6 +142,7 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
                     }
                 }
                 Action::Win(s) | Action::Lose(s) if !side_ok(s) => Some(format!("unknown side '{}'", clip(s))),
+                Action::Choice { side, .. } if !side_ok(side) => Some(format!("choice: unknown side '{}'", clip(side))),
                 Action::Stance { .. } if m.explore.is_none() => Some("stance needs a crawl (`mode: exploration`)".into()),
                 Action::Stance { encounter, .. } if !encounter_ok(encounter) => Some(format!("stance: unknown encounter '{}'", clip(encounter))),
                 Action::Spawn(_) if m.explore.is_none() => Some("spawn needs a crawl (`mode: exploration`)".into()),
@@ -208,7 +209,7 @@ fn work_of(m: &Match, list: &[Action], depth: usize) -> Work {
             }
             Action::Give { .. } => w.given += 1,
             Action::Door { .. } => w.doors += 1,
-            Action::OneOf(b) => w = w.plus(b.iter().map(|b| work_of(m, b, depth + 1)).fold(Work::default(), Work::most)),
+            Action::OneOf(_) | Action::Choice { .. } => w = w.plus(a.nested().into_iter().map(|b| work_of(m, b, depth + 1)).fold(Work::default(), Work::most)),
             _ => {}
         }
     }

@@ -8,7 +8,10 @@ use super::event::Event;
 use super::grid::{Pos, Tile};
 use super::state::Match;
 use super::story::{Action, Cond, DoorState, EventDef, Ground, Trigger, Who, clip};
-use super::story::{MAX_ACTION_DEPTH, MAX_ACTIONS, MAX_BRANCHES, MAX_COND_DEPTH, MAX_COND_NODES, MAX_CP_AWARD, MAX_SIGHT_PAIRS, MAX_VAR_NAME, MAX_VARS};
+use super::story::{
+    MAX_ACTION_DEPTH, MAX_ACTIONS, MAX_BRANCHES, MAX_COND_DEPTH, MAX_COND_NODES, MAX_CP_AWARD, MAX_LABEL, MAX_OPTIONS, MAX_SIGHT_PAIRS, MAX_TEXT, MAX_VAR_NAME,
+    MAX_VARS,
+};
 
 pub(crate) fn who_matches(m: &Match, who: &Who, i: usize) -> bool {
     match who {
@@ -197,6 +200,18 @@ pub fn action_problem(m: &Match, a: &Action, who_bad: &dyn Fn(&Who) -> Option<St
             }
         }
         Action::OneOf(b) if b.len() < 2 || b.len() > MAX_BRANCHES => Some(format!("one_of: 2 to {MAX_BRANCHES} branches (this one has {})", b.len())),
+        Action::Choice { options, prompt, .. } => {
+            if options.len() < 2 || options.len() > MAX_OPTIONS {
+                Some(format!("choice: 2 to {MAX_OPTIONS} options (this one has {})", options.len()))
+            } else if prompt.chars().count() > MAX_TEXT {
+                Some(format!("choice: a prompt is at most {MAX_TEXT} characters"))
+            } else {
+                options
+                    .iter()
+                    .find(|o| o.label.trim().is_empty() || o.label.chars().count() > MAX_LABEL || o.label.chars().any(char::is_control))
+                    .map(|o| format!("choice: an option's label is 1 to {MAX_LABEL} characters, no control characters ('{}')", clip(&o.label)))
+            }
+        }
         _ => None,
     }
 }

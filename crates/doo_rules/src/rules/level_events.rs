@@ -146,7 +146,7 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
 
 /// The actions `list` of event `id`, in order, nested `depth` deep (issue 46: a `one_of`'s
 /// branch is one deeper; past `MAX_ACTION_DEPTH`, which `validate` refuses, nothing is done).
-fn act_all(m: &mut Match, dice: &mut Dice, mut flow: Flow, id: &str, list: &[Action], ev: &mut Vec<Event>, depth: usize) -> Flow {
+pub(super) fn act_all(m: &mut Match, dice: &mut Dice, mut flow: Flow, id: &str, list: &[Action], ev: &mut Vec<Event>, depth: usize) -> Flow {
     if depth > super::story::MAX_ACTION_DEPTH {
         return flow;
     }
@@ -168,6 +168,20 @@ fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mu
             return act_all(m, dice, flow, id, &branches[(face as usize - 1).min(branches.len() - 1)], ev, depth + 1);
         }
         Action::OneOf(_) => {}
+        // Issue 46: the choice waits for its side's answer (`event_choice`); one at a time.
+        Action::Choice { side, prompt, options } => {
+            let Some(story) = m.story.as_deref_mut() else { return flow };
+            if let Some(p) = &story.pending {
+                let text = format!("Level event '{id}': side {} has a choice to make already ('{}'); this one is not put.", p.side, p.event);
+                ev.push(Event::Note { text });
+                return flow;
+            }
+            story.pending =
+                Some(super::story::PendingChoice { event: id.into(), side: side.clone(), prompt: prompt.clone(), options: options.clone(), depth: depth + 1 });
+            ev.push(Event::Story { id: id.to_string(), text: prompt.clone() });
+            let list: Vec<String> = options.iter().enumerate().map(|(i, o)| format!("{}. {}", i + 1, o.label)).collect();
+            ev.push(Event::Note { text: format!("Side {side} chooses (level event '{id}'): {}.", list.join("; ")) });
+        }
         Action::Tile { .. } | Action::SetVar { .. } | Action::AddVar { .. } | Action::AwardCp { .. } => {
             super::event_logic::act(m, id, a, ev);
         }

@@ -19,6 +19,7 @@ pub mod engine;
 pub mod equipment;
 pub mod event;
 pub mod event_checks;
+pub mod event_choice;
 pub mod event_logic;
 pub mod explore;
 pub mod fighter;

@@ -30,6 +30,10 @@ pub const MAX_BRANCHES: usize = 8;
 pub const MAX_ACTION_DEPTH: usize = 3;
 /// CP one `award_cp` gives each hero (R-CP-10: a level's objectives give a few).
 pub const MAX_CP_AWARD: u32 = 10;
+/// Options of a `choice` (2 to this many).
+pub const MAX_OPTIONS: usize = 3;
+/// Characters of a choice's option label.
+pub const MAX_LABEL: usize = 60;
 /// Characters of a variable's name (an id).
 pub const MAX_VAR_NAME: usize = 64;
 /// Figure pairs a `sighted` trigger looks at after one step (the first ones, figures in the
@@ -163,6 +167,7 @@ impl EventDef {
                     Action::Give { figure, .. } | Action::Take { figure, .. } => f(figure),
                     Action::AwardCp { who: w, .. } => who(w, f),
                     Action::OneOf(b) => b.iter_mut().for_each(|b| acts(b, f)),
+                    Action::Choice { options, .. } => options.iter_mut().for_each(|o| acts(&mut o.then, f)),
                     _ => {}
                 }
             }
@@ -457,14 +462,39 @@ pub enum Action {
     /// Issue 46: one of the branches, drawn from the match's dice (one die with as many faces
     /// as branches: replays and saves draw the same; a script may force it).
     OneOf(Vec<Vec<Action>>),
+    /// Issue 46: a choice put to a side (2 or 3 options): play waits until a figure of the side
+    /// answers it (`Command::Choose`); the option chosen does its own actions.
+    Choice { side: String, prompt: String, options: Vec<ChoiceOption> },
+}
+
+/// One option of a `choice`: its button's label and what it does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChoiceOption {
+    pub label: String,
+    #[serde(default)]
+    pub then: Vec<Action>,
+}
+
+/// Issue 46: a choice put to a side that it has not answered yet (part of the match's state).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PendingChoice {
+    /// The event that put it.
+    pub event: String,
+    pub side: String,
+    pub prompt: String,
+    pub options: Vec<ChoiceOption>,
+    /// The nesting of its options' actions (the choice's own + 1).
+    pub depth: usize,
 }
 
 impl Action {
-    /// The actions nested in this one (a `one_of`'s branches), each list in order.
-    pub fn nested(&self) -> &[Vec<Action>] {
+    /// The action lists nested in this one (a `one_of`'s branches, a `choice`'s options).
+    pub fn nested(&self) -> Vec<&[Action]> {
         match self {
-            Action::OneOf(b) => b,
-            _ => &[],
+            Action::OneOf(b) => b.iter().map(|b| b.as_slice()).collect(),
+            Action::Choice { options, .. } => options.iter().map(|o| o.then.as_slice()).collect(),
+            _ => vec![],
         }
     }
 }
@@ -487,6 +517,8 @@ pub struct Story {
     pub directed: super::orders::Directed,
     /// Issue 46: the level's variables (declared in its `vars`) and their values now.
     pub vars: std::collections::BTreeMap<String, i32>,
+    /// Issue 46: a choice put to a side, waiting for its answer.
+    pub pending: Option<PendingChoice>,
 }
 
 /// An encounter that arrives later (`arrives: true`): its id and its figures as the level built
@@ -508,6 +540,7 @@ impl Story {
             waiting: Vec::new(),
             directed: Default::default(),
             vars: Default::default(),
+            pending: None,
         }
     }
 
