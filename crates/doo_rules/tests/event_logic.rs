@@ -150,3 +150,89 @@ fn the_bells_level_is_valid() {
     assert_eq!(again.events, l.level.events);
     assert_eq!(again.vars, l.level.vars);
 }
+
+fn choice_level() -> String {
+    std::fs::read_to_string(root().join("tests/levels/events/choice.ron")).unwrap()
+}
+
+fn choose(actor: &str, option: u32) -> Command {
+    Command::Choose { actor: actor.into(), option }
+}
+
+#[test] // issue 46: a choice waits in the match's state (and hash); only its answer is taken (EVENT-1), none is taken when none waits (EVENT-2)
+fn a_choice_waits_for_its_answer() {
+    let (mut m, mut dice, mut ev) = started(&choice_level(), 1);
+    let p = doo_rules::rules::event_choice::pending(&m).expect("the bell's choice waits").clone();
+    assert_eq!((p.side.as_str(), p.options.len()), ("heroes", 2));
+    let hash = doo_rules::save::state_hash(&m, &dice);
+    let actor = m.clock.current.map(|i| m.fighters[i].id.clone()).unwrap();
+    let e = driver::submit(&mut m, &mut dice, &Command::End { actor }, &mut ev).unwrap_err();
+    assert_eq!(e.rule, "EVENT-1");
+    assert!(e.reason.contains("must first answer the choice of level event 'bell'"), "{}", e.reason);
+    assert_eq!(driver::submit(&mut m, &mut dice, &choose("lunk", 2), &mut ev).unwrap_err().rule, "EVENT-1");
+    assert_eq!(driver::submit(&mut m, &mut dice, &choose("goblin", 0), &mut ev).unwrap_err().rule, "EVENT-1");
+    assert_eq!(doo_rules::save::state_hash(&m, &dice), hash, "refusals change nothing");
+    driver::submit(&mut m, &mut dice, &choose("lunk", 0), &mut ev).unwrap();
+    assert!(doo_rules::rules::event_choice::pending(&m).is_none());
+    assert_eq!(var(&m, "rung"), 1, "the option's actions are done");
+    assert_ne!(doo_rules::save::state_hash(&m, &dice), hash);
+    assert_eq!(driver::submit(&mut m, &mut dice, &choose("lunk", 0), &mut ev).unwrap_err().rule, "EVENT-2");
+}
+
+#[test] // issue 46: a match with a choice replays to the same state (the save's commands, the state hash)
+fn a_choice_replays() {
+    let data = RuleData::builtin();
+    let l = check(&choice_level()).unwrap();
+    let mut m = l.build(&data).unwrap();
+    let mut dice = Dice::seeded(5);
+    driver::configure_dice(&mut dice, &m);
+    let origin = doo_rules::replay::Origin { m: m.clone(), dice: dice.clone(), mid_phase: false, version: doo_rules::save::VERSION };
+    let mut ev = Vec::new();
+    driver::open(&mut m, &mut dice, &mut ev);
+    let mut commands = Vec::new();
+    // The heroes ring the bell; both end their opportunities into turn 2; the monsters' choice.
+    for _ in 0..12 {
+        let next = match doo_rules::rules::event_choice::pending(&m) {
+            Some(p) if p.side == "monsters" => choose("goblin", 0),
+            Some(_) => choose("lunk", 0),
+            None => match m.clock.current {
+                Some(i) => Command::End { actor: m.fighters[i].id.clone() },
+                None => break,
+            },
+        };
+        driver::submit(&mut m, &mut dice, &next, &mut ev).unwrap_or_else(|e| panic!("{next:?}: {e:?}"));
+        let done = next == choose("goblin", 0);
+        commands.push(next);
+        if done {
+            break;
+        }
+    }
+    assert_eq!(commands.last(), Some(&choose("goblin", 0)), "{commands:?}");
+    // Play them all again on a fresh match: refused ones are kept out above.
+    let mut m2 = origin.m.clone();
+    let mut d2 = origin.dice.clone();
+    driver::open(&mut m2, &mut d2, &mut Vec::new());
+    for c in &commands {
+        driver::submit(&mut m2, &mut d2, c, &mut Vec::new()).unwrap_or_else(|e| panic!("{c:?}: {e:?}"));
+    }
+    let r = doo_rules::replay::Replay::run(&origin, &commands);
+    assert_eq!(doo_rules::save::state_hash(&r.m, &r.dice), doo_rules::save::state_hash(&m2, &d2));
+    assert_eq!(doo_rules::save::state_hash(&m, &dice), doo_rules::save::state_hash(&m2, &d2));
+    assert!(ev.iter().any(|e| matches!(e, Event::Story { id, text } if id == "nerve" && text == "The goblin fights on.")));
+    assert_eq!(var(&r.m, "rung"), 1);
+}
+
+#[test] // issue 46: the AI answers a choice put to its side (its first option), through the same check
+fn the_ai_answers_its_sides_choice() {
+    let data = RuleData::builtin();
+    let l = check(&choice_level()).unwrap();
+    let who: std::collections::BTreeMap<String, doo_rules::ai::Difficulty> = l.side_ids().map(|s| (s.to_string(), doo_rules::ai::Difficulty::Normal)).collect();
+    let (mut m, mut dice, mut ev) = started(&choice_level(), 1);
+    let cfg = doo_rules::ai::AiConfig::for_level(l.side_ids(), &l.behaviours, &l.level.victory, doo_rules::ai::Difficulty::Normal, &who, 1, data.ai.clone());
+    let a = doo_rules::ai::who_decides(&m, &cfg).expect("someone of the heroes answers");
+    assert_eq!(m.fighters[a].side, "heroes");
+    let cmd = doo_rules::ai::decide(&m, a, &cfg);
+    assert_eq!(cmd, choose("lunk", 0));
+    driver::submit(&mut m, &mut dice, &cmd, &mut ev).unwrap();
+    assert_eq!(var(&m, "rung"), 1);
+}
