@@ -243,3 +243,47 @@ fn a_figure_renamed_is_renamed_in_conditions_and_new_events() {
     let back: Level = parse_ron("bells.ron", &text).unwrap();
     assert_eq!(problems("bells.ron", &text, &back, &data, &root()), vec![]);
 }
+
+/// Issue 46: a choice for a side made with the form: its side, its prompt typed
+/// (`set_action_text`), its options counted up and down (2 to 3) and each label typed
+/// (`set_choice_label`, capped at 60 characters).
+#[test]
+fn a_choice_is_built_with_the_form() {
+    let text = std::fs::read_to_string(root().join("tests/levels/events/choice.ron")).unwrap();
+    let mut level: Level = parse_ron("choice.ron", &text).unwrap();
+    level.events.clear();
+    let mut doc = Doc::new(level);
+    let k = event(&mut doc, "ask", "A voice asks.");
+    set(&mut doc, k, "when", "trigger", "crisis turn");
+    let p = add_action(&mut doc, k, "a choice for a side");
+    set(&mut doc, k, &p, "side", "monsters");
+    set(&mut doc, k, &p, "options", "3");
+    let a = doc.level.events[k].then.len() - 1;
+    let r = nth(&doc, k, &p, "prompt", 0);
+    assert_eq!(doc.event_form(k)[r].kind, RowKind::Text);
+    assert_eq!(doc.event_form(k)[r].action, Some(a), "the window types it with set_action_text");
+    assert!(doc.set_action_text(k, a, "Which way?"));
+    assert!(doc.set_choice_label(k, a, 0, "North"));
+    assert!(doc.set_choice_label(k, a, 2, &"x".repeat(80)));
+    assert_eq!(doc.choice_label(k, a, 2).map(|l| l.chars().count()), Some(60));
+    assert!(!doc.set_choice_label(k, a, 3, "No such option"));
+    assert!(!doc.set_choice_label(k, a, 1, "  "), "a label is not empty");
+    let want: EventDef = parse_ron(
+        "want",
+        &format!(
+            r#"(id: "ask", when: turn(2), then: [message("A voice asks."), choice(side: "monsters", prompt: "Which way?",
+                options: [(label: "North"), (label: "No"), (label: "{}")])])"#,
+            "x".repeat(60)
+        ),
+    )
+    .unwrap();
+    let text = doc.text();
+    let saved: Level = parse_ron("choice.ron", &text).unwrap();
+    assert_eq!(saved.events, vec![want], "{text}");
+    let data = RuleData::load(&root()).unwrap();
+    assert_eq!(problems("choice.ron", &text, &saved, &data, &root()), vec![]);
+    let r = nth(&doc, k, &p, "options", 0);
+    assert!(doc.event_step(k, r, -1, Rect::one(0, 0)), "3 options down to 2");
+    assert!(!doc.event_step(k, r, -1, Rect::one(0, 0)), "2 is the fewest");
+    assert_eq!(doc.choice_label(k, a, 2), None);
+}

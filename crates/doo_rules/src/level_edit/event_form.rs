@@ -427,20 +427,21 @@ impl Doc {
         })
     }
 
-    /// The text of the k-th event's a-th action, a story line (capped at `MAX_TEXT`).
+    /// The text of the k-th event's a-th action, a story line or a choice's prompt (capped at
+    /// `MAX_TEXT`).
     pub fn set_action_text(&mut self, k: usize, a: usize, text: &str) -> bool {
         let text: String = text.chars().take(MAX_TEXT).collect();
         self.edit(|l, _| {
-            if let Some(Action::Message(m)) = l.events.get_mut(k).and_then(|e| e.then.get_mut(a)) {
+            if let Some(Action::Message(m) | Action::Choice { prompt: m, .. }) = l.events.get_mut(k).and_then(|e| e.then.get_mut(a)) {
                 *m = text;
             }
         })
     }
 
-    /// The text of the k-th event's a-th action, when it is a story line.
+    /// The text of the k-th event's a-th action, when it is a story line or a choice.
     pub fn action_text(&self, k: usize, a: usize) -> Option<String> {
         match self.level.events.get(k)?.then.get(a)? {
-            Action::Message(m) => Some(m.clone()),
+            Action::Message(m) | Action::Choice { prompt: m, .. } => Some(m.clone()),
             _ => None,
         }
     }

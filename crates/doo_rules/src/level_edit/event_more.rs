@@ -11,7 +11,7 @@ use super::form_row::RowKind;
 use crate::level_crawl::LevelMode;
 use crate::level_file::Level;
 use crate::rules::grid::Pos;
-use crate::rules::story::{Action, Area, EventDef, Ground, MAX_BRANCHES, MAX_CP_AWARD, Trigger, Who};
+use crate::rules::story::{Action, Area, ChoiceOption, EventDef, Ground, MAX_BRANCHES, MAX_CP_AWARD, MAX_LABEL, MAX_OPTIONS, Trigger, Who};
 
 /// What the level holds, to choose from.
 pub(super) struct Lists {
@@ -98,6 +98,9 @@ pub(super) enum M {
     Cp,
     Heroes,
     Branches,
+    ChoiceSide,
+    Prompt,
+    Options,
     Shown,
     Times,
 }
@@ -130,6 +133,10 @@ pub(super) fn action_kinds(ls: &Lists, sel: Area) -> Vec<Action> {
     let mut v = vec![Action::Tile { at: sel.from, to: Ground::Wall }, Action::SetVar { name: var.clone(), to: 1 }, Action::AddVar { name: var, by: 1 }];
     v.push(Action::AwardCp { who: ls.sides.first().map_or(Who::Any, |s| Who::Side(s.clone())), cp: 1 });
     v.push(Action::OneOf(vec![vec![Action::Message(String::new())], vec![Action::Message(String::new())]]));
+    if let Some(side) = ls.sides.first() {
+        let option = |label: &str| ChoiceOption { label: label.into(), then: vec![] };
+        v.push(Action::Choice { side: side.clone(), prompt: String::new(), options: vec![option("Yes"), option("No")] });
+    }
     v
 }
 
@@ -160,6 +167,7 @@ pub(super) fn action_name(a: &Action) -> &'static str {
         Action::AddVar { .. } => "add to a variable",
         Action::AwardCp { .. } => "award CP",
         Action::OneOf(_) => "one of, drawn",
+        Action::Choice { .. } => "a choice for a side",
         _ => "",
     }
 }
@@ -185,6 +193,18 @@ pub(super) fn action_rows(a: &Action) -> Vec<MoreRow> {
             for branch in b.iter().take(MAX_BRANCHES) {
                 let text = if branch.is_empty() { "nothing".into() } else { super::write::compact(branch) };
                 v.push(("branch", short(&text), RowKind::Shown, M::Shown));
+            }
+            v
+        }
+        Action::Choice { side, prompt, options } => {
+            let mut v: Vec<MoreRow> = vec![
+                ("side", side.clone(), RowKind::Choice, M::ChoiceSide),
+                ("prompt", if prompt.is_empty() { "(type it)".into() } else { short(prompt) }, RowKind::Text, M::Prompt),
+                ("options", options.len().to_string(), RowKind::Number, M::Options),
+            ];
+            for o in options.iter().take(MAX_OPTIONS) {
+                let does = if o.then.is_empty() { "nothing".into() } else { super::write::compact(&o.then) };
+                v.push(("option", short(&format!("{}: {does}", o.label)), RowKind::Shown, M::Shown));
             }
             v
         }
@@ -245,6 +265,14 @@ pub(super) fn step(l: &mut Level, k: usize, a: Option<usize>, m: M, dir: i8, ls:
         (Action::SetVar { to: n, .. } | Action::AddVar { by: n, .. }, M::Value) => *n = num(*n as i64, dir, -9999, 9999) as i32,
         (Action::AwardCp { who: w, .. }, M::Heroes) => step_in(&who, w, dir),
         (Action::AwardCp { cp, .. }, M::Cp) => *cp = num(*cp as i64, dir, 1, MAX_CP_AWARD as i64) as u32,
+        (Action::Choice { side, .. }, M::ChoiceSide) => step_in(&ls.sides, side, dir),
+        (Action::Choice { options, .. }, M::Options) => {
+            if dir > 0 && options.len() < MAX_OPTIONS {
+                options.push(ChoiceOption { label: format!("Option {}", options.len() + 1), then: vec![] });
+            } else if dir < 0 && options.len() > 2 {
+                options.pop();
+            }
+        }
         (Action::OneOf(b), M::Branches) => {
             if dir > 0 && b.len() < MAX_BRANCHES {
                 b.push(vec![Action::Message(String::new())]);
@@ -264,6 +292,31 @@ pub(super) fn chosen(l: &mut Level, a: &Action) {
 }
 
 impl Doc {
+    /// The label of option `o` of the k-th event's a-th action, a choice (issue 46: 1 to
+    /// `MAX_LABEL` characters, no control characters); false when it is no choice's option or
+    /// the label is empty.
+    pub fn set_choice_label(&mut self, k: usize, a: usize, o: usize, label: &str) -> bool {
+        let label: String = label.chars().filter(|c| !c.is_control()).take(MAX_LABEL).collect();
+        let label = label.trim().to_string();
+        let is_option = matches!(self.level.events.get(k).and_then(|e| e.then.get(a)), Some(Action::Choice { options, .. }) if o < options.len());
+        if label.is_empty() || !is_option {
+            return false;
+        }
+        self.edit(|l, _| {
+            if let Some(Action::Choice { options, .. }) = l.events.get_mut(k).and_then(|e| e.then.get_mut(a)) {
+                options[o].label = label;
+            }
+        })
+    }
+
+    /// The label of option `o` of the k-th event's a-th action, when it is a choice.
+    pub fn choice_label(&self, k: usize, a: usize, o: usize) -> Option<String> {
+        match self.level.events.get(k)?.then.get(a)? {
+            Action::Choice { options, .. } => options.get(o).map(|x| x.label.clone()),
+            _ => None,
+        }
+    }
+
     /// The k-th event moved one place up (`dir` -1) or down (1) in the level's list: events
     /// fire in the order the level lists them. False when it cannot move.
     pub fn move_event(&mut self, k: usize, dir: i8) -> bool {
