@@ -84,33 +84,20 @@ pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
         if let Some(p) = d.only_if.as_ref().and_then(|c| event_logic::cond_problem(m, defs, c, &who, &item_ok)) {
             bad(p);
         }
-        if let Some(p) = event_logic::trigger_problem(m, &d.when, &who, &side_ok) {
-            bad(p);
-        }
-        match &d.when {
-            Trigger::Enters { area, who: w } => {
-                if let Some(e) = area_bad(area).or_else(|| who(w)) {
-                    bad(e);
-                }
-            }
-            Trigger::Falls { who: w } | Trigger::Offered { who: w, .. } => {
-                if let Some(e) = who(w) {
-                    bad(e);
-                }
-            }
-            Trigger::Acted { what, who: w, how } => {
-                if let Some(e) = who(w).or_else(|| how.as_deref().and_then(|h| row_bad(m, *what, h))) {
-                    bad(e);
-                }
-            }
+        let t = match &d.when {
+            Trigger::Enters { area, who: w } => area_bad(area).or_else(|| who(w)),
+            Trigger::Falls { who: w } | Trigger::Offered { who: w, .. } => who(w),
+            Trigger::Acted { what, who: w, how } => who(w).or_else(|| how.as_deref().and_then(|h| row_bad(m, *what, h))),
             Trigger::DoorOpens { at } if !matches!(m.board.tile(*at), Some(Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked)) => {
-                bad(format!("door_opens: no door at {at}"));
+                Some(format!("door_opens: no door at {at}"))
             }
-            Trigger::ItemTaken { item } if !item_ok(item) => bad(format!("item_taken: unknown item '{}'", clip(item))),
-            Trigger::Minute(_) | Trigger::CrisisBegins if m.explore.is_none() => {
-                bad("this trigger needs a crawl (`mode: exploration`)".into());
-            }
-            _ => {}
+            Trigger::ItemTaken { item } if !item_ok(item) => Some(format!("item_taken: unknown item '{}'", clip(item))),
+            Trigger::Minute(_) | Trigger::CrisisBegins if m.explore.is_none() => Some("this trigger needs a crawl (`mode: exploration`)".into()),
+            // Issue 46: round_ends, sighted, trap_sprung, hp_at_most.
+            t => event_logic::trigger_problem(m, t, &who, &side_ok),
+        };
+        if let Some(e) = t {
+            bad(e);
         }
         for a in event_logic::flat(&d.then, MAX_ACTIONS) {
             let e = match a {
