@@ -52,9 +52,8 @@ pub struct Decision {
 pub fn who_decides(m: &Match, cfg: &AiConfig) -> Option<usize> {
     // Issue 46: a level event's choice waits for its side: its first figure able to act (or
     // any of it) answers, when the AI plays that side.
-    if let Some(p) = crate::rules::event_choice::pending(m) {
-        let of_side = |i: &usize| m.fighters[*i].side == p.side;
-        let first = (0..m.fighters.len()).filter(of_side).find(|&i| m.standing(i)).or_else(|| (0..m.fighters.len()).find(of_side))?;
+    if crate::rules::event_choice::pending(m).is_some() {
+        let first = crate::rules::event_choice::chooser(m)?;
         return cfg.controls(m, first).map(|_| first);
     }
     if crate::rules::explore::exploring(m) {

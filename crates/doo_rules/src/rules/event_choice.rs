@@ -23,6 +23,14 @@ pub fn pending(m: &Match) -> Option<&PendingChoice> {
     m.story.as_deref().and_then(|s| s.pending.as_ref())
 }
 
+/// Who answers the choice waiting, if any: the first figure of its side able to act, else its
+/// first figure (the window's and the AI's "who decides now", `ai::who_decides`).
+pub fn chooser(m: &Match) -> Option<usize> {
+    let p = pending(m)?;
+    let of_side = |i: &usize| m.fighters[*i].side == p.side;
+    (0..m.fighters.len()).filter(of_side).find(|&i| m.standing(i)).or_else(|| (0..m.fighters.len()).find(of_side))
+}
+
 /// The check of a command while a choice waits, or of a `Choose` when none does (`None`: the
 /// command goes on to the rules as usual).
 pub fn gate(m: &Match, cmd: &Command) -> Option<RuleResult<Plan>> {
