@@ -190,6 +190,8 @@ fn a_choice_replays() {
     let mut ev = Vec::new();
     driver::open(&mut m, &mut dice, &mut ev);
     let mut commands = Vec::new();
+    // The state hash after each command (the first: the heroes' choice waiting).
+    let mut hashes = vec![doo_rules::save::state_hash(&m, &dice)];
     // The heroes ring the bell; both end their opportunities into turn 2; the monsters' choice.
     for _ in 0..12 {
         let next = match doo_rules::rules::event_choice::pending(&m) {
@@ -203,6 +205,7 @@ fn a_choice_replays() {
         driver::submit(&mut m, &mut dice, &next, &mut ev).unwrap_or_else(|e| panic!("{next:?}: {e:?}"));
         let done = next == choose("goblin", 0);
         commands.push(next);
+        hashes.push(doo_rules::save::state_hash(&m, &dice));
         if done {
             break;
         }
@@ -220,6 +223,12 @@ fn a_choice_replays() {
     assert_eq!(doo_rules::save::state_hash(&m, &dice), doo_rules::save::state_hash(&m2, &d2));
     assert!(ev.iter().any(|e| matches!(e, Event::Story { id, text } if id == "nerve" && text == "The goblin fights on.")));
     assert_eq!(var(&r.m, "rung"), 1);
+    // A save's replay stopped at any command, a choice waiting or not, is the match as it was.
+    for (k, h) in hashes.iter().enumerate() {
+        let r = doo_rules::replay::Replay::run(&origin, &commands[..k]);
+        assert_eq!(&doo_rules::save::state_hash(&r.m, &r.dice), h, "after {k} commands");
+        assert_eq!(doo_rules::rules::event_choice::pending(&r.m).is_some(), k == 0 || commands.get(k).is_some_and(|c| *c == choose("goblin", 0)), "after {k}");
+    }
 }
 
 #[test] // issue 46: the AI answers a choice put to its side (its first option), through the same check
