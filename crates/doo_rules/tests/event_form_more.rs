@@ -287,3 +287,31 @@ fn a_choice_is_built_with_the_form() {
     assert!(!doc.event_step(k, r, -1, Rect::one(0, 0)), "2 is the fewest");
     assert_eq!(doc.choice_label(k, a, 2), None);
 }
+
+/// Issue 46 ("switch an encounter's behaviour"): the `orders` action (issue 45) in the form: its
+/// encounter chosen, its orders stepped through those that need no place (none, ambush, hunt
+/// the weakest), each a level `validate` accepts.
+#[test]
+fn an_encounters_orders_are_switched_with_the_form() {
+    let text = std::fs::read_to_string(root().join("tests/levels/events/hall.ron")).unwrap();
+    let level: Level = parse_ron("hall.ron", &text).unwrap();
+    let mut doc = Doc::new(level);
+    let k = event(&mut doc, "horn", "A horn sounds.");
+    let p = add_action(&mut doc, k, "an encounter's orders");
+    set(&mut doc, k, &p, "encounter", "pair");
+    let a = doc.level.events[k].then.len() - 1;
+    let r = nth(&doc, k, &p, "orders", 0);
+    assert_eq!(doc.event_form(k)[r].kind, RowKind::Choice);
+    let data = RuleData::load(&root()).unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        assert!(doc.event_step(k, r, 1, Rect::one(0, 0)));
+        let text = doc.text();
+        let back: Level = parse_ron("hall.ron", &text).unwrap();
+        assert_eq!(problems("hall.ron", &text, &back, &data, &root()), vec![], "{text}");
+        seen.push(doc.event_form(k)[r].value.clone());
+        assert!(matches!(doc.level.events[k].then[a], doo_rules::rules::story::Action::Orders { .. }));
+    }
+    assert_eq!(seen.len(), 3);
+    assert!(seen[0].starts_with("ambush") && seen[1].starts_with("hunt") && seen[2] == "none", "{seen:?}");
+}

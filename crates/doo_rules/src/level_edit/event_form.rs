@@ -58,7 +58,7 @@ enum F {
     Encounter,
     Hostile,
     Encounters,
-    Shown,
+    Orders,
 }
 
 fn at(p: &Pos) -> String {
@@ -245,7 +245,9 @@ fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
         Action::Spawn(e) => v.push(f("encounter", e.clone(), RowKind::Choice, F::Encounter)),
         Action::Orders { encounter, to } => v.extend([
             f("encounter", encounter.clone(), RowKind::Choice, F::Encounter),
-            f("orders", to.as_ref().map_or("none".into(), snake), RowKind::Shown, F::Shown),
+            // Issue 46: stepped through the orders that need no place (none, ambush, hunt the
+            // weakest); others are set in the file, shown, and kept until stepped.
+            f("orders", to.as_ref().map_or("none".into(), snake), RowKind::Choice, F::Orders),
         ]),
         other => v.extend(super::event_more::action_rows(other).into_iter().map(|(l, val, kind, m)| row(p, l, val, kind, Target::More(Some(a), m)))),
     }
@@ -503,6 +505,13 @@ fn step_field(act: &mut Action, field: F, dir: i8, ls: &Lists, sel: Area) {
             }
         }
         (Action::Stance { hostile, .. }, F::Hostile) => *hostile = !*hostile,
+        (Action::Orders { to, .. }, F::Orders) => {
+            use crate::rules::orders::{Orders, Prey};
+            let all = [None, Some(Orders::Ambush { reach: 2 }), Some(Orders::Hunt { prey: Prey::Weakest })];
+            if let Some(n) = step(&all, to, dir) {
+                *to = n;
+            }
+        }
         _ => {}
     }
 }
