@@ -40,7 +40,7 @@ fn set(doc: &mut Doc, k: usize, part: &str, label: &str, want: &str) {
 
 /// A new action at the end of the k-th event, of the kind `kind`.
 fn add_action(doc: &mut Doc, k: usize, kind: &str) -> usize {
-    let add = doc.event_form(k).iter().position(|r| r.kind == RowKind::Add).expect("an add row");
+    let add = doc.event_form(k).iter().position(|r| r.kind == RowKind::Add && r.part == "then").expect("an add row");
     assert!(doc.event_step(k, add, 1, Rect::one(0, 0)));
     let a = doc.level.events[k].then.len() - 1;
     set(doc, k, &format!("then {}", a + 1), "action", kind);
@@ -183,6 +183,8 @@ fn the_form_lists_every_field_of_the_bell() {
             "when|who|side heroes",
             "when|repeats|once",
             "when|waits for|none",
+            "when|at most|no limit",
+            "if|only if|+ condition",
             "then 1|action|story line",
             "then 1|text|The bell rings out over the chapel! A do...",
             "then 1||up",

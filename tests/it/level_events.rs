@@ -22,6 +22,10 @@ fn trigger_name(t: &Trigger) -> &'static str {
         Trigger::CrisisEnds => "crisis_ends",
         Trigger::Acted { .. } => "acted",
         Trigger::Offered { .. } => "offered",
+        Trigger::RoundEnds => "round_ends",
+        Trigger::Sighted { .. } => "sighted",
+        Trigger::TrapSprung { .. } => "trap_sprung",
+        Trigger::HpAtMost { .. } => "hp_at_most",
     }
 }
 
@@ -38,6 +42,12 @@ fn action_name(a: &Action) -> &'static str {
         Action::Stance { .. } => "stance",
         Action::Spawn(_) => "spawn",
         Action::Orders { .. } => "orders",
+        Action::Tile { .. } => "tile",
+        Action::SetVar { .. } => "set_var",
+        Action::AddVar { .. } => "add_var",
+        Action::AwardCp { .. } => "award_cp",
+        Action::OneOf(_) => "one_of",
+        Action::Choice { .. } => "choice",
     }
 }
 
@@ -50,10 +60,12 @@ fn level(rel: &str) -> doo_rules::level_file::CheckedLevel {
 fn every_trigger_and_action_has_a_script() {
     let root = crate::common::root();
     let mut used: Vec<&str> = Vec::new();
-    for l in ["tests/levels/events/hall.ron", "tests/levels/events/duel.ron", "tests/levels/events/arrivals.ron", "tests/levels/events/lesson.ron"] {
-        for e in &level(l).level.events {
+    let levels = ["hall", "duel", "arrivals", "lesson", "bells", "snares", "choice"];
+    for l in levels.map(|l| format!("tests/levels/events/{l}.ron")) {
+        for e in &level(&l).level.events {
             used.push(trigger_name(&e.when));
-            used.extend(e.then.iter().map(action_name));
+            // issue 46: the actions inside a `one_of` count
+            used.extend(doo_rules::rules::event_logic::flat(&e.then, 64).into_iter().map(action_name));
         }
     }
     let mut comments = String::new();
@@ -82,6 +94,17 @@ fn every_trigger_and_action_has_a_script() {
         "lose",
         "stance",
         "spawn",
+        // issue 46
+        "round_ends",
+        "sighted",
+        "trap_sprung",
+        "hp_at_most",
+        "tile",
+        "set_var",
+        "add_var",
+        "award_cp",
+        "one_of",
+        "choice",
     ];
     for name in all {
         assert!(used.contains(&name), "no test level uses `{name}`");
@@ -104,7 +127,8 @@ fn level_events_fire_the_same_in_the_plain_flow_and_the_app() {
         assert!(plain.winner.is_some(), "seed {seed}: {plain:?}");
     }
     // Figures that arrive mid-match (`spawn`) play the same through the app's entities.
-    for rel in ["tests/levels/events/arrivals.ron", "levels/the_bell_chapel.ron"] {
+    // Issue 46: a level event's choice, answered by the AI of the side it asks.
+    for rel in ["tests/levels/events/arrivals.ron", "levels/the_bell_chapel.ron", "tests/levels/events/choice.ron"] {
         let l = level(rel);
         for seed in [1u64, 2] {
             let who: BTreeMap<String, Difficulty> = l.side_ids().map(|s| (s.to_string(), Difficulty::Normal)).collect();

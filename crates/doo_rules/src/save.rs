@@ -444,6 +444,14 @@ pub fn state_hash_v2(m: &Match, dice: &Dice) -> String {
     if let Some(d) = m.story.as_deref().map(|s| &s.directed).filter(|d| !d.is_empty()) {
         out.feed(d);
     }
+    // Issue 46: a choice waiting for its answer, only while one waits (older hashes stay).
+    if let Some(p) = m.story.as_deref().and_then(|s| s.pending.as_ref()) {
+        out.feed(&("choice", p));
+    }
+    // Issue 46: the level's variables, only in levels that declare some (older hashes stay).
+    if let Some(v) = m.story.as_deref().map(|s| &s.vars).filter(|v| !v.is_empty()) {
+        out.feed(&("vars", v));
+    }
     // A turn limit (issue 44) is hashed only when the match has one, so the hashes of every
     // version-2 save written before it still verify; two peers that disagree on it differ.
     if let Some(n) = m.turn_limit {

@@ -366,6 +366,7 @@ pub fn build_match(data: &crate::data::RuleData, script: &Script, level: Option<
         if !l.level.events.is_empty() || (script.characters.is_empty() && l.has_orders()) {
             let mut story = crate::rules::story::Story::new(l.level.events.clone());
             story.waiting = waiting;
+            story.vars = l.level.vars.clone();
             if script.characters.is_empty() {
                 story.directed.orders = l.start_orders(); // issue 45: the level's own figures
             }

@@ -198,6 +198,9 @@ pub fn human_decider(m: &Match, ai: Option<&AiControl>) -> Option<usize> {
 /// the human side gives orders, in any order, R-EXP-3).
 pub fn human_decider_picking(m: &Match, ai: Option<&AiControl>, pick: Option<&str>) -> Option<usize> {
     let human = |i: usize| ai.is_none_or(|ai| ai.config.controls(m, i).is_none() && !ai.remote.contains(&m.fighters[i].side));
+    if let Some(c) = doo_rules::rules::event_choice::chooser(m) {
+        return human(c).then_some(c); // issue 46: a level event's choice waits for its side's answer
+    }
     if doo_rules::rules::explore::exploring(m) {
         return doo_rules::rules::explore::next_hero(m, pick.and_then(|p| m.index(p)), human);
     }

@@ -50,6 +50,12 @@ pub struct Decision {
 
 /// Which AI-controlled character must decide now, if any.
 pub fn who_decides(m: &Match, cfg: &AiConfig) -> Option<usize> {
+    // Issue 46: a level event's choice waits for its side: its first figure able to act (or
+    // any of it) answers, when the AI plays that side.
+    if crate::rules::event_choice::pending(m).is_some() {
+        let first = crate::rules::event_choice::chooser(m)?;
+        return cfg.controls(m, first).map(|_| first);
+    }
     if crate::rules::explore::exploring(m) {
         return explore::who_explores(m, cfg);
     }
@@ -75,6 +81,11 @@ pub fn decide_plan(m: &Match, a: usize, cfg: &AiConfig) -> Vec<Command> {
 
 /// `decide_plan` with its cost.
 pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
+    // Issue 46: the AI answers a level event's choice with its first option (the designer's
+    // lead), the same in every replay.
+    if crate::rules::event_choice::pending(m).is_some() {
+        return Decision { commands: vec![Command::Choose { actor: m.fighters[a].id.clone(), option: 0 }], spots: 0, cut: false };
+    }
     if crate::rules::explore::exploring(m) {
         return Decision { commands: vec![explore::decide(m, a, cfg)], spots: 0, cut: false };
     }

@@ -387,30 +387,16 @@ fn cap_problem(c: &Campaign, places: &Places) -> Option<(&'static str, String)> 
 /// is placed in the level file, where the name is used.
 fn party_figure_named(level: &crate::level_file::CheckedLevel, side: &str, path: &Path, text: &str) -> Option<LoadError> {
     use crate::rules::goal::Goal;
-    use crate::rules::story::{Action, Trigger, Who};
     let party: BTreeSet<&str> = level.characters.iter().filter(|ch| ch.side == side).map(|ch| ch.id.as_str()).collect();
-    let who = |w: &Who| match w {
-        Who::Figure(f) => Some(f.clone()),
-        _ => None,
-    };
     let mut named: Vec<(&str, String)> = Vec::new();
     for v in &level.level.victory {
         if let Goal::Defeat(id) = &v.goal {
             named.push(("victory", id.clone()));
         }
     }
+    // Every figure an event names: its trigger, its condition, its actions (issue 46).
     for e in &level.level.events {
-        match &e.when {
-            Trigger::Enters { who: w, .. } | Trigger::Falls { who: w } | Trigger::Acted { who: w, .. } | Trigger::Offered { who: w, .. } => {
-                named.extend(who(w).map(|f| ("events", f)))
-            }
-            _ => {}
-        }
-        for a in &e.then {
-            if let Action::Give { figure, .. } | Action::Take { figure, .. } = a {
-                named.push(("events", figure.clone()));
-            }
-        }
+        named.extend(e.figures().into_iter().map(|f| ("events", f)));
     }
     let (key, id) = named.into_iter().find(|(_, id)| party.contains(id.as_str()))?;
     let places = Places::new(text);

@@ -103,6 +103,7 @@ pub fn new_level(w: usize, h: usize) -> Level {
         lights: vec![],
         non_hostile: vec![],
         events: vec![],
+        vars: Default::default(),
     }
 }
 

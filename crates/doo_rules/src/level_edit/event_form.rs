@@ -8,44 +8,15 @@
 
 use super::brush::{Rect, pos};
 use super::doc::Doc;
+use super::event_cond::C;
+use super::event_more::{Lists, M, lists};
 use crate::level_crawl::LevelMode;
 use crate::level_file::Level;
 use crate::rules::grid::Pos;
 use crate::rules::story::{Action, Area, Deed, DoorState, MAX_ACTIONS, MAX_TEXT, Offer, Trigger, Who};
 
-/// How a row of the form is changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowKind {
-    /// Stepped through a list, forward (1) or back (-1).
-    Choice,
-    /// A number, up (1) or down (-1).
-    Number,
-    /// On or off.
-    Toggle,
-    /// Set to the map's selection.
-    Area,
-    /// Typed (a message's text: `set_action_text`).
-    Text,
-    /// Shown, kept as the file has it.
-    Shown,
-    /// The action moved up one place.
-    Up,
-    /// The action removed.
-    Remove,
-    /// A new action at the end (a story line).
-    Add,
-}
-
-/// One row of the form: the part it belongs to ("when", "then 2"), its field and its value.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Row {
-    pub part: String,
-    pub label: String,
-    pub value: String,
-    pub kind: RowKind,
-    /// The action the row belongs to (`None`: the trigger, or the row that adds one).
-    pub action: Option<usize>,
-}
+pub(super) use super::form_row::step;
+pub use super::form_row::{Row, RowKind};
 
 /// What a row changes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,6 +38,10 @@ enum Target {
     Up(usize),
     Remove(usize),
     Add,
+    /// Issue 46: a field of a new trigger (`None`) or action, or the event's `times`.
+    More(Option<usize>, M),
+    /// Issue 46: a field of the event's condition.
+    Cond(C),
 }
 
 /// An action's fields.
@@ -83,73 +58,7 @@ enum F {
     Encounter,
     Hostile,
     Encounters,
-    Shown,
-}
-
-/// What the level holds, to choose from.
-struct Lists {
-    sides: Vec<String>,
-    figures: Vec<String>,
-    doors: Vec<Pos>,
-    items: Vec<String>,
-    encounters: Vec<String>,
-    arriving: Vec<String>,
-    events: Vec<String>,
-}
-
-fn push_new(v: &mut Vec<String>, s: &str) {
-    if !v.iter().any(|x| x == s) {
-        v.push(s.to_string());
-    }
-}
-
-fn lists(l: &Level) -> Lists {
-    let mut items = vec![];
-    for i in &l.items {
-        push_new(&mut items, &i.item);
-    }
-    for c in &l.chests {
-        c.items.iter().for_each(|i| push_new(&mut items, i));
-    }
-    for c in &l.characters {
-        c.items.iter().flatten().for_each(|i| push_new(&mut items, i));
-    }
-    l.keys.iter().for_each(|k| push_new(&mut items, &k.id));
-    push_new(&mut items, "potion_of_healing");
-    let doors = l
-        .floors
-        .iter()
-        .enumerate()
-        .flat_map(|(f, rows)| {
-            rows.iter().enumerate().flat_map(move |(y, r)| {
-                r.chars().enumerate().filter(|(_, c)| matches!(c, '+' | '/' | 'L' | 'S')).map(move |(x, _)| Pos::on(x as i32, y as i32, f as u8))
-            })
-        })
-        .take(256)
-        .collect();
-    Lists {
-        sides: l.sides.iter().map(|s| s.id.clone()).collect(),
-        figures: l.characters.iter().filter_map(|c| c.id.clone()).collect(),
-        doors,
-        items,
-        encounters: l.encounters.iter().map(|e| e.id.clone()).collect(),
-        arriving: l.encounters.iter().filter(|e| e.arrives).map(|e| e.id.clone()).collect(),
-        events: l.events.iter().map(|e| e.id.clone()).collect(),
-    }
-}
-
-/// The value after (`dir` 1) or before (-1) `now` in `list`, round; the first when `now` is
-/// not in it; `None` for an empty list.
-pub(super) fn step<T: PartialEq + Clone>(list: &[T], now: &T, dir: i8) -> Option<T> {
-    let n = list.len() as i64;
-    if n == 0 {
-        return None;
-    }
-    let i = match list.iter().position(|x| x == now) {
-        Some(i) => (i as i64 + dir.signum() as i64).rem_euclid(n),
-        None => 0,
-    };
-    Some(list[i as usize].clone())
+    Orders,
 }
 
 fn at(p: &Pos) -> String {
@@ -199,6 +108,7 @@ fn trigger_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Trigger> {
     v.push(Trigger::CrisisEnds);
     v.push(Trigger::Acted { what: Deed::Move, who: Who::Any, how: None });
     v.push(Trigger::Offered { what: Offer::Reflex, who: Who::Any });
+    v.extend(super::event_more::trigger_kinds(l, ls));
     v
 }
 
@@ -231,6 +141,7 @@ fn action_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Action> {
     if let Some(e) = ls.encounters.first() {
         v.push(Action::Orders { encounter: e.clone(), to: None });
     }
+    v.extend(super::event_more::action_kinds(ls, area));
     v
 }
 
@@ -250,7 +161,7 @@ fn step_kind<T: Clone>(kinds: &[T], now: &T, dir: i8) -> Option<T> {
 
 fn row(part: &str, label: &str, value: String, kind: RowKind, t: Target) -> (Row, Target) {
     let action = match t {
-        Target::Kind(a) | Target::Field(a, _) | Target::Up(a) | Target::Remove(a) => Some(a),
+        Target::Kind(a) | Target::Field(a, _) | Target::Up(a) | Target::Remove(a) | Target::More(Some(a), _) => Some(a),
         _ => None,
     };
     (Row { part: part.into(), label: label.into(), value, kind, action }, t)
@@ -268,6 +179,7 @@ fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
         Trigger::CrisisEnds => "a crisis ends",
         Trigger::Acted { .. } => "a figure acts",
         Trigger::Offered { .. } => "a reaction is offered",
+        t => super::event_more::trigger_name(t),
     };
     let mut v = vec![row("when", "trigger", kind.into(), RowKind::Choice, Target::TriggerKind)];
     let who = |w: &Who| row("when", "who", who_text(w), RowKind::Choice, Target::Who);
@@ -285,7 +197,10 @@ fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
             }
         }
         Trigger::Offered { what, who: w } => v.extend([row("when", "offered", snake(what), RowKind::Choice, Target::TriggerOffer), who(w)]),
+        Trigger::RoundEnds => {}
+        Trigger::Sighted { who: w, .. } | Trigger::TrapSprung { who: w, .. } | Trigger::HpAtMost { who: w, .. } => v.push(who(w)),
     }
+    v.extend(super::event_more::trigger_rows(when).into_iter().map(|(l, val, kind, m)| row("when", l, val, kind, Target::More(None, m))));
     v
 }
 
@@ -304,6 +219,7 @@ fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
         Action::Stance { .. } => "an encounter's stance",
         Action::Spawn(_) => "an encounter arrives",
         Action::Orders { .. } => "an encounter's orders",
+        other => super::event_more::action_name(other),
     };
     let f = |label: &str, value: String, kind: RowKind, field: F| row(p, label, value, kind, Target::Field(a, field));
     let mut v = vec![row(p, "action", kind.into(), RowKind::Choice, Target::Kind(a))];
@@ -329,8 +245,11 @@ fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
         Action::Spawn(e) => v.push(f("encounter", e.clone(), RowKind::Choice, F::Encounter)),
         Action::Orders { encounter, to } => v.extend([
             f("encounter", encounter.clone(), RowKind::Choice, F::Encounter),
-            f("orders", to.as_ref().map_or("none".into(), snake), RowKind::Shown, F::Shown),
+            // Issue 46: stepped through the orders that need no place (none, ambush, hunt the
+            // weakest); others are set in the file, shown, and kept until stepped.
+            f("orders", to.as_ref().map_or("none".into(), snake), RowKind::Choice, F::Orders),
         ]),
+        other => v.extend(super::event_more::action_rows(other).into_iter().map(|(l, val, kind, m)| row(p, l, val, kind, Target::More(Some(a), m)))),
     }
     v.push(row(p, "", "up".into(), RowKind::Up, Target::Up(a)));
     v.push(row(p, "", "remove".into(), RowKind::Remove, Target::Remove(a)));
@@ -343,6 +262,9 @@ impl Doc {
         let mut v = trigger_rows(&e.when);
         v.push(row("when", "repeats", if e.repeat { "each time".into() } else { "once".into() }, RowKind::Toggle, Target::Repeat));
         v.push(row("when", "waits for", e.after.clone().unwrap_or_else(|| "none".into()), RowKind::Choice, Target::After));
+        let (l, val, kind, m) = super::event_more::times_row(e);
+        v.push(row("when", l, val, kind, Target::More(None, m)));
+        v.extend(super::event_cond::rows(e.only_if.as_ref()).into_iter().map(|(l, val, kind, c)| row("if", l, val, kind, Target::Cond(c))));
         for (a, act) in e.then.iter().enumerate() {
             v.extend(action_rows(a, act));
         }
@@ -378,6 +300,11 @@ impl Doc {
         let who_list: Vec<Who> =
             std::iter::once(Who::Any).chain(ls.sides.iter().map(|s| Who::Side(s.clone()))).chain(ls.figures.iter().map(|s| Who::Figure(s.clone()))).collect();
         self.edit(|l, _| {
+            match t {
+                Target::More(a, m) => return super::event_more::step(l, k, a, m, dir, &ls, sel),
+                Target::Cond(c) => return super::event_cond::step(l, k, c, dir, &ls),
+                _ => {}
+            }
             let e = &mut l.events[k];
             match t {
                 Target::TriggerKind => {
@@ -386,7 +313,13 @@ impl Doc {
                     }
                 }
                 Target::Who => {
-                    if let Trigger::Enters { who, .. } | Trigger::Falls { who } | Trigger::Acted { who, .. } | Trigger::Offered { who, .. } = &mut e.when
+                    if let Trigger::Enters { who, .. }
+                    | Trigger::Falls { who }
+                    | Trigger::Acted { who, .. }
+                    | Trigger::Offered { who, .. }
+                    | Trigger::Sighted { who, .. }
+                    | Trigger::TrapSprung { who, .. }
+                    | Trigger::HpAtMost { who, .. } = &mut e.when
                         && let Some(w) = step(&who_list, who, dir)
                     {
                         *who = w;
@@ -432,7 +365,7 @@ impl Doc {
                         *what = o;
                     }
                 }
-                Target::Shown => {}
+                Target::Shown | Target::More(..) | Target::Cond(_) => {}
                 Target::Repeat => e.repeat = !e.repeat,
                 Target::After => {
                     let others: Vec<Option<String>> = std::iter::once(None).chain(ls.events.iter().filter(|x| **x != id).map(|x| Some(x.clone()))).collect();
@@ -442,7 +375,8 @@ impl Doc {
                 }
                 Target::Kind(a) => {
                     if let Some(next) = e.then.get(a).and_then(|now| step_kind(&action_kinds(&level, &ls, area), now, dir)) {
-                        e.then[a] = next;
+                        e.then[a] = next.clone();
+                        super::event_more::chosen(l, &next);
                     }
                 }
                 Target::Field(a, field) => {
@@ -473,42 +407,36 @@ impl Doc {
         })
     }
 
-    /// The k-th event's id, renamed everywhere it is named (other events' `after`); refused
-    /// (false) when another event has it, or it is empty or not a plain id.
+    /// The k-th event's id, renamed everywhere it is named (other events' `after` and `fired`
+    /// conditions, `Event` goals: `rename_id`); refused (false) when another event has it, or it
+    /// is empty or not a plain id.
     pub fn rename_event(&mut self, k: usize, id: &str) -> bool {
         let id = id.trim();
-        let plain = !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         let Some(old) = self.level.events.get(k).map(|e| e.id.clone()) else { return false };
-        if !plain || self.level.events.iter().enumerate().any(|(j, e)| j != k && e.id == id) {
+        if !matches!(self.rename_id(super::IdKind::Event, &old, id), Ok(true)) {
             return false;
         }
         if let Some(a) = self.areas.remove(&old) {
             self.areas.insert(id.to_string(), a);
         }
-        self.edit(|l, _| {
-            for e in l.events.iter_mut() {
-                if e.after.as_deref() == Some(old.as_str()) {
-                    e.after = Some(id.to_string());
-                }
-            }
-            l.events[k].id = id.to_string();
-        })
+        true
     }
 
-    /// The text of the k-th event's a-th action, a story line (capped at `MAX_TEXT`).
+    /// The text of the k-th event's a-th action, a story line or a choice's prompt (capped at
+    /// `MAX_TEXT`).
     pub fn set_action_text(&mut self, k: usize, a: usize, text: &str) -> bool {
         let text: String = text.chars().take(MAX_TEXT).collect();
         self.edit(|l, _| {
-            if let Some(Action::Message(m)) = l.events.get_mut(k).and_then(|e| e.then.get_mut(a)) {
+            if let Some(Action::Message(m) | Action::Choice { prompt: m, .. }) = l.events.get_mut(k).and_then(|e| e.then.get_mut(a)) {
                 *m = text;
             }
         })
     }
 
-    /// The text of the k-th event's a-th action, when it is a story line.
+    /// The text of the k-th event's a-th action, when it is a story line or a choice.
     pub fn action_text(&self, k: usize, a: usize) -> Option<String> {
         match self.level.events.get(k)?.then.get(a)? {
-            Action::Message(m) => Some(m.clone()),
+            Action::Message(m) | Action::Choice { prompt: m, .. } => Some(m.clone()),
             _ => None,
         }
     }
@@ -570,6 +498,13 @@ fn step_field(act: &mut Action, field: F, dir: i8, ls: &Lists, sel: Area) {
             }
         }
         (Action::Stance { hostile, .. }, F::Hostile) => *hostile = !*hostile,
+        (Action::Orders { to, .. }, F::Orders) => {
+            use crate::rules::orders::{Orders, Prey};
+            let all = [None, Some(Orders::Ambush { reach: 2 }), Some(Orders::Hunt { prey: Prey::Weakest })];
+            if let Some(n) = step(&all, to, dir) {
+                *to = n;
+            }
+        }
         _ => {}
     }
 }

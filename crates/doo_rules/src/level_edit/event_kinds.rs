@@ -38,7 +38,9 @@ fn next_trigger(l: &Level, now: &Trigger) -> Option<Trigger> {
         Trigger::CrisisBegins => 6,
         Trigger::CrisisEnds => 7,
         // Written in the file (issue 43's tutorial steps): the cycle goes back to `enters`.
-        Trigger::Acted { .. } | Trigger::Offered { .. } => 8,
+        // Written in the file, or set in the event's form (issue 46): the cycle goes back to
+        // `enters`.
+        _ => 8,
     };
     let last_side = l.sides.last().map(|s| s.id.clone());
     let all: [Option<Trigger>; 8] = [

@@ -23,6 +23,8 @@ impl Doc {
                 when: Trigger::Enters { area, who },
                 repeat: false,
                 after: None,
+                only_if: None,
+                times: None,
                 then: vec![Action::Message(text)],
             });
         })
@@ -75,6 +77,10 @@ impl Doc {
                 format!("{} does {what}{}", who(w), how.as_deref().map(|h| format!(" ({h})")).unwrap_or_default())
             }
             Trigger::Offered { what, who: w } => format!("{} is offered a {}", who(w), super::write::compact(what)),
+            Trigger::RoundEnds => "a round ends".into(),
+            Trigger::Sighted { who: w, by } => format!("{} is sighted by {by}", who(w)),
+            Trigger::TrapSprung { who: w, .. } => format!("{} springs a trap", who(w)),
+            Trigger::HpAtMost { who: w, hp } => format!("{} at {hp} HP or less", who(w)),
         };
         let what: Vec<&str> = e
             .then
@@ -91,6 +97,12 @@ impl Doc {
                 Action::Stance { .. } => "stance",
                 Action::Spawn(_) => "spawn",
                 Action::Orders { .. } => "orders",
+                Action::Tile { .. } => "tile",
+                Action::SetVar { .. } => "set a variable",
+                Action::AddVar { .. } => "add to a variable",
+                Action::AwardCp { .. } => "award CP",
+                Action::OneOf(_) => "one of",
+                Action::Choice { .. } => "a choice",
             })
             .collect();
         format!("{}: {when}: {}", e.id, what.join(", "))

@@ -11,7 +11,6 @@ use super::event_form::{Row, RowKind};
 use crate::data::RuleData;
 use crate::level::ConditionEntry;
 use crate::rules::goal::Goal;
-use crate::rules::story::{Action, Trigger, Who};
 
 /// Items and conditions one figure may be given in the editor.
 pub const MAX_FORM_ITEMS: usize = 32;
@@ -359,19 +358,9 @@ impl Doc {
                 e.members.iter_mut().for_each(swap);
             }
             l.lights.iter_mut().filter_map(|li| li.held_by.as_mut()).for_each(swap);
+            // Every figure an event names: its trigger, its condition, its actions (issue 46).
             for e in l.events.iter_mut() {
-                if let Trigger::Enters { who: Who::Figure(f), .. }
-                | Trigger::Falls { who: Who::Figure(f) }
-                | Trigger::Acted { who: Who::Figure(f), .. }
-                | Trigger::Offered { who: Who::Figure(f), .. } = &mut e.when
-                {
-                    swap(f);
-                }
-                for a in e.then.iter_mut() {
-                    if let Action::Give { figure, .. } | Action::Take { figure, .. } = a {
-                        swap(figure);
-                    }
-                }
+                e.each_figure(&mut |f| swap(f));
             }
             for v in l.victory.iter_mut() {
                 if let Goal::Defeat(f) = &mut v.goal {

@@ -10,12 +10,15 @@
 mod brush;
 mod doc;
 mod doors;
+mod event_cond;
 mod event_form;
 mod event_kinds;
+mod event_more;
 mod events;
 mod features;
 mod figure_form;
 mod find;
+mod form_row;
 mod group;
 pub mod leave;
 mod mirror;

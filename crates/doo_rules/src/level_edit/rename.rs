@@ -9,7 +9,7 @@ use super::find::IdKind;
 use crate::level_file::Level;
 use crate::rules::goal::Goal;
 use crate::rules::orders::{Orders, Prey};
-use crate::rules::story::{Action, Trigger, Who};
+use crate::rules::story::{Action, Cond, Trigger};
 
 /// A plain id: letters, digits, `_` and `-`, 1 to 64 of them.
 pub fn plain_id(id: &str) -> bool {
@@ -59,19 +59,9 @@ fn rename_figure_refs(l: &mut Level, swap: &dyn Fn(&mut String)) {
             swap(h);
         }
     }
+    // Every figure an event names: its trigger, its condition, its actions (nested too).
     for e in l.events.iter_mut() {
-        match &mut e.when {
-            Trigger::Enters { who: Who::Figure(f), .. }
-            | Trigger::Falls { who: Who::Figure(f) }
-            | Trigger::Acted { who: Who::Figure(f), .. }
-            | Trigger::Offered { who: Who::Figure(f), .. } => swap(f),
-            _ => {}
-        }
-        for a in e.then.iter_mut() {
-            if let Action::Give { figure, .. } | Action::Take { figure, .. } = a {
-                swap(figure);
-            }
-        }
+        e.each_figure(&mut |f| swap(f));
     }
     for v in l.victory.iter_mut() {
         if let Goal::Defeat(f) = &mut v.goal {
@@ -103,11 +93,16 @@ fn rename_key_refs(l: &mut Level, swap: &dyn Fn(&mut String)) {
         if let Trigger::ItemTaken { item } = &mut e.when {
             swap(item);
         }
-        for a in e.then.iter_mut() {
+        e.each_action(&mut |a| {
             if let Action::Give { item, .. } | Action::Take { item, .. } = a {
                 swap(item);
             }
-        }
+        });
+        e.each_clause(&mut |c| {
+            if let Cond::Holds { item, .. } = c {
+                swap(item);
+            }
+        });
     }
     super::group::each_orders(l, |o| {
         if let Some(Orders::Hunt { prey: Prey::Carrier(item) }) = o {
@@ -118,13 +113,11 @@ fn rename_key_refs(l: &mut Level, swap: &dyn Fn(&mut String)) {
 
 fn rename_encounter_refs(l: &mut Level, swap: &dyn Fn(&mut String)) {
     for e in l.events.iter_mut() {
-        for a in e.then.iter_mut() {
-            match a {
-                Action::StartCrisis { encounters, .. } => encounters.iter_mut().for_each(swap),
-                Action::Stance { encounter, .. } | Action::Orders { encounter, .. } | Action::Spawn(encounter) => swap(encounter),
-                _ => {}
-            }
-        }
+        e.each_action(&mut |a| match a {
+            Action::StartCrisis { encounters, .. } => encounters.iter_mut().for_each(swap),
+            Action::Stance { encounter, .. } | Action::Orders { encounter, .. } | Action::Spawn(encounter) => swap(encounter),
+            _ => {}
+        });
     }
     super::group::each_orders(l, |o| {
         if let Some(Orders::CallForHelp { encounter }) = o {
@@ -138,6 +131,11 @@ fn rename_event_refs(l: &mut Level, swap: &dyn Fn(&mut String)) {
         if let Some(a) = e.after.as_mut() {
             swap(a);
         }
+        e.each_clause(&mut |c| {
+            if let Cond::Fired(id) = c {
+                swap(id);
+            }
+        });
     }
     for v in l.victory.iter_mut() {
         if let Goal::Event(id) = &mut v.goal {

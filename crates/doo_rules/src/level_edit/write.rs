@@ -61,6 +61,7 @@ fn fields(l: &Level, d: &mut Defaults) -> Vec<(&'static str, Option<Val>)> {
         ("dark", lines(&l.dark, d)),
         ("checks", lines(&l.checks, d)),
         ("victory", lines(&l.victory, d)),
+        ("vars", (!l.vars.is_empty()).then(|| inline(&l.vars))),
         ("events", lines(&l.events, d)),
     ]
 }

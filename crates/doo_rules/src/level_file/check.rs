@@ -54,6 +54,10 @@ pub fn check_level(level: Level, text: &str, data: &RuleData, root: &Path) -> Re
     let sides = check_sides(&level, &cast, f);
     check_victory(&level, &sides, &cast, map.board.as_ref(), f);
     let crawl = check_crawl(&level, &map, &cast, &sides, data, f);
+    // Issue 46: the level's variables, capped; each name an id.
+    if let Some(p) = crate::rules::event_logic::vars_problem(&level.vars) {
+        f.key("vars", p);
+    }
     if level.events.len() > crate::rules::story::MAX_EVENTS {
         f.key("events", format!("at most {} events in a level (this one has {})", crate::rules::story::MAX_EVENTS, level.events.len()));
     } else if crawl.is_some() {
@@ -220,6 +224,7 @@ impl CheckedLevel {
         if !self.level.events.is_empty() || self.has_orders() {
             let mut story = crate::rules::story::Story::new(self.level.events.clone());
             story.waiting = waiting;
+            story.vars = self.level.vars.clone();
             story.directed.orders = self.start_orders();
             m.story = Some(Box::new(story));
         }

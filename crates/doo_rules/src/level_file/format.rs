@@ -272,6 +272,10 @@ pub struct Level {
     /// (docs/levels.md, `rules::level_events`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<crate::rules::story::EventDef>,
+    /// Issue 46: the level's variables (counters) and their values at the start, set and
+    /// added to by events (`set_var`, `add_var`) and read by their conditions (`var`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::rules::de::unique_keys")]
+    pub vars: BTreeMap<String, i32>,
 }
 
 /// The longest turn limit a level, a save or a host may set (`Level::turn_limit`).

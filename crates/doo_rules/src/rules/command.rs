@@ -67,6 +67,9 @@ pub enum Command {
     Respond { actor: String, response: String },
     /// Declines the open reflex or response window.
     Decline { actor: String },
+    /// Issue 46: answers the choice a level event put to the actor's side: `option` counts
+    /// from 0 (the first button).
+    Choose { actor: String, option: u32 },
     /// Reset-phase choice for step 4: recover Mana or Faith (R-MANA-2). Stays until changed.
     Recovery { actor: String, pool: Pool },
     /// An attempt to delay: to give up the opportunity now and act later in the same round.
@@ -198,6 +201,7 @@ impl Command {
             | Command::Reflex { actor, .. }
             | Command::Respond { actor, .. }
             | Command::Decline { actor }
+            | Command::Choose { actor, .. }
             | Command::Recovery { actor, .. }
             | Command::Delay { actor }
             | Command::Walk { actor, .. }

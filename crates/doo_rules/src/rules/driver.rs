@@ -112,6 +112,10 @@ fn follow_from(m: &mut Match, dice: &mut Dice, flow: Flow, ev: &mut Vec<Event>, 
 /// opportunity in which something was done ends if another character's command arrives
 /// (R-REACT-*, R-TURN-12/13). `Some(waiting)` when that moved the flow on.
 pub fn close_stale(m: &mut Match, dice: &mut Dice, cmd: &Command, ev: &mut Vec<Event>) -> Option<bool> {
+    // Issue 46: while a level event's choice waits, nothing moves on before its answer.
+    if super::event_choice::pending(m).is_some() {
+        return None;
+    }
     let from = ev.len();
     let waiting = engine::close_stale(m, cmd, dice, ev).map(|flow| follow_from(m, dice, flow, ev, from));
     heroes::award_cp(m, ev, from);

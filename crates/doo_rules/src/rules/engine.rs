@@ -16,6 +16,10 @@ pub use super::plan::Plan;
 
 /// Checks a command against the rules without changing anything (R-AP-1).
 pub fn validate(m: &Match, cmd: &Command) -> RuleResult<Plan> {
+    // Issue 46: while a level event's choice waits, only its answer is taken.
+    if let Some(r) = super::event_choice::gate(m, cmd) {
+        return r;
+    }
     let a = plan::actor(m, cmd)?;
     ruleset::validate(m, a, cmd)
 }
@@ -24,6 +28,9 @@ pub fn validate(m: &Match, cmd: &Command) -> RuleResult<Plan> {
 pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) -> Flow {
     // Another command was applied: the last attack is no longer the one a late reflex answers
     // (reactions to that attack, and declining them, keep it).
+    if let Plan::Choose { option } = plan {
+        return super::event_choice::choose(m, dice, option, ev);
+    }
     if !matches!(plan, Plan::Reflex { .. } | Plan::Respond { .. } | Plan::Decline { .. }) {
         m.clock.last_attack = None;
     }

@@ -14,20 +14,14 @@
 
 use super::dice::Dice;
 use super::event::Event;
+pub use super::event_checks::{problems, work};
 use super::grid::{Board, Pos, Tile};
 use super::state::{Match, Window};
-use super::story::clip;
 pub use super::story::{Action, Area, Deed, DoorState, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_FIRINGS, MAX_TEXT, Offer, Story, Trigger, Waiting, Who};
 pub use super::story::{MAX_CARRIED, MAX_DOORS, MAX_GIVEN, MAX_REVEAL_AREA, MAX_REVEALED, MAX_SPAWNED, MAX_SPAWNS, Work};
 use super::turn::Flow;
 
-fn who_matches(m: &Match, who: &Who, i: usize) -> bool {
-    match who {
-        Who::Any => true,
-        Who::Side(s) => &m.fighters[i].side == s,
-        Who::Figure(id) => m.fighters[i].id == *id,
-    }
-}
+use super::event_logic::who_matches;
 
 fn exploring(m: &Match) -> bool {
     super::explore::sight::exploring(m)
@@ -62,6 +56,8 @@ fn holds(m: &Match, t: &Trigger, new: &[Event]) -> bool {
             let open = p.window == Some(want);
             open && p.defender < m.fighters.len() && who_matches(m, who, p.defender)
         }),
+        // Issue 46: round_ends, sighted, trap_sprung, hp_at_most.
+        _ => super::event_logic::trigger_holds(m, t, new).unwrap_or(false),
     }
 }
 
@@ -110,7 +106,8 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
         let fired = |a: &String| defs.iter().position(|o| &o.id == a).is_some_and(|j| story.fired[j] > 0);
         let armed = |d: &EventDef| d.after.as_ref().is_none_or(fired);
         let now: Vec<bool> = defs.iter().map(|d| armed(d) && holds(m, &d.when, &ev[from..])).collect();
-        let due: Vec<usize> = (0..defs.len()).filter(|&k| now[k] && !story.held[k] && (defs[k].repeat || story.fired[k] == 0)).collect();
+        // Issue 46: `times` caps the firings.
+        let due: Vec<usize> = (0..defs.len()).filter(|&k| now[k] && !story.held[k] && defs[k].may_fire(story.fired[k])).collect();
         if let Some(s) = m.story.as_deref_mut() {
             s.held = now;
         }
@@ -121,6 +118,11 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
             if firings == MAX_FIRINGS {
                 ev.push(Event::Note { text: format!("Level events: more than {MAX_FIRINGS} fired after one command; '{}' and the rest wait.", defs[k].id) });
                 return flow;
+            }
+            // Issue 46: the condition, read as the event is about to fire (after those before it
+            // in the level's order): false, it does not fire this time.
+            if defs[k].only_if.as_ref().is_some_and(|c| !super::event_logic::cond_holds(m, c)) {
+                continue;
             }
             // Issue 44: the whole event's work, counted before it does any.
             let total = spent.plus(work(m, &defs[k]));
@@ -137,16 +139,52 @@ pub fn fire(m: &mut Match, dice: &mut Dice, mut flow: Flow, ev: &mut Vec<Event>,
             if let Some(s) = m.story.as_deref_mut() {
                 s.fired[k] = s.fired[k].saturating_add(1);
             }
-            for a in &defs[k].then {
-                flow = act(m, dice, flow, &defs[k].id, a, ev);
-            }
+            flow = act_all(m, dice, flow, &defs[k].id, &defs[k].then, ev, 1);
         }
     }
 }
 
+/// The actions `list` of event `id`, in order, nested `depth` deep (issue 46: a `one_of`'s
+/// branch is one deeper; past `MAX_ACTION_DEPTH`, which `validate` refuses, nothing is done).
+pub(super) fn act_all(m: &mut Match, dice: &mut Dice, mut flow: Flow, id: &str, list: &[Action], ev: &mut Vec<Event>, depth: usize) -> Flow {
+    if depth > super::story::MAX_ACTION_DEPTH {
+        return flow;
+    }
+    for a in list {
+        flow = act(m, dice, flow, id, a, ev, depth);
+    }
+    flow
+}
+
 /// One action of event `id`.
-fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mut Vec<Event>) -> Flow {
+fn act(m: &mut Match, dice: &mut Dice, flow: Flow, id: &str, a: &Action, ev: &mut Vec<Event>, depth: usize) -> Flow {
     match a {
+        // Issue 46: one branch, drawn with one die of as many faces as branches (the match's
+        // dice: replays and saves draw the same, a script may force the face).
+        Action::OneOf(branches) if !branches.is_empty() => {
+            let n = branches.len().min(super::story::MAX_BRANCHES) as u32;
+            let face = dice.throw(n);
+            ev.push(Event::Note { text: format!("Level event '{id}': one of {n} is drawn: {face}.") });
+            return act_all(m, dice, flow, id, &branches[(face as usize - 1).min(branches.len() - 1)], ev, depth + 1);
+        }
+        Action::OneOf(_) => {}
+        // Issue 46: the choice waits for its side's answer (`event_choice`); one at a time.
+        Action::Choice { side, prompt, options } => {
+            let Some(story) = m.story.as_deref_mut() else { return flow };
+            if let Some(p) = &story.pending {
+                let text = format!("Level event '{id}': side {} has a choice to make already ('{}'); this one is not put.", p.side, p.event);
+                ev.push(Event::Note { text });
+                return flow;
+            }
+            story.pending =
+                Some(super::story::PendingChoice { event: id.into(), side: side.clone(), prompt: prompt.clone(), options: options.clone(), depth: depth + 1 });
+            ev.push(Event::Story { id: id.to_string(), text: prompt.clone() });
+            let list: Vec<String> = options.iter().enumerate().map(|(i, o)| format!("{}. {}", i + 1, o.label)).collect();
+            ev.push(Event::Note { text: format!("Side {side} chooses (level event '{id}'): {}.", list.join("; ")) });
+        }
+        Action::Tile { .. } | Action::SetVar { .. } | Action::AddVar { .. } | Action::AwardCp { .. } => {
+            super::event_logic::act(m, id, a, ev);
+        }
         Action::Message(text) => ev.push(Event::Story { id: id.to_string(), text: text.clone() }),
         Action::StartCrisis { encounters, surprised } => {
             if flow == Flow::Exploring && exploring(m) {
@@ -257,33 +295,6 @@ fn area_indices(b: &Board, area: &Area, cap: usize) -> Vec<usize> {
         }
     }
     out
-}
-
-/// The most work event `d`'s actions can do in match `m` (issue 44): the spaces its reveals
-/// cover times the sides each reveals to, the figures its spawns bring and its spawns, its
-/// gives and its doors. Counted from the match alone, so replays agree.
-pub fn work(m: &Match, d: &EventDef) -> Work {
-    let mut w = Work::default();
-    let spaces = m.board.spaces();
-    for a in &d.then {
-        match a {
-            Action::Reveal { area, side } => {
-                if let Some(x) = m.explore.as_deref() {
-                    let sides = if side.is_some() { 1 } else { x.explorers.len().max(1) };
-                    w.revealed = w.revealed.saturating_add(area.size().min(spaces).saturating_mul(sides));
-                }
-            }
-            Action::Spawn(e) => {
-                let waiting = m.story.as_deref().and_then(|s| s.waiting.iter().find(|w| &w.encounter == e));
-                w.spawned = w.spawned.saturating_add(waiting.map_or(0, |w| w.figures.len()));
-                w.spawns += 1;
-            }
-            Action::Give { .. } => w.given += 1,
-            Action::Door { .. } => w.doors += 1,
-            _ => {}
-        }
-    }
-    w
 }
 
 /// Takes the figures of the encounters that arrive later (`arrives: true`: `(encounter id,
@@ -417,156 +428,6 @@ fn set_door(m: &mut Match, at: Pos, state: DoorState, id: &str, ev: &mut Vec<Eve
         DoorState::Locked => "locked",
     };
     ev.push(Event::DoorChanged { actor: Default::default(), at, state: word.into() });
-}
-
-/// Why `how` names no row an `acted(what: ...)` can be done with (`None`: it does).
-fn row_bad(m: &Match, what: Deed, how: &str) -> Option<String> {
-    let r = &m.rules;
-    let known = match what {
-        Deed::Move => how == "explore" || r.movement(how).is_some(),
-        Deed::Attack | Deed::Action => r.action(how).is_some(),
-        Deed::Reflex | Deed::Response => r.reaction(how).is_some(),
-        Deed::FreeStep | Deed::Spell | Deed::Pass | Deed::End | Deed::Decline => {
-            return Some("acted: `how` names a movement, action, reflex or response row: only with move, attack, action, reflex or response".into());
-        }
-    };
-    (!known).then(|| format!("acted: no row '{}' in profile {}", clip(how), r.profile))
-}
-
-/// The problems of `defs` against the match they will run in: unknown sides, figures, items,
-/// encounters, doors and spaces off the map, and the caps. Each is `(event index, message)`.
-pub fn problems(m: &Match, defs: &[EventDef]) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    if defs.len() > MAX_EVENTS {
-        out.push((MAX_EVENTS, format!("at most {MAX_EVENTS} events in a level (this one has {})", defs.len())));
-        return out;
-    }
-    let waiting: &[Waiting] = m.story.as_deref().map(|s| s.waiting.as_slice()).unwrap_or_default();
-    let side_ok = |s: &str| m.fighters.iter().chain(waiting.iter().flat_map(|w| &w.figures)).any(|f| f.side == s);
-    let fig_ok = |s: &str| m.index(s).is_some() || waiting.iter().any(|w| w.figures.iter().any(|f| f.id == s));
-    let on_map = |p: Pos| m.board.tile(p).is_some();
-    let encounter_ok = |e: &str| m.explore.as_deref().is_some_and(|x| x.encounters.iter().any(|n| n.id == e));
-    let item_ok = |i: &str| m.equipment.item(i).is_some() || m.explore.as_deref().is_some_and(|x| x.keys.contains_key(i));
-    let mut seen_ids: Vec<&str> = Vec::new();
-    for (k, d) in defs.iter().enumerate() {
-        let mut bad = |msg: String| out.push((k, format!("event '{}': {msg}", clip(&d.id))));
-        if d.id.is_empty() || d.id.len() > 64 {
-            bad("an event id is 1 to 64 characters".into());
-        }
-        if seen_ids.contains(&d.id.as_str()) {
-            bad("the id is used by an earlier event".into());
-        }
-        seen_ids.push(&d.id);
-        if d.then.is_empty() {
-            bad("it does nothing (`then` is empty)".into());
-        }
-        if let Some(a) = &d.after {
-            if a == &d.id || !defs.iter().any(|o| &o.id == a) {
-                bad(format!("after: no other event '{}' in the level", clip(a)));
-            }
-        }
-        if d.then.len() > MAX_ACTIONS {
-            bad(format!("at most {MAX_ACTIONS} actions per event (this one has {})", d.then.len()));
-            continue;
-        }
-        let who = |w: &Who| match w {
-            Who::Any => None,
-            Who::Side(s) if !side_ok(s) => Some(format!("unknown side '{}'", clip(s))),
-            Who::Figure(f) if !fig_ok(f) => Some(format!("unknown figure '{}'", clip(f))),
-            _ => None,
-        };
-        let area_bad = |a: &Area| {
-            if a.from.floor != a.to.floor {
-                Some("an area's corners are on one floor".to_string())
-            } else if !on_map(a.from) || !on_map(a.to) {
-                Some(format!("the area {}..{} is not on the map", a.from, a.to))
-            } else {
-                None
-            }
-        };
-        match &d.when {
-            Trigger::Enters { area, who: w } => {
-                if let Some(e) = area_bad(area).or_else(|| who(w)) {
-                    bad(e);
-                }
-            }
-            Trigger::Falls { who: w } | Trigger::Offered { who: w, .. } => {
-                if let Some(e) = who(w) {
-                    bad(e);
-                }
-            }
-            Trigger::Acted { what, who: w, how } => {
-                if let Some(e) = who(w).or_else(|| how.as_deref().and_then(|h| row_bad(m, *what, h))) {
-                    bad(e);
-                }
-            }
-            Trigger::DoorOpens { at } if !matches!(m.board.tile(*at), Some(Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked)) => {
-                bad(format!("door_opens: no door at {at}"));
-            }
-            Trigger::ItemTaken { item } if !item_ok(item) => bad(format!("item_taken: unknown item '{}'", clip(item))),
-            Trigger::Minute(_) | Trigger::CrisisBegins if m.explore.is_none() => {
-                bad("this trigger needs a crawl (`mode: exploration`)".into());
-            }
-            _ => {}
-        }
-        for a in &d.then {
-            let e = match a {
-                Action::Message(t) if t.chars().count() > MAX_TEXT => Some(format!("a message is at most {MAX_TEXT} characters")),
-                Action::StartCrisis { .. } if m.explore.is_none() => Some("start_crisis needs a crawl (`mode: exploration`)".into()),
-                Action::StartCrisis { encounters, surprised } => encounters
-                    .iter()
-                    .find(|e| !encounter_ok(e))
-                    .map(|e| format!("start_crisis: unknown encounter '{}'", clip(e)))
-                    .or_else(|| surprised.as_deref().filter(|s| !side_ok(s)).map(|s| format!("start_crisis: unknown side '{}'", clip(s)))),
-                Action::Door { at, .. } if !matches!(m.board.tile(*at), Some(Tile::DoorOpen | Tile::DoorClosed | Tile::DoorLocked)) => {
-                    Some(format!("door: no door at {at}"))
-                }
-                Action::Reveal { .. } if m.explore.is_none() => Some("reveal needs a crawl (`mode: exploration`)".into()),
-                Action::Reveal { area, side } => area_bad(area)
-                    .or_else(|| {
-                        (area.size() > MAX_REVEAL_AREA).then(|| {
-                            format!("reveal: the area {}..{} has {} spaces; the most is {MAX_REVEAL_AREA} (issue 44)", area.from, area.to, area.size())
-                        })
-                    })
-                    .or_else(|| side.as_deref().filter(|s| !side_ok(s)).map(|s| format!("reveal: unknown side '{}'", clip(s)))),
-                Action::Give { figure, item } | Action::Take { figure, item } => {
-                    if !fig_ok(figure) {
-                        Some(format!("unknown figure '{}'", clip(figure)))
-                    } else if !item_ok(item) {
-                        Some(format!("unknown item '{}'", clip(item)))
-                    } else {
-                        None
-                    }
-                }
-                Action::Win(s) | Action::Lose(s) if !side_ok(s) => Some(format!("unknown side '{}'", clip(s))),
-                Action::Stance { .. } if m.explore.is_none() => Some("stance needs a crawl (`mode: exploration`)".into()),
-                Action::Stance { encounter, .. } if !encounter_ok(encounter) => Some(format!("stance: unknown encounter '{}'", clip(encounter))),
-                Action::Spawn(_) if m.explore.is_none() => Some("spawn needs a crawl (`mode: exploration`)".into()),
-                Action::Orders { .. } if m.explore.is_none() => Some("orders needs a crawl (`mode: exploration`)".into()),
-                Action::Orders { encounter, .. } if !encounter_ok(encounter) => Some(format!("orders: unknown encounter '{}'", clip(encounter))),
-                Action::Orders { to: Some(o), .. } => super::directives::problem(m, None, o),
-                Action::Spawn(e) if !waiting.iter().any(|w| &w.encounter == e) => Some(if encounter_ok(e) {
-                    format!("spawn: encounter '{}' is on the map from the start (mark it `arrives: true`)", clip(e))
-                } else {
-                    format!("spawn: unknown encounter '{}'", clip(e))
-                }),
-                Action::Spawn(e)
-                    if defs[..k].iter().chain(std::iter::once(d)).flat_map(|o| &o.then).filter(|a| **a == Action::Spawn(e.clone())).count() > 1 =>
-                {
-                    Some(format!("spawn: encounter '{}' is spawned by more than one action (it arrives once)", clip(e)))
-                }
-                _ => None,
-            };
-            if let Some(e) = e {
-                bad(e);
-            }
-        }
-        // Issue 44: an event whose own actions go past one command's budget could never fire.
-        if let Some((what, n, cap)) = work(m, d).over() {
-            bad(format!("its actions alone come to {n} {what}, over the cap of {cap} for the events of one command (issue 44): it could never fire"));
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -54,6 +54,10 @@ pub enum Plan {
         a: usize,
         cmd: Command,
     },
+    /// Issue 46: the answer to the choice a level event put (`event_choice`): its option.
+    Choose {
+        option: usize,
+    },
 }
 
 /// The index of the command's actor; refused when there is no such character (INPUT) or the

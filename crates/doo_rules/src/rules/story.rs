@@ -16,6 +16,30 @@ pub const MAX_FIRINGS: usize = 32;
 /// Characters of a message.
 pub const MAX_TEXT: usize = 600;
 
+// Issue 46: conditions, variables, nested actions, caps (a level file is untrusted input).
+
+/// Variables (counters) one level declares (`vars`).
+pub const MAX_VARS: usize = 64;
+/// Nesting of a condition (`all`/`any`/`not` inside each other; a plain clause is depth 1).
+pub const MAX_COND_DEPTH: usize = 8;
+/// Clauses and combinators of one event's condition, counted all.
+pub const MAX_COND_NODES: usize = 64;
+/// Branches of a `one_of`.
+pub const MAX_BRANCHES: usize = 8;
+/// Nesting of actions: an event's own `then` is depth 1, a `one_of`'s branch inside it 2...
+pub const MAX_ACTION_DEPTH: usize = 3;
+/// CP one `award_cp` gives each hero (R-CP-10: a level's objectives give a few).
+pub const MAX_CP_AWARD: u32 = 10;
+/// Options of a `choice` (2 to this many).
+pub const MAX_OPTIONS: usize = 3;
+/// Characters of a choice's option label.
+pub const MAX_LABEL: usize = 60;
+/// Characters of a variable's name (an id).
+pub const MAX_VAR_NAME: usize = 64;
+/// Figure pairs a `sighted` trigger looks at after one step (the first ones, figures in the
+/// match's order): past it, the rest are not looked at.
+pub const MAX_SIGHT_PAIRS: usize = 4096;
+
 // Issue 44: the work the events fired after one command may do, whatever their count: an event
 // whose actions would go past what is left of one of these is stopped (it does not fire, and the
 // log says so); one whose actions alone go past one is refused when the level is read.
@@ -68,6 +92,17 @@ impl Work {
         }
     }
 
+    /// Each count the larger of the two (issue 46: the most of a `one_of`'s branches).
+    pub fn most(self, o: Work) -> Work {
+        Work {
+            revealed: self.revealed.max(o.revealed),
+            spawned: self.spawned.max(o.spawned),
+            spawns: self.spawns.max(o.spawns),
+            given: self.given.max(o.given),
+            doors: self.doors.max(o.doors),
+        }
+    }
+
     /// The first count of `self` over the budget, as `(what, count, cap)`; `None` when it fits.
     pub fn over(&self) -> Option<(&'static str, usize, usize)> {
         let c = Work::CAP;
@@ -97,8 +132,173 @@ pub struct EventDef {
     /// order): until then its trigger is not watched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
+    /// Issue 46: checked when the trigger fires; when it is false the event does not fire
+    /// (this time: the trigger must come true again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_if: Option<Cond>,
+    /// Issue 46: fires at most this many times in all (and so more than once: `repeat` is
+    /// implied).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub times: Option<u32>,
     /// What it does, in order.
     pub then: Vec<Action>,
+}
+
+impl EventDef {
+    /// Calls `f` on every figure id the event names: its trigger's `who`, its condition's,
+    /// its actions' (those nested in a `one_of` too). A rename, a campaign's check.
+    pub fn each_figure(&mut self, f: &mut dyn FnMut(&mut String)) {
+        fn who(w: &mut Who, f: &mut dyn FnMut(&mut String)) {
+            if let Who::Figure(id) = w {
+                f(id);
+            }
+        }
+        fn cond(c: &mut Cond, f: &mut dyn FnMut(&mut String)) {
+            match c {
+                Cond::All(v) | Cond::Any(v) => v.iter_mut().for_each(|c| cond(c, f)),
+                Cond::Not(c) => cond(c, f),
+                Cond::Holds { who: w, .. } => who(w, f),
+                _ => {}
+            }
+        }
+        fn acts(list: &mut [Action], f: &mut dyn FnMut(&mut String)) {
+            for a in list {
+                match a {
+                    Action::Give { figure, .. } | Action::Take { figure, .. } => f(figure),
+                    Action::AwardCp { who: w, .. } => who(w, f),
+                    Action::OneOf(b) => b.iter_mut().for_each(|b| acts(b, f)),
+                    Action::Choice { options, .. } => options.iter_mut().for_each(|o| acts(&mut o.then, f)),
+                    _ => {}
+                }
+            }
+        }
+        match &mut self.when {
+            Trigger::Enters { who: w, .. }
+            | Trigger::Falls { who: w }
+            | Trigger::Acted { who: w, .. }
+            | Trigger::Offered { who: w, .. }
+            | Trigger::Sighted { who: w, .. }
+            | Trigger::TrapSprung { who: w, .. }
+            | Trigger::HpAtMost { who: w, .. } => who(w, f),
+            _ => {}
+        }
+        if let Some(c) = &mut self.only_if {
+            cond(c, f);
+        }
+        acts(&mut self.then, f);
+    }
+
+    /// Calls `f` on every action of the event, those nested in a `one_of` or a `choice` too.
+    pub fn each_action(&mut self, f: &mut dyn FnMut(&mut Action)) {
+        fn acts(list: &mut [Action], f: &mut dyn FnMut(&mut Action)) {
+            for a in list {
+                f(a);
+                match a {
+                    Action::OneOf(b) => b.iter_mut().for_each(|b| acts(b, f)),
+                    Action::Choice { options, .. } => options.iter_mut().for_each(|o| acts(&mut o.then, f)),
+                    _ => {}
+                }
+            }
+        }
+        acts(&mut self.then, f);
+    }
+
+    /// Calls `f` on every clause of the event's condition (`only_if`), nested ones too.
+    pub fn each_clause(&mut self, f: &mut dyn FnMut(&mut Cond)) {
+        fn cond(c: &mut Cond, f: &mut dyn FnMut(&mut Cond)) {
+            f(c);
+            match c {
+                Cond::All(v) | Cond::Any(v) => v.iter_mut().for_each(|c| cond(c, f)),
+                Cond::Not(c) => cond(c, f),
+                _ => {}
+            }
+        }
+        if let Some(c) = &mut self.only_if {
+            cond(c, f);
+        }
+    }
+
+    /// Every figure id the event names (`each_figure`).
+    pub fn figures(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.clone().each_figure(&mut |id| out.push(id.clone()));
+        out
+    }
+
+    /// Whether it may fire again, having fired `fired` times.
+    pub fn may_fire(&self, fired: u32) -> bool {
+        match self.times {
+            Some(t) => fired < t,
+            None => self.repeat || fired == 0,
+        }
+    }
+}
+
+fn lowest() -> i32 {
+    i32::MIN
+}
+fn highest() -> i32 {
+    i32::MAX
+}
+fn is_lowest(v: &i32) -> bool {
+    *v == i32::MIN
+}
+fn is_highest(v: &i32) -> bool {
+    *v == i32::MAX
+}
+
+/// Issue 46: a condition over the match as it stands (an event's `only_if`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Cond {
+    /// Every clause holds (none: true).
+    All(Vec<Cond>),
+    /// Some clause holds (none: false).
+    Any(Vec<Cond>),
+    /// The clause does not hold.
+    Not(Box<Cond>),
+    /// The door at this space is open, closed (or locked: a locked door is closed) or locked.
+    Door { at: Pos, state: DoorState },
+    /// A figure (`who`) on the map carries the item.
+    Holds {
+        #[serde(default)]
+        who: Who,
+        item: String,
+    },
+    /// The level variable is within `at_least..=at_most` (each bound optional).
+    Var {
+        name: String,
+        #[serde(default = "lowest", skip_serializing_if = "is_lowest")]
+        at_least: i32,
+        #[serde(default = "highest", skip_serializing_if = "is_highest")]
+        at_most: i32,
+    },
+    /// The event with this id has fired (at least once).
+    Fired(String),
+}
+
+/// Issue 46: what a `tile` action may make of a space (doors are `door`'s, stairs the map's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ground {
+    Floor,
+    Wall,
+    Pillar,
+    Pit,
+    Difficult,
+}
+
+impl Ground {
+    pub fn tile(self) -> super::grid::Tile {
+        use super::grid::Tile;
+        match self {
+            Ground::Floor => Tile::Floor,
+            Ground::Wall => Tile::Wall,
+            Ground::Pillar => Tile::Pillar,
+            Ground::Pit => Tile::Pit,
+            Ground::Difficult => Tile::Difficult,
+        }
+    }
 }
 
 /// Who a trigger watches.
@@ -158,6 +358,30 @@ pub enum Trigger {
         what: Offer,
         #[serde(default)]
         who: Who,
+    },
+    /// Issue 46: a round of a crisis's action phase ends (the next round begins, or the phase
+    /// ends: R-TURN-15).
+    RoundEnds,
+    /// Issue 46: a figure (`who`) on the map is in sight of a figure of side `by` (R-EXP-19:
+    /// line of sight and, in a crawl, light). Reads the match: fires when it comes true.
+    Sighted {
+        #[serde(default)]
+        who: Who,
+        by: String,
+    },
+    /// Issue 46: a trap is sprung (R-EXP-16) by a figure (`who`), at `at` when given.
+    TrapSprung {
+        #[serde(default)]
+        who: Who,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Pos>,
+    },
+    /// Issue 46: a figure (`who`) on the map has `hp` HP or fewer. Reads the match: fires
+    /// when it comes true.
+    HpAtMost {
+        #[serde(default)]
+        who: Who,
+        hp: i32,
     },
 }
 
@@ -251,6 +475,58 @@ pub enum Action {
         #[serde(default)]
         to: Option<super::orders::Orders>,
     },
+    /// Issue 46: the space becomes this ground (not a door's space: `door` sets doors; a space
+    /// a figure stands on stays walkable).
+    Tile { at: Pos, to: Ground },
+    /// Issue 46: the level variable is set to the value.
+    SetVar { name: String, to: i32 },
+    /// Issue 46: the value is added to the level variable (saturating at i32's bounds).
+    AddVar { name: String, by: i32 },
+    /// Issue 46: every hero (`who`) on the map and alive earns the CP (R-CP-10: the level's
+    /// own objectives), told as `cp_earned`.
+    AwardCp {
+        #[serde(default)]
+        who: Who,
+        cp: u32,
+    },
+    /// Issue 46: one of the branches, drawn from the match's dice (one die with as many faces
+    /// as branches: replays and saves draw the same; a script may force it).
+    OneOf(Vec<Vec<Action>>),
+    /// Issue 46: a choice put to a side (2 or 3 options): play waits until a figure of the side
+    /// answers it (`Command::Choose`); the option chosen does its own actions.
+    Choice { side: String, prompt: String, options: Vec<ChoiceOption> },
+}
+
+/// One option of a `choice`: its button's label and what it does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChoiceOption {
+    pub label: String,
+    #[serde(default)]
+    pub then: Vec<Action>,
+}
+
+/// Issue 46: a choice put to a side that it has not answered yet (part of the match's state).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PendingChoice {
+    /// The event that put it.
+    pub event: String,
+    pub side: String,
+    pub prompt: String,
+    pub options: Vec<ChoiceOption>,
+    /// The nesting of its options' actions (the choice's own + 1).
+    pub depth: usize,
+}
+
+impl Action {
+    /// The action lists nested in this one (a `one_of`'s branches, a `choice`'s options).
+    pub fn nested(&self) -> Vec<&[Action]> {
+        match self {
+            Action::OneOf(b) => b.iter().map(|b| b.as_slice()).collect(),
+            Action::Choice { options, .. } => options.iter().map(|o| o.then.as_slice()).collect(),
+            _ => vec![],
+        }
+    }
 }
 
 /// The level's events and what has come of them (part of the match: saves and replays rebuild
@@ -269,6 +545,10 @@ pub struct Story {
     pub waiting: Vec<Waiting>,
     /// Issue 45: who has which orders, and what the rules keep of them.
     pub directed: super::orders::Directed,
+    /// Issue 46: the level's variables (declared in its `vars`) and their values now.
+    pub vars: std::collections::BTreeMap<String, i32>,
+    /// Issue 46: a choice put to a side, waiting for its answer.
+    pub pending: Option<PendingChoice>,
 }
 
 /// An encounter that arrives later (`arrives: true`): its id and its figures as the level built
@@ -282,7 +562,16 @@ pub struct Waiting {
 impl Story {
     pub fn new(defs: Vec<EventDef>) -> Self {
         let n = defs.len();
-        Story { defs: Arc::new(defs), fired: vec![0; n], held: vec![false; n], decided: None, waiting: Vec::new(), directed: Default::default() }
+        Story {
+            defs: Arc::new(defs),
+            fired: vec![0; n],
+            held: vec![false; n],
+            decided: None,
+            waiting: Vec::new(),
+            directed: Default::default(),
+            vars: Default::default(),
+            pending: None,
+        }
     }
 
     /// Whether a figure with this id waits to arrive.

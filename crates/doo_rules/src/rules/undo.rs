@@ -163,6 +163,7 @@ pub fn label(c: &Command, m: &Match) -> String {
         Command::Reflex { reflex, .. } => reflex.clone(),
         Command::Respond { response, .. } => response.clone(),
         Command::Decline { .. } => "decline".into(),
+        Command::Choose { option, .. } => format!("choose option {}", option + 1),
         Command::Recovery { .. } => "recovery choice".into(),
         Command::Delay { .. } => "delay".into(),
         Command::Walk { path, group, .. } => {

@@ -45,6 +45,8 @@ pub fn apply(m: &mut Match, plan: Plan, dice: &mut Dice, ev: &mut Vec<Event>) ->
                 respond(m, a, &row, p, dice, ev);
             }
         }
+        // Issue 46: done by `engine::apply` (`event_choice`) before the rulesets.
+        Plan::Choose { .. } => {}
         Plan::Decline { a } => {
             ev.push(Event::ReactionDeclined { actor: m.fighters[a].id.as_str().into() });
             continue_after_decline(m, dice, ev);
