@@ -316,3 +316,30 @@ fn enter_in_an_idle_minute_asks_before_a_minute_passes() {
     send(&mut hm, Intent::Pass);
     assert_eq!(minute(&hm), before.map(|m| m + 1), "the second Enter ends the minute");
 }
+
+// Issue 46 (EVENT-1, EVENT-2): a level event's choice put to the player's side: while it waits
+// nothing else is offered and any other intent is refused with EVENT-1; the answer (the second
+// option) is a `choose` command, the option's actions done; a second answer is refused (EVENT-2).
+#[test]
+fn a_level_events_choice_is_answered_and_nothing_else_is_taken_meanwhile() {
+    let root = crate::common::root();
+    let data = doo_rules::data::RuleData::builtin();
+    let level = doo_rules::level_file::load(&root.join("tests/levels/events/choice.ron"), &data, root).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut hm = HeadlessMatch::new(level.build(&data).unwrap(), doo_rules::rules::Dice::seeded(1), false);
+    assert!(hm.settle());
+    let waiting = |hm: &HeadlessMatch| doo_rules::rules::event_choice::pending(hm.state()).map(|p| p.prompt.clone());
+    assert_eq!(waiting(&hm).as_deref(), Some("A bell hangs by the door. Ring it?"));
+    let v = view(&hm);
+    assert_eq!(v.decider.as_deref(), Some("lunk"), "the heroes' figure answers");
+    assert!(v.choices.is_empty() && v.destinations.is_empty(), "nothing but the answer is offered");
+    send(&mut hm, Intent::Pass);
+    assert_eq!(view(&hm).feedback.map(|f| f.rule), Some("EVENT-1".into()));
+    assert!(waiting(&hm).is_some(), "the pass was refused: the choice still waits");
+    send(&mut hm, Intent::Answer(1));
+    assert_eq!(waiting(&hm), None, "answered");
+    let c = commands(&hm);
+    assert_eq!(c.last().unwrap()["command"]["choose"]["option"], 1, "{:?}", c.last());
+    assert!(hm.lines().iter().any(|l| l.to_string().contains("Lunk leaves the bell be.")), "the second option's message");
+    send(&mut hm, Intent::Answer(0));
+    assert_eq!(view(&hm).feedback.map(|f| f.rule), Some("EVENT-2".into()));
+}

@@ -8,6 +8,7 @@
 
 #[path = "../it/common.rs"]
 mod common;
+mod choice;
 mod editor_view;
 mod hud;
 mod net;

@@ -183,6 +183,7 @@ fn the_editor_walk_presses_every_editor_button() {
         "Rename",
         "Sight",
         "Stairs",
+        "Event form|EventMove(",
         "PlayTest",
         "Tool(Room)",
         "Tool(Tile(0))",

@@ -121,7 +121,7 @@ const MAX_SLOT_NAME: usize = 40;
 /// Keyboard: 1-9, 0 (and Shift for entries 11-20) choose the open group's bar entries, Tab and
 /// Shift+Tab switch groups (Tab shows a long group's next page first), F2 opens the rules reference, Enter ends/passes, Esc
 /// cancels an aim, closes what is open, or opens the match menu; F1 or H help, R skips the
-/// reset display, Y/N answer a reaction prompt; Ctrl+Z undo, Ctrl+S save as.
+/// reset display, Y/N answer a reaction prompt, 1-3 a level event's choice; Ctrl+Z undo, Ctrl+S save as.
 fn match_keys(
     mut keys: ResMut<ButtonInput<KeyCode>>,
     mut overlay: ResMut<Overlay>,
@@ -130,6 +130,7 @@ fn match_keys(
     focus: Res<KeyFocus>,
     mut acts: MessageWriter<MatchAct>,
     mut intents: MessageWriter<Intent>,
+    state: Option<Res<crate::game::components::MatchState>>,
 ) {
     if overlay.save_name.is_some() {
         return; // the name field has the keys
@@ -192,6 +193,15 @@ fn match_keys(
     // the focused button and passed Yip's through this key, two commands from one press).
     if keys.just_pressed(KeyCode::Enter) && focus.0.is_none() {
         acts.write(MatchAct::Pass);
+    }
+    // Issue 46: a level event's choice waiting: the digits answer it.
+    if let Some(p) = state.as_ref().and_then(|s| doo_rules::rules::event_choice::pending(&s.0)) {
+        for (k, d) in DIGITS.iter().enumerate().take(p.options.len()) {
+            if keys.just_pressed(*d) {
+                acts.write(MatchAct::Answer(k as u32));
+            }
+        }
+        return;
     }
     if let Some((_, list)) = &view.reactions {
         for (k, d) in DIGITS.iter().enumerate() {
@@ -281,6 +291,9 @@ fn forward_acts(
             }
             MatchAct::Decline => {
                 intents.write(Intent::Decline);
+            }
+            MatchAct::Answer(k) => {
+                intents.write(Intent::Answer(*k));
             }
             // Only the human who decides now takes back, and only their own (the rules check the rest).
             MatchAct::Undo => match &view.undo {

@@ -75,6 +75,8 @@ pub enum MatchAct {
     Pass,
     React(usize),
     Decline,
+    /// Issue 46: an answer to a level event's choice (its option, from 0).
+    Answer(u32),
     NeverAsk(String),
     Help,
     HandoverReady,

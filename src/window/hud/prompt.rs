@@ -18,7 +18,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PromptState>()
         // Every match (a new one, Continue, Load) starts with the handover in hot-seat.
         .add_systems(OnEnter(Screen::Match), |mut p: ResMut<PromptState>| p.last_player = None)
-        .add_systems(Update, (handover, reaction_prompt).chain().in_set(HudSystems::Prompt));
+        .add_systems(Update, (handover, reaction_prompt, choice_prompt).chain().in_set(HudSystems::Prompt));
 }
 
 /// The reaction prompt on screen: for which window (log length when it opened), time left; and
@@ -164,6 +164,67 @@ fn reaction_prompt(
                     button(format!("Never ask for {name}"), MatchAct::NeverAsk(who.clone())),
                     Tip("Always decline for this character (Settings keeps the list)".into()),
                 ));
+            });
+        });
+}
+
+#[derive(Component)]
+struct ChoiceRoot;
+
+/// Issue 46: a level event's choice put to the side of the player who decides: its prompt and
+/// one button an option ([1], [2], [3] press them); nothing else is taken until it is answered.
+fn choice_prompt(
+    mut commands: Commands,
+    view: Res<PlayerView>,
+    seats: Res<Seats>,
+    state: Option<Res<crate::game::components::MatchState>>,
+    old: Query<Entity, With<ChoiceRoot>>,
+    mut shown: Local<Option<(String, String, Option<String>)>>,
+) {
+    let waiting = state.as_ref().and_then(|s| {
+        let p = doo_rules::rules::event_choice::pending(&s.0)?;
+        let mine = view.decider.as_ref().and_then(|d| s.0.index(d)).is_some_and(|i| s.0.fighters[i].side == p.side);
+        mine.then(|| p.clone())
+    });
+    let key = waiting.as_ref().map(|p| (p.event.clone(), p.prompt.clone(), view.decider.clone()));
+    if key == *shown {
+        return;
+    }
+    *shown = key;
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let Some(p) = waiting else { return };
+    let player = seats.player_of(&view).cloned().unwrap_or_default();
+    commands
+        .spawn((
+            Name::new("Choice prompt"),
+            ChoiceRoot,
+            DespawnOnExit(Screen::Match),
+            // Over the reset steps' panel (30), below the menus and results (40).
+            GlobalZIndex(35),
+            panel_in(
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: Val::Px(120.0),
+                    top: Val::Px(150.0),
+                    max_width: Val::Px(700.0),
+                    padding: UiRect::all(Val::Px(12.0)),
+                    flex_direction: FlexDirection::Column,
+                    row_gap: Val::Px(6.0),
+                    ..default()
+                },
+                palette::PANEL_SOLID,
+            ),
+        ))
+        .with_children(|c| {
+            let who = if player.is_empty() { String::new() } else { format!("{player}: ") };
+            c.spawn(text(format!("{who}{}", p.prompt), 18.0, palette::GOLD));
+            c.spawn(text(format!("Side {} chooses (level event '{}'); nothing else happens until it does.", p.side, p.event), 14.0, palette::DIM));
+            c.spawn(Node { flex_direction: FlexDirection::Column, align_items: AlignItems::Start, ..default() }).with_children(|r| {
+                for (k, o) in p.options.iter().enumerate() {
+                    r.spawn((button(format!("[{}] {}", k + 1, o.label), MatchAct::Answer(k as u32)), Tip(format!("Choose \"{}\"", o.label))));
+                }
             });
         });
 }

@@ -51,6 +51,8 @@ pub enum Intent {
     React(usize),
     /// Declines the open reaction window.
     Decline,
+    /// Issue 46: answers the choice a level event puts to the player's side (option from 0).
+    Answer(u32),
 }
 
 /// Intents not yet turned into commands. One command goes out per frame, so that the next
@@ -58,28 +60,7 @@ pub enum Intent {
 #[derive(Resource, Debug, Clone, Default)]
 pub struct PendingIntents(pub std::collections::VecDeque<Intent>);
 
-/// Whether a human defender is asked about reflexes and responses at all (the window's
-/// settings fill it in; headless: always ask, so tests answer themselves).
-#[derive(Resource, Debug, Clone)]
-pub struct ReactionPolicy {
-    pub prompts: bool,
-    /// Characters (by id) whose reactions are never asked about.
-    pub never_ask: std::collections::BTreeSet<String>,
-}
-
-impl Default for ReactionPolicy {
-    fn default() -> Self {
-        Self { prompts: true, never_ask: Default::default() }
-    }
-}
-
-impl ReactionPolicy {
-    /// Ask `decider` about this window? Not when prompts are off, the character is on the
-    /// never-ask list, or the rules allow none of the reactions.
-    pub fn asks(&self, decider: &str, choices: &[ReactionChoice]) -> bool {
-        self.prompts && !self.never_ask.contains(decider) && choices.iter().any(|c| c.refusal.is_none())
-    }
-}
+pub use super::policy::ReactionPolicy;
 
 /// A reaction window nobody will be asked about is declined at once, as a decline command (an
 /// A4 held action's strike is taken instead).
@@ -227,6 +208,10 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
         view.feedback = Some(v);
         None
     };
+    // Issue 46: a level event's choice waiting is answered before anything else.
+    if let Some(r) = super::choice::gate(m, if let Intent::Answer(k) = intent { Some(*k) } else { None }, &me) {
+        return r.map_or_else(|v| refuse(view, v), Some);
+    }
     if doo_rules::rules::explore::exploring(m) {
         // R-EXP-3, issue 43: a minute that ended by itself (every hero acted) is followed by one
         // in which nobody has acted; Enter there asks again before it lets a second minute pass.
@@ -259,7 +244,7 @@ pub fn interpret(m: &Match, view: &mut PlayerView, intent: &Intent) -> Option<Co
             view.mode = Mode::Idle;
             Some(if m.fighters[a].opp.anything() { Command::End { actor: me } } else { Command::Pass { actor: me } })
         }
-        Intent::React(_) | Intent::Decline => refuse(view, Violation::new("R-REACT-2", "No attack is waiting for a reaction.")),
+        Intent::React(_) | Intent::Decline | Intent::Answer(_) => refuse(view, Violation::new("R-REACT-2", "No attack is waiting for a reaction.")),
         Intent::Choose(i) => {
             let Some(c) = view.choices.get(*i).cloned() else { return None };
             if let Some(v) = c.refusal {
@@ -381,7 +366,7 @@ fn interpret_exploring(m: &Match, view: &mut PlayerView, intent: &Intent, a: usi
     };
     match intent {
         Intent::Pass => Some(Command::EndTurn { actor: me }),
-        Intent::Cancel | Intent::React(_) | Intent::Decline => {
+        Intent::Cancel | Intent::React(_) | Intent::Decline | Intent::Answer(_) => {
             view.mode = Mode::Idle;
             None
         }
@@ -477,6 +462,10 @@ pub fn compute_view(m: &Match, ai: Option<&AiControl>, view: &mut PlayerView) {
     view.reactions = offers.reactions;
     view.destinations = offers.destinations;
     view.choices = offers.choices;
+    // Issue 46: while a level event's choice waits, its answer is all that is offered.
+    if doo_rules::rules::event_choice::pending(m).is_some() {
+        (view.reactions, view.destinations, view.choices) = (None, Default::default(), Vec::new());
+    }
     // An aim whose entry is no longer available ends.
     if let Mode::Aim(i) = view.mode {
         if view.choices.get(i).is_none_or(|c| !c.available()) {

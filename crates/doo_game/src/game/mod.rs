@@ -5,12 +5,14 @@
 use bevy::prelude::*;
 
 pub mod ai;
+pub mod choice;
 pub mod components;
 pub mod flow;
 pub mod forecast;
 pub mod intent;
 pub mod log;
 pub mod pipeline;
+pub mod policy;
 pub mod record;
 pub mod sets;
 pub mod setup;

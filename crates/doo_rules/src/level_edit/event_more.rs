@@ -204,7 +204,8 @@ pub(super) fn action_rows(a: &Action) -> Vec<MoreRow> {
             ];
             for o in options.iter().take(MAX_OPTIONS) {
                 let does = if o.then.is_empty() { "nothing".into() } else { super::write::compact(&o.then) };
-                v.push(("option", short(&format!("{}: {does}", o.label)), RowKind::Shown, M::Shown));
+                // Its label is typed (the window: `set_choice_label`); what it does is kept.
+                v.push(("option", short(&format!("{}: {does}", o.label)), RowKind::Text, M::Shown));
             }
             v
         }

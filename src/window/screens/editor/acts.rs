@@ -70,6 +70,12 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
             let Some(k) = ed.event_open else { return false };
             let rows = ed.doc.event_form(k);
             match rows.get(row as usize) {
+                Some(r) if r.kind == doo_rules::level_edit::RowKind::Text && r.label == "option" => {
+                    // A choice's option: its place among the action's option rows.
+                    let a = r.action.unwrap_or(0);
+                    let o = rows[..row as usize].iter().filter(|x| x.action == r.action && x.label == "option").count();
+                    ed.typing = Some((Field::ChoiceLabel(k as u8, a as u8, o as u8), ed.doc.choice_label(k, a, o).unwrap_or_default()));
+                }
                 Some(r) if r.kind == doo_rules::level_edit::RowKind::Text => {
                     let a = r.action.unwrap_or(0);
                     ed.typing = Some((Field::Action(k as u8, a as u8), ed.doc.action_text(k, a).unwrap_or_default()));
@@ -77,6 +83,14 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
                 Some(_) => edited = ed.doc.event_step(k, row as usize, d, ed.area(cursor)),
                 None => {}
             }
+        }
+        EditAct::EventMove(k, d) => {
+            edited = ed.doc.move_event(k as usize, d);
+            ed.status = if edited {
+                format!("Moved the event {}: events fire in the file's order.", if d < 0 { "up one place" } else { "down one place" })
+            } else {
+                "It is at that end of the list already.".into()
+            };
         }
         EditAct::EventPage(d) => {
             let n = ed.doc.level.events.len();

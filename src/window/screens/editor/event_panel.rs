@@ -115,6 +115,8 @@ fn event_form(commands: &mut Commands, ed: &Editor) {
             b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(4.0), ..default() }).with_children(|r| {
                 r.spawn(text(format!("Event {} of {}: {}", k + 1, ed.doc.level.events.len(), e.id), 15.0, palette::GOLD));
                 button(r, "rename", EditAct::Type(Field::EventId(k as u8)), "Type(EventId(the event))");
+                button(r, "up", EditAct::EventMove(k as u8, -1), "EventMove(up)");
+                button(r, "down", EditAct::EventMove(k as u8, 1), "EventMove(down)");
                 button(r, "Close [Esc]", EditAct::EventForm(k as u8), "EventForm(close)");
             });
             rows_ui(b, &rows, EditAct::EventField);

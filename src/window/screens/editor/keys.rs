@@ -245,6 +245,7 @@ fn type_text(
         Field::EventId(_) => 64,
         Field::Figure(..) => doo_rules::rules::story::MAX_TEXT,
         Field::Find | Field::Rename => 64,
+        Field::ChoiceLabel(..) => 60,
     };
     let mut done = None;
     for e in keys.read() {

@@ -231,7 +231,8 @@ fn apply_acts(
             | EditAct::Group
             | EditAct::EventForm(_)
             | EditAct::EventField(..)
-            | EditAct::EventPage(_) => edited = acts::form_act(ed, act, *cursor, &mut view),
+            | EditAct::EventPage(_)
+            | EditAct::EventMove(..) => edited = acts::form_act(ed, act, *cursor, &mut view),
             EditAct::FigSide
             | EditAct::FigBehaviour
             | EditAct::FigStance
@@ -391,6 +392,7 @@ fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
             Field::EventId(k) => ed.doc.level.events.get(k as usize).map_or(String::new(), |e| e.id.clone()),
             Field::Figure(k, row) => ed.doc.figure_text(k as usize, row as usize),
             Field::Find | Field::Rename => String::new(),
+            Field::ChoiceLabel(k, a, o) => ed.doc.choice_label(k as usize, a as usize, o as usize).unwrap_or_default(),
         };
         ed.typing = Some((f, now));
         return false;

@@ -424,6 +424,7 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
                         let label = ed.doc.figure_form(*k as usize).get(*row as usize).map_or(String::new(), |r| r.label.clone());
                         format!("Typing the figure's {label}")
                     }
+                    Field::ChoiceLabel(..) => "Typing a choice's option".to_string(),
                     Field::Find => "Find an id (Enter shows it, Enter again the next)".to_string(),
                     Field::Rename => "The new id (renamed wherever the level names it)".to_string(),
                 };

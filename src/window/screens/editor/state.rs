@@ -54,6 +54,8 @@ pub enum Field {
     EventId(u8),
     /// A typed row (name, id, what it says) of the k-th figure's form.
     Figure(u16, u8),
+    /// The label of option o of the k-th event's a-th action (a choice).
+    ChoiceLabel(u8, u8, u8),
     /// Find: an id, or part of one.
     Find,
     /// The new id of what Find shows (else the selected figure).
@@ -148,6 +150,8 @@ pub enum EditAct {
     Rename,
     /// The sight preview from the cursor on or off.
     Sight,
+    /// The k-th event moved up (-1) or down (1) the list (events fire in the file's order).
+    EventMove(u8, i8),
     /// Stairs: this end marked (the cursor's), or linked to the end marked before.
     Stairs,
 }
@@ -353,6 +357,7 @@ impl Editor {
                 }
                 ok
             }
+            Field::ChoiceLabel(k, a, o) => self.doc.set_choice_label(k as usize, a as usize, o as usize, buf.trim()),
             Field::Find => {
                 commit_find(self, buf.trim());
                 return;
