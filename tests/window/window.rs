@@ -1417,7 +1417,7 @@ fn e2e_the_feature_inspector_locks_a_door_and_hides_its_key_in_a_chest() {
     let grabbed = grabbed && grab(&win, &chest_shot);
     // Its loot button clicked with the mouse (the chest inspector's third button, at the right
     // of a 1280 x 720 window): bandages go in after the key; saved again.
-    let _ = xdotool(&["mousemove", "--window", &win, "1100", "342"]);
+    let _ = xdotool(&["mousemove", "--window", &win, "1100", "380"]);
     std::thread::sleep(std::time::Duration::from_millis(600));
     let _ = xdotool(&["click", "1"]);
     std::thread::sleep(std::time::Duration::from_millis(500));
