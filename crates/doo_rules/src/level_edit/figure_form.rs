@@ -3,14 +3,16 @@
 //! named: encounters, events, goals), name, monster template, side, AI behaviour, hero, weapon,
 //! shield, armor, his starting HP, MP and FP (stepped within his full pools, or typed), each
 //! carried item and each condition (stepped through the game's lists, removed, added), and his
-//! encounter's non-hostility and what it says (R-CP-16). What has no list to choose from
-//! (skills, trades, orders) is shown and kept as the file has it.
+//! encounter's non-hostility, what it says (R-CP-16) and its trades (R-EXP-16), his skills and
+//! their ranks. What has no list to choose from
+//! (orders) is shown and kept as the file has it.
 
 use super::doc::{Doc, encounter_of};
 use super::event_form::{Row, RowKind};
 use crate::data::RuleData;
 use crate::level::ConditionEntry;
 use crate::rules::goal::Goal;
+use crate::rules::profile::Rank;
 
 /// Items and conditions one figure may be given in the editor.
 pub const MAX_FORM_ITEMS: usize = 32;
@@ -26,6 +28,8 @@ pub struct FigureLists {
     pub armor: Vec<String>,
     pub items: Vec<String>,
     pub conditions: Vec<String>,
+    /// The game's skill ids (R-CP-*: the heroes book's skills).
+    pub skills: Vec<String>,
     /// The figure's full HP, MP and FP (the window sets them for the figure in the form, from
     /// the level as built): an unset pool steps down from it, and none steps above it. `None`:
     /// not known; an unset pool is then not stepped, a set one has no upper bound.
@@ -43,6 +47,7 @@ impl FigureLists {
             armor: e.armor.iter().map(|a| a.id.clone()).collect(),
             items: e.items.iter().map(|i| i.id.clone()).collect(),
             conditions: data.conditions.conditions.iter().map(|c| c.id.clone()).collect(),
+            skills: data.heroes.skills.keys().cloned().collect(),
             full: None,
         }
     }
@@ -69,8 +74,23 @@ enum T {
     AddCondition,
     NonHostile,
     Says,
+    Skill(usize),
+    SkillRank(usize),
+    RemoveSkill(usize),
+    AddSkill,
+    TradeGives(usize),
+    TradeWants(usize),
+    TradeRepeat(usize),
+    RemoveTrade(usize),
+    AddTrade,
     Shown,
 }
+
+/// The ranks a skill row steps through (untrained is no entry: remove it).
+const RANKS: [Rank; 6] = [Rank::Apprentice, Rank::Journeyman, Rank::Foreman, Rank::Master, Rank::GrandMaster, Rank::LegendaryMaster];
+
+/// The most trade lines the form adds to an encounter.
+const MAX_FORM_TRADES: usize = 8;
 
 fn r(label: &str, value: String, kind: RowKind, t: T) -> (Row, T) {
     (Row { part: "figure".into(), label: label.into(), value, kind, action: None }, t)
@@ -165,16 +185,29 @@ impl Doc {
         if c.conditions.as_ref().map_or(0, Vec::len) < MAX_FORM_ITEMS {
             v.push(r("", "+ condition".into(), RowKind::Add, T::AddCondition));
         }
-        if let Some(sk) = &c.skills {
-            let s: Vec<String> = sk.iter().map(|(k, v)| format!("{k} {}", super::write::compact(v))).collect();
-            v.push(r("skills", s.join(", "), RowKind::Shown, T::Shown));
+        for (i, (skill, rank)) in c.skills.iter().flatten().enumerate() {
+            v.push(r(&format!("skill {}", i + 1), skill.clone(), RowKind::Choice, T::Skill(i)));
+            v.push(r("rank", super::write::compact(rank), RowKind::Choice, T::SkillRank(i)));
+            v.push(r("", "remove".into(), RowKind::Remove, T::RemoveSkill(i)));
+        }
+        if c.skills.as_ref().map_or(0, |s| s.len()) < MAX_FORM_ITEMS {
+            v.push(r("", "+ skill".into(), RowKind::Add, T::AddSkill));
         }
         let enc = c.id.as_ref().and_then(|id| l.encounters.iter().find(|e| e.members.contains(id)));
         if c.template.is_some() {
             v.push(r("non-hostile", if enc.is_some_and(|e| e.non_hostile) { "yes".into() } else { "no".into() }, RowKind::Toggle, T::NonHostile));
             v.push(r("says", enc.and_then(|e| e.says.clone()).unwrap_or_else(|| "(nothing)".into()), RowKind::Text, T::Says));
-            if let Some(e) = enc.filter(|e| !e.trades.is_empty()) {
-                v.push(r("trades", format!("{} line(s)", e.trades.len()), RowKind::Shown, T::Shown));
+            // R-EXP-16: what his encounter trades (a line: what he gives, for what, again or once).
+            let trades = enc.map_or(&[][..], |e| e.trades.as_slice());
+            for (i, t) in trades.iter().enumerate() {
+                v.push(r(&format!("trade {} gives", i + 1), t.gives.clone(), RowKind::Choice, T::TradeGives(i)));
+                v.push(r("for", t.wants.join(" + "), RowKind::Choice, T::TradeWants(i)));
+                v.push(r("again", if t.repeat { "yes".into() } else { "once".into() }, RowKind::Toggle, T::TradeRepeat(i)));
+                v.push(r("", "remove".into(), RowKind::Remove, T::RemoveTrade(i)));
+            }
+            // Only a non-hostile encounter trades (R-CP-16): the line is offered once it is one.
+            if c.id.is_some() && enc.is_some_and(|e| e.non_hostile) && trades.len() < MAX_FORM_TRADES {
+                v.push(r("", "+ trade".into(), RowKind::Add, T::AddTrade));
             }
         }
         if let Some(o) = &c.orders {
@@ -255,6 +288,13 @@ impl Doc {
                     if let Some(id) = c.id.clone() {
                         let e = encounter_of(l, &id);
                         l.encounters[e].non_hostile = !l.encounters[e].non_hostile;
+                    }
+                }
+                T::Skill(_) | T::SkillRank(_) | T::RemoveSkill(_) | T::AddSkill => step_skill(c, t, dir, lists),
+                T::TradeGives(_) | T::TradeWants(_) | T::TradeRepeat(_) | T::RemoveTrade(_) | T::AddTrade => {
+                    if let Some(id) = c.id.clone() {
+                        let e = encounter_of(l, &id);
+                        step_trade(&mut l.encounters[e].trades, t, dir, lists);
                     }
                 }
                 T::Side | T::Name | T::Id | T::Says | T::Shown => {}
@@ -373,5 +413,81 @@ impl Doc {
                 }
             });
         })
+    }
+}
+
+/// A skill row stepped: the i-th skill another of the game's (its rank kept), its rank the
+/// next, removed, or a skill he lacks added at apprentice.
+fn step_skill(c: &mut crate::level_file::CharacterEntry, t: T, dir: i8, lists: &FigureLists) {
+    let skills = c.skills.get_or_insert_with(Default::default);
+    let nth = |s: &std::collections::BTreeMap<String, Rank>, i: usize| s.iter().nth(i).map(|(k, v)| (k.clone(), *v));
+    match t {
+        T::Skill(i) => {
+            if let Some((id, rank)) = nth(skills, i) {
+                let free: Vec<String> = lists.skills.iter().filter(|s| **s == id || !skills.contains_key(*s)).cloned().collect();
+                if let Some(n) = step_in(&free, &id, dir) {
+                    skills.remove(&id);
+                    skills.insert(n, rank);
+                }
+            }
+        }
+        T::SkillRank(i) => {
+            if let Some((id, rank)) = nth(skills, i) {
+                let at = RANKS.iter().position(|r| *r == rank).unwrap_or(0) as i64;
+                skills.insert(id, RANKS[(at + dir.signum() as i64).rem_euclid(RANKS.len() as i64) as usize]);
+            }
+        }
+        T::RemoveSkill(i) => {
+            if let Some((id, _)) = nth(skills, i) {
+                skills.remove(&id);
+            }
+        }
+        T::AddSkill => {
+            if let Some(n) = lists.skills.iter().find(|s| !skills.contains_key(*s)) {
+                skills.insert(n.clone(), Rank::Apprentice);
+            }
+        }
+        _ => {}
+    }
+    if c.skills.as_ref().is_some_and(|s| s.is_empty()) {
+        c.skills = None;
+    }
+}
+
+/// A trade row stepped (R-EXP-16): what the i-th line gives or (its first piece) wants another
+/// of the game's items, again or once, removed, or a new line (the first item for the second).
+fn step_trade(trades: &mut Vec<crate::rules::explore::TradeLine>, t: T, dir: i8, lists: &FigureLists) {
+    match t {
+        T::TradeGives(i) => {
+            if let Some(line) = trades.get_mut(i)
+                && let Some(n) = step_in(&lists.items, &line.gives, dir)
+            {
+                line.gives = n;
+            }
+        }
+        T::TradeWants(i) => {
+            if let Some(line) = trades.get_mut(i) {
+                let first = line.wants.first().cloned().unwrap_or_default();
+                if let Some(n) = step_in(&lists.items, &first, dir) {
+                    match line.wants.first_mut() {
+                        Some(w) => *w = n,
+                        None => line.wants.push(n),
+                    }
+                }
+            }
+        }
+        T::TradeRepeat(i) => {
+            if let Some(line) = trades.get_mut(i) {
+                line.repeat = !line.repeat;
+            }
+        }
+        T::RemoveTrade(i) if i < trades.len() => {
+            trades.remove(i);
+        }
+        T::AddTrade if trades.len() < MAX_FORM_TRADES => {
+            let item = |k: usize| lists.items.get(k).or(lists.items.first()).cloned().unwrap_or_else(|| "potion_of_healing".into());
+            trades.push(crate::rules::explore::TradeLine { gives: item(0), wants: vec![item(1)], repeat: false });
+        }
+        _ => {}
     }
 }
