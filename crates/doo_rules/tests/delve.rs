@@ -193,10 +193,7 @@ fn a_key_behind_its_own_door_fails_the_proof_and_validate_names_it() {
     let e = prove(&level).unwrap_err();
     assert!(e.contains("(4, 2)") && e.contains("brass_key"), "{e}");
     let errs = doo_rules::level_file::check("bad.ron", &bad, &data, &root()).unwrap_err();
-    assert!(
-        errs.iter().any(|e| e.message.contains("cannot be reached by side 'heroes' with its keys") && e.message.contains("brass_key")),
-        "{errs:?}"
-    );
+    assert!(errs.iter().any(|e| e.message.contains("cannot be reached by side 'heroes' with its keys") && e.message.contains("brass_key")), "{errs:?}");
     let good = text("(2, 1)");
     let level: Level = doo_rules::data::parse_ron("good.ron", &good).unwrap();
     let p = prove(&level).unwrap();

@@ -5,8 +5,8 @@
 //! with their awareness and orders, now and then a pedlar who trades and warns, and level
 //! events: a story beat and an ambush that arrives (docs/delve.md).
 
-use super::Params;
 use super::layout::{Layout, Room, layout};
+use super::params::Params;
 use super::stock::{Bestiary, Party, loot};
 use crate::level_crawl::{AreaDef, ChestDef, DoorDef, EncounterDef, ItemDef, KeyDef, LevelMode, LightDef, LockDef, TrapDef};
 use crate::level_file::{CharacterEntry, Level, SideDef};
@@ -178,12 +178,28 @@ fn goal(f: &mut Furnish<'_>, exit: usize, last: bool, book: &Bestiary) {
                 let id = format!("guard_{}", g + 1);
                 let orders = Some(Orders::Bodyguard { figure: "boss".into() });
                 let t = book.beasts[book.beasts.len() - 2].template.clone();
-                f.level.characters.push(CharacterEntry { template: Some(t), id: Some(id.clone()), side: Some("monsters".into()), pos: Some(pos(at)), orders, ..Default::default() });
+                f.level.characters.push(CharacterEntry {
+                    template: Some(t),
+                    id: Some(id.clone()),
+                    side: Some("monsters".into()),
+                    pos: Some(pos(at)),
+                    orders,
+                    ..Default::default()
+                });
                 members.push(id);
             }
         }
         let room = f.lay.rooms[exit];
-        let e = EncounterDef { id: "throne".into(), members, awareness: Awareness::Alert, non_hostile: false, says: None, trades: vec![], arrives: false, orders: None };
+        let e = EncounterDef {
+            id: "throne".into(),
+            members,
+            awareness: Awareness::Alert,
+            non_hostile: false,
+            says: None,
+            trades: vec![],
+            arrives: false,
+            orders: None,
+        };
         f.level.encounters.push(EncounterDef { orders: Some(Orders::Guard { area: area(&room) }), ..e });
         f.level.victory.push(Victory { side: heroes.clone(), goal: Goal::Defeat("boss".into()) });
     } else {
@@ -281,7 +297,13 @@ fn encounters(f: &mut Furnish<'_>, book: &Bestiary, budget: u32, start: usize, e
         for (m, b) in beasts.iter().enumerate() {
             let Some(at) = f.take(room) else { break };
             let id = format!("{}_{}_{}", b.template, g + 1, m + 1);
-            let mut e = CharacterEntry { template: Some(b.template.clone()), id: Some(id.clone()), side: Some("monsters".into()), pos: Some(pos(at)), ..Default::default() };
+            let mut e = CharacterEntry {
+                template: Some(b.template.clone()),
+                id: Some(id.clone()),
+                side: Some("monsters".into()),
+                pos: Some(pos(at)),
+                ..Default::default()
+            };
             if b.ranged && f.chance(50) {
                 e.orders = Some(Orders::Hold { at: pos(at) });
             }
@@ -357,7 +379,18 @@ fn loot_and_traps(f: &mut Furnish<'_>) {
         {
             let id = format!("trap_{}", f.level.traps.len() + 1);
             let cr = 8 + f.depth as i32;
-            f.level.traps.push(TrapDef { id, pos: at, on: TrapOn::Chest, hidden: true, find_cr: Some(cr), disarm_cr: Some(cr), effect_cr: Some(cr), damage: Some((1, 4)), condition: None, rearms: false });
+            f.level.traps.push(TrapDef {
+                id,
+                pos: at,
+                on: TrapOn::Chest,
+                hidden: true,
+                find_cr: Some(cr),
+                disarm_cr: Some(cr),
+                effect_cr: Some(cr),
+                damage: Some((1, 4)),
+                condition: None,
+                rearms: false,
+            });
         }
     }
     let links = f.lay.links.len();
@@ -372,13 +405,35 @@ fn loot_and_traps(f: &mut Furnish<'_>) {
         let hidden = f.chance(70);
         let cr = 8 + f.depth as i32 + f.rng.random_range(0..3);
         let condition = f.chance(25).then(|| "bleeding".to_string());
-        f.level.traps.push(TrapDef { id, pos: at, on: TrapOn::Space, hidden, find_cr: Some(cr), disarm_cr: Some(cr), effect_cr: Some(cr), damage: Some((1, 6)), condition, rearms: false });
+        f.level.traps.push(TrapDef {
+            id,
+            pos: at,
+            on: TrapOn::Space,
+            hidden,
+            find_cr: Some(cr),
+            disarm_cr: Some(cr),
+            effect_cr: Some(cr),
+            damage: Some((1, 6)),
+            condition,
+            rearms: false,
+        });
     }
     let closed: Vec<(i32, i32)> = f.doors.iter().filter(|(_, c)| **c == '+').map(|(p, _)| *p).collect();
     if !closed.is_empty() && f.chance(50) {
         let at = pos(f.pick(&closed));
         let id = format!("trap_{}", f.level.traps.len() + 1);
-        f.level.traps.push(TrapDef { id, pos: at, on: TrapOn::Door, hidden: true, find_cr: Some(9), disarm_cr: Some(9), effect_cr: Some(9), damage: Some((1, 6)), condition: None, rearms: false });
+        f.level.traps.push(TrapDef {
+            id,
+            pos: at,
+            on: TrapOn::Door,
+            hidden: true,
+            find_cr: Some(9),
+            disarm_cr: Some(9),
+            effect_cr: Some(9),
+            damage: Some((1, 6)),
+            condition: None,
+            rearms: false,
+        });
     }
 }
 
@@ -418,7 +473,13 @@ fn events(f: &mut Furnish<'_>, path: &[usize], book: &Bestiary) {
         let Some(at) = f.take(room) else { break };
         let t = book.beasts[f.rng.random_range(0..3)].template.clone();
         let id = format!("ambusher_{}", m + 1);
-        f.level.characters.push(CharacterEntry { template: Some(t), id: Some(id.clone()), side: Some("monsters".into()), pos: Some(pos(at)), ..Default::default() });
+        f.level.characters.push(CharacterEntry {
+            template: Some(t),
+            id: Some(id.clone()),
+            side: Some("monsters".into()),
+            pos: Some(pos(at)),
+            ..Default::default()
+        });
         members.push(id);
     }
     if members.is_empty() {

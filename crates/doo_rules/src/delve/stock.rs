@@ -2,7 +2,7 @@
 //! `assets/monsters/`, each with a cost from its stats), the party's strength, and the loot
 //! table scaled to depth (items of `assets/equipment/equipment.ron`).
 
-use super::Params;
+use super::params::Params;
 use crate::data::RuleData;
 use crate::level_file::CharacterEntry;
 use rand::RngExt;
@@ -22,8 +22,8 @@ pub(super) fn party(params: &Params, data: &RuleData) -> Result<Party, String> {
     let mut strength = 0;
     for id in &params.party {
         let path = params.root.join("heroes").join(format!("{id}.ron"));
-        let (hero, sheet, _) = crate::campaign::load_hero(&path, data, data.heroes.allowance)
-            .map_err(|e| format!("{}:{}:{}: {}", e.file, e.line, e.col, e.message))?;
+        let (hero, sheet, _) =
+            crate::campaign::load_hero(&path, data, data.heroes.allowance).map_err(|e| format!("{}:{}:{}: {}", e.file, e.line, e.col, e.message))?;
         let s = sheet.stats;
         strength += u32::try_from(s.brawn + s.finesse + s.savvy + s.nerve).unwrap_or(0);
         entries.push(hero.entry(&sheet, "heroes", crate::rules::Pos::new(0, 0), data));

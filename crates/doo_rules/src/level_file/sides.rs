@@ -127,7 +127,10 @@ pub(super) fn check_victory(level: &Level, sides: &[SideDef], cast: &Cast, board
                             let keyed = super::keys::reach_with_keys(level, b, &starts);
                             if !locked_out.iter().any(|e| keyed.reached.contains(e)) {
                                 let e = locked_out[0];
-                                f.at(at, format!("victory: exit {e} cannot be reached by side '{}' with its keys{}", v.side, super::keys::shut_words(&keyed.shut)));
+                                f.at(
+                                    at,
+                                    format!("victory: exit {e} cannot be reached by side '{}' with its keys{}", v.side, super::keys::shut_words(&keyed.shut)),
+                                );
                             }
                         }
                     }
