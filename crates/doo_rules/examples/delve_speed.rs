@@ -15,13 +15,14 @@ fn main() {
     let data = RuleData::load(&root).expect("the rules data");
     let mut times: Vec<Duration> = Vec::new();
     for d in [Difficulty::Easy, Difficulty::Normal, Difficulty::Hard] {
-        let (mut floors, mut valid, mut proven) = (0usize, 0usize, 0usize);
+        let (mut floors, mut valid, mut proven, mut retries) = (0usize, 0usize, 0usize, 0u32);
         let mut maps = std::collections::BTreeSet::new();
         for seed in 0..seeds {
             let p = Params { difficulty: d, ..Params::new(seed, &root) };
             let t = Instant::now();
             let delve = generate(&p, &data).expect("a delve");
             times.push(t.elapsed());
+            retries += delve.retries;
             for (k, (level, text)) in delve.levels.iter().zip(&delve.texts).enumerate() {
                 floors += 1;
                 let file = format!("seed {seed} floor {}", k + 1);
@@ -33,7 +34,7 @@ fn main() {
             }
         }
         println!(
-            "{}: {seeds} seeds, {floors} floors: {valid} validate ({:.1} %), {proven} proven ({:.1} %), {} different maps",
+            "{}: {seeds} seeds, {floors} floors: {valid} validate ({:.1} %), {proven} proven ({:.1} %), {} different maps, {retries} floors made again",
             d.name(),
             100.0 * valid as f64 / floors as f64,
             100.0 * proven as f64 / floors as f64,

@@ -155,6 +155,7 @@ fn seeds(d: Difficulty, from: u64) {
             }
             assert!(maps.insert(level.floors[0].concat()), "{file}: the same map as another floor");
         }
+        assert_eq!(delve.retries, 0, "seed {seed}: a floor was made again");
         for f in features(&delve) {
             *counts.entry(f).or_default() += 1;
         }

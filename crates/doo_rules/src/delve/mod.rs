@@ -30,6 +30,9 @@ pub struct Delve {
     pub texts: Vec<String>,
     /// The campaign file's text (levels `floor_1.ron` … beside it).
     pub campaign: String,
+    /// Floors made again with the next sub-seed because the proof failed (0 in every seed
+    /// tried so far: the layout's lock-and-key graph is built to be solvable).
+    pub retries: u32,
 }
 
 /// The file name of floor `k` (0-based).
@@ -47,6 +50,7 @@ pub fn generate(params: &Params, data: &RuleData) -> Result<Delve, String> {
     let party = stock::party(params, data)?;
     let book = stock::Bestiary::load(&params.root)?;
     let mut levels = Vec::new();
+    let mut retries = 0;
     for k in 0..params.floors {
         let mut tries = 0u64;
         let level = loop {
@@ -57,12 +61,13 @@ pub fn generate(params: &Params, data: &RuleData) -> Result<Delve, String> {
                 break level;
             }
             tries += 1;
+            retries += 1;
         };
         levels.push(level);
     }
     let texts: Vec<String> = levels.iter().map(crate::level_edit::write_new).collect();
     let campaign = campaign_text(params, &levels);
-    Ok(Delve { levels, texts, campaign })
+    Ok(Delve { levels, texts, campaign, retries })
 }
 
 /// The campaign file: the floors in order, each lost floor played again.
