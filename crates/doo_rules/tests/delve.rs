@@ -218,3 +218,35 @@ fn shipped_levels_are_proven() {
         assert!(prove(&level).is_ok(), "{}: {:?}", p.display(), prove(&level).err());
     }
 }
+
+/// The size and floor caps: eight floors of 24×24 and one of 96×96 (a small party, on hard),
+/// and a non-square floor, validate and are proven; out of range is refused.
+#[test]
+fn the_caps_validate_and_out_of_range_is_refused() {
+    let data = RuleData::load(&root()).unwrap();
+    let shapes = [(8, 24, 24, vec!["lunk"]), (1, 96, 96, vec!["mira", "ade"]), (2, 90, 30, vec!["tobin", "lunk", "ade"])];
+    for (floors, width, height, party) in shapes {
+        for seed in 0..10 {
+            let p = Params { floors, width, height, party: party.iter().map(|s| s.to_string()).collect(), ..params(seed, Difficulty::Hard) };
+            let delve = generate(&p, &data).unwrap();
+            assert_eq!(delve.levels.len(), floors as usize);
+            for (k, (level, text)) in delve.levels.iter().zip(&delve.texts).enumerate() {
+                let file = format!("{width}x{height} seed {seed} floor {}", k + 1);
+                assert!(doo_rules::level_file::check(&file, text, &data, &root()).is_ok(), "{file}\n{text}");
+                assert!(doo_rules::level_edit::problems(&file, text, level, &data, &root()).is_empty(), "{file}");
+                assert!(prove(level).is_ok(), "{file}");
+            }
+        }
+    }
+    for bad in [
+        Params { floors: 0, ..params(1, Difficulty::Easy) },
+        Params { floors: 9, ..params(1, Difficulty::Easy) },
+        Params { width: 23, ..params(1, Difficulty::Easy) },
+        Params { height: 97, ..params(1, Difficulty::Easy) },
+        Params { party: vec![], ..params(1, Difficulty::Easy) },
+        Params { party: vec!["../x".into()], ..params(1, Difficulty::Easy) },
+        Params { party: vec!["nobody".into()], ..params(1, Difficulty::Easy) },
+    ] {
+        assert!(generate(&bad, &data).is_err(), "{bad:?}");
+    }
+}
