@@ -3,6 +3,7 @@
 //! (`level_file::check`, and no problem in the editor's list) and are proven solvable.
 //!
 //! cargo run --release -p doo_rules --example delve_speed [SEEDS]   (default 1000 per difficulty)
+//! DELVE_PRINT=7 cargo run --release -p doo_rules --example delve_speed   (seed 7's first floor)
 
 use doo_rules::data::RuleData;
 use doo_rules::delve::{Difficulty, Params, generate, prove};
@@ -13,6 +14,12 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let seeds: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let data = RuleData::load(&root).expect("the rules data");
+    // `DELVE_PRINT=SEED`: print that seed's first floor and stop.
+    if let Some(seed) = std::env::var("DELVE_PRINT").ok().and_then(|s| s.parse().ok()) {
+        let delve = generate(&Params::new(seed, &root), &data).expect("a delve");
+        print!("{}", delve.texts[0]);
+        return;
+    }
     let mut times: Vec<Duration> = Vec::new();
     for d in [Difficulty::Easy, Difficulty::Normal, Difficulty::Hard] {
         let (mut floors, mut valid, mut proven, mut retries) = (0usize, 0usize, 0usize, 0u32);

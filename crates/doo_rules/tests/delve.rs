@@ -28,20 +28,26 @@ fn the_same_seed_gives_the_same_files_byte_for_byte() {
     assert_eq!(a.campaign, b.campaign);
     let c = generate(&params(1235, Difficulty::Normal), &data).unwrap();
     assert_ne!(a.texts, c.texts, "another seed, another dungeon");
+    // A project folder of its own (assets and heroes linked), the delves written inside it.
     let dir = std::env::temp_dir().join(format!("doo_delve_test_{}", std::process::id()));
-    let (d1, d2) = (dir.join("one"), dir.join("two"));
-    // The project folder of the files written: the levels' templates are its assets/monsters.
     std::fs::create_dir_all(&dir).unwrap();
     std::os::unix::fs::symlink(root().join("assets"), dir.join("assets")).unwrap();
-    let w1 = write_delve(&params(99, Difficulty::Hard), &data, &d1).unwrap();
-    let w2 = write_delve(&params(99, Difficulty::Hard), &data, &d2).unwrap();
+    std::os::unix::fs::symlink(root().join("heroes"), dir.join("heroes")).unwrap();
+    let (d1, d2) = (dir.join("delves/one"), dir.join("delves/two"));
+    let p = Params { root: dir.clone(), ..params(99, Difficulty::Hard) };
+    let w1 = write_delve(&p, &data, &d1).unwrap();
+    let w2 = write_delve(&p, &data, &d2).unwrap();
     assert_eq!(w1.len(), 4, "three floors and the campaign");
     for (p, q) in w1.iter().zip(&w2) {
         assert_eq!(std::fs::read(p).unwrap(), std::fs::read(q).unwrap(), "{}", p.display());
     }
-    // The campaign file chains the floors and loads.
+    // The campaign file chains the floors, offers the party and loads.
+    let text = std::fs::read_to_string(w1.last().unwrap()).unwrap();
+    assert!(text.contains("\"../../heroes/lunk.ron\"") && text.contains("\"floor_3.ron\""), "{text}");
     let campaign = doo_rules::campaign::load_campaign(w1.last().unwrap(), &data);
-    assert!(campaign.is_ok(), "{:?}", campaign.err());
+    let campaign = campaign.unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(campaign.heroes.len(), 4);
+    assert_eq!(campaign.campaign.levels.len(), 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -66,19 +66,20 @@ pub fn generate(params: &Params, data: &RuleData) -> Result<Delve, String> {
         levels.push(level);
     }
     let texts: Vec<String> = levels.iter().map(crate::level_edit::write_new).collect();
-    let campaign = campaign_text(params, &levels);
+    let campaign = campaign_text(params, &levels, vec![]);
     Ok(Delve { levels, texts, campaign, retries })
 }
 
-/// The campaign file: the floors in order, each lost floor played again.
-fn campaign_text(params: &Params, levels: &[Level]) -> String {
+/// The campaign file: the floors in order, each lost floor played again; `heroes` the party's
+/// files, relative to the campaign file (none when they cannot be named so).
+fn campaign_text(params: &Params, levels: &[Level], heroes: Vec<String>) -> String {
     use crate::campaign::{Campaign, CampaignLevel};
     let c = Campaign {
         version: 1,
         name: format!("Delve {} ({}, {} floors)", params.seed, params.difficulty.name(), params.floors),
         story: "A stair nobody remembers cutting leads down under the old hill. Each floor is darker than the last.".into(),
         party_side: "heroes".into(),
-        heroes: vec![],
+        heroes,
         party_min: 1,
         party_max: 4,
         start_cp: 0,
@@ -116,7 +117,18 @@ pub fn write_delve(params: &Params, data: &RuleData, out_dir: &Path) -> Result<V
         out.push(p);
     }
     let p = out_dir.join("delve.ron");
-    crate::data::write_atomic(&p, &d.campaign).map_err(|e| format!("{}: {e}", p.display()))?;
+    let heroes = party_paths(params, out_dir);
+    let campaign = if heroes.is_empty() { d.campaign } else { campaign_text(params, &d.levels, heroes) };
+    crate::data::write_atomic(&p, &campaign).map_err(|e| format!("{}: {e}", p.display()))?;
     out.push(p);
     Ok(out)
+}
+
+/// The party's hero files relative to `out_dir` (`../heroes/lunk.ron`), when `out_dir` lies in
+/// the project folder; else none (the party screen then offers the saved heroes).
+fn party_paths(params: &Params, out_dir: &Path) -> Vec<String> {
+    let (Ok(root), Ok(out)) = (params.root.canonicalize(), out_dir.canonicalize()) else { return vec![] };
+    let Ok(rel) = out.strip_prefix(&root) else { return vec![] };
+    let up = "../".repeat(rel.components().count());
+    params.party.iter().map(|h| format!("{up}heroes/{h}.ron")).collect()
 }
