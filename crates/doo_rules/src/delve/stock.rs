@@ -25,7 +25,7 @@ pub(super) fn party(params: &Params, data: &RuleData) -> Result<Party, String> {
         let (hero, sheet, _) =
             crate::campaign::load_hero(&path, data, data.heroes.allowance).map_err(|e| format!("{}:{}:{}: {}", e.file, e.line, e.col, e.message))?;
         let s = sheet.stats;
-        strength += u32::try_from(s.brawn + s.finesse + s.savvy + s.nerve).unwrap_or(0);
+        strength += s.brawn + s.finesse + s.savvy + s.nerve;
         entries.push(hero.entry(&sheet, "heroes", crate::rules::Pos::new(0, 0), data));
     }
     Ok(Party { entries, strength })
@@ -51,7 +51,7 @@ impl Bestiary {
         let read = |t: &str| -> Result<Beast, String> {
             let e = crate::level_file::read_template(&dir, t)?;
             let s = e.stats.ok_or_else(|| format!("template '{t}' has no stats"))?;
-            let base = u32::try_from(s.brawn + s.finesse + s.nerve).unwrap_or(1);
+            let base = s.brawn + s.finesse + s.nerve;
             let tough = if e.mook == Some(true) { 1 } else { 2 };
             let ranged = matches!(e.weapon.as_deref(), Some("shortbow" | "sling" | "hunting_bow" | "crossbow"));
             Ok(Beast { template: t.to_string(), cost: base * tough, ranged })
