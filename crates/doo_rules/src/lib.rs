@@ -7,6 +7,7 @@ pub mod ai;
 pub mod campaign;
 pub mod campaign_run;
 pub mod data;
+pub mod delve;
 pub mod ladder;
 pub mod level;
 pub mod level_crawl;

@@ -140,7 +140,7 @@ fn check_stairs(level: &Level, board: Option<&Board>, f: &mut Found) {
     }
 }
 
-fn spec_char(s: TileSpec) -> char {
+pub(super) fn spec_char(s: TileSpec) -> char {
     match s {
         TileSpec::Floor => '.',
         TileSpec::Wall => '#',

@@ -13,6 +13,7 @@ mod check;
 mod format;
 mod found;
 mod generated;
+mod keys;
 mod map;
 mod sides;
 
@@ -23,4 +24,5 @@ pub use check::{CheckedLevel, check, check_level, load, turn_limit_problem};
 pub use format::{CharacterEntry, Control, Level, LevelError, SideDef, StairDef, TileSpec};
 pub use format::{LEVEL_VERSION, MAX_EXITS, MAX_GOALS, MAX_SIDES, MAX_STAIR_LINKS, MAX_SURVIVE_TURNS, MAX_TURN_LIMIT};
 pub use generated::{generated, generated_events};
+pub use keys::{Proof, Reach, prove, reach_with_keys, shut_words};
 pub use map::reachable_from;

@@ -110,11 +110,27 @@ pub(super) fn check_victory(level: &Level, sides: &[SideDef], cast: &Cast, board
                                 reachable_from(b, &starts, &level.stairs)
                             }
                         });
+                        let mut locked_out = Vec::new();
                         for e in exits {
                             if !b.walkable(*e) {
                                 f.at(at, format!("victory: exit {e} is not a space a figure can stand on"));
                             } else if !reached.contains(e) {
                                 f.at(at, format!("victory: exit {e} cannot be reached by any character of side '{}'", v.side));
+                            } else {
+                                locked_out.push(*e);
+                            }
+                        }
+                        // Issue 47: a crawl's exits reached through every door must also be
+                        // reached with each locked door opened only by its key.
+                        if level.mode == crate::level_crawl::LevelMode::Exploration && !locked_out.is_empty() {
+                            let starts: Vec<Pos> = chars.iter().filter(|(_, c)| c.side == v.side).map(|(_, c)| c.pos).collect();
+                            let keyed = super::keys::reach_with_keys(level, b, &starts);
+                            if !locked_out.iter().any(|e| keyed.reached.contains(e)) {
+                                let e = locked_out[0];
+                                f.at(
+                                    at,
+                                    format!("victory: exit {e} cannot be reached by side '{}' with its keys{}", v.side, super::keys::shut_words(&keyed.shut)),
+                                );
                             }
                         }
                     }
