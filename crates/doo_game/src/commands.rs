@@ -1,4 +1,4 @@
-//! The commands that need no window (`doo run`, `validate`, `simulate`, `ladder`, `replay
+//! The commands that need no window (`doo run`, `validate`, `delve`, `simulate`, `ladder`, `replay
 //! --verify`, `hero show`, `campaign run` / `simulate`): their arguments, shared by the game's `doo`
 //! (which adds the window's and the network's) and `doo-headless`, and what each runs.
 
@@ -13,6 +13,24 @@ pub enum HeadlessCmd {
     Validate {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Issue 47: generate a delve (floors of a dungeon from a seed, each proven solvable) as level files and a campaign chaining them.
+    Delve {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 3)]
+        floors: u32,
+        /// WIDTHxHEIGHT, each 24 to 96.
+        #[arg(long, default_value = "64x64")]
+        size: String,
+        /// easy, normal or hard.
+        #[arg(long, default_value = "normal")]
+        difficulty: String,
+        /// Hero ids of heroes/ (default: the four there).
+        #[arg(long, num_args = 1..)]
+        party: Vec<String>,
+        #[arg(long)]
+        out: PathBuf,
     },
     /// AI against AI without a window: one JSON line per game, then a summary.
     Simulate {
@@ -172,6 +190,7 @@ pub fn run(cmd: HeadlessCmd) -> ExitCode {
             Err(code) => code,
         },
         HeadlessCmd::Validate { files } => cli::validate(&files),
+        HeadlessCmd::Delve { seed, floors, size, difficulty, party, out } => crate::delve_cli::delve(seed, floors, &size, &difficulty, party, &out),
         HeadlessCmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume, profile } => match resume {
             Some(save) => cli::simulate_resume(&save, difficulty, sides.into_iter().collect(), autosave),
             None => {

@@ -9,6 +9,7 @@ pub mod campaign_sim;
 pub mod cli;
 pub mod commands;
 pub mod crash;
+pub mod delve_cli;
 pub mod game;
 pub mod headless;
 pub mod ladder;

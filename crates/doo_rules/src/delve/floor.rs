@@ -462,7 +462,7 @@ fn events(f: &mut Furnish<'_>, path: &[usize], book: &Bestiary) {
     let mid = path[path.len() / 2];
     let beat = f.pick(&BEATS);
     let when = Trigger::Enters { area: area(&f.lay.rooms[mid]), who: heroes() };
-    f.level.events.push(EventDef { id: "story".into(), when, repeat: false, after: None, then: vec![Action::Message(beat.into())] });
+    f.level.events.push(EventDef { id: "story".into(), when, repeat: false, after: None, only_if: None, times: None, then: vec![Action::Message(beat.into())] });
     if !f.chance(75) {
         return;
     }
@@ -500,5 +500,5 @@ fn events(f: &mut Furnish<'_>, path: &[usize], book: &Bestiary) {
         None => Trigger::Enters { area: area(&f.lay.rooms[mid]), who: heroes() },
     };
     let then = vec![Action::Message("Feet in the passage behind you: they heard you, and they are coming.".into()), Action::Spawn("ambush".into())];
-    f.level.events.push(EventDef { id: "ambush".into(), when, repeat: false, after: None, then });
+    f.level.events.push(EventDef { id: "ambush".into(), when, repeat: false, after: None, only_if: None, times: None, then });
 }
