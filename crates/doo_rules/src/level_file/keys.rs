@@ -148,8 +148,6 @@ pub fn reach_with_keys(level: &Level, board: &Board, starts: &[Pos]) -> Reach {
     let mut done_src = vec![false; sources.len()];
     let mut queue: VecDeque<Pos> = VecDeque::new();
     let walk = |b: &Board, p: Pos| b.walkable(p) && !chests.contains(&p);
-    // A figure's own space is where he starts, whatever stands there (a chest on it is a problem
-    // of its own, reported as such).
     for s in starts {
         if b.walkable(*s) && out.reached.insert(*s) {
             queue.push_back(*s);
