@@ -15,7 +15,13 @@ fn e2e_a_level_events_choice_is_shown_and_answered_by_its_key() {
     require_xdotool();
     let dir = artifacts("event-choice");
     let (log, stderr) = (dir.join("choice.jsonl"), dir.join("choice.stderr"));
-    let mut child = launch(&["play", "tests/levels/events/choice.ron", "--seed", "1", "--frames", "200000"], &log, &stderr, &dir.join("settings.ron"), Some(&dir.join("saves")));
+    let mut child = launch(
+        &["play", "tests/levels/events/choice.ron", "--seed", "1", "--frames", "200000"],
+        &log,
+        &stderr,
+        &dir.join("settings.ron"),
+        Some(&dir.join("saves")),
+    );
     let win = game_window();
     sleep(4000);
     let _ = xdotool(&["mousemove", "--window", &win, "5", "5"]);
@@ -36,9 +42,8 @@ fn e2e_a_level_events_choice_is_shown_and_answered_by_its_key() {
     let err = std::fs::read_to_string(&stderr).unwrap_or_default();
     assert!(alive, "the game kept running:\n{err}");
     // The prompt's panel (over the board's left part) is gone once answered.
-    let panel = |img: &super::window::Image| -> Vec<[u8; 3]> {
-        (150..300).flat_map(|y| (120..800).map(move |x| (x, y))).map(|(x, y)| img.px[y * img.w + x]).collect()
-    };
+    let panel =
+        |img: &super::window::Image| -> Vec<[u8; 3]> { (150..300).flat_map(|y| (120..800).map(move |x| (x, y))).map(|(x, y)| img.px[y * img.w + x]).collect() };
     let d = pixel_difference(&panel(&asked), &panel(&answered));
     println!("prompt area difference {d:.2}; shots in {}", dir.display());
     assert!(d > 5.0, "the choice's panel went when it was answered (difference {d:.2})");

@@ -172,7 +172,8 @@ fn e2e_the_editor_draws_outlines_finds_renames_and_stamps() {
     let _ = child.wait();
     let err = std::fs::read_to_string(&stderr).unwrap_or_default();
     assert!(alive, "the editor kept running:\n{err}");
-    let (d_out, d_undo, d_found, d_stamp) = (map_moved(&before, &outlined), map_moved(&before, &undone), map_moved(&undone, &found), map_moved(&found, &stamped));
+    let (d_out, d_undo, d_found, d_stamp) =
+        (map_moved(&before, &outlined), map_moved(&before, &undone), map_moved(&undone, &found), map_moved(&found, &stamped));
     println!("map differences: outline {d_out:.2}, undone {d_undo:.3}, found {d_found:.2}, stamped {d_stamp:.2}; shots in {}", dir.display());
     assert!(d_out > 0.3, "Ctrl+R draws the selection's outline on the map (difference {d_out:.3})");
     // Only the cursor, moved by the selection, differs once the outline is undone.

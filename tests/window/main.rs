@@ -6,9 +6,9 @@
 
 #![allow(dead_code)]
 
+mod choice;
 #[path = "../it/common.rs"]
 mod common;
-mod choice;
 mod editor_view;
 mod hud;
 mod net;

@@ -462,7 +462,15 @@ fn events(f: &mut Furnish<'_>, path: &[usize], book: &Bestiary) {
     let mid = path[path.len() / 2];
     let beat = f.pick(&BEATS);
     let when = Trigger::Enters { area: area(&f.lay.rooms[mid]), who: heroes() };
-    f.level.events.push(EventDef { id: "story".into(), when, repeat: false, after: None, only_if: None, times: None, then: vec![Action::Message(beat.into())] });
+    f.level.events.push(EventDef {
+        id: "story".into(),
+        when,
+        repeat: false,
+        after: None,
+        only_if: None,
+        times: None,
+        then: vec![Action::Message(beat.into())],
+    });
     if !f.chance(75) {
         return;
     }

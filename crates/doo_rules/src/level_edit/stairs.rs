@@ -58,11 +58,6 @@ impl Doc {
     /// The links with an end on the floor in view: (the end here, the other end).
     pub fn stairs_links_here(&self) -> Vec<(Pos, Pos)> {
         let f = self.floor as u8;
-        self.level
-            .stairs
-            .iter()
-            .flat_map(|s| [(s.from, s.to), (s.to, s.from)])
-            .filter(|(here, _)| here.floor == f)
-            .collect()
+        self.level.stairs.iter().flat_map(|s| [(s.from, s.to), (s.to, s.from)]).filter(|(here, _)| here.floor == f).collect()
     }
 }

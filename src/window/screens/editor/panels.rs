@@ -53,7 +53,8 @@ fn view_key(ed: &Editor) -> String {
         ed.doc.can_redo(),
         ed.tools.stamp.is_some(),
         ed.doc.dirty(),
-    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open) + &format!("|{:?}|{}|{}|{:?}", ed.tools.mirror, ed.tools.swap_sides, ed.tools.sight, ed.tools.stairs_from)
+    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open)
+        + &format!("|{:?}|{}|{}|{:?}", ed.tools.mirror, ed.tools.swap_sides, ed.tools.sight, ed.tools.stairs_from)
 }
 
 /// A compact button; one that cannot be pressed now is shown dim and is `Disabled`.
@@ -166,39 +167,44 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
     let file = ed.path.file_name().map_or(String::new(), |f| f.to_string_lossy().to_string());
     let star = if ed.doc.dirty() { " *" } else { "" };
     let bar = Node { flex_shrink: 0.0, column_gap: Val::Px(2.0), ..row() };
-    p.spawn(panel(Node { height: Val::Px(TOP_PX), flex_shrink: 0.0, padding: UiRect::horizontal(Val::Px(8.0)), flex_direction: FlexDirection::Column, ..default() }))
-        .with_children(|c| {
-            c.spawn(bar.clone()).with_children(|b| {
-                b.spawn((text(format!("Editing {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
-                spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
-                spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
-                spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
-                spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.tools.stamp.is_some());
-                b.spawn(Node { width: Val::Px(8.0), ..default() });
-                spawn_bar(b, "Zoom - [Ctrl+-]", EditAct::Zoom(-1), true);
-                spawn_bar(b, "Fit [Ctrl+0]", EditAct::Zoom(0), true);
-                spawn_bar(b, "Zoom + [Ctrl+=]", EditAct::Zoom(1), true);
-                b.spawn(Node { width: Val::Px(8.0), ..default() });
-                spawn_bar(b, "Find [Ctrl+F]", EditAct::Find, true);
-                spawn_bar(b, "Rename [Ctrl+E]", EditAct::Rename, true);
-            });
-            // The shape tools (issue 46): they draw the map character of the brush.
-            c.spawn(bar).with_children(|b| {
-                spawn_bar(b, "Outline [Ctrl+R]", EditAct::Outline, true);
-                spawn_bar(b, "Line [Ctrl+L]", EditAct::Line, true);
-                let mut e = b.spawn(bar_button(format!("Mirror: {} [Ctrl+M]", ed.tools.mirror.word()), EditAct::MirrorMode, true));
-                if ed.tools.mirror != doo_rules::level_edit::Mirror::Off {
-                    e.insert(Selected);
-                }
-                let sides = if ed.tools.swap_sides { "Sides: swap [Ctrl+Shift+M]" } else { "Sides: same [Ctrl+Shift+M]" };
-                spawn_bar(b, sides, EditAct::MirrorSides, true);
-                spawn_bar(b, "Turn [Ctrl+T]", EditAct::Turn(0), true);
-                spawn_bar(b, "Turn back [Ctrl+Shift+T]", EditAct::Turn(1), true);
-                spawn_bar(b, "Flip [Ctrl+H]", EditAct::Turn(2), true);
-                spawn_bar(b, "Flip up [Ctrl+Shift+H]", EditAct::Turn(3), true);
-
-            });
+    p.spawn(panel(Node {
+        height: Val::Px(TOP_PX),
+        flex_shrink: 0.0,
+        padding: UiRect::horizontal(Val::Px(8.0)),
+        flex_direction: FlexDirection::Column,
+        ..default()
+    }))
+    .with_children(|c| {
+        c.spawn(bar.clone()).with_children(|b| {
+            b.spawn((text(format!("Editing {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
+            spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
+            spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
+            spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
+            spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.tools.stamp.is_some());
+            b.spawn(Node { width: Val::Px(8.0), ..default() });
+            spawn_bar(b, "Zoom - [Ctrl+-]", EditAct::Zoom(-1), true);
+            spawn_bar(b, "Fit [Ctrl+0]", EditAct::Zoom(0), true);
+            spawn_bar(b, "Zoom + [Ctrl+=]", EditAct::Zoom(1), true);
+            b.spawn(Node { width: Val::Px(8.0), ..default() });
+            spawn_bar(b, "Find [Ctrl+F]", EditAct::Find, true);
+            spawn_bar(b, "Rename [Ctrl+E]", EditAct::Rename, true);
         });
+        // The shape tools (issue 46): they draw the map character of the brush.
+        c.spawn(bar).with_children(|b| {
+            spawn_bar(b, "Outline [Ctrl+R]", EditAct::Outline, true);
+            spawn_bar(b, "Line [Ctrl+L]", EditAct::Line, true);
+            let mut e = b.spawn(bar_button(format!("Mirror: {} [Ctrl+M]", ed.tools.mirror.word()), EditAct::MirrorMode, true));
+            if ed.tools.mirror != doo_rules::level_edit::Mirror::Off {
+                e.insert(Selected);
+            }
+            let sides = if ed.tools.swap_sides { "Sides: swap [Ctrl+Shift+M]" } else { "Sides: same [Ctrl+Shift+M]" };
+            spawn_bar(b, sides, EditAct::MirrorSides, true);
+            spawn_bar(b, "Turn [Ctrl+T]", EditAct::Turn(0), true);
+            spawn_bar(b, "Turn back [Ctrl+Shift+T]", EditAct::Turn(1), true);
+            spawn_bar(b, "Flip [Ctrl+H]", EditAct::Turn(2), true);
+            spawn_bar(b, "Flip up [Ctrl+Shift+H]", EditAct::Turn(3), true);
+        });
+    });
 }
 
 fn tool_button(b: &mut ChildSpawnerCommands, ed: &Editor, label: String, tool: Tool) {
@@ -295,7 +301,11 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(r, "Up [PgUp]", EditAct::Floor(1), ed.doc.floor + 1 < n);
             spawn_bar(r, "Down [PgDn]", EditAct::Floor(-1), ed.doc.floor > 0);
             spawn_bar(r, "+ Floor [F6]", EditAct::AddFloor, true);
-            let mut e = r.spawn(bar_button(if ed.tools.stairs_from.is_some() { "Link stairs: pick the other end [Ctrl+K]" } else { "Link stairs [Ctrl+K]" }, EditAct::Stairs, true));
+            let mut e = r.spawn(bar_button(
+                if ed.tools.stairs_from.is_some() { "Link stairs: pick the other end [Ctrl+K]" } else { "Link stairs [Ctrl+K]" },
+                EditAct::Stairs,
+                true,
+            ));
             if ed.tools.stairs_from.is_some() {
                 e.insert(Selected);
             }
