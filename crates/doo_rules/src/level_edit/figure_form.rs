@@ -11,7 +11,6 @@ use super::doc::{Doc, encounter_of};
 use super::event_form::{Row, RowKind};
 use crate::data::RuleData;
 use crate::level::ConditionEntry;
-use crate::rules::goal::Goal;
 use crate::rules::profile::Rank;
 
 /// Items and conditions one figure may be given in the editor.
@@ -385,34 +384,11 @@ impl Doc {
         if !plain || self.level.characters.iter().enumerate().any(|(j, c)| j != k && c.id.as_deref() == Some(id)) {
             return false;
         }
-        let old = c.id.clone();
-        self.edit(|l, _| {
-            l.characters[k].id = Some(id.to_string());
-            let Some(old) = old else { return };
-            let swap = |s: &mut String| {
-                if *s == old {
-                    *s = id.to_string();
-                }
-            };
-            for e in l.encounters.iter_mut() {
-                e.members.iter_mut().for_each(swap);
-            }
-            l.lights.iter_mut().filter_map(|li| li.held_by.as_mut()).for_each(swap);
-            // Every figure an event names: its trigger, its condition, its actions (issue 46).
-            for e in l.events.iter_mut() {
-                e.each_figure(&mut |f| swap(f));
-            }
-            for v in l.victory.iter_mut() {
-                if let Goal::Defeat(f) = &mut v.goal {
-                    swap(f);
-                }
-            }
-            super::group::each_orders(l, |o| {
-                if let Some(crate::rules::orders::Orders::Bodyguard { figure }) = o {
-                    swap(figure);
-                }
-            });
-        })
+        match c.id.clone() {
+            // Renamed wherever the level names him (`rename_id`, the one place that knows where).
+            Some(old) => matches!(self.rename_id(super::IdKind::Figure, &old, id), Ok(true)),
+            None => self.edit(|l, _| l.characters[k].id = Some(id.to_string())),
+        }
     }
 }
 
