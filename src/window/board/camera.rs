@@ -85,6 +85,9 @@ fn spawn_camera(mut commands: Commands) {
         Camera { order: 1, clear_color: ClearColorConfig::None, ..default() },
         RenderLayers::layer(UI_LAYER),
         Msaa::Off,
+        // Square panels and text only: the rounded-edge smoothing costs every UI pixel a
+        // smoothstep under a software renderer and shows nowhere.
+        bevy::ui_render::UiAntiAlias::Off,
     ));
 }
 
