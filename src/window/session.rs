@@ -236,6 +236,31 @@ pub fn campaign_dir() -> PathBuf {
     crate::saves::save_dir().join("campaign")
 }
 
+/// Where a delve (issue 47) lives: its generated floors and campaign file in `floors/`, the
+/// run (the floors as played, the save) in `run/`. A delve has its own save beside the
+/// campaign's, so starting one never ends the other.
+pub fn delve_dir() -> PathBuf {
+    crate::saves::save_dir().join("delve")
+}
+
+/// The delve's save: a campaign save whose campaign is the generated `delve.ron`.
+pub fn delve_save_path() -> PathBuf {
+    delve_dir().join("run").join("campaign.ron")
+}
+
+/// Where the run of the campaign file `campaign` keeps its levels and save: the delve's run
+/// folder for a generated delve, the campaign folder for every other campaign.
+pub fn run_dir(campaign: &std::path::Path) -> PathBuf {
+    let floors = delve_dir().join("floors");
+    let inside = |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    if inside(campaign).starts_with(inside(&floors)) { delve_dir().join("run") } else { campaign_dir() }
+}
+
+/// The save of the run of the campaign file `campaign` (`run_dir`).
+pub fn run_save_path(campaign: &std::path::Path) -> PathBuf {
+    run_dir(campaign).join("campaign.ron")
+}
+
 /// Entering the match screen asks for a start; it happens in `Update` (a match start runs its own
 /// state transition, which cannot nest inside `OnEnter`).
 fn begin_match(mut pending: ResMut<PendingStart>) {
@@ -331,7 +356,10 @@ pub fn begin_match_world(world: &mut World) {
     }
     // Every match is recorded and autosaved after each command (Continue, `--resume`).
     // A campaign level autosaves to the campaign's save, which carries its progress.
-    let autosave = if setup.campaign.is_some() { campaign_save_path() } else { crate::saves::autosave_path() };
+    let autosave = match &setup.campaign {
+        Some(p) => run_save_path(std::path::Path::new(&p.campaign)),
+        None => crate::saves::autosave_path(),
+    };
     world.insert_resource(crate::game::record::Autosave::to(autosave));
     if setup.resume.is_some() {
         // The one replay path; a save that does not replay to its end opens the Load screen

@@ -435,3 +435,68 @@ fn the_campaign_result_tells_falls_rest_and_recruits_and_the_menu_continues_the_
     assert!(first.contains(&"Continue the campaign  [Enter]".to_string()), "the menu's first button after the level: {first:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 47: the Delve screen from the main menu: every button and key pressed (difficulty,
+/// floors, size, a new seed, Choose heroes), the dungeon generated into the save folder's
+/// `delve/floors/` and the campaign's party screen opened on it, titled with its seed.
+#[test]
+fn the_delve_walk_presses_every_delve_button_and_opens_the_party_screen() {
+    let dir = scratch("delve");
+    let v = walk_focused(&dir, &["play", "--seed", "1"], true, "Delve");
+    assert_all_pressed(&v, "delve walk");
+    let states = list(&v, "state_list").join(" ");
+    assert!(states.contains("Delve[") && states.contains("Campaign["), "the Delve screen, then the party screen: {states}");
+    let campaign = dir.join("saves/delve/floors/delve.ron");
+    let text = std::fs::read_to_string(&campaign).unwrap_or_else(|e| panic!("{}: {e}", campaign.display()));
+    assert!(text.contains("name: \"Delve "), "a delve's campaign: {text}");
+    let texts = list(&v, "campaign_texts");
+    assert!(
+        texts.iter().any(|t| t.starts_with("Seed ") && t.contains("the same seed gives friends the same dungeon")),
+        "the seed is shown to share: {texts:?}"
+    );
+    assert!(texts.iter().any(|t| t.starts_with("Delve ") && t.contains(" floor")), "the party screen is titled with the delve: {texts:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 47: a delve played to its end (`doo campaign simulate` on a generated one-floor delve)
+/// and continued from the main menu ends in the run summary: floors cleared, foes defeated, CP
+/// (R-CP-9, R-CP-10), floors played again (R-CP-13).
+#[test]
+fn a_finished_delve_ends_in_its_run_summary() {
+    let dir = scratch("delve-summary");
+    let floors = dir.join("saves/delve/floors");
+    let run = |args: &[&str]| {
+        let out = Command::new(crate::common::doo_bin()).args(args).current_dir(root()).output().expect("run doo");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let f = floors.display().to_string();
+    run(&["delve", "--seed", "5", "--floors", "1", "--size", "24x24", "--difficulty", "easy", "--out", &f]);
+    let sim = dir.join("sim").display().to_string();
+    let campaign = floors.join("delve.ron").display().to_string();
+    let mut args = vec!["campaign", "simulate", &campaign, "--seed", "6", "--dir", &sim];
+    for h in ["heroes/lunk.ron", "heroes/mira.ron", "heroes/tobin.ron", "heroes/ade.ron"] {
+        args.extend(["--hero", h]);
+    }
+    let out = run(&args);
+    let last: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let won = last["won"].as_bool().unwrap();
+    let plays = last["levels_played"].as_u64().unwrap();
+    std::fs::create_dir_all(dir.join("saves/delve/run")).unwrap();
+    std::fs::copy(dir.join("sim/campaign-autosave.ron"), dir.join("saves/delve/run/campaign.ron")).unwrap();
+    let v = walk_focused(&dir, &["play", "--seed", "1"], true, "Main menu|ContinueDelve,Result|BackToCampaign,Campaign|Go(Menu)");
+    let pressed = list(&v, "pressed");
+    for k in ["Main menu|ContinueDelve", "Result|BackToCampaign", "Campaign|Go(Menu)"] {
+        assert!(pressed.iter().any(|p| p == k), "{k} pressed (the delve continued, its last floor's result, back to the menu): {pressed:?}");
+    }
+    let texts = list(&v, "campaign_texts");
+    let has = |needle: &str| texts.iter().any(|t| t.contains(needle));
+    assert!(has(if won { "The delve is won" } else { "The delve is over." }), "{texts:?}");
+    assert!(has(&format!("Floors cleared: {} of 1", u32::from(won))), "{texts:?}");
+    if plays > 1 {
+        assert!(has(&format!("Floors lost and played again: {} (R-CP-13)", plays - 1)), "{texts:?}");
+    }
+    assert!(texts.iter().any(|t| t.starts_with("Foes defeated: ") && t != "Foes defeated: 0"), "the foes the party put down: {texts:?}");
+    assert!(has("CP earned: "), "{texts:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

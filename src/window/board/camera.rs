@@ -38,7 +38,8 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<FitRequest>()
         .add_systems(
             Update,
-            fit_camera.run_if(
+            // after the fog has chosen the viewing side (the view opens around its figures)
+            fit_camera.after(super::FogDrawn).run_if(
                 resource_exists::<MatchState>
                     .and_then(resource_changed::<MatchGeneration>.or_else(resource_changed::<FitRequest>).or_else(resource_changed::<UiScale>)),
             ),
@@ -136,6 +137,7 @@ fn fit_camera(
     windows: Query<&Window>,
     ui: Res<UiScale>,
     generation: Res<MatchGeneration>,
+    fog: Option<Res<super::Fog>>,
     mut request: ResMut<FitRequest>,
     mut cam: Query<&mut Transform, With<BoardCamera>>,
 ) {
@@ -151,7 +153,11 @@ fn fit_camera(
     // follows the action.
     let max = if request.whole { MAX_ZOOM_OUT } else { MAX_FIT_SCALE };
     let scale = fit.clamp(0.25, max);
-    let centre = if fit > max { state.fighters.first().map_or(Vec3::ZERO, |f| world_of(f.pos, &state.board)) } else { Vec3::ZERO };
+    // around the viewing side's first figure (a delve's party can start far from the first
+    // figure listed, a monster under the fog)
+    let side = fog.as_ref().and_then(|f| f.side.clone());
+    let first = state.fighters.iter().find(|f| side.as_ref().is_some_and(|s| &f.side == s)).or(state.fighters.first());
+    let centre = if fit > max { first.map_or(Vec3::ZERO, |f| world_of(f.pos, &state.board)) } else { Vec3::ZERO };
     for mut t in &mut cam {
         // The level's centre (world 0,0) sits at the board area's centre (the viewport's).
         *t = Transform::from_xyz(centre.x, centre.y, 100.0).with_scale(Vec3::splat(scale));

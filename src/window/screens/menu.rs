@@ -1,5 +1,5 @@
 //! The main menu: play the level that is ready, choose a level, go on with the autosaved match,
-//! start or continue a campaign, load a save, host or join a network match, the level editor,
+//! start or continue a campaign, delve into a generated dungeon, load a save, host or join a network match, the level editor,
 //! settings, quit.
 
 use super::campaign::CampaignAct;
@@ -26,13 +26,18 @@ pub enum MenuAct {
 }
 
 /// After a campaign's level the level that is ready is that campaign's: the menu's first
-/// button (and Enter) continues the campaign, never a standalone copy of its level (issue 43).
-fn campaign_first(setup: Option<&MatchSetup>) -> bool {
-    setup.is_some_and(|s| s.campaign.is_some()) && session::campaign_save_path().is_file()
+/// button (and Enter) continues the campaign (or the delve), never a standalone copy of its
+/// level (issue 43).
+fn campaign_first(setup: Option<&MatchSetup>) -> Option<CampaignAct> {
+    let c = setup.and_then(|s| s.campaign.as_ref())?;
+    let save = session::run_save_path(std::path::Path::new(&c.campaign));
+    let delve = save == session::delve_save_path();
+    save.is_file().then_some(if delve { CampaignAct::ContinueDelve } else { CampaignAct::ContinueCampaign })
 }
 
 fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
-    let campaign = campaign_first(setup.as_deref());
+    let first = campaign_first(setup.as_deref());
+    let campaign = first.is_some();
     let quick = setup.filter(|_| !campaign).map(|s| s.checked.level.name.clone());
     commands.spawn((Name::new("Main menu"), DespawnOnExit(Screen::Menu), root_node())).with_children(|p| {
         p.spawn(text("Dungeons of Olde", 54.0, palette::GOLD));
@@ -40,8 +45,14 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
         p.spawn(Node { height: Val::Px(24.0), ..default() });
         // Enter starts the level that is ready (the tutorial unless `play <level> --menu` named
         // another): its seats screen, then Enter again plays it.
-        if campaign {
-            p.spawn(button("Continue the campaign  [Enter]", CampaignAct::ContinueCampaign));
+        match first {
+            Some(CampaignAct::ContinueDelve) => {
+                p.spawn(button("Continue the delve  [Enter]", CampaignAct::ContinueDelve));
+            }
+            Some(act) => {
+                p.spawn(button("Continue the campaign  [Enter]", act));
+            }
+            None => {}
         }
         if let Some(q) = &quick {
             p.spawn(button(format!("Play {q}  [Enter]"), Go(Screen::Setup)));
@@ -50,10 +61,19 @@ fn spawn_menu(mut commands: Commands, setup: Option<Res<MatchSetup>>) {
         if crate::saves::autosave_path().is_file() {
             p.spawn(button("Continue  (the last match, autosaved)", MenuAct::Continue));
         }
-        p.spawn(button("New campaign", CampaignAct::NewCampaign));
-        if !campaign && session::campaign_save_path().is_file() {
-            p.spawn(button("Continue the campaign", CampaignAct::ContinueCampaign));
-        }
+        // A run and its "continue" share a row, so a menu with both saves still fits at 720 px.
+        p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
+            r.spawn(button("New campaign", CampaignAct::NewCampaign));
+            if first != Some(CampaignAct::ContinueCampaign) && session::campaign_save_path().is_file() {
+                r.spawn(button("Continue the campaign", CampaignAct::ContinueCampaign));
+            }
+        });
+        p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
+            r.spawn(button("Delve  [D]  (a dungeon from a seed)", Go(Screen::Delve)));
+            if first != Some(CampaignAct::ContinueDelve) && session::delve_save_path().is_file() {
+                r.spawn(button("Continue the delve", CampaignAct::ContinueDelve));
+            }
+        });
         p.spawn(button("Load a saved match", Go(Screen::Load)));
         p.spawn(Node { flex_direction: FlexDirection::Row, ..default() }).with_children(|r| {
             r.spawn(button("Host a network match  [H]", MenuAct::Host));
@@ -118,10 +138,13 @@ fn answer_menu(
         if keys.just_pressed(KeyCode::KeyJ) {
             next.set(Screen::Join);
         }
+        if keys.just_pressed(KeyCode::KeyD) {
+            next.set(Screen::Delve);
+        }
         // Enter presses the focused button when there is one.
         if keys.just_pressed(KeyCode::Enter) && editing.0.is_none() && focus.0.is_none() {
-            if campaign_first(setup.as_deref()) {
-                campaign.write(CampaignAct::ContinueCampaign);
+            if let Some(act) = campaign_first(setup.as_deref()) {
+                campaign.write(act);
             } else {
                 next.set(if setup.is_some() { Screen::Setup } else { Screen::Levels });
             }

@@ -1,6 +1,6 @@
 //! The screens around a match, one file each: the main menu, level select (briefing, profile,
 //! sides), the seats, the settings panel, the match's result, the Load screen, the replay viewer,
-//! the campaign's screens and the level editor. `Screen` is where the player is. Each screen owns its actions:
+//! the campaign's screens, the Delve screen and the level editor. `Screen` is where the player is. Each screen owns its actions:
 //! its buttons carry them and its systems handle them, with its keyboard shortcuts. A button
 //! that only leads to another screen carries `Go`.
 
@@ -8,6 +8,7 @@ use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 
 pub mod campaign;
+pub mod delve;
 pub mod editor;
 pub mod join;
 pub mod levels;
@@ -32,6 +33,7 @@ pub(super) fn plugin(app: &mut App) {
         viewer::plugin,
         editor::plugin,
         join::plugin,
+        delve::plugin,
     ));
 }
 

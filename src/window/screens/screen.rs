@@ -20,6 +20,8 @@ pub enum Screen {
     Editor,
     /// Join a network match (issue 32).
     Join,
+    /// A generated dungeon's choices (issue 47); then the campaign's screens play it.
+    Delve,
 }
 
 /// A button that leads to another screen ("Back", "Choose a level", "Leave to the main menu").

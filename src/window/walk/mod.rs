@@ -184,7 +184,7 @@ fn settle_pending(walk: &mut UiWalk, received: &[String], typed: &[KeyCode], arr
 /// way here from the last press, the keys' place.
 fn observe(world: &World, display: Display, walk: &mut UiWalk, state: &str, ts: &[Target]) {
     walk.states.insert(state.to_string());
-    if state.starts_with("Campaign[")
+    if (state.starts_with("Campaign[") || state.starts_with("Delve["))
         && let Some(stack) = world.get_resource::<bevy::ui::UiStack>()
     {
         let shown = stack.uinodes.iter().filter(|&&e| world.get::<InheritedVisibility>(e).is_some_and(|v| v.get()));

@@ -69,7 +69,9 @@ pub fn finish_level_with(
 ) -> LevelReport {
     let book = &data.heroes;
     let id = progress.level.clone().unwrap_or_default();
-    let mut record = LevelRecord { level: id.clone(), won, cp: Vec::new(), fallen: Vec::new(), rest: Vec::new() };
+    let side = &c.campaign.party_side;
+    let foes = m.fighters.iter().filter(|f| &f.side != side && f.hp <= 0).count() as u32;
+    let mut record = LevelRecord { level: id.clone(), won, cp: Vec::new(), fallen: Vec::new(), rest: Vec::new(), foes };
     let mut told = Told { falls: super::told::falls(m, events, &progress.roster, won), ..Told::default() };
     if !won {
         // R-CP-13: a lost level is played again (or where the campaign says) from the roster as
@@ -413,7 +415,7 @@ mod tests {
     fn a_campaign_ends_at_the_cap_on_levels_played() {
         let (data, c) = shipped();
         let mut p = Progress::start(&c, vec![sample_hero("Ann", "warrior", &data).unwrap()], vec![], 7);
-        let lost = LevelRecord { level: "road".into(), won: false, cp: vec![], fallen: vec![], rest: vec![] };
+        let lost = LevelRecord { level: "road".into(), won: false, cp: vec![], fallen: vec![], rest: vec![], foes: 0 };
         p.history = vec![lost; crate::campaign::MAX_PLAYS - 2];
         p.begin_level();
         let m = level_match(&c, &p, &data);

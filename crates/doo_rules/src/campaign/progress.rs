@@ -25,6 +25,9 @@ pub struct LevelRecord {
     /// Lines of the between-level rest (R-CP-13).
     #[serde(default)]
     pub rest: Vec<String>,
+    /// Foes down or dead when the level ended (a delve's run summary counts them).
+    #[serde(default)]
+    pub foes: u32,
 }
 
 /// Where a campaign stands: the roster, the level to play, the history. A save carries it.

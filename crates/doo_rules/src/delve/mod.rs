@@ -8,9 +8,11 @@
 mod floor;
 mod layout;
 mod params;
+mod run;
 mod stock;
 
 pub use params::{Difficulty, MAX_FLOORS, Params, SIDE_RANGE};
+pub use run::{ready_party, share_line, summary};
 
 use crate::data::RuleData;
 use crate::level_file::Level;
@@ -76,7 +78,7 @@ fn campaign_text(params: &Params, levels: &[Level], heroes: Vec<String>) -> Stri
     use crate::campaign::{Campaign, CampaignLevel};
     let c = Campaign {
         version: 1,
-        name: format!("Delve {} ({}, {} floors)", params.seed, params.difficulty.name(), params.floors),
+        name: format!("Delve {} ({}, {} floor{})", params.seed, params.difficulty.name(), params.floors, if params.floors == 1 { "" } else { "s" }),
         story: "A stair nobody remembers cutting leads down under the old hill. Each floor is darker than the last.".into(),
         party_side: "heroes".into(),
         heroes,

@@ -4,7 +4,7 @@
 use super::{CampaignAct, CampaignRun, CampaignSystems, Stage, owner, roster_panel, row};
 use crate::window::GameData;
 use crate::window::screens::{Go, Screen};
-use crate::window::session::{MatchSetup, campaign_dir};
+use crate::window::session::MatchSetup;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 
@@ -42,7 +42,7 @@ fn answer_briefing(mut acts: MessageReader<BriefingAct>, mut run: Option<ResMut<
 fn play_level(world: &mut World) {
     let data = world.resource::<GameData>().0.clone();
     let Some(mut run) = world.get_resource::<CampaignRun>().cloned() else { return };
-    let dir = campaign_dir();
+    let dir = run.dir();
     let _ = doo_rules::data::make_dir(&dir);
     let (path, checked) = match doo_rules::campaign::prepare_level(&run.checked, &run.progress, &dir, &data) {
         Ok(x) => x,

@@ -12,7 +12,7 @@
 use super::{Go, Screen};
 use crate::window::GameData;
 use crate::window::board::Overlay;
-use crate::window::session::{MatchSetup, campaign_dir, campaign_save_path};
+use crate::window::session::{MatchSetup, run_dir, run_save_path};
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 use doo_rules::campaign::{self, CheckedCampaign, Hero, LevelReport, Progress};
@@ -54,6 +54,8 @@ enum CampaignSystems {
 pub enum CampaignAct {
     NewCampaign,
     ContinueCampaign,
+    /// Go on with the delve saved (issue 47).
+    ContinueDelve,
     /// Spend CP (advancement).
     Advance,
     Briefing,
@@ -129,6 +131,29 @@ impl CampaignRun {
         }
     }
 
+    /// Where this run keeps its levels as played and its save (`session::run_dir`).
+    pub fn dir(&self) -> PathBuf {
+        run_dir(&self.checked.path)
+    }
+
+    pub fn save_path(&self) -> PathBuf {
+        run_save_path(&self.checked.path)
+    }
+
+    /// Heroes offered before the others (a delve's ready-made party), the first of them chosen.
+    pub fn offer_first(&mut self, heroes: Vec<Hero>) {
+        let n = heroes.len().min(self.checked.campaign.party_max);
+        let mut offered = heroes;
+        offered.append(&mut self.offered);
+        self.chosen = (0..offered.len()).map(|k| k < n).collect();
+        self.offered = offered;
+    }
+
+    /// A generated delve's run (it has its own save and a run summary).
+    pub fn is_delve(&self) -> bool {
+        self.dir() == crate::window::session::delve_dir().join("run")
+    }
+
     fn party(&self) -> Vec<Hero> {
         self.offered.iter().zip(&self.chosen).filter(|(_, c)| **c).map(|(h, _)| h.clone()).collect()
     }
@@ -147,7 +172,7 @@ fn owner(h: &Hero, players: &[String]) -> String {
 
 /// Writes the campaign save (between levels: no commands; the level the last one played).
 fn save_progress(run: &CampaignRun) {
-    let Some(last) = std::fs::read_dir(campaign_dir())
+    let Some(last) = std::fs::read_dir(run.dir())
         .ok()
         .and_then(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("level-"))).max())
     else {
@@ -178,15 +203,15 @@ fn save_progress(run: &CampaignRun) {
         campaign: Some(run.progress.clone()),
         hosted: None,
     };
-    if let Err(e) = doo_rules::data::write_atomic(&campaign_save_path(), &save.to_text()) {
+    if let Err(e) = doo_rules::data::write_atomic(&run.save_path(), &save.to_text()) {
         warn!("campaign not saved: {e}");
     }
 }
 
-/// Opens the campaign save: the match in progress, or the campaign screens between levels.
-fn continue_campaign(world: &mut World) -> Result<(), String> {
+/// Opens a campaign's save (the campaign's, or the delve's): the match in progress, or the
+/// campaign screens between levels.
+pub(super) fn continue_campaign(world: &mut World, path: PathBuf) -> Result<(), String> {
     let data = world.resource::<GameData>().0.clone();
-    let path = campaign_save_path();
     let save = doo_rules::save::load(&path).map_err(|e| e.to_string())?;
     let progress = save.campaign.clone().ok_or("the campaign save holds no campaign")?;
     progress.check_heroes(&data).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -307,8 +332,13 @@ fn answer_campaign(
                 Err(e) => error!("{e}"),
             },
             CampaignAct::ContinueCampaign => commands.queue(|w: &mut World| {
-                if let Err(e) = continue_campaign(w) {
+                if let Err(e) = continue_campaign(w, crate::window::session::campaign_save_path()) {
                     error!("cannot continue the campaign: {e}");
+                }
+            }),
+            CampaignAct::ContinueDelve => commands.queue(|w: &mut World| {
+                if let Err(e) = continue_campaign(w, crate::window::session::delve_save_path()) {
+                    error!("cannot continue the delve: {e}");
                 }
             }),
             CampaignAct::Advance => {

@@ -5,7 +5,6 @@
 use super::{CampaignAct, CampaignRun, CampaignSystems, Stage, hero_line, owner, row, save_progress, small};
 use crate::window::GameData;
 use crate::window::screens::{Go, Screen};
-use crate::window::session::campaign_dir;
 use crate::window::theme::prelude::*;
 use bevy::prelude::*;
 use doo_rules::campaign::{self, Progress};
@@ -76,10 +75,11 @@ fn begin(run: &mut CampaignRun, data: &doo_rules::data::RuleData) {
         let players = run.progress.players.clone();
         run.progress = Progress::start(&run.checked, party, players, seed);
         run.stage = Stage::Briefing;
-        let _ = std::fs::remove_dir_all(campaign_dir());
-        let _ = doo_rules::data::make_dir(&campaign_dir());
+        let dir = run.dir();
+        let _ = std::fs::remove_dir_all(&dir);
+        let _ = doo_rules::data::make_dir(&dir);
         // the save needs a level file: the first level as it will be played
-        if let Err(e) = doo_rules::campaign::prepare_level(&run.checked, &run.progress, &campaign_dir(), data) {
+        if let Err(e) = doo_rules::campaign::prepare_level(&run.checked, &run.progress, &dir, data) {
             run.message = Some((false, e));
         }
         save_progress(run);

@@ -89,6 +89,33 @@ pub(super) fn draw_result(p: &mut ChildSpawnerCommands, run: &CampaignRun, data:
                 }
             });
     }
+    if run.progress.level.is_none() && run.is_delve() {
+        // The run summary beside the party, the way out beside the title: a delve's end fits
+        // under the last floor's report.
+        let end = if run.progress.won { "The delve is won: the last floor's boss is down!" } else { "The delve is over." };
+        row(p, |r| {
+            r.spawn(text(end, 28.0, palette::GOLD));
+            r.spawn(button("Main menu", Go(Screen::Menu)));
+        });
+        p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: Val::Px(10.0), align_items: AlignItems::FlexStart, ..default() }).with_children(|r| {
+            r.spawn(panel(Node {
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(Val::Px(10.0)),
+                row_gap: Val::Px(2.0),
+                max_width: Val::Px(380.0),
+                ..default()
+            }))
+            .with_children(|l| {
+                l.spawn(text("The run", 18.0, palette::GOLD));
+                for line in doo_rules::delve::summary(&run.progress, run.checked.campaign.levels.len()) {
+                    l.spawn(text(line, 15.0, palette::TEXT));
+                }
+                l.spawn(text(format!("{}: play it again, or give friends its seed (Delve on the main menu).", run.checked.campaign.name), 13.0, palette::DIM));
+            });
+            roster_panel(r, run, data);
+        });
+        return;
+    }
     if run.progress.level.is_none() {
         p.spawn(text(if run.progress.won { "The campaign is won!" } else { "The campaign is over." }, 28.0, palette::GOLD));
         roster_panel(p, run, data);
