@@ -424,7 +424,9 @@ fn the_campaign_result_tells_falls_rest_and_recruits_and_the_menu_continues_the_
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::create_dir_all(dir.join("saves/campaign")).unwrap();
     std::fs::copy(sim.join("campaign-autosave.ron"), dir.join("saves/campaign/campaign.ron")).unwrap();
-    let v = walk_focused(&dir, &["play", "--seed", "1"], true, "Campaign");
+    // the menu's Continue the campaign and the result's Back to the campaign are the walk's work too (else a walk may do the campaign
+    // screens' work through New campaign and never open the saved one)
+    let v = walk_focused(&dir, &["play", "--seed", "1"], true, "Main menu|ContinueCampaign,Result|BackToCampaign,Campaign");
     let texts = list(&v, "campaign_texts");
     let has = |needle: &str| texts.iter().any(|t| t.contains(needle));
     assert!(has("Ambush in the Long Corridor: won"), "the road's result: {texts:?}");

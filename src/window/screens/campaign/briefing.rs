@@ -21,7 +21,8 @@ pub enum BriefingAct {
     Recruit,
     /// The party played here, or by a remote player (the level is then hosted, issue 32).
     ToggleRemoteParty,
-    /// The party's opponents played by the AI, or by a remote player.
+    /// The party's opponents played by the AI, by a second player here (hot-seat), or by a
+    /// remote player, in turn.
     ToggleRemoteFoes,
 }
 
@@ -33,7 +34,13 @@ fn answer_briefing(mut acts: MessageReader<BriefingAct>, mut run: Option<ResMut<
             BriefingAct::Play => commands.queue(play_level),
             BriefingAct::Recruit => run.stage = Stage::Recruit,
             BriefingAct::ToggleRemoteParty => run.remote_party = !run.remote_party,
-            BriefingAct::ToggleRemoteFoes => run.remote_foes = !run.remote_foes,
+            BriefingAct::ToggleRemoteFoes => {
+                (run.hotseat_foes, run.remote_foes) = match (run.hotseat_foes, run.remote_foes) {
+                    (false, false) => (true, false),
+                    (true, _) => (false, true),
+                    (false, true) => (false, false),
+                }
+            }
         }
     }
 }
@@ -61,8 +68,12 @@ fn play_level(world: &mut World) {
             s.player = players.first().cloned().unwrap_or_else(|| "Player 1".into());
             s.remote = run.remote_party;
         } else {
-            s.ai = (!run.remote_foes).then_some(doo_rules::ai::Difficulty::Normal);
+            s.ai = (!run.remote_foes && !run.hotseat_foes).then_some(doo_rules::ai::Difficulty::Normal);
             s.remote = run.remote_foes;
+            if run.hotseat_foes {
+                // a player of his own, never one who owns heroes of the party
+                s.player = format!("Player {}", players.len().max(1) + 1);
+            }
         }
     }
     if players.len() > 1 {
@@ -95,7 +106,12 @@ pub(super) fn draw_briefing(p: &mut ChildSpawnerCommands, run: &CampaignRun, dat
     roster_panel(p, run, data);
     row(p, |r| {
         r.spawn(button(if run.remote_party { "Party: a remote player" } else { "Party: played here" }, BriefingAct::ToggleRemoteParty));
-        r.spawn(button(if run.remote_foes { "Opponents: a remote player" } else { "Opponents: the AI" }, BriefingAct::ToggleRemoteFoes));
+        let foes = match (run.hotseat_foes, run.remote_foes) {
+            (true, _) => "Opponents: a second player here (hot-seat)",
+            (_, true) => "Opponents: a remote player",
+            _ => "Opponents: the AI",
+        };
+        r.spawn(button(foes, BriefingAct::ToggleRemoteFoes));
     });
     if run.remote_party || run.remote_foes {
         p.spawn(text(

@@ -99,6 +99,8 @@ pub struct CampaignRun {
     /// with one is hosted from this window (and the connection kept between levels).
     pub remote_party: bool,
     pub remote_foes: bool,
+    /// Hot-seat: the party's opponents played by a second player at this computer.
+    pub hotseat_foes: bool,
 }
 
 #[derive(Component)]
@@ -128,6 +130,7 @@ impl CampaignRun {
             gear_pick: 0,
             remote_party: false,
             remote_foes: false,
+            hotseat_foes: false,
         }
     }
 
