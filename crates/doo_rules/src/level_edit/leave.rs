@@ -11,6 +11,8 @@ use std::path::PathBuf;
 pub enum Leave {
     /// A new level (Ctrl+N).
     New,
+    /// A new level generated from a seed, as a delve's floor (Ctrl+Shift+N, issue 47).
+    Generate,
     /// The k-th level of the Open list.
     Open(u16),
     /// Back to the main menu (Esc).
@@ -46,6 +48,7 @@ pub fn must_ask(leave: Leave, dirty: bool, on_disk: bool) -> bool {
 pub fn question(leave: Leave, file: &str) -> (String, [&'static str; 3]) {
     let what = match leave {
         Leave::New => "before starting a new level",
+        Leave::Generate => "before generating a new level",
         Leave::Open(_) => "before opening another level",
         Leave::Back => "before leaving the editor",
         Leave::Quit => "before closing the game",

@@ -191,6 +191,7 @@ pub fn act_of(k: KeyCode, shift: bool, ctrl: bool, opening: bool, repeat: bool) 
             (EditAct::Undo, true) => EditAct::Redo,
             (EditAct::Turn(t), true) => EditAct::Turn(t + 1),
             (EditAct::MirrorMode, true) => EditAct::MirrorSides,
+            (EditAct::New, true) => EditAct::Generate,
             (act, _) => act,
         });
     }

@@ -207,6 +207,7 @@ fn apply_acts(
             EditAct::PlayTest => leave_or_ask(ed, Leave::PlayTest, &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::Back => back(ed, &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::New => leave_or_ask(ed, Leave::New, &mut cursor, &data.0, &mut next, &mut commands),
+            EditAct::Generate => leave_or_ask(ed, Leave::Generate, &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::OpenFile(k) => leave_or_ask(ed, Leave::Open(k), &mut cursor, &data.0, &mut next, &mut commands),
             EditAct::Open => {
                 file_act(ed, act, &data.0);
@@ -287,8 +288,12 @@ fn leave_or_ask(
 /// Leaves the level by `leave` (asked about, or nothing to lose).
 fn go(ed: &mut Editor, leave: Leave, cursor: &mut EditorCursor, data: &doo_rules::data::RuleData, next: &mut NextState<Screen>, commands: &mut Commands) {
     match leave {
-        Leave::New | Leave::Open(_) => {
-            let act = if let Leave::Open(k) = leave { EditAct::OpenFile(k) } else { EditAct::New };
+        Leave::New | Leave::Open(_) | Leave::Generate => {
+            let act = match leave {
+                Leave::Open(k) => EditAct::OpenFile(k),
+                Leave::Generate => EditAct::Generate,
+                _ => EditAct::New,
+            };
             if file_act(ed, act, data) {
                 *cursor = first_figure(ed);
             }
@@ -430,6 +435,18 @@ fn file_act(ed: &mut Editor, act: EditAct, data: &doo_rules::data::RuleData) -> 
             ed.status = format!("A new level; Save writes {}.", p.display());
             true
         }
+        EditAct::Generate => match files::generated_doc(data) {
+            Ok((doc, said)) => {
+                let p = new_path();
+                ed.new_doc(doc, p.clone(), data);
+                ed.status = format!("{said}; Save writes {}. Ctrl+Shift+N: another seed.", p.display());
+                true
+            }
+            Err(e) => {
+                ed.status = format!("Could not generate a level: {e}");
+                false
+            }
+        },
         EditAct::OpenFile(k) => {
             ed.opening = false;
             let Some(p) = ed.files.get(k as usize).cloned() else { return false };

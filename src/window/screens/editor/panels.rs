@@ -17,7 +17,7 @@ pub const LEFT_PX: f32 = 196.0;
 pub const RIGHT_PX: f32 = 300.0;
 pub const BOTTOM_PX: f32 = 132.0;
 /// The file buttons' column at the bottom right.
-const FILE_PX: f32 = 150.0;
+const FILE_PX: f32 = 310.0;
 
 /// Problems listed at the bottom (the rest are counted; all are on the map).
 const LISTED: usize = 4;
@@ -175,8 +175,14 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
         ..default()
     }))
     .with_children(|c| {
-        c.spawn(bar.clone()).with_children(|b| {
-            b.spawn((text(format!("Editing {file}{star}"), 15.0, palette::GOLD), Node { margin: UiRect::right(Val::Px(10.0)), ..default() }));
+        // One line: a long file name is cut short rather than pushing Find and Rename down over
+        // the tools' row.
+        c.spawn(Node { flex_wrap: FlexWrap::NoWrap, ..bar.clone() }).with_children(|b| {
+            b.spawn((
+                text(format!("{file}{star}"), 15.0, palette::GOLD),
+                TextLayout::default().with_no_wrap(),
+                Node { margin: UiRect::right(Val::Px(10.0)), flex_shrink: 0.0, max_width: Val::Px(175.0), overflow: Overflow::clip(), ..default() },
+            ));
             spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
             spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
             spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
@@ -464,14 +470,24 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
                 b.spawn(text(format!("... and {} more", n - LISTED), 12.0, palette::DIM));
             }
         });
-        row.spawn(Node { width: Val::Px(FILE_PX), flex_shrink: 0.0, flex_direction: FlexDirection::Column, align_items: AlignItems::Stretch, ..default() })
-            .with_children(|b| {
-                spawn_bar(b, "Save [Ctrl+S]", EditAct::Save, true);
-                spawn_bar(b, "Play-test [F5]", EditAct::PlayTest, ed.blocking() == 0);
-                spawn_bar(b, "New [Ctrl+N]", EditAct::New, true);
-                spawn_bar(b, "Open [Ctrl+O]", EditAct::Open, true);
-                spawn_bar(b, "Back [Esc]", EditAct::Back, true);
-            });
+        // two buttons a row (Save, Play-test / New, Generate / Open, Back): six stacked ran
+        // past the window's bottom
+        row.spawn(Node {
+            width: Val::Px(FILE_PX),
+            flex_shrink: 0.0,
+            flex_direction: FlexDirection::Row,
+            flex_wrap: FlexWrap::Wrap,
+            align_content: AlignContent::FlexStart,
+            ..default()
+        })
+        .with_children(|b| {
+            spawn_bar(b, "Save [Ctrl+S]", EditAct::Save, true);
+            spawn_bar(b, "Play-test [F5]", EditAct::PlayTest, ed.blocking() == 0);
+            spawn_bar(b, "New [Ctrl+N]", EditAct::New, true);
+            spawn_bar(b, "Generate [Ctrl+Shift+N]", EditAct::Generate, true);
+            spawn_bar(b, "Open [Ctrl+O]", EditAct::Open, true);
+            spawn_bar(b, "Back [Esc]", EditAct::Back, true);
+        });
     });
 }
 

@@ -84,6 +84,8 @@ pub enum EditAct {
     PlayTest,
     Back,
     New,
+    /// A new level generated from a random seed (a delve's floor, issue 47).
+    Generate,
     /// Show or hide the list of levels to open.
     Open,
     OpenFile(u16),
