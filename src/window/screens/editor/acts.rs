@@ -5,6 +5,9 @@
 use super::panels;
 use super::state::{EditAct, Editor, EditorCursor, Field, MapView};
 
+/// Lines a press of the form's "more" or "earlier" moves it by.
+pub(super) const FORM_PAGE: u16 = 8;
+
 /// One of the acts above made; true when the level changed.
 pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view: &mut MapView) -> bool {
     let mut edited = false;
@@ -22,7 +25,13 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
                 "Fill off: map brushes paint the space or the rectangle.".into()
             };
         }
+        EditAct::FormScroll(d) => {
+            // `draw_forms` keeps it within the form's lines
+            ed.form_scroll = if d < 0 { ed.form_scroll.saturating_sub(FORM_PAGE) } else { ed.form_scroll.saturating_add(FORM_PAGE) };
+            ed.generation += 1;
+        }
         EditAct::FigureForm => {
+            ed.form_scroll = 0;
             ed.figure_open = match (ed.figure_open, ed.selected) {
                 (Some(_), _) | (None, None) => None,
                 (None, Some(k)) => Some(k),
@@ -58,6 +67,7 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
             None => ed.status = "Select two or more figures of one side (drag, or Shift+arrows), then Ctrl+G makes them one encounter.".into(),
         },
         EditAct::EventForm(k) => {
+            ed.form_scroll = 0;
             let k = if k == u8::MAX { ed.events_from } else { k as usize };
             ed.event_open = if ed.event_open == Some(k) || k >= ed.doc.level.events.len() { None } else { Some(k) };
             if ed.event_open.is_some() {

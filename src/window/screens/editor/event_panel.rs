@@ -7,7 +7,8 @@
 //! of the selected figure (`doo_rules::level_edit::figure_form`), with the same rows. Esc
 //! closes either.
 
-use super::panels::{LEFT_PX, TOP_PX};
+use super::acts::FORM_PAGE;
+use super::panels::{BOTTOM_PX, LEFT_PX, TOP_PX};
 use super::state::{EditAct, Editor, EditorSystems, Field};
 use crate::window::screens::Screen;
 use crate::window::theme::prelude::*;
@@ -22,10 +23,21 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component)]
 struct FormRoot;
 
-/// The open form, drawn again whenever what it shows changes.
-fn draw_forms(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query<Entity, With<FormRoot>>, mut shown: Local<String>) {
-    let Some(ed) = editor else { return };
-    let key = format!("{:?}|{:?}|{}|{:?}", ed.event_open, ed.figure_open, ed.generation, ed.typing.is_some());
+/// The open form, drawn again whenever what it shows changes (or the window's height).
+fn draw_forms(
+    mut commands: Commands,
+    editor: Option<ResMut<Editor>>,
+    windows: Query<&Window>,
+    ui: Res<UiScale>,
+    roots: Query<Entity, With<FormRoot>>,
+    mut shown: Local<String>,
+) {
+    let Some(mut ed) = editor else { return };
+    let h = windows.single().map_or(720.0, |w| w.height() / ui.0.max(0.1));
+    // Lines of about 27 px between the top bar and the problems panel, less the heading, the
+    // note and the two scroll buttons.
+    let room = (((h - TOP_PX - BOTTOM_PX - 100.0) / 27.0).floor() as usize).max(4);
+    let key = format!("{:?}|{:?}|{}|{:?}|{room}", ed.event_open, ed.figure_open, ed.generation, ed.typing.is_some());
     if *shown == key {
         return;
     }
@@ -33,8 +45,9 @@ fn draw_forms(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query<
     for e in &roots {
         commands.entity(e).despawn();
     }
-    event_form(&mut commands, &ed);
-    figure_form(&mut commands, &ed);
+    let ed = ed.bypass_change_detection();
+    event_form(&mut commands, ed, room);
+    figure_form(&mut commands, ed, room);
 }
 
 /// The form's width in logical pixels (it lies over the map's left part).
@@ -44,15 +57,43 @@ fn button(p: &mut ChildSpawnerCommands, label: impl Into<String>, act: EditAct, 
     p.spawn(bar_button(label, act, true)).insert(ActionName(name.into()));
 }
 
-/// The rows of a form, each with the buttons its kind takes; `act(row, dir)` is the button's act.
-fn rows_ui(b: &mut ChildSpawnerCommands, rows: &[Row], act: impl Fn(u8, i8) -> EditAct) {
+/// The form's lines: the rows of each, an action's up and remove sharing one.
+fn lines_of(rows: &[Row]) -> Vec<std::ops::Range<usize>> {
+    let mut lines = Vec::new();
     let mut i = 0;
     while i < rows.len() {
+        let mut j = i + 1;
+        if matches!(rows[i].kind, RowKind::Up | RowKind::Remove) {
+            while rows.get(j).is_some_and(|r| matches!(r.kind, RowKind::Up | RowKind::Remove)) {
+                j += 1;
+            }
+        }
+        lines.push(i..j);
+        i = j;
+    }
+    lines
+}
+
+/// The rows of a form, each with the buttons its kind takes; `act(row, dir)` is the button's act.
+/// At most `room` lines from the editor's `form_scroll` on, with buttons to the earlier and the
+/// next ones (a long event ran past the window's bottom).
+fn rows_ui(b: &mut ChildSpawnerCommands, ed: &mut Editor, rows: &[Row], room: usize, act: impl Fn(u8, i8) -> EditAct) {
+    let lines = lines_of(rows);
+    let from = (ed.form_scroll as usize).min(lines.len().saturating_sub(room));
+    ed.form_scroll = from as u16;
+    let to = (from + room).min(lines.len());
+    if from > 0 {
+        button(b, format!("^ {from} earlier line(s)"), EditAct::FormScroll(-1), "FormScroll(earlier)");
+    }
+    let first = lines.get(from).map_or(rows.len(), |l| l.start);
+    let end = lines.get(to).map_or(rows.len(), |l| l.start);
+    let mut i = first;
+    while i < end {
         let row = &rows[i];
         let r8 = i as u8;
         b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(3.0), ..default() }).with_children(|line| {
             // The part ("when", "then 2") on its first row only.
-            let part = if i > 0 && rows[i - 1].part == row.part { String::new() } else { row.part.clone() };
+            let part = if i > first && rows[i - 1].part == row.part { String::new() } else { row.part.clone() };
             line.spawn((text(part, 12.0, palette::GOLD), Node { width: Val::Px(46.0), flex_shrink: 0.0, ..default() }));
             if !row.label.is_empty() {
                 line.spawn((text(format!("{}:", row.label), 13.0, palette::TEXT), Node { width: Val::Px(86.0), flex_shrink: 0.0, ..default() }));
@@ -89,6 +130,9 @@ fn rows_ui(b: &mut ChildSpawnerCommands, rows: &[Row], act: impl Fn(u8, i8) -> E
         });
         i += 1;
     }
+    if to < lines.len() {
+        button(b, format!("v {} more line(s) (by {FORM_PAGE})", lines.len() - to), EditAct::FormScroll(1), "FormScroll(more)");
+    }
 }
 
 fn form_node() -> Node {
@@ -105,27 +149,28 @@ fn form_node() -> Node {
 }
 
 /// The open event's form, when one is open.
-fn event_form(commands: &mut Commands, ed: &Editor) {
+fn event_form(commands: &mut Commands, ed: &mut Editor, room: usize) {
     let Some(k) = ed.event_open else { return };
-    let Some(e) = ed.doc.level.events.get(k) else { return };
+    let Some(id) = ed.doc.level.events.get(k).map(|e| e.id.clone()) else { return };
+    let n = ed.doc.level.events.len();
     let rows = ed.doc.event_form(k);
     commands
         .spawn((Name::new("Event form"), FormRoot, DespawnOnExit(Screen::Editor), panel_in(form_node(), palette::PANEL_SOLID), GlobalZIndex(20)))
         .with_children(|b| {
             b.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(4.0), ..default() }).with_children(|r| {
-                r.spawn(text(format!("Event {} of {}: {}", k + 1, ed.doc.level.events.len(), e.id), 15.0, palette::GOLD));
+                r.spawn(text(format!("Event {} of {n}: {id}", k + 1), 15.0, palette::GOLD));
                 button(r, "rename", EditAct::Type(Field::EventId(k as u8)), "Type(EventId(the event))");
                 button(r, "up", EditAct::EventMove(k as u8, -1), "EventMove(up)");
                 button(r, "down", EditAct::EventMove(k as u8, 1), "EventMove(down)");
                 button(r, "Close [Esc]", EditAct::EventForm(k as u8), "EventForm(close)");
             });
-            rows_ui(b, &rows, EditAct::EventField);
+            rows_ui(b, ed, &rows, room, EditAct::EventField);
             b.spawn(text("Areas take the map's selection (drag, or Shift+arrows). Values come from the level.", 11.0, palette::DIM));
         });
 }
 
 /// The selected figure's form (every field, issue 46), when it is open.
-fn figure_form(commands: &mut Commands, ed: &Editor) {
+fn figure_form(commands: &mut Commands, ed: &mut Editor, room: usize) {
     let Some(k) = ed.figure_open else { return };
     let Some(c) = ed.doc.level.characters.get(k) else { return };
     let rows = ed.doc.figure_form(k);
@@ -137,7 +182,7 @@ fn figure_form(commands: &mut Commands, ed: &Editor) {
                 r.spawn(text(format!("Figure: {name}"), 15.0, palette::GOLD));
                 button(r, "Close [Esc]", EditAct::FigureForm, "FigureForm(close)");
             });
-            rows_ui(b, &rows, EditAct::FigureField);
+            rows_ui(b, ed, &rows, room, EditAct::FigureField);
             b.spawn(text("Gear, items and conditions are the game's own; the rules name what they refuse on the problems line.", 11.0, palette::DIM));
         });
 }

@@ -98,6 +98,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         event_open: None,
         fill: false,
         figure_open: None,
+        form_scroll: 0,
         figure_lists,
         open_ids: (None, None),
     };
@@ -233,7 +234,8 @@ fn apply_acts(
             | EditAct::EventForm(_)
             | EditAct::EventField(..)
             | EditAct::EventPage(_)
-            | EditAct::EventMove(..) => edited = acts::form_act(ed, act, *cursor, &mut view),
+            | EditAct::EventMove(..)
+            | EditAct::FormScroll(_) => edited = acts::form_act(ed, act, *cursor, &mut view),
             EditAct::FigSide
             | EditAct::FigBehaviour
             | EditAct::FigStance

@@ -154,6 +154,8 @@ pub enum EditAct {
     Sight,
     /// The k-th event moved up (-1) or down (1) the list (events fire in the file's order).
     EventMove(u8, i8),
+    /// The open form's lines: the earlier ones (-1) or the next ones (1).
+    FormScroll(i8),
     /// Stairs: this end marked (the cursor's), or linked to the end marked before.
     Stairs,
 }
@@ -249,6 +251,8 @@ pub struct Editor {
     pub open_ids: (Option<(Option<String>, usize)>, Option<(Option<String>, usize)>),
     /// What the figure form's fields are chosen from.
     pub figure_lists: doo_rules::level_edit::FigureLists,
+    /// The open form's first line shown (a long form is shown a window's height at a time).
+    pub form_scroll: u16,
 }
 
 /// The space under the keyboard cursor (apart from `Editor`: moving it redraws no panel).
