@@ -220,3 +220,24 @@ fn find_by_id_lists_exact_then_prefix_then_contains_with_their_spaces() {
     assert_eq!(d.find_ids("pair")[0].at.map(|p| (p.x, p.y)), Some((10, 2)), "an encounter's first member");
     assert!(d.find_ids("  ").is_empty() && d.find_ids("zzz").is_empty());
 }
+
+#[test] // issue 46 "Tools": flood fill follows the mirror: the pour from a space and from its mirror, one undo step
+fn a_flood_fill_follows_the_mirror_in_one_undo_step() {
+    let mut d = doc();
+    let before = d.level.floors[0].clone();
+    // (1, 5) lies in the lower left room (x 1-4, y 5-6); left to right its mirror is (11, 5),
+    // in the lower right room (x 6-11, y 5-6): each room's floor takes the difficult ground.
+    assert!(d.flood_fill_mirrored(1, 5, '~', Mirror::Horizontal));
+    let rows = &d.level.floors[0];
+    assert_eq!(rows[5], "#~~~~#~~~~~~#");
+    assert_eq!(rows[6], "#~~~~#~~~~~~#");
+    assert_eq!(rows[1], before[1], "the rooms above are not joined to them");
+    saved(&d);
+    assert!(d.undo());
+    assert_eq!(d.level.floors[0], before, "one undo step takes both pours back");
+    // Without the mirror only the room clicked is poured.
+    assert!(d.flood_fill_mirrored(1, 5, '~', Mirror::Off));
+    assert_eq!(d.level.floors[0][5], "#~~~~#......#");
+    // A space that holds the character already pours nothing, nor does its mirror's.
+    assert!(!d.flood_fill_mirrored(2, 6, '~', Mirror::Off));
+}

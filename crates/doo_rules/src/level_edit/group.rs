@@ -119,27 +119,48 @@ impl Doc {
     /// right) that holds the same character, on the floor in view; at most `MAX_FILL` spaces.
     /// True when the map changed.
     pub fn flood_fill(&mut self, x: i32, y: i32, c: char) -> bool {
-        let Some(from) = self.tile(x, y) else { return false };
-        if from == c {
+        self.flood_fill_mirrored(x, y, c, super::Mirror::Off)
+    }
+
+    /// `flood_fill` from (x, y) and from each of its mirrors (`mirror`, as a paint's), in one undo
+    /// step: each pour takes the character at its own start. True when the map changed.
+    pub fn flood_fill_mirrored(&mut self, x: i32, y: i32, c: char, mirror: super::Mirror) -> bool {
+        let (w, h) = self.size();
+        if w == 0 || h == 0 {
             return false;
         }
-        let (w, h) = self.size();
         let mut rows: Vec<Vec<char>> = self.level.floors[self.floor].iter().map(|r| r.chars().collect()).collect();
-        let mut stack = vec![(x, y)];
         let mut done = 0;
-        while let Some((x, y)) = stack.pop() {
-            if x < 0 || y < 0 || x as usize >= w || y as usize >= h || done >= MAX_FILL {
-                continue;
-            }
-            let cell = rows.get_mut(y as usize).and_then(|r| r.get_mut(x as usize));
-            match cell {
-                Some(ch) if *ch == from => *ch = c,
-                _ => continue,
-            }
-            done += 1;
-            stack.extend([(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]);
+        for (r, _) in mirror.areas(super::Rect::one(x, y), w as i32, h as i32) {
+            done += pour(&mut rows, r.x0, r.y0, c, (w, h));
+        }
+        if done == 0 {
+            return false;
         }
         let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
         self.edit(|l, f| l.floors[f] = rows)
     }
+}
+
+/// `c` poured from (x, y) over the spaces joined to it holding its character (at most
+/// `MAX_FILL`); the spaces changed.
+fn pour(rows: &mut [Vec<char>], x: i32, y: i32, c: char, (w, h): (usize, usize)) -> usize {
+    let Some(from) = rows.get(y.max(0) as usize).and_then(|r| r.get(x.max(0) as usize)).copied().filter(|_| x >= 0 && y >= 0) else { return 0 };
+    if from == c {
+        return 0;
+    }
+    let mut stack = vec![(x, y)];
+    let mut done = 0;
+    while let Some((x, y)) = stack.pop() {
+        if x < 0 || y < 0 || x as usize >= w || y as usize >= h || done >= MAX_FILL {
+            continue;
+        }
+        match rows.get_mut(y as usize).and_then(|r| r.get_mut(x as usize)) {
+            Some(ch) if *ch == from => *ch = c,
+            _ => continue,
+        }
+        done += 1;
+        stack.extend([(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]);
+    }
+    done
 }

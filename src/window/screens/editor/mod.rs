@@ -543,7 +543,7 @@ fn paint(ed: &mut Editor, area: Rect) -> bool {
     // Fill (Z): a map character clicked on one space pours over the spaces joined to it that
     // hold the same character (issue 46).
     if let (true, Brush::Tile(c), true) = (ed.fill, &brush, area.x0 == area.x1 && area.y0 == area.y1) {
-        let done = ed.doc.flood_fill(area.x0, area.y0, *c);
+        let done = ed.doc.flood_fill_mirrored(area.x0, area.y0, *c, ed.tools.mirror);
         ed.status = if done {
             format!("Filled with {} from ({}, {}).", ed.tool_name(ed.tool), area.x0, area.y0)
         } else {
