@@ -290,7 +290,7 @@ fn campaign_keys(
             }
             Stage::Party | Stage::Briefing => {
                 leave(&run, *screen.get(), &mut commands);
-                next.set(Screen::Menu);
+                next.set(if run.stage == Stage::Party && run.is_delve() { Screen::Delve } else { Screen::Menu });
             }
             _ => {}
         }

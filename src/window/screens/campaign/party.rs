@@ -148,8 +148,14 @@ pub(super) fn draw_party(p: &mut ChildSpawnerCommands, run: &CampaignRun, data: 
         if run.stage == Stage::Recruit {
             r.spawn(button("Done", CampaignAct::Briefing));
         } else {
-            r.spawn(button("Back", Go(Screen::Menu)));
-            r.spawn(button("Begin the campaign  [Enter]", PartyAct::Begin));
+            // a delve's party screen goes back to the Delve screen (its seed and choices kept)
+            if run.is_delve() {
+                r.spawn(button("Back  [Esc]", Go(Screen::Delve)));
+                r.spawn(button("Begin the delve  [Enter]", PartyAct::Begin));
+            } else {
+                r.spawn(button("Back", Go(Screen::Menu)));
+                r.spawn(button("Begin the campaign  [Enter]", PartyAct::Begin));
+            }
         }
     });
 }
