@@ -241,3 +241,33 @@ fn a_flood_fill_follows_the_mirror_in_one_undo_step() {
     // A space that holds the character already pours nothing, nor does its mirror's.
     assert!(!d.flood_fill_mirrored(2, 6, '~', Mirror::Off));
 }
+
+#[test] // issue 46 "Tools": a stamp pasted with the mirror on is also put down flipped in the mirrored place, one undo step
+fn a_stamp_pasted_with_the_mirror_is_flipped_into_the_mirrored_place() {
+    let mut d = doc();
+    let before = d.level.floors[0].clone();
+    // ".#" (the floor and the wall at x 4-5 of row 1) pasted at (1, 5), left to right: "#." at
+    // x 10-11 of the same row.
+    let wall = d.stamp(Rect::new((4, 1), (5, 1)));
+    assert!(d.paste_stamp_mirrored(1, 5, &wall, Mirror::Horizontal).edited);
+    assert_eq!(d.level.floors[0][5], "#.#..#....#.#");
+    saved(&d);
+    assert!(d.undo());
+    assert_eq!(d.level.floors[0], before, "one undo step takes both back");
+    // Ed (1, 1) with the floor beside him, pasted at (1, 5): a copy of him there, and one at
+    // the mirrored end of the flipped stamp, (11, 5), of his side (figures keep their sides).
+    let ed = d.stamp(Rect::new((1, 1), (2, 1)));
+    assert!(d.paste_stamp_mirrored(1, 5, &ed, Mirror::Horizontal).edited);
+    let at = |x: i32, y: i32| d.level.characters.iter().find(|c| c.pos.is_some_and(|p| p.x == x && p.y == y && p.floor == 0)).cloned();
+    for (x, y) in [(1, 5), (11, 5)] {
+        let c = at(x, y).unwrap_or_else(|| panic!("a copy of Ed at ({x}, {y})"));
+        assert_eq!((c.name.as_deref(), c.side.as_deref()), (Some("Ed"), Some("heroes")), "({x}, {y})");
+        assert_ne!(c.id.as_deref(), Some("ed"), "a fresh id");
+    }
+    assert!(at(10, 5).is_none(), "the flipped stamp puts him at its other end");
+    saved(&d);
+    // Without the mirror, the stamp alone.
+    let mut d = doc();
+    assert!(d.paste_stamp_mirrored(1, 5, &wall, Mirror::Off).edited);
+    assert_eq!(d.level.floors[0][5], "#.#..#......#");
+}

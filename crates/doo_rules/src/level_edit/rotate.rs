@@ -123,6 +123,18 @@ fn move_places(l: &mut Level, m: &Move) {
     });
 }
 
+/// The spaces of `area` (on the map) of floor `f` flipped in place with what stands on them
+/// (`FlipH` or `FlipV`: the area keeps its size): the mirrored paste's second half.
+pub(super) fn flip_in_level(l: &mut Level, f: usize, area: Rect, t: Turn) {
+    let m = Move { area, f, t };
+    let tile = |l: &Level, x: i32, y: i32| l.floors.get(f).and_then(|rows| rows.get(y as usize)).and_then(|r| r.chars().nth(x as usize)).unwrap_or('#');
+    let grid: Vec<((i32, i32), char)> = area.cells().map(|(x, y)| (m.xy(x, y), tile(l, x, y))).collect();
+    for ((x, y), ch) in &grid {
+        set_tile(l, f, *x, *y, *ch);
+    }
+    move_places(l, &m);
+}
+
 impl Doc {
     /// The selection `area` of the floor in view (cut to the map) turned or flipped with what
     /// stands on it, one undo step; its top-left corner stays. A quarter turn of a selection
@@ -164,5 +176,44 @@ impl Doc {
             move_places(l, &m);
         });
         Ok(now)
+    }
+}
+
+impl Doc {
+    /// `paste_stamp` at (x, y) and, with the mirror on (as a paint's), the stamp flipped into
+    /// each mirrored place too (left to right, top to bottom, both), in one undo step; a mirror
+    /// that would overlap the stamp itself (it crosses the middle line) is left out. Figures keep
+    /// their sides. The figures taken off the map by it are told.
+    pub fn paste_stamp_mirrored(&mut self, x: i32, y: i32, stamp: &super::stamp::Stamp, mirror: super::Mirror) -> super::doc::Pasted {
+        use super::Mirror;
+        let size = self.size();
+        if stamp.is_empty() || size.0 == 0 || size.1 == 0 {
+            return super::doc::Pasted { edited: false, removed: vec![] };
+        }
+        let (w, h) = (size.0 as i32, size.1 as i32);
+        let area = Rect::new((x, y), (x + stamp.w - 1, y + stamp.h - 1));
+        let fx = |r: Rect| Rect::new((w - 1 - r.x0, r.y0), (w - 1 - r.x1, r.y1));
+        let fy = |r: Rect| Rect::new((r.x0, h - 1 - r.y0), (r.x1, h - 1 - r.y1));
+        let flips: Vec<(Rect, Vec<Turn>)> = match mirror {
+            Mirror::Off => vec![],
+            Mirror::Horizontal => vec![(fx(area), vec![Turn::FlipH])],
+            Mirror::Vertical => vec![(fy(area), vec![Turn::FlipV])],
+            Mirror::Both => vec![(fx(area), vec![Turn::FlipH]), (fy(area), vec![Turn::FlipV]), (fx(fy(area)), vec![Turn::FlipH, Turn::FlipV])],
+        };
+        let apart = |r: &Rect| r.x1 < area.x0 || r.x0 > area.x1 || r.y1 < area.y0 || r.y0 > area.y1;
+        let flips: Vec<(Rect, Vec<Turn>)> = flips.into_iter().filter(|(r, _)| apart(r) && r.x0 >= 0 && r.y0 >= 0 && r.x1 < w && r.y1 < h).collect();
+        let before: Vec<(String, i32, i32)> = super::stamp::figures_placed(&self.level, self.floor);
+        let done = self.edit(|l, f| {
+            super::stamp::put(l, f, x, y, stamp, size);
+            for (r, turns) in &flips {
+                super::stamp::put(l, f, r.x0, r.y0, stamp, size);
+                for t in turns {
+                    flip_in_level(l, f, *r, *t);
+                }
+            }
+        });
+        let after = super::stamp::figures_placed(&self.level, self.floor);
+        let removed = if done { before.into_iter().filter(|k| !after.contains(k)).collect() } else { vec![] };
+        super::doc::Pasted { edited: done, removed }
     }
 }

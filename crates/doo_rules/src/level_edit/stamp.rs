@@ -317,7 +317,7 @@ impl Doc {
 }
 
 /// The figures on floor `f`: id (or template) and space.
-fn figures_placed(l: &Level, f: usize) -> Vec<(String, i32, i32)> {
+pub(super) fn figures_placed(l: &Level, f: usize) -> Vec<(String, i32, i32)> {
     l.characters
         .iter()
         .filter_map(|c| {

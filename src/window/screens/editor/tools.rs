@@ -155,7 +155,7 @@ pub(super) fn tool_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> b
         }
         EditAct::Paste => match ed.tools.stamp.take() {
             Some(stamp) => {
-                let pasted = ed.doc.paste_stamp(cursor.0, cursor.1, &stamp);
+                let pasted = ed.doc.paste_stamp_mirrored(cursor.0, cursor.1, &stamp, ed.tools.mirror);
                 ed.tools.stamp = Some(stamp);
                 ed.status = pasted.line();
                 pasted.edited
