@@ -224,4 +224,19 @@ pub struct Lookahead {
     /// choice). None: `work` as it stands.
     #[serde(default)]
     pub roomy: Option<f64>,
+    /// Session 9: the value also weighs the blows each figure can strike next at the horizon
+    /// (`value::next_blow`: its best expected damage as a fraction of the victim's HP, within
+    /// its free steps and the AP it holds — at the phase's end, the next turn's roll), its
+    /// side's less its enemies', times `health`. 0: off.
+    #[serde(default)]
+    pub threat: f64,
+    /// Session 9: with `to_phase_end`, the futures stop when this many action phases have
+    /// ended (0 or 1: this one; 2: the enemies' next turn too; `depth` stays the cap).
+    #[serde(default)]
+    pub phases: u32,
+    /// Session 9: with `shapes`, also weighs the edge: the space nearest the enemies that no
+    /// enemy can strike in its next opportunity (`value::Outlook`), by free steps alone and
+    /// with a movement — out of reach when the enemy would strike first.
+    #[serde(default)]
+    pub edge: bool,
 }

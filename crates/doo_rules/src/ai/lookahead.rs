@@ -59,6 +59,13 @@ fn value(m: &Match, a: usize, la: &Lookahead, turn: u32) -> f64 {
     v
 }
 
+/// The blows `a`'s side can strike next less its enemies' (`value::next_blow`, in fractions of
+/// the victims' HP).
+fn next_blows(m: &Match, a: usize) -> f64 {
+    let side = &m.fighters[a].side;
+    (0..m.fighters.len()).map(|i| if m.fighters[i].side == *side { super::value::next_blow(m, i) } else { -super::value::next_blow(m, i) }).sum()
+}
+
 fn mix(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
@@ -206,7 +213,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
                 // A crawl's future ends with its crisis: exploring again is not this fight.
                 if over
                     || outcome.is_some()
-                    || (la.to_phase_end && sim.a4.is_none() && sim.clock.turn != m.clock.turn)
+                    || (la.to_phase_end && sim.a4.is_none() && sim.clock.turn >= m.clock.turn + la.phases.max(1))
                     || crate::rules::explore::sight::exploring(&sim)
                 {
                     break;
@@ -233,7 +240,9 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
                 Some(Some(_)) => -la.win,
                 _ => 0.0,
             };
-            sweep[k] = value(&sim, a, la, m.clock.turn) + end_bonus;
+            // Session 9: past the horizon, the blows each side can strike next.
+            let blows = if la.threat != 0.0 && outcome.is_none() { la.threat * la.health * next_blows(&sim, a) } else { 0.0 };
+            sweep[k] = value(&sim, a, la, m.clock.turn) + end_bonus + blows;
         }
         for (t, v) in totals.iter_mut().zip(&sweep) {
             *t += v;

@@ -24,6 +24,7 @@ mod party;
 mod party_tests;
 mod paths;
 mod search;
+mod shapes;
 mod value;
 
 pub use book::Lookahead;
@@ -178,7 +179,7 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
                 }
             }
             if m.fighters[a].opp.action.is_none() {
-                extra.extend(opportunity::keep_away_plans(m, a, &brief).iter().filter_map(|p| valid_commands(m, a, p)));
+                extra.extend(shapes::keep_away_plans(m, a, &brief, la.edge).iter().filter_map(|p| valid_commands(m, a, p)));
             }
             for c in extra {
                 if !cands.contains(&c) {

@@ -129,40 +129,6 @@ pub(super) fn plan_opportunity(m: &Match, a: usize, brief: &Brief, start: Instan
     (plans, scored, cut)
 }
 
-/// Moves that keep away (issue 45, hard's lookahead candidates): the spaces the figure can end
-/// on farthest from its nearest able enemy, by free steps alone (0 AP) and with a movement
-/// (fewest AP, no Defense given up first), when farther than where it stands. A one-step
-/// planner never wants them; a player does, to make the enemy spend its AP closing in.
-pub(super) fn keep_away_plans(m: &Match, a: usize, brief: &Brief) -> Vec<Plan> {
-    let f = &m.fighters[a];
-    let enemies: Vec<Pos> = (0..m.fighters.len()).filter(|&e| m.enemies(a, e) && !m.is_dead(e) && m.can_act(e)).map(|e| m.fighters[e].pos).collect();
-    if enemies.is_empty() || f.posture != Posture::Standing {
-        return vec![];
-    }
-    let gap = |p: Pos| enemies.iter().map(|e| if e.floor == p.floor { e.distance(p) } else { u32::MAX / 2 }).min().unwrap_or(0);
-    let here = gap(f.pos);
-    let reach = Reach::new(m, a, brief);
-    let mut out = Vec::new();
-    for free_only in [true, false] {
-        let best = reach
-            .spots
-            .iter()
-            .filter(|s| !free_only || s.row.is_none())
-            .filter(|s| gap(s.pos) > here)
-            .min_by_key(|s| (std::cmp::Reverse(gap(s.pos)), s.ap, -s.pen, s.pos));
-        let Some(s) = best else { continue };
-        let (free_path, movement) = match s.row {
-            Some(k) => {
-                let (root, path) = reach.moves[k].1.path(s.pos);
-                (reach.free.path(root).1, Some((reach.moves[k].0.clone(), path, None)))
-            }
-            None => (reach.free.path(s.pos).1, None),
-        };
-        out.push(Plan { free: free_path, movement, action: None, score: 0.0 });
-    }
-    out
-}
-
 /// The plans that come before any position is weighed: standing up (R-MOVE-7: no moving while
 /// down), and a potion when hurt.
 fn first_plans(m: &Match, a: usize) -> Vec<Plan> {
@@ -208,16 +174,16 @@ fn heal_plans(m: &Match, a: usize, plans: &mut Vec<Plan>) {
 /// Where the figure can end its movement: after its free steps (`free`), then maybe one
 /// movement row (`moves`: each row's id and the region it reaches); `spots` cheapest first.
 /// `budget`: the AP the opportunity may still spend.
-struct Reach {
-    free: search::Region,
-    moves: Vec<(String, search::Region)>,
-    spots: Vec<Spot>,
+pub(super) struct Reach {
+    pub(super) free: search::Region,
+    pub(super) moves: Vec<(String, search::Region)>,
+    pub(super) spots: Vec<Spot>,
     can_move: bool,
     budget: u32,
 }
 
 impl Reach {
-    fn new(m: &Match, a: usize, brief: &Brief) -> Self {
+    pub(super) fn new(m: &Match, a: usize, brief: &Brief) -> Self {
         let f = &m.fighters[a];
         let th = brief.th;
         let ap = f.ap.current;
@@ -558,11 +524,11 @@ fn threat(threats: &[(Pos, u32)], at: Pos) -> f64 {
 /// A place the figure can end its movement: after its free steps, then maybe one movement row
 /// (`row`: index into the regions searched) to `pos`, for `ap` AP and `pen` Defense.
 #[derive(Clone, Copy, Debug)]
-struct Spot {
-    pos: Pos,
-    row: Option<usize>,
-    ap: u32,
-    pen: i32,
+pub(super) struct Spot {
+    pub(super) pos: Pos,
+    pub(super) row: Option<usize>,
+    pub(super) ap: u32,
+    pub(super) pen: i32,
 }
 
 /// Whether an action priced `price` can follow the movement to `s` in this opportunity: a plain

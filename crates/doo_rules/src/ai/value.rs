@@ -322,3 +322,25 @@ fn reach_value(m: &Match, ctx: &AttackContext, from: Pos, steps: u32, to: Pos, d
     }
     ctx.value(0, 0, 0, def_delta)
 }
+
+/// Hard's horizon (issue 45, session 9): the blow `e` can strike next, as a fraction of its
+/// victim's maximum HP (expected damage, at most the HP it has): the best over the enemies
+/// it can reach with its free steps and the AP it holds (`strike_steps`; an archer from where
+/// it stands). 0 for a figure that cannot act or holds no AP.
+pub(super) fn next_blow(m: &Match, e: usize) -> f64 {
+    let f = &m.fighters[e];
+    if m.is_dead(e) || f.hp <= 0 || !m.can_act(e) || f.ap.current == 0 {
+        return 0.0;
+    }
+    let steps = strike_steps(m, e);
+    let melee = !matches!(m.equipment.wielded(f), Wielded::Ranged(_));
+    (0..m.fighters.len())
+        .filter(|&x| m.enemies(e, x) && !m.is_dead(x) && m.fighters[x].hp > 0)
+        .filter(|&x| !melee || (m.fighters[x].pos.floor == f.pos.floor && f.pos.distance(m.fighters[x].pos) <= steps + 1))
+        .map(|x| {
+            let t = &m.fighters[x];
+            let d = reach_value(m, &AttackContext::new(m, e, x), f.pos, steps, t.pos, 0);
+            d.min(t.hp as f64) / t.max_hp.max(1) as f64
+        })
+        .fold(0.0, f64::max)
+}
