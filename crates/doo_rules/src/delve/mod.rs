@@ -3,13 +3,18 @@
 //! Same seed, parameters and version: the same files, byte for byte (a `ChaCha8Rng` seeded from
 //! the seed and the floor; no clock, no hash order). `layout` cuts the rooms and corridors,
 //! `floor` furnishes a floor (locks and keys, secrets, traps, chests, dark, encounters, an NPC,
-//! events), `stock` holds the loot table and the monsters' costs. docs/delve.md.
+//! events), `stock` holds the party and the monsters' costs, `book` the numbers
+//! (`assets/rules/delve.ron`). docs/delve.md.
 
+mod book;
+mod features;
 mod floor;
 mod layout;
 mod params;
 mod stock;
 
+pub use book::{DelveBook, Tier};
+pub use features::{FEATURES, features};
 pub use params::{Difficulty, MAX_FLOORS, Params, SIDE_RANGE};
 
 use crate::data::RuleData;
@@ -47,8 +52,9 @@ pub fn generate(params: &Params, data: &RuleData) -> Result<Delve, String> {
     if let Some(p) = params.problem() {
         return Err(p);
     }
+    let rules = DelveBook::load(&params.root)?;
     let party = stock::party(params, data)?;
-    let book = stock::Bestiary::load(&params.root)?;
+    let book = stock::Bestiary::load(&params.root, &rules.boss)?;
     let mut levels = Vec::new();
     let mut retries = 0;
     for k in 0..params.floors {
@@ -56,7 +62,7 @@ pub fn generate(params: &Params, data: &RuleData) -> Result<Delve, String> {
         let level = loop {
             let sub = params.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(k) << 48) ^ tries;
             let mut rng = ChaCha8Rng::seed_from_u64(sub);
-            let level = floor::floor(&mut rng, params, k, &party, &book);
+            let level = floor::floor(&mut rng, params, k, &party, &book, &rules);
             if prove(&level).is_ok() || tries >= 16 {
                 break level;
             }
