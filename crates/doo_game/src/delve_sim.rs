@@ -62,7 +62,7 @@ pub fn simulate(sim: &DelveSim) -> ExitCode {
         Ok(d) => d,
         Err(code) => return code,
     };
-    if let Err(e) = sim.args.params() {
+    if let Some(e) = sim.args.params().map_or_else(Some, |p| p.problem()) {
         eprintln!("{e}");
         return ExitCode::from(2);
     }

@@ -62,7 +62,8 @@ impl Params {
         }
     }
 
-    pub(super) fn problem(&self) -> Option<String> {
+    /// The first parameter out of range, as a sentence (`generate` refuses such params).
+    pub fn problem(&self) -> Option<String> {
         if !(1..=MAX_FLOORS).contains(&self.floors) {
             return Some(format!("{} floors: give 1 to {MAX_FLOORS}", self.floors));
         }
