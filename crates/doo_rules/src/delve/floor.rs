@@ -291,7 +291,6 @@ fn encounters(f: &mut Furnish<'_>, book: &Bestiary, budget: u32, start: usize, e
     let (lo, hi) = f.rules.groups;
     let groups = f.rng.random_range(lo as usize..=hi as usize).min(rooms.len());
     let each = (budget / groups.max(1) as u32).max(f.rules.least_group_budget);
-    let mut ids: Vec<String> = Vec::new();
     for g in 0..groups {
         let k = f.rng.random_range(0..rooms.len());
         let room = rooms.swap_remove(k);
@@ -324,12 +323,13 @@ fn encounters(f: &mut Furnish<'_>, book: &Bestiary, budget: u32, start: usize, e
             0 => (Awareness::Ambush, Some(Orders::Ambush { reach: 2 })),
             1 => (Awareness::Alert, Some(Orders::Guard { area: area(&r) })),
             2 => (Awareness::Unaware, Some(Orders::Patrol { route: vec![Pos::new(r.x0 + 1, r.y0), Pos::new(r.x1 - 1, r.y1)] })),
-            3 if !ids.is_empty() => (Awareness::Alert, Some(Orders::CallForHelp { encounter: ids[ids.len() - 1].clone() })),
+            // Not `call_for_help` (version 1 had it): a band called from behind a door it guards
+            // held a crisis at a standstill, each side out of the other's reach (issue 47).
+            3 => (Awareness::Alert, None),
             4 => (Awareness::Unaware, Some(Orders::Hunt { prey: Prey::Weakest })),
             _ => (Awareness::Unaware, None),
         };
-        f.level.encounters.push(EncounterDef { id: id.clone(), members, awareness, non_hostile: false, says: None, trades: vec![], arrives: false, orders });
-        ids.push(id);
+        f.level.encounters.push(EncounterDef { id, members, awareness, non_hostile: false, says: None, trades: vec![], arrives: false, orders });
     }
 }
 
