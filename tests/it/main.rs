@@ -12,6 +12,7 @@ mod combat;
 mod combat_properties;
 mod common;
 mod conditions_healing;
+mod delve;
 mod editor_tools;
 mod event_form;
 mod harness;

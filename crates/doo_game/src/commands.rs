@@ -1,6 +1,7 @@
-//! The commands that need no window (`doo run`, `validate`, `delve`, `simulate`, `ladder`, `replay
-//! --verify`, `hero show`, `campaign run` / `simulate`): their arguments, shared by the game's `doo`
-//! (which adds the window's and the network's) and `doo-headless`, and what each runs.
+//! The commands that need no window (`doo run`, `validate`, `delve` and `delve simulate`,
+//! `simulate`, `ladder`, `replay --verify`, `hero show`, `campaign run` / `simulate`): their
+//! arguments, shared by the game's `doo` (which adds the window's and the network's) and
+//! `doo-headless`, and what each runs.
 
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -14,23 +15,16 @@ pub enum HeadlessCmd {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Issue 47: generate a delve (floors of a dungeon from a seed, each proven solvable) as level files and a campaign chaining them.
+    /// Issue 47: generate a delve (floors of a dungeon from a seed, each proven solvable) as level files and a campaign chaining them; `doo delve simulate` plays delves AI against AI (docs/delve.md).
+    #[command(args_conflicts_with_subcommands = true)]
     Delve {
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 3)]
-        floors: u32,
-        /// WIDTHxHEIGHT, each 24 to 96.
-        #[arg(long, default_value = "64x64")]
-        size: String,
-        /// easy, normal or hard.
-        #[arg(long, default_value = "normal")]
-        difficulty: String,
-        /// Hero ids of heroes/ (default: the four there).
-        #[arg(long, num_args = 1..)]
-        party: Vec<String>,
+        #[command(subcommand)]
+        action: Option<DelveCmd>,
+        #[command(flatten)]
+        args: crate::delve_cli::DelveArgs,
+        /// Where the floors (floor_1.ron …) and the campaign (delve.ron) are written.
         #[arg(long)]
-        out: PathBuf,
+        out: Option<PathBuf>,
     },
     /// AI against AI without a window: one JSON line per game, then a summary.
     Simulate {
@@ -130,6 +124,31 @@ pub struct ReplayArgs {
 }
 
 #[derive(Subcommand)]
+pub enum DelveCmd {
+    /// Generate, validate, prove and play delves for a run of seeds, the AI on every side (the
+    /// party too), floor after floor with the heroes carried over: one line per seed (cleared,
+    /// floors cleared, heroes standing, time) and a summary. Exit 1 on an invalid floor, a
+    /// refused AI command or a carry-over mismatch, 2 on bad arguments.
+    Simulate {
+        #[command(flatten)]
+        args: crate::delve_cli::DelveArgs,
+        /// How many seeds, from --seed on.
+        #[arg(long, default_value_t = 1)]
+        seeds: u64,
+        /// The AI on every side: easy, normal, hard or sharp.
+        #[arg(long, default_value = "normal")]
+        ai: doo_rules::ai::Difficulty,
+        /// Where each seed's delve and its played floors go (OUT/seed-N); default a temporary
+        /// folder, removed afterwards.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// One JSON object a line instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
 pub enum HeroCmd {
     /// Print the hero as the rules build him, as JSON: stats, skills with ranks, sets, CP banked
     /// and earned, HP/MP/FP and their maxima, gear, caster traditions and spells (exit 2 on a
@@ -190,7 +209,10 @@ pub fn run(cmd: HeadlessCmd) -> ExitCode {
             Err(code) => code,
         },
         HeadlessCmd::Validate { files } => cli::validate(&files),
-        HeadlessCmd::Delve { seed, floors, size, difficulty, party, out } => crate::delve_cli::delve(seed, floors, &size, &difficulty, party, &out),
+        HeadlessCmd::Delve { action: None, args, out } => crate::delve_cli::delve(&args, out.as_ref()),
+        HeadlessCmd::Delve { action: Some(DelveCmd::Simulate { args, seeds, ai, out, json }), .. } => {
+            crate::delve_sim::simulate(&crate::delve_sim::DelveSim { args, seeds, ai, out, json })
+        }
         HeadlessCmd::Simulate { level, seed, games, difficulty, sides, save_dir, autosave, resume, profile } => match resume {
             Some(save) => cli::simulate_resume(&save, difficulty, sides.into_iter().collect(), autosave),
             None => {

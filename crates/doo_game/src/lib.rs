@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod crash;
 pub mod delve_cli;
+pub mod delve_sim;
 pub mod game;
 pub mod headless;
 pub mod ladder;

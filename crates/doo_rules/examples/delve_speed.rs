@@ -1,12 +1,14 @@
 //! Issue 47: how long the delve generator takes for three 64×64 floors (median and p99 over
 //! the seeds), and, over the same seeds at each difficulty, how many floors validate
-//! (`level_file::check`, and no problem in the editor's list) and are proven solvable.
+//! (`level_file::check`, and no problem in the editor's list) and are proven solvable, how many
+//! maps differ, and the share of dungeons showing each feature (`delve::features`; issue 47's
+//! goal: each in at least a third).
 //!
 //! cargo run --release -p doo_rules --example delve_speed [SEEDS]   (default 1000 per difficulty)
 //! DELVE_PRINT=7 cargo run --release -p doo_rules --example delve_speed   (seed 7's first floor)
 
 use doo_rules::data::RuleData;
-use doo_rules::delve::{Difficulty, Params, generate, prove};
+use doo_rules::delve::{Difficulty, FEATURES, Params, features, generate, prove};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -24,12 +26,16 @@ fn main() {
     for d in [Difficulty::Easy, Difficulty::Normal, Difficulty::Hard] {
         let (mut floors, mut valid, mut proven, mut retries) = (0usize, 0usize, 0usize, 0u32);
         let mut maps = std::collections::BTreeSet::new();
+        let mut shown: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
         for seed in 0..seeds {
             let p = Params { difficulty: d, ..Params::new(seed, &root) };
             let t = Instant::now();
             let delve = generate(&p, &data).expect("a delve");
             times.push(t.elapsed());
             retries += delve.retries;
+            for f in features(&delve.levels) {
+                *shown.entry(f).or_default() += 1;
+            }
             for (k, (level, text)) in delve.levels.iter().zip(&delve.texts).enumerate() {
                 floors += 1;
                 let file = format!("seed {seed} floor {}", k + 1);
@@ -47,6 +53,10 @@ fn main() {
             100.0 * proven as f64 / floors as f64,
             maps.len()
         );
+        let shares: Vec<String> = FEATURES.iter().map(|f| format!("{f} {:.0} %", 100.0 * shown.get(f).copied().unwrap_or(0) as f64 / seeds as f64)).collect();
+        let under: Vec<&&str> = FEATURES.iter().filter(|f| shown.get(*f).copied().unwrap_or(0) * 3 < seeds).collect();
+        println!("  dungeons showing each feature: {}", shares.join(", "));
+        println!("  under a third: {}", if under.is_empty() { "none".to_string() } else { format!("{under:?}") });
     }
     times.sort();
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];

@@ -5,9 +5,8 @@
 //! door fails the proof and `validate` names it.
 
 use doo_rules::data::RuleData;
-use doo_rules::delve::{Delve, Difficulty, Params, generate, prove, write_delve};
-use doo_rules::level_file::{Goal, Level};
-use doo_rules::rules::explore::{Awareness, TrapOn};
+use doo_rules::delve::{Difficulty, FEATURES, Params, features, generate, prove, write_delve};
+use doo_rules::level_file::Level;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -51,93 +50,6 @@ fn the_same_seed_gives_the_same_files_byte_for_byte() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Which features a dungeon shows (on any of its floors).
-fn features(d: &Delve) -> BTreeSet<&'static str> {
-    let mut f = BTreeSet::new();
-    let floors = d.levels.len();
-    for (k, l) in d.levels.iter().enumerate() {
-        let map: String = l.floors.concat().concat();
-        if map.contains('+') || map.contains('/') {
-            f.insert("doors");
-        }
-        if !l.keys.is_empty() && l.doors.iter().any(|d| d.lock.as_ref().is_some_and(|x| x.key.is_some())) {
-            f.insert("locked doors and keys");
-        }
-        if l.keys.iter().any(|k| l.chests.iter().any(|c| c.items.contains(&k.id))) {
-            f.insert("a key in a chest");
-        }
-        if map.contains('S') {
-            f.insert("secret door");
-        }
-        if l.traps.iter().any(|t| t.hidden) {
-            f.insert("hidden trap");
-        }
-        if l.traps.iter().any(|t| !t.hidden) {
-            f.insert("trap in sight");
-        }
-        if l.traps.iter().any(|t| t.on != TrapOn::Space) {
-            f.insert("trap on a door or chest");
-        }
-        if l.chests.iter().any(|c| c.items.iter().any(|i| !i.starts_with("key_"))) {
-            f.insert("chest of loot");
-        }
-        if !l.dark.is_empty() {
-            f.insert("dark");
-        }
-        if !l.lights.is_empty() {
-            f.insert("lights");
-        }
-        if l.encounters.iter().any(|e| !e.non_hostile && !e.arrives) {
-            f.insert("encounters");
-        }
-        if l.encounters.iter().any(|e| e.awareness == Awareness::Ambush) {
-            f.insert("an encounter lying in ambush");
-        }
-        if l.encounters.iter().any(|e| e.orders.is_some()) || l.characters.iter().any(|c| c.orders.is_some()) {
-            f.insert("orders");
-        }
-        if l.encounters.iter().any(|e| e.non_hostile && !e.trades.is_empty() && e.says.is_some()) {
-            f.insert("a non-hostile NPC who trades and warns");
-        }
-        if l.events.iter().any(|e| e.id == "story") {
-            f.insert("a story beat");
-        }
-        if l.encounters.iter().any(|e| e.arrives) {
-            f.insert("an ambush that arrives");
-        }
-        let exit = l.victory.iter().any(|v| matches!(v.goal, Goal::ReachExit(_)));
-        let boss = l.victory.iter().any(|v| matches!(v.goal, Goal::Defeat(_)));
-        if k + 1 < floors && exit {
-            f.insert("stairs to the next floor");
-        }
-        if k + 1 == floors && (exit || boss) {
-            f.insert("a boss or an exit at the end");
-        }
-    }
-    f
-}
-
-const FEATURES: [&str; 18] = [
-    "doors",
-    "locked doors and keys",
-    "a key in a chest",
-    "secret door",
-    "hidden trap",
-    "trap in sight",
-    "trap on a door or chest",
-    "chest of loot",
-    "dark",
-    "lights",
-    "encounters",
-    "an encounter lying in ambush",
-    "orders",
-    "a non-hostile NPC who trades and warns",
-    "a story beat",
-    "an ambush that arrives",
-    "stairs to the next floor",
-    "a boss or an exit at the end",
-];
-
 /// 200 seeds at a difficulty: every floor validates, has no problem in the editor, is proven;
 /// no two floors alike; each feature in a third of the dungeons at least.
 fn seeds(d: Difficulty, from: u64) {
@@ -162,7 +74,7 @@ fn seeds(d: Difficulty, from: u64) {
             assert!(maps.insert(level.floors[0].concat()), "{file}: the same map as another floor");
         }
         assert_eq!(delve.retries, 0, "seed {seed}: a floor was made again");
-        for f in features(&delve) {
+        for f in features(&delve.levels) {
             *counts.entry(f).or_default() += 1;
         }
     }

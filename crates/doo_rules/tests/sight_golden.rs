@@ -57,10 +57,13 @@ const LEVELS: &[&str] = &[
 
 fn fingerprint(root: &Path, data: &RuleData, level: &str, seed: u64) -> String {
     let level = doo_rules::level_file::load(&root.join(level), data, root).unwrap_or_else(|e| panic!("{level}: {e:?}"));
-    // The party's crawl orders (issue 45, after the recording) change the AI's play, not sight:
-    // they are off here, so the AI plays as it did when the table was recorded.
+    // The party's crawl orders (issue 45, after the recording) and its disarming and walked
+    // distances in a crisis (issue 47) change the AI's play, not sight: they are off here, so
+    // the AI plays as it did when the table was recorded.
     let mut book = (*data.ai).clone();
-    book.party = ai::Party { assist: vec![], hand_below: 0.0, sort_min_items: 0, ..Default::default() };
+    book.party = ai::Party { assist: vec![], hand_below: 0.0, sort_min_items: 0, disarm: false, ..Default::default() };
+    // Issue 47's crisis paths (later still) are off too.
+    book.crawl = ai::Crawl { walked_distance: false };
     let cfg = AiConfig::for_level(
         level.side_ids(),
         &level.behaviours,

@@ -45,6 +45,25 @@ pub struct AiBook {
     /// How the party plays the crawl's orders (assist, hand, sort loot; `ai/party.rs`).
     #[serde(default)]
     pub party: Party,
+    /// How every side fights a crawl's crises (issue 47).
+    #[serde(default)]
+    pub crawl: Crawl,
+}
+
+/// How every side fights a crawl's crises (issue 47; docs/ai.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Crawl {
+    /// In a crawl's crisis the nearest enemy is as far as the walk to him (around walls, along
+    /// corridors), not the straight line: a fight in a generated maze stalled for 40 turns with
+    /// each side passing behind a wall, nearest in a straight line yet a room apart.
+    pub walked_distance: bool,
+}
+
+impl Default for Crawl {
+    fn default() -> Self {
+        Crawl { walked_distance: true }
+    }
 }
 
 /// The party's crawl orders (issue 45; `ai/party.rs`, docs/ai.md).
@@ -66,11 +85,14 @@ pub struct Party {
     /// `sort_min_heroes` heroes can take part; 0 items: never.
     pub sort_min_items: usize,
     pub sort_min_heroes: usize,
+    /// A known trap the party's way cannot go around is disarmed from the space before it
+    /// (R-EXP-17) instead of the way being given up (issue 47: a trap in sight in a corridor).
+    pub disarm: bool,
 }
 
 impl Default for Party {
     fn default() -> Self {
-        Party { assist: vec![Task::PickLock, Task::Force], assist_gain: 0.1, hand_below: 1.0, sort_min_items: 2, sort_min_heroes: 2 }
+        Party { assist: vec![Task::PickLock, Task::Force], assist_gain: 0.1, hand_below: 1.0, sort_min_items: 2, sort_min_heroes: 2, disarm: true }
     }
 }
 

@@ -1,7 +1,8 @@
 //! The AI explorer (§24): plays the heroes of a crawl in Exploration Mode. The party moves as
 //! one group behind its leader toward, in order: an exit it has seen; loot it has seen (open
 //! chests, items); the nearest unseen part of the map. Closed doors on the way are opened,
-//! locked ones picked (forced once jammed), known traps disarmed or walked around. With
+//! locked ones picked (forced once jammed), known traps walked around, or disarmed when the way
+//! leads only through them (`Party::disarm`). With
 //! nothing left to explore it searches next to walls nobody has searched, then ends turns.
 //! Only what the side has seen is used (`explore::side_view`); every order is validated.
 
@@ -143,14 +144,16 @@ fn go_on(m: &Match, x: &Explore, cfg: &AiConfig, leader: usize, hurt: &[usize]) 
     // R-EXP-11: a figure who cannot open doors is stopped by a closed one.
     let opener = |i: usize| m.fighters[i].opens_doors;
     let closed_door = |p: Pos| matches!(m.board.tile(p), Some(Tile::DoorClosed | Tile::DoorLocked));
-    let passable = |p: Pos| {
+    // R-EXP-16: the way avoids known traps (`crossing` lets them in, to be disarmed).
+    let open_to = |p: Pos, crossing: bool| {
         known(p)
             && !view.hidden_doors.contains(&p)
-            && !traps.contains(&p)
+            && (crossing || !traps.contains(&p))
             && x.chest_at(p).is_none()
             && m.occupant(p).is_none_or(|o| x.is_explorer(m, o) || !view.figures.contains(&o))
             && matches!(m.board.tile(p), Some(t) if t.walkable() || (opener(leader) && matches!(t, Tile::DoorClosed | Tile::DoorLocked)))
     };
+    let passable = |p: Pos| open_to(p, false);
     // In the dark with no light burning: whoever carries a torch or lantern lights it (R-EXP-18).
     let group: Vec<usize> = x.groups.iter().find(|g| g.first() == Some(&leader)).cloned().unwrap_or_else(|| vec![leader]);
     if x.in_dark(here) && !group.iter().any(|i| x.burning.contains_key(i)) {
@@ -187,15 +190,28 @@ fn go_on(m: &Match, x: &Explore, cfg: &AiConfig, leader: usize, hurt: &[usize]) 
             }
         }
     }
-    for targets in [goal_exit, loot, frontier] {
+    let goals = [goal_exit, loot, frontier];
+    for targets in &goals {
         if targets.is_empty() {
             continue;
         }
         // Chests are reached by standing next to them.
         let near = |p: Pos| targets.iter().any(|&t| if x.chest_at(t).is_some() { t.distance(p) == 1 } else { t == p });
         let Some(path) = route(m, here, &passable, &near) else { continue };
-        if let Some(cmd) = act_on_path(m, x, leader, &path, &targets) {
+        if let Some(cmd) = act_on_path(m, x, leader, &path, targets) {
             return cmd;
+        }
+    }
+    // R-EXP-17: nothing reached without crossing a known trap: the way goes through the first
+    // one, disarmed from the space before it (a trap sprung or disarmed is spent).
+    if cfg.book.party.disarm && !traps.is_empty() {
+        let crossing = |p: Pos| open_to(p, true);
+        for targets in &goals {
+            let near = |p: Pos| targets.iter().any(|&t| if x.chest_at(t).is_some() { t.distance(p) == 1 } else { t == p });
+            let Some(path) = route(m, here, &crossing, &near) else { continue };
+            if let Some(cmd) = cross_trap(m, x, leader, &path, &traps) {
+                return cmd;
+            }
         }
     }
     explore_further(m, x, leader, &known, &passable)
@@ -316,6 +332,22 @@ fn act_on_path(m: &Match, x: &Explore, a: usize, path: &[Pos], targets: &[Pos]) 
         _ => {}
     }
     walk_prefix(m, x, a, path)
+}
+
+/// The order that takes `path` up to its first known trap: walk (or open the door) to the space
+/// before it, then disarm it (a task: a fresh turn). `None` when the path crosses no trap or
+/// nothing on it can be done this turn.
+fn cross_trap(m: &Match, x: &Explore, a: usize, path: &[Pos], traps: &[Pos]) -> Option<Command> {
+    let k = path.iter().position(|p| traps.contains(p))?;
+    let id = m.fighters[a].id.clone();
+    if k > 0 {
+        return act_on_path(m, x, a, &path[..k], &[]);
+    }
+    if x.acted[a] != Acted::No {
+        return Some(Command::EndTurn { actor: id });
+    }
+    let c = Command::Task { actor: id, task: Task::Disarm, at: path[0] };
+    ok(m, &c).then_some(c)
 }
 
 /// For tests and tools: every space the AI's side has revealed, by floor.

@@ -28,7 +28,7 @@ mod shapes;
 mod value;
 
 pub use book::Lookahead;
-pub use book::{AiBook, Behaviour, Difficulty, Party, Thinking};
+pub use book::{AiBook, Behaviour, Crawl, Difficulty, Party, Thinking};
 pub use config::{AiConfig, PlanCache};
 pub use opportunity::Budget;
 pub use value::{Forecast, forecast, spell_forecast};
@@ -134,7 +134,7 @@ pub fn decide_traced(m: &Match, a: usize, cfg: &AiConfig) -> Decision {
         }
     }
     let exits = cfg.exits.get(&m.fighters[a].side);
-    let brief = Brief { behaviour: cfg.behaviour(m, a), th, seed: cfg.seed, budget: cfg.budget, exits };
+    let brief = Brief { behaviour: cfg.behaviour(m, a), th, seed: cfg.seed, budget: cfg.budget, exits, walked: cfg.book.crawl.walked_distance };
     let (plans, spots, cut) = plan_opportunity(m, a, &brief, start);
     let mut cands: Vec<Vec<Command>> = Vec::new();
     let want = th.lookahead.map_or(1, |la| la.candidates);

@@ -75,6 +75,8 @@ pub(super) struct Brief<'c> {
     pub(super) seed: u64,
     pub(super) budget: Budget,
     pub(super) exits: Option<&'c Vec<Pos>>,
+    /// `AiBook::crawl.walked_distance`: in a crawl, enemies are as far as the walk to them.
+    pub(super) walked: bool,
 }
 
 /// The plans of `a`'s opportunity, best first (at most `MAX_PLANS`), with the positions scored
@@ -248,6 +250,7 @@ struct Scorer<'m> {
     attack_rows: Vec<&'m ActionRow>,
     retreat: bool,
     exit_field: Option<BTreeMap<Pos, u32>>,
+    enemy_field: Option<BTreeMap<Pos, u32>>,
     row_prices: Vec<Option<Price>>,
     spell_price: Option<Price>,
     forgets_action: bool,
@@ -277,6 +280,9 @@ impl<'m> Scorer<'m> {
         let retreat = (f.hp as f64) <= behaviour.retreat_below * f.max_hp as f64;
         // A side that wins by reaching an exit heads for it (easy forgets).
         let exit_field = brief.exits.filter(|e| !e.is_empty() && th.heads_for_exits).map(|e| search::distance_field(m, e));
+        // Issue 47: in a crawl's maze, straight-line nearness stalls a fight behind a wall.
+        let at: Vec<Pos> = enemies.iter().map(|&e| m.fighters[e].pos).collect();
+        let enemy_field = (brief.walked && m.explore.is_some() && !at.is_empty()).then(|| search::distance_field(m, &at));
         // What each attack kind costs now (R-AP-1, R-AP-3, R-ONLY-3..9): a plan must leave room for it.
         let row_prices: Vec<Option<Price>> = attack_rows.iter().map(|r| price_only(f, r.cost, "").ok()).collect();
         let spell_price = m.rules.action("cast_spell").and_then(|r| price_only(f, r.cost, "").ok());
@@ -308,6 +314,7 @@ impl<'m> Scorer<'m> {
             attack_rows,
             retreat,
             exit_field,
+            enemy_field,
             row_prices,
             spell_price,
             forgets_action,
@@ -333,7 +340,8 @@ impl<'m> Scorer<'m> {
 
     fn nearest(&self, p: Pos) -> u32 {
         let m = self.m;
-        self.enemies.iter().map(|&e| m.fighters[e].pos.distance(p)).min().unwrap_or(0)
+        let straight = self.enemies.iter().map(|&e| m.fighters[e].pos.distance(p)).min().unwrap_or(0);
+        self.enemy_field.as_ref().map_or(straight, |d| d.get(&p).copied().unwrap_or(straight + 64))
     }
 
     /// How much more the enemies deal the side next round with the figure at `p`.

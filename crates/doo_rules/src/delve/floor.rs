@@ -5,6 +5,7 @@
 //! with their awareness and orders, now and then a pedlar who trades and warns, and level
 //! events: a story beat and an ambush that arrives (docs/delve.md).
 
+use super::book::DelveBook;
 use super::layout::{Layout, Room, layout};
 use super::params::Params;
 use super::stock::{Bestiary, Party, loot};
@@ -33,6 +34,7 @@ const BEATS: [&str; 5] = [
 /// A floor being furnished.
 struct Furnish<'a> {
     rng: &'a mut ChaCha8Rng,
+    rules: &'a DelveBook,
     lay: Layout,
     depth: u32,
     /// Per room: the corner spaces (for chests) and the other free spaces.
@@ -86,7 +88,7 @@ impl Furnish<'_> {
 }
 
 /// Floor `k` of the delve.
-pub(super) fn floor(rng: &mut ChaCha8Rng, params: &Params, k: u32, party: &Party, book: &Bestiary) -> Level {
+pub(super) fn floor(rng: &mut ChaCha8Rng, params: &Params, k: u32, party: &Party, book: &Bestiary, rules: &DelveBook) -> Level {
     let lay = layout(rng, params.width as i32, params.height as i32);
     let n = lay.rooms.len();
     let mut inner = Vec::with_capacity(n);
@@ -105,7 +107,7 @@ pub(super) fn floor(rng: &mut ChaCha8Rng, params: &Params, k: u32, party: &Party
     }
     let mut level = crate::level_edit::new_level(params.width as usize, params.height as usize);
     level.mode = LevelMode::Exploration;
-    let mut f = Furnish { rng, lay, depth: k, corners, inner, doors: BTreeMap::new(), level, busy: vec![false; n] };
+    let mut f = Furnish { rng, rules, lay, depth: k, corners, inner, doors: BTreeMap::new(), level, busy: vec![false; n] };
     for l in 0..f.lay.links.len() {
         let (a, b) = (f.lay.links[l].door_a, f.lay.links[l].door_b);
         for d in [a, b] {
@@ -121,15 +123,16 @@ pub(super) fn floor(rng: &mut ChaCha8Rng, params: &Params, k: u32, party: &Party
     f.busy[exit] = true;
     place_party(&mut f, start, party);
     let last = k + 1 == params.floors;
-    goal(&mut f, exit, last, book);
+    let tier = rules.tier(params.difficulty);
+    goal(&mut f, exit, last, book, tier.boss_guards);
     locks(&mut f, &path, &plinks, &depths);
     secret_room(&mut f, &path, start);
-    let budget = party.strength * 3 / 2 * (100 + 35 * k) / 100 * params.difficulty.percent() / 100;
+    let budget = party.strength * rules.budget_percent_of_strength / 100 * (100 + rules.budget_per_floor_percent * k) / 100 * tier.budget_percent / 100;
     encounters(&mut f, book, budget, start, exit);
     pedlar(&mut f);
     loot_and_traps(&mut f);
     dark(&mut f, start);
-    events(&mut f, &path, book);
+    events(&mut f, &path, book, tier.ambushers);
     let mut level = f.level;
     level.floors = vec![f.lay.rows(&f.doors)];
     level.name = format!("Delve {}: floor {} of {}, {}", params.seed, k + 1, params.floors, PLACES[(k as usize) % PLACES.len()]);
@@ -159,7 +162,7 @@ fn place_party(f: &mut Furnish<'_>, start: usize, party: &Party) {
 }
 
 /// The exit spaces, or on the last floor the boss and his guard, to defeat.
-fn goal(f: &mut Furnish<'_>, exit: usize, last: bool, book: &Bestiary) {
+fn goal(f: &mut Furnish<'_>, exit: usize, last: bool, book: &Bestiary, guards: u32) {
     let heroes = "heroes".to_string();
     if last {
         let at = f.take(exit).unwrap_or((f.lay.rooms[exit].x0, f.lay.rooms[exit].y0));
@@ -173,7 +176,7 @@ fn goal(f: &mut Furnish<'_>, exit: usize, last: bool, book: &Bestiary) {
         };
         f.level.characters.push(boss);
         let mut members = vec!["boss".to_string()];
-        for g in 0..2 {
+        for g in 0..guards {
             if let Some(at) = f.take(exit) {
                 let id = format!("guard_{}", g + 1);
                 let orders = Some(Orders::Bodyguard { figure: "boss".into() });
@@ -269,7 +272,7 @@ fn locks(f: &mut Furnish<'_>, path: &[usize], plinks: &[usize], _depths: &[usize
 /// A leaf room off the way behind a secret door, with a treasure chest.
 fn secret_room(f: &mut Furnish<'_>, path: &[usize], start: usize) {
     let leaves: Vec<usize> = (0..f.lay.rooms.len()).filter(|&r| f.lay.adj[r].len() == 1 && !path.contains(&r) && !f.busy[r] && r != start).collect();
-    if leaves.is_empty() || !f.chance(80) {
+    if leaves.is_empty() || !f.chance(f.rules.secret_room_percent) {
         return;
     }
     let room = f.pick(&leaves);
@@ -277,7 +280,7 @@ fn secret_room(f: &mut Furnish<'_>, path: &[usize], start: usize) {
     let door = f.lay.links[link].door_of(room);
     f.doors.insert(door, 'S');
     f.busy[room] = true;
-    let items = loot(f.rng, f.depth, true);
+    let items = loot(f.rng, &f.rules.loot, f.depth, true);
     f.chest(room, items, false);
 }
 
@@ -285,9 +288,9 @@ fn secret_room(f: &mut Furnish<'_>, path: &[usize], start: usize) {
 fn encounters(f: &mut Furnish<'_>, book: &Bestiary, budget: u32, start: usize, exit: usize) {
     let n = f.lay.rooms.len();
     let mut rooms: Vec<usize> = (0..n).filter(|&r| r != start && r != exit).collect();
-    let groups = f.rng.random_range(3..=5usize).min(rooms.len());
-    let each = (budget / groups.max(1) as u32).max(14);
-    let mut ids: Vec<String> = Vec::new();
+    let (lo, hi) = f.rules.groups;
+    let groups = f.rng.random_range(lo as usize..=hi as usize).min(rooms.len());
+    let each = (budget / groups.max(1) as u32).max(f.rules.least_group_budget);
     for g in 0..groups {
         let k = f.rng.random_range(0..rooms.len());
         let room = rooms.swap_remove(k);
@@ -320,19 +323,20 @@ fn encounters(f: &mut Furnish<'_>, book: &Bestiary, budget: u32, start: usize, e
             0 => (Awareness::Ambush, Some(Orders::Ambush { reach: 2 })),
             1 => (Awareness::Alert, Some(Orders::Guard { area: area(&r) })),
             2 => (Awareness::Unaware, Some(Orders::Patrol { route: vec![Pos::new(r.x0 + 1, r.y0), Pos::new(r.x1 - 1, r.y1)] })),
-            3 if !ids.is_empty() => (Awareness::Alert, Some(Orders::CallForHelp { encounter: ids[ids.len() - 1].clone() })),
+            // Not `call_for_help` (version 1 had it): a band called from behind a door it guards
+            // held a crisis at a standstill, each side out of the other's reach (issue 47).
+            3 => (Awareness::Alert, None),
             4 => (Awareness::Unaware, Some(Orders::Hunt { prey: Prey::Weakest })),
             _ => (Awareness::Unaware, None),
         };
-        f.level.encounters.push(EncounterDef { id: id.clone(), members, awareness, non_hostile: false, says: None, trades: vec![], arrives: false, orders });
-        ids.push(id);
+        f.level.encounters.push(EncounterDef { id, members, awareness, non_hostile: false, says: None, trades: vec![], arrives: false, orders });
     }
 }
 
 /// Now and then a pedlar who trades and warns, in a quiet room.
 fn pedlar(f: &mut Furnish<'_>) {
     let quiet: Vec<usize> = (0..f.lay.rooms.len()).filter(|&r| !f.busy[r]).collect();
-    if quiet.is_empty() || !f.chance(45) {
+    if quiet.is_empty() || !f.chance(f.rules.pedlar_percent) {
         return;
     }
     let room = f.pick(&quiet);
@@ -368,12 +372,13 @@ fn pedlar(f: &mut Furnish<'_>) {
 /// Chests of loot (some locked or trapped) and traps in the passages and on doors.
 fn loot_and_traps(f: &mut Furnish<'_>) {
     let n = f.lay.rooms.len();
-    let chests = f.rng.random_range(2..=4usize);
+    let (lo, hi) = f.rules.chests;
+    let chests = f.rng.random_range(lo as usize..=hi as usize);
     for _ in 0..chests {
         let room = f.rng.random_range(0..n);
-        let items = loot(f.rng, f.depth, false);
-        let locked = f.chance(30);
-        let trapped = f.chance(30);
+        let items = loot(f.rng, &f.rules.loot, f.depth, false);
+        let locked = f.chance(f.rules.chest_locked_percent);
+        let trapped = f.chance(f.rules.chest_trapped_percent);
         if let Some(at) = f.chest(room, items, locked)
             && trapped
         {
@@ -394,7 +399,8 @@ fn loot_and_traps(f: &mut Furnish<'_>) {
         }
     }
     let links = f.lay.links.len();
-    for _ in 0..f.rng.random_range(1..=4usize) {
+    let (lo, hi) = f.rules.corridor_traps;
+    for _ in 0..f.rng.random_range(lo as usize..=hi as usize) {
         let l = f.rng.random_range(0..links);
         let cells = f.lay.links[l].cells.clone();
         let at = pos(f.pick(&cells));
@@ -402,9 +408,9 @@ fn loot_and_traps(f: &mut Furnish<'_>) {
             continue;
         }
         let id = format!("trap_{}", f.level.traps.len() + 1);
-        let hidden = f.chance(70);
+        let hidden = f.chance(f.rules.hidden_trap_percent);
         let cr = 8 + f.depth as i32 + f.rng.random_range(0..3);
-        let condition = f.chance(25).then(|| "bleeding".to_string());
+        let condition = f.chance(f.rules.bleeding_trap_percent).then(|| "bleeding".to_string());
         f.level.traps.push(TrapDef {
             id,
             pos: at,
@@ -419,7 +425,7 @@ fn loot_and_traps(f: &mut Furnish<'_>) {
         });
     }
     let closed: Vec<(i32, i32)> = f.doors.iter().filter(|(_, c)| **c == '+').map(|(p, _)| *p).collect();
-    if !closed.is_empty() && f.chance(50) {
+    if !closed.is_empty() && f.chance(f.rules.door_trap_percent) {
         let at = pos(f.pick(&closed));
         let id = format!("trap_{}", f.level.traps.len() + 1);
         f.level.traps.push(TrapDef {
@@ -457,7 +463,7 @@ fn dark(f: &mut Furnish<'_>, start: usize) {
 
 /// A story beat on the way, and an ambush that arrives when the first key is taken (else
 /// when the party is halfway).
-fn events(f: &mut Furnish<'_>, path: &[usize], book: &Bestiary) {
+fn events(f: &mut Furnish<'_>, path: &[usize], book: &Bestiary, ambushers: u32) {
     let heroes = || Who::Side("heroes".into());
     let mid = path[path.len() / 2];
     let beat = f.pick(&BEATS);
@@ -471,13 +477,13 @@ fn events(f: &mut Furnish<'_>, path: &[usize], book: &Bestiary) {
         times: None,
         then: vec![Action::Message(beat.into())],
     });
-    if !f.chance(75) {
+    if !f.chance(f.rules.ambush_percent) {
         return;
     }
     // The ambushers come in at a room the party has passed.
     let room = path[path.len() / 3];
     let mut members = Vec::new();
-    for m in 0..2 {
+    for m in 0..ambushers {
         let Some(at) = f.take(room) else { break };
         let t = book.beasts[f.rng.random_range(0..3)].template.clone();
         let id = format!("ambusher_{}", m + 1);

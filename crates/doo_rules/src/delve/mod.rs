@@ -3,14 +3,19 @@
 //! Same seed, parameters and version: the same files, byte for byte (a `ChaCha8Rng` seeded from
 //! the seed and the floor; no clock, no hash order). `layout` cuts the rooms and corridors,
 //! `floor` furnishes a floor (locks and keys, secrets, traps, chests, dark, encounters, an NPC,
-//! events), `stock` holds the loot table and the monsters' costs. docs/delve.md.
+//! events), `stock` holds the party and the monsters' costs, `book` the numbers
+//! (`assets/rules/delve.ron`). docs/delve.md.
 
+mod book;
+mod features;
 mod floor;
 mod layout;
 mod params;
 mod run;
 mod stock;
 
+pub use book::{DelveBook, Tier};
+pub use features::{FEATURES, features};
 pub use params::{Difficulty, MAX_FLOORS, Params, SIDE_RANGE};
 pub use run::{ready_party, share_line, summary};
 
@@ -22,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 
 /// The generator's version: a change to what a seed gives bumps it.
-pub const DELVE_VERSION: u32 = 1;
+pub const DELVE_VERSION: u32 = 2;
 
 /// A generated dungeon: its floors (one level each, in order) and the campaign chaining them.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,8 +54,9 @@ pub fn generate(params: &Params, data: &RuleData) -> Result<Delve, String> {
     if let Some(p) = params.problem() {
         return Err(p);
     }
+    let rules = DelveBook::load(&params.root)?;
     let party = stock::party(params, data)?;
-    let book = stock::Bestiary::load(&params.root)?;
+    let book = stock::Bestiary::load(&params.root, &rules.boss)?;
     let mut levels = Vec::new();
     let mut retries = 0;
     for k in 0..params.floors {
@@ -58,7 +64,7 @@ pub fn generate(params: &Params, data: &RuleData) -> Result<Delve, String> {
         let level = loop {
             let sub = params.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(k) << 48) ^ tries;
             let mut rng = ChaCha8Rng::seed_from_u64(sub);
-            let level = floor::floor(&mut rng, params, k, &party, &book);
+            let level = floor::floor(&mut rng, params, k, &party, &book, &rules);
             if prove(&level).is_ok() || tries >= 16 {
                 break level;
             }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 pub const SIDE_RANGE: (u32, u32) = (24, 96);
 /// Floors: 1 to 8.
 pub const MAX_FLOORS: u32 = 8;
-/// How hard the encounters are.
+/// How hard the delve is (its numbers: `DelveBook::tier`, assets/rules/delve.ron).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Difficulty {
     Easy,
@@ -15,14 +15,6 @@ pub enum Difficulty {
 }
 
 impl Difficulty {
-    /// The encounter budget's factor, in percent.
-    pub fn percent(self) -> u32 {
-        match self {
-            Difficulty::Easy => 70,
-            Difficulty::Normal => 100,
-            Difficulty::Hard => 140,
-        }
-    }
     pub fn parse(s: &str) -> Option<Difficulty> {
         match s {
             "easy" => Some(Difficulty::Easy),
@@ -70,7 +62,8 @@ impl Params {
         }
     }
 
-    pub(super) fn problem(&self) -> Option<String> {
+    /// The first parameter out of range, as a sentence (`generate` refuses such params).
+    pub fn problem(&self) -> Option<String> {
         if !(1..=MAX_FLOORS).contains(&self.floors) {
             return Some(format!("{} floors: give 1 to {MAX_FLOORS}", self.floors));
         }

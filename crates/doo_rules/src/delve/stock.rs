@@ -1,6 +1,6 @@
 //! What a delve furnishes its floors with: the party (from `heroes/`), the monsters (from
 //! `assets/monsters/`, each with a cost from its stats), the party's strength, and the loot
-//! table scaled to depth (items of `assets/equipment/equipment.ron`).
+//! table (`assets/rules/delve.ron`) scaled to depth.
 
 use super::params::Params;
 use crate::data::RuleData;
@@ -46,7 +46,7 @@ pub(super) struct Bestiary {
 
 impl Bestiary {
     /// Reads the templates the generator uses (each must exist and parse).
-    pub fn load(root: &Path) -> Result<Bestiary, String> {
+    pub fn load(root: &Path, boss: &str) -> Result<Bestiary, String> {
         let dir = crate::level_file::templates_dir(root);
         let read = |t: &str| -> Result<Beast, String> {
             let e = crate::level_file::read_template(&dir, t)?;
@@ -61,7 +61,7 @@ impl Bestiary {
             beasts.push(read(t)?);
         }
         beasts.sort_by_key(|b| (b.cost, b.template.clone()));
-        Ok(Bestiary { beasts, boss: read("orc_captain")? })
+        Ok(Bestiary { beasts, boss: read(boss)? })
     }
 
     /// A group spending at most `budget` (at least one figure): cheaper beasts on the upper
@@ -85,28 +85,18 @@ impl Bestiary {
     }
 }
 
-/// Loot for a chest on floor `depth` (0 the first): more and better deeper.
-pub(super) fn loot(rng: &mut ChaCha8Rng, depth: u32, treasure: bool) -> Vec<String> {
-    // (item, weight on the first floor, weight added per floor)
-    const TABLE: [(&str, u32, u32); 8] = [
-        ("bandages", 6, 0),
-        ("candle", 4, 0),
-        ("torch", 4, 0),
-        ("gold_coins", 6, 2),
-        ("potion_of_healing", 3, 2),
-        ("lantern", 1, 1),
-        ("gemstone", 1, 2),
-        ("silver_chalice", 0, 2),
-    ];
+/// Loot for a chest on floor `depth` (0 the first) from the book's table: more and better
+/// deeper.
+pub(super) fn loot(rng: &mut ChaCha8Rng, table: &[(String, u32, u32)], depth: u32, treasure: bool) -> Vec<String> {
     let n = 1 + rng.random_range(0..=1 + depth.min(3)) + if treasure { 2 } else { 0 };
-    let total: u32 = TABLE.iter().map(|(_, w, d)| w + d * depth).sum();
+    let total: u32 = table.iter().map(|(_, w, d)| w + d * depth).sum();
     let mut out = Vec::new();
     for _ in 0..n {
-        let mut pick = rng.random_range(0..total);
-        for (item, w, d) in TABLE {
+        let mut pick = rng.random_range(0..total.max(1));
+        for (item, w, d) in table {
             let w = w + d * depth;
             if pick < w {
-                out.push(item.to_string());
+                out.push(item.clone());
                 break;
             }
             pick -= w;
