@@ -186,7 +186,7 @@ fn nested_steps_keep_the_caps() {
 
 /// Every row of event k's form in its current list, stepped both ways on a copy and checked;
 /// a branch's or option's row stepped into, and its rows walked the same (to the third level).
-fn walk(doc: &Doc, k: usize, data: &RuleData, what: &str, steps: &mut usize, lists: &mut usize) {
+fn walk(doc: &Doc, k: usize, data: &RuleData, what: &str, steps: &mut usize, lists: &mut usize, bad: &mut Vec<String>) {
     *lists += 1;
     let rows = doc.event_form(k);
     for (r, row) in rows.iter().enumerate() {
@@ -198,13 +198,19 @@ fn walk(doc: &Doc, k: usize, data: &RuleData, what: &str, steps: &mut usize, lis
             assert!(inner.event_step(k, r, 1, Rect::one(0, 0)));
             let at = format!("{what} ▸ {}", inner.event_scope(k));
             assert!(inner.event_form(k).iter().any(|r| r.part == "inside"), "{at}");
-            walk(&inner, k, data, &at, steps, lists);
+            walk(&inner, k, data, &at, steps, lists, bad);
             continue;
         }
         for dir in [1, -1] {
             let mut d = doc.clone();
             d.event_step(k, r, dir, Rect::new((1, 1), (2, 1)));
-            validates(&d, data, &format!("{what}: row {row:?} dir {dir}"));
+            let text = d.text();
+            let back: Level = parse_ron("l.ron", &text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+            assert_eq!(back.events, d.level.events, "{what}");
+            let p = problems("l.ron", &text, &back, data, &root());
+            if !p.is_empty() {
+                bad.push(format!("{what}: row {row:?} dir {dir}: {:?}", p.iter().map(|p| &p.message).collect::<Vec<_>>()));
+            }
             *steps += 1;
         }
     }
@@ -225,11 +231,11 @@ fn every_row_of_the_shipped_events_nested_ones_too_steps_to_a_valid_level() {
         .collect();
     files.sort();
     files.extend(["tests/levels/events/choice.ron".into(), "tests/levels/events/bells.ron".into()]);
-    let (mut steps, mut lists) = (0, 0);
+    let (mut steps, mut lists, mut bad) = (0, 0, vec![]);
     for file in &files {
         let level = read(file);
         for k in 0..level.events.len() {
-            walk(&Doc::new(level.clone()), k, &data, &format!("{file} event {}", level.events[k].id), &mut steps, &mut lists);
+            walk(&Doc::new(level.clone()), k, &data, &format!("{file} event {}", level.events[k].id), &mut steps, &mut lists, &mut bad);
         }
     }
     let mut doc = Doc::new(read("levels/the_bell_chapel.ron"));
@@ -243,7 +249,8 @@ fn every_row_of_the_shipped_events_nested_ones_too_steps_to_a_valid_level() {
     press(&mut doc, k, "◂ back to the event");
     validates(&doc, &data, "deep");
     let before = lists;
-    walk(&doc, k, &data, "bell chapel deep", &mut steps, &mut lists);
+    walk(&doc, k, &data, "bell chapel deep", &mut steps, &mut lists, &mut bad);
     assert_eq!(lists - before, 5, "the event's list, 2 branches, the choice's 2 options in the first");
+    assert!(bad.is_empty(), "{} of {steps} steps left problems:\n{}", bad.len(), bad.join("\n"));
     assert!(steps > 1000, "{steps} steps");
 }

@@ -10,63 +10,14 @@
 
 use super::brush::{Rect, pos};
 use super::doc::Doc;
-use super::event_cond::C;
 use super::event_more::{Lists, M, lists};
-use super::orders_form::{OF, OrderCtx};
-use crate::level_crawl::LevelMode;
+use super::event_target::{F, Target, crawl, step_kind};
 use crate::level_file::Level;
 use crate::rules::grid::Pos;
-use crate::rules::story::{Action, Area, Deed, DoorState, MAX_TEXT, Offer, Trigger, Who};
+use crate::rules::story::{Action, Area, Deed, MAX_TEXT, Offer, Trigger, Who};
 
 pub(super) use super::form_row::step;
 pub use super::form_row::{Row, RowKind};
-
-/// What a row changes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Target {
-    TriggerKind,
-    Who,
-    TriggerArea,
-    TriggerDoor,
-    TriggerItem,
-    TriggerNumber,
-    TriggerDeed,
-    TriggerOffer,
-    /// A value shown, not stepped.
-    Shown,
-    Repeat,
-    After,
-    Kind(usize),
-    Field(usize, F),
-    Up(usize),
-    Remove(usize),
-    Add,
-    /// Issue 46: a field of a new trigger (`None`) or action, or the event's `times`.
-    More(Option<usize>, M),
-    /// Issue 46: a field of the event's condition.
-    Cond(C),
-    /// Issue 46: back out of a nested list to the first n steps of its path.
-    Out(usize),
-    /// Issue 46: the branch or option the form is in, removed.
-    RemoveHere,
-}
-
-/// An action's fields.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum F {
-    Text,
-    Side,
-    OptSide,
-    Door,
-    DoorState,
-    Area,
-    Figure,
-    Item,
-    Encounter,
-    Hostile,
-    Encounters,
-    Orders(OF),
-}
 
 fn at(p: &Pos) -> String {
     if p.floor == 0 { format!("({}, {})", p.x, p.y) } else { format!("({}, {}) floor {}", p.x, p.y, p.floor + 1) }
@@ -93,10 +44,6 @@ fn short(s: &str) -> String {
     if s.chars().count() > 40 { format!("{t}...") } else { t }
 }
 
-fn crawl(l: &Level) -> bool {
-    l.mode == LevelMode::Exploration
-}
-
 /// The trigger kinds the level can use, each with its first values (an area: the event's own,
 /// else the selection).
 fn trigger_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Trigger> {
@@ -117,53 +64,6 @@ fn trigger_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Trigger> {
     v.push(Trigger::Offered { what: Offer::Reflex, who: Who::Any });
     v.extend(super::event_more::trigger_kinds(l, ls));
     v
-}
-
-/// The action kinds the level can use, each with its first values.
-fn action_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Action> {
-    let side = ls.sides.first().cloned();
-    let mut v = vec![Action::Message(String::new())];
-    if crawl(l) {
-        v.push(Action::StartCrisis { encounters: vec![], surprised: None });
-    }
-    if let Some(at) = ls.doors.first() {
-        v.push(Action::Door { at: *at, state: DoorState::Open });
-    }
-    if crawl(l) {
-        v.push(Action::Reveal { area, side: None });
-    }
-    if let (Some(figure), Some(item)) = (ls.figures.first(), ls.items.first()) {
-        v.push(Action::Give { figure: figure.clone(), item: item.clone() });
-        v.push(Action::Take { figure: figure.clone(), item: item.clone() });
-    }
-    if let Some(s) = side {
-        v.extend([Action::Win(s.clone()), Action::Lose(s)]);
-    }
-    if let Some(e) = ls.encounters.first() {
-        v.push(Action::Stance { encounter: e.clone(), hostile: true });
-    }
-    if let Some(e) = ls.arriving.first() {
-        v.push(Action::Spawn(e.clone()));
-    }
-    if let Some(e) = ls.encounters.first() {
-        v.push(Action::Orders { encounter: e.clone(), to: None });
-    }
-    v.extend(super::event_more::action_kinds(ls, area));
-    v
-}
-
-fn same_kind<T>(a: &T, b: &T) -> bool {
-    std::mem::discriminant(a) == std::mem::discriminant(b)
-}
-
-/// The kind after (or before) `now` among `kinds` (matched by kind, not value).
-fn step_kind<T: Clone>(kinds: &[T], now: &T, dir: i8) -> Option<T> {
-    let n = kinds.len() as i64;
-    if n == 0 {
-        return None;
-    }
-    let i = kinds.iter().position(|k| same_kind(k, now)).map_or(0, |i| (i as i64 + dir.signum() as i64).rem_euclid(n));
-    Some(kinds[i as usize].clone())
 }
 
 fn row(part: &str, label: &str, value: String, kind: RowKind, t: Target) -> (Row, Target) {
@@ -343,7 +243,7 @@ impl Doc {
                 Target::More(a, m) => super::event_more::step(l, k, &path, a, m, dir, &ls, sel),
                 Target::Cond(c) => super::event_cond::step(l, k, c, dir, &ls),
                 Target::Kind(_) | Target::Field(..) | Target::Up(_) | Target::Remove(_) | Target::Add => {
-                    let chosen = step_list(&level, k, &path, t, dir, &ls, sel, area, l);
+                    let chosen = super::event_list::step_list(&level, k, &path, t, dir, &ls, sel, area, l);
                     if let Some(next) = chosen {
                         super::event_more::chosen(l, &next);
                     }
@@ -351,8 +251,10 @@ impl Doc {
                 _ => step_own(&mut l.events[k], t, dir, &ls, sel, area, &level, &id),
             }
             // Issue 46: the caps on the event's actions as a whole (all of them counted, nested
-            // at most so deep): a step that breaks them is no step.
-            if super::event_nest::over_caps(&l.events[k]) && !super::event_nest::over_caps(&before) {
+            // at most so deep), and the `spawn` of an encounter that arrives later (the last one
+            // gone, it would never come): a step that breaks them is no step.
+            let caps = super::event_nest::over_caps(&l.events[k]) && !super::event_nest::over_caps(&before);
+            if caps || super::event_list::spawned(l) != super::event_list::spawned(&level) {
                 l.events[k] = before;
             }
         })
@@ -393,66 +295,6 @@ impl Doc {
             Action::Message(m) | Action::Choice { prompt: m, .. } => Some(m.clone()),
             _ => None,
         }
-    }
-}
-
-fn step_field(act: &mut Action, field: F, dir: i8, ls: &Lists, sel: Area) {
-    let opt_sides: Vec<Option<String>> = std::iter::once(None).chain(ls.sides.iter().cloned().map(Some)).collect();
-    match (act, field) {
-        (Action::Win(s) | Action::Lose(s), F::Side) => {
-            if let Some(n) = step(&ls.sides, s, dir) {
-                *s = n;
-            }
-        }
-        (Action::StartCrisis { surprised: s, .. } | Action::Reveal { side: s, .. }, F::OptSide) => {
-            if let Some(n) = step(&opt_sides, s, dir) {
-                *s = n;
-            }
-        }
-        (Action::StartCrisis { encounters, .. }, F::Encounters) => {
-            // None, every encounter, then each alone.
-            let mut choices: Vec<Vec<String>> = vec![vec![]];
-            if ls.encounters.len() > 1 {
-                choices.push(ls.encounters.clone());
-            }
-            choices.extend(ls.encounters.iter().map(|e| vec![e.clone()]));
-            if let Some(n) = step(&choices, encounters, dir) {
-                *encounters = n;
-            }
-        }
-        (Action::Door { at, .. }, F::Door) => {
-            if let Some(p) = step(&ls.doors, at, dir) {
-                *at = p;
-            }
-        }
-        (Action::Door { state, .. }, F::DoorState) => {
-            if let Some(s) = step(&[DoorState::Open, DoorState::Closed, DoorState::Locked], state, dir) {
-                *state = s;
-            }
-        }
-        (Action::Reveal { area, .. }, F::Area) => *area = sel,
-        (Action::Give { figure, .. } | Action::Take { figure, .. }, F::Figure) => {
-            if let Some(n) = step(&ls.figures, figure, dir) {
-                *figure = n;
-            }
-        }
-        (Action::Give { item, .. } | Action::Take { item, .. }, F::Item) => {
-            if let Some(n) = step(&ls.items, item, dir) {
-                *item = n;
-            }
-        }
-        (Action::Stance { encounter, .. } | Action::Orders { encounter, .. }, F::Encounter) => {
-            if let Some(n) = step(&ls.encounters, encounter, dir) {
-                *encounter = n;
-            }
-        }
-        (Action::Spawn(e), F::Encounter) => {
-            if let Some(n) = step(&ls.arriving, e, dir) {
-                *e = n;
-            }
-        }
-        (Action::Stance { hostile, .. }, F::Hostile) => *hostile = !*hostile,
-        _ => {}
     }
 }
 
@@ -505,10 +347,12 @@ fn step_own(e: &mut crate::rules::story::EventDef, t: Target, dir: i8, ls: &List
         Target::TriggerDeed => {
             use Deed::*;
             let all = [FreeStep, Move, Attack, Action, Spell, Pass, End, Reflex, Response, Decline];
-            if let Trigger::Acted { what, .. } = &mut e.when
+            if let Trigger::Acted { what, how, .. } = &mut e.when
                 && let Some(d) = step(&all, what, dir)
             {
                 *what = d;
+                // `how` names a row of the deed's table: kept with its deed only.
+                *how = None;
             }
         }
         Target::TriggerOffer => {
@@ -526,95 +370,5 @@ fn step_own(e: &mut crate::rules::story::EventDef, t: Target, dir: i8, ls: &List
             }
         }
         _ => {}
-    }
-}
-
-/// The kind after (or before) action `now` that keeps `e` within its caps when it takes
-/// `now`'s place at `path`/`a` (a `one_of` or a choice too deep, or too many actions: skipped).
-fn fitting_kind(kinds: &[Action], e: &crate::rules::story::EventDef, path: &[(usize, usize)], a: usize, dir: i8) -> Option<Action> {
-    let mut now = super::event_nest::list(&e.then, path)?.get(a)?.clone();
-    for _ in 0..kinds.len() {
-        let next = step_kind(kinds, &now, dir)?;
-        let mut test = e.clone();
-        if let Some(slot) = super::event_nest::list_mut(&mut test.then, path).and_then(|l| l.get_mut(a)) {
-            *slot = next.clone();
-        }
-        if !super::event_nest::over_caps(&test) {
-            return Some(next);
-        }
-        now = next;
-    }
-    None
-}
-
-/// A step of an action of the list at `path` (its kind, a field, up, remove, or one added);
-/// the new action when its kind was chosen.
-#[allow(clippy::too_many_arguments)]
-fn step_list(level: &Level, k: usize, path: &[(usize, usize)], t: Target, dir: i8, ls: &Lists, sel: Area, area: Area, l: &mut Level) -> Option<Action> {
-    let kind = match t {
-        Target::Kind(a) => fitting_kind(&action_kinds(level, ls, area), &level.events[k], path, a, dir).map(|n| (a, n)),
-        _ => None,
-    };
-    let ctx = match t {
-        Target::Field(a, F::Orders(_)) => match super::event_nest::list(&level.events[k].then, path).and_then(|v| v.get(a)) {
-            Some(Action::Orders { encounter, .. }) => Some(encounter_ctx(level, ls, encounter, sel)),
-            _ => None,
-        },
-        _ => None,
-    };
-    let list = super::event_nest::list_mut(&mut l.events[k].then, path)?;
-    match t {
-        Target::Kind(_) => {
-            let (a, next) = kind?;
-            list[a] = next.clone();
-            return Some(next);
-        }
-        Target::Field(a, F::Orders(o)) => {
-            if let (Some(Action::Orders { to, .. }), Some(cx)) = (list.get_mut(a), ctx) {
-                super::orders_form::step_orders(level, to, o, dir, &cx);
-            }
-        }
-        Target::Field(a, field) => {
-            if let Some(act) = list.get_mut(a) {
-                step_field(act, field, dir, ls, sel);
-            }
-        }
-        Target::Up(a) => {
-            if a > 0 && a < list.len() {
-                list.swap(a - 1, a);
-            }
-        }
-        Target::Remove(a) => {
-            if a < list.len() {
-                list.remove(a);
-            }
-            // An event does something: with nothing left, a story line (empty until typed). A
-            // branch or an option may do nothing.
-            if list.is_empty() && path.is_empty() {
-                list.push(Action::Message(String::new()));
-            }
-        }
-        Target::Add => list.push(Action::Message(String::new())),
-        _ => {}
-    }
-    None
-}
-
-/// What an encounter's orders are chosen from: near its first member, the selection, the
-/// figures not in it, the items, the other encounters (crawls).
-fn encounter_ctx(l: &Level, ls: &Lists, encounter: &str, sel: Area) -> OrderCtx {
-    let members: Vec<String> = l.encounters.iter().filter(|e| e.id == encounter).flat_map(|e| e.members.clone()).collect();
-    let anchor = l
-        .characters
-        .iter()
-        .filter(|c| c.id.as_ref().is_some_and(|id| members.contains(id)))
-        .find_map(|c| c.pos)
-        .unwrap_or_else(|| super::orders_form::first_standable(l));
-    OrderCtx {
-        anchor,
-        sel: Some(sel),
-        figures: ls.figures.iter().filter(|f| !members.contains(f)).cloned().collect(),
-        items: super::orders_form::hunted(l),
-        encounters: if crawl(l) { ls.encounters.iter().filter(|e| *e != encounter).cloned().collect() } else { vec![] },
     }
 }

@@ -43,8 +43,7 @@ pub(super) struct OrderCtx {
 /// Whether a figure can stand on the space (`Tile::walkable`: floor, open door, stairs,
 /// difficult ground).
 pub(super) fn standable(l: &Level, p: Pos) -> bool {
-    let Some(c) = l.floors.get(p.floor as usize).and_then(|f| f.get(usize::try_from(p.y).ok()?)).and_then(|r| r.chars().nth(usize::try_from(p.x).ok()?))
-    else {
+    let Some(c) = l.floors.get(p.floor as usize).and_then(|f| f.get(usize::try_from(p.y).ok()?)).and_then(|r| r.chars().nth(usize::try_from(p.x).ok()?)) else {
         return false;
     };
     match l.legend.get(&c) {
@@ -70,9 +69,7 @@ pub(super) fn first_standable(l: &Level) -> Pos {
         .iter()
         .enumerate()
         .find_map(|(f, rows)| {
-            rows.iter()
-                .enumerate()
-                .find_map(|(y, r)| r.chars().enumerate().map(|(x, _)| Pos::on(x as i32, y as i32, f as u8)).find(|p| standable(l, *p)))
+            rows.iter().enumerate().find_map(|(y, r)| r.chars().enumerate().map(|(x, _)| Pos::on(x as i32, y as i32, f as u8)).find(|p| standable(l, *p)))
         })
         .unwrap_or(Pos::on(0, 0, 0))
 }
@@ -121,7 +118,9 @@ pub(super) fn rows(o: Option<&Orders>, sel: bool) -> Vec<(&'static str, String, 
     let mut v = vec![("orders", o.map_or("none", Orders::name).to_string(), RowKind::Choice, OF::Kind)];
     match o {
         None => {}
-        Some(Orders::Guard { area }) => v.push(("area", format!("{}-{}", at(&area.from), at(&area.to)), if sel { RowKind::Area } else { RowKind::Number }, OF::Area)),
+        Some(Orders::Guard { area }) => {
+            v.push(("area", format!("{}-{}", at(&area.from), at(&area.to)), if sel { RowKind::Area } else { RowKind::Number }, OF::Area))
+        }
         Some(Orders::Patrol { route }) => v.push(("route", route.iter().map(at).collect::<Vec<_>>().join(" > "), place, OF::Route)),
         Some(Orders::Ambush { reach }) => v.push(("reach", reach.to_string(), RowKind::Number, OF::Reach)),
         Some(Orders::Hold { at: p }) => v.push(("at", at(p), place, OF::At)),
