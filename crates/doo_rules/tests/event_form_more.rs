@@ -289,8 +289,9 @@ fn a_choice_is_built_with_the_form() {
 }
 
 /// Issue 46 ("switch an encounter's behaviour"): the `orders` action (issue 45) in the form: its
-/// encounter chosen, its orders stepped through those that need no place (none, ambush, hunt
-/// the weakest), each a level `validate` accepts.
+/// encounter chosen, its orders stepped through every kind of docs/levels.md "Orders" the level
+/// can use (no `call_for_help` with no other encounter), each field stepped both ways (places
+/// from the selection), each a level `validate` accepts.
 #[test]
 fn an_encounters_orders_are_switched_with_the_form() {
     let text = std::fs::read_to_string(root().join("tests/levels/events/hall.ron")).unwrap();
@@ -303,15 +304,30 @@ fn an_encounters_orders_are_switched_with_the_form() {
     let r = nth(&doc, k, &p, "orders", 0);
     assert_eq!(doc.event_form(k)[r].kind, RowKind::Choice);
     let data = RuleData::load(&root()).unwrap();
-    let mut seen = Vec::new();
-    for _ in 0..3 {
-        assert!(doc.event_step(k, r, 1, Rect::one(0, 0)));
+    let check = |doc: &Doc| {
         let text = doc.text();
         let back: Level = parse_ron("hall.ron", &text).unwrap();
         assert_eq!(problems("hall.ron", &text, &back, &data, &root()), vec![], "{text}");
+    };
+    let mut seen = Vec::new();
+    let mut fields = 0;
+    for _ in 0..8 {
+        assert!(doc.event_step(k, r, 1, Rect::one(0, 0)));
+        check(&doc);
         seen.push(doc.event_form(k)[r].value.clone());
         assert!(matches!(doc.level.events[k].then[a], doo_rules::rules::story::Action::Orders { .. }));
+        let rows = doc.event_form(k);
+        for f in (r + 1..rows.len()).take_while(|&f| rows[f].part == p && rows[f].action == Some(a) && rows[f].label != "") {
+            for dir in [1, -1] {
+                let mut d = doc.clone();
+                // (7, 2) and (9, 3): floor in room B.
+                if d.event_step(k, f, dir, Rect::new((7, 2), (9, 3))) {
+                    fields += 1;
+                }
+                check(&d);
+            }
+        }
     }
-    assert_eq!(seen.len(), 3);
-    assert!(seen[0].starts_with("ambush") && seen[1].starts_with("hunt") && seen[2] == "none", "{seen:?}");
+    assert_eq!(seen, ["guard", "patrol", "ambush", "hold", "bodyguard", "flee", "hunt", "none"]);
+    assert!(fields >= 12, "{fields} field steps changed the orders");
 }

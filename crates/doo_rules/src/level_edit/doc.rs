@@ -61,6 +61,9 @@ pub struct Doc {
     pub(super) areas: std::collections::BTreeMap<String, crate::rules::story::Area>,
     /// What resizes took off the map since the last save (`dropped` names what is still gone).
     pub(super) cut: Vec<(String, Pos)>,
+    /// Issue 46: the action list the event form shows (`event_nest`): event k's own
+    /// (an empty path), or a `one_of` branch's or a choice option's, as (action, branch) steps.
+    pub(super) scope: (usize, Vec<(usize, usize)>),
 }
 
 /// Undo steps kept for a level this size: `MAX_UNDO`, fewer for a huge level (each step is a
@@ -133,7 +136,7 @@ fn next<T: PartialEq + Clone>(list: &[T], now: &T) -> T {
 
 impl Doc {
     pub fn new(level: Level) -> Doc {
-        Doc { saved: level.clone(), level, source: None, floor: 0, undo: vec![], redo: vec![], areas: Default::default(), cut: vec![] }
+        Doc { saved: level.clone(), level, source: None, floor: 0, undo: vec![], redo: vec![], areas: Default::default(), cut: vec![], scope: (0, vec![]) }
     }
 
     /// A level file's text, parsed (not checked: a level with problems can be edited).

@@ -2,64 +2,22 @@
 //! row the editor shows and steps through the values the level holds (its sides, figures,
 //! doors, items, encounters, other events; the map's selection for an area), numbers up and
 //! down, switches on and off; actions are added, moved up and removed. `event_form` lists the
-//! rows, `event_step` changes one; every step leaves an event of the level format. What cannot
-//! be chosen from a list (an `orders` action's orders, an `acted` trigger's `how`) is shown
-//! and kept as the file has it.
+//! rows, `event_step` changes one; every step leaves an event of the level format. The actions
+//! of a `one_of`'s branch or a choice's option have the same rows, one list at a time
+//! (`event_nest`); an `orders` action's orders step through every kind (`orders_form`). What
+//! cannot be chosen from a list (an `acted` trigger's `how`) is shown and kept as the file has
+//! it.
 
 use super::brush::{Rect, pos};
 use super::doc::Doc;
-use super::event_cond::C;
 use super::event_more::{Lists, M, lists};
-use crate::level_crawl::LevelMode;
+use super::event_target::{F, Target, crawl, step_kind};
 use crate::level_file::Level;
 use crate::rules::grid::Pos;
-use crate::rules::story::{Action, Area, Deed, DoorState, MAX_ACTIONS, MAX_TEXT, Offer, Trigger, Who};
+use crate::rules::story::{Action, Area, Deed, MAX_TEXT, Offer, Trigger, Who};
 
 pub(super) use super::form_row::step;
 pub use super::form_row::{Row, RowKind};
-
-/// What a row changes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Target {
-    TriggerKind,
-    Who,
-    TriggerArea,
-    TriggerDoor,
-    TriggerItem,
-    TriggerNumber,
-    TriggerDeed,
-    TriggerOffer,
-    /// A value shown, not stepped.
-    Shown,
-    Repeat,
-    After,
-    Kind(usize),
-    Field(usize, F),
-    Up(usize),
-    Remove(usize),
-    Add,
-    /// Issue 46: a field of a new trigger (`None`) or action, or the event's `times`.
-    More(Option<usize>, M),
-    /// Issue 46: a field of the event's condition.
-    Cond(C),
-}
-
-/// An action's fields.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum F {
-    Text,
-    Side,
-    OptSide,
-    Door,
-    DoorState,
-    Area,
-    Figure,
-    Item,
-    Encounter,
-    Hostile,
-    Encounters,
-    Orders,
-}
 
 fn at(p: &Pos) -> String {
     if p.floor == 0 { format!("({}, {})", p.x, p.y) } else { format!("({}, {}) floor {}", p.x, p.y, p.floor + 1) }
@@ -86,10 +44,6 @@ fn short(s: &str) -> String {
     if s.chars().count() > 40 { format!("{t}...") } else { t }
 }
 
-fn crawl(l: &Level) -> bool {
-    l.mode == LevelMode::Exploration
-}
-
 /// The trigger kinds the level can use, each with its first values (an area: the event's own,
 /// else the selection).
 fn trigger_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Trigger> {
@@ -110,53 +64,6 @@ fn trigger_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Trigger> {
     v.push(Trigger::Offered { what: Offer::Reflex, who: Who::Any });
     v.extend(super::event_more::trigger_kinds(l, ls));
     v
-}
-
-/// The action kinds the level can use, each with its first values.
-fn action_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Action> {
-    let side = ls.sides.first().cloned();
-    let mut v = vec![Action::Message(String::new())];
-    if crawl(l) {
-        v.push(Action::StartCrisis { encounters: vec![], surprised: None });
-    }
-    if let Some(at) = ls.doors.first() {
-        v.push(Action::Door { at: *at, state: DoorState::Open });
-    }
-    if crawl(l) {
-        v.push(Action::Reveal { area, side: None });
-    }
-    if let (Some(figure), Some(item)) = (ls.figures.first(), ls.items.first()) {
-        v.push(Action::Give { figure: figure.clone(), item: item.clone() });
-        v.push(Action::Take { figure: figure.clone(), item: item.clone() });
-    }
-    if let Some(s) = side {
-        v.extend([Action::Win(s.clone()), Action::Lose(s)]);
-    }
-    if let Some(e) = ls.encounters.first() {
-        v.push(Action::Stance { encounter: e.clone(), hostile: true });
-    }
-    if let Some(e) = ls.arriving.first() {
-        v.push(Action::Spawn(e.clone()));
-    }
-    if let Some(e) = ls.encounters.first() {
-        v.push(Action::Orders { encounter: e.clone(), to: None });
-    }
-    v.extend(super::event_more::action_kinds(ls, area));
-    v
-}
-
-fn same_kind<T>(a: &T, b: &T) -> bool {
-    std::mem::discriminant(a) == std::mem::discriminant(b)
-}
-
-/// The kind after (or before) `now` among `kinds` (matched by kind, not value).
-fn step_kind<T: Clone>(kinds: &[T], now: &T, dir: i8) -> Option<T> {
-    let n = kinds.len() as i64;
-    if n == 0 {
-        return None;
-    }
-    let i = kinds.iter().position(|k| same_kind(k, now)).map_or(0, |i| (i as i64 + dir.signum() as i64).rem_euclid(n));
-    Some(kinds[i as usize].clone())
 }
 
 fn row(part: &str, label: &str, value: String, kind: RowKind, t: Target) -> (Row, Target) {
@@ -243,12 +150,11 @@ fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
             f("hostile", if *hostile { "yes".into() } else { "no".into() }, RowKind::Toggle, F::Hostile),
         ]),
         Action::Spawn(e) => v.push(f("encounter", e.clone(), RowKind::Choice, F::Encounter)),
-        Action::Orders { encounter, to } => v.extend([
-            f("encounter", encounter.clone(), RowKind::Choice, F::Encounter),
-            // Issue 46: stepped through the orders that need no place (none, ambush, hunt the
-            // weakest); others are set in the file, shown, and kept until stepped.
-            f("orders", to.as_ref().map_or("none".into(), snake), RowKind::Choice, F::Orders),
-        ]),
+        Action::Orders { encounter, to } => {
+            // Issue 46: every kind of orders, each field stepped (`orders_form`).
+            v.push(f("encounter", encounter.clone(), RowKind::Choice, F::Encounter));
+            v.extend(super::orders_form::rows(to.as_ref(), true).into_iter().map(|(l, val, kind, o)| f(l, val, kind, F::Orders(o))));
+        }
         other => v.extend(super::event_more::action_rows(other).into_iter().map(|(l, val, kind, m)| row(p, l, val, kind, Target::More(Some(a), m)))),
     }
     v.push(row(p, "", "up".into(), RowKind::Up, Target::Up(a)));
@@ -259,18 +165,33 @@ fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
 impl Doc {
     fn form(&self, k: usize) -> Vec<(Row, Target)> {
         let Some(e) = self.level.events.get(k) else { return vec![] };
+        let path = self.scope_of(k);
+        let mut v = if path.is_empty() { self.own_rows(e) } else { vec![] };
+        for (label, value, kind, what) in super::event_nest::inside_rows(&e.then, &path) {
+            let t = match what {
+                super::event_nest::Inside::Out(n) => Target::Out(n),
+                super::event_nest::Inside::RemoveHere => Target::RemoveHere,
+            };
+            v.push(row("inside", &label, value, kind, t));
+        }
+        let list = super::event_nest::list(&e.then, &path).map_or(&[][..], |l| l.as_slice());
+        for (a, act) in list.iter().enumerate() {
+            v.extend(action_rows(a, act));
+        }
+        if super::event_nest::room(e) {
+            v.push(row("then", "", "+ action".into(), RowKind::Add, Target::Add));
+        }
+        v
+    }
+
+    /// The rows of the event itself (its trigger, repeat, after, times, condition).
+    fn own_rows(&self, e: &crate::rules::story::EventDef) -> Vec<(Row, Target)> {
         let mut v = trigger_rows(&e.when);
         v.push(row("when", "repeats", if e.repeat { "each time".into() } else { "once".into() }, RowKind::Toggle, Target::Repeat));
         v.push(row("when", "waits for", e.after.clone().unwrap_or_else(|| "none".into()), RowKind::Choice, Target::After));
         let (l, val, kind, m) = super::event_more::times_row(e);
         v.push(row("when", l, val, kind, Target::More(None, m)));
         v.extend(super::event_cond::rows(e.only_if.as_ref()).into_iter().map(|(l, val, kind, c)| row("if", l, val, kind, Target::Cond(c))));
-        for (a, act) in e.then.iter().enumerate() {
-            v.extend(action_rows(a, act));
-        }
-        if e.then.len() < MAX_ACTIONS {
-            v.push(row("then", "", "+ action".into(), RowKind::Add, Target::Add));
-        }
         v
     }
 
@@ -281,9 +202,28 @@ impl Doc {
 
     /// The k-th event's `row` changed: a step forward (`dir` 1) or back (-1) through its
     /// choices or its number, a switch, the selection `sel` (on the floor in view) for an
-    /// area, an action moved up, removed or added. True when the level changed.
+    /// area, an action moved up, removed or added; a branch's or option's actions stepped into
+    /// and out of (`event_nest`). True when the level or the form's list changed. A step that
+    /// would break the caps on the event's actions (`MAX_ACTIONS`, `MAX_ACTION_DEPTH`) is refused.
     pub fn event_step(&mut self, k: usize, row: usize, dir: i8, sel: Rect) -> bool {
         let Some((_, t)) = self.form(k).get(row).cloned() else { return false };
+        let path = self.scope_of(k);
+        match t {
+            Target::More(Some(a), M::Enter(i)) => {
+                self.scope = (k, path.into_iter().chain([(a, i)]).collect());
+                return true;
+            }
+            Target::Out(n) => {
+                self.scope = (k, path[..n.min(path.len())].to_vec());
+                return true;
+            }
+            Target::RemoveHere => {
+                let done = self.edit(|l, _| super::event_nest::remove_here(&mut l.events[k].then, &path));
+                self.scope = (k, path[..path.len().saturating_sub(1)].to_vec());
+                return done;
+            }
+            _ => {}
+        }
         let ls = lists(&self.level);
         let f = self.floor;
         let sel = Area { from: pos(sel.x0, sel.y0, f), to: pos(sel.x1, sel.y1, f) };
@@ -297,112 +237,25 @@ impl Doc {
         }
         let area = own_area.unwrap_or(sel);
         let level = self.level.clone();
-        let who_list: Vec<Who> =
-            std::iter::once(Who::Any).chain(ls.sides.iter().map(|s| Who::Side(s.clone()))).chain(ls.figures.iter().map(|s| Who::Figure(s.clone()))).collect();
         self.edit(|l, _| {
+            let before = l.events[k].clone();
             match t {
-                Target::More(a, m) => return super::event_more::step(l, k, a, m, dir, &ls, sel),
-                Target::Cond(c) => return super::event_cond::step(l, k, c, dir, &ls),
-                _ => {}
-            }
-            let e = &mut l.events[k];
-            match t {
-                Target::TriggerKind => {
-                    if let Some(next) = step_kind(&trigger_kinds(&level, &ls, area), &e.when, dir) {
-                        e.when = next;
-                    }
-                }
-                Target::Who => {
-                    if let Trigger::Enters { who, .. }
-                    | Trigger::Falls { who }
-                    | Trigger::Acted { who, .. }
-                    | Trigger::Offered { who, .. }
-                    | Trigger::Sighted { who, .. }
-                    | Trigger::TrapSprung { who, .. }
-                    | Trigger::HpAtMost { who, .. } = &mut e.when
-                        && let Some(w) = step(&who_list, who, dir)
-                    {
-                        *who = w;
-                    }
-                }
-                Target::TriggerArea => {
-                    if let Trigger::Enters { area, .. } = &mut e.when {
-                        *area = sel;
-                    }
-                }
-                Target::TriggerDoor => {
-                    if let Trigger::DoorOpens { at } = &mut e.when
-                        && let Some(p) = step(&ls.doors, at, dir)
-                    {
-                        *at = p;
-                    }
-                }
-                Target::TriggerItem => {
-                    if let Trigger::ItemTaken { item } = &mut e.when
-                        && let Some(i) = step(&ls.items, item, dir)
-                    {
-                        *item = i;
-                    }
-                }
-                Target::TriggerNumber => {
-                    if let Trigger::Turn(n) | Trigger::Minute(n) = &mut e.when {
-                        *n = (*n as i64 + dir.signum() as i64).clamp(1, 9999) as u32;
-                    }
-                }
-                Target::TriggerDeed => {
-                    use Deed::*;
-                    let all = [FreeStep, Move, Attack, Action, Spell, Pass, End, Reflex, Response, Decline];
-                    if let Trigger::Acted { what, .. } = &mut e.when
-                        && let Some(d) = step(&all, what, dir)
-                    {
-                        *what = d;
-                    }
-                }
-                Target::TriggerOffer => {
-                    if let Trigger::Offered { what, .. } = &mut e.when
-                        && let Some(o) = step(&[Offer::Reflex, Offer::Response], what, dir)
-                    {
-                        *what = o;
-                    }
-                }
-                Target::Shown | Target::More(..) | Target::Cond(_) => {}
-                Target::Repeat => e.repeat = !e.repeat,
-                Target::After => {
-                    let others: Vec<Option<String>> = std::iter::once(None).chain(ls.events.iter().filter(|x| **x != id).map(|x| Some(x.clone()))).collect();
-                    if let Some(a) = step(&others, &e.after, dir) {
-                        e.after = a;
-                    }
-                }
-                Target::Kind(a) => {
-                    if let Some(next) = e.then.get(a).and_then(|now| step_kind(&action_kinds(&level, &ls, area), now, dir)) {
-                        e.then[a] = next.clone();
+                Target::More(a, m) => super::event_more::step(l, k, &path, a, m, dir, &ls, sel),
+                Target::Cond(c) => super::event_cond::step(l, k, c, dir, &ls),
+                Target::Kind(_) | Target::Field(..) | Target::Up(_) | Target::Remove(_) | Target::Add => {
+                    let chosen = super::event_list::step_list(&level, k, &path, t, dir, &ls, sel, area, l);
+                    if let Some(next) = chosen {
                         super::event_more::chosen(l, &next);
                     }
                 }
-                Target::Field(a, field) => {
-                    if let Some(act) = e.then.get_mut(a) {
-                        step_field(act, field, dir, &ls, sel);
-                    }
-                }
-                Target::Up(a) => {
-                    if a > 0 && a < e.then.len() {
-                        e.then.swap(a - 1, a);
-                    }
-                }
-                Target::Remove(a) => {
-                    if a < e.then.len() {
-                        e.then.remove(a);
-                    }
-                    // An event does something: with nothing left, a story line (empty until typed).
-                    if e.then.is_empty() {
-                        e.then.push(Action::Message(String::new()));
-                    }
-                }
-                Target::Add => {
-                    if e.then.len() < MAX_ACTIONS {
-                        e.then.push(Action::Message(String::new()));
-                    }
-                }
+                _ => step_own(&mut l.events[k], t, dir, &ls, sel, area, &level, &id),
+            }
+            // Issue 46: the caps on the event's actions as a whole (all of them counted, nested
+            // at most so deep), and the `spawn` of an encounter that arrives later (the last one
+            // gone, it would never come): a step that breaks them is no step.
+            let caps = super::event_nest::over_caps(&l.events[k]) && !super::event_nest::over_caps(&before);
+            if caps || super::event_list::spawned(l) != super::event_list::spawned(&level) {
+                l.events[k] = before;
             }
         })
     }
@@ -422,87 +275,98 @@ impl Doc {
         true
     }
 
-    /// The text of the k-th event's a-th action, a story line or a choice's prompt (capped at
-    /// `MAX_TEXT`).
+    /// The text of the k-th event's a-th action (of the list its form shows: `event_nest`), a
+    /// story line or a choice's prompt (capped at `MAX_TEXT`).
     pub fn set_action_text(&mut self, k: usize, a: usize, text: &str) -> bool {
         let text: String = text.chars().take(MAX_TEXT).collect();
+        let path = self.scope_of(k);
         self.edit(|l, _| {
-            if let Some(Action::Message(m) | Action::Choice { prompt: m, .. }) = l.events.get_mut(k).and_then(|e| e.then.get_mut(a)) {
+            let list = l.events.get_mut(k).and_then(|e| super::event_nest::list_mut(&mut e.then, &path));
+            if let Some(Action::Message(m) | Action::Choice { prompt: m, .. }) = list.and_then(|v| v.get_mut(a)) {
                 *m = text;
             }
         })
     }
 
-    /// The text of the k-th event's a-th action, when it is a story line or a choice.
+    /// The text of the k-th event's a-th action (of the list its form shows), when it is a
+    /// story line or a choice.
     pub fn action_text(&self, k: usize, a: usize) -> Option<String> {
-        match self.level.events.get(k)?.then.get(a)? {
+        match self.scoped(k)?.get(a)? {
             Action::Message(m) | Action::Choice { prompt: m, .. } => Some(m.clone()),
             _ => None,
         }
     }
 }
 
-fn step_field(act: &mut Action, field: F, dir: i8, ls: &Lists, sel: Area) {
-    let opt_sides: Vec<Option<String>> = std::iter::once(None).chain(ls.sides.iter().cloned().map(Some)).collect();
-    match (act, field) {
-        (Action::Win(s) | Action::Lose(s), F::Side) => {
-            if let Some(n) = step(&ls.sides, s, dir) {
-                *s = n;
+/// A step of the event's own rows (its trigger, repeat, after).
+#[allow(clippy::too_many_arguments)]
+fn step_own(e: &mut crate::rules::story::EventDef, t: Target, dir: i8, ls: &Lists, sel: Area, area: Area, level: &Level, id: &str) {
+    match t {
+        Target::TriggerKind => {
+            if let Some(next) = step_kind(&trigger_kinds(level, ls, area), &e.when, dir) {
+                e.when = next;
             }
         }
-        (Action::StartCrisis { surprised: s, .. } | Action::Reveal { side: s, .. }, F::OptSide) => {
-            if let Some(n) = step(&opt_sides, s, dir) {
-                *s = n;
+        Target::Who => {
+            if let Trigger::Enters { who, .. }
+            | Trigger::Falls { who }
+            | Trigger::Acted { who, .. }
+            | Trigger::Offered { who, .. }
+            | Trigger::Sighted { who, .. }
+            | Trigger::TrapSprung { who, .. }
+            | Trigger::HpAtMost { who, .. } = &mut e.when
+                && let Some(w) = step(&super::event_more::who_list(ls), who, dir)
+            {
+                *who = w;
             }
         }
-        (Action::StartCrisis { encounters, .. }, F::Encounters) => {
-            // None, every encounter, then each alone.
-            let mut choices: Vec<Vec<String>> = vec![vec![]];
-            if ls.encounters.len() > 1 {
-                choices.push(ls.encounters.clone());
-            }
-            choices.extend(ls.encounters.iter().map(|e| vec![e.clone()]));
-            if let Some(n) = step(&choices, encounters, dir) {
-                *encounters = n;
+        Target::TriggerArea => {
+            if let Trigger::Enters { area, .. } = &mut e.when {
+                *area = sel;
             }
         }
-        (Action::Door { at, .. }, F::Door) => {
-            if let Some(p) = step(&ls.doors, at, dir) {
+        Target::TriggerDoor => {
+            if let Trigger::DoorOpens { at } = &mut e.when
+                && let Some(p) = step(&ls.doors, at, dir)
+            {
                 *at = p;
             }
         }
-        (Action::Door { state, .. }, F::DoorState) => {
-            if let Some(s) = step(&[DoorState::Open, DoorState::Closed, DoorState::Locked], state, dir) {
-                *state = s;
+        Target::TriggerItem => {
+            if let Trigger::ItemTaken { item } = &mut e.when
+                && let Some(i) = step(&ls.items, item, dir)
+            {
+                *item = i;
             }
         }
-        (Action::Reveal { area, .. }, F::Area) => *area = sel,
-        (Action::Give { figure, .. } | Action::Take { figure, .. }, F::Figure) => {
-            if let Some(n) = step(&ls.figures, figure, dir) {
-                *figure = n;
+        Target::TriggerNumber => {
+            if let Trigger::Turn(n) | Trigger::Minute(n) = &mut e.when {
+                *n = (*n as i64 + dir.signum() as i64).clamp(1, 9999) as u32;
             }
         }
-        (Action::Give { item, .. } | Action::Take { item, .. }, F::Item) => {
-            if let Some(n) = step(&ls.items, item, dir) {
-                *item = n;
+        Target::TriggerDeed => {
+            use Deed::*;
+            let all = [FreeStep, Move, Attack, Action, Spell, Pass, End, Reflex, Response, Decline];
+            if let Trigger::Acted { what, how, .. } = &mut e.when
+                && let Some(d) = step(&all, what, dir)
+            {
+                *what = d;
+                // `how` names a row of the deed's table: kept with its deed only.
+                *how = None;
             }
         }
-        (Action::Stance { encounter, .. } | Action::Orders { encounter, .. }, F::Encounter) => {
-            if let Some(n) = step(&ls.encounters, encounter, dir) {
-                *encounter = n;
+        Target::TriggerOffer => {
+            if let Trigger::Offered { what, .. } = &mut e.when
+                && let Some(o) = step(&[Offer::Reflex, Offer::Response], what, dir)
+            {
+                *what = o;
             }
         }
-        (Action::Spawn(e), F::Encounter) => {
-            if let Some(n) = step(&ls.arriving, e, dir) {
-                *e = n;
-            }
-        }
-        (Action::Stance { hostile, .. }, F::Hostile) => *hostile = !*hostile,
-        (Action::Orders { to, .. }, F::Orders) => {
-            use crate::rules::orders::{Orders, Prey};
-            let all = [None, Some(Orders::Ambush { reach: 2 }), Some(Orders::Hunt { prey: Prey::Weakest })];
-            if let Some(n) = step(&all, to, dir) {
-                *to = n;
+        Target::Repeat => e.repeat = !e.repeat,
+        Target::After => {
+            let others: Vec<Option<String>> = std::iter::once(None).chain(ls.events.iter().filter(|x| *x != id).map(|x| Some(x.clone()))).collect();
+            if let Some(a) = step(&others, &e.after, dir) {
+                e.after = a;
             }
         }
         _ => {}

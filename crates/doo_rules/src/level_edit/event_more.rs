@@ -2,8 +2,8 @@
 //! (`round_ends`, `sighted`, `trap_sprung`, `hp_at_most`), actions (`tile`, `set_var`,
 //! `add_var`, `award_cp`, `one_of`) and `times`: each field a row `event_step` changes, every
 //! step leaving an event of the level format. A `one_of`'s branches are counted up and down
-//! (a new one is an empty story line); what each branch does is shown and kept as the file has
-//! it. A variable is chosen from the level's `vars`; with none, choosing one declares
+//! (a new one is an empty story line); each branch's row, and each choice option's `does` row,
+//! steps the form into its actions (`event_nest`). A variable is chosen from the level's `vars`; with none, choosing one declares
 //! `counter` (at 0).
 
 use super::doc::Doc;
@@ -103,6 +103,8 @@ pub(super) enum M {
     Options,
     Shown,
     Times,
+    /// The form stepped into the actions of the branch or option (`event_nest`).
+    Enter(usize),
 }
 
 /// A row of issue 46: its label, value, kind and field.
@@ -190,9 +192,8 @@ pub(super) fn action_rows(a: &Action) -> Vec<MoreRow> {
         }
         Action::OneOf(b) => {
             let mut v: Vec<MoreRow> = vec![("branches", b.len().to_string(), RowKind::Number, M::Branches)];
-            for branch in b.iter().take(MAX_BRANCHES) {
-                let text = if branch.is_empty() { "nothing".into() } else { super::write::compact(branch) };
-                v.push(("branch", short(&text), RowKind::Shown, M::Shown));
+            for (i, branch) in b.iter().take(MAX_BRANCHES).enumerate() {
+                v.push((BRANCH[i], super::event_nest::enter_value(branch), RowKind::Toggle, M::Enter(i)));
             }
             v
         }
@@ -202,10 +203,11 @@ pub(super) fn action_rows(a: &Action) -> Vec<MoreRow> {
                 ("prompt", if prompt.is_empty() { "(type it)".into() } else { short(prompt) }, RowKind::Text, M::Prompt),
                 ("options", options.len().to_string(), RowKind::Number, M::Options),
             ];
-            for o in options.iter().take(MAX_OPTIONS) {
-                let does = if o.then.is_empty() { "nothing".into() } else { super::write::compact(&o.then) };
-                // Its label is typed (the window: `set_choice_label`); what it does is kept.
-                v.push(("option", short(&format!("{}: {does}", o.label)), RowKind::Text, M::Shown));
+            for (i, o) in options.iter().take(MAX_OPTIONS).enumerate() {
+                // Its label is typed (the window: `set_choice_label`); what it does is a list of
+                // actions the form steps into.
+                v.push(("option", short(&o.label), RowKind::Text, M::Shown));
+                v.push(("does", super::event_nest::enter_value(&o.then), RowKind::Toggle, M::Enter(i)));
             }
             v
         }
@@ -234,9 +236,13 @@ fn num(n: i64, dir: i8, lo: i64, hi: i64) -> i64 {
     (n + dir.signum() as i64).clamp(lo, hi)
 }
 
-/// Event `k`'s field `m` (of its trigger, of its action `a`, or its own) stepped by `dir`;
-/// `sel` is the map's selection.
-pub(super) fn step(l: &mut Level, k: usize, a: Option<usize>, m: M, dir: i8, ls: &Lists, sel: Area) {
+/// The labels of a `one_of`'s branch rows.
+const BRANCH: [&str; MAX_BRANCHES] = ["branch 1", "branch 2", "branch 3", "branch 4", "branch 5", "branch 6", "branch 7", "branch 8"];
+
+/// Event `k`'s field `m` (of its trigger, of its action `a` in the list at `path`, or its own)
+/// stepped by `dir`; `sel` is the map's selection.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn step(l: &mut Level, k: usize, path: &[(usize, usize)], a: Option<usize>, m: M, dir: i8, ls: &Lists, sel: Area) {
     if matches!(m, M::Var) && ls.vars.is_empty() {
         first_var(l);
     }
@@ -258,7 +264,7 @@ pub(super) fn step(l: &mut Level, k: usize, a: Option<usize>, m: M, dir: i8, ls:
         }
         return;
     };
-    let Some(act) = e.then.get_mut(a) else { return };
+    let Some(act) = super::event_nest::list_mut(&mut e.then, path).and_then(|v| v.get_mut(a)) else { return };
     match (act, m) {
         (Action::Tile { at, .. }, M::TileAt) => *at = sel.from,
         (Action::Tile { to, .. }, M::Ground) => step_in(&[Ground::Floor, Ground::Wall, Ground::Pillar, Ground::Pit, Ground::Difficult], to, dir),
@@ -293,18 +299,21 @@ pub(super) fn chosen(l: &mut Level, a: &Action) {
 }
 
 impl Doc {
-    /// The label of option `o` of the k-th event's a-th action, a choice (issue 46: 1 to
+    /// The label of option `o` of the k-th event's a-th action (of the list its form shows), a
+    /// choice (issue 46: 1 to
     /// `MAX_LABEL` characters, no control characters); false when it is no choice's option or
     /// the label is empty.
     pub fn set_choice_label(&mut self, k: usize, a: usize, o: usize, label: &str) -> bool {
         let label: String = label.chars().filter(|c| !c.is_control()).take(MAX_LABEL).collect();
         let label = label.trim().to_string();
-        let is_option = matches!(self.level.events.get(k).and_then(|e| e.then.get(a)), Some(Action::Choice { options, .. }) if o < options.len());
+        let is_option = matches!(self.scoped(k).and_then(|v| v.get(a)), Some(Action::Choice { options, .. }) if o < options.len());
         if label.is_empty() || !is_option {
             return false;
         }
+        let path = self.scope_of(k);
         self.edit(|l, _| {
-            if let Some(Action::Choice { options, .. }) = l.events.get_mut(k).and_then(|e| e.then.get_mut(a)) {
+            let list = l.events.get_mut(k).and_then(|e| super::event_nest::list_mut(&mut e.then, &path));
+            if let Some(Action::Choice { options, .. }) = list.and_then(|v| v.get_mut(a)) {
                 options[o].label = label;
             }
         })
@@ -312,7 +321,7 @@ impl Doc {
 
     /// The label of option `o` of the k-th event's a-th action, when it is a choice.
     pub fn choice_label(&self, k: usize, a: usize, o: usize) -> Option<String> {
-        match self.level.events.get(k)?.then.get(a)? {
+        match self.scoped(k)?.get(a)? {
             Action::Choice { options, .. } => options.get(o).map(|x| x.label.clone()),
             _ => None,
         }

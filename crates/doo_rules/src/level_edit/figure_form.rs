@@ -4,8 +4,8 @@
 //! shield, armor, his starting HP, MP and FP (stepped within his full pools, or typed), each
 //! carried item and each condition (stepped through the game's lists, removed, added), and his
 //! encounter's non-hostility, what it says (R-CP-16) and its trades (R-EXP-16), his skills and
-//! their ranks. What has no list to choose from
-//! (orders) is shown and kept as the file has it.
+//! their ranks, and his orders (issue 45: every kind, each field stepped through what the level
+//! holds, near his space: `orders_form`).
 
 use super::doc::{Doc, encounter_of};
 use super::event_form::{Row, RowKind};
@@ -82,6 +82,7 @@ enum T {
     TradeRepeat(usize),
     RemoveTrade(usize),
     AddTrade,
+    Orders(super::orders_form::OF),
     Shown,
 }
 
@@ -209,8 +210,8 @@ impl Doc {
                 v.push(r("", "+ trade".into(), RowKind::Add, T::AddTrade));
             }
         }
-        if let Some(o) = &c.orders {
-            v.push(r("orders", super::write::compact(o), RowKind::Shown, T::Shown));
+        for (label, value, kind, o) in super::orders_form::rows(c.orders.as_ref(), false) {
+            v.push(r(label, value, kind, T::Orders(o)));
         }
         v
     }
@@ -227,7 +228,13 @@ impl Doc {
         if t == T::Side {
             return self.next_side(k);
         }
+        let level = self.level.clone();
         self.edit(|l, _| {
+            if let T::Orders(o) = t {
+                let cx = figure_ctx(&level, k, lists);
+                super::orders_form::step_orders(&level, &mut l.characters[k].orders, o, dir, &cx);
+                return;
+            }
             let c = &mut l.characters[k];
             match t {
                 T::Template => {
@@ -296,7 +303,7 @@ impl Doc {
                         step_trade(&mut l.encounters[e].trades, t, dir, lists);
                     }
                 }
-                T::Side | T::Name | T::Id | T::Says | T::Shown => {}
+                T::Side | T::Name | T::Id | T::Says | T::Shown | T::Orders(_) => {}
             }
         })
     }
@@ -465,5 +472,25 @@ fn step_trade(trades: &mut Vec<crate::rules::explore::TradeLine>, t: T, dir: i8,
             trades.push(crate::rules::explore::TradeLine { gives: item(0), wants: vec![item(1)], repeat: false });
         }
         _ => {}
+    }
+}
+
+/// What the k-th figure's orders are chosen from: near his space, the other figures of his side,
+/// the game's items and the level's keys, the other encounters (crawls).
+fn figure_ctx(l: &crate::level_file::Level, k: usize, lists: &FigureLists) -> super::orders_form::OrderCtx {
+    let c = &l.characters[k];
+    let own = c.id.as_ref().and_then(|id| l.encounters.iter().find(|e| e.members.contains(id))).map(|e| e.id.clone());
+    let mut items: Vec<String> = l.keys.iter().map(|k| k.id.clone()).collect();
+    items.extend(lists.items.iter().filter(|i| !items.contains(i)).cloned().collect::<Vec<_>>());
+    super::orders_form::OrderCtx {
+        anchor: c.pos.unwrap_or_else(|| super::orders_form::first_standable(l)),
+        sel: None,
+        figures: l.characters.iter().filter(|o| o.side == c.side && o.id.is_some() && o.id != c.id).filter_map(|o| o.id.clone()).collect(),
+        items,
+        encounters: if l.mode == crate::level_crawl::LevelMode::Exploration {
+            l.encounters.iter().filter(|e| Some(&e.id) != own.as_ref()).map(|e| e.id.clone()).collect()
+        } else {
+            vec![]
+        },
     }
 }
