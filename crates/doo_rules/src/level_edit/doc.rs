@@ -164,6 +164,12 @@ impl Doc {
         &self.saved
     }
 
+    /// The event form back at the event's own actions (a form opened anew starts there, not
+    /// inside the branch or option it was left in).
+    pub fn leave_scope(&mut self) {
+        self.scope = (0, vec![]);
+    }
+
     pub fn dirty(&self) -> bool {
         self.level != self.saved
     }

@@ -68,6 +68,7 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
         },
         EditAct::EventForm(k) => {
             ed.form_scroll = 0;
+            ed.doc.leave_scope();
             let k = if k == u8::MAX { ed.events_from } else { k as usize };
             ed.event_open = if ed.event_open == Some(k) || k >= ed.doc.level.events.len() { None } else { Some(k) };
             if ed.event_open.is_some() {
