@@ -254,7 +254,13 @@ impl Doc {
             // at most so deep), and the `spawn` of an encounter that arrives later (the last one
             // gone, it would never come): a step that breaks them is no step.
             let caps = super::event_nest::over_caps(&l.events[k]) && !super::event_nest::over_caps(&before);
-            if caps || super::event_list::spawned(l) != super::event_list::spawned(&level) {
+            // (a step that adds a spawn is one: a level built from nothing gets its first so)
+            let had = super::event_list::spawned(&level);
+            let lost = {
+                let now = super::event_list::spawned(l);
+                had.iter().any(|e| !now.contains(e))
+            };
+            if caps || lost {
                 l.events[k] = before;
             }
         })
