@@ -150,7 +150,19 @@ pub fn finish_level_with(
             h.shield = f.loadout.shield.clone();
             h.armor = f.loadout.armor.clone();
             let keys: BTreeSet<&str> = m.explore.as_deref().map(|x| x.keys.keys().map(String::as_str).collect()).unwrap_or_default();
-            h.items = f.loadout.items.iter().filter(|i| !keys.contains(i.as_str())).take(MAX_ITEMS).cloned().collect();
+            let mut items: Vec<String> = f.loadout.items.iter().filter(|i| !keys.contains(i.as_str())).cloned().collect();
+            // Choice: a hero whose hands are empty but who carries a weapon (he dropped his in a
+            // crawl, R-EXP-15, and took it up again as an item) wields it at the next level: he is
+            // not sent on unarmed with his sword in his pack.
+            if h.weapon.is_none() {
+                let eq = &data.equipment;
+                if let Some(k) = items.iter().position(|i| eq.melee(i).is_some() || eq.ranged(i).is_some()) {
+                    h.weapon = Some(items.remove(k));
+                    h.weapon_skill = None;
+                }
+            }
+            items.truncate(MAX_ITEMS);
+            h.items = items;
             // within a hero file's cap, or the next save would be refused (issue 42)
             h.ammo = f.loadout.ammo.map(|a| a.min(crate::level::ranges::AMMO.1));
             // R-CP-12: a light still burning in his hand stays his, with its minutes left (a
@@ -287,6 +299,30 @@ mod tests {
         let i = m2.index("hero_ann").unwrap();
         assert_eq!(m2.fighters[i].hp, a.hp.unwrap_or(max));
         assert!(m2.fighters[i].loadout.items.contains(&"gemstone".to_string()));
+    }
+
+    #[test] // R-CP-12, R-EXP-15: a hero who dropped his weapon in a crawl and took it up again
+    // (it is then an item he carries) wields it at the next level, not unarmed with it in his pack
+    fn a_weapon_taken_up_again_is_wielded_at_the_next_level() {
+        let (data, c) = shipped();
+        let party = vec![sample_hero("Ann", "warrior", &data).unwrap(), sample_hero("Bo", "rogue", &data).unwrap()];
+        let mut p = Progress::start(&c, party, vec![], 7);
+        p.begin_level();
+        let mut m = level_match(&c, &p, &data);
+        let ann = m.index("hero_ann").expect("the hero is in the level");
+        let sword = m.fighters[ann].loadout.weapon.take().expect("Ann has a weapon");
+        m.fighters[ann].loadout.weapon_skill = None;
+        m.fighters[ann].loadout.items.push("gemstone".into());
+        m.fighters[ann].loadout.items.push(sword.clone());
+        finish_level(&c, &mut p, &m, &[], true, &data);
+        let a = &p.roster[0];
+        assert_eq!(a.weapon.as_deref(), Some(sword.as_str()), "the carried weapon is wielded again");
+        assert!(!a.items.contains(&sword), "and is no longer in his pack: {:?}", a.items);
+        assert!(a.items.contains(&"gemstone".to_string()), "the rest of his pack stays");
+        p.check_heroes(&data).expect("the carried-over heroes are valid hero files");
+        let m2 = level_match(&c, &p, &data);
+        let i = m2.index("hero_ann").unwrap();
+        assert_eq!(m2.fighters[i].loadout.weapon.as_deref(), Some(sword.as_str()), "he fights with it");
     }
 
     #[test] // R-CP-12, R-CP-13, R-INJ-3: a hero at 0 HP or less at the end of a won level is carried

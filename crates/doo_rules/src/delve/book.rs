@@ -7,7 +7,7 @@ use serde::Deserialize;
 use std::path::Path;
 
 /// What one difficulty changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tier {
     /// The encounter budget's factor, in percent.
@@ -16,6 +16,10 @@ pub struct Tier {
     pub boss_guards: u32,
     /// Figures of the ambush that arrives (0 to 4).
     pub ambushers: u32,
+    /// The boss of the last floor at this difficulty (a template of assets/monsters/); the
+    /// book's `boss` when absent.
+    #[serde(default)]
+    pub boss: Option<String>,
 }
 
 /// `assets/rules/delve.ron`.
@@ -63,17 +67,22 @@ impl DelveBook {
         b.problem().map_or(Ok(b), |p| Err(format!("{}: {p}", path.display())))
     }
 
-    pub fn tier(&self, d: Difficulty) -> Tier {
+    pub fn tier(&self, d: Difficulty) -> &Tier {
         match d {
-            Difficulty::Easy => self.easy,
-            Difficulty::Normal => self.normal,
-            Difficulty::Hard => self.hard,
+            Difficulty::Easy => &self.easy,
+            Difficulty::Normal => &self.normal,
+            Difficulty::Hard => &self.hard,
         }
+    }
+
+    /// The last floor's boss at difficulty `d`.
+    pub fn boss(&self, d: Difficulty) -> &str {
+        self.tier(d).boss.as_deref().unwrap_or(&self.boss)
     }
 
     /// The first number out of range, as a sentence.
     fn problem(&self) -> Option<String> {
-        for (name, t) in [("easy", self.easy), ("normal", self.normal), ("hard", self.hard)] {
+        for (name, t) in [("easy", &self.easy), ("normal", &self.normal), ("hard", &self.hard)] {
             if !(10..=500).contains(&t.budget_percent) || t.boss_guards > 4 || t.ambushers > 4 {
                 return Some(format!("{name}: budget_percent is 10 to 500, boss_guards and ambushers 0 to 4"));
             }

@@ -27,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 
 /// The generator's version: a change to what a seed gives bumps it.
-pub const DELVE_VERSION: u32 = 2;
+pub const DELVE_VERSION: u32 = 3;
 
 /// A generated dungeon: its floors (one level each, in order) and the campaign chaining them.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +56,7 @@ pub fn generate(params: &Params, data: &RuleData) -> Result<Delve, String> {
     }
     let rules = DelveBook::load(&params.root)?;
     let party = stock::party(params, data)?;
-    let book = stock::Bestiary::load(&params.root, &rules.boss)?;
+    let book = stock::Bestiary::load(&params.root, rules.boss(params.difficulty))?;
     let mut levels = Vec::new();
     let mut retries = 0;
     for k in 0..params.floors {
