@@ -77,10 +77,7 @@ impl Doc {
             return Err(format!("At most {MAX_VARS} variables in a level."));
         }
         if !self.set_var(name, 0) {
-            return Err(format!(
-                "'{name}' is not a variable's name: letters, digits, _ and -, at most {}.",
-                crate::rules::story::MAX_VAR_NAME
-            ));
+            return Err(format!("'{name}' is not a variable's name: letters, digits, _ and -, at most {}.", crate::rules::story::MAX_VAR_NAME));
         }
         Ok(())
     }
