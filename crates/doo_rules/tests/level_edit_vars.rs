@@ -180,3 +180,32 @@ fn a_row_naming_what_the_level_lacks_is_bad_and_a_valid_one_is_not() {
     assert_eq!(doc.add_var("undeclared"), Ok(()));
     assert!(!rows_of(&doc, broken, "then 3", "variable")[0].1.bad);
 }
+
+/// Issue 46: no false alarm — in every shipped level and test level of events that `validate`
+/// accepts, no row of any event's form is `bad` (items checked against the game's).
+#[test]
+fn a_valid_level_shows_no_bad_row() {
+    let data = RuleData::load(&root()).unwrap();
+    let game: Vec<String> = data.equipment.items.iter().map(|i| i.id.clone()).collect();
+    let mut forms = 0;
+    for dir in ["levels", "tests/levels/events"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for f in files.into_iter().filter(|f| f.extension().is_some_and(|x| x == "ron")) {
+            let name = f.display().to_string();
+            let text = std::fs::read_to_string(&f).unwrap();
+            let Ok(level) = parse_ron::<Level>(&name, &text) else { continue };
+            let blocking = problems(&name, &text, &level, &data, &root()).into_iter().filter(|p| !p.warning).count();
+            if blocking > 0 {
+                continue;
+            }
+            let doc = Doc::new(level);
+            for k in 0..doc.level.events.len() {
+                let bad: Vec<Row> = doc.event_form_known(k, &game).into_iter().filter(|r| r.bad).collect();
+                assert!(bad.is_empty(), "{name} event {}: {bad:#?}", doc.level.events[k].id);
+                forms += 1;
+            }
+        }
+    }
+    assert!(forms > 30, "{forms} event forms looked at");
+}
