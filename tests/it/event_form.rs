@@ -168,7 +168,7 @@ fn an_event_renamed_is_renamed_where_it_is_named() {
 }
 
 /// The form's rows: the trigger, its fields, repeat and order, then each action's kind, its
-/// fields, up and remove, and one row to add an action.
+/// fields, up and remove, and one row to add an action; last, the level's variables.
 #[test]
 fn the_form_lists_every_field_of_the_bell() {
     let (_, level) = read("levels/the_bell_chapel.ron");
@@ -195,6 +195,8 @@ fn the_form_lists_every_field_of_the_bell() {
             "then 2||up",
             "then 2||remove",
             "then||+ action",
+            // Issue 46: the level's variables (the chapel has none): one to add, its name typed.
+            "vars||+ variable",
         ]
     );
     let mut doc = doc;

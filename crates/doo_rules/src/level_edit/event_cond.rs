@@ -37,7 +37,7 @@ pub(super) type CondRow = (&'static str, String, RowKind, C);
 
 /// The condition as the form edits it: whether any clause will do (else all must hold), and
 /// each clause with its `not`. `None` when it nests deeper.
-fn flat(c: &Cond) -> Option<(bool, Vec<(bool, Cond)>)> {
+pub(super) fn flat(c: &Cond) -> Option<(bool, Vec<(bool, Cond)>)> {
     let leaf = |c: &Cond| match c {
         Cond::Not(inner) if !matches!(**inner, Cond::All(_) | Cond::Any(_) | Cond::Not(_)) => Some((true, (**inner).clone())),
         Cond::All(_) | Cond::Any(_) | Cond::Not(_) => None,

@@ -71,7 +71,7 @@ fn row(part: &str, label: &str, value: String, kind: RowKind, t: Target) -> (Row
         Target::Kind(a) | Target::Field(a, _) | Target::Up(a) | Target::Remove(a) | Target::More(Some(a), _) => Some(a),
         _ => None,
     };
-    (Row { part: part.into(), label: label.into(), value, kind, action }, t)
+    (Row { part: part.into(), label: label.into(), value, kind, action, bad: false }, t)
 }
 
 fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
@@ -163,6 +163,20 @@ fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
 }
 
 impl Doc {
+    /// The rows of the k-th event's form with what each changes; a row naming what the level
+    /// lacks is `bad` (`event_bad`; items checked against `items`, the game's, when given).
+    fn form_checked(&self, k: usize, items: Option<&[String]>) -> Vec<(Row, Target)> {
+        let mut v = self.form(k);
+        let Some(e) = self.level.events.get(k) else { return v };
+        let ls = lists(&self.level);
+        let known = super::event_bad::Known { ls: &ls, level: &self.level, items };
+        let list = self.scoped(k).map_or(&[][..], |l| l.as_slice());
+        for (r, t) in v.iter_mut() {
+            r.bad = super::event_bad::bad(&known, e, list, *t);
+        }
+        v
+    }
+
     fn form(&self, k: usize) -> Vec<(Row, Target)> {
         let Some(e) = self.level.events.get(k) else { return vec![] };
         let path = self.scope_of(k);
@@ -181,6 +195,8 @@ impl Doc {
         if super::event_nest::room(e) {
             v.push(row("then", "", "+ action".into(), RowKind::Add, Target::Add));
         }
+        // Issue 46: the level's variables, which events set, add to and test.
+        v.extend(super::event_vars::rows(&self.level).into_iter().map(|(l, val, kind, x)| row("vars", l, val, kind, Target::Var(x))));
         v
     }
 
@@ -195,9 +211,28 @@ impl Doc {
         v
     }
 
-    /// The k-th event as the form's rows, in order.
+    /// The k-th event as the form's rows, in order. A row whose value names a figure, side,
+    /// door, encounter, event or variable the level lacks is `bad` (items are not checked:
+    /// `event_form_known`).
     pub fn event_form(&self, k: usize) -> Vec<Row> {
-        self.form(k).into_iter().map(|(r, _)| r).collect()
+        self.form_checked(k, None).into_iter().map(|(r, _)| r).collect()
+    }
+
+    /// `event_form` with items checked too: a row naming an item that is neither one of
+    /// `items` (the game's item ids) nor a key of the level is `bad`, as `validate` has it.
+    pub fn event_form_known(&self, k: usize, items: &[String]) -> Vec<Row> {
+        self.form_checked(k, Some(items)).into_iter().map(|(r, _)| r).collect()
+    }
+
+    /// The variable a typed row of the k-th event's form is about (issue 46):
+    /// `Some(Some(i))` for the i-th variable's name (typing renames it), `Some(None)` for
+    /// "+ variable" (typing names a new one); `None` for any other row.
+    pub fn event_form_var(&self, k: usize, row: usize) -> Option<Option<usize>> {
+        match self.form(k).get(row)?.1 {
+            Target::Var(super::event_vars::V::Name(i)) => Some(Some(i)),
+            Target::Var(super::event_vars::V::Add) => Some(None),
+            _ => None,
+        }
     }
 
     /// The k-th event's `row` changed: a step forward (`dir` 1) or back (-1) through its
@@ -217,6 +252,7 @@ impl Doc {
                 self.scope = (k, path[..n.min(path.len())].to_vec());
                 return true;
             }
+            Target::Var(v) => return self.var_step(v, dir),
             Target::RemoveHere => {
                 let done = self.edit(|l, _| super::event_nest::remove_here(&mut l.events[k].then, &path));
                 self.scope = (k, path[..path.len().saturating_sub(1)].to_vec());

@@ -353,10 +353,10 @@ impl Doc {
         })
     }
 
-    /// The level variable `name` no longer declared; refused while an event uses it.
+    /// The level variable `name` no longer declared; refused while an event uses it (a
+    /// `set_var`, an `add_var`, a `var` clause: `event_vars::used`).
     pub fn remove_var(&mut self, name: &str) -> bool {
-        let used = self.level.events.iter().any(|e| super::write::compact(e).contains(&format!("\"{name}\"")));
-        if used || !self.level.vars.contains_key(name) {
+        if super::event_vars::used(&self.level, name) || !self.level.vars.contains_key(name) {
             return false;
         }
         let name = name.to_string();

@@ -4,6 +4,7 @@
 
 use super::event_cond::C;
 use super::event_more::{Lists, M};
+use super::event_vars::V;
 use super::orders_form::OF;
 use crate::level_crawl::LevelMode;
 use crate::level_file::Level;
@@ -37,6 +38,8 @@ pub(super) enum Target {
     Out(usize),
     /// Issue 46: the branch or option the form is in, removed.
     RemoveHere,
+    /// Issue 46: a row of the level's variables (`event_vars`).
+    Var(V),
 }
 
 /// An action's fields.

@@ -93,7 +93,7 @@ const RANKS: [Rank; 6] = [Rank::Apprentice, Rank::Journeyman, Rank::Foreman, Ran
 const MAX_FORM_TRADES: usize = 8;
 
 fn r(label: &str, value: String, kind: RowKind, t: T) -> (Row, T) {
-    (Row { part: "figure".into(), label: label.into(), value, kind, action: None }, t)
+    (Row { part: "figure".into(), label: label.into(), value, kind, action: None, bad: false }, t)
 }
 
 fn or_none(v: &Option<String>, none: &str) -> String {

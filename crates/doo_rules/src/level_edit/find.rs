@@ -1,5 +1,5 @@
 //! Find by id (issue 46, "Tools"): the ids the level holds — figures, keys, chests, traps,
-//! checks, items lying, encounters, events — that match a typed text, each with the space the
+//! checks, items lying, encounters, events, variables — that match a typed text, each with the space the
 //! window jumps to, the exact matches first, then those that begin with it, then those that
 //! contain it (letter case ignored). Doors and dark areas have no ids in the level format.
 
@@ -20,6 +20,8 @@ pub enum IdKind {
     Item,
     Encounter,
     Event,
+    /// A level variable (`vars`, issue 46): it has no space.
+    Var,
 }
 
 impl IdKind {
@@ -33,6 +35,7 @@ impl IdKind {
             IdKind::Item => "item",
             IdKind::Encounter => "encounter",
             IdKind::Event => "event",
+            IdKind::Var => "variable",
         }
     }
 }
@@ -101,13 +104,14 @@ pub(super) fn all_ids(l: &Level) -> Vec<Found> {
         out.push(f(IdKind::Encounter, &e.id, at));
     }
     out.extend(l.events.iter().map(|e| f(IdKind::Event, &e.id, event_at(e))));
+    out.extend(l.vars.keys().map(|v| f(IdKind::Var, v, None)));
     out
 }
 
 impl Doc {
     /// The ids that match `text` (trimmed, letter case ignored): exact matches, then those
     /// that begin with it, then those that contain it; each group in the level's order
-    /// (figures, keys, chests, traps, checks, items, encounters, events). Nothing for an
+    /// (figures, keys, chests, traps, checks, items, encounters, events, variables). Nothing for an
     /// empty text; at most `MAX_FOUND`.
     pub fn find_ids(&self, text: &str) -> Vec<Found> {
         let t = text.trim().to_lowercase();

@@ -33,6 +33,10 @@ pub struct Row {
     pub kind: RowKind,
     /// The action the row belongs to (`None`: the trigger, or the row that adds one).
     pub action: Option<usize>,
+    /// Issue 46: the value names what the level does not hold (a figure, side, door, item,
+    /// encounter, event or variable it lacks): `validate` names it on the problems line, and
+    /// the window draws the row in the problems' red.
+    pub bad: bool,
 }
 
 /// The value after (`dir` 1) or before (-1) `now` in `list`, round; the first when `now` is

@@ -10,6 +10,7 @@
 mod brush;
 mod doc;
 mod doors;
+mod event_bad;
 mod event_cond;
 mod event_form;
 mod event_kinds;
@@ -17,6 +18,7 @@ mod event_list;
 mod event_more;
 mod event_nest;
 mod event_target;
+mod event_vars;
 mod events;
 mod features;
 mod figure_form;

@@ -1,7 +1,7 @@
 //! Renaming an id everywhere at once (issue 46, "Tools"): a figure's, a key's, a chest's, a
-//! trap's, a check's, an encounter's or an event's id, with every place the level names it
-//! (events' triggers and actions, orders, victory goals, locks, carried and lying items,
-//! trades, lights held), in one undo step. A rename to an id already used is refused with a
+//! trap's, a check's, an encounter's, an event's or a level variable's id, with every place the
+//! level names it (events' triggers, actions and conditions, orders, victory goals, locks,
+//! carried and lying items, trades, lights held), in one undo step. A rename to an id already used is refused with a
 //! message naming what uses it. Doors have no ids in the level format (a door is its space).
 
 use super::doc::Doc;
@@ -27,6 +27,7 @@ fn ids(l: &Level, kind: IdKind) -> Vec<String> {
         IdKind::Item => l.items.iter().map(|i| i.item.clone()).collect(),
         IdKind::Encounter => l.encounters.iter().map(|e| e.id.clone()).collect(),
         IdKind::Event => l.events.iter().map(|e| e.id.clone()).collect(),
+        IdKind::Var => l.vars.keys().cloned().collect(),
     }
 }
 
@@ -144,6 +145,22 @@ fn rename_event_refs(l: &mut Level, swap: &dyn Fn(&mut String)) {
     }
 }
 
+/// Every event's `set_var`, `add_var` and `var` clause naming the variable, renamed.
+fn rename_var_refs(l: &mut Level, swap: &dyn Fn(&mut String)) {
+    for e in l.events.iter_mut() {
+        e.each_action(&mut |a| {
+            if let Action::SetVar { name, .. } | Action::AddVar { name, .. } = a {
+                swap(name);
+            }
+        });
+        e.each_clause(&mut |c| {
+            if let Cond::Var { name, .. } = c {
+                swap(name);
+            }
+        });
+    }
+}
+
 /// The id itself and every reference to it renamed, in the level.
 fn rename_in(l: &mut Level, kind: IdKind, old: &str, new: &str) {
     let swap = |s: &mut String| {
@@ -171,6 +188,12 @@ fn rename_in(l: &mut Level, kind: IdKind, old: &str, new: &str) {
         IdKind::Event => {
             l.events.iter_mut().for_each(|e| swap(&mut e.id));
             rename_event_refs(l, &swap);
+        }
+        IdKind::Var => {
+            if let Some(v) = l.vars.remove(old) {
+                l.vars.insert(new.to_string(), v);
+            }
+            rename_var_refs(l, &swap);
         }
     }
 }

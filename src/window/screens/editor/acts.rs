@@ -79,6 +79,15 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
         }
         EditAct::EventField(row, d) => {
             let Some(k) = ed.event_open else { return false };
+            // Issue 46: a variable's name typed (renamed), or a new one's.
+            if let Some(var) = ed.doc.event_form_var(k, row as usize) {
+                let (field, now) = match var {
+                    Some(i) => (Field::Var(i as u8), ed.doc.level.vars.keys().nth(i).cloned().unwrap_or_default()),
+                    None => (Field::NewVar, String::new()),
+                };
+                ed.typing = Some((field, now));
+                return false;
+            }
             let rows = ed.doc.event_form(k);
             match rows.get(row as usize) {
                 Some(r) if r.kind == doo_rules::level_edit::RowKind::Text && r.label == "option" => {

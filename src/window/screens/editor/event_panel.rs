@@ -3,7 +3,9 @@
 //! then each action with every field, moved up or removed, and a row to add one. Each row is
 //! stepped through what the level holds (`doo_rules::level_edit::event_form`): `<` and `>`
 //! for a choice, `-` and `+` for a number, the value itself for a switch, "= selection" for an
-//! area (the map's selection), the text to type a story line. The figure form: every field
+//! area (the map's selection), the text to type a story line; a value naming what the level
+//! lacks drawn in the problems' red; last, the level's variables ("vars": each one's name typed,
+//! its starting value - and +, remove for an unused one, "+ variable"). The figure form: every field
 //! of the selected figure (`doo_rules::level_edit::figure_form`), with the same rows. Esc
 //! closes either.
 
@@ -57,6 +59,16 @@ fn button(p: &mut ChildSpawnerCommands, label: impl Into<String>, act: EditAct, 
     p.spawn(bar_button(label, act, true)).insert(ActionName(name.into()));
 }
 
+/// A row's value button: edged in the problems' red when the value names what the level lacks
+/// (issue 46: `Row::bad`).
+fn value_button(p: &mut ChildSpawnerCommands, row: &Row, act: EditAct, name: &str) {
+    let mut b = p.spawn(bar_button(row.value.clone(), act, true));
+    b.insert(ActionName(name.into()));
+    if row.bad {
+        b.insert(BorderColor::all(palette::BAD));
+    }
+}
+
 /// The form's lines: the rows of each, an action's up and remove sharing one.
 fn lines_of(rows: &[Row]) -> Vec<std::ops::Range<usize>> {
     let mut lines = Vec::new();
@@ -95,26 +107,28 @@ fn rows_ui(b: &mut ChildSpawnerCommands, ed: &mut Editor, rows: &[Row], room: us
             // The part ("when", "then 2") on its first row only.
             let part = if i > first && rows[i - 1].part == row.part { String::new() } else { row.part.clone() };
             line.spawn((text(part, 12.0, palette::GOLD), Node { width: Val::Px(46.0), flex_shrink: 0.0, ..default() }));
+            // Issue 46: a value naming what the level lacks is drawn in the problems' red.
+            let ink = if row.bad { palette::BAD } else { palette::TEXT };
             if !row.label.is_empty() {
-                line.spawn((text(format!("{}:", row.label), 13.0, palette::TEXT), Node { width: Val::Px(86.0), flex_shrink: 0.0, ..default() }));
+                line.spawn((text(format!("{}:", row.label), 13.0, ink), Node { width: Val::Px(86.0), flex_shrink: 0.0, ..default() }));
             }
             let (back, on) = ("EventField(a row, back)", "EventField(a row, on)");
             match row.kind {
                 RowKind::Choice => {
                     button(line, "<", act(r8, -1), back);
-                    button(line, row.value.clone(), act(r8, 1), on);
+                    value_button(line, row, act(r8, 1), on);
                     button(line, ">", act(r8, 1), on);
                 }
                 RowKind::Number => {
                     button(line, "-", act(r8, -1), back);
-                    line.spawn(text(row.value.clone(), 13.0, palette::TEXT));
+                    line.spawn(text(row.value.clone(), 13.0, ink));
                     button(line, "+", act(r8, 1), on);
                 }
                 RowKind::Area => {
-                    line.spawn(text(row.value.clone(), 13.0, palette::TEXT));
+                    line.spawn(text(row.value.clone(), 13.0, ink));
                     button(line, "= selection", act(r8, 1), on);
                 }
-                RowKind::Toggle | RowKind::Text | RowKind::Add => button(line, row.value.clone(), act(r8, 1), on),
+                RowKind::Toggle | RowKind::Text | RowKind::Add => value_button(line, row, act(r8, 1), on),
                 RowKind::Shown => {
                     line.spawn(text(format!("{} (kept as the file has it)", row.value), 12.0, palette::DIM));
                 }
@@ -153,7 +167,8 @@ fn event_form(commands: &mut Commands, ed: &mut Editor, room: usize) {
     let Some(k) = ed.event_open else { return };
     let Some(id) = ed.doc.level.events.get(k).map(|e| e.id.clone()) else { return };
     let n = ed.doc.level.events.len();
-    let rows = ed.doc.event_form(k);
+    // Items checked against the game's (`validate` has them so), to draw a missing one red.
+    let rows = ed.doc.event_form_known(k, &ed.figure_lists.items);
     commands
         .spawn((Name::new("Event form"), FormRoot, DespawnOnExit(Screen::Editor), panel_in(form_node(), palette::PANEL_SOLID), GlobalZIndex(20)))
         .with_children(|b| {
@@ -165,7 +180,12 @@ fn event_form(commands: &mut Commands, ed: &mut Editor, room: usize) {
                 button(r, "Close [Esc]", EditAct::EventForm(k as u8), "EventForm(close)");
             });
             rows_ui(b, ed, &rows, room, EditAct::EventField);
-            b.spawn(text("Areas take the map's selection (drag, or Shift+arrows). Values come from the level.", 11.0, palette::DIM));
+            b.spawn(text(
+                "Areas take the map's selection (drag, or Shift+arrows). Values come from the level; one it lacks is red. \
+                 vars: the level's variables (type a name, - and + its start).",
+                11.0,
+                palette::DIM,
+            ));
         });
 }
 

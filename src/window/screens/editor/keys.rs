@@ -247,6 +247,7 @@ fn type_text(
         Field::Figure(..) => doo_rules::rules::story::MAX_TEXT,
         Field::Find | Field::Rename => 64,
         Field::ChoiceLabel(..) => 60,
+        Field::Var(_) | Field::NewVar => doo_rules::rules::story::MAX_VAR_NAME,
     };
     let mut done = None;
     for e in keys.read() {

@@ -400,6 +400,9 @@ fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
             Field::Figure(k, row) => ed.doc.figure_text(k as usize, row as usize),
             Field::Find | Field::Rename => String::new(),
             Field::ChoiceLabel(k, a, o) => ed.doc.choice_label(k as usize, a as usize, o as usize).unwrap_or_default(),
+            Field::Var(i) => ed.doc.level.vars.keys().nth(i as usize).cloned().unwrap_or_default(),
+            // "+ variable" is a placeholder: the name typed starts empty (issue 46).
+            Field::NewVar => String::new(),
         };
         ed.typing = Some((f, now));
         return false;

@@ -441,6 +441,10 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
                         format!("Typing the figure's {label}")
                     }
                     Field::ChoiceLabel(..) => "Typing a choice's option".to_string(),
+                    Field::Var(i) => {
+                        format!("Renaming the variable {} (wherever an event names it)", ed.doc.level.vars.keys().nth(*i as usize).map_or("", String::as_str))
+                    }
+                    Field::NewVar => "A new variable's name (letters, digits, _ and -; it starts at 0)".to_string(),
                     Field::Find => "Find an id (Enter shows it, Enter again the next)".to_string(),
                     Field::Rename => "The new id (renamed wherever the level names it)".to_string(),
                 };

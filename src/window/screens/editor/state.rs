@@ -56,6 +56,10 @@ pub enum Field {
     Figure(u16, u8),
     /// The label of option o of the k-th event's a-th action (a choice).
     ChoiceLabel(u8, u8, u8),
+    /// The name of the level's i-th variable (renamed wherever an event names it, issue 46).
+    Var(u8),
+    /// A new level variable's name (it starts at 0).
+    NewVar,
     /// Find: an id, or part of one.
     Find,
     /// The new id of what Find shows (else the selected figure).
@@ -364,6 +368,28 @@ impl Editor {
                 ok
             }
             Field::ChoiceLabel(k, a, o) => self.doc.set_choice_label(k as usize, a as usize, o as usize, buf.trim()),
+            Field::Var(i) => {
+                let Some(old) = self.doc.level.vars.keys().nth(i as usize).cloned() else { return };
+                match self.doc.rename_id(IdKind::Var, &old, buf.trim()) {
+                    Ok(true) => {
+                        self.changed(data);
+                        self.status = format!("Renamed the variable {old} to {} wherever an event names it.", buf.trim());
+                    }
+                    Ok(false) => {}
+                    Err(e) => self.status = format!("Not renamed: {e}"),
+                }
+                return;
+            }
+            Field::NewVar => {
+                match self.doc.add_var(buf.trim()) {
+                    Ok(()) => {
+                        self.changed(data);
+                        self.status = format!("A level variable {}, starting at 0: events set it, add to it and test it.", buf.trim());
+                    }
+                    Err(e) => self.status = format!("Not added: {e}"),
+                }
+                return;
+            }
             Field::Find => {
                 commit_find(self, buf.trim());
                 return;
