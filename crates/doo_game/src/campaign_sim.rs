@@ -243,7 +243,15 @@ fn expected_after(
                 let f = &end.fighters[i];
                 let keys: Vec<&String> = end.explore.as_deref().map(|x| x.keys.keys().collect()).unwrap_or_default();
                 let gained: i32 = report.rest_gains.get(&h.name).copied().unwrap_or(0);
-                ((f.hp + gained).min(max_hp), f.loadout.items.iter().filter(|i| !keys.contains(i)).cloned().collect())
+                let mut items: Vec<String> = f.loadout.items.iter().filter(|i| !keys.contains(i)).cloned().collect();
+                // empty hands and a weapon carried: he wields it at the next level (R-CP-12)
+                if f.loadout.weapon.is_none() && f.loadout.dropped.is_empty() {
+                    let eq = &data.equipment;
+                    if let Some(k) = items.iter().position(|i| eq.melee(i).is_some() || eq.ranged(i).is_some()) {
+                        items.remove(k);
+                    }
+                }
+                ((f.hp + gained).min(max_hp), items)
             }
             // a lost level starts again from the roster it began with; a hero sitting out keeps his
             _ => (h.hp.unwrap_or(max_hp), h.items.clone()),
