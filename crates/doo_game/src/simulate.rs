@@ -98,7 +98,8 @@ fn finish(mut hm: HeadlessMatch, seed: u64, game: u32, t0: Instant) -> Result<Ga
     // outlasts MAX_TURNS is called a draw.
     let mut frames = 0;
     let minutes = |hm: &HeadlessMatch| hm.state().explore.as_deref().map_or(0, |x| x.turn);
-    while frames < MAX_FRAMES && !hm.status().over && hm.snapshot_turn() <= MAX_TURNS && minutes(&hm) <= MAX_EXPLORATION_TURNS {
+    let limit = doo_rules::ladder::exploration_limit(&hm.state().board);
+    while frames < MAX_FRAMES && !hm.status().over && hm.snapshot_turn() <= MAX_TURNS && minutes(&hm) <= limit {
         hm.app.update();
         frames += 1;
     }
@@ -147,7 +148,7 @@ fn finish(mut hm: HeadlessMatch, seed: u64, game: u32, t0: Instant) -> Result<Ga
         seed,
         winner: win.clone(),
         turns,
-        ended: hm.status().over || turns > MAX_TURNS || minutes(&hm) > MAX_EXPLORATION_TURNS,
+        ended: hm.status().over || turns > MAX_TURNS || minutes(&hm) > limit,
         commands,
         rejected,
         decisions: times.len(),

@@ -14,6 +14,15 @@ use std::time::Instant;
 pub const MAX_TURNS: u32 = 40;
 /// A crawl whose exploration outlasts this many turns (minutes) is called a draw.
 pub const MAX_EXPLORATION_TURNS: u32 = 200;
+
+/// The exploration minutes a simulated crawl gets before it is called undecided: 200 on a
+/// floor of up to 32×32 spaces, as many more for each further 1 024 spaces of its largest
+/// floor, up to 8 times as many (a generated 64×64 delve floor: 800). A floor four times as
+/// large takes about four times as long to search; a player has no such limit at all.
+pub fn exploration_limit(board: &crate::rules::grid::Board) -> u32 {
+    let largest = board.floors.iter().map(|f| f.width as u64 * f.height as u64).max().unwrap_or(0);
+    MAX_EXPLORATION_TURNS * (largest.div_ceil(1024).clamp(1, 8) as u32)
+}
 /// Commands allowed per game before it is called stuck (an engine or AI bug).
 pub const MAX_COMMANDS: usize = 50_000;
 
@@ -50,7 +59,8 @@ pub fn play_within(data: &RuleData, level: &CheckedLevel, sides: &BTreeMap<Strin
     let mut plan: PlanCache = None;
     let mut end = GameEnd::default();
     let minutes = |m: &crate::rules::Match| m.explore.as_deref().map_or(0, |x| x.turn);
-    while !over && m.clock.turn <= MAX_TURNS && minutes(&m) <= MAX_EXPLORATION_TURNS {
+    let limit = exploration_limit(&m.board);
+    while !over && m.clock.turn <= MAX_TURNS && minutes(&m) <= limit {
         if end.commands >= MAX_COMMANDS {
             end.stuck = true;
             break;
