@@ -49,7 +49,9 @@ fn start_walk(mut commands: Commands, opts: Res<super::WindowOptions>, display: 
             // (issue 31). Since Play again starts a match that plays (issue 42: it soft-locked
             // before), a walk that presses it plays that match too, and the broken-save walk
             // took over 3000: 5000. The cap still ends a walk that would never end.
-            walk.max_steps = if *display == Display::Window { 250 } else { 5000 };
+            // The real window's editor walk took 251 once the event form had its vars part
+            // (issue 46, session 10: the form's scroll and Open were left unpressed): 400.
+            walk.max_steps = if *display == Display::Window { 400 } else { 5000 };
         }
         commands.insert_resource(walk);
     }

@@ -36,9 +36,11 @@ fn draw_forms(
 ) {
     let Some(mut ed) = editor else { return };
     let h = windows.single().map_or(720.0, |w| w.height() / ui.0.max(0.1));
-    // Lines of about 27 px between the top bar and the problems panel, less the heading, the
-    // note and the two scroll buttons.
-    let room = (((h - TOP_PX - BOTTOM_PX - 100.0) / 27.0).floor() as usize).max(4);
+    // Lines of about 27 px (a typed text's row, two) between the top bar and the problems
+    // panel, less the heading, the note (three lines since the vars part) and the two scroll
+    // buttons: counted at 34 px with 200 px kept, so "more" stays above the problems panel
+    // (it fell below it once the vars part came: the walks found it seen, never pressable).
+    let room = (((h - TOP_PX - BOTTOM_PX - 200.0) / 34.0).floor() as usize).max(4);
     let key = format!("{:?}|{:?}|{}|{:?}|{room}", ed.event_open, ed.figure_open, ed.generation, ed.typing.is_some());
     if *shown == key {
         return;
