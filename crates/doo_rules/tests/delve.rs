@@ -164,7 +164,37 @@ fn the_caps_validate_and_out_of_range_is_refused() {
         Params { party: vec![], ..params(1, Difficulty::Easy) },
         Params { party: vec!["../x".into()], ..params(1, Difficulty::Easy) },
         Params { party: vec!["nobody".into()], ..params(1, Difficulty::Easy) },
+        Params { strength: Some(0), ..params(1, Difficulty::Easy) },
+        Params { strength: Some(doo_rules::delve::MAX_STRENGTH + 1), ..params(1, Difficulty::Easy) },
     ] {
         assert!(generate(&bad, &data).is_err(), "{bad:?}");
     }
+}
+
+/// The encounters are built to the strength of the party that plays (the window's Delve builds
+/// the floors again for the heroes chosen on the party screen): the ready-made four's strength
+/// given explicitly is the same dungeon byte for byte, half of it fewer foes.
+#[test]
+fn the_encounters_are_built_to_the_party_that_plays() {
+    let data = RuleData::load(&root()).unwrap();
+    let heroes: Vec<_> = ["lunk", "mira", "tobin", "ade"]
+        .iter()
+        .map(|h| doo_rules::campaign::load_hero(&root().join(format!("heroes/{h}.ron")), &data, data.heroes.allowance).unwrap().0)
+        .collect();
+    let four = doo_rules::delve::party_strength(&heroes, &data);
+    let two = doo_rules::delve::party_strength(&heroes[..2], &data);
+    assert!(two < four && two > 0, "two heroes {two}, four {four}");
+    let foes = |l: &Level| l.characters.iter().filter(|c| c.side.as_deref() == Some("monsters")).count();
+    let (mut full, mut half) = (0, 0);
+    for seed in 0..8 {
+        let d = Difficulty::Normal;
+        let plain = generate(&params(seed, d), &data).unwrap();
+        let same = generate(&Params { strength: Some(four), ..params(seed, d) }, &data).unwrap();
+        assert_eq!(plain.texts, same.texts, "seed {seed}: the four's strength given is the same dungeon");
+        let weaker = generate(&Params { strength: Some(four / 2), ..params(seed, d) }, &data).unwrap();
+        full += plain.levels.iter().map(foes).sum::<usize>();
+        half += weaker.levels.iter().map(foes).sum::<usize>();
+    }
+    // (not half as many: the boss, the ambush and each group's least budget do not shrink)
+    assert!(half * 10 < full * 9, "half the strength, fewer foes: {half} beside {full}");
 }

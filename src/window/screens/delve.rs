@@ -173,11 +173,7 @@ fn answer_delve(
 /// campaign run on it, offering the ready-made heroes and the saved ones.
 fn begin(s: &DelveSetup, data: &doo_rules::data::RuleData) -> Result<CampaignRun, String> {
     let params = s.params();
-    let floors = delve_dir().join("floors");
-    let _ = std::fs::remove_dir_all(&floors);
-    let written = doo_rules::delve::write_delve(&params, data, &floors)?;
-    let campaign = written.last().ok_or("the delve wrote no campaign")?;
-    let checked = doo_rules::campaign::load_campaign(campaign, data).map_err(|e| e.to_string())?;
+    let checked = write_floors(&params, data)?;
     let allowance = checked.campaign.allowance(&data.heroes);
     let (ready, problems) = doo_rules::delve::ready_party(&params, data, allowance);
     let mut run = CampaignRun::new(checked, data);
@@ -186,6 +182,26 @@ fn begin(s: &DelveSetup, data: &doo_rules::data::RuleData) -> Result<CampaignRun
         run.message = Some((false, format!("Not offered: {}", problems.join("; "))));
     }
     Ok(run)
+}
+
+/// Writes the delve of `params` into `delve/floors/` (the last delve's floors replaced) and
+/// reads its campaign back.
+fn write_floors(params: &Params, data: &doo_rules::data::RuleData) -> Result<doo_rules::campaign::CheckedCampaign, String> {
+    let floors = delve_dir().join("floors");
+    let _ = std::fs::remove_dir_all(&floors);
+    let written = doo_rules::delve::write_delve(params, data, &floors)?;
+    let campaign = written.last().ok_or("the delve wrote no campaign")?;
+    doo_rules::campaign::load_campaign(campaign, data).map_err(|e| e.to_string())
+}
+
+/// The floors generated again for the party chosen on the party screen: the encounters are
+/// built to its strength (two heroes meet half the foes four would), not the ready-made four's
+/// the Delve screen generated them for. The same seed and party give the same dungeon.
+pub fn fit_to_party(run: &mut CampaignRun, setup: &DelveSetup, data: &doo_rules::data::RuleData) -> Result<(), String> {
+    let mut params = setup.params();
+    params.strength = Some(doo_rules::delve::party_strength(&run.party(), data));
+    run.checked = write_floors(&params, data)?;
+    Ok(())
 }
 
 fn draw_delve(mut commands: Commands, setup: Res<DelveSetup>, roots: Query<Entity, With<DelveRoot>>) {
@@ -210,12 +226,12 @@ fn draw_delve(mut commands: Commands, setup: Res<DelveSetup>, roots: Query<Entit
         ));
         c.spawn(Node { height: Val::Px(10.0), ..default() });
         c.spawn(panel(Node { flex_direction: FlexDirection::Column, padding: UiRect::all(Val::Px(14.0)), row_gap: Val::Px(8.0), ..default() })).with_children(|l| {
-            let how = match s.difficulty {
-                Difficulty::Easy => "foes at 70 % of the party's strength",
-                Difficulty::Normal => "foes a match for the party",
-                Difficulty::Hard => "foes at 140 % of the party's strength",
-            };
-            picker(l, "Difficulty  [<- ->]", &format!("{}: {how}", p.difficulty.name()), DelveAct::Easier, DelveAct::Harder);
+            // The numbers of assets/rules/delve.ron, as the generator reads them.
+            let how = doo_rules::delve::DelveBook::load(&p.root).map_or_else(|e| e, |b| b.describe(p.difficulty));
+            let mut name = p.difficulty.name().to_string();
+            name[..1].make_ascii_uppercase();
+            picker(l, "Difficulty  [<- ->]", &name, DelveAct::Easier, DelveAct::Harder);
+            l.spawn((text(how, 14.0, palette::DIM), Node { margin: UiRect::left(Val::Px(238.0)), max_width: Val::Px(560.0), ..default() }));
             picker(l, "Floors  [Down, Up]", &format!("{} (the last ends in a boss)", p.floors), DelveAct::FewerFloors, DelveAct::MoreFloors);
             picker(l, "Size", &format!("{}×{} spaces a floor", p.width, p.height), DelveAct::Smaller, DelveAct::Larger);
             l.spawn(Node { flex_direction: FlexDirection::Row, align_items: AlignItems::Center, column_gap: Val::Px(8.0), ..default() }).with_children(|r| {

@@ -75,6 +75,23 @@ impl DelveBook {
         }
     }
 
+    /// What difficulty `d` means, for a player choosing it: the foes' worth against the
+    /// party's strength on the first floor and deeper, and the boss.
+    pub fn describe(&self, d: Difficulty) -> String {
+        let t = self.tier(d);
+        let worth = self.budget_percent_of_strength * t.budget_percent / 100;
+        let guards = match t.boss_guards {
+            0 => String::new(),
+            1 => " and a bodyguard".into(),
+            n => format!(" and {n} bodyguards"),
+        };
+        format!(
+            "foes worth {worth} % of the party's strength, {} % more each floor down; the boss a {}{guards}",
+            self.budget_per_floor_percent,
+            self.boss(d).replace('_', " ")
+        )
+    }
+
     /// The last floor's boss at difficulty `d`.
     pub fn boss(&self, d: Difficulty) -> &str {
         self.tier(d).boss.as_deref().unwrap_or(&self.boss)

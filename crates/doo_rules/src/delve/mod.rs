@@ -16,8 +16,9 @@ mod stock;
 
 pub use book::{DelveBook, Tier};
 pub use features::{FEATURES, features};
-pub use params::{Difficulty, MAX_FLOORS, Params, SIDE_RANGE};
+pub use params::{Difficulty, MAX_FLOORS, MAX_STRENGTH, Params, SIDE_RANGE};
 pub use run::{ready_party, share_line, summary};
+pub use stock::party_strength;
 
 use crate::data::RuleData;
 use crate::level_file::Level;

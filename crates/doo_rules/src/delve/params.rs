@@ -46,7 +46,14 @@ pub struct Params {
     pub party: Vec<String>,
     /// The project folder (its `assets/monsters/` and `heroes/`).
     pub root: PathBuf,
+    /// The strength of the party that will play, when it is not `party` (the window's Delve:
+    /// the heroes chosen on the party screen, made or saved ones too; `party_strength`); `None`:
+    /// the stats of `party`'s files summed. The encounters are built to it (docs/delve.md).
+    pub strength: Option<u32>,
 }
+
+/// The highest party strength a delve is built to (four heroes' four stats).
+pub const MAX_STRENGTH: u32 = 400;
 
 impl Params {
     /// Seed `seed`, 3 floors of 64×64, normal, the four heroes of `heroes/`.
@@ -59,6 +66,7 @@ impl Params {
             difficulty: Difficulty::Normal,
             party: ["lunk", "mira", "tobin", "ade"].iter().map(|s| s.to_string()).collect(),
             root: root.to_path_buf(),
+            strength: None,
         }
     }
 
@@ -70,6 +78,9 @@ impl Params {
         let (lo, hi) = SIDE_RANGE;
         if !(lo..=hi).contains(&self.width) || !(lo..=hi).contains(&self.height) {
             return Some(format!("a floor of {}×{}: each side is {lo} to {hi}", self.width, self.height));
+        }
+        if let Some(n) = self.strength.filter(|n| !(1..=MAX_STRENGTH).contains(n)) {
+            return Some(format!("a party strength of {n}: give 1 to {MAX_STRENGTH}"));
         }
         if self.party.is_empty() || self.party.len() > 4 {
             return Some(format!("a party of {}: give 1 to 4 heroes", self.party.len()));

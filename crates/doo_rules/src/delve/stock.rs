@@ -24,11 +24,23 @@ pub(super) fn party(params: &Params, data: &RuleData) -> Result<Party, String> {
         let path = params.root.join("heroes").join(format!("{id}.ron"));
         let (hero, sheet, _) =
             crate::campaign::load_hero(&path, data, data.heroes.allowance).map_err(|e| format!("{}:{}:{}: {}", e.file, e.line, e.col, e.message))?;
-        let s = sheet.stats;
-        strength += s.brawn + s.finesse + s.savvy + s.nerve;
+        strength += sheet_strength(&sheet);
         entries.push(hero.entry(&sheet, "heroes", crate::rules::Pos::new(0, 0), data));
     }
-    Ok(Party { entries, strength })
+    Ok(Party { entries, strength: params.strength.unwrap_or(strength) })
+}
+
+/// One hero's strength: his four stats summed.
+fn sheet_strength(sheet: &crate::rules::heroes::Sheet) -> u32 {
+    let s = sheet.stats;
+    s.brawn + s.finesse + s.savvy + s.nerve
+}
+
+/// The strength of a party of heroes (their sheets' four stats summed), for `Params::strength`:
+/// a hero whose sheet the rules refuse counts nothing. At most `MAX_STRENGTH`.
+pub fn party_strength(heroes: &[crate::campaign::Hero], data: &RuleData) -> u32 {
+    let sum: u32 = heroes.iter().filter_map(|h| h.sheet(&data.heroes).ok()).map(|(s, _)| sheet_strength(&s)).sum();
+    sum.clamp(1, super::params::MAX_STRENGTH)
 }
 
 /// A monster template and its cost.

@@ -157,7 +157,7 @@ impl CampaignRun {
         self.dir() == crate::window::session::delve_dir().join("run")
     }
 
-    fn party(&self) -> Vec<Hero> {
+    pub(crate) fn party(&self) -> Vec<Hero> {
         self.offered.iter().zip(&self.chosen).filter(|(_, c)| **c).map(|(h, _)| h.clone()).collect()
     }
 

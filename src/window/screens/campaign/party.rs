@@ -26,7 +26,12 @@ pub enum PartyAct {
     Begin,
 }
 
-fn answer_party(mut acts: MessageReader<PartyAct>, mut run: Option<ResMut<CampaignRun>>, data: Res<GameData>) {
+fn answer_party(
+    mut acts: MessageReader<PartyAct>,
+    mut run: Option<ResMut<CampaignRun>>,
+    data: Res<GameData>,
+    delve: Option<Res<crate::window::screens::delve::DelveSetup>>,
+) {
     for act in acts.read() {
         let Some(run) = run.as_deref_mut() else { continue };
         run.message = None;
@@ -59,7 +64,16 @@ fn answer_party(mut acts: MessageReader<PartyAct>, mut run: Option<ResMut<Campai
                     p.pop();
                 }
             }
-            PartyAct::Begin => begin(run, &data.0),
+            PartyAct::Begin => {
+                // A delve's floors are built to the party that plays them (docs/delve.md).
+                if let (true, Some(setup)) = (run.is_delve() && run.stage == Stage::Party, delve.as_deref())
+                    && let Err(e) = crate::window::screens::delve::fit_to_party(run, setup, &data.0)
+                {
+                    run.message = Some((false, e));
+                    continue;
+                }
+                begin(run, &data.0)
+            }
         }
     }
 }

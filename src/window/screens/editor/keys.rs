@@ -16,7 +16,18 @@ use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (read_keys, type_text).chain().in_set(EditorSystems::Input));
+    app.init_resource::<EarlyKeys>().add_systems(Update, (read_keys, type_text).chain().in_set(EditorSystems::Input));
+}
+
+/// The presses that came in the same frame as, and after, a key that opens a text field (N, B,
+/// Ctrl+F, Ctrl+E): they are the field's first letters, typed once the field is open a frame
+/// later, not edits of the map (a loaded machine gathers a typist's keys into one frame).
+#[derive(Resource, Default)]
+struct EarlyKeys(Vec<KeyboardInput>);
+
+/// Whether `act` opens a text field.
+fn opens_typing(act: &EditAct) -> bool {
+    matches!(act, EditAct::Type(_) | EditAct::Find | EditAct::Rename)
 }
 
 /// The longest name and briefing the editor types (the level checks cap them too).
@@ -128,17 +139,28 @@ const CTRL: [(KeyCode, EditAct); 22] = [
 
 /// The keys, one press at a time in the order they came (a fast typist, or xdotool, can press
 /// the same key twice in a frame, or Shift and an arrow and let go of both in one frame).
-fn read_keys(mut input: MessageReader<KeyboardInput>, editor: Option<Res<Editor>>, mut mods: Local<(bool, bool)>, mut acts: MessageWriter<EditAct>) {
+fn read_keys(
+    mut input: MessageReader<KeyboardInput>,
+    editor: Option<Res<Editor>>,
+    mut mods: Local<(bool, bool)>,
+    mut early: ResMut<EarlyKeys>,
+    mut acts: MessageWriter<EditAct>,
+) {
     let Some(ed) = editor else {
         input.clear();
         return;
     };
+    let mut opened = false;
     for e in input.read() {
         let down = e.state.is_pressed();
         match e.key_code {
             KeyCode::ShiftLeft | KeyCode::ShiftRight => mods.0 = down,
             KeyCode::ControlLeft | KeyCode::ControlRight => mods.1 = down,
             _ => {}
+        }
+        if opened {
+            early.0.push(e.clone());
+            continue;
         }
         // While a text is typed the keys are its (`type_text`); Enter or Esc that ended it this
         // frame is not an edit either.
@@ -153,6 +175,7 @@ fn read_keys(mut input: MessageReader<KeyboardInput>, editor: Option<Res<Editor>
             continue;
         }
         if let Some(act) = act_of(e.key_code, mods.0, mods.1, ed.opening, e.repeat) {
+            opened = opens_typing(&act);
             acts.write(act);
         }
     }
@@ -219,6 +242,7 @@ pub fn act_of(k: KeyCode, shift: bool, ctrl: bool, opening: bool, repeat: bool) 
 /// Typing the level's name or briefing: Enter keeps it, Esc leaves it as it was.
 fn type_text(
     mut keys: MessageReader<KeyboardInput>,
+    mut early: ResMut<EarlyKeys>,
     mut held: ResMut<ButtonInput<KeyCode>>,
     editor: Option<ResMut<Editor>>,
     data: Res<GameData>,
@@ -231,14 +255,20 @@ fn type_text(
     let Some((field, mut buf)) = ed.typing.clone() else {
         *started = false;
         keys.clear();
+        // Kept for a field opened this frame (`EditorSystems::Apply` opens it after this system).
+        if !early.0.is_empty() && !early.is_changed() {
+            early.0.clear();
+        }
         return;
     };
-    // The key that started the typing is not typed.
-    if !*started {
-        *started = true;
-        keys.clear();
-        return;
-    }
+    // The key that started the typing was read (and dropped) by this system in the frame the
+    // typing began (the typing starts in `EditorSystems::Apply`, after this system), so what
+    // comes in the first frame of typing is typed: a fast typist's (or a loaded machine's)
+    // first letter, in the same frame as the frame after the opening key, is not lost. Only
+    // Enter and Esc wait a frame, so a key that opened the field from elsewhere cannot also
+    // close it.
+    let first = !*started;
+    *started = true;
     let cap = match field {
         Field::Name => MAX_NAME,
         Field::Briefing => MAX_BRIEFING,
@@ -250,11 +280,13 @@ fn type_text(
         Field::Var(_) | Field::NewVar => doo_rules::rules::story::MAX_VAR_NAME,
     };
     let mut done = None;
-    for e in keys.read() {
+    let early_keys = if early.0.is_empty() { Vec::new() } else { std::mem::take(&mut early.0) };
+    for (e, late) in early_keys.iter().map(|e| (e, false)).chain(keys.read().map(|e| (e, true))) {
         if !e.state.is_pressed() {
             continue;
         }
         match &e.logical_key {
+            Key::Enter | Key::Escape if first && late => {}
             Key::Enter => done = Some(true),
             Key::Escape => done = Some(false),
             Key::Backspace => {
