@@ -455,7 +455,7 @@ fn the_delve_walk_presses_every_delve_button_and_opens_the_party_screen() {
     assert!(text.contains("name: \"Delve "), "a delve's campaign: {text}");
     let texts = list(&v, "campaign_texts");
     assert!(
-        texts.iter().any(|t| t.starts_with("Seed ") && t.contains("the same seed gives friends the same dungeon")),
+        texts.iter().any(|t| t.starts_with("Seed ") && t.contains("the same seed and party give friends the same dungeon")),
         "the seed is shown to share: {texts:?}"
     );
     assert!(texts.iter().any(|t| t.starts_with("Delve ") && t.contains(" floor")), "the party screen is titled with the delve: {texts:?}");

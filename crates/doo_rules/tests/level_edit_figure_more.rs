@@ -89,3 +89,77 @@ fn an_encounters_trades_are_made_in_the_figure_form() {
     assert!(doc.figure_step(gob, remove, 1, &lists));
     assert!(trades(&doc).is_empty());
 }
+
+/// Issue 46, every field of a figure: posture, surprise, mook, doors, a crossbow's load,
+/// ammunition, free steps and sprite are rows of the form, each stepped (or typed) into a level
+/// that reads back and validates, and stepped back to unset (nothing written); a caster's
+/// spells are added, stepped through the game's and removed; one undo step each.
+#[test]
+fn posture_surprise_mook_doors_load_ammunition_steps_sprite_and_spells_are_rows() {
+    let data = RuleData::load(&root()).unwrap();
+    let lists = FigureLists::new(&data, &["goblin".into(), "orc".into()], &[]);
+    let text = LEVEL.replace("weapon: \"dagger\")", "weapon: \"dagger\", caster: arcane)");
+    let mut doc = Doc::from_text("f.ron", &text).unwrap();
+    let k = |doc: &Doc, id: &str| doc.level.characters.iter().position(|c| c.id.as_deref() == Some(id)).unwrap();
+    let (dara, gob) = (k(&doc, "dara"), k(&doc, "gob"));
+    let value = |doc: &Doc, k: usize, label: &str| doc.figure_form(k)[row(doc, k, label)].value.clone();
+    // Posture: standing (unset), then sitting; a goblin's mook and ammunition are his template's.
+    assert_eq!(value(&doc, gob, "posture"), "standing");
+    assert!(doc.figure_step(gob, row(&doc, gob, "posture"), 1, &lists));
+    assert_eq!(doc.level.characters[gob].posture, Some(doo_rules::rules::profile::Posture::Sitting));
+    assert_eq!(value(&doc, gob, "mook"), "the template's");
+    assert!(doc.figure_step(gob, row(&doc, gob, "mook"), 1, &lists));
+    assert_eq!(doc.level.characters[gob].mook, Some(true));
+    assert!(doc.figure_step(gob, row(&doc, gob, "surprised"), 1, &lists));
+    assert_eq!(doc.level.characters[gob].surprised, Some(true));
+    assert!(doc.figure_step(gob, row(&doc, gob, "opens doors"), 1, &lists));
+    assert_eq!(doc.level.characters[gob].opens_doors, Some(false), "R-EXP-11: an animal opens no door");
+    assert!(doc.figure_step(gob, row(&doc, gob, "crossbow loaded"), 1, &lists));
+    assert_eq!(doc.level.characters[gob].loaded, Some(false), "R-RNG-8: a crossbow unloaded at the start");
+    assert_eq!(value(&doc, gob, "ammunition"), "the template's");
+    for _ in 0..3 {
+        assert!(doc.figure_step(gob, row(&doc, gob, "ammunition"), 1, &lists));
+    }
+    assert_eq!(doc.level.characters[gob].ammo, Some(3));
+    // Free steps typed; a word is refused and changes nothing.
+    let steps = row(&doc, gob, "free steps");
+    assert!(doc.set_figure_text(gob, steps, "2"));
+    assert_eq!(doc.level.characters[gob].free_steps, Some(2));
+    assert!(!doc.set_figure_text(gob, steps, "two"));
+    assert_eq!(doc.figure_text(gob, steps), "2");
+    let sprite = row(&doc, gob, "sprite");
+    assert!(doc.set_figure_text(gob, sprite, "art/figures.png"));
+    assert_eq!(doc.level.characters[gob].sprite.as_deref(), Some("art/figures.png"));
+    valid(&doc, &data);
+    // Each stepped back: nothing of it is written.
+    assert!(doc.figure_step(gob, row(&doc, gob, "posture"), -1, &lists));
+    assert!(doc.figure_step(gob, row(&doc, gob, "mook"), -1, &lists));
+    assert!(doc.figure_step(gob, row(&doc, gob, "surprised"), 1, &lists));
+    assert!(doc.figure_step(gob, row(&doc, gob, "opens doors"), 1, &lists));
+    assert!(doc.figure_step(gob, row(&doc, gob, "crossbow loaded"), 1, &lists));
+    for _ in 0..4 {
+        assert!(doc.figure_step(gob, row(&doc, gob, "ammunition"), -1, &lists));
+    }
+    assert!(doc.set_figure_text(gob, steps, ""));
+    assert!(doc.set_figure_text(gob, sprite, ""));
+    let written = doo_rules::level_edit::write_new(&doc.level);
+    let line = written.lines().find(|l| l.contains("id: \"gob\"")).unwrap();
+    for field in ["posture", "mook", "surprised", "opens_doors", "loaded", "ammo", "free_steps", "sprite"] {
+        assert!(!line.contains(field), "{field} unset is not written: {line}");
+    }
+    // A non-caster has no spell row; the caster adds one, steps it, removes it; undo puts it back.
+    assert!(!doc.figure_form(gob).iter().any(|r| r.value == "+ spell"));
+    assert!(doc.figure_step(dara, add_row(&doc, dara, "+ spell"), 1, &lists));
+    let first = doc.level.characters[dara].spells.clone().unwrap();
+    assert_eq!(first.len(), 1);
+    assert!(lists.spells.contains(&first[0]));
+    assert!(doc.figure_step(dara, row(&doc, dara, "spell 1"), 1, &lists));
+    assert_ne!(doc.level.characters[dara].spells.clone().unwrap(), first, "stepped to the next of the game's spells");
+    let spells_before = doc.level.characters[dara].spells.clone();
+    let remove = row(&doc, dara, "spell 1") + 1;
+    assert_eq!(doc.figure_form(dara)[remove].value, "remove");
+    assert!(doc.figure_step(dara, remove, 1, &lists));
+    assert_eq!(doc.level.characters[dara].spells, None);
+    assert!(doc.undo());
+    assert_eq!(doc.level.characters[dara].spells, spells_before);
+}

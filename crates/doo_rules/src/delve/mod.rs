@@ -28,7 +28,7 @@ use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 
 /// The generator's version: a change to what a seed gives bumps it.
-pub const DELVE_VERSION: u32 = 3;
+pub const DELVE_VERSION: u32 = 4;
 
 /// A generated dungeon: its floors (one level each, in order) and the campaign chaining them.
 #[derive(Clone, Debug, PartialEq)]

@@ -50,7 +50,7 @@ pub fn summary(progress: &Progress, floors: usize) -> Vec<String> {
 /// floors, as the Delve screen and `doo delve` take them.
 pub fn share_line(params: &Params) -> String {
     format!(
-        "Seed {} ({}, {} floors of {}×{}): the same seed gives friends the same dungeon (doo delve --seed {} --difficulty {} --floors {} --size {}x{}).",
+        "Seed {} ({}, {} floors of {}×{}): the same seed and party give friends the same dungeon (doo delve --seed {} --difficulty {} --floors {} --size {}x{}).",
         params.seed,
         params.difficulty.name(),
         params.floors,

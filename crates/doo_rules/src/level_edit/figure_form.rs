@@ -2,7 +2,9 @@
 //! each, with the event form's rows (`event_form::Row`): its id (renamed everywhere it is
 //! named: encounters, events, goals), name, monster template, side, AI behaviour, hero, weapon,
 //! shield, armor, his starting HP, MP and FP (stepped within his full pools, or typed), each
-//! carried item and each condition (stepped through the game's lists, removed, added), and his
+//! carried item and each condition (stepped through the game's lists, removed, added), his
+//! posture, surprise, mook, whether he opens doors, a crossbow's load, ammunition, free steps,
+//! sprite and spells (a caster's), and his
 //! encounter's non-hostility, what it says (R-CP-16) and its trades (R-EXP-16), his skills and
 //! their ranks, and his orders (issue 45: every kind, each field stepped through what the level
 //! holds, near his space: `orders_form`).
@@ -11,7 +13,7 @@ use super::doc::{Doc, encounter_of};
 use super::event_form::{Row, RowKind};
 use crate::data::RuleData;
 use crate::level::ConditionEntry;
-use crate::rules::profile::Rank;
+use crate::rules::profile::{Posture, Rank};
 
 /// Items and conditions one figure may be given in the editor.
 pub const MAX_FORM_ITEMS: usize = 32;
@@ -29,6 +31,8 @@ pub struct FigureLists {
     pub conditions: Vec<String>,
     /// The game's skill ids (R-CP-*: the heroes book's skills).
     pub skills: Vec<String>,
+    /// The game's spell ids (a caster's spells).
+    pub spells: Vec<String>,
     /// The figure's full HP, MP and FP (the window sets them for the figure in the form, from
     /// the level as built): an unset pool steps down from it, and none steps above it. `None`:
     /// not known; an unset pool is then not stepped, a set one has no upper bound.
@@ -47,6 +51,7 @@ impl FigureLists {
             items: e.items.iter().map(|i| i.id.clone()).collect(),
             conditions: data.conditions.conditions.iter().map(|c| c.id.clone()).collect(),
             skills: data.heroes.skills.keys().cloned().collect(),
+            spells: data.spells.spells.iter().map(|s| s.id.clone()).collect(),
             full: None,
         }
     }
@@ -65,6 +70,17 @@ enum T {
     Armor,
     /// HP (0), MP (1), FP (2) at the start: unset is full.
     Pool(usize),
+    Posture,
+    Surprised,
+    Mook,
+    OpensDoors,
+    Loaded,
+    /// Ammunition (0) and free steps (1): unset is the template's or the rules'.
+    Count(usize),
+    Sprite,
+    Spell(usize),
+    RemoveSpell(usize),
+    AddSpell,
     Item(usize),
     RemoveItem(usize),
     AddItem,
@@ -88,6 +104,43 @@ enum T {
 
 /// The ranks a skill row steps through (untrained is no entry: remove it).
 const RANKS: [Rank; 6] = [Rank::Apprentice, Rank::Journeyman, Rank::Foreman, Rank::Master, Rank::GrandMaster, Rank::LegendaryMaster];
+
+/// The postures a figure may start in (unset: standing).
+const POSTURES: [Posture; 4] = [Posture::Standing, Posture::Sitting, Posture::Kneeling, Posture::Prone];
+
+/// The largest ammunition and free steps the form sets (`Count`).
+const MAX_COUNT: [u32; 2] = [999, 20];
+
+/// Yes, no, or unset (`unset`: what it means then, e.g. "the template's").
+fn tri(v: Option<bool>, unset: &str) -> String {
+    match v {
+        Some(true) => "yes".into(),
+        Some(false) => "no".into(),
+        None => unset.into(),
+    }
+}
+
+/// Unset, yes, no, round.
+fn step_tri(v: Option<bool>, dir: i8) -> Option<bool> {
+    let all = [None, Some(true), Some(false)];
+    let i = all.iter().position(|x| *x == v).unwrap_or(0) as i64;
+    all[(i + dir.signum() as i64).rem_euclid(3) as usize]
+}
+
+fn count(c: &mut crate::level_file::CharacterEntry, i: usize) -> &mut Option<u32> {
+    if i == 0 { &mut c.ammo } else { &mut c.free_steps }
+}
+
+/// A count stepped: unset steps up to 1 (down stays unset), and below 0 it is unset again.
+fn step_count(now: Option<u32>, dir: i8, max: u32) -> Option<u32> {
+    match (now, dir > 0) {
+        (None, true) => Some(1),
+        (None, false) => None,
+        (Some(n), true) => Some((n + 1).min(max)),
+        (Some(0), false) => None,
+        (Some(n), false) => Some(n - 1),
+    }
+}
 
 /// The most trade lines the form adds to an encounter.
 const MAX_FORM_TRADES: usize = 8;
@@ -167,6 +220,22 @@ impl Doc {
         ];
         for (i, (label, now)) in [("HP", c.hp), ("MP", c.mp), ("FP", c.fp)].into_iter().enumerate() {
             v.push(r(label, now.map_or_else(|| "full".into(), |n| n.to_string()), RowKind::Number, T::Pool(i)));
+        }
+        let from = if c.template.is_some() { "the template's" } else { "the rules'" };
+        v.push(r("posture", c.posture.map_or_else(|| "standing".into(), |p| super::write::compact(&p)), RowKind::Choice, T::Posture));
+        v.push(r("surprised", tri(c.surprised, "no"), RowKind::Toggle, T::Surprised));
+        v.push(r("mook", tri(c.mook, from), RowKind::Choice, T::Mook));
+        v.push(r("opens doors", tri(c.opens_doors, "yes"), RowKind::Toggle, T::OpensDoors));
+        v.push(r("crossbow loaded", tri(c.loaded, "yes"), RowKind::Toggle, T::Loaded));
+        v.push(r("ammunition", c.ammo.map_or_else(|| from.to_string(), |n| n.to_string()), RowKind::Number, T::Count(0)));
+        v.push(r("free steps", c.free_steps.map_or_else(|| from.to_string(), |n| n.to_string()), RowKind::Number, T::Count(1)));
+        v.push(r("sprite", or_none(&c.sprite, "(the game's)"), RowKind::Text, T::Sprite));
+        for (i, spell) in c.spells.iter().flatten().enumerate() {
+            v.push(r(&format!("spell {}", i + 1), spell.clone(), RowKind::Choice, T::Spell(i)));
+            v.push(r("", "remove".into(), RowKind::Remove, T::RemoveSpell(i)));
+        }
+        if c.spells.as_ref().map_or(0, Vec::len) < MAX_FORM_ITEMS && c.caster.is_some() {
+            v.push(r("", "+ spell".into(), RowKind::Add, T::AddSpell));
         }
         for (i, item) in c.items.iter().flatten().enumerate() {
             v.push(r(&format!("item {}", i + 1), item.clone(), RowKind::Choice, T::Item(i)));
@@ -290,6 +359,41 @@ impl Doc {
                         c.conditions.get_or_insert_with(Vec::new).push(ConditionEntry::Id(first.clone()));
                     }
                 }
+                T::Posture => {
+                    let all: Vec<Option<Posture>> = std::iter::once(None).chain(POSTURES.iter().copied().skip(1).map(Some)).collect();
+                    let now = if c.posture == Some(Posture::Standing) { None } else { c.posture };
+                    let i = all.iter().position(|x| *x == now).unwrap_or(0) as i64;
+                    c.posture = all[(i + dir.signum() as i64).rem_euclid(all.len() as i64) as usize];
+                }
+                T::Surprised => c.surprised = if c.surprised == Some(true) { None } else { Some(true) },
+                T::Mook => c.mook = step_tri(c.mook, dir),
+                T::OpensDoors => c.opens_doors = if c.opens_doors == Some(false) { None } else { Some(false) },
+                T::Loaded => c.loaded = if c.loaded == Some(false) { None } else { Some(false) },
+                T::Count(i) => {
+                    let p = count(c, i);
+                    *p = step_count(*p, dir, MAX_COUNT[i]);
+                }
+                T::Spell(i) => {
+                    if let Some(sp) = c.spells.as_mut().and_then(|v| v.get_mut(i))
+                        && let Some(n) = step_in(&lists.spells, sp, dir)
+                    {
+                        *sp = n;
+                    }
+                }
+                T::RemoveSpell(i) => {
+                    if let Some(v) = c.spells.as_mut().filter(|v| i < v.len()) {
+                        v.remove(i);
+                    }
+                    if c.spells.as_ref().is_some_and(Vec::is_empty) {
+                        c.spells = None;
+                    }
+                }
+                T::AddSpell => {
+                    let known = c.spells.clone().unwrap_or_default();
+                    if let Some(first) = lists.spells.iter().find(|s| !known.contains(s)).or(lists.spells.first()) {
+                        c.spells.get_or_insert_with(Vec::new).push(first.clone());
+                    }
+                }
                 T::NonHostile => {
                     if let Some(id) = c.id.clone() {
                         let e = encounter_of(l, &id);
@@ -303,7 +407,7 @@ impl Doc {
                         step_trade(&mut l.encounters[e].trades, t, dir, lists);
                     }
                 }
-                T::Side | T::Name | T::Id | T::Says | T::Shown | T::Orders(_) => {}
+                T::Side | T::Name | T::Id | T::Says | T::Sprite | T::Shown | T::Orders(_) => {}
             }
         })
     }
@@ -349,6 +453,18 @@ impl Doc {
                 }
             }),
             T::Id => self.rename_figure(k, &text),
+            // A path under assets/ (the level's check refuses one that leaves it).
+            T::Sprite => self.edit(|l, _| l.characters[k].sprite = (!text.is_empty()).then(|| text.chars().take(crate::data::MAX_ID_CHARS * 4).collect())),
+            T::Count(i) => {
+                let v = match text.as_str() {
+                    "" => None,
+                    n => match n.parse::<u32>() {
+                        Ok(n) => Some(n.min(MAX_COUNT[i])),
+                        Err(_) => return false,
+                    },
+                };
+                self.edit(|l, _| *count(&mut l.characters[k], i) = v)
+            }
             T::Pool(i) => {
                 let v = match text.as_str() {
                     "" | "full" => None,
@@ -371,6 +487,8 @@ impl Doc {
             T::Name => c.name.clone().unwrap_or_default(),
             T::Id => c.id.clone().unwrap_or_default(),
             T::Pool(i) => [c.hp, c.mp, c.fp][i].map(|n| n.to_string()).unwrap_or_default(),
+            T::Count(i) => [c.ammo, c.free_steps][i].map(|n| n.to_string()).unwrap_or_default(),
+            T::Sprite => c.sprite.clone().unwrap_or_default(),
             T::Says => {
                 if r.value == "(nothing)" {
                     String::new()
