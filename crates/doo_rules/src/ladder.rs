@@ -211,3 +211,27 @@ pub fn pairing_within(data: &RuleData, level: &CheckedLevel, hi: Difficulty, lo:
     }
     Ok(t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::grid::Board;
+
+    fn board(sides: &[(usize, usize)]) -> Board {
+        let floors: Vec<Vec<String>> = sides.iter().map(|&(w, h)| vec![".".repeat(w); h]).collect();
+        Board::from_rows(&floors).unwrap()
+    }
+
+    /// The simulator's exploration minutes grow with the largest floor: 200 up to 32×32, 200
+    /// more a further 1 024 spaces (a 64×64 delve floor: 800), at most 1 600.
+    #[test]
+    fn the_exploration_limit_grows_with_the_largest_floor_up_to_eight_times() {
+        assert_eq!(exploration_limit(&board(&[(12, 8)])), 200);
+        assert_eq!(exploration_limit(&board(&[(32, 32)])), 200);
+        assert_eq!(exploration_limit(&board(&[(33, 32)])), 400);
+        assert_eq!(exploration_limit(&board(&[(64, 64)])), 800);
+        assert_eq!(exploration_limit(&board(&[(20, 12), (64, 64), (40, 40)])), 800, "the largest floor counts");
+        assert_eq!(exploration_limit(&board(&[(96, 96)])), 1600);
+        assert_eq!(exploration_limit(&board(&[(1024, 1024)])), 1600, "at most 8 times 200");
+    }
+}
