@@ -147,6 +147,13 @@ fn posture_surprise_mook_doors_load_ammunition_steps_sprite_and_spells_are_rows(
     for field in ["posture", "mook", "surprised", "opens_doors", "loaded", "ammo", "free_steps", "sprite"] {
         assert!(!line.contains(field), "{field} unset is not written: {line}");
     }
+    // Dara, written out in full with a dagger: no crossbow row (R-RNG-8); a mook or not.
+    assert!(!doc.figure_form(dara).iter().any(|r| r.label == "crossbow loaded"));
+    assert_eq!(value(&doc, dara, "mook"), "no");
+    assert!(doc.figure_step(dara, row(&doc, dara, "mook"), 1, &lists));
+    assert_eq!((value(&doc, dara, "mook"), doc.level.characters[dara].mook), ("yes".to_string(), Some(true)));
+    assert!(doc.figure_step(dara, row(&doc, dara, "mook"), 1, &lists));
+    assert_eq!(doc.level.characters[dara].mook, None);
     // A non-caster has no spell row; the caster adds one, steps it, removes it; undo puts it back.
     assert!(!doc.figure_form(gob).iter().any(|r| r.value == "+ spell"));
     assert!(doc.figure_step(dara, add_row(&doc, dara, "+ spell"), 1, &lists));

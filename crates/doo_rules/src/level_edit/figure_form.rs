@@ -224,9 +224,18 @@ impl Doc {
         let from = if c.template.is_some() { "the template's" } else { "the rules'" };
         v.push(r("posture", c.posture.map_or_else(|| "standing".into(), |p| super::write::compact(&p)), RowKind::Choice, T::Posture));
         v.push(r("surprised", tri(c.surprised, "no"), RowKind::Toggle, T::Surprised));
-        v.push(r("mook", tri(c.mook, from), RowKind::Choice, T::Mook));
+        // A template may make him a mook or not (unset, yes, no); one written out in full is one
+        // or not.
+        match c.template {
+            Some(_) => v.push(r("mook", tri(c.mook, from), RowKind::Choice, T::Mook)),
+            None => v.push(r("mook", tri(c.mook, "no"), RowKind::Toggle, T::Mook)),
+        }
         v.push(r("opens doors", tri(c.opens_doors, "yes"), RowKind::Toggle, T::OpensDoors));
-        v.push(r("crossbow loaded", tri(c.loaded, "yes"), RowKind::Toggle, T::Loaded));
+        // Only a crossbow is loaded or not (R-RNG-8): his own, or perhaps his template's.
+        let crossbow = c.weapon.as_ref().map_or(c.template.is_some(), |w| w.contains("crossbow"));
+        if crossbow || c.loaded.is_some() {
+            v.push(r("crossbow loaded", tri(c.loaded, "yes"), RowKind::Toggle, T::Loaded));
+        }
         v.push(r("ammunition", c.ammo.map_or_else(|| from.to_string(), |n| n.to_string()), RowKind::Number, T::Count(0)));
         v.push(r("free steps", c.free_steps.map_or_else(|| from.to_string(), |n| n.to_string()), RowKind::Number, T::Count(1)));
         v.push(r("sprite", or_none(&c.sprite, "(the game's)"), RowKind::Text, T::Sprite));
@@ -366,6 +375,7 @@ impl Doc {
                     c.posture = all[(i + dir.signum() as i64).rem_euclid(all.len() as i64) as usize];
                 }
                 T::Surprised => c.surprised = if c.surprised == Some(true) { None } else { Some(true) },
+                T::Mook if c.template.is_none() => c.mook = if c.mook == Some(true) { None } else { Some(true) },
                 T::Mook => c.mook = step_tri(c.mook, dir),
                 T::OpensDoors => c.opens_doors = if c.opens_doors == Some(false) { None } else { Some(false) },
                 T::Loaded => c.loaded = if c.loaded == Some(false) { None } else { Some(false) },
