@@ -50,10 +50,14 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
                 Some(r) if r.kind == doo_rules::level_edit::RowKind::Text => {
                     ed.typing = Some((Field::Figure(k as u16, row), ed.doc.figure_text(k, row as usize)));
                 }
-                Some(_) => {
+                Some(before) => {
+                    let before = before.clone();
                     let lists = std::mem::take(&mut ed.figure_lists);
                     edited = ed.doc.figure_step(k, row as usize, d, &lists);
                     ed.figure_lists = lists;
+                    if edited && let Some(line) = stepped_line(&before, ed.doc.figure_form(k).get(row as usize)) {
+                        ed.status = line;
+                    }
                 }
                 None => {}
             }
@@ -100,7 +104,12 @@ pub(super) fn form_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor, view
                     let a = r.action.unwrap_or(0);
                     ed.typing = Some((Field::Action(k as u8, a as u8), ed.doc.action_text(k, a).unwrap_or_default()));
                 }
-                Some(_) => edited = ed.doc.event_step(k, row as usize, d, ed.area(cursor)),
+                Some(_) => {
+                    edited = ed.doc.event_step(k, row as usize, d, ed.area(cursor));
+                    if edited && let Some(line) = stepped_line(&rows[row as usize], ed.doc.event_form(k).get(row as usize)) {
+                        ed.status = line;
+                    }
+                }
                 None => {}
             }
         }
@@ -143,4 +152,13 @@ pub(super) fn floor_act(ed: &mut Editor, d: i8) {
     ed.selected = None;
     ed.inspected = None;
     ed.generation += 1;
+}
+
+/// What a stepped form row now says ("starts at: 2 (Ctrl+Z takes it back)."), for the status line; `None` for a button
+/// row (remove, + action …), whose place the rows after it take.
+fn stepped_line(before: &doo_rules::level_edit::Row, after: Option<&doo_rules::level_edit::Row>) -> Option<String> {
+    use doo_rules::level_edit::RowKind;
+    let after = after.filter(|a| a.label == before.label && !a.label.is_empty())?;
+    matches!(before.kind, RowKind::Choice | RowKind::Number | RowKind::Toggle)
+        .then(|| format!("{}: {} (Ctrl+Z takes it back).", after.label.trim_end_matches(':'), after.value))
 }
