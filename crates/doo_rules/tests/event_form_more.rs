@@ -1,7 +1,7 @@
 //! The level editor's event form for issue 46's events: every new trigger, action and
 //! condition made, and every field set, through `Doc::event_form` / `Doc::event_step` alone;
-//! the result reads back as the level format and `validate` accepts it. A nested condition the
-//! flat form cannot show is kept and shown; events move up and down (they fire in the level's
+//! the result reads back as the level format and `validate` accepts it. A nested condition is
+//! edited as a tree; events move up and down (they fire in the level's
 //! order); variables are declared.
 
 use doo_rules::data::{RuleData, parse_ron};
@@ -162,21 +162,91 @@ fn issue_46s_events_are_built_with_the_form() {
     assert_eq!(p, vec![], "{text}");
 }
 
-/// Issue 46: a condition the flat form cannot show (an `any` inside an `all`) is shown as the
-/// file has it and kept through other steps; its one row removes it whole.
+/// Issue 46: a nested condition (an `any` inside an `all`) is edited in the form as a tree:
+/// the group's own rows (any of, not) and its clauses one step in ("· if"); a clause's field
+/// stepped inside the group; a clause added to the group; a group added to the condition and
+/// removed; the file's meaning kept by every step that changes nothing else; each step a level
+/// that validates.
 #[test]
-fn a_nested_condition_is_kept_and_shown() {
+fn a_nested_condition_is_edited_as_a_tree() {
     let level = bells();
+    let data = RuleData::load(&root()).unwrap();
     let k = level.events.iter().position(|e| e.id == "gate").unwrap();
     let mut doc = Doc::new(level.clone());
-    let rows = doc.event_form(k);
-    let shown = rows.iter().find(|r| r.part == "if" && r.label == "only if").unwrap();
-    assert_eq!(shown.kind, RowKind::Shown);
-    assert!(shown.value.contains("any(["), "{}", shown.value);
+    let labels = |doc: &Doc| doc.event_form(k).iter().filter(|r| r.part == "if").map(|r| format!("{}|{}", r.label, r.value)).collect::<Vec<_>>();
+    assert_eq!(
+        labels(&doc),
+        [
+            "only if|all of",
+            "if|a door is",
+            "not|not",
+            "door|(4, 2)",
+            "state|open",
+            "|remove",
+            "group|any of",
+            "not|-",
+            "· if|someone holds",
+            "· not|-",
+            "who|figure lunk",
+            "item|potion_of_healing",
+            "|remove",
+            "· if|an event fired",
+            "· not|-",
+            "event|hurt",
+            "|remove",
+            "|+ condition",
+            "|+ group in it",
+            "|remove group",
+            "if|an event fired",
+            "not|-",
+            "event|seen",
+            "|remove",
+            "|+ condition",
+            "|+ group",
+        ]
+    );
+    let valid = |doc: &Doc| {
+        let text = doc.text();
+        let saved: Level = parse_ron("bells.ron", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(problems("bells.ron", &text, &saved, &data, &root()), vec![], "{text}");
+        saved.events[k].only_if.clone().unwrap()
+    };
+    // Another trigger number: the condition is kept as the file has it.
     set(&mut doc, k, "when", "number", "3");
     assert_eq!(doc.level.events[k].only_if, level.events[k].only_if, "kept");
-    press(&mut doc, k, "if", "remove");
-    assert_eq!(doc.level.events[k].only_if, None);
+    // The group all of, its second clause not: all([not(door), all([holds, not(fired)])]).
+    set(&mut doc, k, "if", "group", "all of");
+    set_nth(&mut doc, k, "if", "· not", 1, "not");
+    let want: doo_rules::rules::story::Cond = parse_ron(
+        "want",
+        r#"all([not(door(at: (4, 2), state: open)), all([holds(who: figure("lunk"), item: "potion_of_healing"), not(fired("hurt"))]), fired("seen")])"#,
+    )
+    .unwrap();
+    assert_eq!(valid(&doc), want);
+    // A clause added inside the group (the first kind: a door), a group added to the condition.
+    let add_in = doc.event_form(k).iter().position(|r| r.part == "if" && r.value == "+ condition").unwrap();
+    assert!(doc.event_step(k, add_in, 1, Rect::one(0, 0)));
+    press(&mut doc, k, "if", "+ group");
+    let c = valid(&doc);
+    let doo_rules::rules::story::Cond::All(top) = &c else { panic!("{c:?}") };
+    assert_eq!(top.len(), 4, "{c:?}");
+    assert!(matches!(&top[1], doo_rules::rules::story::Cond::All(v) if v.len() == 3), "{c:?}");
+    assert!(matches!(&top[3], doo_rules::rules::story::Cond::Any(v) if v.len() == 1), "{c:?}");
+    // A group in the group (two deep: no deeper is offered).
+    press(&mut doc, k, "if", "+ group in it");
+    assert!(labels(&doc).iter().any(|l| l == "· group|any of"), "{:#?}", labels(&doc));
+    let offers = labels(&doc).iter().filter(|l| l.ends_with("|+ group in it")).count();
+    let one_deep = labels(&doc).iter().filter(|l| l.starts_with("group|")).count();
+    assert_eq!((offers, one_deep), (2, 2), "each one-deep group offers a group in it, the two-deep one none: {:#?}", labels(&doc));
+    valid(&doc);
+    // Groups removed (the last first), then the first clause: one undo puts it back.
+    while doc.event_form(k).iter().any(|r| r.part == "if" && r.value == "remove group") {
+        let r = doc.event_form(k).iter().rposition(|r| r.part == "if" && r.value == "remove group").unwrap();
+        assert!(doc.event_step(k, r, 1, Rect::one(0, 0)));
+    }
+    assert_eq!(doc.level.events[k].only_if, Some(parse_ron("c", r#"all([not(door(at: (4, 2), state: open)), fired("seen")])"#).unwrap()));
+    assert!(doc.undo());
+    assert!(matches!(doc.level.events[k].only_if, Some(doo_rules::rules::story::Cond::All(_))));
 }
 
 /// Issue 46: events fire in the level's order: the form's model moves one up or down.

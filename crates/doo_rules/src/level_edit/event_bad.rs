@@ -4,7 +4,7 @@
 //! are the game's (the window passes their ids) or the level's keys; without the game's list
 //! an item is never flagged.
 
-use super::event_cond::{C, flat};
+use super::event_cond::{C, leaf};
 use super::event_more::{Lists, M};
 use super::event_target::{F, Target};
 use super::orders_form::OF;
@@ -109,19 +109,18 @@ fn field_bad(k: &Known, act: &Action, f: F) -> bool {
     }
 }
 
-/// A clause's row of the condition (shown flat, `event_cond`).
+/// A clause's row of the condition (`event_cond`: its node in the condition's tree).
 fn cond_bad(k: &Known, c: Option<&Cond>, f: C) -> bool {
-    let Some((_, clauses)) = c.and_then(flat) else { return false };
-    let i = match f {
+    let id = match f {
         C::Door(i) | C::Who(i) | C::Item(i) | C::Var(i) | C::Event(i) => i,
         _ => return false,
     };
-    match (clauses.get(i).map(|x| &x.1), f) {
-        (Some(Cond::Door { at, .. }), C::Door(_)) => !k.door(*at),
-        (Some(Cond::Holds { who, .. }), C::Who(_)) => !k.who(who),
-        (Some(Cond::Holds { item, .. }), C::Item(_)) => !k.item(item),
-        (Some(Cond::Var { name, .. }), C::Var(_)) => !k.var(name),
-        (Some(Cond::Fired(id)), C::Event(_)) => !k.event(id),
+    match (leaf(c, id), f) {
+        (Some(Cond::Door { at, .. }), C::Door(_)) => !k.door(at),
+        (Some(Cond::Holds { who, .. }), C::Who(_)) => !k.who(&who),
+        (Some(Cond::Holds { item, .. }), C::Item(_)) => !k.item(&item),
+        (Some(Cond::Var { name, .. }), C::Var(_)) => !k.var(&name),
+        (Some(Cond::Fired(id)), C::Event(_)) => !k.event(&id),
         _ => false,
     }
 }

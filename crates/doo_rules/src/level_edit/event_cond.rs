@@ -1,7 +1,9 @@
-//! An event's condition (`only_if`, issue 46) in the form, edited flat: all or any of a list of
-//! clauses (a door's state, a figure holding an item, a variable's bounds, an event fired), each
-//! with its own `not`. A condition the file nests deeper than that is shown and kept as the
-//! file has it (its one row removes it whole).
+//! An event's condition (`only_if`, issue 46) in the form, as a tree: all or any of a list of
+//! clauses (a door's state, a figure holding an item, a variable's bounds, an event fired) and
+//! of groups (all or any of their own clauses), each clause and group with its own `not`.
+//! Groups nest two deep below the condition's own (`FORM_GROUP_DEPTH`), within the format's
+//! caps (`MAX_COND_NODES` clauses, `MAX_COND_DEPTH`). A node is named by its place in the
+//! tree's pre-order (0: the condition itself).
 
 use super::event_more::{Lists, first_var, who_list};
 use super::form_row::RowKind;
@@ -9,12 +11,12 @@ use crate::level_file::Level;
 use crate::rules::grid::Pos;
 use crate::rules::story::{Cond, DoorState, MAX_COND_NODES, Who};
 
-/// A field of the condition.
+/// A field of the condition; each names its node (pre-order, 0 the condition's own group).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum C {
-    /// All or any.
-    Combine,
-    /// A clause's kind, its `not`, its fields, its removal.
+    /// A group's all or any.
+    Combine(usize),
+    /// A clause's kind, a node's `not`, a clause's fields, a node's removal.
     Kind(usize),
     Not(usize),
     Door(usize),
@@ -26,38 +28,148 @@ pub(super) enum C {
     AtMost(usize),
     Event(usize),
     Remove(usize),
-    /// The condition the form cannot show flat, removed whole.
-    Clear,
-    /// A clause added.
-    Add,
+    /// A clause added to a group.
+    Add(usize),
+    /// A group (any of one clause) added to a group.
+    AddGroup(usize),
 }
 
 /// A row of the condition: label, value, kind, field.
 pub(super) type CondRow = (&'static str, String, RowKind, C);
 
-/// The condition as the form edits it: whether any clause will do (else all must hold), and
-/// each clause with its `not`. `None` when it nests deeper.
-pub(super) fn flat(c: &Cond) -> Option<(bool, Vec<(bool, Cond)>)> {
-    let leaf = |c: &Cond| match c {
-        Cond::Not(inner) if !matches!(**inner, Cond::All(_) | Cond::Any(_) | Cond::Not(_)) => Some((true, (**inner).clone())),
-        Cond::All(_) | Cond::Any(_) | Cond::Not(_) => None,
-        c => Some((false, c.clone())),
-    };
+/// How deep groups nest below the condition's own in the form.
+const FORM_GROUP_DEPTH: usize = 2;
+
+/// Row labels by depth (a clause of the condition's own group is depth 0).
+const IF: [&str; 3] = ["if", "· if", "· · if"];
+const NOT: [&str; 3] = ["not", "· not", "· · not"];
+const GROUP: [&str; 2] = ["group", "· group"];
+
+/// A node of the condition as the form edits it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Node {
+    pub not: bool,
+    pub kind: NodeKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum NodeKind {
+    Group { any: bool, kids: Vec<Node> },
+    Leaf(Cond),
+}
+
+fn node(c: &Cond, not: bool) -> Node {
     match c {
-        Cond::All(v) => v.iter().map(leaf).collect::<Option<Vec<_>>>().map(|v| (false, v)),
-        Cond::Any(v) => v.iter().map(leaf).collect::<Option<Vec<_>>>().map(|v| (true, v)),
-        c => leaf(c).map(|l| (false, vec![l])),
+        Cond::Not(inner) => node(inner, !not),
+        Cond::All(v) => Node { not, kind: NodeKind::Group { any: false, kids: v.iter().map(|c| node(c, false)).collect() } },
+        Cond::Any(v) => Node { not, kind: NodeKind::Group { any: true, kids: v.iter().map(|c| node(c, false)).collect() } },
+        c => Node { not, kind: NodeKind::Leaf(c.clone()) },
     }
 }
 
-/// The condition of the flat form (`None`: no clause, always).
-fn build(any: bool, clauses: Vec<(bool, Cond)>) -> Option<Cond> {
-    let v: Vec<Cond> = clauses.into_iter().map(|(not, c)| if not { Cond::Not(Box::new(c)) } else { c }).collect();
-    match (v.len(), any) {
-        (0, _) => None,
-        (1, _) => v.into_iter().next(),
-        (_, true) => Some(Cond::Any(v)),
-        (_, false) => Some(Cond::All(v)),
+/// The condition as a tree whose root is a group (no condition: all of nothing).
+pub(super) fn tree(c: Option<&Cond>) -> Node {
+    match c.map(|c| node(c, false)) {
+        None => Node { not: false, kind: NodeKind::Group { any: false, kids: vec![] } },
+        Some(n @ Node { kind: NodeKind::Group { .. }, .. }) => n,
+        Some(leaf) => Node { not: false, kind: NodeKind::Group { any: false, kids: vec![leaf] } },
+    }
+}
+
+fn with_not(not: bool, c: Cond) -> Cond {
+    if not { Cond::Not(Box::new(c)) } else { c }
+}
+
+/// A node back as a condition: a group of no clause is none; a nested group keeps its one
+/// clause as a group (so it stays one in the form).
+fn cond_of(n: &Node) -> Option<Cond> {
+    match &n.kind {
+        NodeKind::Leaf(c) => Some(with_not(n.not, c.clone())),
+        NodeKind::Group { any, kids } => {
+            let v: Vec<Cond> = kids.iter().filter_map(cond_of).collect();
+            (!v.is_empty()).then(|| with_not(n.not, if *any { Cond::Any(v) } else { Cond::All(v) }))
+        }
+    }
+}
+
+/// The condition of the tree (the root's one clause on its own, as a file would say it).
+pub(super) fn build(root: &Node) -> Option<Cond> {
+    match &root.kind {
+        NodeKind::Group { kids, .. } if kids.len() == 1 && !root.not => cond_of(&kids[0]),
+        _ => cond_of(root),
+    }
+}
+
+/// Every node in pre-order, with its depth (the root 0).
+pub(super) fn preorder(root: &Node) -> Vec<(&Node, usize)> {
+    fn go<'a>(n: &'a Node, d: usize, out: &mut Vec<(&'a Node, usize)>) {
+        out.push((n, d));
+        if let NodeKind::Group { kids, .. } = &n.kind {
+            for k in kids {
+                go(k, d + 1, out);
+            }
+        }
+    }
+    let mut v = vec![];
+    go(root, 0, &mut v);
+    v
+}
+
+/// Node `id` (pre-order), to change.
+fn node_mut(root: &mut Node, id: usize) -> Option<&mut Node> {
+    fn go<'a>(n: &'a mut Node, id: usize, next: &mut usize) -> Option<&'a mut Node> {
+        if *next == id {
+            return Some(n);
+        }
+        *next += 1;
+        if let NodeKind::Group { kids, .. } = &mut n.kind {
+            for k in kids.iter_mut() {
+                if let Some(x) = go(k, id, next) {
+                    return Some(x);
+                }
+            }
+        }
+        None
+    }
+    go(root, id, &mut 0)
+}
+
+/// Node `id` taken out of its group (not the root).
+fn remove(root: &mut Node, id: usize) {
+    fn go(n: &mut Node, id: usize, next: &mut usize) -> bool {
+        *next += 1;
+        let NodeKind::Group { kids, .. } = &mut n.kind else { return false };
+        let mut i = 0;
+        while i < kids.len() {
+            if *next == id {
+                kids.remove(i);
+                return true;
+            }
+            if go(&mut kids[i], id, next) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+    go(root, id, &mut 0);
+}
+
+/// The clause at node `id`, if it is one.
+pub(super) fn leaf(c: Option<&Cond>, id: usize) -> Option<Cond> {
+    let root = tree(c);
+    match preorder(&root).get(id) {
+        Some((Node { kind: NodeKind::Leaf(c), .. }, _)) => Some(c.clone()),
+        _ => None,
+    }
+}
+
+/// Conditions counted as the format counts them (all, any and not too).
+fn count(c: &Cond) -> usize {
+    1 + match c {
+        Cond::All(v) | Cond::Any(v) => v.iter().map(count).sum(),
+        Cond::Not(inner) => count(inner),
+        _ => 0,
     }
 }
 
@@ -71,46 +183,78 @@ fn bound(v: i32) -> String {
 
 /// The condition's rows.
 pub(super) fn rows(c: Option<&Cond>) -> Vec<CondRow> {
-    let Some(c) = c else { return vec![("only if", "+ condition".into(), RowKind::Add, C::Add)] };
-    let Some((any, clauses)) = flat(c) else {
-        return vec![("only if", super::write::compact(c), RowKind::Shown, C::Clear), ("", "remove".into(), RowKind::Remove, C::Clear)];
-    };
-    let mut v: Vec<CondRow> = vec![("only if", if any { "any of".into() } else { "all of".into() }, RowKind::Choice, C::Combine)];
-    for (i, (not, c)) in clauses.iter().enumerate() {
-        let kind = match c {
-            Cond::Door { .. } => "a door is",
-            Cond::Holds { .. } => "someone holds",
-            Cond::Var { .. } => "a variable is",
-            Cond::Fired(_) => "an event fired",
-            _ => "",
-        };
-        v.push(("if", kind.into(), RowKind::Choice, C::Kind(i)));
-        v.push(("not", if *not { "not".into() } else { "-".into() }, RowKind::Toggle, C::Not(i)));
-        match c {
-            Cond::Door { at: p, state } => {
-                v.extend([("door", at(p), RowKind::Choice, C::Door(i)), ("state", super::write::compact(state), RowKind::Choice, C::State(i))])
+    let root = tree(c);
+    let nodes = preorder(&root);
+    let room = c.map_or(0, count) + 2 < MAX_COND_NODES;
+    let NodeKind::Group { any, kids } = &root.kind else { return vec![] };
+    if kids.is_empty() {
+        return vec![("only if", "+ condition".into(), RowKind::Add, C::Add(0))];
+    }
+    let mut v: Vec<CondRow> = vec![("only if", if *any { "any of".into() } else { "all of".into() }, RowKind::Choice, C::Combine(0))];
+    if root.not {
+        v.push(("not", "not".into(), RowKind::Toggle, C::Not(0)));
+    }
+    // Each node after the root, in pre-order; a group's add rows once its last clause is shown.
+    let mut open: Vec<(usize, usize)> = vec![(0, 0)]; // (group id, depth) whose add rows are owed
+    let close = |v: &mut Vec<CondRow>, open: &mut Vec<(usize, usize)>, down_to: usize| {
+        while open.last().is_some_and(|(_, d)| *d >= down_to) {
+            let (g, d) = open.pop().expect("open");
+            if room {
+                v.push(("", "+ condition".into(), RowKind::Add, C::Add(g)));
+                if d < FORM_GROUP_DEPTH {
+                    v.push(("", if d == 0 { "+ group".into() } else { "+ group in it".into() }, RowKind::Add, C::AddGroup(g)));
+                }
             }
-            Cond::Holds { who, item } => {
-                let w = match who {
-                    Who::Any => "anyone".into(),
-                    Who::Side(s) => format!("side {s}"),
-                    Who::Figure(f) => format!("figure {f}"),
-                };
-                v.extend([("who", w, RowKind::Choice, C::Who(i)), ("item", item.clone(), RowKind::Choice, C::Item(i))]);
+            if d > 0 {
+                v.push(("", "remove group".into(), RowKind::Remove, C::Remove(g)));
             }
-            Cond::Var { name, at_least, at_most } => v.extend([
-                ("variable", name.clone(), RowKind::Choice, C::Var(i)),
-                ("at least", bound(*at_least), RowKind::Number, C::AtLeast(i)),
-                ("at most", bound(*at_most), RowKind::Number, C::AtMost(i)),
-            ]),
-            Cond::Fired(id) => v.push(("event", id.clone(), RowKind::Choice, C::Event(i))),
-            _ => {}
         }
-        v.push(("", "remove".into(), RowKind::Remove, C::Remove(i)));
+    };
+    for (id, (n, depth)) in nodes.iter().enumerate().skip(1) {
+        close(&mut v, &mut open, *depth);
+        let d = (depth - 1).min(2);
+        let not = (NOT[d], if n.not { "not".into() } else { "-".into() }, RowKind::Toggle, C::Not(id));
+        match &n.kind {
+            NodeKind::Group { any, .. } => {
+                v.push((GROUP[d.min(1)], if *any { "any of".into() } else { "all of".into() }, RowKind::Choice, C::Combine(id)));
+                v.push(not);
+                open.push((id, *depth));
+            }
+            NodeKind::Leaf(c) => {
+                let kind = match c {
+                    Cond::Door { .. } => "a door is",
+                    Cond::Holds { .. } => "someone holds",
+                    Cond::Var { .. } => "a variable is",
+                    Cond::Fired(_) => "an event fired",
+                    _ => "",
+                };
+                v.push((IF[d], kind.into(), RowKind::Choice, C::Kind(id)));
+                v.push(not);
+                match c {
+                    Cond::Door { at: p, state } => {
+                        v.extend([("door", at(p), RowKind::Choice, C::Door(id)), ("state", super::write::compact(state), RowKind::Choice, C::State(id))])
+                    }
+                    Cond::Holds { who, item } => {
+                        let w = match who {
+                            Who::Any => "anyone".into(),
+                            Who::Side(s) => format!("side {s}"),
+                            Who::Figure(f) => format!("figure {f}"),
+                        };
+                        v.extend([("who", w, RowKind::Choice, C::Who(id)), ("item", item.clone(), RowKind::Choice, C::Item(id))]);
+                    }
+                    Cond::Var { name, at_least, at_most } => v.extend([
+                        ("variable", name.clone(), RowKind::Choice, C::Var(id)),
+                        ("at least", bound(*at_least), RowKind::Number, C::AtLeast(id)),
+                        ("at most", bound(*at_most), RowKind::Number, C::AtMost(id)),
+                    ]),
+                    Cond::Fired(e) => v.push(("event", e.clone(), RowKind::Choice, C::Event(id))),
+                    _ => {}
+                }
+                v.push(("", "remove".into(), RowKind::Remove, C::Remove(id)));
+            }
+        }
     }
-    if clauses.len() < MAX_COND_NODES - 1 {
-        v.push(("", "+ condition".into(), RowKind::Add, C::Add));
-    }
+    close(&mut v, &mut open, 0);
     v
 }
 
@@ -145,48 +289,49 @@ fn step_bound(v: &mut i32, dir: i8) {
 /// Event `k`'s condition, field `f` stepped by `dir`.
 pub(super) fn step(l: &mut Level, k: usize, f: C, dir: i8, ls: &Lists) {
     let Some(me) = l.events.get(k).map(|e| e.id.clone()) else { return };
-    let now = l.events[k].only_if.clone();
-    if f == C::Clear {
-        l.events[k].only_if = None;
-        return;
-    }
-    let (mut any, mut clauses) = match now.as_ref() {
-        None => (false, vec![]),
-        Some(c) => match flat(c) {
-            Some(x) => x,
-            None => return,
-        },
-    };
+    let mut root = tree(l.events[k].only_if.as_ref());
     let kinds = kinds(ls, &me);
     let who = who_list(ls);
+    let others: Vec<String> = ls.events.iter().filter(|e| **e != me).cloned().collect();
     match f {
-        C::Combine => any = !any,
-        C::Add => {
-            if clauses.len() < MAX_COND_NODES - 1
-                && let Some(c) = kinds.first()
-            {
-                clauses.push((false, c.clone()));
+        C::Combine(id) => {
+            if let Some(Node { kind: NodeKind::Group { any, .. }, .. }) = node_mut(&mut root, id) {
+                *any = !*any;
             }
         }
-        C::Remove(i) if i < clauses.len() => {
-            clauses.remove(i);
-        }
-        C::Kind(i) if i < clauses.len() => {
-            let n = kinds.len() as i64;
-            let pos = kinds.iter().position(|k| std::mem::discriminant(k) == std::mem::discriminant(&clauses[i].1));
-            if n > 0 {
-                let j = pos.map_or(0, |p| (p as i64 + dir.signum() as i64).rem_euclid(n));
-                clauses[i].1 = kinds[j as usize].clone();
-            }
-        }
-        C::Not(i) if i < clauses.len() => clauses[i].0 = !clauses[i].0,
-        _ => {
-            let i = match f {
-                C::Door(i) | C::State(i) | C::Who(i) | C::Item(i) | C::Var(i) | C::AtLeast(i) | C::AtMost(i) | C::Event(i) => i,
-                _ => return,
+        C::Add(id) | C::AddGroup(id) => {
+            let Some(first) = kinds.first().cloned() else { return };
+            let new = match f {
+                C::Add(_) => Node { not: false, kind: NodeKind::Leaf(first) },
+                _ => Node { not: false, kind: NodeKind::Group { any: true, kids: vec![Node { not: false, kind: NodeKind::Leaf(first) }] } },
             };
-            let others: Vec<String> = ls.events.iter().filter(|e| **e != me).cloned().collect();
-            let Some((_, c)) = clauses.get_mut(i) else { return };
+            if let Some(Node { kind: NodeKind::Group { kids, .. }, .. }) = node_mut(&mut root, id) {
+                kids.push(new);
+            }
+            // Within the format's caps, or not at all.
+            if build(&root).as_ref().map_or(0, count) >= MAX_COND_NODES {
+                return;
+            }
+        }
+        C::Remove(id) if id > 0 => remove(&mut root, id),
+        C::Remove(_) => root = tree(None),
+        C::Not(id) => {
+            if let Some(n) = node_mut(&mut root, id) {
+                n.not = !n.not;
+            }
+        }
+        C::Kind(id) => {
+            if let Some(Node { kind: NodeKind::Leaf(c), .. }) = node_mut(&mut root, id) {
+                let n = kinds.len() as i64;
+                let pos = kinds.iter().position(|k| std::mem::discriminant(k) == std::mem::discriminant(c));
+                if n > 0 {
+                    let j = pos.map_or(0, |p| (p as i64 + dir.signum() as i64).rem_euclid(n));
+                    *c = kinds[j as usize].clone();
+                }
+            }
+        }
+        C::Door(id) | C::State(id) | C::Who(id) | C::Item(id) | C::Var(id) | C::AtLeast(id) | C::AtMost(id) | C::Event(id) => {
+            let Some(Node { kind: NodeKind::Leaf(c), .. }) = node_mut(&mut root, id) else { return };
             match (c, f) {
                 (Cond::Door { at, .. }, C::Door(_)) => step_in(&ls.doors, at, dir),
                 (Cond::Door { state, .. }, C::State(_)) => step_in(&[DoorState::Open, DoorState::Closed, DoorState::Locked], state, dir),
@@ -201,8 +346,9 @@ pub(super) fn step(l: &mut Level, k: usize, f: C, dir: i8, ls: &Lists) {
         }
     }
     // A variable named is declared (`counter`, at 0, when the level has none).
-    if clauses.iter().any(|(_, c)| matches!(c, Cond::Var { .. })) && l.vars.is_empty() {
+    let uses_var = preorder(&root).iter().any(|(n, _)| matches!(n.kind, NodeKind::Leaf(Cond::Var { .. })));
+    if uses_var && l.vars.is_empty() {
         first_var(l);
     }
-    l.events[k].only_if = build(any, clauses);
+    l.events[k].only_if = build(&root);
 }

@@ -95,6 +95,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         files: level_files(),
         generation: 0,
         events_from: 0,
+        events_extra: 0,
         event_open: None,
         fill: false,
         figure_open: None,

@@ -21,14 +21,26 @@ const FILE_PX: f32 = 310.0;
 
 /// Problems listed at the bottom (the rest are counted; all are on the map).
 const LISTED: usize = 4;
-/// Events listed in the side panel at a time (its pages, Home and End, reach every event):
-/// two while an inspector takes the panel's room above them, else three.
+/// Events listed in the side panel at a time (its pages, Home and End, reach every event): in
+/// a 720-pixel window one while an inspector takes the panel's room above them (a second one
+/// lay under the file buttons, out of reach), else three; a row more for each 26 pixels of
+/// height beyond.
 pub fn events_listed(ed: &Editor) -> usize {
-    if ed.selected.is_some() || ed.inspected.is_some() { 2 } else { 3 }
+    (if ed.selected.is_some() || ed.inspected.is_some() { 1 } else { 3 }) + ed.events_extra
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (draw_panels, show_cursor_line).chain().in_set(EditorSystems::Draw));
+    app.add_systems(Update, (fit_events_list, draw_panels, show_cursor_line).chain().in_set(EditorSystems::Draw));
+}
+
+/// The events list's extra rows for the window's height (logical pixels beyond 720).
+fn fit_events_list(editor: Option<ResMut<Editor>>, windows: Query<&Window>, ui: Res<UiScale>) {
+    let Some(mut ed) = editor else { return };
+    let h = windows.single().map_or(720.0, |w| w.height() / ui.0.max(0.1));
+    let extra = (((h - 720.0) / 26.0).floor().max(0.0) as usize).min(12);
+    if ed.events_extra != extra {
+        ed.events_extra = extra;
+    }
 }
 
 #[derive(Component)]
@@ -53,7 +65,7 @@ fn view_key(ed: &Editor) -> String {
         ed.doc.can_redo(),
         ed.tools.stamp.is_some(),
         ed.doc.dirty(),
-    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open)
+    ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}|{}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open, ed.events_extra)
         + &format!("|{:?}|{}|{}|{:?}", ed.tools.mirror, ed.tools.swap_sides, ed.tools.sight, ed.tools.stairs_from)
 }
 
@@ -384,7 +396,11 @@ fn events(b: &mut ChildSpawnerCommands, ed: &Editor) {
     // The heading, the pages and a new event on one line: the events below it are never
     // pushed out of the panel by them.
     b.spawn(row()).with_children(|r| {
-        let title = if n > listed { format!("Events {}-{}/{n}", from + 1, to) } else { format!("Events ({n})") };
+        let title = match (n > listed, to - from) {
+            (true, 1) => format!("Event {}/{n}", from + 1),
+            (true, _) => format!("Events {}-{}/{n}", from + 1, to),
+            _ => format!("Events ({n})"),
+        };
         r.spawn((text(title, 14.0, palette::GOLD), Node { margin: UiRect::new(Val::ZERO, Val::Px(3.0), Val::Px(6.0), Val::ZERO), ..default() }));
         if n > listed {
             spawn_bar(r, "< Home", EditAct::EventPage(-1), from > 0);

@@ -244,6 +244,9 @@ pub struct Editor {
     pub generation: u64,
     /// The first event the events panel lists (its pages).
     pub events_from: usize,
+    /// Event rows the window's height adds to the side panel's list beyond a 720-pixel window's
+    /// (`panels::fit_events_list`).
+    pub events_extra: usize,
     /// The event whose form is open over the map (issue 46).
     pub event_open: Option<usize>,
     /// Map brushes fill the spaces joined to the one clicked (issue 46).
