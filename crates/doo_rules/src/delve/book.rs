@@ -85,11 +85,9 @@ impl DelveBook {
             1 => " and a bodyguard".into(),
             n => format!(" and {n} bodyguards"),
         };
-        format!(
-            "foes worth {worth} % of the party's strength, {} % more each floor down; the boss a {}{guards}",
-            self.budget_per_floor_percent,
-            self.boss(d).replace('_', " ")
-        )
+        let boss = self.boss(d).replace('_', " ");
+        let a = if boss.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        format!("foes worth {worth} % of the party's strength, {} % more each floor down; the boss {a} {boss}{guards}", self.budget_per_floor_percent)
     }
 
     /// The last floor's boss at difficulty `d`.
@@ -144,5 +142,21 @@ mod tests {
         assert!(bad.problem().is_some_and(|p| p.contains("pedlar_percent")));
         let bad = super::DelveBook { groups: (4, 2), ..b };
         assert!(bad.problem().is_some_and(|p| p.contains("groups")));
+    }
+
+    /// The Delve screen's words for a difficulty come from the book: the foes' worth (150 % of
+    /// the party's strength times the difficulty's factor), the share more a floor down, the
+    /// boss with his article and his bodyguards.
+    #[test]
+    fn a_difficulty_is_described_from_the_book() {
+        use super::Difficulty;
+        let b = super::DelveBook::builtin();
+        let normal = b.describe(Difficulty::Normal);
+        let worth = b.budget_percent_of_strength * b.normal.budget_percent / 100;
+        assert!(normal.starts_with(&format!("foes worth {worth} % of the party's strength, {} % more", b.budget_per_floor_percent)), "{normal}");
+        let easy = super::DelveBook { easy: super::Tier { boss: Some("hobgoblin".into()), boss_guards: 0, ..b.easy.clone() }, ..b.clone() };
+        assert!(easy.describe(Difficulty::Easy).ends_with("the boss a hobgoblin"), "{}", easy.describe(Difficulty::Easy));
+        let hard = super::DelveBook { hard: super::Tier { boss: Some("orc_captain".into()), boss_guards: 2, ..b.hard.clone() }, ..b };
+        assert!(hard.describe(Difficulty::Hard).ends_with("the boss an orc captain and 2 bodyguards"), "{}", hard.describe(Difficulty::Hard));
     }
 }
