@@ -313,8 +313,8 @@ pub(super) fn step(l: &mut Level, k: usize, f: C, dir: i8, ls: &Lists) {
                 return;
             }
         }
-        C::Remove(id) if id > 0 => remove(&mut root, id),
-        C::Remove(_) => root = tree(None),
+        // (The condition's own group, 0, is never removed: it has no remove row.)
+        C::Remove(id) => remove(&mut root, id),
         C::Not(id) => {
             if let Some(n) = node_mut(&mut root, id) {
                 n.not = !n.not;

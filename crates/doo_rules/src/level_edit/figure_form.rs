@@ -11,7 +11,9 @@
 
 use super::doc::{Doc, encounter_of};
 use super::event_form::{Row, RowKind};
-use super::figure_steps::{FigureLists, MAX_COUNT, MAX_FORM_TRADES, POSTURES, T, count, step_count, step_in, step_skill, step_trade, step_tri, tri};
+use super::figure_steps::{
+    FigureLists, MAX_COUNT, MAX_FORM_TRADES, POSTURES, T, count, remove_entry, step_count, step_entry, step_in, step_skill, step_trade, step_tri, tri,
+};
 use crate::level::ConditionEntry;
 use crate::rules::profile::Posture;
 
@@ -201,21 +203,8 @@ impl Doc {
                     let p = pool(c, i);
                     *p = step_pool(*p, dir, full, POOL_MIN[i]);
                 }
-                T::Item(i) => {
-                    if let Some(it) = c.items.as_mut().and_then(|v| v.get_mut(i))
-                        && let Some(n) = step_in(&lists.items, it, dir)
-                    {
-                        *it = n;
-                    }
-                }
-                T::RemoveItem(i) => {
-                    if let Some(v) = c.items.as_mut().filter(|v| i < v.len()) {
-                        v.remove(i);
-                    }
-                    if c.items.as_ref().is_some_and(Vec::is_empty) {
-                        c.items = None;
-                    }
-                }
+                T::Item(i) => step_entry(&mut c.items, i, &lists.items, dir),
+                T::RemoveItem(i) => remove_entry(&mut c.items, i),
                 T::AddItem => c.items.get_or_insert_with(Vec::new).push(lists.items.first().cloned().unwrap_or_else(|| "potion_of_healing".into())),
                 T::Condition(i) => {
                     if let Some(ConditionEntry::Id(id)) = c.conditions.as_mut().and_then(|v| v.get_mut(i))
@@ -224,24 +213,17 @@ impl Doc {
                         *id = n;
                     }
                 }
-                T::RemoveCondition(i) => {
-                    if let Some(v) = c.conditions.as_mut().filter(|v| i < v.len()) {
-                        v.remove(i);
-                    }
-                    if c.conditions.as_ref().is_some_and(Vec::is_empty) {
-                        c.conditions = None;
-                    }
-                }
+                T::RemoveCondition(i) => remove_entry(&mut c.conditions, i),
                 T::AddCondition => {
                     if let Some(first) = lists.conditions.first() {
                         c.conditions.get_or_insert_with(Vec::new).push(ConditionEntry::Id(first.clone()));
                     }
                 }
                 T::Posture => {
-                    let all: Vec<Option<Posture>> = std::iter::once(None).chain(POSTURES.iter().copied().skip(1).map(Some)).collect();
-                    let now = if c.posture == Some(Posture::Standing) { None } else { c.posture };
-                    let i = all.iter().position(|x| *x == now).unwrap_or(0) as i64;
-                    c.posture = all[(i + dir.signum() as i64).rem_euclid(all.len() as i64) as usize];
+                    // Unset is standing: unset, then the others, round.
+                    let now = c.posture.filter(|p| *p != Posture::Standing);
+                    let i = POSTURES.iter().position(|x| *x == now).unwrap_or(0) as i64;
+                    c.posture = POSTURES[(i + dir.signum() as i64).rem_euclid(POSTURES.len() as i64) as usize];
                 }
                 T::Surprised => c.surprised = if c.surprised == Some(true) { None } else { Some(true) },
                 T::Mook if c.template.is_none() => c.mook = if c.mook == Some(true) { None } else { Some(true) },
@@ -252,21 +234,8 @@ impl Doc {
                     let p = count(c, i);
                     *p = step_count(*p, dir, MAX_COUNT[i]);
                 }
-                T::Spell(i) => {
-                    if let Some(sp) = c.spells.as_mut().and_then(|v| v.get_mut(i))
-                        && let Some(n) = step_in(&lists.spells, sp, dir)
-                    {
-                        *sp = n;
-                    }
-                }
-                T::RemoveSpell(i) => {
-                    if let Some(v) = c.spells.as_mut().filter(|v| i < v.len()) {
-                        v.remove(i);
-                    }
-                    if c.spells.as_ref().is_some_and(Vec::is_empty) {
-                        c.spells = None;
-                    }
-                }
+                T::Spell(i) => step_entry(&mut c.spells, i, &lists.spells, dir),
+                T::RemoveSpell(i) => remove_entry(&mut c.spells, i),
                 T::AddSpell => {
                     let known = c.spells.clone().unwrap_or_default();
                     if let Some(first) = lists.spells.iter().find(|s| !known.contains(s)).or(lists.spells.first()) {

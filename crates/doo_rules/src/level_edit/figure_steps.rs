@@ -98,7 +98,27 @@ pub(super) fn step_in(list: &[String], now: &str, dir: i8) -> Option<String> {
 pub(super) const RANKS: [Rank; 6] = [Rank::Apprentice, Rank::Journeyman, Rank::Foreman, Rank::Master, Rank::GrandMaster, Rank::LegendaryMaster];
 
 /// The postures a figure may start in (unset: standing).
-pub(super) const POSTURES: [Posture; 4] = [Posture::Standing, Posture::Sitting, Posture::Kneeling, Posture::Prone];
+/// (Unset, then the others: unset is standing.)
+pub(super) const POSTURES: [Option<Posture>; 4] = [None, Some(Posture::Sitting), Some(Posture::Kneeling), Some(Posture::Prone)];
+
+/// Entry `i` of a list field (items, spells) stepped through `choices`.
+pub(super) fn step_entry(list: &mut Option<Vec<String>>, i: usize, choices: &[String], dir: i8) {
+    if let Some(now) = list.as_mut().and_then(|v| v.get_mut(i))
+        && let Some(n) = step_in(choices, now, dir)
+    {
+        *now = n;
+    }
+}
+
+/// Entry `i` of a list field taken out; an emptied list is unset (not written).
+pub(super) fn remove_entry<E>(list: &mut Option<Vec<E>>, i: usize) {
+    if let Some(v) = list.as_mut().filter(|v| i < v.len()) {
+        v.remove(i);
+    }
+    if list.as_ref().is_some_and(Vec::is_empty) {
+        *list = None;
+    }
+}
 
 /// The largest ammunition and free steps the form sets (`Count`).
 pub(super) const MAX_COUNT: [u32; 2] = [999, 20];
