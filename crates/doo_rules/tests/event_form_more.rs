@@ -401,3 +401,71 @@ fn an_encounters_orders_are_switched_with_the_form() {
     assert_eq!(seen, ["guard", "patrol", "ambush", "hold", "bodyguard", "flee", "hunt", "none"]);
     assert!(fields >= 12, "{fields} field steps changed the orders");
 }
+
+/// Issue 46: an `acted` trigger's `how` is chosen from the rows of the level's profile its deed
+/// can name (a movement for `move`, an action for `attack`, a reaction for `reflex`), "any
+/// way" first; every choice validates. Without the profile's rows it steps between any way
+/// and `explore` only (R-EXP-*: a hero's walk).
+#[test]
+fn an_acted_triggers_how_is_chosen_from_the_profiles_rows() {
+    let data = RuleData::load(&root()).unwrap();
+    let text = std::fs::read_to_string(root().join("levels/tutorial_1_moving.ron")).unwrap();
+    let level: Level = parse_ron("tutorial_1_moving.ron", &text).unwrap();
+    let rules = data.profiles.ruleset(level.profile.as_deref(), &level.options).unwrap();
+    let k = level.events.iter().position(|e| e.id == "step").unwrap();
+    let mut doc = Doc::new(level.clone());
+    // Without the profile's rows: any way, explore, back to any way.
+    let r = nth(&doc, k, "when", "how", 0);
+    assert_eq!(doc.event_form(k)[r].value, "step");
+    assert_eq!(doc.event_form(k)[r].kind, RowKind::Choice);
+    assert!(doc.event_step(k, r, 1, Rect::one(0, 0)));
+    assert_eq!(doc.event_form(k)[r].value, "any way");
+    assert_eq!(
+        format!("{:?}", doc.level.events[k].when),
+        format!(
+            "{:?}",
+            doo_rules::rules::story::Trigger::Acted {
+                what: doo_rules::rules::story::Deed::Move,
+                who: doo_rules::rules::story::Who::Figure("wren".into()),
+                how: None
+            }
+        )
+    );
+    doc.event_step(k, r, 1, Rect::one(0, 0));
+    assert_eq!(doc.event_form(k)[r].value, "explore");
+    // With the profile's rows: every movement of DOO-2017, each valid.
+    doc.deed_rows = doo_rules::level_edit::DeedRows::of(&rules);
+    let mut seen = vec![];
+    for _ in 0..=rules.movements.len() + 1 {
+        doc.event_step(k, r, 1, Rect::one(0, 0));
+        let v = doc.event_form(k)[r].value.clone();
+        let t = doc.text();
+        let back: Level = parse_ron("tutorial_1_moving.ron", &t).unwrap();
+        let p = problems("tutorial_1_moving.ron", &t, &back, &data, &root());
+        assert!(p.is_empty(), "how {v}: {p:#?}");
+        seen.push(v);
+    }
+    for m in &rules.movements {
+        assert!(seen.contains(&m.id), "{} offered: {seen:?}", m.id);
+    }
+    assert!(seen.iter().any(|v| v == "any way") && seen.iter().any(|v| v == "explore"), "{seen:?}");
+    assert!(
+        !seen.iter().any(|v| rules.actions.iter().any(|a| &a.id == v && !rules.movements.iter().any(|m| &m.id == v))),
+        "an action row offered to a move: {seen:?}"
+    );
+    // Another deed: the how goes (it names a row of the deed's table), and an attack's how
+    // steps through the actions.
+    let d = nth(&doc, k, "when", "does", 0);
+    set(&mut doc, k, "when", "does", "attack");
+    let _ = d;
+    let r = nth(&doc, k, "when", "how", 0);
+    assert_eq!(doc.event_form(k)[r].value, "any way");
+    doc.event_step(k, r, 1, Rect::one(0, 0));
+    assert_eq!(doc.event_form(k)[r].value, rules.actions[0].id);
+    // A deed with no rows (end) shows no how row.
+    set(&mut doc, k, "when", "does", "end");
+    assert!(!doc.event_form(k).iter().any(|r| r.part == "when" && r.label == "how"));
+    // One undo step each: undo back to the file's own.
+    while doc.undo() {}
+    assert_eq!(doc.level.events, level.events);
+}

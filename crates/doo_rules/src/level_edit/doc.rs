@@ -64,6 +64,9 @@ pub struct Doc {
     /// Issue 46: the action list the event form shows (`event_nest`): event k's own
     /// (an empty path), or a `one_of` branch's or a choice option's, as (action, branch) steps.
     pub(super) scope: (usize, Vec<(usize, usize)>),
+    /// The rows an `acted` trigger's `how` steps through (the window sets them from the
+    /// level's profile).
+    pub deed_rows: super::event_form::DeedRows,
 }
 
 /// Undo steps kept for a level this size: `MAX_UNDO`, fewer for a huge level (each step is a
@@ -136,7 +139,18 @@ fn next<T: PartialEq + Clone>(list: &[T], now: &T) -> T {
 
 impl Doc {
     pub fn new(level: Level) -> Doc {
-        Doc { saved: level.clone(), level, source: None, floor: 0, undo: vec![], redo: vec![], areas: Default::default(), cut: vec![], scope: (0, vec![]) }
+        Doc {
+            saved: level.clone(),
+            level,
+            source: None,
+            floor: 0,
+            undo: vec![],
+            redo: vec![],
+            areas: Default::default(),
+            cut: vec![],
+            scope: (0, vec![]),
+            deed_rows: Default::default(),
+        }
     }
 
     /// A level file's text, parsed (not checked: a level with problems can be edited).

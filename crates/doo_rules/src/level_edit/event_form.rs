@@ -4,9 +4,9 @@
 //! down, switches on and off; actions are added, moved up and removed. `event_form` lists the
 //! rows, `event_step` changes one; every step leaves an event of the level format. The actions
 //! of a `one_of`'s branch or a choice's option have the same rows, one list at a time
-//! (`event_nest`); an `orders` action's orders step through every kind (`orders_form`). What
-//! cannot be chosen from a list (an `acted` trigger's `how`) is shown and kept as the file has
-//! it.
+//! (`event_nest`); an `orders` action's orders step through every kind (`orders_form`). An
+//! `acted` trigger's `how` steps through the rows of the level's profile its deed can name
+//! (`DeedRows`, which the window fills from the game's profiles).
 
 use super::brush::{Rect, pos};
 use super::doc::Doc;
@@ -66,6 +66,46 @@ fn trigger_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Trigger> {
     v
 }
 
+/// The rows of the level's profile an `acted` trigger's `how` can name, by deed (R-EXP-*, the
+/// profile's movement, action and reaction rows): the window fills it from the game's
+/// profiles whenever the level changes (its profile may have); empty, `how` steps between
+/// "any way" and `explore` only.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeedRows {
+    pub movements: Vec<String>,
+    pub actions: Vec<String>,
+    pub reactions: Vec<String>,
+}
+
+impl DeedRows {
+    /// The rows of `rules`.
+    pub fn of(rules: &crate::rules::profile::Ruleset) -> Self {
+        DeedRows {
+            movements: rules.movements.iter().map(|r| r.id.clone()).collect(),
+            actions: rules.actions.iter().map(|r| r.id.clone()).collect(),
+            reactions: rules.reactions.iter().map(|r| r.id.clone()).collect(),
+        }
+    }
+
+    /// What `how` can be with `what`: any way first, then the rows (a hero's walk, `explore`,
+    /// with a movement), as `validate` accepts them.
+    fn choices(&self, what: Deed) -> Vec<Option<String>> {
+        let rows: Vec<&String> = match what {
+            Deed::Move => self.movements.iter().collect(),
+            Deed::Attack | Deed::Action => self.actions.iter().collect(),
+            Deed::Reflex | Deed::Response => self.reactions.iter().collect(),
+            _ => vec![],
+        };
+        let explore = (what == Deed::Move && !self.movements.iter().any(|m| m == "explore")).then(|| "explore".to_string());
+        std::iter::once(None).chain(rows.into_iter().cloned().map(Some)).chain(explore.map(Some)).collect()
+    }
+}
+
+/// Whether a deed's `how` names a row (move, attack, action, reflex, response).
+fn has_rows(what: Deed) -> bool {
+    matches!(what, Deed::Move | Deed::Attack | Deed::Action | Deed::Reflex | Deed::Response)
+}
+
 fn row(part: &str, label: &str, value: String, kind: RowKind, t: Target) -> (Row, Target) {
     let action = match t {
         Target::Kind(a) | Target::Field(a, _) | Target::Up(a) | Target::Remove(a) | Target::More(Some(a), _) => Some(a),
@@ -99,7 +139,9 @@ fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
         Trigger::CrisisBegins | Trigger::CrisisEnds => {}
         Trigger::Acted { what, who: w, how } => {
             v.extend([row("when", "does", snake(what), RowKind::Choice, Target::TriggerDeed), who(w)]);
-            if let Some(h) = how {
+            if has_rows(*what) {
+                v.push(row("when", "how", how.clone().unwrap_or_else(|| "any way".into()), RowKind::Choice, Target::TriggerHow));
+            } else if let Some(h) = how {
                 v.push(row("when", "how", h.clone(), RowKind::Shown, Target::Shown));
             }
         }
@@ -273,9 +315,17 @@ impl Doc {
         }
         let area = own_area.unwrap_or(sel);
         let level = self.level.clone();
+        let hows = self.deed_rows.clone();
         self.edit(|l, _| {
             let before = l.events[k].clone();
             match t {
+                Target::TriggerHow => {
+                    if let Trigger::Acted { what, how, .. } = &mut l.events[k].when
+                        && let Some(h) = step(&hows.choices(*what), how, dir)
+                    {
+                        *how = h;
+                    }
+                }
                 Target::More(a, m) => super::event_more::step(l, k, &path, a, m, dir, &ls, sel),
                 Target::Cond(c) => super::event_cond::step(l, k, c, dir, &ls),
                 Target::Kind(_) | Target::Field(..) | Target::Up(_) | Target::Remove(_) | Target::Add => {

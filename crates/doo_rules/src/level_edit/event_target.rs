@@ -20,6 +20,8 @@ pub(super) enum Target {
     TriggerItem,
     TriggerNumber,
     TriggerDeed,
+    /// An `acted` trigger's `how`: any, or a row of the level's profile for its deed.
+    TriggerHow,
     TriggerOffer,
     /// A value shown, not stepped.
     Shown,

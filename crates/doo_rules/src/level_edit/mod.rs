@@ -44,7 +44,7 @@ mod stamp;
 mod write;
 
 pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Pasted, Rect, Stroke, TILES, new_level};
-pub use event_form::{Row, RowKind};
+pub use event_form::{DeedRows, Row, RowKind};
 pub use features::{FeatureEdit, FeatureView, LOOT};
 pub use figure_form::MAX_FORM_ITEMS;
 pub use figure_steps::FigureLists;

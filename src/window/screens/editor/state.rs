@@ -338,6 +338,11 @@ impl Editor {
         self.problems = doo_rules::level_edit::problems(&file, &text, &self.doc.level, data, &self.root());
         // What a resize took off the map, until undone or saved (warnings: the level plays).
         self.problems.extend(self.doc.dropped());
+        // What an `acted` trigger's `how` steps through: the rows of the profile in force.
+        let l = &self.doc.level;
+        let base = l.profile.as_deref().map(|p| if p == data.a4.name { data.a4.base_profile.as_str() } else { p });
+        let rules = data.profiles.ruleset(base, &l.options).or_else(|_| data.profiles.ruleset(None, &l.options));
+        self.doc.deed_rows = rules.map(|r| doo_rules::level_edit::DeedRows::of(&r)).unwrap_or_default();
         self.generation += 1;
         if self.selected.is_some_and(|k| k >= self.doc.level.characters.len()) {
             self.selected = None;
