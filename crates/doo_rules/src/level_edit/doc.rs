@@ -66,7 +66,7 @@ pub struct Doc {
     pub(super) scope: (usize, Vec<(usize, usize)>),
     /// The rows an `acted` trigger's `how` steps through (the window sets them from the
     /// level's profile).
-    pub deed_rows: super::event_form::DeedRows,
+    pub deed_rows: super::deed_rows::DeedRows,
 }
 
 /// Undo steps kept for a level this size: `MAX_UNDO`, fewer for a huge level (each step is a

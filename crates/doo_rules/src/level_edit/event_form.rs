@@ -6,7 +6,7 @@
 //! of a `one_of`'s branch or a choice's option have the same rows, one list at a time
 //! (`event_nest`); an `orders` action's orders step through every kind (`orders_form`). An
 //! `acted` trigger's `how` steps through the rows of the level's profile its deed can name
-//! (`DeedRows`, which the window fills from the game's profiles).
+//! (`deed_rows::DeedRows`, which the window fills from the game's profiles).
 
 use super::brush::{Rect, pos};
 use super::doc::Doc;
@@ -64,41 +64,6 @@ fn trigger_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Trigger> {
     v.push(Trigger::Offered { what: Offer::Reflex, who: Who::Any });
     v.extend(super::event_more::trigger_kinds(l, ls));
     v
-}
-
-/// The rows of the level's profile an `acted` trigger's `how` can name, by deed (R-EXP-*, the
-/// profile's movement, action and reaction rows): the window fills it from the game's
-/// profiles whenever the level changes (its profile may have); empty, `how` steps between
-/// "any way" and `explore` only.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct DeedRows {
-    pub movements: Vec<String>,
-    pub actions: Vec<String>,
-    pub reactions: Vec<String>,
-}
-
-impl DeedRows {
-    /// The rows of `rules`.
-    pub fn of(rules: &crate::rules::profile::Ruleset) -> Self {
-        DeedRows {
-            movements: rules.movements.iter().map(|r| r.id.clone()).collect(),
-            actions: rules.actions.iter().map(|r| r.id.clone()).collect(),
-            reactions: rules.reactions.iter().map(|r| r.id.clone()).collect(),
-        }
-    }
-
-    /// What `how` can be with `what`: any way first, then the rows (a hero's walk, `explore`,
-    /// with a movement), as `validate` accepts them.
-    fn choices(&self, what: Deed) -> Vec<Option<String>> {
-        let rows: Vec<&String> = match what {
-            Deed::Move => self.movements.iter().collect(),
-            Deed::Attack | Deed::Action => self.actions.iter().collect(),
-            Deed::Reflex | Deed::Response => self.reactions.iter().collect(),
-            _ => vec![],
-        };
-        let explore = (what == Deed::Move && !self.movements.iter().any(|m| m == "explore")).then(|| "explore".to_string());
-        std::iter::once(None).chain(rows.into_iter().cloned().map(Some)).chain(explore.map(Some)).collect()
-    }
 }
 
 /// Whether a deed's `how` names a row (move, attack, action, reflex, response).

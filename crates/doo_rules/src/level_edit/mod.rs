@@ -8,6 +8,7 @@
 //! (`find`) and ids renamed everywhere at once (`rename`).
 
 mod brush;
+mod deed_rows;
 mod doc;
 mod doors;
 mod event_bad;
@@ -43,8 +44,9 @@ mod stairs;
 mod stamp;
 mod write;
 
+pub use deed_rows::DeedRows;
 pub use doc::{Brush, Clip, Doc, MAX_UNDO, MIN_SIDE, NEW_SIZE, PROFILES, Pasted, Rect, Stroke, TILES, new_level};
-pub use event_form::{DeedRows, Row, RowKind};
+pub use event_form::{Row, RowKind};
 pub use features::{FeatureEdit, FeatureView, LOOT};
 pub use figure_form::MAX_FORM_ITEMS;
 pub use figure_steps::FigureLists;

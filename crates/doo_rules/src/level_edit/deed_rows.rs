@@ -1,0 +1,39 @@
+//! What an `acted` trigger's `how` can name in the level editor's event form (issue 46): the
+//! movement, action and reaction rows of the level's profile, by deed.
+
+use crate::rules::story::Deed;
+
+/// The rows of the level's profile an `acted` trigger's `how` can name, by deed (R-EXP-*, the
+/// profile's movement, action and reaction rows): the window fills it from the game's
+/// profiles whenever the level changes (its profile may have); empty, `how` steps between
+/// "any way" and `explore` only.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeedRows {
+    pub movements: Vec<String>,
+    pub actions: Vec<String>,
+    pub reactions: Vec<String>,
+}
+
+impl DeedRows {
+    /// The rows of `rules`.
+    pub fn of(rules: &crate::rules::profile::Ruleset) -> Self {
+        DeedRows {
+            movements: rules.movements.iter().map(|r| r.id.clone()).collect(),
+            actions: rules.actions.iter().map(|r| r.id.clone()).collect(),
+            reactions: rules.reactions.iter().map(|r| r.id.clone()).collect(),
+        }
+    }
+
+    /// What `how` can be with `what`: any way first, then the rows (a hero's walk, `explore`,
+    /// with a movement), as `validate` accepts them.
+    pub(super) fn choices(&self, what: Deed) -> Vec<Option<String>> {
+        let rows: Vec<&String> = match what {
+            Deed::Move => self.movements.iter().collect(),
+            Deed::Attack | Deed::Action => self.actions.iter().collect(),
+            Deed::Reflex | Deed::Response => self.reactions.iter().collect(),
+            _ => vec![],
+        };
+        let explore = (what == Deed::Move && !self.movements.iter().any(|m| m == "explore")).then(|| "explore".to_string());
+        std::iter::once(None).chain(rows.into_iter().cloned().map(Some)).chain(explore.map(Some)).collect()
+    }
+}
