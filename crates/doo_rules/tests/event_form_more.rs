@@ -469,3 +469,55 @@ fn an_acted_triggers_how_is_chosen_from_the_profiles_rows() {
     while doc.undo() {}
     assert_eq!(doc.level.events, level.events);
 }
+
+/// Issue 46: a crisis's `alerted` encounters are any subset (R-EXP-25: the encounters the crisis
+/// brings in), each of the level's encounters a yes/no row; they are kept in the level's
+/// order; each toggle validates and is one undo step.
+#[test]
+fn a_crisis_alerts_any_subset_of_the_encounters() {
+    let data = RuleData::load(&root()).unwrap();
+    let text = std::fs::read_to_string(root().join("levels/the_bell_chapel.ron")).unwrap();
+    let level: Level = parse_ron("the_bell_chapel.ron", &text).unwrap();
+    let k = level.events.iter().position(|e| e.then.iter().any(|a| matches!(a, doo_rules::rules::story::Action::StartCrisis { .. }))).unwrap();
+    let mut doc = Doc::new(level.clone());
+    let part = {
+        let rows = doc.event_form(k);
+        rows.iter().find(|r| r.label == "alerted").map(|r| r.part.clone()).unwrap()
+    };
+    let alerts: Vec<String> = doc.event_form(k).iter().filter(|r| r.part == part && r.label == "· alerts").map(|r| r.value.clone()).collect();
+    assert_eq!(alerts, ["pews: no", "chamber: yes", "wardens: no"]);
+    let alerted = |doc: &Doc| match doc.level.events[k].then.iter().find_map(|a| match a {
+        doo_rules::rules::story::Action::StartCrisis { encounters, .. } => Some(encounters.clone()),
+        _ => None,
+    }) {
+        Some(v) => v,
+        None => panic!("no start_crisis"),
+    };
+    let valid = |doc: &Doc| {
+        let t = doc.text();
+        let back: Level = parse_ron("the_bell_chapel.ron", &t).unwrap();
+        assert_eq!(back.events, doc.level.events);
+        let p = problems("the_bell_chapel.ron", &t, &back, &data, &root());
+        assert!(p.is_empty(), "{p:#?}");
+    };
+    // wardens on, then pews on: in the level's order, whatever order they were chosen in.
+    let r = nth(&doc, k, &part, "· alerts", 2);
+    assert!(doc.event_step(k, r, 1, Rect::one(0, 0)));
+    valid(&doc);
+    let r = nth(&doc, k, &part, "· alerts", 0);
+    assert!(doc.event_step(k, r, 1, Rect::one(0, 0)));
+    valid(&doc);
+    assert_eq!(alerted(&doc), ["pews", "chamber", "wardens"]);
+    assert_eq!(doc.event_form(k)[nth(&doc, k, &part, "alerted", 0)].value, "pews, chamber, wardens");
+    // chamber off: a subset the alerted row's none/all/each-alone never reaches.
+    let r = nth(&doc, k, &part, "· alerts", 1);
+    assert!(doc.event_step(k, r, 1, Rect::one(0, 0)));
+    valid(&doc);
+    assert_eq!(alerted(&doc), ["pews", "wardens"]);
+    assert_eq!(doc.event_form(k)[r].value, "chamber: no");
+    // One undo step each.
+    for _ in 0..3 {
+        assert!(doc.undo());
+    }
+    assert_eq!(doc.level.events, level.events);
+}

@@ -71,6 +71,14 @@ fn has_rows(what: Deed) -> bool {
     matches!(what, Deed::Move | Deed::Attack | Deed::Action | Deed::Reflex | Deed::Response)
 }
 
+/// The most encounters a crisis's alerts list a row each for (past them: the `alerted` row).
+const MAX_ALERT_ROWS: usize = 24;
+
+/// Whether a `start_crisis` alerts encounter `e`.
+fn encounters_has(act: &Action, e: &str) -> bool {
+    matches!(act, Action::StartCrisis { encounters, .. } if encounters.iter().any(|x| x == e))
+}
+
 fn row(part: &str, label: &str, value: String, kind: RowKind, t: Target) -> (Row, Target) {
     let action = match t {
         Target::Kind(a) | Target::Field(a, _) | Target::Up(a) | Target::Remove(a) | Target::More(Some(a), _) => Some(a),
@@ -118,7 +126,8 @@ fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
     v
 }
 
-fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
+/// The rows of action `a` (`encounters`: the level's, each a row of a crisis's alerts).
+fn action_rows(a: usize, act: &Action, encounters: &[String]) -> Vec<(Row, Target)> {
     let part = format!("then {}", a + 1);
     let p = part.as_str();
     let kind = match act {
@@ -139,10 +148,20 @@ fn action_rows(a: usize, act: &Action) -> Vec<(Row, Target)> {
     let mut v = vec![row(p, "action", kind.into(), RowKind::Choice, Target::Kind(a))];
     match act {
         Action::Message(m) => v.push(f("text", if m.is_empty() { "(type it)".into() } else { short(m) }, RowKind::Text, F::Text)),
-        Action::StartCrisis { encounters, surprised } => v.extend([
-            f("alerted", if encounters.is_empty() { "none".into() } else { encounters.join(", ") }, RowKind::Choice, F::Encounters),
-            f("surprised", surprised.clone().unwrap_or_else(|| "nobody".into()), RowKind::Choice, F::OptSide),
-        ]),
+        Action::StartCrisis { encounters: alerted, surprised } => {
+            v.extend([
+                f("alerted", if alerted.is_empty() { "none".into() } else { alerted.join(", ") }, RowKind::Choice, F::Encounters),
+                f("surprised", surprised.clone().unwrap_or_else(|| "nobody".into()), RowKind::Choice, F::OptSide),
+            ]);
+            // Any subset: each of the level's encounters alerted or not, a row each (the
+            // `alerted` row above steps through none, all and each alone).
+            if encounters.len() > 1 {
+                for (i, e) in encounters.iter().enumerate().take(MAX_ALERT_ROWS) {
+                    let on = if encounters_has(act, e) { "yes" } else { "no" };
+                    v.push(f("· alerts", format!("{}: {on}", short(e)), RowKind::Toggle, F::Alerts(i)));
+                }
+            }
+        }
         Action::Door { at: d, state } => v.extend([f("door", at(d), RowKind::Choice, F::Door), f("to", snake(state), RowKind::Choice, F::DoorState)]),
         Action::Reveal { area, side } => v.extend([
             f("area", area_text(area), RowKind::Area, F::Area),
@@ -196,8 +215,9 @@ impl Doc {
             v.push(row("inside", &label, value, kind, t));
         }
         let list = super::event_nest::list(&e.then, &path).map_or(&[][..], |l| l.as_slice());
+        let encounters = lists(&self.level).encounters;
         for (a, act) in list.iter().enumerate() {
-            v.extend(action_rows(a, act));
+            v.extend(action_rows(a, act, &encounters));
         }
         if super::event_nest::room(e) {
             v.push(row("then", "", "+ action".into(), RowKind::Add, Target::Add));

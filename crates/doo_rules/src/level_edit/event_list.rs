@@ -35,6 +35,17 @@ fn step_field(act: &mut Action, field: F, dir: i8, ls: &Lists, sel: Area) {
                 *encounters = n;
             }
         }
+        (Action::StartCrisis { encounters, .. }, F::Alerts(i)) => {
+            if let Some(e) = ls.encounters.get(i) {
+                if encounters.contains(e) {
+                    encounters.retain(|x| x != e);
+                } else {
+                    // In the level's order, whatever order they were chosen in.
+                    encounters.push(e.clone());
+                    encounters.sort_by_key(|x| ls.encounters.iter().position(|y| y == x).unwrap_or(usize::MAX));
+                }
+            }
+        }
         (Action::Door { at, .. }, F::Door) => {
             if let Some(p) = step(&ls.doors, at, dir) {
                 *at = p;

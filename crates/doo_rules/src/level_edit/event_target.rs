@@ -58,6 +58,8 @@ pub(super) enum F {
     Encounter,
     Hostile,
     Encounters,
+    /// One encounter of the level (by its place in the list) alerted or not: any subset.
+    Alerts(usize),
     Orders(OF),
 }
 
