@@ -27,13 +27,13 @@ impl DeedRows {
     /// What `how` can be with `what`: any way first, then the rows (a hero's walk, `explore`,
     /// with a movement), as `validate` accepts them.
     pub(super) fn choices(&self, what: Deed) -> Vec<Option<String>> {
-        let rows: Vec<&String> = match what {
-            Deed::Move => self.movements.iter().collect(),
-            Deed::Attack | Deed::Action => self.actions.iter().collect(),
-            Deed::Reflex | Deed::Response => self.reactions.iter().collect(),
-            _ => vec![],
+        let rows: &[String] = match what {
+            _ if !what.names_a_row() => &[],
+            Deed::Move => &self.movements,
+            Deed::Attack | Deed::Action => &self.actions,
+            _ => &self.reactions,
         };
         let explore = (what == Deed::Move && !self.movements.iter().any(|m| m == "explore")).then(|| "explore".to_string());
-        std::iter::once(None).chain(rows.into_iter().cloned().map(Some)).chain(explore.map(Some)).collect()
+        std::iter::once(None).chain(rows.iter().cloned().map(Some)).chain(explore.map(Some)).collect()
     }
 }

@@ -66,11 +66,6 @@ fn trigger_kinds(l: &Level, ls: &Lists, area: Area) -> Vec<Trigger> {
     v
 }
 
-/// Whether a deed's `how` names a row (move, attack, action, reflex, response).
-fn has_rows(what: Deed) -> bool {
-    matches!(what, Deed::Move | Deed::Attack | Deed::Action | Deed::Reflex | Deed::Response)
-}
-
 /// The most encounters a crisis's alerts list a row each for (past them: the `alerted` row).
 const MAX_ALERT_ROWS: usize = 24;
 
@@ -112,7 +107,7 @@ fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
         Trigger::CrisisBegins | Trigger::CrisisEnds => {}
         Trigger::Acted { what, who: w, how } => {
             v.extend([row("when", "does", snake(what), RowKind::Choice, Target::TriggerDeed), who(w)]);
-            if has_rows(*what) {
+            if what.names_a_row() {
                 v.push(row("when", "how", how.clone().unwrap_or_else(|| "any way".into()), RowKind::Choice, Target::TriggerHow));
             } else if let Some(h) = how {
                 v.push(row("when", "how", h.clone(), RowKind::Shown, Target::Shown));

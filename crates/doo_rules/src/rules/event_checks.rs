@@ -11,13 +11,13 @@ use super::story::{Action, Area, Deed, EventDef, MAX_ACTIONS, MAX_EVENTS, MAX_RE
 /// Why `how` names no row an `acted(what: ...)` can be done with (`None`: it does).
 fn row_bad(m: &Match, what: Deed, how: &str) -> Option<String> {
     let r = &m.rules;
+    if !what.names_a_row() {
+        return Some("acted: `how` names a movement, action, reflex or response row: only with move, attack, action, reflex or response".into());
+    }
     let known = match what {
         Deed::Move => how == "explore" || r.movement(how).is_some(),
         Deed::Attack | Deed::Action => r.action(how).is_some(),
-        Deed::Reflex | Deed::Response => r.reaction(how).is_some(),
-        Deed::FreeStep | Deed::Spell | Deed::Pass | Deed::End | Deed::Decline => {
-            return Some("acted: `how` names a movement, action, reflex or response row: only with move, attack, action, reflex or response".into());
-        }
+        _ => r.reaction(how).is_some(),
     };
     (!known).then(|| format!("acted: no row '{}' in profile {}", clip(how), r.profile))
 }

@@ -412,6 +412,14 @@ pub enum Deed {
     Decline,
 }
 
+impl Deed {
+    /// Whether an `acted` trigger's `how` can name a row with this deed (a movement, action,
+    /// reflex or response row); `validate` and the editor's form both ask.
+    pub fn names_a_row(self) -> bool {
+        matches!(self, Deed::Move | Deed::Attack | Deed::Action | Deed::Reflex | Deed::Response)
+    }
+}
+
 /// The reaction prompt an `offered` trigger watches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
