@@ -83,7 +83,20 @@ fn spawn_camera(mut commands: Commands) {
         UiCamera,
         Camera2d,
         bevy::ui::IsDefaultUiCamera,
-        Camera { order: 1, clear_color: ClearColorConfig::None, ..default() },
+        Camera {
+            order: 1,
+            clear_color: ClearColorConfig::None,
+            // The board camera's picture under the UI is opaque (it clears to the background
+            // colour), so the one blit to the window copies it over whatever the window held:
+            // no clear of the window first, no blending read of it (by default a second camera on
+            // a window clears it and then alpha-blends: under a software renderer two more
+            // full-window passes).
+            output_mode: bevy::camera::CameraOutputMode::Write {
+                blend_state: Some(bevy::render::render_resource::BlendState::REPLACE),
+                clear_color: ClearColorConfig::None,
+            },
+            ..default()
+        },
         RenderLayers::layer(UI_LAYER),
         Msaa::Off,
         // Square panels and text only: the rounded-edge smoothing costs every UI pixel a
