@@ -2,10 +2,11 @@
 //! moved (the middle button dragged) and fitted again (Ctrl+0); its figures drawn with the
 //! game's art; the events panel's pages (End, Home) reaching every one of the Bell Chapel's
 //! seven events; the event form opened (F4) and closed (Esc); an outline drawn and undone, an id
-//! found, renamed and its figure stamped beside it. Each step is checked on the
+//! found, renamed and its figure stamped beside it, kept as a stamp file and put down again from
+//! the stamps kept (Ctrl+Shift+C, Ctrl+Shift+V). Each step is checked on the
 //! screen after it.
 
-use super::window::{Image, artifacts, decode, game_window, grab, launch, pixel_difference, press, require_display, require_xdotool, xdotool};
+use super::window::{Image, artifacts, decode, game_window, grab, launch, launch_with, pixel_difference, press, require_display, require_xdotool, xdotool};
 
 /// The pixels of the rectangle (x0, y0)-(x1, y1) of `img`, clipped to it.
 fn rect(img: &Image, (x0, y0): (usize, usize), (x1, y1): (usize, usize)) -> Vec<[u8; 3]> {
@@ -14,9 +15,9 @@ fn rect(img: &Image, (x0, y0): (usize, usize), (x1, y1): (usize, usize)) -> Vec<
 }
 
 /// The editor's map area in a 1280 × 720 window (between its panels: 196 px at the left, 300
-/// at the right, 58 at the top, 132 at the bottom), a little inside it.
+/// at the right, 82 at the top, 132 at the bottom), a little inside it.
 fn map(img: &Image) -> Vec<[u8; 3]> {
-    rect(img, (210, 60), (970, 580))
+    rect(img, (210, 86), (970, 580))
 }
 
 /// The right panel (the level's settings, the figure inspector, the events).
@@ -129,7 +130,18 @@ fn e2e_the_editor_draws_outlines_finds_renames_and_stamps() {
     let level = dir.join("crypt.ron");
     std::fs::copy(crate::common::root().join("levels/crypt.ron"), &level).expect("copy the crypt");
     let (log, stderr) = (dir.join("tools.jsonl"), dir.join("tools.stderr"));
-    let mut child = launch(&["edit", level.to_str().unwrap(), "--frames", "200000"], &log, &stderr, &dir.join("settings.ron"), Some(&dir.join("saves")));
+    // Stamps are kept in the levels folder's stamps/: the test's own, not the shipped one.
+    let levels = dir.join("levels");
+    let _ = std::fs::remove_dir_all(&levels);
+    std::fs::create_dir_all(&levels).unwrap();
+    let mut child = launch_with(
+        &["edit", level.to_str().unwrap(), "--frames", "200000"],
+        &log,
+        &stderr,
+        &dir.join("settings.ron"),
+        Some(&dir.join("saves")),
+        &[("DOO_LEVELS_DIR", &levels)],
+    );
     let win = game_window();
     sleep(3000);
     let _ = xdotool(&["mousemove", "--window", &win, "5", "5"]);
@@ -165,6 +177,15 @@ fn e2e_the_editor_draws_outlines_finds_renames_and_stamps() {
     // The skeleton's space copied (Ctrl+C) and put down one space to the right (Ctrl+V).
     keys(&["ctrl+c", "Right", "ctrl+v"]);
     let stamped = shot("tools-stamped.png");
+    // That space kept as the stamp "bones" (Ctrl+Shift+C, its name typed), taken from the shelf
+    // (Ctrl+Shift+V) and put down one space below (Ctrl+V).
+    keys(&["ctrl+shift+c"]);
+    typed("bones");
+    keys(&["Return"]);
+    let kept = std::fs::read_to_string(levels.join("stamps/bones.ron")).unwrap_or_else(|e| panic!("the stamp kept in stamps/bones.ron: {e}"));
+    assert!(kept.contains("template: \"skeleton\""), "the kept stamp holds the skeleton:\n{kept}");
+    keys(&["ctrl+c", "Down", "ctrl+shift+v", "ctrl+v"]);
+    let shelved = shot("tools-shelf-stamped.png");
     keys(&["ctrl+s"]);
     sleep(800);
     let alive = child.try_wait().map(|s| s.is_none()).unwrap_or(false);
@@ -180,12 +201,14 @@ fn e2e_the_editor_draws_outlines_finds_renames_and_stamps() {
     assert!(d_undo < d_out / 2.5, "Ctrl+Z takes the outline back (difference {d_undo:.3}, drawn {d_out:.3})");
     assert!(d_found > 0.05, "Find moves the cursor to the skeleton (difference {d_found:.3})");
     assert!(d_stamp > 0.3, "Ctrl+V puts a copy of the skeleton down (difference {d_stamp:.3})");
+    let d_shelf = map_moved(&stamped, &shelved);
+    assert!(d_shelf > 0.3, "the stamp from the shelf puts a third skeleton down (difference {d_shelf:.3})");
     let saved = std::fs::read_to_string(&level).expect("the level saved");
     let shipped = std::fs::read_to_string(crate::common::root().join("levels/crypt.ron")).unwrap();
     assert!(saved.contains("id: \"skel_1_x\""), "skel_1 renamed skel_1_x:\n{saved}");
     assert!(!saved.contains("\"skel_1\""), "no skel_1 left:\n{saved}");
     let skeletons = |t: &str| t.matches("template: \"skeleton\"").count();
-    assert_eq!(skeletons(&saved), skeletons(&shipped) + 1, "the stamp put a second skeleton down:\n{saved}");
+    assert_eq!(skeletons(&saved), skeletons(&shipped) + 2, "the copy and the stamp kept each put a skeleton down:\n{saved}");
     let data = doo_rules::data::RuleData::load(&crate::common::root()).unwrap();
     assert!(doo_rules::level_file::check("crypt.ron", &saved, &data, &crate::common::root()).is_ok(), "the saved level is valid:\n{saved}");
 }

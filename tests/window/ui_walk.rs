@@ -183,6 +183,9 @@ fn the_editor_walk_presses_every_editor_button() {
         "Rename",
         "Sight",
         "Stairs",
+        // Issue 46: the selection kept as a stamp file, the stamps kept stepped through.
+        "KeepStamp",
+        "NextStamp",
         "Event form|EventMove(",
         // Issue 47: a level generated from a seed.
         "Generate",

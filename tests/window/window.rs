@@ -289,9 +289,15 @@ fn start_logged(level: &str, seed: &str, log: &Path, stderr: &Path, settings: &P
 /// The game with `args`, its match log in `log` (removed first, `--log` added), stderr in
 /// `stderr`, settings in `settings` and, when given, its saves under `saves`.
 pub(crate) fn launch(args: &[&str], log: &Path, stderr: &Path, settings: &Path, saves: Option<&Path>) -> std::process::Child {
+    launch_with(args, log, stderr, settings, saves, &[])
+}
+
+/// `launch` with more of the game's environment (`DOO_LEVELS_DIR` …).
+pub(crate) fn launch_with(args: &[&str], log: &Path, stderr: &Path, settings: &Path, saves: Option<&Path>, env: &[(&str, &Path)]) -> std::process::Child {
     let _ = std::fs::remove_file(log);
     let mut c = Command::new(crate::common::doo_bin());
     c.args(args).arg("--log").arg(log).current_dir(crate::common::root()).env("WGPU_BACKEND", backend()).env("DOO_SETTINGS", settings);
+    c.envs(env.iter().copied());
     if let Some(dir) = saves {
         c.env("DOO_SAVE_DIR", dir);
     }

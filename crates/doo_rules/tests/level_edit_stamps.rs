@@ -224,3 +224,54 @@ fn mirror_painting_keeps_the_files_layout() {
     assert!(d.undo());
     assert_eq!(d.text(), LEVEL);
 }
+
+/// A stamp kept as a file (issue 46, "stamps: save a selection, paste it"): the selection's
+/// level file read back is the same stamp, put down in another level it brings the same
+/// figures, doors, locks, chests, traps and items; names and files that are not stamps are
+/// refused with the file and place.
+#[test]
+fn a_stamp_kept_as_a_file_reads_back_and_is_put_down_in_another_level() {
+    use doo_rules::level_edit::{MAX_STAMP_SPACES, STAMP_DIR, Stamp, stamp_files, stamp_name, stamp_path};
+    let d = doc();
+    let s = d.stamp(Rect::new((1, 3), (4, 6)));
+    let level = s.to_level("lock_room").unwrap();
+    assert_eq!(level.name, "lock_room");
+    assert_eq!(level.floors[0].len(), 4);
+    let text = Doc::new(level).text();
+    let back = Stamp::from_file_text("lock_room.ron", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!((back.w, back.h, back.rows.clone()), (s.w, s.h, s.rows.clone()));
+    assert_eq!((back.doors.len(), back.chests.len(), back.traps.len(), back.items.len()), (1, 1, 1, 1));
+    assert_eq!(back.doors[0].lock, s.doors[0].lock, "the lock and its key kept");
+    assert_eq!(back.chests[0].pos, s.chests[0].pos);
+    // Put down into another level: what the copy put down, the kept stamp puts down.
+    let (mut a, mut b) = (doc(), doc());
+    assert!(a.paste_stamp(7, 3, &s).edited);
+    assert!(b.paste_stamp(7, 3, &back).edited);
+    assert_eq!(a.level, b.level, "the stamp from the file puts down what the copy did");
+    // Into a new, empty level too: its map is what the stamp brings.
+    let mut n = Doc::new(new_level(10, 8));
+    assert!(n.paste_stamp(2, 2, &back).edited);
+    assert_eq!(&n.level.floors[0][2][2..6], &s.rows[0].iter().collect::<String>());
+    // Names: a plain id only (no path, no dots); files in name order.
+    let dir = std::env::temp_dir().join(format!("doo-stamps-{}", std::process::id()));
+    assert_eq!(stamp_path(&dir, "lock_room"), Some(dir.join(STAMP_DIR).join("lock_room.ron")));
+    for bad in ["../x", "a.b", "", "a b", "dir/x"] {
+        assert_eq!(stamp_path(&dir, bad), None, "{bad:?} is not a stamp name");
+    }
+    std::fs::create_dir_all(dir.join(STAMP_DIR)).unwrap();
+    for n in ["b_room", "a_room"] {
+        std::fs::write(dir.join(STAMP_DIR).join(format!("{n}.ron")), &text).unwrap();
+    }
+    std::fs::write(dir.join(STAMP_DIR).join("notes.txt"), "not a stamp").unwrap();
+    let files = stamp_files(&dir);
+    assert_eq!(files.iter().map(|p| stamp_name(p)).collect::<Vec<_>>(), ["a_room", "b_room"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    // Untrusted files: a broken one named with its line and column, a huge map refused.
+    let e = Stamp::from_file_text("bad.ron", "(version: 1, name: \"x\",\n floors: [[\"...\"]] oops").unwrap_err();
+    assert!(e.starts_with("bad.ron:2:"), "{e}");
+    let huge = Doc::new(new_level(200, 100)).text();
+    let e = Stamp::from_file_text("huge.ron", &huge).unwrap_err();
+    assert!(e.contains(&format!("at most {MAX_STAMP_SPACES} spaces")) && e.contains("200 x 100"), "{e}");
+    let e = d.stamp(Rect::new((40, 40), (50, 50))).to_level("off").unwrap_err();
+    assert!(e.contains("off the map"), "{e}");
+}

@@ -42,6 +42,7 @@ mod sides;
 mod sight;
 mod stairs;
 mod stamp;
+mod stamp_file;
 mod write;
 
 pub use deed_rows::DeedRows;
@@ -62,4 +63,5 @@ pub use sides::SURVIVE_TURNS;
 pub use sight::{MAX_PREVIEW_SPACES, sight_preview};
 pub use stairs::is_stairs;
 pub use stamp::Stamp;
+pub use stamp_file::{MAX_STAMP_SPACES, MAX_STAMPS, STAMP_DIR, stamp_files, stamp_name, stamp_path};
 pub use write::{compact, write, write_new};

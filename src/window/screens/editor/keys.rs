@@ -27,7 +27,7 @@ struct EarlyKeys(Vec<KeyboardInput>);
 
 /// Whether `act` opens a text field.
 fn opens_typing(act: &EditAct) -> bool {
-    matches!(act, EditAct::Type(_) | EditAct::Find | EditAct::Rename)
+    matches!(act, EditAct::Type(_) | EditAct::Find | EditAct::Rename | EditAct::KeepStamp)
 }
 
 /// The longest name and briefing the editor types (the level checks cap them too).
@@ -209,12 +209,15 @@ pub fn act_of(k: KeyCode, shift: bool, ctrl: bool, opening: bool, repeat: bool) 
             }
         }
         // With Shift: Ctrl+Shift+Z redoes, Ctrl+Shift+T turns anticlockwise, Ctrl+Shift+H flips
-        // top to bottom, Ctrl+Shift+M sets whether mirrored figures change sides.
+        // top to bottom, Ctrl+Shift+M sets whether mirrored figures change sides, Ctrl+Shift+C
+        // keeps the selection as a stamp file and Ctrl+Shift+V takes the next one kept in hand.
         return CTRL.iter().find(|(key, _)| *key == k).map(|(_, act)| match (*act, shift) {
             (EditAct::Undo, true) => EditAct::Redo,
             (EditAct::Turn(t), true) => EditAct::Turn(t + 1),
             (EditAct::MirrorMode, true) => EditAct::MirrorSides,
             (EditAct::New, true) => EditAct::Generate,
+            (EditAct::Copy, true) => EditAct::KeepStamp,
+            (EditAct::Paste, true) => EditAct::NextStamp,
             (act, _) => act,
         });
     }
@@ -275,7 +278,7 @@ fn type_text(
         Field::Event(_) | Field::Action(..) => doo_rules::rules::story::MAX_TEXT,
         Field::EventId(_) => 64,
         Field::Figure(..) => doo_rules::rules::story::MAX_TEXT,
-        Field::Find | Field::Rename => 64,
+        Field::Find | Field::Rename | Field::StampName => 64,
         Field::ChoiceLabel(..) => 60,
         Field::Var(_) | Field::NewVar => doo_rules::rules::story::MAX_VAR_NAME,
     };

@@ -196,6 +196,8 @@ fn apply_acts(
             }
             EditAct::Copy
             | EditAct::Paste
+            | EditAct::KeepStamp
+            | EditAct::NextStamp
             | EditAct::Outline
             | EditAct::Line
             | EditAct::MirrorMode
@@ -399,7 +401,7 @@ fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
             Field::Action(k, a) => ed.doc.action_text(k as usize, a as usize).unwrap_or_default(),
             Field::EventId(k) => ed.doc.level.events.get(k as usize).map_or(String::new(), |e| e.id.clone()),
             Field::Figure(k, row) => ed.doc.figure_text(k as usize, row as usize),
-            Field::Find | Field::Rename => String::new(),
+            Field::Find | Field::Rename | Field::StampName => String::new(),
             Field::ChoiceLabel(k, a, o) => ed.doc.choice_label(k as usize, a as usize, o as usize).unwrap_or_default(),
             Field::Var(i) => ed.doc.level.vars.keys().nth(i as usize).cloned().unwrap_or_default(),
             // "+ variable" is a placeholder: the name typed starts empty (issue 46).

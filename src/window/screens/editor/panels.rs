@@ -12,7 +12,9 @@ use doo_rules::level_edit::TILES;
 use doo_rules::level_file::Control;
 
 /// The panels' sizes in logical pixels (the map is framed between them).
-pub const TOP_PX: f32 = 58.0;
+pub const TOP_PX: f32 = 82.0;
+/// The top bar's third row (the stamps): the right panel rises beside it.
+const STAMP_ROW_PX: f32 = 24.0;
 pub const LEFT_PX: f32 = 196.0;
 pub const RIGHT_PX: f32 = 300.0;
 pub const BOTTOM_PX: f32 = 132.0;
@@ -63,7 +65,7 @@ fn view_key(ed: &Editor) -> String {
         ed.generation,
         ed.doc.can_undo(),
         ed.doc.can_redo(),
-        ed.tools.stamp.is_some(),
+        (ed.tools.stamp.as_ref().map(|s| (s.w, s.h)), &ed.tools.stamp_name),
         ed.doc.dirty(),
     ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}|{}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open, ed.events_extra)
         + &format!("|{:?}|{}|{}|{:?}", ed.tools.mirror, ed.tools.swap_sides, ed.tools.sight, ed.tools.stairs_from)
@@ -104,13 +106,14 @@ fn draw_panels(mut commands: Commands, editor: Option<Res<Editor>>, roots: Query
     };
     commands.spawn((Name::new("Level editor"), EditorRoot, DespawnOnExit(Screen::Editor), root)).with_children(|p| {
         top_bar(p, &ed);
-        // The middle row takes what the bars leave, never more (a long panel is clipped).
+        // The middle row takes what the bars leave, never more (a long panel is clipped by its
+        // own clip: the right panel rises beside the top bar's short stamp row).
         p.spawn(Node {
             flex_grow: 1.0,
             flex_shrink: 1.0,
             min_height: Val::Px(0.0),
             flex_direction: FlexDirection::Row,
-            overflow: Overflow::clip(),
+            overflow: Overflow::clip_x(),
             ..default()
         })
         .with_children(|m| {
@@ -208,7 +211,7 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(b, "Rename [Ctrl+E]", EditAct::Rename, true);
         });
         // The shape tools (issue 46): they draw the map character of the brush.
-        c.spawn(bar).with_children(|b| {
+        c.spawn(bar.clone()).with_children(|b| {
             spawn_bar(b, "Outline [Ctrl+R]", EditAct::Outline, true);
             spawn_bar(b, "Line [Ctrl+L]", EditAct::Line, true);
             let mut e = b.spawn(bar_button(format!("Mirror: {} [Ctrl+M]", ed.tools.mirror.word()), EditAct::MirrorMode, true));
@@ -221,6 +224,18 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(b, "Turn back [Ctrl+Shift+T]", EditAct::Turn(1), true);
             spawn_bar(b, "Flip [Ctrl+H]", EditAct::Turn(2), true);
             spawn_bar(b, "Flip up [Ctrl+Shift+H]", EditAct::Turn(3), true);
+        });
+        // Stamps (issue 46): the selection kept as a file of `levels/stamps/`, and the shelf of
+        // those kept, stepped through; what Ctrl+V puts down.
+        c.spawn(bar).with_children(|b| {
+            spawn_bar(b, "Keep as stamp [Ctrl+Shift+C]", EditAct::KeepStamp, true);
+            spawn_bar(b, "Next stamp [Ctrl+Shift+V]", EditAct::NextStamp, true);
+            let hand = match (&ed.tools.stamp, &ed.tools.stamp_name) {
+                (Some(s), Some(name)) => format!("In hand: the stamp {name}, {} x {} (Ctrl+V puts it down)", s.w, s.h),
+                (Some(s), None) => format!("In hand: {} x {} copied (Ctrl+V puts it down)", s.w, s.h),
+                (None, _) => "In hand: nothing (Ctrl+C copies the selection)".into(),
+            };
+            b.spawn((text(hand, 13.0, palette::TEXT), Node { margin: UiRect::left(Val::Px(8.0)), align_self: AlignSelf::Center, ..default() }));
         });
     });
 }
@@ -280,20 +295,21 @@ fn settings(p: &mut ChildSpawnerCommands, ed: &Editor) {
         width: Val::Px(RIGHT_PX),
         flex_direction: FlexDirection::Column,
         padding: UiRect::all(Val::Px(6.0)),
+        // Up beside the top bar's stamp row, which ends well left of it: the panel keeps its
+        // height for the events listed below its settings.
+        margin: UiRect::top(Val::Px(-STAMP_ROW_PX)),
         overflow: Overflow::clip(),
         ..default()
     }))
     .with_children(|b| {
         heading(b, "Level");
-        let short: String = l.briefing.chars().take(24).collect();
+        // Each on one line of the panel: a long name or briefing is cut short (the status line
+        // shows it whole while it is typed).
+        let cut = |t: &str, n: usize| if t.chars().count() > n { format!("{}...", t.chars().take(n).collect::<String>()) } else { t.to_string() };
+        let short = cut(&l.briefing, 16);
         b.spawn(row()).with_children(|r| {
-            spawn_bar(r, format!("Name: {} [N]", l.name), EditAct::Type(Field::Name), true);
-            spawn_bar(
-                r,
-                format!("Briefing: {}{} [B]", if short.is_empty() { "(none)" } else { &short }, if l.briefing.chars().count() > 24 { "..." } else { "" }),
-                EditAct::Type(Field::Briefing),
-                true,
-            );
+            spawn_bar(r, format!("Name: {} [N]", cut(&l.name, 26)), EditAct::Type(Field::Name), true);
+            spawn_bar(r, format!("Briefing: {} [B]", if short.is_empty() { "(none)" } else { &short }), EditAct::Type(Field::Briefing), true);
             spawn_bar(r, format!("Rules: {} [F2]", profile_name(ed)), EditAct::Profile, true);
             let kind = if l.mode == doo_rules::level_crawl::LevelMode::Exploration { "a crawl" } else { "one fight" };
             spawn_bar(r, format!("Kind: {kind} [F3]"), EditAct::Mode, true);
@@ -463,6 +479,7 @@ fn bottom(p: &mut ChildSpawnerCommands, ed: &Editor) {
                     Field::NewVar => "A new variable's name (letters, digits, _ and -; it starts at 0)".to_string(),
                     Field::Find => "Find an id (Enter shows it, Enter again the next)".to_string(),
                     Field::Rename => "The new id (renamed wherever the level names it)".to_string(),
+                    Field::StampName => "The stamp's name (letters, digits, _ and -; kept in levels/stamps/)".to_string(),
                 };
                 b.spawn(text(format!("{what} (Enter keeps it, Esc leaves it as it was):"), 14.0, palette::GOLD));
                 b.spawn(text(format!("{buf}_"), 14.0, palette::TEXT));

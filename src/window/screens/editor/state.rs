@@ -64,6 +64,8 @@ pub enum Field {
     Find,
     /// The new id of what Find shows (else the selected figure).
     Rename,
+    /// The name a selection is kept under as a stamp (`levels/stamps/NAME.ron`).
+    StampName,
 }
 
 /// Everything the editor does: from a button, a key or the pointer on the map.
@@ -84,6 +86,10 @@ pub enum EditAct {
     Redo,
     Copy,
     Paste,
+    /// The selection kept as a stamp file (its name typed first).
+    KeepStamp,
+    /// The next stamp kept in `levels/stamps/` taken in hand (Ctrl+V puts it down).
+    NextStamp,
     Save,
     PlayTest,
     Back,
@@ -408,6 +414,10 @@ impl Editor {
                 }
                 return;
             }
+            Field::StampName => {
+                self.status = super::tools::keep_stamp(self, buf.trim());
+                return;
+            }
             Field::EventId(k) => {
                 let ok = self.doc.rename_event(k as usize, buf.trim());
                 if !ok && self.doc.level.events.get(k as usize).is_some_and(|e| e.id != buf.trim()) {
@@ -483,6 +493,10 @@ pub struct ToolState {
     /// A space Find asks the cursor to go to.
     pub jump: Option<doo_rules::rules::Pos>,
     pub stamp: Option<doo_rules::level_edit::Stamp>,
+    /// The name of the stamp in hand when it came from the stamp shelf (or was kept there).
+    pub stamp_name: Option<String>,
+    /// The stamp shelf's next file (Ctrl+Shift+V steps through them).
+    pub shelf_at: usize,
     /// The sight preview follows the cursor: the spaces a figure there would not see are dimmed.
     pub sight: bool,
     /// The stairs end marked for a link (Ctrl+K), waiting for the other end.
