@@ -236,6 +236,8 @@ fn a_stamp_kept_as_a_file_reads_back_and_is_put_down_in_another_level() {
     let s = d.stamp(Rect::new((1, 3), (4, 6)));
     let level = s.to_level("lock_room").unwrap();
     assert_eq!(level.name, "lock_room");
+    // Doors, chests, traps and items are a crawl's: the stamp's level is one.
+    assert_eq!(level.mode, doo_rules::level_crawl::LevelMode::Exploration);
     assert_eq!(level.floors[0].len(), 4);
     let text = Doc::new(level).text();
     let back = Stamp::from_file_text("lock_room.ron", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -274,4 +276,33 @@ fn a_stamp_kept_as_a_file_reads_back_and_is_put_down_in_another_level() {
     assert!(e.contains(&format!("at most {MAX_STAMP_SPACES} spaces")) && e.contains("200 x 100"), "{e}");
     let e = d.stamp(Rect::new((40, 40), (50, 50))).to_level("off").unwrap_err();
     assert!(e.contains("off the map"), "{e}");
+}
+
+/// The stamps shipped in levels/stamps/ read as stamps (issue 46): each holds a map, and put
+/// down in the hand-written level it leaves no problem.
+#[test]
+fn the_shipped_stamps_read_and_put_down_cleanly() {
+    use doo_rules::level_edit::{Stamp, stamp_files};
+    let files = stamp_files(&root().join("levels"));
+    assert!(!files.is_empty(), "levels/stamps/ ships a stamp");
+    let data = RuleData::load(&root()).unwrap();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let s = Stamp::from_file_text(&f.display().to_string(), &text).unwrap_or_else(|e| panic!("{e}"));
+        assert!(s.w > 0 && s.h > 0 && !s.figures.is_empty(), "{}: a map and figures", f.display());
+        // As the stamp file opened as a level: what it holds needs no more than it says.
+        let level: Level = parse_ron("stamp.ron", &text).unwrap();
+        let found = problems("stamp.ron", &text, &level, &data, &root());
+        let said = |found: &[doo_rules::level_edit::Problem]| found.iter().map(|p| p.message.clone()).collect::<Vec<_>>();
+        // Put down in an empty crawl: no problem that the crawl did not have already.
+        let mut d = Doc::new(Level { mode: doo_rules::level_crawl::LevelMode::Exploration, ..new_level(20, 12) });
+        let before = said(&problems("stamped.ron", &d.text(), &d.level, &data, &root()));
+        assert!(d.paste_stamp(2, 2, &s).edited, "{}", f.display());
+        let saved = d.text();
+        let level: Level = parse_ron("stamped.ron", &saved).unwrap();
+        let new: Vec<String> = said(&problems("stamped.ron", &saved, &level, &data, &root())).into_iter().filter(|m| !before.contains(m)).collect();
+        assert!(new.is_empty(), "{}: {new:#?}\n{saved}", f.display());
+        let own: Vec<String> = said(&found).into_iter().filter(|m| m.contains("mode: exploration") || m.contains("post_goblin")).collect();
+        assert!(own.is_empty(), "{}: {own:#?}", f.display());
+    }
 }

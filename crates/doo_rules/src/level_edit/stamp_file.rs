@@ -31,6 +31,14 @@ impl Stamp {
         let mut d = Doc::new(new_level(self.w as usize, self.h as usize));
         d.level.name = name.to_string();
         d.paste_stamp(0, 0, self);
+        // What only a crawl holds makes the stamp's level a crawl, so the file opened as a level
+        // shows no problem for it.
+        let l = &mut d.level;
+        let crawl = !(l.doors.is_empty() && l.chests.is_empty() && l.items.is_empty() && l.traps.is_empty())
+            || !(l.encounters.is_empty() && l.lights.is_empty() && l.checks.is_empty() && l.dark.is_empty());
+        if crawl {
+            l.mode = crate::level_crawl::LevelMode::Exploration;
+        }
         Ok(d.level)
     }
 
