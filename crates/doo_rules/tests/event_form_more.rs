@@ -187,12 +187,13 @@ fn a_nested_condition_is_edited_as_a_tree() {
             "not|-",
             "· if|someone holds",
             "· not|-",
-            "who|figure lunk",
-            "item|potion_of_healing",
+            // The clause's fields as deep as its `if`.
+            "· who|figure lunk",
+            "· item|potion_of_healing",
             "|remove",
             "· if|an event fired",
             "· not|-",
-            "event|hurt",
+            "· event|hurt",
             "|remove",
             "|+ condition",
             "|+ group in it",
@@ -465,6 +466,26 @@ fn an_acted_triggers_how_is_chosen_from_the_profiles_rows() {
     // A deed with no rows (end) shows no how row.
     set(&mut doc, k, "when", "does", "end");
     assert!(!doc.event_form(k).iter().any(|r| r.part == "when" && r.label == "how"));
+    // A `how` the file gives a deed it cannot have is drawn red, as validate names it; stepped,
+    // it goes. A move's `how` naming no row of the profile is red too; a good one is not.
+    let bad_how = |doc: &Doc| doc.event_form(k).iter().find(|r| r.part == "when" && r.label == "how").map(|r| (r.value.clone(), r.bad));
+    let with_how = |what: doo_rules::rules::story::Deed, how: &str| {
+        let mut l = level.clone();
+        l.events[k].when = doo_rules::rules::story::Trigger::Acted { what, who: doo_rules::rules::story::Who::Any, how: Some(how.into()) };
+        let mut d = Doc::new(l);
+        d.deed_rows = doo_rules::level_edit::DeedRows::of(&rules);
+        d
+    };
+    let mut end = with_how(doo_rules::rules::story::Deed::End, "step");
+    assert_eq!(bad_how(&end), Some(("step".to_string(), true)));
+    let t = end.text();
+    let p = problems("t.ron", &t, &parse_ron("t.ron", &t).unwrap(), &data, &root());
+    assert!(p.iter().any(|p| p.message.contains("`how` names a movement")), "validate names it too: {p:#?}");
+    let r = nth(&end, k, "when", "how", 0);
+    assert!(end.event_step(k, r, 1, Rect::one(0, 0)));
+    assert_eq!(bad_how(&end), None, "stepped, the how goes");
+    assert_eq!(bad_how(&with_how(doo_rules::rules::story::Deed::Move, "fly")), Some(("fly".to_string(), true)));
+    assert_eq!(bad_how(&with_how(doo_rules::rules::story::Deed::Move, "step")), Some(("step".to_string(), false)));
     // One undo step each: undo back to the file's own.
     while doc.undo() {}
     assert_eq!(doc.level.events, level.events);

@@ -24,6 +24,13 @@ impl DeedRows {
         }
     }
 
+    /// Whether an `acted` trigger's `how` is one `validate` refuses: given with a deed that names
+    /// no row, or (the profile's rows known) a row its deed cannot be done with.
+    pub(super) fn how_bad(&self, when: &crate::rules::story::Trigger) -> bool {
+        let crate::rules::story::Trigger::Acted { what, how: Some(h), .. } = when else { return false };
+        !what.names_a_row() || (!self.movements.is_empty() && !self.choices(*what).iter().any(|c| c.as_deref() == Some(h.as_str())))
+    }
+
     /// What `how` can be with `what`: any way first, then the rows (a hero's walk, `explore`,
     /// with a movement), as `validate` accepts them.
     pub(super) fn choices(&self, what: Deed) -> Vec<Option<String>> {

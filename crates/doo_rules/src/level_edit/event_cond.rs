@@ -35,7 +35,7 @@ pub(super) enum C {
 }
 
 /// A row of the condition: label, value, kind, field.
-pub(super) type CondRow = (&'static str, String, RowKind, C);
+pub(super) type CondRow = (std::borrow::Cow<'static, str>, String, RowKind, C);
 
 /// How deep groups nest below the condition's own in the form.
 const FORM_GROUP_DEPTH: usize = 2;
@@ -188,11 +188,11 @@ pub(super) fn rows(c: Option<&Cond>) -> Vec<CondRow> {
     let room = c.map_or(0, count) + 2 < MAX_COND_NODES;
     let NodeKind::Group { any, kids } = &root.kind else { return vec![] };
     if kids.is_empty() {
-        return vec![("only if", "+ condition".into(), RowKind::Add, C::Add(0))];
+        return vec![("only if".into(), "+ condition".into(), RowKind::Add, C::Add(0))];
     }
-    let mut v: Vec<CondRow> = vec![("only if", if *any { "any of".into() } else { "all of".into() }, RowKind::Choice, C::Combine(0))];
+    let mut v: Vec<CondRow> = vec![("only if".into(), if *any { "any of".into() } else { "all of".into() }, RowKind::Choice, C::Combine(0))];
     if root.not {
-        v.push(("not", "not".into(), RowKind::Toggle, C::Not(0)));
+        v.push(("not".into(), "not".into(), RowKind::Toggle, C::Not(0)));
     }
     // Each node after the root, in pre-order; a group's add rows once its last clause is shown.
     let mut open: Vec<(usize, usize)> = vec![(0, 0)]; // (group id, depth) whose add rows are owed
@@ -200,23 +200,23 @@ pub(super) fn rows(c: Option<&Cond>) -> Vec<CondRow> {
         while open.last().is_some_and(|(_, d)| *d >= down_to) {
             let (g, d) = open.pop().expect("open");
             if room {
-                v.push(("", "+ condition".into(), RowKind::Add, C::Add(g)));
+                v.push(("".into(), "+ condition".into(), RowKind::Add, C::Add(g)));
                 if d < FORM_GROUP_DEPTH {
-                    v.push(("", if d == 0 { "+ group".into() } else { "+ group in it".into() }, RowKind::Add, C::AddGroup(g)));
+                    v.push(("".into(), if d == 0 { "+ group".into() } else { "+ group in it".into() }, RowKind::Add, C::AddGroup(g)));
                 }
             }
             if d > 0 {
-                v.push(("", "remove group".into(), RowKind::Remove, C::Remove(g)));
+                v.push(("".into(), "remove group".into(), RowKind::Remove, C::Remove(g)));
             }
         }
     };
     for (id, (n, depth)) in nodes.iter().enumerate().skip(1) {
         close(&mut v, &mut open, *depth);
         let d = (depth - 1).min(2);
-        let not = (NOT[d], if n.not { "not".into() } else { "-".into() }, RowKind::Toggle, C::Not(id));
+        let not = (NOT[d].into(), if n.not { "not".into() } else { "-".into() }, RowKind::Toggle, C::Not(id));
         match &n.kind {
             NodeKind::Group { any, .. } => {
-                v.push((GROUP[d.min(1)], if *any { "any of".into() } else { "all of".into() }, RowKind::Choice, C::Combine(id)));
+                v.push((GROUP[d.min(1)].into(), if *any { "any of".into() } else { "all of".into() }, RowKind::Choice, C::Combine(id)));
                 v.push(not);
                 open.push((id, *depth));
             }
@@ -228,11 +228,13 @@ pub(super) fn rows(c: Option<&Cond>) -> Vec<CondRow> {
                     Cond::Fired(_) => "an event fired",
                     _ => "",
                 };
-                v.push((IF[d], kind.into(), RowKind::Choice, C::Kind(id)));
+                v.push((IF[d].into(), kind.into(), RowKind::Choice, C::Kind(id)));
                 v.push(not);
+                // The clause's fields under its `if`, as deep as it (`· who` in a group).
+                let mut fields: Vec<(&'static str, String, RowKind, C)> = Vec::new();
                 match c {
                     Cond::Door { at: p, state } => {
-                        v.extend([("door", at(p), RowKind::Choice, C::Door(id)), ("state", super::write::compact(state), RowKind::Choice, C::State(id))])
+                        fields.extend([("door", at(p), RowKind::Choice, C::Door(id)), ("state", super::write::compact(state), RowKind::Choice, C::State(id))])
                     }
                     Cond::Holds { who, item } => {
                         let w = match who {
@@ -240,17 +242,19 @@ pub(super) fn rows(c: Option<&Cond>) -> Vec<CondRow> {
                             Who::Side(s) => format!("side {s}"),
                             Who::Figure(f) => format!("figure {f}"),
                         };
-                        v.extend([("who", w, RowKind::Choice, C::Who(id)), ("item", item.clone(), RowKind::Choice, C::Item(id))]);
+                        fields.extend([("who", w, RowKind::Choice, C::Who(id)), ("item", item.clone(), RowKind::Choice, C::Item(id))]);
                     }
-                    Cond::Var { name, at_least, at_most } => v.extend([
+                    Cond::Var { name, at_least, at_most } => fields.extend([
                         ("variable", name.clone(), RowKind::Choice, C::Var(id)),
                         ("at least", bound(*at_least), RowKind::Number, C::AtLeast(id)),
                         ("at most", bound(*at_most), RowKind::Number, C::AtMost(id)),
                     ]),
-                    Cond::Fired(e) => v.push(("event", e.clone(), RowKind::Choice, C::Event(id))),
+                    Cond::Fired(e) => fields.push(("event", e.clone(), RowKind::Choice, C::Event(id))),
                     _ => {}
                 }
-                v.push(("", "remove".into(), RowKind::Remove, C::Remove(id)));
+                let pad = ["", "· ", "· · "][d];
+                v.extend(fields.into_iter().map(|(l, val, kind, c)| (if pad.is_empty() { l.into() } else { format!("{pad}{l}").into() }, val, kind, c)));
+                v.push(("".into(), "remove".into(), RowKind::Remove, C::Remove(id)));
             }
         }
     }

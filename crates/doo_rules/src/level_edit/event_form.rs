@@ -110,7 +110,8 @@ fn trigger_rows(when: &Trigger) -> Vec<(Row, Target)> {
             if what.names_a_row() {
                 v.push(row("when", "how", how.clone().unwrap_or_else(|| "any way".into()), RowKind::Choice, Target::TriggerHow));
             } else if let Some(h) = how {
-                v.push(row("when", "how", h.clone(), RowKind::Shown, Target::Shown));
+                // A `how` this deed cannot have (drawn red): stepped, it is cleared.
+                v.push(row("when", "how", h.clone(), RowKind::Choice, Target::TriggerHow));
             }
         }
         Trigger::Offered { what, who: w } => v.extend([row("when", "offered", snake(what), RowKind::Choice, Target::TriggerOffer), who(w)]),
@@ -193,7 +194,10 @@ impl Doc {
         let known = super::event_bad::Known { ls: &ls, level: &self.level, items };
         let list = self.scoped(k).map_or(&[][..], |l| l.as_slice());
         for (r, t) in v.iter_mut() {
-            r.bad = super::event_bad::bad(&known, e, list, *t);
+            r.bad = match t {
+                Target::TriggerHow => self.deed_rows.how_bad(&e.when),
+                _ => super::event_bad::bad(&known, e, list, *t),
+            };
         }
         v
     }
@@ -229,7 +233,7 @@ impl Doc {
         v.push(row("when", "waits for", e.after.clone().unwrap_or_else(|| "none".into()), RowKind::Choice, Target::After));
         let (l, val, kind, m) = super::event_more::times_row(e);
         v.push(row("when", l, val, kind, Target::More(None, m)));
-        v.extend(super::event_cond::rows(e.only_if.as_ref()).into_iter().map(|(l, val, kind, c)| row("if", l, val, kind, Target::Cond(c))));
+        v.extend(super::event_cond::rows(e.only_if.as_ref()).into_iter().map(|(l, val, kind, c)| row("if", &l, val, kind, Target::Cond(c))));
         v
     }
 

@@ -23,8 +23,6 @@ pub(super) enum Target {
     /// An `acted` trigger's `how`: any, or a row of the level's profile for its deed.
     TriggerHow,
     TriggerOffer,
-    /// A value shown, not stepped.
-    Shown,
     Repeat,
     After,
     Kind(usize),

@@ -160,5 +160,6 @@ fn stepped_line(before: &doo_rules::level_edit::Row, after: Option<&doo_rules::l
     use doo_rules::level_edit::RowKind;
     let after = after.filter(|a| a.label == before.label && !a.label.is_empty())?;
     matches!(before.kind, RowKind::Choice | RowKind::Number | RowKind::Toggle)
-        .then(|| format!("{}: {} (Ctrl+Z takes it back).", after.label.trim_end_matches(':'), after.value))
+        // Without the form's nesting dots: "alerts: pews: yes", "who: figure lunk".
+        .then(|| format!("{}: {} (Ctrl+Z takes it back).", after.label.trim_start_matches(['·', ' ']).trim_end_matches(':'), after.value))
 }
