@@ -28,6 +28,20 @@ pub fn files_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     out
 }
 
+/// The shipped levels: the `.ron` files of `levels/` itself (not its `stamps/`, which are the
+/// editor's stamps, nor any other folder in it), in name order.
+pub fn level_files(root: &Path) -> Vec<PathBuf> {
+    let dir = root.join("levels");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    v.sort();
+    v
+}
+
 pub fn ch(ron_text: &str) -> CharacterDef {
     doo_rules::data::ron_options().from_str(ron_text).unwrap_or_else(|e| panic!("bad character: {e}"))
 }

@@ -114,7 +114,7 @@ fn a_seeded_sample_of_ai_games_plays_the_same_through_the_app_and_through_the_dr
     let root = crate::common::root();
     let mut commands = 0;
     let mut games = 0;
-    for (k, l) in files_with(&root.join("levels"), &["ron"]).iter().enumerate() {
+    for (k, l) in crate::common::level_files(&root).iter().enumerate() {
         let name = l.file_name().unwrap().to_str().unwrap();
         commands += ai_game_agrees(&data, name, None, 1 + k as u64);
         games += 1;

@@ -46,7 +46,7 @@ pub fn editor_args(dir: &Path) -> Vec<String> {
 pub fn levels_copy(dir: &Path) -> PathBuf {
     let levels = dir.join("levels");
     std::fs::create_dir_all(&levels).unwrap();
-    for f in crate::common::files_with(&root().join("levels"), &["ron"]) {
+    for f in crate::common::level_files(root()) {
         std::fs::copy(&f, levels.join(f.file_name().unwrap())).unwrap();
     }
     levels
