@@ -306,3 +306,45 @@ fn the_shipped_stamps_read_and_put_down_cleanly() {
         assert!(own.is_empty(), "{}: {own:#?}", f.display());
     }
 }
+
+/// The stamp in hand (issue 46): copied, kept under a name (never over one kept, never under a
+/// name that is not plain), the shelf stepped round in name order, a broken file on it named
+/// with its line and column while the stamp in hand stays.
+#[test]
+fn the_stamp_in_hand_is_kept_and_taken_from_the_shelf() {
+    use doo_rules::level_edit::StampHand;
+    let dir = std::env::temp_dir().join(format!("doo-hand-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = doc();
+    let mut hand = StampHand::default();
+    assert!(hand.next(&dir).starts_with("No stamps kept yet"), "an empty shelf says how to fill it");
+    assert!(hand.keep(&dir, "x").starts_with("Nothing to keep"));
+    let said = hand.copy(d.stamp(Rect::new((1, 3), (4, 6))));
+    assert!(said.starts_with("Copied 4 x 4 spaces, 1 chest(s), 1 trap(s), 1 item(s)"), "{said}");
+    assert_eq!(hand.line(), "In hand: 4 x 4 copied (Ctrl+V puts it down)");
+    assert!(hand.keep(&dir, "../up").starts_with("Not kept: '../up' is not a plain name"));
+    assert!(hand.keep(&dir, "lock_room").starts_with("Kept the stamp lock_room"));
+    assert_eq!(hand.line(), "In hand: the stamp lock_room, 4 x 4 (Ctrl+V puts it down)");
+    let first = std::fs::read_to_string(dir.join("stamps/lock_room.ron")).unwrap();
+    hand.copy(d.stamp(Rect::new((6, 1), (11, 2))));
+    assert!(hand.keep(&dir, "lock_room").starts_with("Not kept: a stamp named lock_room is kept already"));
+    assert_eq!(std::fs::read_to_string(dir.join("stamps/lock_room.ron")).unwrap(), first, "nothing written over");
+    assert!(hand.keep(&dir, "gob_pair").starts_with("Kept the stamp gob_pair (6 x 2 spaces, 1 figure(s))"));
+    // The shelf in name order, round.
+    let mut fresh = StampHand::default();
+    assert!(fresh.next(&dir).starts_with("Stamp gob_pair in hand (1 of 2): 6 x 2 spaces"));
+    assert!(fresh.next(&dir).starts_with("Stamp lock_room in hand (2 of 2): 4 x 4 spaces"));
+    assert!(fresh.next(&dir).starts_with("Stamp gob_pair in hand (1 of 2)"));
+    // A broken stamp: named with its place; the stamp in hand stays.
+    std::fs::write(dir.join("stamps/a_broken.ron"), "(version: 1,\n  floors: oops").unwrap();
+    fresh.shelf_at = 0;
+    let said = fresh.next(&dir);
+    assert!(said.starts_with("Stamp 1 of 3 not taken: ") && said.contains("a_broken.ron:2:"), "{said}");
+    assert_eq!(fresh.name.as_deref(), Some("gob_pair"), "the stamp in hand stays");
+    // Put down: the status line names the stamp.
+    let mut into = doc();
+    let stamp = fresh.stamp.clone().unwrap();
+    let pasted = into.paste_stamp(6, 5, &stamp);
+    assert!(fresh.pasted_line(&pasted).starts_with("Put down the stamp gob_pair"), "{}", fresh.pasted_line(&pasted));
+    let _ = std::fs::remove_dir_all(&dir);
+}

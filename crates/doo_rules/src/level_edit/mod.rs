@@ -63,5 +63,5 @@ pub use sides::SURVIVE_TURNS;
 pub use sight::{MAX_PREVIEW_SPACES, sight_preview};
 pub use stairs::is_stairs;
 pub use stamp::Stamp;
-pub use stamp_file::{MAX_STAMP_SPACES, MAX_STAMPS, STAMP_DIR, stamp_files, stamp_name, stamp_path};
+pub use stamp_file::{MAX_STAMP_SPACES, MAX_STAMPS, STAMP_DIR, StampHand, stamp_files, stamp_name, stamp_path};
 pub use write::{compact, write, write_new};

@@ -3,7 +3,8 @@
 //! written as the editor writes any level. So a designer keeps a shelf of stamps between
 //! sessions, takes them from one level to another, shares them, and opens one to edit it as a
 //! level. Reading one back is reading a level: an untrusted file, its errors named with
-//! file:line:column, its size checked before anything is cut from it.
+//! file:line:column, its size checked before anything is cut from it. `StampHand` is the
+//! stamp in the designer's hand and the shelf, as the window's toolbar works them.
 
 use super::brush::Rect;
 use super::doc::{Doc, new_level};
@@ -76,4 +77,115 @@ pub fn stamp_files(levels_dir: &Path) -> Vec<PathBuf> {
 /// A stamp's name: its file's stem.
 pub fn stamp_name(path: &Path) -> String {
     path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().to_string())
+}
+
+impl Stamp {
+    /// What the stamp holds, for the status line: "5 x 4 spaces, 2 figure(s), 1 chest(s)".
+    pub fn summary(&self) -> String {
+        let n = |k: usize, what: &str| if k == 0 { String::new() } else { format!(", {k} {what}") };
+        format!(
+            "{} x {} spaces{}{}{}{}{}",
+            self.w,
+            self.h,
+            n(self.figures.len(), "figure(s)"),
+            n(self.chests.len(), "chest(s)"),
+            n(self.traps.len(), "trap(s)"),
+            n(self.items.len(), "item(s)"),
+            n(self.lights.len(), "light(s)")
+        )
+    }
+}
+
+/// The stamp in the designer's hand (what Ctrl+V puts down) and the shelf of stamps kept as
+/// files: copied from the selection, kept under a name, taken from the shelf. Each step says
+/// what happened in a sentence for the status line.
+#[derive(Clone, Debug, Default)]
+pub struct StampHand {
+    pub stamp: Option<Stamp>,
+    /// The stamp's name when it came from the shelf or was kept there.
+    pub name: Option<String>,
+    /// The shelf's next file (`next` steps through them, round).
+    pub shelf_at: usize,
+}
+
+impl StampHand {
+    /// The selection's stamp in hand (Ctrl+C).
+    pub fn copy(&mut self, stamp: Stamp) -> String {
+        let said = format!("Copied {}: Ctrl+V puts them down at the cursor (Ctrl+Shift+C keeps them as a stamp file).", stamp.summary());
+        (self.stamp, self.name) = (Some(stamp), None);
+        said
+    }
+
+    /// The stamp in hand kept as `levels_dir/stamps/NAME.ron`: a level file of its own, never
+    /// written over a stamp kept already.
+    pub fn keep(&mut self, levels_dir: &Path, name: &str) -> String {
+        let Some(stamp) = &self.stamp else { return "Nothing to keep: select spaces first.".into() };
+        let Some(path) = stamp_path(levels_dir, name) else {
+            return format!("Not kept: '{name}' is not a plain name (letters, digits, _ and -). Ctrl+Shift+C to try again.");
+        };
+        if path.exists() {
+            return format!("Not kept: a stamp named {name} is kept already ({}). Ctrl+Shift+C and another name.", path.display());
+        }
+        let level = match stamp.to_level(name) {
+            Ok(l) => l,
+            Err(e) => return format!("Not kept: {e}"),
+        };
+        match crate::data::write_atomic(&path, &Doc::new(level).text()) {
+            Ok(()) => {
+                self.name = Some(name.to_string());
+                format!("Kept the stamp {name} ({}) in {}: Ctrl+V puts it down, Ctrl+Shift+V steps through the stamps kept.", stamp.summary(), path.display())
+            }
+            Err(e) => format!("Not kept: {} could not be written ({e}).", path.display()),
+        }
+    }
+
+    /// The next stamp of the shelf (`levels_dir/stamps/`, in name order, round) taken in hand.
+    /// A file that does not read or parse is named with its line and column, and the stamp in
+    /// hand stays.
+    pub fn next(&mut self, levels_dir: &Path) -> String {
+        let files = stamp_files(levels_dir);
+        if files.is_empty() {
+            return format!(
+                "No stamps kept yet in {}: select spaces (Shift+arrows or drag) and press Ctrl+Shift+C to keep them as one.",
+                levels_dir.join(STAMP_DIR).display()
+            );
+        }
+        let k = self.shelf_at % files.len();
+        self.shelf_at = k + 1;
+        let path = &files[k];
+        let read = crate::data::read_text(path, crate::data::MAX_FILE_BYTES)
+            .map_err(|e| format!("{}: {}", path.display(), e.message))
+            .and_then(|t| Stamp::from_file_text(&path.display().to_string(), &t));
+        match read {
+            Ok(stamp) => {
+                let name = stamp_name(path);
+                let said = format!(
+                    "Stamp {name} in hand ({} of {}): {}. Ctrl+V puts it down at the cursor, Ctrl+Shift+V: the next.",
+                    k + 1,
+                    files.len(),
+                    stamp.summary()
+                );
+                (self.stamp, self.name) = (Some(stamp), Some(name));
+                said
+            }
+            Err(e) => format!("Stamp {} of {} not taken: {e}", k + 1, files.len()),
+        }
+    }
+
+    /// What the row of the toolbar says is in hand.
+    pub fn line(&self) -> String {
+        match (&self.stamp, &self.name) {
+            (Some(s), Some(name)) => format!("In hand: the stamp {name}, {} x {} (Ctrl+V puts it down)", s.w, s.h),
+            (Some(s), None) => format!("In hand: {} x {} copied (Ctrl+V puts it down)", s.w, s.h),
+            (None, _) => "In hand: nothing (Ctrl+C copies the selection)".into(),
+        }
+    }
+
+    /// What a paste of the stamp in hand said, naming the stamp when it has a name.
+    pub fn pasted_line(&self, pasted: &super::doc::Pasted) -> String {
+        match (&self.name, pasted.edited) {
+            (Some(name), true) => pasted.line().replacen("Pasted", &format!("Put down the stamp {name}"), 1),
+            _ => pasted.line(),
+        }
+    }
 }

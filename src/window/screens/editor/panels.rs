@@ -65,7 +65,7 @@ fn view_key(ed: &Editor) -> String {
         ed.generation,
         ed.doc.can_undo(),
         ed.doc.can_redo(),
-        (ed.tools.stamp.as_ref().map(|s| (s.w, s.h)), &ed.tools.stamp_name),
+        ed.tools.hand.line(),
         ed.doc.dirty(),
     ) + &format!("|{:?}|{}|{}|{:?}|{}|{:?}|{}", ed.asking, ed.recovery.is_some(), ed.events_from, ed.event_open, ed.fill, ed.figure_open, ed.events_extra)
         + &format!("|{:?}|{}|{}|{:?}", ed.tools.mirror, ed.tools.swap_sides, ed.tools.sight, ed.tools.stairs_from)
@@ -201,7 +201,7 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
             spawn_bar(b, "Undo [Ctrl+Z]", EditAct::Undo, ed.doc.can_undo());
             spawn_bar(b, "Redo [Ctrl+Y]", EditAct::Redo, ed.doc.can_redo());
             spawn_bar(b, "Copy [Ctrl+C]", EditAct::Copy, true);
-            spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.tools.stamp.is_some());
+            spawn_bar(b, "Paste [Ctrl+V]", EditAct::Paste, ed.tools.hand.stamp.is_some());
             b.spawn(Node { width: Val::Px(8.0), ..default() });
             spawn_bar(b, "Zoom - [Ctrl+-]", EditAct::Zoom(-1), true);
             spawn_bar(b, "Fit [Ctrl+0]", EditAct::Zoom(0), true);
@@ -230,12 +230,7 @@ fn top_bar(p: &mut ChildSpawnerCommands, ed: &Editor) {
         c.spawn(bar).with_children(|b| {
             spawn_bar(b, "Keep as stamp [Ctrl+Shift+C]", EditAct::KeepStamp, true);
             spawn_bar(b, "Next stamp [Ctrl+Shift+V]", EditAct::NextStamp, true);
-            let hand = match (&ed.tools.stamp, &ed.tools.stamp_name) {
-                (Some(s), Some(name)) => format!("In hand: the stamp {name}, {} x {} (Ctrl+V puts it down)", s.w, s.h),
-                (Some(s), None) => format!("In hand: {} x {} copied (Ctrl+V puts it down)", s.w, s.h),
-                (None, _) => "In hand: nothing (Ctrl+C copies the selection)".into(),
-            };
-            b.spawn((text(hand, 13.0, palette::TEXT), Node { margin: UiRect::left(Val::Px(8.0)), align_self: AlignSelf::Center, ..default() }));
+            b.spawn((text(ed.tools.hand.line(), 13.0, palette::TEXT), Node { margin: UiRect::left(Val::Px(8.0)), align_self: AlignSelf::Center, ..default() }));
         });
     });
 }

@@ -415,7 +415,7 @@ impl Editor {
                 return;
             }
             Field::StampName => {
-                self.status = super::tools::keep_stamp(self, buf.trim());
+                self.status = self.tools.hand.keep(&crate::window::screens::levels::levels_dir(), buf.trim());
                 return;
             }
             Field::EventId(k) => {
@@ -481,7 +481,7 @@ pub struct PlayTest {
 }
 
 /// The map's tools as the window keeps them: the mirror, whether a mirrored figure changes
-/// sides, what Find found (and which one is shown), the copied stamp.
+/// sides, what Find found (and which one is shown), the stamp in hand.
 #[derive(Debug, Default)]
 pub struct ToolState {
     pub mirror: Mirror,
@@ -492,11 +492,8 @@ pub struct ToolState {
     pub query: String,
     /// A space Find asks the cursor to go to.
     pub jump: Option<doo_rules::rules::Pos>,
-    pub stamp: Option<doo_rules::level_edit::Stamp>,
-    /// The name of the stamp in hand when it came from the stamp shelf (or was kept there).
-    pub stamp_name: Option<String>,
-    /// The stamp shelf's next file (Ctrl+Shift+V steps through them).
-    pub shelf_at: usize,
+    /// The stamp in hand, and the shelf of stamps kept (`levels/stamps/`).
+    pub hand: doo_rules::level_edit::StampHand,
     /// The sight preview follows the cursor: the spaces a figure there would not see are dimmed.
     pub sight: bool,
     /// The stairs end marked for a link (Ctrl+K), waiting for the other end.

@@ -138,10 +138,7 @@ pub(super) fn tool_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> b
             }
         }
         EditAct::Copy => {
-            let stamp = ed.doc.stamp(area);
-            ed.status = format!("Copied {}: Ctrl+V puts them down at the cursor (Ctrl+Shift+C keeps them as a stamp file).", stamp_summary(&stamp));
-            ed.tools.stamp = Some(stamp);
-            ed.tools.stamp_name = None;
+            ed.status = ed.tools.hand.copy(ed.doc.stamp(area));
             false
         }
         EditAct::KeepStamp => {
@@ -154,24 +151,19 @@ pub(super) fn tool_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> b
                 "Keep these {} x {} spaces as a stamp: type its name (letters, digits, _ and -), Enter keeps it in levels/stamps/ (Esc: not kept).",
                 stamp.w, stamp.h
             );
-            ed.tools.stamp = Some(stamp);
-            ed.tools.stamp_name = None;
+            ed.tools.hand.copy(stamp);
             ed.typing = Some((Field::StampName, String::new()));
             false
         }
         EditAct::NextStamp => {
-            ed.status = next_stamp(ed);
+            ed.status = ed.tools.hand.next(&crate::window::screens::levels::levels_dir());
             false
         }
-        EditAct::Paste => match ed.tools.stamp.take() {
+        EditAct::Paste => match ed.tools.hand.stamp.take() {
             Some(stamp) => {
                 let pasted = ed.doc.paste_stamp_mirrored(cursor.0, cursor.1, &stamp, ed.tools.mirror);
-                ed.tools.stamp = Some(stamp);
-                ed.status = match (&ed.tools.stamp_name, pasted.edited) {
-                    // "Pasted." names the stamp put down; what it removed is said as before.
-                    (Some(name), true) => pasted.line().replacen("Pasted", &format!("Put down the stamp {name}"), 1),
-                    _ => pasted.line(),
-                };
+                ed.tools.hand.stamp = Some(stamp);
+                ed.status = ed.tools.hand.pasted_line(&pasted);
                 pasted.edited
             }
             None => {
@@ -180,85 +172,6 @@ pub(super) fn tool_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> b
             }
         },
         _ => false,
-    }
-}
-
-/// What a stamp holds, for the status line: "5 x 4 spaces, 2 figure(s), 1 chest(s)".
-fn stamp_summary(s: &doo_rules::level_edit::Stamp) -> String {
-    let n = |k: usize, what: &str| if k == 0 { String::new() } else { format!(", {k} {what}") };
-    format!(
-        "{} x {} spaces{}{}{}{}{}",
-        s.w,
-        s.h,
-        n(s.figures.len(), "figure(s)"),
-        n(s.chests.len(), "chest(s)"),
-        n(s.traps.len(), "trap(s)"),
-        n(s.items.len(), "item(s)"),
-        n(s.lights.len(), "light(s)")
-    )
-}
-
-/// The stamp in hand kept as `levels/stamps/NAME.ron` (Enter on the name Ctrl+Shift+C asked
-/// for): a level file of its own, never written over one kept already. What happened, for the
-/// status line.
-pub fn keep_stamp(ed: &mut Editor, name: &str) -> String {
-    use doo_rules::level_edit::{Doc, stamp_path};
-    let Some(stamp) = ed.tools.stamp.clone() else { return "Nothing to keep: select spaces first.".into() };
-    let dir = crate::window::screens::levels::levels_dir();
-    let Some(path) = stamp_path(&dir, name) else {
-        return format!("Not kept: '{name}' is not a plain name (letters, digits, _ and -). Ctrl+Shift+C to try again.");
-    };
-    if path.exists() {
-        return format!("Not kept: a stamp named {name} is kept already ({}). Ctrl+Shift+C and another name.", path.display());
-    }
-    let level = match stamp.to_level(name) {
-        Ok(l) => l,
-        Err(e) => return format!("Not kept: {e}"),
-    };
-    let text = Doc::new(level).text();
-    let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&path, text));
-    match written {
-        Ok(()) => {
-            ed.tools.stamp_name = Some(name.to_string());
-            format!("Kept the stamp {name} ({}) in {}: Ctrl+V puts it down, Ctrl+Shift+V steps through the stamps kept.", stamp_summary(&stamp), path.display())
-        }
-        Err(e) => format!("Not kept: {} could not be written ({e}).", path.display()),
-    }
-}
-
-/// The next stamp of the shelf (`levels/stamps/`, in name order, round) taken in hand. What
-/// happened, for the status line: a file that does not read or parse is named with its line
-/// and column, and the stamp in hand stays.
-fn next_stamp(ed: &mut Editor) -> String {
-    use doo_rules::level_edit::{Stamp, stamp_files, stamp_name};
-    let dir = crate::window::screens::levels::levels_dir();
-    let files = stamp_files(&dir);
-    if files.is_empty() {
-        return format!(
-            "No stamps kept yet in {}: select spaces (Shift+arrows or drag) and press Ctrl+Shift+C to keep them as one.",
-            dir.join(doo_rules::level_edit::STAMP_DIR).display()
-        );
-    }
-    let k = ed.tools.shelf_at % files.len();
-    ed.tools.shelf_at = k + 1;
-    let path = &files[k];
-    let read = doo_rules::data::read_text(path, doo_rules::data::MAX_FILE_BYTES)
-        .map_err(|e| format!("{}: {}", path.display(), e.message))
-        .and_then(|t| Stamp::from_file_text(&path.display().to_string(), &t));
-    match read {
-        Ok(stamp) => {
-            let name = stamp_name(path);
-            let said = format!(
-                "Stamp {name} in hand ({} of {}): {}. Ctrl+V puts it down at the cursor, Ctrl+Shift+V: the next.",
-                k + 1,
-                files.len(),
-                stamp_summary(&stamp)
-            );
-            ed.tools.stamp = Some(stamp);
-            ed.tools.stamp_name = Some(name);
-            said
-        }
-        Err(e) => format!("Stamp {} of {} not taken: {e}", k + 1, files.len()),
     }
 }
 
