@@ -348,3 +348,20 @@ fn the_stamp_in_hand_is_kept_and_taken_from_the_shelf() {
     assert!(fresh.pasted_line(&pasted).starts_with("Put down the stamp gob_pair"), "{}", fresh.pasted_line(&pasted));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Ids pasted again count on (issue 46): a stamp of `gob` put down twice brings `gob_2` and
+/// `gob_3`, and a copy of `gob_2` brings `gob_4`, not `gob_2_2`.
+#[test]
+fn pasted_ids_count_on() {
+    let mut d = doc();
+    let s = d.stamp(Rect::new((6, 1), (11, 2)));
+    assert!(d.paste_stamp(6, 5, &s).edited);
+    assert_eq!(at(&d.level, "gob_2"), Some((10, 6)));
+    assert!(d.paste_stamp(0, 5, &s).edited);
+    assert!(d.level.characters.iter().any(|c| c.id.as_deref() == Some("gob_3")), "{:?}", d.level.characters.iter().map(|c| c.id.clone()).collect::<Vec<_>>());
+    let again = d.stamp(Rect::new((6, 5), (11, 6)));
+    assert_eq!(again.figures[0].id.as_deref(), Some("gob_2"));
+    assert!(d.paste_stamp(6, 1, &again).edited);
+    let ids: Vec<String> = d.level.characters.iter().filter_map(|c| c.id.clone()).collect();
+    assert!(ids.contains(&"gob_4".to_string()) && !ids.iter().any(|i| i.contains("_2_")), "{ids:?}");
+}

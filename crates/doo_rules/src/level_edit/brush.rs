@@ -69,7 +69,15 @@ pub(super) fn unique(base: &str, taken: &[String]) -> String {
     if !taken.iter().any(|t| t == base) {
         return base.to_string();
     }
-    (2..).map(|n| format!("{base}_{n}")).find(|c| !taken.iter().any(|t| t == c)).unwrap_or_default()
+    // An id that is already numbered counts on (`pew_1` again is `pew_2`, `orc_2` is `orc_3`),
+    // not `pew_1_2`.
+    let (stem, from) = match base.rsplit_once('_') {
+        Some((stem, n)) if !stem.is_empty() && !n.is_empty() && n.len() <= 6 && n.bytes().all(|b| b.is_ascii_digit()) => {
+            (stem, n.parse::<u32>().unwrap_or(1).saturating_add(1).max(2))
+        }
+        _ => (base, 2),
+    };
+    (from..).map(|n| format!("{stem}_{n}")).find(|c| !taken.iter().any(|t| t == c)).unwrap_or_default()
 }
 
 /// A stroke of the left button on the map: a press on a space begins it, the release ends it,
