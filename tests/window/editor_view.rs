@@ -182,9 +182,17 @@ fn e2e_the_editor_draws_outlines_finds_renames_and_stamps() {
     keys(&["ctrl+shift+c"]);
     typed("bones");
     keys(&["Return"]);
-    let kept = std::fs::read_to_string(levels.join("stamps/bones.ron")).unwrap_or_else(|e| panic!("the stamp kept in stamps/bones.ron: {e}"));
+    let file = levels.join("stamps/bones.ron");
+    for _ in 0..40 {
+        if file.exists() {
+            break;
+        }
+        sleep(100);
+    }
+    let kept = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("the stamp kept in stamps/bones.ron: {e}"));
     assert!(kept.contains("template: \"skeleton\""), "the kept stamp holds the skeleton:\n{kept}");
-    keys(&["ctrl+c", "Down", "ctrl+shift+v", "ctrl+v"]);
+    // An empty floor space copied into the hand first: only the shelf's stamp brings a skeleton.
+    keys(&["Down", "ctrl+c", "ctrl+shift+v", "ctrl+v"]);
     let shelved = shot("tools-shelf-stamped.png");
     keys(&["ctrl+s"]);
     sleep(800);

@@ -322,13 +322,29 @@ fn the_stamp_in_hand_is_kept_and_taken_from_the_shelf() {
     let said = hand.copy(d.stamp(Rect::new((1, 3), (4, 6))));
     assert!(said.starts_with("Copied 4 x 4 spaces, 1 chest(s), 1 trap(s), 1 item(s)"), "{said}");
     assert_eq!(hand.line(), "In hand: 4 x 4 copied (Ctrl+V puts it down)");
+    // Held for a name, then left (Esc): the hand is as it was.
+    assert!(hand.hold(d.stamp(Rect::new((6, 1), (11, 2)))).unwrap().starts_with("Keep these 6 x 2 spaces as a stamp"));
+    assert_eq!(hand.line(), "In hand: 4 x 4 copied (Ctrl+V puts it down)", "holding does not touch the hand");
+    assert!(hand.hold(d.stamp(Rect::new((40, 40), (50, 50)))).unwrap_err().contains("off the map"));
+    hand.hold(d.stamp(Rect::new((1, 3), (4, 6)))).unwrap();
     assert!(hand.keep(&dir, "../up").starts_with("Not kept: '../up' is not a plain name"));
+    assert_eq!(hand.line(), "In hand: 4 x 4 copied (Ctrl+V puts it down)", "a refused name leaves the hand as it was");
+    hand.hold(d.stamp(Rect::new((1, 3), (4, 6)))).unwrap();
     assert!(hand.keep(&dir, "lock_room").starts_with("Kept the stamp lock_room"));
     assert_eq!(hand.line(), "In hand: the stamp lock_room, 4 x 4 (Ctrl+V puts it down)");
     let first = std::fs::read_to_string(dir.join("stamps/lock_room.ron")).unwrap();
-    hand.copy(d.stamp(Rect::new((6, 1), (11, 2))));
+    hand.hold(d.stamp(Rect::new((6, 1), (11, 2)))).unwrap();
     assert!(hand.keep(&dir, "lock_room").starts_with("Not kept: a stamp named lock_room is kept already"));
     assert_eq!(std::fs::read_to_string(dir.join("stamps/lock_room.ron")).unwrap(), first, "nothing written over");
+    // The write itself never replaces a file (one made under the name after the check, by
+    // another editor): `write_new` refuses, the file stays, no temporary file is left.
+    std::fs::write(dir.join("stamps/late.ron"), "mine").unwrap();
+    let e = doo_rules::data::write_new(&dir.join("stamps/late.ron"), "theirs").unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+    assert_eq!(std::fs::read_to_string(dir.join("stamps/late.ron")).unwrap(), "mine");
+    std::fs::remove_file(dir.join("stamps/late.ron")).unwrap();
+    assert!(std::fs::read_dir(dir.join("stamps")).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")), "no temporary file left");
+    hand.hold(d.stamp(Rect::new((6, 1), (11, 2)))).unwrap();
     assert!(hand.keep(&dir, "gob_pair").starts_with("Kept the stamp gob_pair (6 x 2 spaces, 1 figure(s))"));
     // The shelf in name order, round.
     let mut fresh = StampHand::default();

@@ -178,6 +178,28 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Writes `text` to `path` only if no file is there yet (`AlreadyExists` otherwise, even when
+/// another process made one meanwhile), as `write_atomic` does: a temporary file beside it,
+/// flushed, then hard-linked to `path` (a link never replaces a file) and removed.
+pub fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "new".into());
+    let tmp = dir.join(format!(".{name}.{}.new.tmp", std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    drop(f);
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    linked?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
 /// Appends `text` to the log at `path` (its folder made if needed): the one way production code
 /// adds to a file (crash log, trace logs). A log is only ever added to, so a crash mid-write
 /// costs at most its last line; every other file goes through `write_atomic`.

@@ -20,6 +20,6 @@ mod places;
 pub use books::{FigureBook, FigureMarks, RuleData};
 pub use caps::{MAX_ENTITIES, MAX_ERRORS, MAX_FILE_BYTES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS};
 pub use files::{LoadError, Problems, id_problem, text_problem};
-pub use files::{after_leading_comments, append_text, level_hash, make_dir, parse_ron, read_text, ron_options, strip_bom, write_atomic};
+pub use files::{after_leading_comments, append_text, level_hash, make_dir, parse_ron, read_text, ron_options, strip_bom, write_atomic, write_new};
 pub use places::MessageLocator;
 pub(crate) use places::Places;

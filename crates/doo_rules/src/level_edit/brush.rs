@@ -64,7 +64,8 @@ pub(super) fn pos(x: i32, y: i32, floor: usize) -> Pos {
     Pos::on(x, y, floor as u8)
 }
 
-/// `base`, or `base_2`, `base_3` … : the first not in `taken`.
+/// `base`, or `base_2`, `base_3` … : the first not in `taken`; a numbered `base` counts on from
+/// its number (`orc_2` → `orc_3`).
 pub(super) fn unique(base: &str, taken: &[String]) -> String {
     if !taken.iter().any(|t| t == base) {
         return base.to_string();

@@ -12,6 +12,8 @@ pub struct DeedRows {
     pub movements: Vec<String>,
     pub actions: Vec<String>,
     pub reactions: Vec<String>,
+    /// Filled from a profile (`of`): only then is a `how` outside the rows known to be wrong.
+    pub known: bool,
 }
 
 impl DeedRows {
@@ -21,6 +23,7 @@ impl DeedRows {
             movements: rules.movements.iter().map(|r| r.id.clone()).collect(),
             actions: rules.actions.iter().map(|r| r.id.clone()).collect(),
             reactions: rules.reactions.iter().map(|r| r.id.clone()).collect(),
+            known: true,
         }
     }
 
@@ -28,7 +31,7 @@ impl DeedRows {
     /// no row, or (the profile's rows known) a row its deed cannot be done with.
     pub(super) fn how_bad(&self, when: &crate::rules::story::Trigger) -> bool {
         let crate::rules::story::Trigger::Acted { what, how: Some(h), .. } = when else { return false };
-        !what.names_a_row() || (!self.movements.is_empty() && !self.choices(*what).iter().any(|c| c.as_deref() == Some(h.as_str())))
+        !what.names_a_row() || (self.known && !self.choices(*what).iter().any(|c| c.as_deref() == Some(h.as_str())))
     }
 
     /// What `how` can be with `what`: any way first, then the rows (a hero's walk, `explore`,

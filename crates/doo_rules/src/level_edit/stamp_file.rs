@@ -66,13 +66,18 @@ pub fn stamp_path(levels_dir: &Path, name: &str) -> Option<PathBuf> {
 
 /// The stamps kept in `levels_dir`'s stamp folder, in name order (at most `MAX_STAMPS`).
 pub fn stamp_files(levels_dir: &Path) -> Vec<PathBuf> {
+    // Every entry is looked at (up to a bound no stamp folder reaches) before the sort, so the
+    // first 64 are the first in name order, not in the folder's order.
     let mut v: Vec<PathBuf> = std::fs::read_dir(levels_dir.join(STAMP_DIR))
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).take(4 * MAX_STAMPS).collect())
+        .map(|d| d.take(MAX_SCANNED).filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
         .unwrap_or_default();
     v.sort();
     v.truncate(MAX_STAMPS);
     v
 }
+
+/// Folder entries looked at for the shelf at most.
+const MAX_SCANNED: usize = 4096;
 
 /// A stamp's name: its file's stem.
 pub fn stamp_name(path: &Path) -> String {
@@ -102,6 +107,9 @@ impl Stamp {
 #[derive(Clone, Debug, Default)]
 pub struct StampHand {
     pub stamp: Option<Stamp>,
+    /// The selection waiting for its name (Ctrl+Shift+C): kept with Enter, the stamp in hand
+    /// untouched until then (Esc leaves the hand as it was).
+    pub pending: Option<Stamp>,
     /// The stamp's name when it came from the shelf or was kept there.
     pub name: Option<String>,
     /// The shelf's next file (`next` steps through them, round).
@@ -116,24 +124,53 @@ impl StampHand {
         said
     }
 
-    /// The stamp in hand kept as `levels_dir/stamps/NAME.ron`: a level file of its own, never
-    /// written over a stamp kept already.
+    /// The selection held for its name (Ctrl+Shift+C), or why it cannot be kept (off the map,
+    /// over `MAX_STAMP_SPACES`: said before a name is asked for).
+    pub fn hold(&mut self, stamp: Stamp) -> Result<String, String> {
+        if stamp.is_empty() {
+            return Err("Nothing to keep: the selection lies off the map.".into());
+        }
+        let spaces = stamp.w as usize * stamp.h as usize;
+        if spaces > MAX_STAMP_SPACES {
+            return Err(format!("Not kept: a stamp holds at most {MAX_STAMP_SPACES} spaces; this selection has {spaces} ({} x {}).", stamp.w, stamp.h));
+        }
+        let said = format!(
+            "Keep these {} x {} spaces as a stamp: type its name (letters, digits, _ and -), Enter keeps it in levels/stamps/ (Esc: not kept).",
+            stamp.w, stamp.h
+        );
+        self.pending = Some(stamp);
+        Ok(said)
+    }
+
+    /// The selection held (`hold`) kept as `levels_dir/stamps/NAME.ron`, a level file of its
+    /// own, and taken in hand; never written over a stamp kept already, nor past a full shelf.
     pub fn keep(&mut self, levels_dir: &Path, name: &str) -> String {
-        let Some(stamp) = &self.stamp else { return "Nothing to keep: select spaces first.".into() };
+        let Some(stamp) = self.pending.take() else { return "Nothing to keep: select spaces and press Ctrl+Shift+C first.".into() };
         let Some(path) = stamp_path(levels_dir, name) else {
             return format!("Not kept: '{name}' is not a plain name (letters, digits, _ and -). Ctrl+Shift+C to try again.");
         };
         if path.exists() {
             return format!("Not kept: a stamp named {name} is kept already ({}). Ctrl+Shift+C and another name.", path.display());
         }
+        if stamp_files(levels_dir).len() >= MAX_STAMPS {
+            return format!("Not kept: the shelf {} holds {MAX_STAMPS} stamps already; remove one first.", levels_dir.join(STAMP_DIR).display());
+        }
         let level = match stamp.to_level(name) {
             Ok(l) => l,
             Err(e) => return format!("Not kept: {e}"),
         };
-        match crate::data::write_atomic(&path, &Doc::new(level).text()) {
+        match crate::data::write_new(&path, &Doc::new(level).text()) {
             Ok(()) => {
-                self.name = Some(name.to_string());
-                format!("Kept the stamp {name} ({}) in {}: Ctrl+V puts it down, Ctrl+Shift+V steps through the stamps kept.", stamp.summary(), path.display())
+                let said = format!(
+                    "Kept the stamp {name} ({}) in {}: Ctrl+V puts it down, Ctrl+Shift+V steps through the stamps kept.",
+                    stamp.summary(),
+                    path.display()
+                );
+                (self.stamp, self.name) = (Some(stamp), Some(name.to_string()));
+                said
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                format!("Not kept: a stamp named {name} is kept already ({}). Ctrl+Shift+C and another name.", path.display())
             }
             Err(e) => format!("Not kept: {} could not be written ({e}).", path.display()),
         }
@@ -175,7 +212,11 @@ impl StampHand {
     /// What the row of the toolbar says is in hand.
     pub fn line(&self) -> String {
         match (&self.stamp, &self.name) {
-            (Some(s), Some(name)) => format!("In hand: the stamp {name}, {} x {} (Ctrl+V puts it down)", s.w, s.h),
+            (Some(s), Some(name)) => {
+                // A long name is cut: the line stays on the toolbar's row.
+                let name: String = if name.chars().count() > 24 { format!("{}...", name.chars().take(24).collect::<String>()) } else { name.clone() };
+                format!("In hand: the stamp {name}, {} x {} (Ctrl+V puts it down)", s.w, s.h)
+            }
             (Some(s), None) => format!("In hand: {} x {} copied (Ctrl+V puts it down)", s.w, s.h),
             (None, _) => "In hand: nothing (Ctrl+C copies the selection)".into(),
         }

@@ -142,17 +142,13 @@ pub(super) fn tool_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> b
             false
         }
         EditAct::KeepStamp => {
-            let stamp = ed.doc.stamp(area);
-            if stamp.is_empty() {
-                ed.status = "Nothing to keep: the selection lies off the map.".into();
-                return false;
+            match ed.tools.hand.hold(ed.doc.stamp(area)) {
+                Ok(said) => {
+                    ed.status = said;
+                    ed.typing = Some((Field::StampName, String::new()));
+                }
+                Err(e) => ed.status = e,
             }
-            ed.status = format!(
-                "Keep these {} x {} spaces as a stamp: type its name (letters, digits, _ and -), Enter keeps it in levels/stamps/ (Esc: not kept).",
-                stamp.w, stamp.h
-            );
-            ed.tools.hand.copy(stamp);
-            ed.typing = Some((Field::StampName, String::new()));
             false
         }
         EditAct::NextStamp => {
