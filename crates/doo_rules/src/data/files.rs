@@ -161,39 +161,30 @@ pub fn text_problem(what: &str, s: &str, max: usize) -> Option<String> {
 /// Writes `text` to `path` so that a crash at any instant leaves either the old file or the new
 /// one, never a mix: a temporary file beside it, flushed to disk, then renamed over it.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()?;
-    drop(f);
-    std::fs::rename(&tmp, path)?;
-    // The rename itself reaches the disk when the folder is flushed.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    write_through_temp(path, text, "", |tmp, path| std::fs::rename(tmp, path))
 }
 
 /// Writes `text` to `path` only if no file is there yet (`AlreadyExists` otherwise, even when
-/// another process made one meanwhile), as `write_atomic` does: a temporary file beside it,
-/// flushed, then hard-linked to `path` (a link never replaces a file) and removed.
+/// another process made one meanwhile), as `write_atomic` does, but the temporary file is
+/// hard-linked to `path` (a link never replaces a file) rather than renamed over it.
 pub fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
+    write_through_temp(path, text, ".new", |tmp, path| std::fs::hard_link(tmp, path))
+}
+
+/// `write_atomic`'s and `write_new`'s one way: `text` in a temporary file beside `path` (its
+/// folder made), flushed to disk, then `put` in place; the temporary file never stays behind,
+/// and the folder is flushed so the new name reaches the disk too.
+fn write_through_temp(path: &Path, text: &str, tag: &str, put: impl FnOnce(&Path, &Path) -> std::io::Result<()>) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "new".into());
-    let tmp = dir.join(format!(".{name}.{}.new.tmp", std::process::id()));
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()?;
-    drop(f);
-    let linked = std::fs::hard_link(&tmp, path);
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "file".into());
+    let tmp = dir.join(format!(".{name}.{}{tag}.tmp", std::process::id()));
+    let written = std::fs::File::create(&tmp).and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()));
+    let placed = written.and_then(|()| put(&tmp, path));
+    // Gone already when renamed; after a link or a failure, removed here.
     let _ = std::fs::remove_file(&tmp);
-    linked?;
+    placed?;
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
