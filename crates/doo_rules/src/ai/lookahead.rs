@@ -210,6 +210,12 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
             }
             let mut plan: PlanCache = None;
             for _ in 0..la.depth {
+                // The deadline inside a future too: one long future (a big board's model
+                // planner) would otherwise run far past it. This sweep is then not counted.
+                if cfg.budget.deadline.is_some_and(|d| start.elapsed() > d) {
+                    cut = true;
+                    break 'sweeps;
+                }
                 // A crawl's future ends with its crisis: exploring again is not this fight.
                 if over
                     || outcome.is_some()
