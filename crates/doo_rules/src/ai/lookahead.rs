@@ -171,84 +171,15 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
             if !valid[k] {
                 continue;
             }
-            let mut sim = m.clone();
-            let mut dice = Dice::seeded(0);
-            let mut over = false;
-            let mut ev: Vec<Event> = Vec::new();
-            let mut outcome: Option<Option<String>> = None;
-            // Common dice: each command rolls from a stream keyed by the rollout, who sends it,
-            // the turn, the round and how many commands he sent in it, so the same figure's
-            // attack in the same round rolls the same dice whichever candidate came first.
-            let mut sent: Vec<(u32, u32, u32)> = vec![(0, 0, 0); sim.fighters.len()];
-            let mut reseed = |sim: &Match, dice: &mut Dice, who: usize| {
-                let (t, rd) = (sim.clock.turn, sim.clock.round);
-                let e = &mut sent[who];
-                if (e.0, e.1) != (t, rd) {
-                    *e = (t, rd, 0);
-                }
-                e.2 += 1;
-                let key = seed ^ (r as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (who as u64) << 48 ^ (t as u64) << 32 ^ (rd as u64) << 16 ^ e.2 as u64;
-                *dice = Dice::seeded(mix(key));
-                driver::configure_dice(dice, sim);
-            };
-            for (j, c) in cand.iter().enumerate() {
-                simulated += 1;
-                work += step_work;
-                reseed(&sim, &mut dice, a);
-                if driver::step(&mut sim, &mut dice, &mut over, c, &mut ev).is_err() {
-                    if j == 0 {
-                        valid[k] = false;
-                    }
-                    break;
-                }
-                if over {
-                    break;
-                }
-            }
-            if !valid[k] {
-                continue;
-            }
-            let mut plan: PlanCache = None;
-            for _ in 0..la.depth {
-                // The deadline inside a future too: one long future (a big board's model
-                // planner) would otherwise run far past it. This sweep is then not counted.
-                if cfg.budget.deadline.is_some_and(|d| start.elapsed() > d) {
+            let run = Run { m, a, la, future: &future, policy, seed, rollout: r, step_work, side: &side, start, deadline: cfg.budget.deadline };
+            match play_future(&run, cand, &mut simulated, &mut work) {
+                Future::Value(v) => sweep[k] = v,
+                Future::Refused => valid[k] = false,
+                Future::Cut => {
                     cut = true;
                     break 'sweeps;
                 }
-                // A crawl's future ends with its crisis: exploring again is not this fight.
-                if over
-                    || outcome.is_some()
-                    || (la.to_phase_end && sim.a4.is_none() && sim.clock.turn >= m.clock.turn + la.phases.max(1))
-                    || crate::rules::explore::sight::exploring(&sim)
-                {
-                    break;
-                }
-                let Some((actor, command, spots)) = policy(&sim, &future, &mut plan) else { break };
-                simulated += 1;
-                work += spots + step_work;
-                reseed(&sim, &mut dice, actor);
-                if driver::step(&mut sim, &mut dice, &mut over, &command, &mut ev).is_err() {
-                    plan = None;
-                    let end = Command::End { actor: sim.fighters[actor].id.clone() };
-                    let _ = driver::step(&mut sim, &mut dice, &mut over, &end, &mut ev);
-                }
-                if let Some(w) = ev.iter().find_map(crisis_winner) {
-                    outcome = Some(w);
-                }
-                ev.clear();
             }
-            if outcome.is_none() {
-                outcome = ev.iter().find_map(crisis_winner);
-            }
-            let end_bonus = match &outcome {
-                Some(Some(w)) if *w == side => la.win,
-                Some(Some(_)) => -la.win,
-                _ => 0.0,
-            };
-            // Session 9: past the horizon, the blows each side can strike next.
-            let blows = if la.threat != 0.0 && outcome.is_none() { la.threat * la.health * next_blows(&sim, a) } else { 0.0 };
-            sweep[k] = value(&sim, a, la, m.clock.turn) + end_bonus + blows;
         }
         for (t, v) in totals.iter_mut().zip(&sweep) {
             *t += v;
@@ -270,6 +201,112 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
         }
     }
     Some(Choice { commands: cands[best].clone(), simulated, cut })
+}
+
+/// One future's setting: the match, who decides, the limits, the model, the dice stream's keys,
+/// and the wall clock.
+struct Run<'r> {
+    m: &'r Match,
+    a: usize,
+    la: &'r Lookahead,
+    future: &'r AiConfig,
+    policy: Policy<'r>,
+    seed: u64,
+    rollout: usize,
+    step_work: usize,
+    side: &'r str,
+    start: Instant,
+    deadline: Option<std::time::Duration>,
+}
+
+/// How one future of a candidate ended.
+enum Future {
+    /// Played: the value to the deciding side at its horizon.
+    Value(f64),
+    /// The candidate's first command was refused: it is no candidate.
+    Refused,
+    /// The deadline passed in it (the sweep is not counted).
+    Cut,
+}
+
+/// Plays candidate `cand`, then the game on with every side played by the model, on the
+/// rollout's dice stream, and values where it ends; `simulated` and `work` count the cost.
+fn play_future(run: &Run, cand: &[Command], simulated: &mut usize, work: &mut usize) -> Future {
+    let Run { m, a, la, future, policy, seed, rollout: r, step_work, side, start, deadline } = *run;
+    let mut sim = m.clone();
+    let mut dice = Dice::seeded(0);
+    let mut over = false;
+    let mut ev: Vec<Event> = Vec::new();
+    let mut outcome: Option<Option<String>> = None;
+    // Common dice: each command rolls from a stream keyed by the rollout, who sends it,
+    // the turn, the round and how many commands he sent in it, so the same figure's
+    // attack in the same round rolls the same dice whichever candidate came first.
+    let mut sent: Vec<(u32, u32, u32)> = vec![(0, 0, 0); sim.fighters.len()];
+    let mut reseed = |sim: &Match, dice: &mut Dice, who: usize| {
+        let (t, rd) = (sim.clock.turn, sim.clock.round);
+        let e = &mut sent[who];
+        if (e.0, e.1) != (t, rd) {
+            *e = (t, rd, 0);
+        }
+        e.2 += 1;
+        let key = seed ^ (r as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (who as u64) << 48 ^ (t as u64) << 32 ^ (rd as u64) << 16 ^ e.2 as u64;
+        *dice = Dice::seeded(mix(key));
+        driver::configure_dice(dice, sim);
+    };
+    for (j, c) in cand.iter().enumerate() {
+        *simulated += 1;
+        *work += step_work;
+        reseed(&sim, &mut dice, a);
+        if driver::step(&mut sim, &mut dice, &mut over, c, &mut ev).is_err() {
+            if j == 0 {
+                return Future::Refused;
+            }
+            break;
+        }
+        if over {
+            break;
+        }
+    }
+    let mut plan: PlanCache = None;
+    for _ in 0..la.depth {
+        // The deadline inside a future too: one long future (a big board's model
+        // planner) would otherwise run far past it. This sweep is then not counted.
+        if deadline.is_some_and(|d| start.elapsed() > d) {
+            return Future::Cut;
+        }
+        // A crawl's future ends with its crisis: exploring again is not this fight.
+        if over
+            || outcome.is_some()
+            || (la.to_phase_end && sim.a4.is_none() && sim.clock.turn >= m.clock.turn + la.phases.max(1))
+            || crate::rules::explore::sight::exploring(&sim)
+        {
+            break;
+        }
+        let Some((actor, command, spots)) = policy(&sim, future, &mut plan) else { break };
+        *simulated += 1;
+        *work += spots + step_work;
+        reseed(&sim, &mut dice, actor);
+        if driver::step(&mut sim, &mut dice, &mut over, &command, &mut ev).is_err() {
+            plan = None;
+            let end = Command::End { actor: sim.fighters[actor].id.clone() };
+            let _ = driver::step(&mut sim, &mut dice, &mut over, &end, &mut ev);
+        }
+        if let Some(w) = ev.iter().find_map(crisis_winner) {
+            outcome = Some(w);
+        }
+        ev.clear();
+    }
+    if outcome.is_none() {
+        outcome = ev.iter().find_map(crisis_winner);
+    }
+    let end_bonus = match &outcome {
+        Some(Some(w)) if w == side => la.win,
+        Some(Some(_)) => -la.win,
+        _ => 0.0,
+    };
+    // Session 9: past the horizon, the blows each side can strike next.
+    let blows = if la.threat != 0.0 && outcome.is_none() { la.threat * la.health * next_blows(&sim, a) } else { 0.0 };
+    Future::Value(value(&sim, a, la, m.clock.turn) + end_bonus + blows)
 }
 
 /// The winner of the crisis an event ends, if it ends one: the level's (`CrisisOver`) or a
