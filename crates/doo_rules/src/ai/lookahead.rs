@@ -317,3 +317,55 @@ fn crisis_winner(e: &Event) -> Option<Option<String>> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::book::AiBook;
+    use super::*;
+    use std::time::Duration;
+
+    /// A match of two figures three spaces apart, its first opportunity open.
+    fn opened() -> Match {
+        let stats = "stats: (brawn: 7, finesse: 7, savvy: 7, nerve: 7)";
+        let floor = vec![".".repeat(8), ".".repeat(8)];
+        let h = format!(r#"(id: "h", side: "heroes", pos: (0, 0), {stats})"#);
+        let o = format!(r#"(id: "o", side: "monsters", pos: (3, 1), {stats})"#);
+        let mut m = crate::testkit::build(None, &[floor], &[&h, &o]);
+        let (mut dice, mut ev) = (Dice::seeded(3), Vec::new());
+        assert!(driver::start(&mut m, &mut dice, driver::Start::Fresh, &mut ev), "the match starts");
+        m
+    }
+
+    #[test] // issue 45 (anytime under the window's deadline): a future looks at the clock before every command the model plays, so one long future cannot run a decision far past the cut; without a deadline it plays on
+    fn a_future_stops_at_the_deadline() {
+        let m = opened();
+        let a = m.clock.current.expect("an opportunity is open");
+        let la = AiBook::builtin().hard.lookahead.expect("hard looks ahead");
+        let model = AiConfig { sides: [("heroes".to_string(), Difficulty::Sharp), ("monsters".to_string(), Difficulty::Sharp)].into(), ..Default::default() };
+        let side = m.fighters[a].side.clone();
+        let cand = [Command::End { actor: m.fighters[a].id.clone() }];
+        let long_ago = Instant::now().checked_sub(Duration::from_millis(50)).unwrap_or_else(Instant::now);
+        let run = |deadline| Run {
+            m: &m,
+            a,
+            la: &la,
+            future: &model,
+            policy: &super::super::policy,
+            seed: 1,
+            rollout: 0,
+            step_work: STEP_WORK,
+            side: &side,
+            start: long_ago,
+            deadline,
+        };
+        let (mut simulated, mut work) = (0, 0);
+        assert!(
+            matches!(play_future(&run(Some(Duration::from_millis(25))), &cand, &mut simulated, &mut work), Future::Cut),
+            "past the deadline the future is cut"
+        );
+        assert_eq!(simulated, 1, "only the candidate's own command was played");
+        let (mut simulated, mut work) = (0, 0);
+        assert!(matches!(play_future(&run(None), &cand, &mut simulated, &mut work), Future::Value(_)), "without a deadline the future is played and valued");
+        assert!(simulated > 1, "the model played on after the candidate: {simulated}");
+    }
+}
