@@ -322,7 +322,9 @@ pub fn begin_match_world(world: &mut World) {
         seed,
         data.ai.clone(),
     );
-    config.budget = doo_rules::ai::Budget::INTERACTIVE;
+    // A UI walk (the UI tests) plays its match with the deterministic budget: the same match
+    // however loaded the machine, so what the walk reaches does not depend on the clock.
+    config.budget = if opts.ui_walk.is_some() { doo_rules::ai::Budget::default() } else { doo_rules::ai::Budget::INTERACTIVE };
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));
     }
