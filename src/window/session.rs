@@ -322,8 +322,8 @@ pub fn begin_match_world(world: &mut World) {
         seed,
         data.ai.clone(),
     );
-    // A UI walk (the UI tests) plays its match with the deterministic budget: the same match
-    // however loaded the machine, so what the walk reaches does not depend on the clock.
+    // A UI walk (the UI tests) plays its match with the deterministic budget: the AI's choices
+    // do not depend on how loaded the machine is (the walk's own pace still follows the frames).
     config.budget = if opts.ui_walk.is_some() { doo_rules::ai::Budget::default() } else { doo_rules::ai::Budget::INTERACTIVE };
     if !opts.watch {
         config.sides.retain(|s, _| per_side.contains_key(s));
