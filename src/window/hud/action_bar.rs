@@ -290,6 +290,9 @@ fn rebuild_bar(
                     }
                 };
                 let mut b = e.spawn((bar_button(label, MatchAct::Choose(i), c.refusal.is_none()), Tip(tip), BarEntry));
+                if c.template.is_exploration() {
+                    b.insert(OrderKind(c.row.clone()));
+                }
                 if c.refusal.is_some() {
                     b.insert(Disabled);
                 }
@@ -316,6 +319,12 @@ pub struct BarTab;
 /// An entry of the bar.
 #[derive(Component)]
 pub struct BarEntry;
+
+/// An order of Exploration Mode's entry (its row: "hand", "open", "take"…): the bar lists one
+/// entry per item, door, chest or neighbour, all drawn by the same code (the UI walk presses
+/// one of a kind for them all).
+#[derive(Component)]
+pub struct OrderKind(pub String);
 
 /// What to do, when nothing else is said, in the words of the match's rules: DoO's free steps,
 /// Step and Run, or A4's five-foot step, move ("M") and run ("R") and the squares that draw an

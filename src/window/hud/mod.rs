@@ -29,7 +29,7 @@ mod reference;
 mod story_banner;
 mod top_bar;
 
-pub use action_bar::idle_hint;
+pub use action_bar::{OrderKind, idle_hint};
 pub use card::card;
 pub use log::{describe, told_to};
 pub use overlays::help_text;

@@ -153,6 +153,12 @@ pub(super) fn targets(world: &mut World) -> Vec<Target> {
             _ if is_turn => format!("{}|ToTurn(a turn)", root_name(world, e)),
             // A bar entry's index changes with the moment of the match: its name is what it is
             // ("[2] Drop (kneel) | 1 AP" -> "Drop (kneel)").
+            // A crawl's orders are one list a kind ("Hand Torch to Lunk", "Hand Rope to
+            // Mira"…: items × neighbours, doors, chests): one of a kind stands for them all.
+            Some(MatchAct::Choose(_)) if world.get::<crate::window::hud::OrderKind>(e).is_some() => {
+                let kind = &world.get::<crate::window::hud::OrderKind>(e).expect("checked").0;
+                format!("{}|Choose: {kind} (an order)", root_name(world, e))
+            }
             Some(MatchAct::Choose(_)) => {
                 let name = label.split(" | ").next().unwrap_or_default();
                 let name = name.split_once("] ").map_or(name, |(_, n)| n);
