@@ -1,17 +1,17 @@
-//! The cameras: the board's camera draws the board only inside the part of the window the
-//! panels leave free (its viewport, between the top bar, the action bar and the right panel,
-//! kept up to date on window resize and UI scale), and a second camera draws the UI over the
-//! whole window. The board camera is fitted to the level when a level is put on the board; pan
-//! by dragging or WASD; zoom with the wheel or +/-; Home fits the whole floor in the board area
-//! again. It follows the action (a figure walking or striking, the keyboard cursor) when that
-//! leaves the board area.
+//! The camera: one camera draws the board and then the UI over the whole window (a second
+//! camera for the UI cost a software renderer a depth clear, empty passes and a full-window
+//! copy a frame: issue 44's frame time). The board is fitted to the part of the window the
+//! panels leave free (between the top bar, the action bar and the right panel, kept up to date
+//! on window resize and UI scale): its centre sits at that area's centre, and a panel gets its
+//! opaque backing while the board lies under it (`hud::back_panels_over_board`). The camera is
+//! fitted to the level when a level is put on the board; pan by dragging or WASD; zoom with the
+//! wheel or +/-; Home fits the whole floor in the board area again. It follows the action (a
+//! figure walking or striking, the keyboard cursor) when that leaves the board area.
 
 use super::{ActionFocus, BoardCamera, BoardInput, DragState, KeyCursor, TILE_PX, world_of};
 use crate::game::components::{MatchGeneration, MatchState};
 use crate::window::screens::Screen;
 use crate::window::theme::interaction::PointerOverUi;
-use bevy::camera::Viewport;
-use bevy::camera::visibility::RenderLayers;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 
@@ -34,7 +34,6 @@ const DRAG_PX: f32 = 6.0;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera)
-        .add_systems(Update, clip_board.before(fit_camera))
         .init_resource::<FitRequest>()
         .add_systems(
             Update,
@@ -44,6 +43,7 @@ pub(super) fn plugin(app: &mut App) {
                     .and_then(resource_changed::<MatchGeneration>.or_else(resource_changed::<FitRequest>).or_else(resource_changed::<UiScale>)),
             ),
         )
+        .add_systems(Update, keep_board_centre.before(fit_camera).run_if(in_state(Screen::Match)))
         .add_systems(Update, follow_action.in_set(crate::game::MatchSystems::Present).run_if(in_state(Screen::Match)))
         .add_systems(Update, (drag_camera, key_camera).in_set(crate::game::MatchSystems::Input).before(BoardInput).run_if(in_state(Screen::Match)));
 }
@@ -56,53 +56,39 @@ pub struct FitRequest {
     pub whole: bool,
 }
 
-/// The camera that draws the UI, over the whole window and after the board; it sees no
-/// sprite or tile (its render layer holds none).
-#[derive(Component)]
-pub struct UiCamera;
-
-/// The UI camera's render layer: nothing of the board is on it.
-const UI_LAYER: usize = 31;
-
 fn spawn_camera(mut commands: Commands) {
-    // Pixel art on axis-aligned quads: multisampling smooths no edge here, and under a software
-    // renderer it multiplies the cost of every pixel drawn.
-    // The board camera leaves its picture in the window's intermediate texture and the UI
-    // camera writes both out at once (one blit to the window a frame, not two: under a software
-    // renderer each costs a full-window pass).
     commands.spawn((
         Name::new("Board camera"),
         BoardCamera,
         Camera2d,
-        Camera { output_mode: bevy::camera::CameraOutputMode::Skip, ..default() },
-        Msaa::Off,
-        Transform::from_xyz(0.0, 0.0, 100.0),
-    ));
-    commands.spawn((
-        Name::new("UI camera"),
-        UiCamera,
-        Camera2d,
+        // The UI is drawn by this camera too, after the board, over the whole window.
         bevy::ui::IsDefaultUiCamera,
         Camera {
-            order: 1,
-            clear_color: ClearColorConfig::None,
-            // The board camera's picture under the UI is opaque (it clears to the background
-            // colour), so the one blit to the window copies it over whatever the window held:
-            // no clear of the window first, no blending read of it (by default a second camera on
-            // a window clears it and then alpha-blends: under a software renderer two more
-            // full-window passes).
+            // The camera clears its whole picture to the background colour first, so the one
+            // blit to the window copies it over whatever the window held: no clear of the window,
+            // no blending read of it (under a software renderer two full-window passes).
             output_mode: bevy::camera::CameraOutputMode::Write {
                 blend_state: Some(bevy::render::render_resource::BlendState::REPLACE),
                 clear_color: ClearColorConfig::None,
             },
             ..default()
         },
-        RenderLayers::layer(UI_LAYER),
+        // Pixel art on axis-aligned quads: multisampling smooths no edge here, and under a
+        // software renderer it multiplies the cost of every pixel drawn.
         Msaa::Off,
         // Square panels and text only: the rounded-edge smoothing costs every UI pixel a
         // smoothstep under a software renderer and shows nowhere.
         bevy::ui_render::UiAntiAlias::Off,
+        Transform::from_xyz(0.0, 0.0, 100.0),
     ));
+}
+
+/// Where the camera sits (world units) for the world point `centre` to show at the centre of
+/// `area` (logical window pixels) at `scale` world units a pixel: the camera's own centre is
+/// the window's.
+pub fn camera_at(window: &Window, area: Rect, centre: Vec2, scale: f32) -> Vec2 {
+    let off = area.center() - Vec2::new(window.width(), window.height()) / 2.0;
+    Vec2::new(centre.x - off.x * scale, centre.y + off.y * scale)
 }
 
 /// The board area in logical window pixels: the window less the top bar, the action bar and
@@ -115,36 +101,6 @@ pub fn board_area(window: &Window, ui_scale: f32) -> Rect {
     Rect { min, max }
 }
 
-/// Clips the board camera to the board area during a match (the whole window otherwise, but
-/// for the level editor, which clips it to its map's area), so
-/// nothing of the board is drawn under the bars or over the log; follows window resizes and
-/// the UI scale.
-fn clip_board(windows: Query<&Window>, ui: Res<UiScale>, screen: Option<Res<State<Screen>>>, mut cam: Query<&mut Camera, With<BoardCamera>>) {
-    let (Ok(w), Ok(mut cam)) = (windows.single(), cam.single_mut()) else { return };
-    // The level editor clips the camera to its own map area (its `frame_map`).
-    if screen.as_ref().is_some_and(|s| *s.get() == Screen::Editor) {
-        return;
-    }
-    let in_match = screen.is_some_and(|s| *s.get() == Screen::Match);
-    let want = in_match.then(|| {
-        let area = board_area(w, ui.0);
-        let k = w.scale_factor();
-        let pos = (area.min * k).round().as_uvec2();
-        let size = ((area.max - area.min) * k).round().max(Vec2::ONE).as_uvec2();
-        let phys = UVec2::new(w.physical_width(), w.physical_height());
-        let pos = pos.min(phys.saturating_sub(UVec2::ONE));
-        Viewport { physical_position: pos, physical_size: size.min(phys - pos).max(UVec2::ONE), ..default() }
-    });
-    let same = match (&cam.viewport, &want) {
-        (Some(a), Some(b)) => a.physical_position == b.physical_position && a.physical_size == b.physical_size,
-        (None, None) => true,
-        _ => false,
-    };
-    if !same {
-        cam.viewport = want;
-    }
-}
-
 fn fit_camera(
     state: Res<MatchState>,
     windows: Query<&Window>,
@@ -152,12 +108,14 @@ fn fit_camera(
     generation: Res<MatchGeneration>,
     fog: Option<Res<super::Fog>>,
     mut request: ResMut<FitRequest>,
+    screen: Option<Res<State<Screen>>>,
     mut cam: Query<&mut Transform, With<BoardCamera>>,
 ) {
     if generation.is_changed() {
         request.bypass_change_detection().whole = false; // a new match opens at the first fit
     }
-    let area = windows.single().map_or(Vec2::new(920.0, 536.0), |w| board_area(w, ui.0).size());
+    let window = windows.single().ok();
+    let area = window.map_or(Vec2::new(920.0, 536.0), |w| board_area(w, ui.0).size());
     let (w, h) = state.board.floors.first().map_or((16.0, 10.0), |f| (f.width as f32, f.height as f32));
     let area = (area - Vec2::new(40.0, 30.0)).max(Vec2::splat(100.0));
     let fit = ((w * TILE_PX) / area.x).max((h * TILE_PX) / area.y);
@@ -171,10 +129,29 @@ fn fit_camera(
     let side = fog.as_ref().and_then(|f| f.side.clone());
     let first = state.fighters.iter().find(|f| side.as_ref().is_some_and(|s| &f.side == s)).or(state.fighters.first());
     let centre = if fit > max { first.map_or(Vec3::ZERO, |f| world_of(f.pos, &state.board)) } else { Vec3::ZERO };
+    // The level's centre (world 0,0), or the first figure, sits at the board area's centre.
+    // (The replay viewer draws the board under its own panels: there the window's centre.)
+    let in_match = screen.is_some_and(|s| *s.get() == Screen::Match);
+    let at = window.filter(|_| in_match).map_or(centre.truncate(), |w| camera_at(w, board_area(w, ui.0), centre.truncate(), scale));
     for mut t in &mut cam {
-        // The level's centre (world 0,0) sits at the board area's centre (the viewport's).
-        *t = Transform::from_xyz(centre.x, centre.y, 100.0).with_scale(Vec3::splat(scale));
+        *t = Transform::from_xyz(at.x, at.y, 100.0).with_scale(Vec3::splat(scale));
     }
+}
+
+/// A window resized (or the UI scale changed) moves the board area's centre: the camera moves
+/// with it, so what was in the middle of the board area stays there (the player's pan and zoom
+/// are kept).
+fn keep_board_centre(windows: Query<&Window>, ui: Res<UiScale>, mut last: Local<Option<Vec2>>, mut cam: Query<&mut Transform, With<BoardCamera>>) {
+    let (Ok(w), Ok(mut t)) = (windows.single(), cam.single_mut()) else { return };
+    let off = board_area(w, ui.0).center() - Vec2::new(w.width(), w.height()) / 2.0;
+    if let Some(before) = *last
+        && before != off
+    {
+        let d = off - before;
+        t.translation.x -= d.x * t.scale.x;
+        t.translation.y += d.y * t.scale.y;
+    }
+    *last = Some(off);
 }
 
 fn drag_camera(

@@ -154,6 +154,7 @@ fn track_hover(
     over_ui: Res<PointerOverUi>,
     state: Option<Res<MatchState>>,
     shown: Res<ShownFloor>,
+    ui: Res<UiScale>,
     mut hovered: ResMut<HoveredSpace>,
     mut cursor: ResMut<KeyCursor>,
     mut last: Local<Option<Vec2>>,
@@ -174,9 +175,9 @@ fn track_hover(
         let board = &state.as_ref()?.board;
         let cursor = pointer?;
         let (cam, gt) = cams.single().ok()?;
-        // The board is drawn only in the camera's viewport (the board area): a pointer outside
-        // it is over a panel, never over a space hidden under one.
-        if cam.logical_viewport_rect().is_some_and(|r| !r.contains(cursor)) {
+        // The board is seen only in the board area (the panels cover the rest): a pointer
+        // outside it is over a panel, never over a space hidden under one.
+        if windows.single().is_ok_and(|w| !super::camera::board_area(w, ui.0).contains(cursor)) {
             return None;
         }
         let world = cam.viewport_to_world_2d(gt, cursor).ok()?;

@@ -118,7 +118,19 @@ fn names(q: &Query<(&CharacterId, &Name)>) -> BTreeMap<String, String> {
 #[derive(Component)]
 struct BackedOverBoard;
 
-/// Gives the side panels their backing when the board is panned or zoomed under them.
+/// The backing of a panel over the board: opaque (one camera draws the board and the UI, so the
+/// board goes on under the panels), the colour the panel's own translucent dark shows over the
+/// background beside a fitted board.
+fn panel_over_board() -> Color {
+    let (p, b) = (LinearRgba::from(palette::PANEL), LinearRgba::from(crate::window::board::palette::BACKGROUND));
+    Color::from(LinearRgba::rgb(
+        p.red * p.alpha + b.red * (1.0 - p.alpha),
+        p.green * p.alpha + b.green * (1.0 - p.alpha),
+        p.blue * p.alpha + b.blue * (1.0 - p.alpha),
+    ))
+}
+
+/// Gives the side panels their opaque backing when the board is panned or zoomed under them.
 fn back_panels_over_board(
     state: Res<crate::game::components::MatchState>,
     shown: Res<ShownFloor>,
@@ -140,7 +152,7 @@ fn back_panels_over_board(
         let size = node.size() * node.inverse_scale_factor();
         let panel = Rect::from_center_size(at.translation * node.inverse_scale_factor(), size);
         let under = !panel.intersect(board).is_empty();
-        bg.set_if_neq(BackgroundColor(if under { palette::PANEL } else { Color::NONE }));
+        bg.set_if_neq(BackgroundColor(if under { panel_over_board() } else { Color::NONE }));
     }
 }
 

@@ -23,8 +23,43 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Drag>()
         .init_resource::<MapView>()
         .add_systems(OnExit(Screen::Editor), clear_map)
+        .add_systems(OnEnter(Screen::Editor), spawn_map_frame)
         .add_systems(Update, point_at_map.in_set(EditorSystems::Input))
         .add_systems(Update, (draw_map, frame_map, draw_cursor).chain().in_set(EditorSystems::Draw));
+}
+
+/// The background colour over everything but the map's area, behind the editor's panels: one
+/// camera draws the map and the UI, so a map zoomed in goes on under the panels; the frame
+/// hides it there, as the window's background.
+#[derive(Component)]
+struct MapFrame;
+
+fn spawn_map_frame(mut commands: Commands) {
+    let bg = BackgroundColor(crate::window::board::palette::BACKGROUND);
+    let at = |left: Option<f32>, right: Option<f32>, top: Option<f32>, bottom: Option<f32>, width: Val, height: Val| Node {
+        position_type: PositionType::Absolute,
+        left: left.map_or(Val::Auto, Val::Px),
+        right: right.map_or(Val::Auto, Val::Px),
+        top: top.map_or(Val::Auto, Val::Px),
+        bottom: bottom.map_or(Val::Auto, Val::Px),
+        width,
+        height,
+        ..default()
+    };
+    commands
+        .spawn((
+            Name::new("Map frame"),
+            MapFrame,
+            DespawnOnExit(Screen::Editor),
+            GlobalZIndex(-1),
+            Node { position_type: PositionType::Absolute, width: Val::Percent(100.0), height: Val::Percent(100.0), ..default() },
+        ))
+        .with_children(|f| {
+            f.spawn((Name::new("Map frame, top"), at(Some(0.0), None, Some(0.0), None, Val::Percent(100.0), Val::Px(TOP_PX)), bg));
+            f.spawn((Name::new("Map frame, bottom"), at(Some(0.0), None, None, Some(0.0), Val::Percent(100.0), Val::Px(BOTTOM_PX)), bg));
+            f.spawn((Name::new("Map frame, left"), at(Some(0.0), None, Some(0.0), None, Val::Px(LEFT_PX), Val::Percent(100.0)), bg));
+            f.spawn((Name::new("Map frame, right"), at(None, Some(0.0), Some(0.0), None, Val::Px(RIGHT_PX), Val::Percent(100.0)), bg));
+        });
 }
 
 /// A part of the editor's map (cleared when it is drawn again and when the editor closes).
@@ -247,7 +282,7 @@ fn frame_map(
     ui: Res<UiScale>,
     cursor: Res<EditorCursor>,
     mut view: ResMut<MapView>,
-    mut cams: Query<(&mut Camera, &mut Transform), With<BoardCamera>>,
+    mut cams: Query<&mut Transform, With<BoardCamera>>,
     mut path: Local<std::path::PathBuf>,
 ) {
     let (Some(ed), Ok(window)) = (editor, windows.single()) else { return };
@@ -257,27 +292,22 @@ fn frame_map(
     }
     let (w, h) = ed.doc.size();
     let s = ui.0;
-    let k = window.scale_factor();
-    let phys = UVec2::new(window.physical_width(), window.physical_height()).max(UVec2::ONE);
-    // The area between the panels, in physical pixels: the camera draws there only, so a map
-    // zoomed in is never drawn under the panels.
-    let pos = (Vec2::new(LEFT_PX, TOP_PX) * s * k).round().as_uvec2().min(phys - UVec2::ONE);
-    let size = (Vec2::new(window.width() - (LEFT_PX + RIGHT_PX) * s, window.height() - (TOP_PX + BOTTOM_PX) * s) * k).round().max(Vec2::ONE).as_uvec2();
-    let size = size.min(phys - pos).max(UVec2::ONE);
-    let area = size.as_vec2() / k;
+    // The area between the panels, in logical pixels: the map is framed there (the editor's
+    // `MapFrame` covers the rest, so a map zoomed in is never seen under the panels).
+    let min = (Vec2::new(LEFT_PX, TOP_PX) * s).min(Vec2::new(window.width(), window.height()) - Vec2::ONE);
+    let max = Vec2::new(window.width() - RIGHT_PX * s, window.height() - BOTTOM_PX * s).max(min + Vec2::ONE);
+    let rect = Rect { min, max };
+    let area = rect.size();
     let fit = ((w as f32 * TILE_PX + 16.0) / area.x).max((h as f32 * TILE_PX + 16.0) / area.y).clamp(0.1, 4.0);
     let scale = fit / 1.25f32.powi(view.zoom as i32);
-    let Ok((mut cam, mut t)) = cams.single_mut() else { return };
-    if cam.viewport.as_ref().is_none_or(|v| v.physical_position != pos || v.physical_size != size) {
-        cam.viewport = Some(bevy::camera::Viewport { physical_position: pos, physical_size: size, ..default() });
-    }
+    let Ok(mut t) = cams.single_mut() else { return };
     // The area's centre shows the world point `pan` (the map's centre is the origin).
     let mut pan = view.pan;
     if let Some(p) = view.pivot
         && t.scale.x > 0.0
     {
-        // The camera's centre C' = P - (P - C) * s' / s keeps P on the same pixel.
-        let c = t.translation.truncate();
+        // The area's centre C' = P - (P - C) * s' / s keeps P on the same pixel.
+        let c = area_centre(window, rect, t.translation.truncate(), t.scale.x);
         pan = p - (p - c) * (scale / t.scale.x);
     }
     if view.follow {
@@ -292,10 +322,17 @@ fn frame_map(
     if *view != now {
         *view = now;
     }
-    let want = pan.extend(100.0);
+    let want = crate::window::board::camera::camera_at(window, rect, pan, scale).extend(100.0);
     if t.translation != want || t.scale.x != scale {
         *t = Transform::from_translation(want).with_scale(Vec3::splat(scale));
     }
+}
+
+/// The world point at the centre of the map's area `rect` with the camera at `cam` (the
+/// inverse of `board::camera_at`).
+fn area_centre(window: &Window, rect: Rect, cam: Vec2, scale: f32) -> Vec2 {
+    let off = rect.center() - Vec2::new(window.width(), window.height()) / 2.0;
+    Vec2::new(cam.x + off.x * scale, cam.y - off.y * scale)
 }
 
 /// The cursor's frame and the selection, drawn again when they move.
