@@ -261,4 +261,11 @@ pub struct Lookahead {
     /// with a movement — out of reach when the enemy would strike first.
     #[serde(default)]
     pub edge: bool,
+    /// Session 16: a figure's worth in the value is weighed by how hard it hits: (1 − menace) +
+    /// menace × its expected damage an attack (a fraction of its enemies' HP, from where it
+    /// stands to anywhere in reach) over the mean of every figure's, so a future that fells the
+    /// enemies' archer or keeps one's own counts for more than one that fells a weak figure.
+    /// 0: off (every figure weighs the same).
+    #[serde(default)]
+    pub menace: f64,
 }

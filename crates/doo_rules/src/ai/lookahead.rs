@@ -38,7 +38,7 @@ pub(super) struct Choice {
 
 /// The value of `m` to `side`: its figures' health against its enemies' (and, while the action
 /// phase `turn` goes on, the AP they hold).
-fn value(m: &Match, a: usize, la: &Lookahead, turn: u32) -> f64 {
+fn value(m: &Match, a: usize, la: &Lookahead, turn: u32, weights: &[f64]) -> f64 {
     let mut v = 0.0;
     let phase_on = la.ap != 0.0 && m.clock.turn == turn;
     for (i, f) in m.fighters.iter().enumerate() {
@@ -50,6 +50,7 @@ fn value(m: &Match, a: usize, la: &Lookahead, turn: u32) -> f64 {
         if phase_on && f.hp > 0 {
             worth += la.ap * f.ap.current as f64;
         }
+        worth *= weights.get(i).copied().unwrap_or(1.0);
         if i == a || f.side == m.fighters[a].side {
             v += worth;
         } else if m.enemies(a, i) {
@@ -57,6 +58,34 @@ fn value(m: &Match, a: usize, la: &Lookahead, turn: u32) -> f64 {
         }
     }
     v
+}
+
+/// Each figure's weight in the value (`Lookahead::menace`): (1 − menace) + menace × its
+/// expected damage an attack on its living enemies (a fraction of their maximum HP, in full
+/// sight and reach) over the mean of every able figure's. Empty when off.
+fn menace_weights(m: &Match, la: &Lookahead) -> Vec<f64> {
+    if la.menace == 0.0 {
+        return Vec::new();
+    }
+    let able = |i: usize| !m.is_dead(i) && m.fighters[i].hp > 0;
+    let hits: Vec<f64> = (0..m.fighters.len())
+        .map(|i| {
+            if !able(i) {
+                return 0.0;
+            }
+            let (sum, n) = (0..m.fighters.len()).filter(|&x| m.enemies(i, x) && able(x)).fold((0.0, 0usize), |(s, n), x| {
+                let d = super::value::AttackContext::new(m, i, x).value(0, 0, 0, 0);
+                (s + d / m.fighters[x].max_hp.max(1) as f64, n + 1)
+            });
+            if n == 0 { 0.0 } else { sum / n as f64 }
+        })
+        .collect();
+    let count = (0..m.fighters.len()).filter(|&i| able(i)).count().max(1);
+    let mean = hits.iter().sum::<f64>() / count as f64;
+    if mean <= 0.0 {
+        return Vec::new();
+    }
+    hits.iter().map(|h| (1.0 - la.menace) + la.menace * h / mean).collect()
 }
 
 /// The blows `a`'s side can strike next less its enemies' (`value::next_blow`, in fractions of
@@ -154,6 +183,7 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
     let mut done = 0;
     let mut cut = false;
     let mut sweep = vec![0.0f64; cands.len()];
+    let weights = menace_weights(m, la);
     let work_cap = la.work.map(|w| match (la.crowd, la.roomy) {
         (Some(crowd), Some(roomy)) => {
             let board = board_figures(m).max(1);
@@ -171,7 +201,8 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
             if !valid[k] {
                 continue;
             }
-            let run = Run { m, a, la, future: &future, policy, seed, rollout: r, step_work, side: &side, start, deadline: cfg.budget.deadline };
+            let run =
+                Run { m, a, la, future: &future, policy, seed, rollout: r, step_work, side: &side, start, deadline: cfg.budget.deadline, weights: &weights };
             match play_future(&run, cand, &mut simulated, &mut work) {
                 Future::Value(v) => sweep[k] = v,
                 Future::Refused => valid[k] = false,
@@ -217,6 +248,8 @@ struct Run<'r> {
     side: &'r str,
     start: Instant,
     deadline: Option<std::time::Duration>,
+    /// Each figure's weight in the value (`menace_weights`; empty: all 1).
+    weights: &'r [f64],
 }
 
 /// How one future of a candidate ended.
@@ -232,7 +265,7 @@ enum Future {
 /// Plays candidate `cand`, then the game on with every side played by the model, on the
 /// rollout's dice stream, and values where it ends; `simulated` and `work` count the cost.
 fn play_future(run: &Run, cand: &[Command], simulated: &mut usize, work: &mut usize) -> Future {
-    let Run { m, a, la, future, policy, seed, rollout: r, step_work, side, start, deadline } = *run;
+    let Run { m, a, la, future, policy, seed, rollout: r, step_work, side, start, deadline, weights } = *run;
     let mut sim = m.clone();
     let mut dice = Dice::seeded(0);
     let mut over = false;
@@ -306,7 +339,7 @@ fn play_future(run: &Run, cand: &[Command], simulated: &mut usize, work: &mut us
     };
     // Session 9: past the horizon, the blows each side can strike next.
     let blows = if la.threat != 0.0 && outcome.is_none() { la.threat * la.health * next_blows(&sim, a) } else { 0.0 };
-    Future::Value(value(&sim, a, la, m.clock.turn) + end_bonus + blows)
+    Future::Value(value(&sim, a, la, m.clock.turn, weights) + end_bonus + blows)
 }
 
 /// The winner of the crisis an event ends, if it ends one: the level's (`CrisisOver`) or a
@@ -336,6 +369,28 @@ mod tests {
         m
     }
 
+    #[test] // issue 45, session 16 (`menace`): a figure's weight in the value follows how hard it hits; off, every figure weighs the same
+    fn a_figure_that_hits_harder_weighs_more() {
+        let stats = "stats: (brawn: 8, finesse: 7, savvy: 5, nerve: 6)";
+        let floor = vec![".".repeat(8), ".".repeat(8)];
+        let sword = format!(r#"(id: "sword", side: "heroes", pos: (0, 0), {stats}, weapon: "broadsword", skills: {{"swords": journeyman}})"#);
+        let fists = format!(r#"(id: "fists", side: "heroes", pos: (0, 1), {stats})"#);
+        let foe = format!(r#"(id: "foe", side: "monsters", pos: (5, 1), {stats})"#);
+        let m = crate::testkit::build(None, &[floor], &[&sword, &fists, &foe]);
+        let mut la = AiBook::builtin().hard.lookahead.expect("hard looks ahead");
+        la.menace = 0.0;
+        assert!(menace_weights(&m, &la).is_empty(), "off: no weights (every figure 1)");
+        la.menace = 1.0;
+        let w = menace_weights(&m, &la);
+        let (sword, fists) = (m.index("sword").unwrap(), m.index("fists").unwrap());
+        assert!(w[sword] > w[fists], "the broadsword's bearer weighs more than the unarmed one: {w:?}");
+        let mean = w.iter().sum::<f64>() / w.len() as f64;
+        assert!((mean - 1.0).abs() < 1e-9, "the weights average 1 over the able figures: {w:?}");
+        la.menace = 0.5;
+        let half = menace_weights(&m, &la);
+        assert!((half[sword] - (0.5 + 0.5 * w[sword])).abs() < 1e-9, "half way between 1 and the full weight: {half:?}");
+    }
+
     #[test] // issue 45 (anytime under the window's deadline): a future looks at the clock before every command the model plays, so one long future cannot run a decision far past the cut; without a deadline it plays on
     fn a_future_stops_at_the_deadline() {
         let m = opened();
@@ -357,6 +412,7 @@ mod tests {
             side: &side,
             start: long_ago,
             deadline,
+            weights: &[],
         };
         let (mut simulated, mut work) = (0, 0);
         assert!(
