@@ -2054,7 +2054,8 @@ fn the_card_forecasts_a_stray_and_the_prompt_names_its_choice() {
     println!("screenshots {} {}", prompt.display(), aim.display());
 }
 
-/// Issue 44 (one camera draws the board and the UI): zoomed in with `=` until the board is wider
+/// Issue 44 (one camera draws the board and the UI): zoomed in with `=` (about the board area's
+/// centre) until the board is wider
 /// and taller than the area the panels leave, the board goes on under the panels, and they hide
 /// it: hardly an 8-pixel block of the right panel, the top bar or the action bar where the board
 /// lies under looks like the floor's stone (under 5 %), while a good share of the board area's
@@ -2086,11 +2087,15 @@ fn a_board_zoomed_in_is_never_seen_under_the_panels() {
     assert!(shot_ok, "screenshot with ImageMagick's import (window '{win}')");
     let (Some(before), Some(at)) = (before, after) else { panic!("no layout line in {}", log.display()) };
     assert!(at.2 > before.2 * 2.0, "four presses of = zoomed in: spaces {} px, then {} px", before.2, at.2);
+    // The zoom keeps what is at the board area's centre there (the level's centre, as fitted).
+    let rows = level_rows(doo_app::window::DEFAULT_LEVEL);
+    let mid = |l: (f64, f64, f64)| (l.0 + (rows[0].chars().count() as f64 - 1.0) / 2.0 * l.2, l.1 + (rows.len() as f64 - 1.0) / 2.0 * l.2);
+    let (m0, m1) = (mid(before), mid(at));
+    assert!((m0.0 - m1.0).abs() < 2.0 && (m0.1 - m1.1).abs() < 2.0, "the level's centre stays put while zooming: {m0:?} then {m1:?}");
     let img = decode(&shot);
     assert_eq!((img.w, img.h), (1280, 720), "the window's size");
     // The board's rectangle on screen, and the panels (scale 1: top bar 48 px, action bar 136
     // px, right panel 28 % of the width).
-    let rows = level_rows(doo_app::window::DEFAULT_LEVEL);
     let (cols, lines) = (rows[0].chars().count() as f64, rows.len() as f64);
     let board = (at.0 - at.2 / 2.0, at.1 - at.2 / 2.0, at.0 + (cols - 0.5) * at.2, at.1 + (lines - 0.5) * at.2);
     let right = 1280.0 - 1280.0 * 0.28;

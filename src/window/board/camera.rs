@@ -130,7 +130,8 @@ fn fit_camera(
     let first = state.fighters.iter().find(|f| side.as_ref().is_some_and(|s| &f.side == s)).or(state.fighters.first());
     let centre = if fit > max { first.map_or(Vec3::ZERO, |f| world_of(f.pos, &state.board)) } else { Vec3::ZERO };
     // The level's centre (world 0,0), or the first figure, sits at the board area's centre.
-    // (The replay viewer draws the board under its own panels: there the window's centre.)
+    // (Off the match screen, e.g. a UI scale changed in the menu: the window's centre; the
+    // match fits again when it opens.)
     let in_match = screen.is_some_and(|s| *s.get() == Screen::Match);
     let at = window.filter(|_| in_match).map_or(centre.truncate(), |w| camera_at(w, board_area(w, ui.0), centre.truncate(), scale));
     for mut t in &mut cam {
@@ -154,11 +155,22 @@ fn keep_board_centre(windows: Query<&Window>, ui: Res<UiScale>, mut last: Local<
     *last = Some(off);
 }
 
+/// A zoom from `old` to the camera's scale keeps the world point at the board area's centre
+/// where it is (the camera's own centre is the window's, beside the board area's).
+fn zoom_about_area(t: &mut Transform, old: f32, window: Option<&Window>, ui_scale: f32) {
+    let Some(w) = window else { return };
+    let off = board_area(w, ui_scale).center() - Vec2::new(w.width(), w.height()) / 2.0;
+    let d = old - t.scale.x;
+    t.translation.x += off.x * d;
+    t.translation.y -= off.y * d;
+}
+
 fn drag_camera(
     mouse: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
     windows: Query<&Window>,
+    ui: Res<UiScale>,
     over_ui: Res<PointerOverUi>,
     mut drag: ResMut<DragState>,
     mut cam: Query<&mut Transform, With<BoardCamera>>,
@@ -189,11 +201,20 @@ fn drag_camera(
     }
     if !over_ui.0 && scroll.delta.y != 0.0 {
         let k = if scroll.delta.y > 0.0 { 1.0 / 1.15 } else { 1.15 };
+        let old = t.scale.x;
         t.scale = (t.scale * k).clamp(Vec3::splat(0.25), Vec3::splat(MAX_ZOOM_OUT));
+        zoom_about_area(&mut t, old, windows.single().ok(), ui.0);
     }
 }
 
-fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<FitRequest>, mut cam: Query<&mut Transform, With<BoardCamera>>) {
+fn key_camera(
+    keys: Res<ButtonInput<KeyCode>>,
+    time: Res<Time>,
+    windows: Query<&Window>,
+    ui: Res<UiScale>,
+    mut fit: ResMut<FitRequest>,
+    mut cam: Query<&mut Transform, With<BoardCamera>>,
+) {
     let Ok(mut t) = cam.single_mut() else { return };
     let mut d = Vec2::ZERO;
     if keys.any_pressed([KeyCode::KeyA]) {
@@ -214,11 +235,15 @@ fn key_camera(keys: Res<ButtonInput<KeyCode>>, time: Res<Time>, mut fit: ResMut<
         let speed = 600.0 * time.delta_secs() * t.scale.x;
         t.translation += (d * speed).extend(0.0);
     }
+    let old = t.scale.x;
     if keys.any_just_pressed([KeyCode::Equal, KeyCode::NumpadAdd]) {
         t.scale = (t.scale / 1.25).max(Vec3::splat(0.25));
     }
     if keys.any_just_pressed([KeyCode::Minus, KeyCode::NumpadSubtract]) {
         t.scale = (t.scale * 1.25).min(Vec3::splat(MAX_ZOOM_OUT));
+    }
+    if t.scale.x != old {
+        zoom_about_area(&mut t, old, windows.single().ok(), ui.0);
     }
     if keys.just_pressed(KeyCode::Home) {
         fit.whole = true;

@@ -47,7 +47,11 @@ pub(super) fn plugin(app: &mut App) {
     .add_button_action::<MatchAct>()
     .add_systems(OnEnter(Screen::Match), spawn_hud)
     .add_systems(Update, size_panels.run_if(in_state(Screen::Match)))
-    .add_systems(PostUpdate, back_panels_over_board.after(bevy::ui::UiSystems::Layout).run_if(in_state(Screen::Match)))
+    // After the camera's transform is propagated: the backing follows this frame's board.
+    .add_systems(
+        PostUpdate,
+        back_panels_over_board.after(bevy::ui::UiSystems::Layout).after(bevy::transform::TransformSystems::Propagate).run_if(in_state(Screen::Match)),
+    )
     .add_plugins((
         input::plugin,
         top_bar::plugin,
