@@ -83,11 +83,22 @@ fn spawn_camera(mut commands: Commands) {
     ));
 }
 
+/// How far `area`'s centre lies from the window's (logical pixels, y down).
+fn area_offset(window: &Window, area: Rect) -> Vec2 {
+    area.center() - Vec2::new(window.width(), window.height()) / 2.0
+}
+
+/// The world point at the centre of `area` with the camera at `cam` (the inverse of `camera_at`).
+pub fn area_centre(window: &Window, area: Rect, cam: Vec2, scale: f32) -> Vec2 {
+    let off = area_offset(window, area);
+    Vec2::new(cam.x + off.x * scale, cam.y - off.y * scale)
+}
+
 /// Where the camera sits (world units) for the world point `centre` to show at the centre of
 /// `area` (logical window pixels) at `scale` world units a pixel: the camera's own centre is
 /// the window's.
 pub fn camera_at(window: &Window, area: Rect, centre: Vec2, scale: f32) -> Vec2 {
-    let off = area.center() - Vec2::new(window.width(), window.height()) / 2.0;
+    let off = area_offset(window, area);
     Vec2::new(centre.x - off.x * scale, centre.y + off.y * scale)
 }
 
@@ -144,7 +155,7 @@ fn fit_camera(
 /// are kept).
 fn keep_board_centre(windows: Query<&Window>, ui: Res<UiScale>, mut last: Local<Option<Vec2>>, mut cam: Query<&mut Transform, With<BoardCamera>>) {
     let (Ok(w), Ok(mut t)) = (windows.single(), cam.single_mut()) else { return };
-    let off = board_area(w, ui.0).center() - Vec2::new(w.width(), w.height()) / 2.0;
+    let off = area_offset(w, board_area(w, ui.0));
     if let Some(before) = *last
         && before != off
     {
@@ -159,7 +170,7 @@ fn keep_board_centre(windows: Query<&Window>, ui: Res<UiScale>, mut last: Local<
 /// where it is (the camera's own centre is the window's, beside the board area's).
 fn zoom_about_area(t: &mut Transform, old: f32, window: Option<&Window>, ui_scale: f32) {
     let Some(w) = window else { return };
-    let off = board_area(w, ui_scale).center() - Vec2::new(w.width(), w.height()) / 2.0;
+    let off = area_offset(w, board_area(w, ui_scale));
     let d = old - t.scale.x;
     t.translation.x += off.x * d;
     t.translation.y -= off.y * d;

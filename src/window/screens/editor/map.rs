@@ -307,7 +307,7 @@ fn frame_map(
         && t.scale.x > 0.0
     {
         // The area's centre C' = P - (P - C) * s' / s keeps P on the same pixel.
-        let c = area_centre(window, rect, t.translation.truncate(), t.scale.x);
+        let c = crate::window::board::camera::area_centre(window, rect, t.translation.truncate(), t.scale.x);
         pan = p - (p - c) * (scale / t.scale.x);
     }
     if view.follow {
@@ -326,13 +326,6 @@ fn frame_map(
     if t.translation != want || t.scale.x != scale {
         *t = Transform::from_translation(want).with_scale(Vec3::splat(scale));
     }
-}
-
-/// The world point at the centre of the map's area `rect` with the camera at `cam` (the
-/// inverse of `board::camera_at`).
-fn area_centre(window: &Window, rect: Rect, cam: Vec2, scale: f32) -> Vec2 {
-    let off = rect.center() - Vec2::new(window.width(), window.height()) / 2.0;
-    Vec2::new(cam.x + off.x * scale, cam.y - off.y * scale)
 }
 
 /// The cursor's frame and the selection, drawn again when they move.
