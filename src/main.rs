@@ -28,7 +28,9 @@ enum Cmd {
         /// Let the AI play every side (watch a match).
         #[arg(long)]
         watch: bool,
-        /// Dice and AI seed (default: the clock).
+        /// Dice and AI seed (default: the clock); it also fixes the seeds the screens draw (a
+        /// delve's dungeon, a campaign's dice, the editor's Generate), so a seeded run plays the
+        /// same each time.
         #[arg(long)]
         seed: Option<u64>,
         /// Open on the main menu (with this level ready for a quick start).

@@ -23,7 +23,7 @@ mod sound;
 pub mod theme;
 pub mod walk;
 
-pub use resources::{DEFAULT_LEVEL, Display, GameData, PlayingLevel, WINDOW_TITLE, WindowOptions};
+pub use resources::{DEFAULT_LEVEL, Display, FreshSeeds, GameData, PlayingLevel, WINDOW_TITLE, WindowOptions};
 
 /// `cargo run`: the main menu, with the default level ready for a quick start.
 pub fn run(level: Option<PathBuf>) -> ExitCode {
@@ -245,6 +245,7 @@ pub fn build_app(level: Option<PathBuf>, opts: WindowOptions, display: Display) 
         } else {
             bevy::winit::WinitSettings::game()
         })
+        .insert_resource(FreshSeeds::new(opts.seed))
         .insert_resource(opts)
         .insert_resource(GameData(data.clone()))
         .insert_resource(setup)

@@ -7,9 +7,9 @@
 
 use super::campaign::CampaignRun;
 use super::{Go, Screen, root_node};
-use crate::window::GameData;
 use crate::window::session::{delve_dir, delve_save_path};
 use crate::window::theme::prelude::*;
+use crate::window::{FreshSeeds, GameData};
 use bevy::prelude::*;
 use doo_rules::delve::{Difficulty, MAX_FLOORS, Params};
 
@@ -50,8 +50,8 @@ pub struct DelveSetup {
 }
 
 impl DelveSetup {
-    fn new() -> Self {
-        Self { seed: random_seed(), difficulty: Difficulty::Normal, floors: 3, size: 1, typed: false, message: None }
+    fn new(seeds: &mut FreshSeeds) -> Self {
+        Self { seed: seeds.draw(), difficulty: Difficulty::Normal, floors: 3, size: 1, typed: false, message: None }
     }
 
     /// The generator's parameters: the project folder's heroes and monsters.
@@ -65,18 +65,12 @@ impl DelveSetup {
     }
 }
 
-/// A seed players can read out to each other: at most seven digits.
-fn random_seed() -> u64 {
-    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(1);
-    (t as u64 ^ (t >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) % 10_000_000
-}
-
 #[derive(Component)]
 struct DelveRoot;
 
-fn open_delve(mut commands: Commands, setup: Option<Res<DelveSetup>>) {
+fn open_delve(mut commands: Commands, setup: Option<Res<DelveSetup>>, mut seeds: ResMut<FreshSeeds>) {
     if setup.is_none() {
-        commands.insert_resource(DelveSetup::new());
+        commands.insert_resource(DelveSetup::new(&mut seeds));
     }
 }
 
@@ -139,6 +133,7 @@ fn answer_delve(
     mut acts: MessageReader<DelveAct>,
     mut setup: ResMut<DelveSetup>,
     data: Res<GameData>,
+    mut seeds: ResMut<FreshSeeds>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) {
@@ -155,7 +150,7 @@ fn answer_delve(
             DelveAct::Smaller => s.size = s.size.saturating_sub(1),
             DelveAct::Larger => s.size = (s.size + 1).min(SIZES.len() - 1),
             DelveAct::NewSeed => {
-                s.seed = random_seed();
+                s.seed = seeds.draw();
                 s.typed = false;
             }
             DelveAct::Begin => match begin(s, &data.0) {

@@ -292,6 +292,9 @@ fn play_again_faults(world: &mut World) -> Option<Vec<String>> {
 /// Clicks `t` and waits for the game to receive its action.
 fn click_target(world: &mut World, display: Display, walk: &mut UiWalk, t: &Target) -> bool {
     let pending = Pending::Button { key: t.key.clone(), label: t.label.clone(), action: t.action.clone(), setting: t.setting, frames: 0 };
+    if std::env::var_os("DOO_WALK_TRACE").is_some() {
+        eprintln!("walk: step {} frame {} click {}", walk.steps, walk.frame, t.key);
+    }
     if click(world, display, walk, t.at) {
         walk.pending = Some(pending);
         true

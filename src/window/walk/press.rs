@@ -69,6 +69,9 @@ fn commands_by_hand(world: &World) -> Option<usize> {
 
 /// A key press (with Ctrl held when `ctrl`).
 pub(super) fn press_key(world: &mut World, display: Display, walk: &mut UiWalk, code: KeyCode, name: &str, ctrl: bool) -> bool {
+    if std::env::var_os("DOO_WALK_TRACE").is_some() {
+        eprintln!("walk: step {} frame {} key {name}{}", walk.steps, walk.frame, if ctrl { " (ctrl)" } else { "" });
+    }
     walk.commands_at_enter = (code == KeyCode::Enter && !ctrl).then(|| commands_by_hand(world)).flatten().map(|n| (n, super::sight::key_state(world)));
     match display {
         Display::Window => {

@@ -3,9 +3,9 @@
 //! heroes); then the campaign begins. Between levels the same screen recruits (R-CP-14).
 
 use super::{CampaignAct, CampaignRun, CampaignSystems, Stage, hero_line, owner, row, save_progress, small};
-use crate::window::GameData;
 use crate::window::screens::{Go, Screen};
 use crate::window::theme::prelude::*;
+use crate::window::{FreshSeeds, GameData};
 use bevy::prelude::*;
 use doo_rules::campaign::{self, Progress};
 
@@ -31,6 +31,7 @@ fn answer_party(
     mut run: Option<ResMut<CampaignRun>>,
     data: Res<GameData>,
     delve: Option<Res<crate::window::screens::delve::DelveSetup>>,
+    mut seeds: ResMut<FreshSeeds>,
 ) {
     for act in acts.read() {
         let Some(run) = run.as_deref_mut() else { continue };
@@ -72,20 +73,19 @@ fn answer_party(
                     run.message = Some((false, e));
                     continue;
                 }
-                begin(run, &data.0)
+                begin(run, &data.0, seeds.draw())
             }
         }
     }
 }
 
-/// Begins the campaign with the party chosen, if the rules take it: its progress, the first
-/// level's file, the save.
-fn begin(run: &mut CampaignRun, data: &doo_rules::data::RuleData) {
+/// Begins the campaign with the party chosen, if the rules take it: its progress (its dice from
+/// `seed`), the first level's file, the save.
+fn begin(run: &mut CampaignRun, data: &doo_rules::data::RuleData, seed: u64) {
     let party = run.party();
     if let Err(e) = Progress::check_party(&run.checked, &party) {
         run.message = Some((false, e));
     } else {
-        let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(1);
         let players = run.progress.players.clone();
         run.progress = Progress::start(&run.checked, party, players, seed);
         run.stage = Stage::Briefing;

@@ -59,12 +59,10 @@ pub(super) fn open_file(path: &Path) -> Result<Doc, String> {
     Doc::from_text(&path.display().to_string(), &text).map_err(|e| format!("{}:{}:{}: {}", path.display(), e.line, e.col, e.message))
 }
 
-/// A level generated from a random seed (Generate, issue 47): one floor of a delve
+/// A level generated from `seed` (Generate, issue 47; `FreshSeeds`): one floor of a delve
 /// (`doo_rules::delve`, normal, 48×40, the ready-made party), as `doo delve` writes it, to start
 /// a level from. Also the sentence that names its seed.
-pub(super) fn generated_doc(data: &doo_rules::data::RuleData) -> Result<(Doc, String), String> {
-    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(1);
-    let seed = (t as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) % 10_000_000;
+pub(super) fn generated_doc(data: &doo_rules::data::RuleData, seed: u64) -> Result<(Doc, String), String> {
     let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let mut p = doo_rules::delve::Params::new(seed, &root);
     (p.floors, p.width, p.height) = (1, 48, 40);
@@ -72,4 +70,15 @@ pub(super) fn generated_doc(data: &doo_rules::data::RuleData) -> Result<(Doc, St
     let text = delve.texts.first().ok_or("the generator made no floor")?;
     let doc = Doc::from_text("generated", text).map_err(|e| e.to_string())?;
     Ok((doc, format!("A generated level (seed {seed}, normal, 48×40, proven solvable)")))
+}
+
+/// A level just opened: the cursor on its first figure, shown in the inspector (on (1, 1)
+/// when it has none).
+pub(super) fn first_figure(ed: &mut super::Editor) -> super::EditorCursor {
+    let first = ed.doc.level.characters.iter().position(|c| c.pos.is_some_and(|p| p.floor == 0));
+    ed.selected = first;
+    match first.and_then(|k| ed.doc.level.characters[k].pos) {
+        Some(p) => super::EditorCursor(p.x, p.y),
+        None => super::EditorCursor(1, 1),
+    }
 }

@@ -30,7 +30,7 @@ pub mod recovery;
 mod state;
 pub mod tools;
 
-use files::{heroes, level_files, monsters, new_path, open_file};
+use files::{first_figure, heroes, level_files, monsters, new_path, open_file};
 pub use state::{ApplyActs, EditAct, EditStart, Editor, EditorCursor, EditorSystems, Field, MapView, PlayTest, Tool, profile_name};
 
 pub(super) fn plugin(app: &mut App) {
@@ -43,7 +43,14 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Entering the editor: back from a play-test, the editor is as it was; else the level `doo
 /// edit` named, or a new level.
-fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Option<Res<EditStart>>, data: Res<GameData>, mut cursor: ResMut<EditorCursor>) {
+fn open_editor(
+    mut commands: Commands,
+    editor: Option<ResMut<Editor>>,
+    start: Option<Res<EditStart>>,
+    data: Res<GameData>,
+    mut cursor: ResMut<EditorCursor>,
+    mut seeds: ResMut<crate::window::FreshSeeds>,
+) {
     if let Some(mut ed) = editor {
         ed.status = "Back from the play-test: the editor is as you left it.".into();
         ed.generation += 1;
@@ -102,6 +109,7 @@ fn open_editor(mut commands: Commands, editor: Option<ResMut<Editor>>, start: Op
         form_scroll: 0,
         figure_lists,
         open_ids: (None, None),
+        seeds: crate::window::FreshSeeds::new(Some(seeds.draw())),
     };
     ed.changed(data);
     *cursor = first_figure(&mut ed);
@@ -423,17 +431,6 @@ fn text_act(ed: &mut Editor, act: EditAct, cursor: EditorCursor) -> bool {
     edited
 }
 
-/// A level just opened: the cursor on its first figure, shown in the inspector (on (1, 1)
-/// when it has none).
-fn first_figure(ed: &mut Editor) -> EditorCursor {
-    let first = ed.doc.level.characters.iter().position(|c| c.pos.is_some_and(|p| p.floor == 0));
-    ed.selected = first;
-    match first.and_then(|k| ed.doc.level.characters[k].pos) {
-        Some(p) => EditorCursor(p.x, p.y),
-        None => EditorCursor(1, 1),
-    }
-}
-
 /// New, Open and a file picked in the Open list; true when another level is now edited.
 fn file_act(ed: &mut Editor, act: EditAct, data: &doo_rules::data::RuleData) -> bool {
     match act {
@@ -443,7 +440,7 @@ fn file_act(ed: &mut Editor, act: EditAct, data: &doo_rules::data::RuleData) -> 
             ed.status = format!("A new level; Save writes {}.", p.display());
             true
         }
-        EditAct::Generate => match files::generated_doc(data) {
+        EditAct::Generate => match files::generated_doc(data, ed.seeds.draw()) {
             Ok((doc, said)) => {
                 let p = new_path();
                 ed.new_doc(doc, p.clone(), data);

@@ -266,6 +266,8 @@ pub struct Editor {
     pub figure_lists: doo_rules::level_edit::FigureLists,
     /// The open form's first line shown (a long form is shown a window's height at a time).
     pub form_scroll: u16,
+    /// Generate's seeds (the app's `FreshSeeds` as the editor opened: `--seed` fixes them).
+    pub seeds: crate::window::FreshSeeds,
 }
 
 /// The space under the keyboard cursor (apart from `Editor`: moving it redraws no panel).
