@@ -268,4 +268,9 @@ pub struct Lookahead {
     /// 0: off (every figure weighs the same).
     #[serde(default)]
     pub menace: f64,
+    /// Session 19: the level's goals in the value. A side that wins by reaching an exit
+    /// (`ReachExit`) gains `exit` for each space its able figure nearest the exit is nearer
+    /// (walked, around walls) at the horizon. 0: off.
+    #[serde(default)]
+    pub exit: f64,
 }

@@ -38,8 +38,8 @@ pub(super) struct Choice {
 
 /// The value of `m` to `side`: its figures' health against its enemies' (and, while the action
 /// phase `turn` goes on, the AP they hold).
-fn value(m: &Match, a: usize, la: &Lookahead, turn: u32, weights: &[f64]) -> f64 {
-    let mut v = 0.0;
+fn value(m: &Match, a: usize, la: &Lookahead, turn: u32, weights: &[f64], goals: &Goals) -> f64 {
+    let mut v = goals.progress(m, a);
     let phase_on = la.ap != 0.0 && m.clock.turn == turn;
     for (i, f) in m.fighters.iter().enumerate() {
         if m.is_dead(i) {
@@ -58,6 +58,47 @@ fn value(m: &Match, a: usize, la: &Lookahead, turn: u32, weights: &[f64]) -> f64
         }
     }
     v
+}
+
+/// The level's goals as the value reads them (session 19): each exit side's walked distance
+/// to its exit (`Lookahead::exit`). Built once a decision.
+struct Goals {
+    /// (side, distance of each space to the side's nearest exit space).
+    exits: Vec<(String, super::search::Field)>,
+    exit: f64,
+}
+
+impl Goals {
+    fn new(m: &Match, la: &Lookahead) -> Self {
+        use crate::rules::victory::Goal;
+        let mut exits = Vec::new();
+        for v in &m.goals {
+            match &v.goal {
+                Goal::ReachExit(e) if la.exit != 0.0 && !e.is_empty() => exits.push((v.side.clone(), super::search::shared_field(m, e))),
+                _ => {}
+            }
+        }
+        Goals { exits, exit: la.exit }
+    }
+
+    /// `exit` × the spaces each exit side's nearest able figure is from its exit, its enemies'
+    /// less `a`'s side's (unreachable: as far as the farthest space known).
+    fn progress(&self, m: &Match, a: usize) -> f64 {
+        let mut v = 0.0;
+        for (side, field) in &self.exits {
+            let far = field.values().copied().max().unwrap_or(0) + 1;
+            let Some(d) = (0..m.fighters.len())
+                .filter(|&i| m.fighters[i].side == *side && !m.is_dead(i) && m.fighters[i].hp > 0)
+                .map(|i| field.get(&m.fighters[i].pos).copied().unwrap_or(far))
+                .min()
+            else {
+                continue;
+            };
+            let mine = *side == m.fighters[a].side;
+            v += if mine { -self.exit * d as f64 } else { self.exit * d as f64 };
+        }
+        v
+    }
 }
 
 /// Each figure's weight in the value (`Lookahead::menace`): (1 − menace) + menace × its
@@ -184,6 +225,8 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
     let mut cut = false;
     let mut sweep = vec![0.0f64; cands.len()];
     let weights = menace_weights(m, la);
+    let goals = Goals::new(m, la);
+    let base = super::copies::fogless(m);
     let work_cap = la.work.map(|w| match (la.crowd, la.roomy) {
         (Some(crowd), Some(roomy)) => {
             let board = board_figures(m).max(1);
@@ -201,8 +244,21 @@ pub(super) fn choose(m: &Match, a: usize, cfg: &AiConfig, la: &Lookahead, cands:
             if !valid[k] {
                 continue;
             }
-            let run =
-                Run { m, a, la, future: &future, policy, seed, rollout: r, step_work, side: &side, start, deadline: cfg.budget.deadline, weights: &weights };
+            let run = Run {
+                m: &base,
+                a,
+                la,
+                future: &future,
+                policy,
+                seed,
+                rollout: r,
+                step_work,
+                side: &side,
+                start,
+                deadline: cfg.budget.deadline,
+                weights: &weights,
+                goals: &goals,
+            };
             match play_future(&run, cand, &mut simulated, &mut work) {
                 Future::Value(v) => sweep[k] = v,
                 Future::Refused => valid[k] = false,
@@ -250,6 +306,7 @@ struct Run<'r> {
     deadline: Option<std::time::Duration>,
     /// Each figure's weight in the value (`menace_weights`; empty: all 1).
     weights: &'r [f64],
+    goals: &'r Goals,
 }
 
 /// How one future of a candidate ended.
@@ -265,7 +322,7 @@ enum Future {
 /// Plays candidate `cand`, then the game on with every side played by the model, on the
 /// rollout's dice stream, and values where it ends; `simulated` and `work` count the cost.
 fn play_future(run: &Run, cand: &[Command], simulated: &mut usize, work: &mut usize) -> Future {
-    let Run { m, a, la, future, policy, seed, rollout: r, step_work, side, start, deadline, weights } = *run;
+    let Run { m, a, la, future, policy, seed, rollout: r, step_work, side, start, deadline, weights, goals } = *run;
     let mut sim = m.clone();
     let mut dice = Dice::seeded(0);
     let mut over = false;
@@ -339,7 +396,8 @@ fn play_future(run: &Run, cand: &[Command], simulated: &mut usize, work: &mut us
     };
     // Session 9: past the horizon, the blows each side can strike next.
     let blows = if la.threat != 0.0 && outcome.is_none() { la.threat * la.health * next_blows(&sim, a) } else { 0.0 };
-    Future::Value(value(&sim, a, la, m.clock.turn, weights) + end_bonus + blows)
+    let v = value(&sim, a, la, m.clock.turn, weights, goals) + blows;
+    Future::Value(v + end_bonus)
 }
 
 /// The winner of the crisis an event ends, if it ends one: the level's (`CrisisOver`) or a
@@ -400,6 +458,7 @@ mod tests {
         let side = m.fighters[a].side.clone();
         let cand = [Command::End { actor: m.fighters[a].id.clone() }];
         let long_ago = Instant::now().checked_sub(Duration::from_millis(50)).unwrap_or_else(Instant::now);
+        let no_goals = Goals { exits: Vec::new(), exit: 0.0 };
         let run = |deadline| Run {
             m: &m,
             a,
@@ -413,6 +472,7 @@ mod tests {
             start: long_ago,
             deadline,
             weights: &[],
+            goals: &no_goals,
         };
         let (mut simulated, mut work) = (0, 0);
         assert!(
@@ -423,5 +483,63 @@ mod tests {
         let (mut simulated, mut work) = (0, 0);
         assert!(matches!(play_future(&run(None), &cand, &mut simulated, &mut work), Future::Value(_)), "without a deadline the future is played and valued");
         assert!(simulated > 1, "the model played on after the candidate: {simulated}");
+    }
+
+    #[test] // G-15 (a ReachExit goal is won the moment an able figure of the side stands on an exit), issue 45 session 19 (`exit`): the value counts each space the side's nearest figure is nearer its exit, for that side and against it for its enemies; off, nothing
+    fn a_side_racing_for_an_exit_values_each_space_nearer() {
+        use crate::rules::grid::Pos;
+        use crate::rules::victory::{Goal, Victory};
+        let mut m = opened();
+        m.goals.push(Victory { side: "heroes".into(), goal: Goal::ReachExit(vec![Pos::on(7, 0, 0)]) });
+        let (h, o) = (m.index("h").unwrap(), m.index("o").unwrap());
+        let mut la = AiBook::builtin().hard.lookahead.expect("hard looks ahead");
+        la.exit = 0.0;
+        assert_eq!(Goals::new(&m, &la).progress(&m, h), 0.0, "off: the exit counts nothing");
+        la.exit = 1.5;
+        let goals = Goals::new(&m, &la);
+        assert_eq!(goals.progress(&m, h), -1.5 * 7.0, "h stands 7 spaces from the exit");
+        assert_eq!(goals.progress(&m, o), 1.5 * 7.0, "the same distance, for his enemies");
+        let none = Goals { exits: Vec::new(), exit: 0.0 };
+        assert_eq!(value(&m, h, &la, 1, &[], &goals) - value(&m, h, &la, 1, &[], &none), -1.5 * 7.0, "the value adds the exit's term");
+        m.fighters[h].pos = Pos::on(4, 0, 0);
+        assert_eq!(goals.progress(&m, h), -1.5 * 3.0, "four spaces nearer: worth 4 × exit more");
+        m.fighters[h].hp = 0;
+        assert_eq!(goals.progress(&m, h), 0.0, "nobody able to reach it: nothing to count");
+    }
+
+    #[test] // session 19: while a decision is made, the distance field to the same goals is built once and shared; outside one it is built afresh; the same distances either way
+    fn a_distance_field_is_built_once_a_decision() {
+        use super::super::search::{distance_field, shared_field};
+        use crate::rules::grid::Pos;
+        use std::rc::Rc;
+        let m = opened();
+        let goals = [Pos::on(7, 0, 0), Pos::on(6, 1, 0)];
+        let fresh = distance_field(&m, &goals);
+        assert!(!Rc::ptr_eq(&shared_field(&m, &goals), &shared_field(&m, &goals)), "no decision: no memo");
+        let kept = {
+            let _memo = super::super::value::SightMemo::start();
+            let (a, b) = (shared_field(&m, &goals), shared_field(&m, &[goals[1], goals[0]]));
+            assert!(Rc::ptr_eq(&a, &b), "the same goals (in any order): the same field");
+            assert_eq!(*a, fresh, "the same distances as built afresh");
+            assert!(!Rc::ptr_eq(&a, &shared_field(&m, &goals[..1])), "other goals: another field");
+            a
+        };
+        assert!(!Rc::ptr_eq(&kept, &shared_field(&m, &goals)), "the memo ends with the decision");
+    }
+
+    #[test] // R-EXP-19 (each side's fog of war): the futures' copy has every space revealed to every side, so a move in it searches nothing; the match itself keeps its fog
+    fn the_futures_copy_has_no_fog_and_the_match_keeps_its_own() {
+        let m = crate::testkit::crawl(&["#########", "#.......#", "#########"], &[("h", "heroes", (1, 1)), ("o", "monsters", (7, 1))]);
+        let before = m.explore.as_ref().expect("a crawl").fog.clone();
+        assert!(before.count("heroes") < m.board.spaces(), "the crawl starts with fog");
+        let copy = super::super::copies::fogless(&m);
+        let x = copy.explore.as_ref().expect("a crawl");
+        for side in ["heroes", "monsters"] {
+            assert_eq!(x.fog.count(side), m.board.spaces(), "{side}: every space revealed in the copy");
+        }
+        assert_eq!(m.explore.as_ref().unwrap().fog, before, "the match's own fog is untouched");
+        assert_eq!(copy.fighters.len(), m.fighters.len());
+        let plain = opened();
+        assert!(super::super::copies::fogless(&plain).explore.is_none(), "a level that is one crisis has no fog to lift");
     }
 }

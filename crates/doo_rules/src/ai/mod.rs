@@ -13,6 +13,7 @@
 pub mod a4;
 mod book;
 mod config;
+mod copies;
 pub mod explore;
 mod lookahead;
 mod noise;
@@ -245,7 +246,7 @@ fn valid_commands(m: &Match, a: usize, plan: &Plan) -> Option<Vec<Command>> {
         return engine::validate(m, &cmds[0]).ok().map(|_| cmds);
     }
     // Only movement and free steps are applied on the copy (they throw no dice).
-    let mut sim = m.clone();
+    let mut sim = copies::fogless(m);
     let mut dice = Dice::seeded(0);
     let mut ev = Vec::new();
     for (k, c) in cmds.iter().enumerate() {

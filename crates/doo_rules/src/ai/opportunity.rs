@@ -249,8 +249,8 @@ struct Scorer<'m> {
     enemies: Vec<usize>,
     attack_rows: Vec<&'m ActionRow>,
     retreat: bool,
-    exit_field: Option<BTreeMap<Pos, u32>>,
-    enemy_field: Option<BTreeMap<Pos, u32>>,
+    exit_field: Option<search::Field>,
+    enemy_field: Option<search::Field>,
     row_prices: Vec<Option<Price>>,
     spell_price: Option<Price>,
     forgets_action: bool,
@@ -279,10 +279,10 @@ impl<'m> Scorer<'m> {
         let attack_rows: Vec<&ActionRow> = m.rules.actions.iter().filter(|r| is_attack(r)).collect();
         let retreat = (f.hp as f64) <= behaviour.retreat_below * f.max_hp as f64;
         // A side that wins by reaching an exit heads for it (easy forgets).
-        let exit_field = brief.exits.filter(|e| !e.is_empty() && th.heads_for_exits).map(|e| search::distance_field(m, e));
+        let exit_field = brief.exits.filter(|e| !e.is_empty() && th.heads_for_exits).map(|e| search::shared_field(m, e));
         // Issue 47: in a crawl's maze, straight-line nearness stalls a fight behind a wall.
         let at: Vec<Pos> = enemies.iter().map(|&e| m.fighters[e].pos).collect();
-        let enemy_field = (brief.walked && m.explore.is_some() && !at.is_empty()).then(|| search::distance_field(m, &at));
+        let enemy_field = (brief.walked && m.explore.is_some() && !at.is_empty()).then(|| search::shared_field(m, &at));
         // What each attack kind costs now (R-AP-1, R-AP-3, R-ONLY-3..9): a plan must leave room for it.
         let row_prices: Vec<Option<Price>> = attack_rows.iter().map(|r| price_only(f, r.cost, "").ok()).collect();
         let spell_price = m.rules.action("cast_spell").and_then(|r| price_only(f, r.cost, "").ok());

@@ -116,6 +116,46 @@ impl Region {
     }
 }
 
+/// A distance field of the memo (shared, not copied).
+pub(super) type Field = std::rc::Rc<std::collections::BTreeMap<Pos, u32>>;
+
+thread_local! {
+    /// Distance fields by their goals, remembered while a decision is made (`value::SightMemo`
+    /// starts and ends it with line of sight's): a lookahead's model asks again and again for
+    /// the field to the same exits or the same enemies' spaces (session 19: it was a seventh
+    /// of a crawl's futures).
+    static FIELD_MEMO: std::cell::RefCell<Option<std::collections::HashMap<Vec<Pos>, Field>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The most fields the memo keeps (each up to a board's spaces); past it, it starts again.
+const FIELD_MEMO_CAP: usize = 256;
+
+/// Starts (`true`) or ends the field memo of a decision.
+pub(super) fn field_memo(on: bool) {
+    FIELD_MEMO.with(|c| *c.borrow_mut() = on.then(std::collections::HashMap::new));
+}
+
+/// [`distance_field`], remembered by its goals while a decision is made. A door opened inside
+/// a future is not seen by the memo: only the AI's estimate is affected (as with line of
+/// sight), never the rules, and the memo lives for one decision, so a seed stays one game.
+pub(super) fn shared_field(m: &Match, goals: &[Pos]) -> Field {
+    let mut key = goals.to_vec();
+    key.sort();
+    if let Some(f) = FIELD_MEMO.with(|c| c.borrow().as_ref().and_then(|map| map.get(&key).cloned())) {
+        return f;
+    }
+    let f = std::rc::Rc::new(distance_field(m, goals));
+    FIELD_MEMO.with(|c| {
+        if let Some(map) = c.borrow_mut().as_mut() {
+            if map.len() >= FIELD_MEMO_CAP {
+                map.clear();
+            }
+            map.insert(key, f.clone());
+        }
+    });
+    f
+}
+
 /// Steps from every space to the nearest of `goals` (8-way, stairs and links included).
 pub(super) fn distance_field(m: &Match, goals: &[Pos]) -> std::collections::BTreeMap<Pos, u32> {
     // stairs leading to each space, found once

@@ -40,6 +40,7 @@ impl SightMemo {
             let fresh = c.is_none();
             if fresh {
                 *c = Some(std::collections::HashMap::new());
+                super::search::field_memo(true);
             }
             fresh
         });
@@ -51,6 +52,7 @@ impl Drop for SightMemo {
     fn drop(&mut self) {
         if self.outer {
             SIGHT_MEMO.with(|c| *c.borrow_mut() = None);
+            super::search::field_memo(false);
         }
     }
 }
