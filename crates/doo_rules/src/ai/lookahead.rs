@@ -63,8 +63,9 @@ fn value(m: &Match, a: usize, la: &Lookahead, turn: u32, weights: &[f64], goals:
 /// The level's goals as the value reads them (session 19): each exit side's walked distance
 /// to its exit (`Lookahead::exit`). Built once a decision.
 struct Goals {
-    /// (side, distance of each space to the side's nearest exit space).
-    exits: Vec<(String, super::search::Field)>,
+    /// (side, distance of each space to the side's nearest exit space, the distance counted
+    /// for a space the field does not reach: one more than its farthest).
+    exits: Vec<(String, super::search::Field, u32)>,
     exit: f64,
 }
 
@@ -74,7 +75,11 @@ impl Goals {
         let mut exits = Vec::new();
         for v in &m.goals {
             match &v.goal {
-                Goal::ReachExit(e) if la.exit != 0.0 && !e.is_empty() => exits.push((v.side.clone(), super::search::shared_field(m, e))),
+                Goal::ReachExit(e) if la.exit != 0.0 && !e.is_empty() => {
+                    let field = super::search::shared_field(m, e);
+                    let far = field.values().copied().max().unwrap_or(0) + 1;
+                    exits.push((v.side.clone(), field, far));
+                }
                 _ => {}
             }
         }
@@ -85,11 +90,10 @@ impl Goals {
     /// less `a`'s side's (unreachable: as far as the farthest space known).
     fn progress(&self, m: &Match, a: usize) -> f64 {
         let mut v = 0.0;
-        for (side, field) in &self.exits {
-            let far = field.values().copied().max().unwrap_or(0) + 1;
+        for (side, field, far) in &self.exits {
             let Some(d) = (0..m.fighters.len())
                 .filter(|&i| m.fighters[i].side == *side && !m.is_dead(i) && m.fighters[i].hp > 0)
-                .map(|i| field.get(&m.fighters[i].pos).copied().unwrap_or(far))
+                .map(|i| field.get(&m.fighters[i].pos).copied().unwrap_or(*far))
                 .min()
             else {
                 continue;
@@ -396,8 +400,7 @@ fn play_future(run: &Run, cand: &[Command], simulated: &mut usize, work: &mut us
     };
     // Session 9: past the horizon, the blows each side can strike next.
     let blows = if la.threat != 0.0 && outcome.is_none() { la.threat * la.health * next_blows(&sim, a) } else { 0.0 };
-    let v = value(&sim, a, la, m.clock.turn, weights, goals) + blows;
-    Future::Value(v + end_bonus)
+    Future::Value(value(&sim, a, la, m.clock.turn, weights, goals) + end_bonus + blows)
 }
 
 /// The winner of the crisis an event ends, if it ends one: the level's (`CrisisOver`) or a
