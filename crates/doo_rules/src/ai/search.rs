@@ -127,8 +127,9 @@ thread_local! {
     static FIELD_MEMO: std::cell::RefCell<Option<std::collections::HashMap<Vec<Pos>, Field>>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The most fields the memo keeps (each up to a board's spaces); past it, it starts again.
-const FIELD_MEMO_CAP: usize = 256;
+/// The most spaces the memo's fields hold together (a board at the size caps has a million
+/// spaces a field): past it, it starts again; a field larger than this is not kept.
+const FIELD_MEMO_SPACES: usize = 1 << 18;
 
 /// Starts (`true`) or ends the field memo of a decision.
 pub(super) fn field_memo(on: bool) {
@@ -146,8 +147,10 @@ pub(super) fn shared_field(m: &Match, goals: &[Pos]) -> Field {
     }
     let f = std::rc::Rc::new(distance_field(m, goals));
     FIELD_MEMO.with(|c| {
-        if let Some(map) = c.borrow_mut().as_mut() {
-            if map.len() >= FIELD_MEMO_CAP {
+        if let Some(map) = c.borrow_mut().as_mut()
+            && f.len() <= FIELD_MEMO_SPACES
+        {
+            if map.values().map(|g| g.len()).sum::<usize>() + f.len() > FIELD_MEMO_SPACES {
                 map.clear();
             }
             map.insert(key, f.clone());
