@@ -5,9 +5,9 @@ use crate::rules::state::Match;
 
 /// A copy of `m` with every space revealed to every side (and marked seen): a move played on
 /// it does not search the fog of war (R-EXP-19), which no check, outcome or choice of the
-/// fight reads. The lookahead's futures and the plan checks (`valid_commands`) play on such copies (in a
-/// crawl's crisis that search was four fifths of a future's time, session 19); the match
-/// itself is never touched.
+/// fight reads. The lookahead's futures and the plan checks (`valid_commands`) play on such
+/// copies (in a crawl's crisis that search was four fifths of a future's time, session 19);
+/// the match itself is never touched.
 pub(super) fn fogless(m: &Match) -> Match {
     let mut copy = m.clone();
     let n = copy.board.spaces();

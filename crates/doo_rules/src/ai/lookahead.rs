@@ -92,7 +92,7 @@ impl Goals {
         let mut v = 0.0;
         for (side, field, far) in &self.exits {
             let Some(d) = (0..m.fighters.len())
-                .filter(|&i| m.fighters[i].side == *side && !m.is_dead(i) && m.fighters[i].hp > 0)
+                .filter(|&i| m.fighters[i].side == *side && able(m, i))
                 .map(|i| field.get(&m.fighters[i].pos).copied().unwrap_or(*far))
                 .min()
             else {
@@ -112,20 +112,19 @@ fn menace_weights(m: &Match, la: &Lookahead) -> Vec<f64> {
     if la.menace == 0.0 {
         return Vec::new();
     }
-    let able = |i: usize| !m.is_dead(i) && m.fighters[i].hp > 0;
     let hits: Vec<f64> = (0..m.fighters.len())
         .map(|i| {
-            if !able(i) {
+            if !able(m, i) {
                 return 0.0;
             }
-            let (sum, n) = (0..m.fighters.len()).filter(|&x| m.enemies(i, x) && able(x)).fold((0.0, 0usize), |(s, n), x| {
+            let (sum, n) = (0..m.fighters.len()).filter(|&x| m.enemies(i, x) && able(m, x)).fold((0.0, 0usize), |(s, n), x| {
                 let d = super::value::AttackContext::new(m, i, x).value(0, 0, 0, 0);
                 (s + d / m.fighters[x].max_hp.max(1) as f64, n + 1)
             });
             if n == 0 { 0.0 } else { sum / n as f64 }
         })
         .collect();
-    let count = (0..m.fighters.len()).filter(|&i| able(i)).count().max(1);
+    let count = (0..m.fighters.len()).filter(|&i| able(m, i)).count().max(1);
     let mean = hits.iter().sum::<f64>() / count as f64;
     if mean <= 0.0 {
         return Vec::new();
@@ -153,8 +152,7 @@ fn mix(mut x: u64) -> u64 {
 /// of a future then weighs them all: the phase's cost stays bounded).
 fn budget(m: &Match, a: usize, la: &Lookahead) -> usize {
     let side = &m.fighters[a].side;
-    let able = |i: usize| !m.is_dead(i) && m.fighters[i].hp > 0;
-    let figures = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == *side && able(i)).count().max(1);
+    let figures = (0..m.fighters.len()).filter(|&i| m.fighters[i].side == *side && able(m, i)).count().max(1);
     let share = la.phase_commands / figures;
     let board = board_figures(m);
     match la.crowd {
@@ -164,9 +162,14 @@ fn budget(m: &Match, a: usize, la: &Lookahead) -> usize {
     }
 }
 
+/// A figure still in the fight as the value counts it: not dead and above 0 HP.
+fn able(m: &Match, i: usize) -> bool {
+    !m.is_dead(i) && m.fighters[i].hp > 0
+}
+
 /// The able figures on the board, every side's (what `crowd` and `roomy` compare).
 fn board_figures(m: &Match) -> usize {
-    (0..m.fighters.len()).filter(|&i| !m.is_dead(i) && m.fighters[i].hp > 0).count()
+    (0..m.fighters.len()).filter(|&i| able(m, i)).count()
 }
 
 /// Whether `a`'s decision can look ahead at all: near enough to an enemy for the choice to
@@ -178,7 +181,7 @@ pub(super) fn looks(m: &Match, a: usize, la: &Lookahead) -> bool {
         let f = &m.fighters[a];
         let close = (0..m.fighters.len()).any(|e| {
             let o = &m.fighters[e];
-            m.enemies(a, e) && !m.is_dead(e) && o.hp > 0 && o.pos.floor == f.pos.floor && o.pos.distance(f.pos) <= near
+            m.enemies(a, e) && able(m, e) && o.pos.floor == f.pos.floor && o.pos.distance(f.pos) <= near
         });
         if !close {
             return false;
